@@ -1,0 +1,19 @@
+// Where the CLI reports: results to stdout, problems to stderr, once each.
+import { MwsError } from '../core/errors.js';
+
+export type Io = { out: (s: string) => void; err: (s: string) => void };
+
+export const processIo: Io = {
+  out: (s) => process.stdout.write(s.endsWith('\n') ? s : s + '\n'),
+  err: (s) => process.stderr.write(s.endsWith('\n') ? s : s + '\n'),
+};
+
+/** Exit code 2 for what the user must fix (config, arguments), 1 for everything else. */
+export function reportError(io: Io, err: unknown): number {
+  if (err instanceof MwsError) {
+    io.err(`mws: ${err.message}`);
+    return err.code === 'config_invalid' || err.code === 'usage' || err.code === 'config_unreadable' ? 2 : 1;
+  }
+  io.err(`mws: ${(err as Error)?.stack ?? String(err)}`);
+  return 1;
+}

@@ -1,0 +1,51 @@
+// Defaults for every optional field, and the text `mws init` writes.
+import type { AgentConfig, Config } from './schema.js';
+import { DEFAULT_AGENT_ID, DEFAULT_PORT } from './schema.js';
+
+/** Per-agent rule defaults: a cap of 20 keeps a list well under the size where selection accuracy drops. */
+export const DEFAULT_CAP = 20;
+export const DEFAULT_IDLE_WINDOW_DAYS = 21;
+
+export function defaultAgent(id: string = DEFAULT_AGENT_ID): AgentConfig {
+  return {
+    id,
+    name: id === DEFAULT_AGENT_ID ? 'Default' : id,
+    cap: DEFAULT_CAP,
+    idleWindowDays: DEFAULT_IDLE_WINDOW_DAYS,
+    approvals: 'ask',
+    pins: [],
+  };
+}
+
+export function defaultConfig(stateDir: string): Config {
+  return {
+    upstreams: {},
+    prefixNames: true,
+    listen: { host: '127.0.0.1', port: DEFAULT_PORT },
+    stateDir,
+    serverName: 'toolbox',
+    backendHints: {},
+    pins: [],
+    pinFiles: [],
+    promote: { minSessions: 2, minCalls: 1, windowDays: 30, keepDays: 60, pinDecayDays: 90 },
+    transcripts: [],
+    timeouts: { listMs: 5000, callMs: 120_000, catalogTtlMs: 30_000 },
+    compactDescriptions: false,
+    searchAliases: {},
+    agents: [defaultAgent()],
+  };
+}
+
+/** What `mws init` writes: a small, commented-by-example starting point. */
+export function initialConfigText(): string {
+  const sample = {
+    upstreams: {
+      everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] },
+    },
+    listen: { host: '127.0.0.1', port: DEFAULT_PORT },
+    serverName: 'toolbox',
+    pins: [],
+    agents: [{ id: 'default', cap: DEFAULT_CAP, idleWindowDays: DEFAULT_IDLE_WINDOW_DAYS }],
+  };
+  return JSON.stringify(sample, null, 2) + '\n';
+}

@@ -1,0 +1,34 @@
+// Reads the config file: a missing file means all defaults; anything unreadable or invalid is refused.
+import { readFile } from 'node:fs/promises';
+import { MwsError, errorMessage } from '../errors.js';
+import type { Config } from './schema.js';
+import { validateConfig } from './validate.js';
+import { defaultStateDir } from './paths.js';
+
+export type LoadedConfig = { config: Config; path: string; exists: boolean };
+
+export async function loadConfig(path: string, stateDirDefault: string = defaultStateDir()): Promise<LoadedConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { config: validateConfig(undefined, stateDirDefault), path, exists: false };
+    }
+    throw new MwsError('config_unreadable', `Cannot read the config file ${path}: ${errorMessage(err)}.`, { path });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new MwsError('config_invalid', `The config file ${path} is not valid JSON: ${errorMessage(err)}. Fix the file and start again.`, { path });
+  }
+  try {
+    return { config: validateConfig(raw, stateDirDefault), path, exists: true };
+  } catch (err) {
+    if (err instanceof MwsError) {
+      throw new MwsError(err.code, `${path}: ${err.message} Nothing was changed; fix the file and start again.`, { ...err.data, file: path });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,62 @@
+// The config file's shape after validation: every field filled, defaults applied.
+
+export type HttpUpstreamConfig = { kind: 'http'; url: string; headers: Record<string, string> };
+export type StdioUpstreamConfig = {
+  kind: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string | undefined;
+};
+/** An upstream served in-process by the app itself (the demo toolbox). */
+export type BuiltinUpstreamConfig = { kind: 'builtin'; name: 'demo' };
+export type UpstreamConfig = HttpUpstreamConfig | StdioUpstreamConfig | BuiltinUpstreamConfig;
+
+export type ApprovalMode = 'ask' | 'allow' | 'read-only';
+
+export type AgentConfig = {
+  id: string;
+  name: string;
+  cap: number;
+  idleWindowDays: number;
+  approvals: ApprovalMode;
+  pins: string[];
+};
+
+export type PromoteSettings = {
+  minSessions: number;
+  minCalls: number;
+  windowDays: number;
+  keepDays: number;
+  pinDecayDays: number;
+};
+
+export type TranscriptSource = { type: 'claude-code'; root: string };
+
+export type Timeouts = { listMs: number; callMs: number; catalogTtlMs: number };
+
+export type Config = {
+  /**
+   * Upstreams keyed by vendor. `prefixNames` is false only for the seed-style single `upstream`,
+   * whose tools keep their own names.
+   */
+  upstreams: Record<string, UpstreamConfig>;
+  prefixNames: boolean;
+  listen: { host: string; port: number };
+  stateDir: string;
+  serverName: string;
+  backendHints: Record<string, string>;
+  pins: string[];
+  pinFiles: string[];
+  promote: PromoteSettings;
+  transcripts: TranscriptSource[];
+  timeouts: Timeouts;
+  compactDescriptions: boolean;
+  searchAliases: Record<string, string[]>;
+  agents: AgentConfig[];
+};
+
+export const DEFAULT_PORT = 4484;
+export const DEFAULT_AGENT_ID = 'default';
+/** The vendor key the seed-style single `upstream` is stored under. */
+export const SINGLE_UPSTREAM_KEY = 'upstream';

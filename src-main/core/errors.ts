@@ -1,0 +1,29 @@
+// Local errors carry a stable string code, a sentence a person can act on, and data for machines.
+
+export type ErrorCode =
+  | 'config_invalid'
+  | 'config_unreadable'
+  | 'listen_refused'
+  | 'tool_not_found'
+  | 'arguments_invalid'
+  | 'upstream_unavailable'
+  | 'upstream_timeout'
+  | 'agent_not_found'
+  | 'state_damaged'
+  | 'usage';
+
+export class MwsError extends Error {
+  readonly code: ErrorCode;
+  readonly data: Record<string, unknown>;
+  constructor(code: ErrorCode, message: string, data: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'MwsError';
+    this.code = code;
+    this.data = data;
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}

@@ -1,0 +1,110 @@
+// One agent's MCP endpoint, serving both protocol eras on one URL: 2026-07-28 requests through a
+// stateless per-request handler, 2025 clients through a session each, so both hear list_changed.
+import {
+  Server,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isLegacyRequest,
+  type McpHttpHandler,
+} from '@modelcontextprotocol/server';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../log.js';
+import { createAgentServer } from './agentServer.js';
+import type { AgentRuntime } from './runtime.js';
+
+type LegacySession = { transport: WebStandardStreamableHTTPServerTransport; server: Server; lastSeen: number };
+
+/** A 2025 session nobody used for this long is closed; its client re-initializes on the next request. */
+export const LEGACY_SESSION_IDLE_MS = 6 * 60 * 60 * 1000;
+
+export class AgentEndpoint {
+  private readonly modern: McpHttpHandler;
+  private readonly sessions = new Map<string, LegacySession>();
+
+  constructor(
+    readonly agentId: string,
+    private readonly runtime: AgentRuntime,
+    private readonly log: Logger,
+    private readonly now: () => number,
+  ) {
+    this.modern = createMcpHandler(() => createAgentServer(agentId, runtime), {
+      // 2025 traffic is routed to sessions below; the default stateless fallback would answer GET
+      // with 405 and its clients would never hear list_changed.
+      legacy: 'reject',
+      onerror: (err) => this.log.warn(`agent "${agentId}": ${err.message}`),
+    });
+  }
+
+  get liveSessions(): number {
+    return this.sessions.size;
+  }
+
+  async handle(request: Request): Promise<Response> {
+    if (!(await isLegacyRequest(request))) return this.modern.fetch(request);
+    return this.handleLegacy(request);
+  }
+
+  /** Tells every live connection of this agent, of both eras, that its tool list changed. */
+  notifyToolsChanged(): void {
+    this.modern.notify.toolsChanged();
+    for (const [id, s] of this.sessions) {
+      s.server.sendToolListChanged().catch(() => this.dropSession(id));
+    }
+  }
+
+  /** Closes 2025 sessions idle past LEGACY_SESSION_IDLE_MS. */
+  sweepIdleSessions(): void {
+    const cutoff = this.now() - LEGACY_SESSION_IDLE_MS;
+    for (const [id, s] of this.sessions) if (s.lastSeen < cutoff) this.dropSession(id);
+  }
+
+  async close(): Promise<void> {
+    await this.modern.close();
+    await Promise.all([...this.sessions.keys()].map((id) => this.dropSession(id)));
+  }
+
+  private async handleLegacy(request: Request): Promise<Response> {
+    const sid = request.headers.get('mcp-session-id');
+    if (sid) {
+      const s = this.sessions.get(sid);
+      if (!s) {
+        // Per the 2025 transport, 404 tells the client to start a new session.
+        return jsonRpcError(404, -32001, 'Session not found: it expired or the proxy restarted. Start a new session.');
+      }
+      s.lastSeen = this.now();
+      return s.transport.handleRequest(request);
+    }
+    if (request.method !== 'POST') {
+      return jsonRpcError(400, -32000, 'Bad request: this 2025-era request needs an Mcp-Session-Id header; send initialize first.');
+    }
+    const server = createAgentServer(this.agentId, this.runtime);
+    const session: LegacySession = { server, transport: undefined as never, lastSeen: this.now() };
+    session.transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        this.sessions.set(id, session);
+      },
+      onsessionclosed: (id) => {
+        this.sessions.delete(id);
+      },
+    });
+    session.transport.onclose = () => {
+      if (session.transport.sessionId) this.sessions.delete(session.transport.sessionId);
+    };
+    await server.connect(session.transport);
+    return session.transport.handleRequest(request);
+  }
+
+  private async dropSession(id: string): Promise<void> {
+    const s = this.sessions.get(id);
+    this.sessions.delete(id);
+    await s?.server.close().catch(() => {});
+  }
+}
+
+export function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}

@@ -1,0 +1,195 @@
+// Decides what each agent lists and where each call goes: the working set over the toolbox, the
+// meta-tools, argument checks, forwarding, and the call log.
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Config } from '../config/schema.js';
+import { MwsError, errorMessage } from '../errors.js';
+import type { Clock } from '../clock.js';
+import type { Catalog } from '../upstream/catalog.js';
+import type { ToolEntry, Toolbox } from '../toolbox/toolbox.js';
+import type { CallLog } from '../usage/callLog.js';
+import { ArgumentValidator } from './argValidation.js';
+import { isMetaTool, metaTools, type MetaToolName } from './metaTools.js';
+import { stripProtocolMeta, toolError, toolJson } from './results.js';
+import type { AgentRuntime, CallContext } from './runtime.js';
+
+/** Answers a meta-tool call other than call_tool; plugged in by the features that own them. */
+export type MetaHandler = (agentId: string, args: Record<string, unknown>, ctx: CallContext) => Promise<CallToolResult>;
+
+export type ToolRouterOptions = {
+  config: Config;
+  catalog: Catalog;
+  callLog: CallLog;
+  clock: Clock;
+  /** The names in an agent's working set, before intersecting with the toolbox. */
+  workingSet: (agentId: string) => string[];
+  ready: Promise<void>;
+};
+
+export class ToolRouter implements AgentRuntime {
+  private readonly validator = new ArgumentValidator();
+  private readonly meta: Tool[];
+  private readonly listings = new Map<string, { tools: Tool[]; signature: string }>();
+  private readonly handlers = new Map<MetaToolName, MetaHandler>();
+  private readonly inFlight = new Map<string, number>();
+
+  constructor(private readonly opts: ToolRouterOptions) {
+    this.meta = metaTools(opts.config.backendHints);
+  }
+
+  ready(): Promise<void> {
+    return this.opts.ready;
+  }
+
+  hasAgent(agentId: string): boolean {
+    return this.opts.config.agents.some((a) => a.id === agentId);
+  }
+
+  setMetaHandler(name: Exclude<MetaToolName, 'call_tool'>, handler: MetaHandler): void {
+    this.handlers.set(name, handler);
+  }
+
+  instructions(agentId: string): string {
+    void agentId;
+    return (
+      'Your tool list holds the tools you use most. Every other tool is one search_tools away: search first, ' +
+      'then call_tool (or promote a tool you will keep using). A demoted tool is never deleted.'
+    );
+  }
+
+  /** Agents with a call in flight are skipped by the sweep. */
+  callsInFlight(agentId: string): number {
+    return this.inFlight.get(agentId) ?? 0;
+  }
+
+  /** The working set entries an agent lists, in working-set order, limited to what the upstreams list. */
+  workingSetEntries(agentId: string): ToolEntry[] {
+    const toolbox = this.opts.catalog.toolbox();
+    const out: ToolEntry[] = [];
+    const seen = new Set<string>();
+    for (const name of this.opts.workingSet(agentId)) {
+      const e = toolbox.get(name);
+      if (e && !seen.has(e.name)) {
+        seen.add(e.name);
+        out.push(e);
+      }
+    }
+    return out;
+  }
+
+  listTools(agentId: string): Tool[] {
+    this.opts.catalog.refreshIfStale();
+    return this.listing(agentId).tools;
+  }
+
+  /**
+   * Recomputes every agent's listing; answers the agents whose list changed, which the caller
+   * notifies. Called when the toolbox or a working set changed.
+   */
+  recompute(): string[] {
+    const changed: string[] = [];
+    for (const agent of this.opts.config.agents) {
+      const before = this.listings.get(agent.id)?.signature;
+      this.listings.delete(agent.id);
+      if (before !== undefined && this.listing(agent.id).signature !== before) changed.push(agent.id);
+    }
+    return changed;
+  }
+
+  async callTool(agentId: string, name: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
+    if (isMetaTool(name)) return this.callMeta(agentId, name, args ?? {}, ctx);
+    const entry = this.opts.catalog.toolbox().resolve(name);
+    if (!entry) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(name, this.opts.catalog.toolbox()));
+    }
+    return this.forward(agentId, entry, args, ctx);
+  }
+
+  private async callMeta(agentId: string, name: MetaToolName, args: Record<string, unknown>, ctx: CallContext): Promise<CallToolResult> {
+    if (name === 'call_tool') {
+      const target = typeof args.name === 'string' ? args.name : '';
+      if (!target) return toolError('call_tool needs "name": the tool to run, as search_tools shows it.');
+      if (isMetaTool(target)) return toolError(`${target} is a meta-tool: call it directly.`);
+      const entry = this.opts.catalog.toolbox().resolve(target);
+      if (!entry) return toolError(unknownToolMessage(target, this.opts.catalog.toolbox()));
+      const inner = args.arguments;
+      if (inner !== undefined && (typeof inner !== 'object' || inner === null || Array.isArray(inner))) {
+        return toolError('call_tool "arguments" must be an object of the tool\'s parameters.');
+      }
+      if (args.dryRun === true && !entry.readOnly) {
+        const problem = this.validator.check(entry, inner as Record<string, unknown> | undefined);
+        if (problem) return toolError(problem);
+        return toolJson({ dryRun: true, tool: entry.name, wouldRun: true, arguments: inner ?? {}, note: `${entry.name} is not read-only, so it was not run. Call again without dryRun to run it.` });
+      }
+      return this.forward(agentId, entry, inner as Record<string, unknown> | undefined, { ...ctx, via: 'call_tool' });
+    }
+    const handler = this.handlers.get(name);
+    if (!handler) return toolError(`${name} is not available in this version of Working Set yet.`);
+    return handler(agentId, args, ctx);
+  }
+
+  private async forward(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
+    const problem = this.validator.check(entry, args);
+    if (problem) return toolError(problem);
+    const upstream = this.opts.catalog.upstream(entry.vendor);
+    const started = performance.now();
+    let ok = false;
+    this.inFlight.set(agentId, this.callsInFlight(agentId) + 1);
+    try {
+      if (!upstream) throw new MwsError('upstream_unavailable', `The upstream "${entry.vendor}" of ${entry.name} is not configured any more.`);
+      const result = stripProtocolMeta(
+        await upstream.callTool(entry.upstreamName, args, {
+          timeoutMs: this.opts.config.timeouts.callMs,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        }),
+      );
+      ok = result.isError !== true;
+      return result;
+    } catch (err) {
+      throw asProtocolError(err, entry);
+    } finally {
+      this.inFlight.set(agentId, this.callsInFlight(agentId) - 1);
+      this.opts.callLog.call({
+        ts: new Date(this.opts.clock.now()).toISOString(),
+        agent: agentId,
+        tool: entry.name,
+        via: ctx.via,
+        ok,
+        ms: Math.round((performance.now() - started) * 100) / 100,
+        client: ctx.client,
+        session: ctx.session ?? null,
+      });
+    }
+  }
+
+  private listing(agentId: string): { tools: Tool[]; signature: string } {
+    const hit = this.listings.get(agentId);
+    if (hit) return hit;
+    const toolbox = this.opts.catalog.toolbox();
+    const entries = this.workingSetEntries(agentId);
+    const tools = [...this.meta, ...entries.map((e) => toolbox.listed(e, this.opts.config.compactDescriptions))];
+    const computed = { tools, signature: entries.map((e) => `${e.name}:${e.hash}`).join('|') };
+    this.listings.set(agentId, computed);
+    return computed;
+  }
+}
+
+/** Upstream JSON-RPC errors pass through with their code; our own failures get a sentence. */
+function asProtocolError(err: unknown, entry: ToolEntry): Error {
+  if (err instanceof ProtocolError) return err;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'number') return new ProtocolError(code, errorMessage(err));
+  if (err instanceof MwsError && err.code === 'upstream_timeout') {
+    return new ProtocolError(ProtocolErrorCode.InternalError, `${entry.name} did not finish in time: ${err.message} Try again later or raise timeouts.callMs.`);
+  }
+  return new ProtocolError(ProtocolErrorCode.InternalError, `${entry.name} could not be run: the upstream "${entry.vendor}" failed (${errorMessage(err)}).`);
+}
+
+export function unknownToolMessage(name: string, toolbox: Toolbox): string {
+  const lower = name.toLowerCase();
+  const near = [...toolbox.all()]
+    .map((e) => e.name)
+    .filter((n) => n.toLowerCase().includes(lower) || lower.includes(n.toLowerCase().split('__').pop() ?? ''))
+    .slice(0, 5);
+  return `No tool named "${name}".${near.length ? ` Close names: ${near.join(', ')}.` : ''} Use search_tools to find the right one.`;
+}

@@ -1,0 +1,16 @@
+// A tool's definition hash: what an approval was given for. A rewritten description or schema changes it.
+import { createHash } from 'node:crypto';
+
+function stable(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
+  if (typeof v === 'object' && v !== null) {
+    const keys = Object.keys(v).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+export function definitionHash(tool: { description?: string; inputSchema?: unknown; outputSchema?: unknown; annotations?: unknown }): string {
+  const basis = stable({ d: tool.description ?? '', i: tool.inputSchema ?? null, o: tool.outputSchema ?? null, a: tool.annotations ?? null });
+  return createHash('sha256').update(basis).digest('hex').slice(0, 16);
+}

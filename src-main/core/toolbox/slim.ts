@@ -1,0 +1,78 @@
+// Lossless schema slimming for listed tools: drops what a model reads but learns nothing from.
+// Hand-written because the rules are the product's own (see PRODUCT.md §2).
+
+type Json = unknown;
+type Schema = Record<string, Json>;
+
+function isObj(v: Json): v is Schema {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function normalizeKey(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+function isNullSchema(v: Json): boolean {
+  return isObj(v) && v.type === 'null' && Object.keys(v).length === 1;
+}
+
+/**
+ * Slims one property schema. `optional` says whether its parent lets the property be omitted: only then
+ * is `anyOf [X, null]` the same as `X`, since leaving the field out already says "no value".
+ */
+function slimNode(node: Json, key: string | undefined, optional: boolean): Json {
+  if (Array.isArray(node)) return node.map((n) => slimNode(n, undefined, false));
+  if (!isObj(node)) return node;
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$schema') continue;
+    if (k === 'default' && v === null) continue;
+    if (k === 'title' && key !== undefined && typeof v === 'string' && normalizeKey(v) === normalizeKey(key)) continue;
+    if (k === 'properties' && isObj(v)) {
+      const required = new Set(Array.isArray(node.required) ? node.required.filter((r): r is string => typeof r === 'string') : []);
+      const props: Schema = {};
+      for (const [pk, pv] of Object.entries(v)) props[pk] = slimNode(pv, pk, !required.has(pk));
+      out[k] = props;
+      continue;
+    }
+    if ((k === '$defs' || k === 'definitions' || k === 'patternProperties') && isObj(v)) {
+      const defs: Schema = {};
+      for (const [dk, dv] of Object.entries(v)) defs[dk] = slimNode(dv, undefined, false);
+      out[k] = defs;
+      continue;
+    }
+    out[k] = typeof v === 'object' && v !== null ? slimNode(v, undefined, false) : v;
+  }
+  if (optional) collapseNullable(out);
+  return out;
+}
+
+/** `anyOf: [X, {type: null}]` → X's keywords merged into the node, when X has nothing that clashes. */
+function collapseNullable(node: Schema): void {
+  for (const comb of ['anyOf', 'oneOf'] as const) {
+    const alts = node[comb];
+    if (!Array.isArray(alts) || alts.length !== 2) continue;
+    const nonNull = alts.filter((a) => !isNullSchema(a));
+    if (nonNull.length !== 1 || !isObj(nonNull[0])) continue;
+    const x = nonNull[0];
+    if (Object.keys(x).some((k) => k in node && k !== comb)) continue;
+    delete node[comb];
+    Object.assign(node, x);
+  }
+  // `type: ["string", "null"]` is the same idea in another spelling.
+  if (Array.isArray(node.type) && node.type.length === 2 && node.type.includes('null')) {
+    const other = node.type.find((t) => t !== 'null');
+    if (typeof other === 'string') node.type = other;
+  }
+}
+
+export function slimSchema<T>(schema: T): T {
+  return slimNode(schema, undefined, false) as T;
+}
+
+/** The first paragraph of a description, for `compactDescriptions`. */
+export function firstParagraph(text: string): string {
+  const trimmed = text.trim();
+  const cut = trimmed.search(/\n\s*\n/);
+  return cut === -1 ? trimmed : trimmed.slice(0, cut).trim();
+}

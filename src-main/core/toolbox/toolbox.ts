@@ -1,0 +1,85 @@
+// The merged catalog of every upstream's tools under their exposed names: the one lookup the proxy,
+// search and working sets share.
+import type { Tool } from '@modelcontextprotocol/client';
+import { exposedName, splitExposedName } from './names.js';
+import { firstParagraph, slimSchema } from './slim.js';
+import { definitionHash } from './hash.js';
+
+export type ToolEntry = {
+  /** The name agents see and call. */
+  name: string;
+  vendor: string;
+  /** The name the upstream knows the tool by. */
+  upstreamName: string;
+  /** The upstream's tool object, untouched. */
+  tool: Tool;
+  readOnly: boolean;
+  destructive: boolean;
+  hash: string;
+};
+
+export class Toolbox {
+  private readonly byName = new Map<string, ToolEntry>();
+  private readonly byShortName = new Map<string, ToolEntry[]>();
+  private readonly listedCache = new Map<string, Tool>();
+  readonly vendors: string[];
+
+  constructor(catalogs: ReadonlyMap<string, readonly Tool[]>, readonly prefixNames: boolean) {
+    this.vendors = [...catalogs.keys()];
+    for (const [vendor, tools] of catalogs) {
+      for (const tool of tools) {
+        const name = exposedName(vendor, tool.name, prefixNames);
+        if (this.byName.has(name)) continue; // an upstream listing a name twice: the first wins
+        const entry: ToolEntry = {
+          name,
+          vendor,
+          upstreamName: tool.name,
+          tool,
+          readOnly: tool.annotations?.readOnlyHint === true,
+          // MCP's default for destructiveHint is true when the tool is not read-only.
+          destructive: tool.annotations?.readOnlyHint !== true && tool.annotations?.destructiveHint !== false,
+          hash: definitionHash(tool),
+        };
+        this.byName.set(name, entry);
+        const short = this.byShortName.get(tool.name) ?? [];
+        short.push(entry);
+        this.byShortName.set(tool.name, short);
+      }
+    }
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+
+  all(): IterableIterator<ToolEntry> {
+    return this.byName.values();
+  }
+
+  get(name: string): ToolEntry | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Exact exposed name, else the upstream's own name when only one upstream has it. */
+  resolve(name: string): ToolEntry | undefined {
+    const exact = this.byName.get(name);
+    if (exact) return exact;
+    const { vendor, tool } = splitExposedName(name);
+    const short = this.byShortName.get(vendor ? tool : name);
+    if (short && short.length === 1) return short[0];
+    return undefined;
+  }
+
+  /** The tool as a working-set listing shows it: exposed name, slimmed schemas, optional short description. */
+  listed(entry: ToolEntry, compactDescriptions: boolean): Tool {
+    const key = `${compactDescriptions ? 'c' : 'f'}:${entry.name}`;
+    const hit = this.listedCache.get(key);
+    if (hit) return hit;
+    const t = entry.tool;
+    const out: Tool = { ...t, name: entry.name, inputSchema: slimSchema(t.inputSchema) };
+    if (t.outputSchema) out.outputSchema = slimSchema(t.outputSchema);
+    if (compactDescriptions && t.description) out.description = firstParagraph(t.description);
+    this.listedCache.set(key, out);
+    return out;
+  }
+}

@@ -1,0 +1,173 @@
+// The last-good catalog: every upstream's latest successful tool list, kept in memory and in
+// stateDir/catalog.json, so a dead or hung upstream still shows the tools it had.
+import type { Tool } from '@modelcontextprotocol/client';
+import { join } from 'node:path';
+import type { Config } from '../config/schema.js';
+import type { Logger } from '../log.js';
+import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
+import { Toolbox } from '../toolbox/toolbox.js';
+import { UpstreamConnection } from './connection.js';
+import type { Upstream, UpstreamInfo } from './types.js';
+
+export const CATALOG_FILE = 'catalog.json';
+
+type CatalogFile = { savedAt: string; upstreams: Record<string, { tools: Tool[] }> };
+
+function isCatalogFile(v: unknown): v is CatalogFile {
+  if (typeof v !== 'object' || v === null) return false;
+  const u = (v as { upstreams?: unknown }).upstreams;
+  if (typeof u !== 'object' || u === null) return false;
+  return Object.values(u).every((e) => typeof e === 'object' && e !== null && Array.isArray((e as { tools?: unknown }).tools));
+}
+
+type VendorState = { tools: Tool[] | undefined; source: 'live' | 'file' | 'none'; listedAt: number };
+
+export type UpstreamStatusView = UpstreamInfo & { toolCount: number; source: VendorState['source'] };
+
+export type CatalogOptions = {
+  config: Config;
+  log: Logger;
+  now: () => number;
+  /** Called after the merged toolbox changed. */
+  onChange: (toolbox: Toolbox) => void;
+  /** Replaces real connections in unit tests. */
+  connect?: (vendor: string) => Upstream;
+};
+
+export class Catalog {
+  private readonly upstreams = new Map<string, Upstream>();
+  private readonly state = new Map<string, VendorState>();
+  private current: Toolbox;
+  private refreshing: Promise<void> | undefined;
+  private readonly path: string;
+  private stopped = false;
+
+  constructor(private readonly opts: CatalogOptions) {
+    this.path = join(opts.config.stateDir, CATALOG_FILE);
+    for (const vendor of Object.keys(opts.config.upstreams)) {
+      this.state.set(vendor, { tools: undefined, source: 'none', listedAt: 0 });
+    }
+    this.current = this.build();
+  }
+
+  /** Loads the saved catalog as the fallback, connects every upstream and waits for the first list. */
+  async start(): Promise<void> {
+    const saved = await readJsonSafe(this.path, this.opts.log, isCatalogFile);
+    if (saved.kind === 'ok') {
+      for (const [vendor, s] of this.state) {
+        const tools = saved.value.upstreams[vendor]?.tools;
+        if (tools) Object.assign(s, { tools, source: 'file' });
+      }
+      this.rebuild();
+    }
+    for (const vendor of this.state.keys()) this.upstreams.set(vendor, this.opts.connect?.(vendor) ?? this.connection(vendor));
+    await this.refresh();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all([...this.upstreams.values()].map((u) => u.close().catch(() => {})));
+  }
+
+  toolbox(): Toolbox {
+    return this.current;
+  }
+
+  upstream(vendor: string): Upstream | undefined {
+    return this.upstreams.get(vendor);
+  }
+
+  statuses(): UpstreamStatusView[] {
+    return [...this.state].map(([vendor, s]) => {
+      const info = this.upstreams.get(vendor)?.info() ?? { vendor, kind: this.opts.config.upstreams[vendor]!.kind, status: 'connecting' as const, era: undefined, lastError: undefined };
+      return { ...info, toolCount: s.tools?.length ?? 0, source: s.source };
+    });
+  }
+
+  /** Re-lists stale upstreams in the background; callers keep being served the current catalog. */
+  refreshIfStale(): void {
+    const ttl = this.opts.config.timeouts.catalogTtlMs;
+    const now = this.opts.now();
+    const stale = [...this.state.values()].some((s) => now - s.listedAt >= ttl);
+    if (stale) void this.refresh();
+  }
+
+  /** Lists every upstream in parallel, each within the list budget; one refresh at a time. */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.refreshAll().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async refreshAll(): Promise<void> {
+    const budget = this.opts.config.timeouts.listMs;
+    const results = await Promise.all(
+      [...this.upstreams].map(async ([vendor, u]) => {
+        try {
+          return [vendor, await u.listTools(budget)] as const;
+        } catch (err) {
+          if (!this.stopped) this.opts.log.warn(`upstream "${vendor}" did not list its tools: ${(err as Error).message}`);
+          const s = this.state.get(vendor);
+          if (s) s.listedAt = this.opts.now();
+          return [vendor, undefined] as const;
+        }
+      }),
+    );
+    let changed = false;
+    for (const [vendor, tools] of results) if (tools) changed = this.accept(vendor, tools) || changed;
+    if (changed) {
+      this.rebuild();
+      await this.save();
+    }
+  }
+
+  /** Records a successful list; answers whether the tools differ from what was known. */
+  private accept(vendor: string, tools: Tool[]): boolean {
+    const s = this.state.get(vendor);
+    if (!s || this.stopped) return false;
+    const same = s.tools !== undefined && JSON.stringify(s.tools) === JSON.stringify(tools);
+    s.tools = tools;
+    s.source = 'live';
+    s.listedAt = this.opts.now();
+    return !same;
+  }
+
+  private async save(): Promise<void> {
+    const file: CatalogFile = { savedAt: new Date(this.opts.now()).toISOString(), upstreams: {} };
+    for (const [vendor, s] of this.state) if (s.tools) file.upstreams[vendor] = { tools: s.tools };
+    try {
+      await writeJsonAtomic(this.path, file, 0o600);
+    } catch (err) {
+      this.opts.log.warn(`could not save ${this.path}: ${(err as Error).message}`);
+    }
+  }
+
+  private build(): Toolbox {
+    const catalogs = new Map<string, Tool[]>();
+    for (const [vendor, s] of this.state) if (s.tools) catalogs.set(vendor, s.tools);
+    return new Toolbox(catalogs, this.opts.config.prefixNames);
+  }
+
+  private rebuild(): void {
+    this.current = this.build();
+    this.opts.onChange(this.current);
+  }
+
+  private connection(vendor: string): Upstream {
+    return new UpstreamConnection({
+      vendor,
+      config: this.opts.config.upstreams[vendor]!,
+      log: this.opts.log,
+      clientName: 'mcp-working-set',
+      now: this.opts.now,
+      onToolsChanged: (tools) => {
+        if (this.accept(vendor, tools)) {
+          this.rebuild();
+          void this.save();
+        }
+      },
+      onRestarted: () => void this.refresh(),
+    });
+  }
+}

@@ -1,0 +1,58 @@
+// Builds the SDK client transport for each kind of upstream.
+import { InMemoryTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { UpstreamConfig } from '../config/schema.js';
+import { createDemoServer } from '../demo/server.js';
+
+export type BuiltTransport = { transport: Transport; stderr?: NodeJS.ReadableStream | null; dispose: () => void };
+
+/**
+ * The SDK's HTTP transport shares one AbortSignal across requests, so a long-lived client piles up abort
+ * listeners. Each request gets its own controller instead; `dispose` aborts whatever is still open.
+ */
+function perRequestSignalFetch(): { fetch: typeof fetch; dispose: () => void } {
+  const open = new Set<AbortController>();
+  const wrapped: typeof fetch = async (input, init) => {
+    const ctrl = new AbortController();
+    const outer = init?.signal;
+    const onAbort = () => ctrl.abort(outer?.reason);
+    if (outer?.aborted) ctrl.abort(outer.reason);
+    else outer?.addEventListener('abort', onAbort, { once: true });
+    open.add(ctrl);
+    try {
+      return await fetch(input, { ...init, signal: ctrl.signal });
+    } finally {
+      open.delete(ctrl);
+      outer?.removeEventListener('abort', onAbort);
+    }
+  };
+  return { fetch: wrapped, dispose: () => open.forEach((c) => c.abort()) };
+}
+
+export async function buildTransport(cfg: UpstreamConfig): Promise<BuiltTransport> {
+  switch (cfg.kind) {
+    case 'http': {
+      const f = perRequestSignalFetch();
+      const transport = new StreamableHTTPClientTransport(new URL(cfg.url), {
+        requestInit: { headers: cfg.headers },
+        fetch: f.fetch,
+      });
+      return { transport, dispose: f.dispose };
+    }
+    case 'stdio': {
+      const transport = new StdioClientTransport({
+        command: cfg.command,
+        args: cfg.args,
+        env: { ...getDefaultEnvironment(), ...cfg.env },
+        ...(cfg.cwd ? { cwd: cfg.cwd } : {}),
+        stderr: 'pipe',
+      });
+      return { transport, stderr: transport.stderr as NodeJS.ReadableStream | null, dispose: () => {} };
+    }
+    case 'builtin': {
+      const [client, server] = InMemoryTransport.createLinkedPair();
+      await createDemoServer().connect(server);
+      return { transport: client, dispose: () => void server.close() };
+    }
+  }
+}

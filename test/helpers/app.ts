@@ -1,0 +1,58 @@
+// An in-process app on a random loopback port, and SDK clients of either era pointed at it.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
+import { validateConfig } from '../../src-main/core/config/validate.js';
+import { createApp, type App } from '../../src-main/core/app.js';
+import { systemClock } from '../../src-main/core/clock.js';
+import { MemoryLogger } from '../../src-main/core/log.js';
+
+export function tempDir(prefix = 'mws-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export type TestApp = { app: App; url: string; stateDir: string; log: MemoryLogger; stop: () => Promise<void> };
+
+export async function startApp(raw: Record<string, unknown>, stateDir = tempDir()): Promise<TestApp> {
+  const config = validateConfig({ stateDir, listen: { host: '127.0.0.1', port: 0 }, ...raw }, stateDir);
+  const log = new MemoryLogger();
+  const app = createApp({ config, clock: systemClock, log });
+  const { url } = await app.start();
+  return { app, url, stateDir, log, stop: () => app.stop() };
+}
+
+export type TestClient = { client: Client; changes: Tool[][]; nextChange: () => Promise<Tool[]>; close: () => Promise<void> };
+
+export async function connectClient(url: string, mode: 'auto' | 'legacy', name = `test-${mode}`): Promise<TestClient> {
+  const changes: Tool[][] = [];
+  const waiters: Array<(t: Tool[]) => void> = [];
+  const client = new Client(
+    { name, version: '1.0.0' },
+    {
+      versionNegotiation: { mode },
+      listChanged: {
+        tools: {
+          debounceMs: 0,
+          onChanged: (err, tools) => {
+            if (err || !tools) return;
+            changes.push(tools);
+            waiters.splice(0).forEach((w) => w(tools));
+          },
+        },
+      },
+    } as never,
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return {
+    client,
+    changes,
+    nextChange: () => new Promise<Tool[]>((resolve) => waiters.push(resolve)),
+    close: () => client.close(),
+  };
+}
+
+export function textOf(result: { content?: unknown }): string {
+  const c = (result.content as Array<{ type: string; text?: string }> | undefined) ?? [];
+  return c.map((x) => x.text ?? '').join('');
+}

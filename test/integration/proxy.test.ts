@@ -1,0 +1,141 @@
+// The proxy in front of real fixture upstreams of both eras and stdio, with clients of both eras.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { META_TOOL_NAMES } from '../../src-main/core/proxy/metaTools.js';
+import { startHttpFixture, stdioFixture, type HttpFixture } from '../helpers/processes.js';
+import { connectClient, startApp, textOf, type TestApp, type TestClient } from '../helpers/app.js';
+
+let stateless: HttpFixture;
+let session: HttpFixture;
+let t: TestApp;
+const clients: Record<'auto' | 'legacy', TestClient> = {} as never;
+
+beforeAll(async () => {
+  [stateless, session] = await Promise.all([startHttpFixture('stateless'), startHttpFixture('session')]);
+  t = await startApp({
+    upstreams: { stateless: { url: stateless.url }, session: { url: session.url }, stdio: stdioFixture() },
+    pins: ['stateless__echo', 'session__add'],
+  });
+  clients.auto = await connectClient(`${t.url}/mcp`, 'auto');
+  clients.legacy = await connectClient(`${t.url}/mcp`, 'legacy');
+});
+
+afterAll(async () => {
+  await Promise.all(Object.values(clients).map((c) => c?.close().catch(() => {})));
+  await t?.stop();
+  await Promise.all([stateless?.kill(), session?.kill()]);
+});
+
+describe.each(['auto', 'legacy'] as const)('a %s client', (mode) => {
+  it('speaks the era it negotiated', () => {
+    expect(clients[mode].client.getNegotiatedProtocolVersion()).toBe(mode === 'auto' ? '2026-07-28' : '2025-11-25');
+  });
+
+  it('lists the meta-tools first, then the pinned tools, slimmed', async () => {
+    const { tools } = await clients[mode].client.listTools();
+    expect(tools.map((x) => x.name)).toEqual([...META_TOOL_NAMES, 'stateless__echo', 'session__add']);
+    const add = tools.find((x) => x.name === 'session__add')!;
+    expect(add.inputSchema).not.toHaveProperty('$schema');
+    const props = add.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(props.a).toEqual({ type: 'number' }); // title "A" only repeated the key
+    expect(props.note).toEqual({ type: 'string' }); // optional anyOf [string, null] collapsed, default null dropped
+  });
+
+  it('forwards a direct call of a listed tool and strips upstream identity from _meta', async () => {
+    const r = await clients[mode].client.callTool({ name: 'stateless__echo', arguments: { text: 'hi' } });
+    expect(textOf(r)).toBe('hi');
+    // A 2026-07-28 answer carries the proxy's own identity, never the upstream's.
+    expect((r._meta?.['io.modelcontextprotocol/serverInfo'] as { name?: string } | undefined)?.name ?? 'mcp-working-set').toBe('mcp-working-set');
+    expect(r._meta?.keep).toBe(1);
+  });
+
+  it('forwards a direct call of a tool that is not listed', async () => {
+    const r = await clients[mode].client.callTool({ name: 'stdio__whoami', arguments: {} });
+    expect(Number(textOf(r))).toBeGreaterThan(0);
+  });
+
+  it('runs any tool through call_tool', async () => {
+    const r = await clients[mode].client.callTool({ name: 'call_tool', arguments: { name: 'session__add', arguments: { a: 2, b: 3 } } });
+    expect(textOf(r)).toBe('5');
+  });
+
+  it('refuses arguments that do not fit the schema, naming what is wrong', async () => {
+    for (const r of [
+      await clients[mode].client.callTool({ name: 'session__add', arguments: { a: 'x' } }),
+      await clients[mode].client.callTool({ name: 'call_tool', arguments: { name: 'session__add', arguments: { a: 'x' } } }),
+    ]) {
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(/"b" is required/);
+      expect(textOf(r)).toMatch(/"a" must be number/);
+    }
+  });
+
+  it('passes upstream JSON-RPC errors and isError results through', async () => {
+    await expect(clients[mode].client.callTool({ name: 'stateless__fail', arguments: {} })).rejects.toThrow(/fixture failure/);
+    const r = await clients[mode].client.callTool({ name: 'stdio__is_error', arguments: {} });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toBe('tool-level failure');
+  });
+
+  it('answers an unknown tool with a sentence', async () => {
+    await expect(clients[mode].client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/No tool named "no_such_tool"/);
+    const r = await clients[mode].client.callTool({ name: 'call_tool', arguments: { name: 'whoamii' } });
+    expect(r.isError).toBe(true);
+  });
+
+  it('previews a write tool under dryRun and runs a read-only one', async () => {
+    const preview = await clients[mode].client.callTool({ name: 'call_tool', arguments: { name: 'stateless__toggle_extra', arguments: {}, dryRun: true } });
+    expect(JSON.parse(textOf(preview))).toMatchObject({ dryRun: true, tool: 'stateless__toggle_extra' });
+    const ran = await clients[mode].client.callTool({ name: 'call_tool', arguments: { name: 'stateless__echo', arguments: { text: 'x' }, dryRun: true } });
+    expect(textOf(ran)).toBe('x');
+  });
+});
+
+describe('list_changed', () => {
+  it('reaches clients of both eras when working-set.json changes', async () => {
+    const waits = [clients.auto.nextChange(), clients.legacy.nextChange()];
+    writeFileSync(join(t.stateDir, 'working-set.json'), JSON.stringify({ promoted: ['stdio__whoami', 'stdio__extra'] }));
+    for (const tools of await Promise.all(waits)) expect(tools.map((x) => x.name)).toContain('stdio__whoami');
+  });
+
+  it('reaches them when an upstream announces new tools that are in the working set', async () => {
+    const waits = [clients.auto.nextChange(), clients.legacy.nextChange()];
+    await clients.auto.client.callTool({ name: 'stdio__toggle_extra', arguments: {} });
+    for (const tools of await Promise.all(waits)) expect(tools.map((x) => x.name)).toContain('stdio__extra');
+  });
+
+  it('reaches them when a modern (2026-07-28) upstream announces a change', async () => {
+    writeFileSync(join(t.stateDir, 'working-set.json'), JSON.stringify({ promoted: ['stateless__extra'] }));
+    await clients.legacy.nextChange();
+    const waits = [clients.auto.nextChange(), clients.legacy.nextChange()];
+    await clients.auto.client.callTool({ name: 'stateless__toggle_extra', arguments: {} });
+    for (const tools of await Promise.all(waits)) expect(tools.map((x) => x.name)).toContain('stateless__extra');
+  });
+});
+
+describe('a 2025 upstream whose session expired', () => {
+  it('fails the call in flight once, never retried, and re-opens the session on the next list', async () => {
+    await fetch(session.url.replace('/mcp', '/expire'), { method: 'POST' });
+    await expect(clients.auto.client.callTool({ name: 'session__add', arguments: { a: 1, b: 1 } })).rejects.toThrow();
+    await t.app.catalog.refresh();
+    expect(t.app.catalog.statuses().find((s) => s.vendor === 'session')?.status).toBe('up');
+    const r = await clients.auto.client.callTool({ name: 'session__add', arguments: { a: 1, b: 1 } });
+    expect(textOf(r)).toBe('2');
+  });
+});
+
+describe('the call log', () => {
+  it('records each forwarded call without arguments or results, in a 0600 file', async () => {
+    await t.app.stop(); // flushes the log
+    const path = join(t.stateDir, 'calls.jsonl');
+    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.length).toBeGreaterThan(5);
+    for (const l of lines) expect(Object.keys(l).sort()).toEqual(['agent', 'client', 'ms', 'ok', 'session', 'tool', 'ts', 'via']);
+    expect(lines.some((l) => l.via === 'call_tool' && l.tool === 'session__add' && l.ok === true)).toBe(true);
+    expect(lines.some((l) => l.tool === 'stateless__fail' && l.ok === false)).toBe(true);
+    expect(lines.some((l) => typeof l.session === 'string')).toBe(true); // 2025 clients have sessions
+    expect(readFileSync(path, 'utf8')).not.toContain('"hi"');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+});
