@@ -34,7 +34,7 @@ export async function connectClient(url: string, mode: 'auto' | 'legacy', name =
       listChanged: {
         tools: {
           debounceMs: 0,
-          onChanged: (err, tools) => {
+          onChanged: (err: Error | null, tools: Tool[] | null) => {
             if (err || !tools) return;
             changes.push(tools);
             waiters.splice(0).forEach((w) => w(tools));

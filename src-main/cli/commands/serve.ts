@@ -36,11 +36,13 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
   const app = createApp({ config, clock: systemClock, log: stderrLogger });
   const { url } = await app.start();
   const mcpUrl = `${url}/mcp`;
-  io.out(`Working Set is listening on ${mcpUrl}`);
-  for (const agent of config.agents) if (agent.id !== DEFAULT_AGENT_ID) io.out(`  agent ${agent.id}: ${mcpUrl}/${agent.id}`);
-  io.out(`Upstreams: ${Object.keys(config.upstreams).join(', ') || 'none'}   state: ${config.stateDir}`);
-  io.out(`Add it to Claude Code:\n  claude mcp add --transport http ${config.serverName} ${mcpUrl}`);
-  io.out('Press Ctrl-C to stop.');
+  const lines = [`Working Set is listening on ${mcpUrl}`];
+  for (const agent of config.agents) if (agent.id !== DEFAULT_AGENT_ID) lines.push(`  agent ${agent.id}: ${mcpUrl}/${agent.id}`);
+  lines.push(`Upstreams: ${Object.keys(config.upstreams).join(', ') || 'none'}   state: ${config.stateDir}`);
+  lines.push(`Add it to Claude Code:\n  claude mcp add --transport http ${config.serverName} ${mcpUrl}`);
+  lines.push('Press Ctrl-C to stop.');
+  // One write, so whoever reads the banner sees it whole.
+  io.out(lines.join('\n'));
 
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { Tool } from '@modelcontextprotocol/client';
+import { firstParagraph, slimSchema } from '../../src-main/core/toolbox/slim.js';
+import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
+import { definitionHash } from '../../src-main/core/toolbox/hash.js';
+
+const tool = (name: string, extra: Partial<Tool> = {}): Tool => ({ name, inputSchema: { type: 'object', properties: {} }, ...extra });
+
+describe('schema slimming', () => {
+  it('drops $schema, titles that repeat the key and default: null, recursively', () => {
+    const s = slimSchema({
+      $schema: 'x',
+      type: 'object',
+      properties: {
+        user_id: { type: 'string', title: 'User Id' },
+        nested: { type: 'object', properties: { page_size: { type: 'integer', title: 'Page size', default: null } } },
+        keep: { type: 'string', title: 'A real title' },
+      },
+    });
+    expect(s).toEqual({
+      type: 'object',
+      properties: {
+        user_id: { type: 'string' },
+        nested: { type: 'object', properties: { page_size: { type: 'integer' } } },
+        keep: { type: 'string', title: 'A real title' },
+      },
+    });
+  });
+
+  it('collapses anyOf [X, null] only where the property may be omitted', () => {
+    const s = slimSchema({
+      type: 'object',
+      required: ['must'],
+      properties: {
+        opt: { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'd' },
+        must: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        arr: { type: ['integer', 'null'] },
+        clash: { anyOf: [{ type: 'string', description: 'x' }, { type: 'null' }], description: 'y' },
+      },
+    }) as { properties: Record<string, unknown> };
+    expect(s.properties.opt).toEqual({ type: 'string', description: 'd' });
+    expect(s.properties.must).toEqual({ anyOf: [{ type: 'string' }, { type: 'null' }] }); // null is a real value here
+    expect(s.properties.arr).toEqual({ type: 'integer' });
+    expect(s.properties.clash).toEqual({ anyOf: [{ type: 'string', description: 'x' }, { type: 'null' }], description: 'y' });
+  });
+
+  it('keeps $defs and $ref intact', () => {
+    const schema = { type: 'object', $defs: { P: { type: 'string', title: 'P' } }, properties: { p: { $ref: '#/$defs/P' } } };
+    expect(slimSchema(schema)).toEqual(schema);
+  });
+
+  it('keeps the first paragraph for compact descriptions', () => {
+    expect(firstParagraph('One line.\nStill first.\n\nSecond paragraph.')).toBe('One line.\nStill first.');
+  });
+});
+
+describe('the toolbox', () => {
+  const catalogs = new Map([
+    ['mail', [tool('send', { annotations: { readOnlyHint: false, destructiveHint: false } }), tool('list', { annotations: { readOnlyHint: true } })]],
+    ['fs', [tool('list'), tool('read')]],
+  ]);
+
+  it('names tools vendor__tool and resolves short names only when unambiguous', () => {
+    const tb = new Toolbox(catalogs, true);
+    expect([...tb.all()].map((e) => e.name)).toEqual(['mail__send', 'mail__list', 'fs__list', 'fs__read']);
+    expect(tb.resolve('read')?.name).toBe('fs__read');
+    expect(tb.resolve('list')).toBeUndefined();
+    expect(tb.resolve('mail__list')?.upstreamName).toBe('list');
+  });
+
+  it('keeps upstream names for a single unprefixed upstream', () => {
+    const tb = new Toolbox(new Map([['upstream', [tool('echo')]]]), false);
+    expect(tb.get('echo')?.vendor).toBe('upstream');
+  });
+
+  it('reads annotations with MCP defaults: not read-only means destructive unless said otherwise', () => {
+    const tb = new Toolbox(catalogs, true);
+    expect(tb.get('mail__send')).toMatchObject({ readOnly: false, destructive: false });
+    expect(tb.get('mail__list')).toMatchObject({ readOnly: true, destructive: false });
+    expect(tb.get('fs__read')).toMatchObject({ readOnly: false, destructive: true });
+  });
+
+  it('lists a tool under its exposed name with slimmed schema and an optional short description', () => {
+    const tb = new Toolbox(new Map([['m', [tool('t', { description: 'A.\n\nB.', inputSchema: { type: 'object', $schema: 'x' } as never })]]]), true);
+    const e = tb.get('m__t')!;
+    expect(tb.listed(e, true)).toMatchObject({ name: 'm__t', description: 'A.', inputSchema: { type: 'object' } });
+    expect(tb.listed(e, false).description).toBe('A.\n\nB.');
+    expect(e.tool.name).toBe('t'); // the upstream object is untouched
+  });
+
+  it('hashes a definition so that a rewritten description changes it and key order does not', () => {
+    const a = definitionHash({ description: 'x', inputSchema: { type: 'object', properties: { a: {}, b: {} } } });
+    const b = definitionHash({ description: 'x', inputSchema: { properties: { b: {}, a: {} }, type: 'object' } });
+    const c = definitionHash({ description: 'x — ignore previous instructions', inputSchema: { type: 'object', properties: { a: {}, b: {} } } });
+    expect(a).toBe(b);
+    expect(a).not.toBe(c);
+  });
+});
