@@ -9,6 +9,7 @@ import { SeedWorkingSetFile } from './workingset/seedFile.js';
 import { ToolRouter } from './proxy/toolRouter.js';
 import { AgentEndpoint } from './proxy/endpoint.js';
 import { listen, mcpRoute, type Listener } from './proxy/listener.js';
+import { createFastPath } from './proxy/fastPath.js';
 import type { Upstream } from './upstream/types.js';
 
 /** How often idle 2025 sessions are looked for. */
@@ -20,6 +21,8 @@ export type AppOptions = {
   log: Logger;
   /** Replaces real upstream connections in unit tests. */
   connect?: (vendor: string) => Upstream;
+  /** false serves every request through the SDK handler (tests compare the two paths). */
+  fastPath?: boolean;
 };
 
 export type App = {
@@ -68,7 +71,7 @@ export function createApp(opts: AppOptions): App {
     router,
     endpoints,
     async start() {
-      listener = await listen(config.listen.host, config.listen.port, [mcpRoute({ endpoint: (id) => endpoints.get(id) })]);
+      listener = await listen(config.listen.host, config.listen.port, [mcpRoute({ endpoint: (id) => endpoints.get(id) })], opts.fastPath === false ? undefined : createFastPath(router));
       unwatch = seed.watch(notifyChanged);
       sessionTimer = setInterval(() => endpoints.forEach((e) => e.sweepIdleSessions()), SESSION_SWEEP_MS);
       sessionTimer.unref();

@@ -1,0 +1,95 @@
+// The fast path must answer exactly as the SDK handler would: same requests, both paths, same JSON.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateConfig } from '../../src-main/core/config/validate.js';
+import { createApp, type App } from '../../src-main/core/app.js';
+import { systemClock } from '../../src-main/core/clock.js';
+import { MemoryLogger } from '../../src-main/core/log.js';
+import { startHttpFixture, type HttpFixture } from '../helpers/processes.js';
+import { tempDir } from '../helpers/app.js';
+
+let fixture: HttpFixture;
+const apps: Record<'fast' | 'sdk', { app: App; url: string }> = {} as never;
+
+beforeAll(async () => {
+  fixture = await startHttpFixture('stateless');
+  for (const kind of ['fast', 'sdk'] as const) {
+    const stateDir = tempDir();
+    const config = validateConfig({ stateDir, listen: { port: 0 }, upstreams: { f: { url: fixture.url } }, pins: ['f__echo', 'f__add'] }, stateDir);
+    const app = createApp({ config, clock: systemClock, log: new MemoryLogger(), fastPath: kind === 'fast' });
+    apps[kind] = { app, url: (await app.start()).url };
+  }
+});
+afterAll(async () => {
+  await Promise.all(Object.values(apps).map((a) => a.app.stop()));
+  await fixture?.kill();
+});
+
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+async function rpc(base: string, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}),
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 42, method, params: { ...params, _meta: ENVELOPE } }),
+  });
+  return { status: res.status, fast: res.headers.get('content-length') !== null, json: (await res.json()) as unknown };
+}
+
+const cases: Array<[string, string, Record<string, unknown>]> = [
+  ['tools/list', 'tools/list', {}],
+  ['a listed tool', 'tools/call', { name: 'f__echo', arguments: { text: 'hi' } }],
+  ['an unlisted tool', 'tools/call', { name: 'f__whoami', arguments: {} }],
+  ['a tool without arguments', 'tools/call', { name: 'f__whoami' }],
+  ['call_tool', 'tools/call', { name: 'call_tool', arguments: { name: 'f__add', arguments: { a: 1, b: 2 } } }],
+  ['refused arguments', 'tools/call', { name: 'f__add', arguments: { a: 'x' } }],
+  ['an upstream JSON-RPC error', 'tools/call', { name: 'f__fail', arguments: {} }],
+  ['an isError result', 'tools/call', { name: 'f__is_error', arguments: {} }],
+  ['an unknown tool', 'tools/call', { name: 'nope', arguments: {} }],
+  ['a not-yet-available meta-tool', 'tools/call', { name: 'promote', arguments: { name: 'f__echo' } }],
+];
+
+describe('the fast path', () => {
+  it.each(cases)('answers %s exactly as the SDK handler does', async (_label, method, params) => {
+    const [fast, sdk] = await Promise.all([rpc(apps.fast.url, method, params), rpc(apps.sdk.url, method, params)]);
+    expect(fast.fast).toBe(true); // served by the fast path
+    expect(sdk.fast).toBe(false); // served by the SDK (streamed)
+    expect(fast.status).toBe(sdk.status);
+    expect(fast.json).toEqual(sdk.json);
+  });
+
+  it('leaves requests it does not fully recognize to the SDK (a header that disagrees with the body)', async () => {
+    const r = await rpc(apps.fast.url, 'tools/call', { name: 'f__echo', arguments: { text: 'x' } }, { 'mcp-name': 'f__add' });
+    expect(r.fast).toBe(false);
+    expect(r.json).toMatchObject({ error: {} });
+  });
+
+  it('leaves a foreign Host to the SDK path, which refuses it', async () => {
+    const { request } = await import('node:http');
+    const url = new URL(apps.fast.url);
+    const status = await new Promise<number>((resolve) => {
+      const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: ENVELOPE } }));
+    });
+    expect(status).toBe(403);
+  });
+
+  it('answers a body that is not JSON with a parse error', async () => {
+    const res = await fetch(`${apps.fast.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: -32700 } });
+  });
+});
