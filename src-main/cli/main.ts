@@ -4,12 +4,18 @@ import { MwsError } from '../core/errors.js';
 import { processIo, reportError, type Io } from './output.js';
 import { runInit } from './commands/init.js';
 import { runServe } from './commands/serve.js';
+import { runSearch } from './commands/search.js';
+import { runEval } from './commands/eval.js';
 
 const USAGE = `Usage: mws <command> [options]
 
 Commands:
   serve [--config FILE] [--port N] [--demo]   run the proxy in the foreground
   init [--config FILE]                        write a starting config (never overwrites)
+  search "<query>" [--agent ID] [--limit N] [--json] [--demo]
+                                              the exact reply search_tools gives a model
+  eval --catalog FILE --gold FILE [--json] [--engine bm25f|minisearch]
+                                              offline search quality on any catalog
 
 Config: --config, else $MWS_CONFIG, else ~/.config/mcp-working-set/config.json.`;
 
@@ -20,6 +26,20 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       case 'serve': {
         const { values } = parseArgs({ args: rest, options: { config: { type: 'string' }, port: { type: 'string' }, demo: { type: 'boolean' } } });
         return await runServe(io, { config: values.config, port: parsePort(values.port), demo: values.demo === true });
+      }
+      case 'search': {
+        const { values, positionals } = parseArgs({
+          args: rest,
+          allowPositionals: true,
+          options: { config: { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' }, demo: { type: 'boolean' } },
+        });
+        const limit = values.limit === undefined ? undefined : Number(values.limit);
+        if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 50)) throw new MwsError('usage', `--limit must be a whole number from 1 to 50 (got "${values.limit}").`);
+        return await runSearch(io, { config: values.config, demo: values.demo === true, query: positionals.join(' ') || undefined, agent: values.agent, json: values.json === true, limit });
+      }
+      case 'eval': {
+        const { values } = parseArgs({ args: rest, options: { catalog: { type: 'string' }, gold: { type: 'string' }, json: { type: 'boolean' }, engine: { type: 'string' } } });
+        return await runEval(io, { catalog: values.catalog, gold: values.gold, json: values.json === true, engine: values.engine });
       }
       case 'init': {
         const { values } = parseArgs({ args: rest, options: { config: { type: 'string' } } });

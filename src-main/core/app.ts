@@ -6,11 +6,14 @@ import type { Logger } from './log.js';
 import { Catalog } from './upstream/catalog.js';
 import { CallLog } from './usage/callLog.js';
 import { SeedWorkingSetFile } from './workingset/seedFile.js';
+import { workingSetNames } from './workingset/names.js';
 import { ToolRouter } from './proxy/toolRouter.js';
 import { AgentEndpoint } from './proxy/endpoint.js';
 import { listen, mcpRoute, type Listener } from './proxy/listener.js';
 import { createFastPath } from './proxy/fastPath.js';
 import type { Upstream } from './upstream/types.js';
+import { SearchService } from './search/service.js';
+import { searchToolsHandler } from './search/metaTool.js';
 
 /** How often idle 2025 sessions are looked for. */
 const SESSION_SWEEP_MS = 10 * 60 * 1000;
@@ -29,6 +32,7 @@ export type App = {
   readonly config: Config;
   readonly catalog: Catalog;
   readonly router: ToolRouter;
+  readonly search: SearchService;
   endpoints: ReadonlyMap<string, AgentEndpoint>;
   /** Connects upstreams and starts listening; answers the base URL. */
   start(): Promise<{ url: string }>;
@@ -40,8 +44,6 @@ export function createApp(opts: AppOptions): App {
   const endpoints = new Map<string, AgentEndpoint>();
   const callLog = new CallLog(config.stateDir);
   const seed = new SeedWorkingSetFile(config.stateDir, log);
-  const globalPins = config.pins;
-  const agentPins = new Map(config.agents.map((a) => [a.id, a.pins]));
 
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
@@ -56,8 +58,10 @@ export function createApp(opts: AppOptions): App {
     callLog,
     clock,
     ready,
-    workingSet: (agentId) => [...globalPins, ...(agentPins.get(agentId) ?? []), ...seed.current()],
+    workingSet: workingSetNames(config, seed),
   });
+  const search = new SearchService(() => catalog.toolbox(), config.searchAliases);
+  router.setMetaHandler('search_tools', searchToolsHandler({ search, router, callLog, clock }));
   for (const agent of config.agents) endpoints.set(agent.id, new AgentEndpoint(agent.id, router, log, () => clock.now()));
 
   let listener: Listener | undefined;
@@ -69,6 +73,7 @@ export function createApp(opts: AppOptions): App {
     config,
     catalog,
     router,
+    search,
     endpoints,
     async start() {
       listener = await listen(config.listen.host, config.listen.port, [mcpRoute({ endpoint: (id) => endpoints.get(id) })], opts.fastPath === false ? undefined : createFastPath(router));

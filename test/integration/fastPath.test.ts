@@ -57,6 +57,7 @@ const cases: Array<[string, string, Record<string, unknown>]> = [
   ['an isError result', 'tools/call', { name: 'f__is_error', arguments: {} }],
   ['an unknown tool', 'tools/call', { name: 'nope', arguments: {} }],
   ['a not-yet-available meta-tool', 'tools/call', { name: 'promote', arguments: { name: 'f__echo' } }],
+  ['search_tools', 'tools/call', { name: 'search_tools', arguments: { query: 'echo text' } }],
 ];
 
 describe('the fast path', () => {

@@ -1,9 +1,6 @@
 // `mws serve`: runs the proxy in the foreground until Ctrl-C or SIGTERM.
-import { join } from 'node:path';
-import { loadConfig } from '../../core/config/load.js';
-import { resolveConfigPath } from '../../core/config/paths.js';
-import { DEFAULT_AGENT_ID, SINGLE_UPSTREAM_KEY, type Config } from '../../core/config/schema.js';
-import { DEMO_BACKEND_HINTS } from '../../core/demo/catalog.js';
+import { DEFAULT_AGENT_ID } from '../../core/config/schema.js';
+import { cliConfig } from '../config.js';
 import { createApp } from '../../core/app.js';
 import { systemClock } from '../../core/clock.js';
 import { stderrLogger } from '../../core/log.js';
@@ -11,24 +8,9 @@ import type { Io } from '../output.js';
 
 export type ServeOptions = { config: string | undefined; port: number | undefined; demo: boolean };
 
-/** With --demo and no upstream configured, the built-in demo toolbox is served, with its own state. */
-export function applyDemo(config: Config): Config {
-  if (Object.keys(config.upstreams).length > 0) return config;
-  return {
-    ...config,
-    upstreams: { [SINGLE_UPSTREAM_KEY]: { kind: 'builtin', name: 'demo' } },
-    prefixNames: false,
-    backendHints: Object.keys(config.backendHints).length ? config.backendHints : DEMO_BACKEND_HINTS,
-    // Its own state: a demo catalog must never stand in as the last-good list of a real upstream.
-    stateDir: join(config.stateDir, 'demo'),
-  };
-}
-
 export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
-  const loaded = await loadConfig(resolveConfigPath(opts.config));
-  let config = loaded.config;
-  if (opts.port !== undefined) config = { ...config, listen: { ...config.listen, port: opts.port } };
-  if (opts.demo) config = applyDemo(config);
+  const loaded = await cliConfig(opts);
+  const config = loaded.config;
   if (Object.keys(config.upstreams).length === 0) {
     io.err(`mws: no upstream is configured in ${loaded.path}${loaded.exists ? '' : ' (the file does not exist)'}; only the meta-tools will be listed. Run "mws init" or pass --demo.`);
   }

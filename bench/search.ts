@@ -1,0 +1,58 @@
+// Search at scale: a generated 5,000-tool catalog, the hand BM25F engine and MiniSearch side by side.
+// Targets: query p50 < 1 ms, p99 < 5 ms, index build < 150 ms, no reply above 6 KB.
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Toolbox } from '../src-main/core/toolbox/toolbox.js';
+import { SearchService, type SearchEngine } from '../src-main/core/search/service.js';
+import { SEARCH_REPLY_MAX_BYTES } from '../src-main/core/search/reply.js';
+import { evaluate } from '../src-main/core/search/evaluate.js';
+import { ROOT } from '../test/helpers/processes.js';
+import { generateCatalog } from './genCatalog.js';
+import { fmt, summarize } from './stats.js';
+
+const COUNT = Number(process.env.BENCH_TOOLS ?? 5000);
+const { tools, gold } = generateCatalog(COUNT);
+const extraQueries = ['create a bug in jira', 'github', 'stripe refund', 'slack send message to room', 'list all customers', 'delete webhook', '', 'jira update', 'kubernetes deployment rollout status', 'find the outage alert in pagerduty', 'qwertyuiop', 'сообщение', 'メッセージを送る'];
+const queries = [...gold.map((g) => g.query), ...extraQueries];
+
+const results: Record<string, unknown> = {};
+console.log(`search at scale: ${tools.length} tools, ${queries.length} queries (${gold.length} with a known answer)\n`);
+console.log('engine       index ms   p50 ms   p99 ms   max reply B   top-1   top-3');
+for (const engine of ['bm25f', 'minisearch'] as SearchEngine[]) {
+  const indexTimes: number[] = [];
+  let service!: SearchService;
+  for (let i = 0; i < 5; i++) {
+    const tb = new Toolbox(new Map([['catalog', tools]]), false);
+    service = new SearchService(() => tb, {}, engine);
+    const t0 = performance.now();
+    service.warm();
+    indexTimes.push(performance.now() - t0);
+  }
+  for (let i = 0; i < 3; i++) for (const q of queries) service.search(q, undefined, () => false);
+  const times: number[] = [];
+  let maxReply = 0;
+  for (let round = 0; round < 20; round++) {
+    for (const q of queries) {
+      const t0 = performance.now();
+      const a = service.search(q, undefined, () => false);
+      times.push(performance.now() - t0);
+      if (a.kind !== 'exact') maxReply = Math.max(maxReply, Buffer.byteLength(a.text));
+    }
+  }
+  const s = summarize(times);
+  const idx = summarize(indexTimes);
+  const quality = evaluate(() => (q, k) => service.resolve(q, k).entries.map((e) => e.name), gold);
+  console.log(`${engine.padEnd(12)} ${fmt(idx.p50).padStart(8)} ${fmt(s.p50).padStart(8)} ${fmt(s.p99).padStart(8)} ${String(maxReply).padStart(13)}   ${(quality.top1 * 100).toFixed(1).padStart(5)}%  ${(quality.top3 * 100).toFixed(1).padStart(5)}%`);
+  results[engine] = { indexMs: idx.p50, p50Ms: s.p50, p99Ms: s.p99, maxReplyBytes: maxReply, top1: quality.top1, top3: quality.top3 };
+}
+const b = results.bm25f as { indexMs: number; p50Ms: number; p99Ms: number; maxReplyBytes: number };
+const checks = [
+  ['query p50 < 1 ms', b.p50Ms < 1],
+  ['query p99 < 5 ms', b.p99Ms < 5],
+  ['index build < 150 ms', b.indexMs < 150],
+  [`no reply above ${SEARCH_REPLY_MAX_BYTES} B`, b.maxReplyBytes <= SEARCH_REPLY_MAX_BYTES],
+] as const;
+console.log('');
+for (const [label, ok] of checks) console.log(`${ok ? 'MET   ' : 'MISSED'} ${label}`);
+mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench', 'results', 'search.json'), JSON.stringify({ at: new Date().toISOString(), tools: tools.length, results }, null, 2));

@@ -1,0 +1,29 @@
+// The config every command starts from: --config / $MWS_CONFIG / default, then --port and --demo.
+import { join } from 'node:path';
+import { loadConfig, type LoadedConfig } from '../core/config/load.js';
+import { resolveConfigPath } from '../core/config/paths.js';
+import { SINGLE_UPSTREAM_KEY, type Config } from '../core/config/schema.js';
+import { DEMO_BACKEND_HINTS } from '../core/demo/catalog.js';
+
+export type ConfigFlags = { config: string | undefined; port?: number | undefined; demo?: boolean };
+
+/** With --demo and no upstream configured, the built-in demo toolbox is served, with its own state. */
+export function applyDemo(config: Config): Config {
+  if (Object.keys(config.upstreams).length > 0) return config;
+  return {
+    ...config,
+    upstreams: { [SINGLE_UPSTREAM_KEY]: { kind: 'builtin', name: 'demo' } },
+    prefixNames: false,
+    backendHints: Object.keys(config.backendHints).length ? config.backendHints : DEMO_BACKEND_HINTS,
+    // Its own state: a demo catalog must never stand in as the last-good list of a real upstream.
+    stateDir: join(config.stateDir, 'demo'),
+  };
+}
+
+export async function cliConfig(flags: ConfigFlags): Promise<LoadedConfig> {
+  const loaded = await loadConfig(resolveConfigPath(flags.config));
+  let config = loaded.config;
+  if (flags.port !== undefined) config = { ...config, listen: { ...config.listen, port: flags.port } };
+  if (flags.demo) config = applyDemo(config);
+  return { ...loaded, config };
+}

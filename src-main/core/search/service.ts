@@ -1,0 +1,178 @@
+// search_tools: decides what kind of question a query is (exact name, backend, free text, nothing)
+// and answers it. `mws search` and the meta-tool both call this, so they give the same reply.
+import Fuse from 'fuse.js';
+import type { Toolbox, ToolEntry } from '../toolbox/toolbox.js';
+import { SearchIndex } from './index.js';
+import { MiniSearchEngine } from './miniSearchEngine.js';
+import { backendsOf, displayBackend } from './backends.js';
+import { SEARCH_REPLY_MAX_BYTES, budgetedReply, hitView } from './reply.js';
+import { splitWords } from './text.js';
+
+export const DEFAULT_SEARCH_LIMIT = 8;
+export const MAX_SEARCH_LIMIT = 50;
+
+export type SearchAnswer = { text: string; results: number; kind: 'exact' | 'backend' | 'ranked' | 'catalog' | 'none' };
+
+export type Resolved = {
+  kind: SearchAnswer['kind'];
+  query: string;
+  entries: ToolEntry[];
+  backend?: string;
+  total?: number;
+};
+
+export type SearchEngine = 'bm25f' | 'minisearch';
+type Ranker = { search(query: string, limit: number, within?: (e: ToolEntry) => boolean): Array<{ entry: ToolEntry }> };
+
+type Prepared = { index: Ranker; backends: Map<string, ToolEntry[]>; byLowerName: Map<string, ToolEntry>; names: NearNames };
+
+/** How many names at most go to fuse.js for "close names"; it scans every candidate it is given. */
+const NEAR_CANDIDATES = 300;
+
+/**
+ * Close names for a query nothing matched: names sharing a three-letter piece with the query are the
+ * candidates, and fuse.js ranks them (fuse.js over thousands of names costs ~15 ms; this ~0.2 ms).
+ */
+class NearNames {
+  private readonly byTrigram = new Map<string, number[]>();
+  constructor(private readonly names: string[]) {
+    names.forEach((n, i) => {
+      for (const g of trigrams(n)) {
+        const list = this.byTrigram.get(g);
+        if (!list) this.byTrigram.set(g, [i]);
+        else if (list[list.length - 1] !== i) list.push(i);
+      }
+    });
+  }
+  find(query: string, limit: number): string[] {
+    const counts = new Map<number, number>();
+    for (const g of trigrams(query)) for (const i of this.byTrigram.get(g) ?? []) counts.set(i, (counts.get(i) ?? 0) + 1);
+    if (counts.size === 0) return [];
+    const candidates = [...counts].sort((a, b) => b[1] - a[1]).slice(0, NEAR_CANDIDATES).map(([i]) => this.names[i]!);
+    return new Fuse(candidates, { threshold: 0.45, ignoreLocation: true }).search(query, { limit }).map((r) => r.item);
+  }
+}
+
+function trigrams(text: string): Set<string> {
+  const t = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ');
+  const out = new Set<string>();
+  for (let i = 0; i + 3 <= t.length; i++) {
+    const g = t.slice(i, i + 3);
+    if (!g.includes(' ')) out.add(g);
+  }
+  return out;
+}
+
+export class SearchService {
+  private readonly prepared = new WeakMap<Toolbox, Prepared>();
+
+  constructor(
+    private readonly toolbox: () => Toolbox,
+    private readonly aliases: Record<string, string[]> = {},
+    private readonly engine: SearchEngine = 'bm25f',
+  ) {}
+
+  /** Builds the index for the current toolbox now rather than on the first search. */
+  warm(): void {
+    this.prepare(this.toolbox());
+  }
+
+  /** What a query asks for and the tools that answer it, best first. */
+  resolve(query: string | undefined, limit?: number): Resolved {
+    const tb = this.toolbox();
+    const p = this.prepare(tb);
+    const k = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(limit ?? DEFAULT_SEARCH_LIMIT)));
+    const q = (query ?? '').trim();
+    if (!q) return { kind: 'catalog', query: q, entries: [] };
+    const exact = p.byLowerName.get(q.toLowerCase());
+    if (exact) return { kind: 'exact', query: q, entries: [exact] };
+    const words = q.toLowerCase().split(/\s+/);
+    const backendName = words[0]!.replace(/[^a-z0-9-]/g, '');
+    const backend = p.backends.get(backendName);
+    if (backend) {
+      const rest = words.slice(1).join(' ');
+      const members = new Set(backend);
+      const ranked = rest ? p.index.search(rest, k, (e) => members.has(e)).map((h) => h.entry) : [];
+      return { kind: 'backend', query: q, backend: backendName, total: backend.length, entries: ranked.length ? ranked : backend.slice(0, k) };
+    }
+    const hits = p.index.search(q, k).map((h) => h.entry);
+    return hits.length ? { kind: 'ranked', query: q, entries: hits } : { kind: 'none', query: q, entries: [] };
+  }
+
+  search(query: string | undefined, limit: number | undefined, isPromoted: (e: ToolEntry) => boolean): SearchAnswer {
+    const r = this.resolve(query, limit);
+    switch (r.kind) {
+      case 'catalog':
+        return this.catalog(this.toolbox(), isPromoted);
+      case 'exact': {
+        const e = r.entries[0]!;
+        const view = { ...hitView(e, isPromoted(e), true), ...(e.tool.outputSchema ? { outputSchema: e.tool.outputSchema } : {}) };
+        return { text: JSON.stringify({ tool: view }), results: 1, kind: 'exact' };
+      }
+      case 'none': {
+        const near = this.prepare(this.toolbox()).names.find(r.query, 3);
+        const message = `No tool matches "${r.query}".${near.length ? ` Close names: ${near.join(', ')}.` : ''} Try other words, a backend name, or no query for the whole catalog.`;
+        return { text: JSON.stringify({ query: r.query, results: [], message }), results: 0, kind: 'none' };
+      }
+      case 'backend':
+      case 'ranked': {
+        const head = r.kind === 'backend' ? { backend: r.backend, total: r.total } : { query: r.query };
+        const { reply, shown } = budgetedReply(head, r.entries, isPromoted);
+        return { text: JSON.stringify(reply), results: shown, kind: r.kind };
+      }
+    }
+  }
+
+  /** No query: every tool by name, grouped by backend, listed ones marked with `*`. */
+  private catalog(tb: Toolbox, isPromoted: (e: ToolEntry) => boolean): SearchAnswer {
+    const groups: Record<string, string[]> = {};
+    for (const e of tb.all()) (groups[displayBackend(e, tb.prefixNames)] ??= []).push(isPromoted(e) ? `${e.name}*` : e.name);
+    const head = { total: tb.size, note: '* = in your tool list. Search by words or a backend name for details.' };
+    let reply: Record<string, unknown> = { ...head, catalog: groups };
+    if (Buffer.byteLength(JSON.stringify(reply)) > SEARCH_REPLY_MAX_BYTES) {
+      // Too many to name: per backend, as many names as fit evenly, and how many more there are.
+      const names = Object.entries(groups);
+      let per = Math.max(1, Math.floor(SEARCH_REPLY_MAX_BYTES / 40 / Math.max(1, names.length)));
+      const shrink = () => Object.fromEntries(names.map(([b, list]) => [b, list.length > per ? [...list.slice(0, per), `…${list.length - per} more (search "${b}")`] : list]));
+      reply = { ...head, catalog: shrink() };
+      while (Buffer.byteLength(JSON.stringify(reply)) > SEARCH_REPLY_MAX_BYTES && per > 0) {
+        per = per > 1 ? per - 1 : 0;
+        reply = per > 0 ? { ...head, catalog: shrink() } : { ...head, backends: Object.fromEntries(names.map(([b, l]) => [b, l.length])) };
+      }
+    }
+    return { text: JSON.stringify(reply), results: tb.size, kind: 'catalog' };
+  }
+
+  private ranker(entries: ToolEntry[], backendNames: string[]): Ranker {
+    const bm25f = new SearchIndex(entries, this.aliases, backendNames);
+    if (this.engine === 'bm25f') return bm25f;
+    const mini = new MiniSearchEngine(entries, bm25f);
+    return { search: (q, k, within) => mini.rank(q, k, within) };
+  }
+
+  private prepare(tb: Toolbox): Prepared {
+    let p = this.prepared.get(tb);
+    if (p) return p;
+    const entries = [...tb.all()];
+    const byLowerName = new Map<string, ToolEntry>();
+    for (const e of entries) byLowerName.set(e.name.toLowerCase(), e);
+    const backends = backendsOf(entries, tb.prefixNames);
+    // Exact names also work without the vendor or backend prefix, when that leaves them unique.
+    const short = new Map<string, ToolEntry[]>();
+    for (const e of entries) {
+      const forms = [e.upstreamName.toLowerCase()];
+      const w = splitWords(e.upstreamName)[0];
+      if (w && backends.has(w)) forms.push(e.upstreamName.toLowerCase().slice(w.length + 1));
+      for (const f of forms) if (f && f !== e.name.toLowerCase()) short.set(f, [...(short.get(f) ?? []), e]);
+    }
+    for (const [f, list] of short) if (list.length === 1 && !byLowerName.has(f)) byLowerName.set(f, list[0]!);
+    p = {
+      index: this.ranker(entries, [...backends.keys()]),
+      backends,
+      byLowerName,
+      names: new NearNames(entries.map((e) => e.name)),
+    };
+    this.prepared.set(tb, p);
+    return p;
+  }
+}
