@@ -6,6 +6,8 @@ import { runInit } from './commands/init.js';
 import { runServe } from './commands/serve.js';
 import { runSearch } from './commands/search.js';
 import { runEval } from './commands/eval.js';
+import { runApprove, runDemote, runPromote, runSweep } from './commands/workingSet.js';
+import { runReport } from './commands/report.js';
 
 const USAGE = `Usage: mws <command> [options]
 
@@ -16,6 +18,15 @@ Commands:
                                               the exact reply search_tools gives a model
   eval --catalog FILE --gold FILE [--json] [--engine bm25f|minisearch]
                                               offline search quality on any catalog
+  promote [--dry-run] [--agent A] [--json]    usage promotion and sweep: the decision table, applied
+  promote TOOL --agent A                      put a tool in an agent's working set
+  demote TOOL --agent A                       take it out (it stays reachable through search)
+  sweep --dry-run --now <ISO> [--agent A] [--json]
+                                              what the sweep would demote at that time
+  report [--agent A] [--json]                 listed tools, context cost, calls, searches, history
+  approve [TOOL] [--agent A] [--deny]         allow or deny a tool; with no tool, list waiting calls
+
+Every command talks to the running instance when there is one, else works on the state files.
 
 Config: --config, else $MWS_CONFIG, else ~/.config/mcp-working-set/config.json.`;
 
@@ -40,6 +51,28 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       case 'eval': {
         const { values } = parseArgs({ args: rest, options: { catalog: { type: 'string' }, gold: { type: 'string' }, json: { type: 'boolean' }, engine: { type: 'string' } } });
         return await runEval(io, { catalog: values.catalog, gold: values.gold, json: values.json === true, engine: values.engine });
+      }
+      case 'promote':
+      case 'demote':
+      case 'sweep':
+      case 'approve':
+      case 'report': {
+        const { values, positionals } = parseArgs({
+          args: rest,
+          allowPositionals: true,
+          options: {
+            config: { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' }, 'dry-run': { type: 'boolean' },
+            now: { type: 'string' }, deny: { type: 'boolean' }, demo: { type: 'boolean' },
+          },
+        });
+        if (positionals.length > 1) throw new MwsError('usage', `mws ${command} takes at most one tool name (got ${positionals.length}).`);
+        const common = { config: values.config, demo: values.demo === true, agent: values.agent, json: values.json === true };
+        const tool = positionals[0];
+        if (command === 'promote') return await runPromote(io, { ...common, tool, dryRun: values['dry-run'] === true });
+        if (command === 'demote') return await runDemote(io, { ...common, tool });
+        if (command === 'sweep') return await runSweep(io, { ...common, dryRun: values['dry-run'] === true, now: values.now });
+        if (command === 'approve') return await runApprove(io, { ...common, tool, deny: values.deny === true });
+        return await runReport(io, common);
       }
       case 'init': {
         const { values } = parseArgs({ args: rest, options: { config: { type: 'string' } } });

@@ -1,19 +1,31 @@
-// Composition root: wires config, upstreams, toolbox, working sets and the listener together.
-// Each part exports start/stop; stop is idempotent and finishes even when a part throws.
+// Composition root: wires config, upstreams, toolbox, search, working sets, approvals, the listener
+// and the ControlApi together. Each part exports start/stop; stop is idempotent and finishes even
+// when a part throws.
 import type { Config } from './config/schema.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './log.js';
+import type { Upstream } from './upstream/types.js';
 import { Catalog } from './upstream/catalog.js';
 import { CallLog } from './usage/callLog.js';
+import { UsageStore } from './usage/usageStore.js';
 import { SeedWorkingSetFile } from './workingset/seedFile.js';
-import { workingSetNames } from './workingset/names.js';
+import { AgentStateFiles } from './workingset/store.js';
+import { WorkingSets } from './workingset/manager.js';
+import { startSweepSchedule } from './workingset/scheduler.js';
+import { workingSetMetaTools } from './workingset/metaTools.js';
+import { PendingApprovals } from './approvals/pending.js';
+import { ApprovalGate } from './approvals/gate.js';
 import { ToolRouter } from './proxy/toolRouter.js';
 import { AgentEndpoint } from './proxy/endpoint.js';
-import { listen, mcpRoute, type Listener } from './proxy/listener.js';
+import { listen, mcpRoute, type Listener, type Route } from './proxy/listener.js';
 import { createFastPath } from './proxy/fastPath.js';
-import type { Upstream } from './upstream/types.js';
 import { SearchService } from './search/service.js';
 import { searchToolsHandler } from './search/metaTool.js';
+import { CoreEvents } from './control/events.js';
+import { createControl } from './control/core.js';
+import { controlRoute } from './control/http.js';
+import { ensureToken } from './control/token.js';
+import type { ControlApi } from './control/api.js';
 
 /** How often idle 2025 sessions are looked for. */
 const SESSION_SWEEP_MS = 10 * 60 * 1000;
@@ -26,6 +38,15 @@ export type AppOptions = {
   connect?: (vendor: string) => Upstream;
   /** false serves every request through the SDK handler (tests compare the two paths). */
   fastPath?: boolean;
+  /** More routes on the same listener (the headless window). */
+  routes?: Route[];
+};
+
+export type StartOptions = {
+  /** Open the HTTP listener (false: the CLI working on the state files with no instance running). */
+  listen?: boolean;
+  /** Run the working-set cycle every five minutes. */
+  schedule?: boolean;
 };
 
 export type App = {
@@ -33,39 +54,72 @@ export type App = {
   readonly catalog: Catalog;
   readonly router: ToolRouter;
   readonly search: SearchService;
+  readonly sets: WorkingSets;
+  readonly gate: ApprovalGate;
+  readonly events: CoreEvents;
+  readonly control: ControlApi;
   endpoints: ReadonlyMap<string, AgentEndpoint>;
   /** Connects upstreams and starts listening; answers the base URL. */
-  start(): Promise<{ url: string }>;
+  start(opts?: StartOptions): Promise<{ url: string }>;
   stop(): Promise<void>;
 };
 
 export function createApp(opts: AppOptions): App {
   const { config, clock, log } = opts;
   const endpoints = new Map<string, AgentEndpoint>();
+  const events = new CoreEvents();
   const callLog = new CallLog(config.stateDir);
   const seed = new SeedWorkingSetFile(config.stateDir, log);
+  const usage = new UsageStore(config.stateDir, log);
+  const files = new AgentStateFiles(config.stateDir, log);
 
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
+  let baseUrl = `http://${config.listen.host}:${config.listen.port}`;
 
   const notifyChanged = () => {
-    for (const agentId of router.recompute()) endpoints.get(agentId)?.notifyToolsChanged();
+    for (const agent of router.recompute()) {
+      endpoints.get(agent)?.notifyToolsChanged();
+      events.emit({ type: 'setChanged', agent });
+    }
   };
   const catalog = new Catalog({ config, log, now: () => clock.now(), onChange: notifyChanged, ...(opts.connect ? { connect: opts.connect } : {}) });
+  const sets: WorkingSets = new WorkingSets({
+    config,
+    clock,
+    log,
+    files,
+    usage,
+    seed,
+    toolbox: () => catalog.toolbox(),
+    busy: (agent) => router.callsInFlight(agent) > 0,
+    events: {
+      changed: () => notifyChanged(),
+      demoted: (agent, tools, cause) => events.emit({ type: 'toolsDemoted', agent, tools, cause }),
+    },
+  });
+  const pending = new PendingApprovals(config.timeouts.approvalMs, () => clock.now(), (call) => events.emit({ type: 'approvalPending', call }));
+  const gate = new ApprovalGate(config, sets, pending);
   const router: ToolRouter = new ToolRouter({
     config,
     catalog,
     callLog,
     clock,
     ready,
-    workingSet: workingSetNames(config, seed),
+    workingSet: (agent) => sets.names(agent),
+    hooks: { beforeCall: (agent, entry, args, signal) => gate.check(agent, entry, args, signal), used: (agent, tool, ts) => sets.markUsed(agent, tool, ts) },
   });
   const search = new SearchService(() => catalog.toolbox(), config.searchAliases);
   router.setMetaHandler('search_tools', searchToolsHandler({ search, router, callLog, clock }));
+  const ws = workingSetMetaTools(sets, () => catalog.toolbox(), search);
+  router.setMetaHandler('promote', ws.promote);
+  router.setMetaHandler('demote', ws.demote);
   for (const agent of config.agents) endpoints.set(agent.id, new AgentEndpoint(agent.id, router, log, () => clock.now()));
+  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl });
 
   let listener: Listener | undefined;
   let unwatch: (() => void) | undefined;
+  let unschedule: (() => Promise<void>) | undefined;
   let sessionTimer: NodeJS.Timeout | undefined;
   let stopped = false;
 
@@ -74,26 +128,49 @@ export function createApp(opts: AppOptions): App {
     catalog,
     router,
     search,
+    sets,
+    gate,
+    events,
+    control,
     endpoints,
-    async start() {
-      listener = await listen(config.listen.host, config.listen.port, [mcpRoute({ endpoint: (id) => endpoints.get(id) })], opts.fastPath === false ? undefined : createFastPath(router));
-      unwatch = seed.watch(notifyChanged);
-      sessionTimer = setInterval(() => endpoints.forEach((e) => e.sweepIdleSessions()), SESSION_SWEEP_MS);
-      sessionTimer.unref();
-      // The first tools/list waits for this, bounded by the list budget of each upstream.
-      void catalog.start().finally(markReady);
-      return { url: listener.url };
+    async start(so: StartOptions = {}) {
+      await sets.start();
+      if (so.listen !== false) {
+        const token = await ensureToken(config.stateDir);
+        listener = await listen(
+          config.listen.host,
+          config.listen.port,
+          [mcpRoute({ endpoint: (id) => endpoints.get(id) }), controlRoute(control, () => token), ...(opts.routes ?? [])],
+          opts.fastPath === false ? undefined : createFastPath(router),
+        );
+        baseUrl = listener.url;
+        unwatch = seed.watch(notifyChanged);
+        sessionTimer = setInterval(() => endpoints.forEach((e) => e.sweepIdleSessions()), SESSION_SWEEP_MS);
+        sessionTimer.unref();
+      }
+      const loaded = catalog.start().finally(markReady);
+      if (so.listen === false) await loaded; // the CLI needs the toolbox before it can answer
+      const afterLoad = loaded.then(async () => {
+        // Pins and usage gathered while the app was off are applied once the toolbox is known.
+        if (so.schedule !== false && !stopped) await sets.cycle(clock.now());
+      });
+      afterLoad.catch((err: Error) => log.warn(`first working-set cycle failed: ${err.message}`));
+      if (so.schedule !== false) unschedule = startSweepSchedule(sets, clock, log);
+      return { url: baseUrl };
     },
     async stop() {
       if (stopped) return;
       stopped = true;
       clearInterval(sessionTimer);
+      pending.close();
       const steps: Array<() => Promise<void> | void> = [
+        () => unschedule?.(),
         () => unwatch?.(),
         () => listener?.close(),
         ...[...endpoints.values()].map((e) => () => e.close()),
         () => catalog.stop(),
         () => callLog.close(),
+        () => files.close(),
       ];
       for (const step of steps) {
         try {

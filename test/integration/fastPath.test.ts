@@ -14,7 +14,7 @@ beforeAll(async () => {
   fixture = await startHttpFixture('stateless');
   for (const kind of ['fast', 'sdk'] as const) {
     const stateDir = tempDir();
-    const config = validateConfig({ stateDir, listen: { port: 0 }, upstreams: { f: { url: fixture.url } }, pins: ['f__echo', 'f__add'] }, stateDir);
+    const config = validateConfig({ stateDir, listen: { port: 0 }, upstreams: { f: { url: fixture.url } }, pins: ['f__echo', 'f__add'], agents: [{ id: 'default', approvals: 'allow' }] }, stateDir);
     const app = createApp({ config, clock: systemClock, log: new MemoryLogger(), fastPath: kind === 'fast' });
     apps[kind] = { app, url: (await app.start()).url };
   }

@@ -16,6 +16,8 @@ beforeAll(async () => {
   t = await startApp({
     upstreams: { stateless: { url: stateless.url }, session: { url: session.url }, stdio: stdioFixture() },
     pins: ['stateless__echo', 'session__add'],
+    // Approvals have their own tests; here every tool runs at once.
+    agents: [{ id: 'default', approvals: 'allow' }],
   });
   clients.auto = await connectClient(`${t.url}/mcp`, 'auto');
   clients.legacy = await connectClient(`${t.url}/mcp`, 'legacy');

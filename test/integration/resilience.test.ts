@@ -28,7 +28,7 @@ async function fixture(mode: 'stateless' | 'session' | 'hung'): Promise<HttpFixt
 
 describe('a stdio upstream that exits', () => {
   it('is restarted, and its tools stay listed meanwhile', async () => {
-    const t = await app({ upstreams: { s: stdioFixture() }, pins: ['s__whoami'] });
+    const t = await app({ upstreams: { s: stdioFixture() }, pins: ['s__whoami'], agents: [{ id: 'default', approvals: 'allow' }] });
     const c = await client(`${t.url}/mcp`);
     const pid1 = textOf(await c.client.callTool({ name: 's__whoami', arguments: {} }));
     await c.client.callTool({ name: 's__crash', arguments: {} });

@@ -29,7 +29,7 @@ export function defaultConfig(stateDir: string): Config {
     pinFiles: [],
     promote: { minSessions: 2, minCalls: 1, windowDays: 30, keepDays: 60, pinDecayDays: 90 },
     transcripts: [],
-    timeouts: { listMs: 5000, callMs: 120_000, catalogTtlMs: 30_000 },
+    timeouts: { listMs: 5000, callMs: 120_000, catalogTtlMs: 30_000, approvalMs: 120_000 },
     compactDescriptions: false,
     searchAliases: {},
     agents: [defaultAgent()],

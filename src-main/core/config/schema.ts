@@ -33,7 +33,7 @@ export type PromoteSettings = {
 
 export type TranscriptSource = { type: 'claude-code'; root: string };
 
-export type Timeouts = { listMs: number; callMs: number; catalogTtlMs: number };
+export type Timeouts = { listMs: number; callMs: number; catalogTtlMs: number; approvalMs: number };
 
 export type Config = {
   /**

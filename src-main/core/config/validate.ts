@@ -128,12 +128,13 @@ export function validateConfig(raw: unknown, defaultStateDir: string): Config {
     });
   }) ?? c.transcripts;
 
-  const timeouts = opt(o, 'timeouts', '', (v, p) => obj(v, p, ['listMs', 'callMs', 'catalogTtlMs']));
+  const timeouts = opt(o, 'timeouts', '', (v, p) => obj(v, p, ['listMs', 'callMs', 'catalogTtlMs', 'approvalMs']));
   if (timeouts) {
     c.timeouts = {
       listMs: opt(timeouts, 'listMs', 'timeouts', (x, p) => int(x, p, 50, 600_000)) ?? c.timeouts.listMs,
       callMs: opt(timeouts, 'callMs', 'timeouts', (x, p) => int(x, p, 50, 86_400_000)) ?? c.timeouts.callMs,
       catalogTtlMs: opt(timeouts, 'catalogTtlMs', 'timeouts', (x, p) => int(x, p, 0, 86_400_000)) ?? c.timeouts.catalogTtlMs,
+      approvalMs: opt(timeouts, 'approvalMs', 'timeouts', (x, p) => int(x, p, 100, 86_400_000)) ?? c.timeouts.approvalMs,
     };
   }
   c.compactDescriptions = opt(o, 'compactDescriptions', '', bool) ?? c.compactDescriptions;

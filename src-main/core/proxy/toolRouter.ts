@@ -16,6 +16,14 @@ import type { AgentRuntime, CallContext } from './runtime.js';
 /** Answers a meta-tool call other than call_tool; plugged in by the features that own them. */
 export type MetaHandler = (agentId: string, args: Record<string, unknown>, ctx: CallContext) => Promise<CallToolResult>;
 
+/** What the router asks before a call runs, and tells after one succeeded. */
+export type CallHooks = {
+  /** Undefined when the call may run, else the answer to give instead (approvals). */
+  beforeCall(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult | undefined>;
+  /** A successful call: restarts the tool's idle clock. */
+  used(agentId: string, tool: string, ts: number): void;
+};
+
 export type ToolRouterOptions = {
   config: Config;
   catalog: Catalog;
@@ -24,6 +32,7 @@ export type ToolRouterOptions = {
   /** The names in an agent's working set, before intersecting with the toolbox. */
   workingSet: (agentId: string) => string[];
   ready: Promise<void>;
+  hooks?: CallHooks;
 };
 
 export class ToolRouter implements AgentRuntime {
@@ -132,11 +141,15 @@ export class ToolRouter implements AgentRuntime {
     const problem = this.validator.check(entry, args);
     if (problem) return toolError(problem);
     const upstream = this.opts.catalog.upstream(entry.vendor);
-    const started = performance.now();
-    let ok = false;
+    // Counted from here: a call waiting for approval is a call in flight, and the sweep skips its agent.
     this.inFlight.set(agentId, this.callsInFlight(agentId) + 1);
+    let started: number | undefined;
+    let ok = false;
     try {
+      const refused = await this.opts.hooks?.beforeCall(agentId, entry, args, ctx.signal);
+      if (refused) return refused;
       if (!upstream) throw new MwsError('upstream_unavailable', `The upstream "${entry.vendor}" of ${entry.name} is not configured any more.`);
+      started = performance.now();
       const result = stripProtocolMeta(
         await upstream.callTool(entry.upstreamName, args, {
           timeoutMs: this.opts.config.timeouts.callMs,
@@ -144,21 +157,25 @@ export class ToolRouter implements AgentRuntime {
         }),
       );
       ok = result.isError !== true;
+      if (ok) this.opts.hooks?.used(agentId, entry.name, this.opts.clock.now());
       return result;
     } catch (err) {
       throw asProtocolError(err, entry);
     } finally {
       this.inFlight.set(agentId, this.callsInFlight(agentId) - 1);
-      this.opts.callLog.call({
-        ts: new Date(this.opts.clock.now()).toISOString(),
-        agent: agentId,
-        tool: entry.name,
-        via: ctx.via,
-        ok,
-        ms: Math.round((performance.now() - started) * 100) / 100,
-        client: ctx.client,
-        session: ctx.session ?? null,
-      });
+      // A call refused before it reached the upstream was never forwarded: it is not in the call log.
+      if (started !== undefined) {
+        this.opts.callLog.call({
+          ts: new Date(this.opts.clock.now()).toISOString(),
+          agent: agentId,
+          tool: entry.name,
+          via: ctx.via,
+          ok,
+          ms: Math.round((performance.now() - started) * 100) / 100,
+          client: ctx.client,
+          session: ctx.session ?? null,
+        });
+      }
     }
   }
 

@@ -77,6 +77,14 @@ export class SearchService {
     this.prepare(this.toolbox());
   }
 
+  /** Names close to `name`: for "did you mean" answers when a name is not in the toolbox. */
+  closeNames(name: string, limit: number): string[] {
+    const p = this.prepare(this.toolbox());
+    const ranked = p.index.search(name, limit).map((h) => h.entry.name);
+    const near = p.names.find(name, limit);
+    return [...new Set([...near, ...ranked])].slice(0, limit);
+  }
+
   /** What a query asks for and the tools that answer it, best first. */
   resolve(query: string | undefined, limit?: number): Resolved {
     const tb = this.toolbox();

@@ -1,0 +1,31 @@
+// `mws report`: per agent, what is listed and what it costs against listing everything, calls and
+// searches by tool, and the history by cause.
+import { cliConfig, type ConfigFlags } from '../config.js';
+import { withControl } from '../instance.js';
+import { ago, table } from '../table.js';
+import type { Io } from '../output.js';
+
+export async function runReport(io: Io, f: ConfigFlags & { agent: string | undefined; json: boolean }): Promise<number> {
+  const { config } = await cliConfig(f);
+  return withControl(config, async ({ api }) => {
+    const reports = await api.report(f.agent ? { agent: f.agent } : {});
+    if (f.json) {
+      io.out(JSON.stringify(reports));
+      return 0;
+    }
+    for (const r of reports) {
+      const pct = r.toolboxTokens ? ((r.listedTokens / r.toolboxTokens) * 100).toFixed(1) : '0';
+      io.out(`Agent ${r.agent} (${r.name}): ${r.listed.length} in the working set, cap ${r.cap}, idle window ${r.idleWindowDays} days`);
+      io.out(`  listed: ${r.listedTools} tools, ${r.listedBytes} bytes, ${r.listedTokens} tokens — the whole toolbox would be ${r.toolboxTools + 4} tools, ${r.toolboxBytes} bytes, ${r.toolboxTokens} tokens (${pct}%)`);
+      if (r.listed.length) {
+        io.out(table(['  tool', 'kind', 'promoted by', 'when', 'last used'], r.listed.map((m) => [`  ${m.tool}${m.available ? '' : ' (not listed upstream now)'}`, m.readOnly ? 'read-only' : m.destructive ? 'destructive' : 'write', m.pinned ? `pin (${m.pinned})` : m.promotedBy, ago(m.promotedAt), ago(m.lastUsedAt)])));
+      }
+      io.out(`  calls: ${r.calls.reduce((a, c) => a + c.ok + c.failed, 0)}, searches: ${r.searches}`);
+      if (r.calls.length) io.out(table(['  tool', 'ok', 'failed'], r.calls.slice(0, 15).map((c) => [`  ${c.tool}`, c.ok, c.failed])));
+      const causes = Object.entries(r.history);
+      io.out(`  history: ${causes.length ? causes.map(([cause, n]) => `${cause} +${n!.promote}/-${n!.demote}`).join(', ') : 'nothing yet'}`);
+      io.out('');
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,47 @@
+// The approval gate every forwarded call passes: decides from the agent's mode and grants, waits for
+// the user when it must, and remembers an allow.
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { Config } from '../config/schema.js';
+import type { ToolEntry } from '../toolbox/toolbox.js';
+import type { WorkingSets } from '../workingset/manager.js';
+import { toolError } from '../proxy/results.js';
+import { decideApproval } from './policy.js';
+import type { PendingApprovals } from './pending.js';
+
+export class ApprovalGate {
+  constructor(
+    private readonly config: Config,
+    private readonly sets: WorkingSets,
+    readonly pending: PendingApprovals,
+  ) {}
+
+  /** Undefined when the call may run; otherwise the answer to give instead. */
+  async check(agent: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult | undefined> {
+    const mode = this.config.agents.find((a) => a.id === agent)?.approvals ?? 'ask';
+    const verdict = decideApproval(mode, entry, this.sets.approvals(agent)[entry.name]);
+    if (verdict.kind === 'run') return undefined;
+    if (verdict.kind === 'refuse') return toolError(verdict.message);
+    if (verdict.withdrawn) await this.sets.withdraw(agent, entry.name);
+    const outcome = await this.pending.wait(agent, entry.name, args ?? {}, verdict.withdrawn, signal);
+    if (outcome === 'allow') {
+      await this.sets.grant(agent, entry.name, entry.hash);
+      return undefined;
+    }
+    if (outcome === 'deny') return toolError(`The user did not allow ${entry.name} for this agent, so it was not run. Do not retry it unless the user asks.`);
+    const secs = Math.round(this.config.timeouts.approvalMs / 1000);
+    return toolError(
+      `${entry.name} needs the user's approval before its first run, and none came within ${secs} s, so it was not run. ` +
+        `Ask the user to allow it (the Working Set window, or \`mws approve ${entry.name} --agent ${agent}\`), then call it again.`,
+    );
+  }
+
+  /** The user allows a tool ahead of its first call (or answers calls waiting for it). */
+  async allow(agent: string, entry: ToolEntry): Promise<number> {
+    await this.sets.grant(agent, entry.name, entry.hash);
+    return this.pending.decide(agent, entry.name, 'allow');
+  }
+
+  async deny(agent: string, tool: string): Promise<number> {
+    return this.pending.decide(agent, tool, 'deny');
+  }
+}

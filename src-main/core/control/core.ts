@@ -1,0 +1,159 @@
+// The ControlApi over the core's parts. Each method validates its arguments and says what was wrong.
+import { MwsError } from '../errors.js';
+import type { Config } from '../config/schema.js';
+import type { Clock } from '../clock.js';
+import type { Catalog } from '../upstream/catalog.js';
+import type { ToolRouter } from '../proxy/toolRouter.js';
+import type { SearchService } from '../search/service.js';
+import type { WorkingSets } from '../workingset/manager.js';
+import type { ApprovalGate } from '../approvals/gate.js';
+import type { UsageStore } from '../usage/usageStore.js';
+import { metaTools } from '../proxy/metaTools.js';
+import type { AgentView, ControlApi, MemberRow } from './api.js';
+import { buildReport, listingCost } from './report.js';
+
+export type ControlParts = {
+  config: Config;
+  clock: Clock;
+  catalog: Catalog;
+  router: ToolRouter;
+  search: SearchService;
+  sets: WorkingSets;
+  gate: ApprovalGate;
+  usage: UsageStore;
+  baseUrl: () => string;
+};
+
+function str(v: unknown, what: string): string {
+  if (typeof v !== 'string' || !v) throw new MwsError('usage', `${what} is required.`);
+  return v;
+}
+
+export function createControl(p: ControlParts): ControlApi {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  const agentId = (v: unknown) => {
+    const id = str(v, '"agent"');
+    p.sets.agent(id); // throws agent_not_found with the known ids
+    return id;
+  };
+  const resolve = (name: unknown) => {
+    const tool = str(name, '"tool"');
+    const entry = p.catalog.toolbox().resolve(tool);
+    if (!entry) {
+      const near = p.search.closeNames(tool, 3);
+      throw new MwsError('tool_not_found', `No tool named "${tool}".${near.length ? ` Close matches: ${near.join(', ')}.` : ''}`, { tool, matches: near });
+    }
+    return entry;
+  };
+  const members = (agent: string): MemberRow[] => {
+    const tb = p.catalog.toolbox();
+    const state = new Map(p.sets.members(agent).map((m) => [m.tool, m]));
+    return p.sets.names(agent).map((tool) => {
+      const m = state.get(tool);
+      const e = tb.get(tool);
+      return {
+        tool,
+        promotedBy: m?.promotedBy ?? 'pin',
+        promotedAt: iso(m?.promotedAt ?? 0)!,
+        lastUsedAt: iso(m?.lastUsedAt ?? p.usage.lastUsed(agent)[tool] ?? null),
+        pinned: m?.pinned ?? (m ? null : 'config'),
+        readOnly: e?.readOnly ?? false,
+        destructive: e?.destructive ?? false,
+        available: e !== undefined,
+      };
+    });
+  };
+  const agentView = (id: string): AgentView => {
+    const a = p.sets.agent(id);
+    return { id, name: a.name, cap: a.cap, idleWindowDays: a.idleWindowDays, approvals: a.approvals, size: p.sets.listedCount(id), url: `${p.baseUrl()}/mcp${id === 'default' ? '' : `/${id}`}` };
+  };
+  const parseNow = (v: unknown) => {
+    const s = str(v, '"now" (an ISO time such as 2026-12-24T09:00:00Z)');
+    const t = Date.parse(s);
+    if (Number.isNaN(t)) throw new MwsError('usage', `"now" must be an ISO time such as 2026-12-24T09:00:00Z (got "${s}").`);
+    return t;
+  };
+  const agentList = (v: unknown) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).map(agentId));
+
+  return {
+    async status() {
+      return {
+        url: p.baseUrl(),
+        toolboxSize: p.catalog.toolbox().size,
+        upstreams: p.catalog.statuses(),
+        agents: p.config.agents.map((a) => agentView(a.id)),
+        demotionPaused: p.sets.demotionPaused,
+      };
+    },
+    async workingSet(a) {
+      return members(agentId(a.agent));
+    },
+    async history(a) {
+      const h = await p.sets.history(agentId(a.agent));
+      return a.limit ? h.slice(-a.limit) : h;
+    },
+    async promote(a) {
+      const agent = agentId(a.agent);
+      const e = resolve(a.tool);
+      const changed = await p.sets.promote(agent, e.name, e.vendor, 'user');
+      return { tool: e.name, changed, size: p.sets.listedCount(agent) };
+    },
+    async demote(a) {
+      const agent = agentId(a.agent);
+      const tool = str(a.tool, '"tool"');
+      const name = p.catalog.toolbox().resolve(tool)?.name ?? tool;
+      if (!p.sets.members(agent).some((m) => m.tool === name) && !p.catalog.toolbox().get(name)) resolve(tool);
+      const changed = await p.sets.demote(agent, name, 'user');
+      return { tool: name, changed, size: p.sets.listedCount(agent) };
+    },
+    async cycle(a) {
+      return p.sets.cycle(p.clock.now(), { dryRun: a.dryRun === true, ...(a.agents ? { agents: agentList(a.agents)! } : {}) });
+    },
+    async sweepPreview(a) {
+      return p.sets.previewSweep(parseNow(a.now), agentList(a.agents));
+    },
+    async pendingApprovals(a) {
+      return p.gate.pending.list(a.agent ? agentId(a.agent) : undefined);
+    },
+    async approve(a) {
+      const agent = agentId(a.agent);
+      if (a.deny) {
+        const tool = str(a.tool, '"tool"');
+        const name = p.catalog.toolbox().resolve(tool)?.name ?? tool;
+        return { tool: name, decided: await p.gate.deny(agent, name), remembered: false };
+      }
+      const e = resolve(a.tool);
+      return { tool: e.name, decided: await p.gate.allow(agent, e), remembered: true };
+    },
+    async search(a) {
+      const agent = agentId(a.agent);
+      const listed = new Set(p.router.workingSetEntries(agent).map((e) => e.name));
+      const answer = p.search.search(a.query, a.limit, (e) => listed.has(e.name));
+      return { text: answer.text, bytes: Buffer.byteLength(answer.text) };
+    },
+    async report(a) {
+      await p.sets.cycle(p.clock.now(), { dryRun: true }); // reads new usage first, changes nothing
+      const tb = p.catalog.toolbox();
+      const whole = [...metaTools(p.config.backendHints), ...[...tb.all()].map((e) => tb.listed(e, p.config.compactDescriptions))];
+      const toolboxCost = { ...listingCost(whole), tools: tb.size };
+      const ids = a.agent ? [agentId(a.agent)] : p.config.agents.map((x) => x.id);
+      return Promise.all(
+        ids.map(async (id) =>
+          buildReport({
+            agent: p.sets.agent(id),
+            listed: members(id),
+            listedTools: p.router.listTools(id),
+            toolboxCost,
+            tallies: p.usage.tallies(id),
+            searches: p.usage.searches(id),
+            history: await p.sets.history(id),
+          }),
+        ),
+      );
+    },
+    async setDemotionPaused(a) {
+      p.sets.demotionPaused = a.paused === true;
+      return { paused: p.sets.demotionPaused };
+    },
+  };
+}

@@ -1,0 +1,28 @@
+// The core's one event stream, which the tray, the window and notifications listen to.
+import type { DemoteCause } from '../workingset/types.js';
+import type { PendingCall } from '../approvals/pending.js';
+
+export type CoreEvent =
+  | { type: 'setChanged'; agent: string }
+  | { type: 'toolsDemoted'; agent: string; tools: string[]; cause: DemoteCause }
+  | { type: 'upstreamStatus'; vendor: string; status: string }
+  | { type: 'approvalPending'; call: PendingCall };
+
+export class CoreEvents {
+  private readonly listeners = new Set<(e: CoreEvent) => void>();
+
+  on(listener: (e: CoreEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(e: CoreEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        // one broken listener must not silence the others
+      }
+    }
+  }
+}

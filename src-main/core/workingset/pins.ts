@@ -1,0 +1,38 @@
+// Pin reconciliation, as a pure function: which pins enter the set, which stop being pins, and which
+// pin-file pins decayed (unused for pinDecayDays).
+import { DAY_MS, type AgentState, type Decision, type PinSource } from './types.js';
+
+export type PinInput = {
+  /** Config pins (global and the agent's) and the seed file: never decay. */
+  fixed: ReadonlyMap<string, Exclude<PinSource, 'file'>>;
+  /** Pin-file pins with when each was first seen: decay when unused for pinDecayDays. */
+  files: ReadonlyMap<string, number>;
+  pinDecayDays: number;
+};
+
+export type PinChange = Decision | { agent: string; tool: string; action: 'unpin' } | { agent: string; tool: string; action: 'repin'; pinned: PinSource };
+
+export function reconcilePins(agent: string, state: AgentState, pins: PinInput, known: ReadonlyMap<string, string>, now: number): PinChange[] {
+  const out: PinChange[] = [];
+  const decayStart = now - pins.pinDecayDays * DAY_MS;
+  const active = new Map<string, PinSource>();
+  for (const [tool, source] of pins.fixed) active.set(tool, source);
+  for (const [tool, firstSeen] of pins.files) {
+    if (active.has(tool)) continue;
+    const lastUse = Math.max(firstSeen, state.tools[tool]?.lastUsedAt ?? 0);
+    if (lastUse >= decayStart) active.set(tool, 'file');
+  }
+  for (const [tool, source] of active) {
+    const t = state.tools[tool];
+    if (!t) {
+      const vendor = known.get(tool);
+      if (vendor !== undefined) out.push({ agent, tool, action: 'promote', cause: 'pin', vendor, pinned: source });
+    } else if (t.pinned !== source) {
+      out.push({ agent, tool, action: 'repin', pinned: source });
+    }
+  }
+  // A pin that went away (config edited, file pin decayed) leaves the tool as an ordinary member:
+  // the idle rule decides from here, counting from its last use.
+  for (const [tool, t] of Object.entries(state.tools)) if (t.pinned && !active.has(tool)) out.push({ agent, tool, action: 'unpin' });
+  return out;
+}

@@ -1,0 +1,102 @@
+// Per-agent working-set files: stateDir/agents/<id>.json (the set, demotion marks, approvals) and
+// <id>.history.jsonl (every promotion and demotion). A damaged set file is moved aside and the set is
+// rebuilt from the history, which is append-only and so survives whatever broke the snapshot.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '../log.js';
+import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
+import { JsonlAppender } from '../store/jsonl.js';
+import { emptyAgentState, type AgentState, type HistoryEntry, type PromoteCause } from './types.js';
+
+type StoredHistory = HistoryEntry & { vendor?: string };
+
+const isAgentState = (v: unknown): v is AgentState =>
+  typeof v === 'object' && v !== null && typeof (v as AgentState).tools === 'object' && (v as AgentState).tools !== null;
+
+export class AgentStateFiles {
+  private readonly dir: string;
+  private readonly history = new Map<string, JsonlAppender>();
+
+  constructor(stateDir: string, private readonly log: Logger) {
+    this.dir = join(stateDir, 'agents');
+  }
+
+  private statePath(agent: string): string {
+    return join(this.dir, `${agent}.json`);
+  }
+
+  private historyPath(agent: string): string {
+    return join(this.dir, `${agent}.history.jsonl`);
+  }
+
+  async load(agent: string): Promise<AgentState> {
+    const r = await readJsonSafe(this.statePath(agent), this.log, isAgentState);
+    if (r.kind === 'ok') return { ...emptyAgentState(), ...r.value };
+    if (r.kind === 'missing') return emptyAgentState();
+    const rebuilt = await this.rebuild(agent);
+    this.log.warn(`agent "${agent}": working set rebuilt from its history (${Object.keys(rebuilt.tools).length} tools).`);
+    await this.save(agent, rebuilt);
+    return rebuilt;
+  }
+
+  save(agent: string, state: AgentState): Promise<void> {
+    return writeJsonAtomic(this.statePath(agent), state);
+  }
+
+  appendHistory(agent: string, entry: HistoryEntry, vendor?: string): void {
+    let out = this.history.get(agent);
+    if (!out) this.history.set(agent, (out = new JsonlAppender(this.historyPath(agent))));
+    out.append(vendor ? { ...entry, vendor } : entry);
+  }
+
+  async readHistory(agent: string): Promise<HistoryEntry[]> {
+    let text: string;
+    try {
+      text = await readFile(this.historyPath(agent), 'utf8');
+    } catch {
+      return [];
+    }
+    const out: HistoryEntry[] = [];
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const e = JSON.parse(line) as StoredHistory;
+        out.push({ ts: e.ts, tool: e.tool, action: e.action, cause: e.cause });
+      } catch {
+        // a torn last line is skipped
+      }
+    }
+    return out;
+  }
+
+  /** Replays the history: the set as it stood after the last recorded change. */
+  private async rebuild(agent: string): Promise<AgentState> {
+    const state = emptyAgentState();
+    let text = '';
+    try {
+      text = await readFile(this.historyPath(agent), 'utf8');
+    } catch {
+      return state;
+    }
+    for (const line of text.split('\n')) {
+      let e: StoredHistory;
+      try {
+        e = JSON.parse(line) as StoredHistory;
+      } catch {
+        continue;
+      }
+      const ts = Date.parse(e.ts);
+      if (e.action === 'promote') {
+        state.tools[e.tool] = { vendor: e.vendor ?? '', promotedBy: e.cause as PromoteCause, promotedAt: ts, lastUsedAt: null };
+      } else {
+        delete state.tools[e.tool];
+        state.demotedAt[e.tool] = ts;
+      }
+    }
+    return state;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.history.values()].map((h) => h.close()));
+  }
+}

@@ -1,0 +1,37 @@
+// Per-agent working-set state and the decisions the rules make about it.
+
+export type PromoteCause = 'agent' | 'user' | 'usage' | 'pin';
+export type DemoteCause = 'agent' | 'user' | 'idle' | 'cap' | 'revoked';
+export type Cause = PromoteCause | DemoteCause;
+
+/** Where a pin comes from: the config, a pin file's front matter, or the seed working-set file. */
+export type PinSource = 'config' | 'file' | 'seed';
+
+export type ToolState = {
+  vendor: string;
+  promotedBy: PromoteCause;
+  /** ms since epoch */
+  promotedAt: number;
+  /** Last successful call by this agent, ms since epoch; null when never called since it was promoted. */
+  lastUsedAt: number | null;
+  pinned?: PinSource;
+};
+
+export type AgentState = {
+  tools: Record<string, ToolState>;
+  /**
+   * When each tool last left the set, by any cause. Usage counts only calls after it, so a tool comes
+   * back only on fresh use: a demotion is not undone by the very calls that came before it.
+   */
+  demotedAt: Record<string, number>;
+  /** Remembered approvals: the definition hash the user allowed. */
+  approvals: Record<string, { hash: string; at: number }>;
+};
+
+export type Decision = { agent: string; tool: string; action: 'promote' | 'demote'; cause: Cause; vendor?: string; pinned?: PinSource };
+
+export type HistoryEntry = { ts: string; tool: string; action: 'promote' | 'demote'; cause: Cause };
+
+export const emptyAgentState = (): AgentState => ({ tools: {}, demotedAt: {}, approvals: {} });
+
+export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,0 +1,59 @@
+// Usage promotion, as a pure function: a tool with successful calls in enough distinct sessions
+// within the window comes into the agent's set. Only calls after the tool last left the set count.
+import type { PromoteSettings } from '../config/schema.js';
+import { DAY_MS, type AgentState, type Decision } from './types.js';
+
+/** One agent's successful use of one tool, per session: first and last call, and how many. */
+export type SessionUse = { first: number; last: number; calls: number };
+export type ToolUsage = Record<string, SessionUse>;
+/** tool → session key → use */
+export type AgentUsage = Record<string, ToolUsage>;
+
+export type UsageCandidate = { tool: string; sessions: number; calls: number; lastUse: number; promote: boolean; reason: string };
+
+/**
+ * Scores every tool the agent used against the thresholds. `known` maps tool name → vendor for tools
+ * the upstreams list now: names they no longer list are never promoted.
+ */
+export function scoreUsage(
+  usage: AgentUsage,
+  state: AgentState,
+  s: PromoteSettings,
+  idleWindowDays: number,
+  known: ReadonlyMap<string, string>,
+  now: number,
+): UsageCandidate[] {
+  // A promoted tool must not be idle at once: its last use has to be inside the agent's idle window too.
+  const windowStart = now - Math.min(s.windowDays, idleWindowDays) * DAY_MS;
+  const out: UsageCandidate[] = [];
+  for (const [tool, sessions] of Object.entries(usage)) {
+    const since = Math.max(windowStart, (state.demotedAt[tool] ?? -Infinity) + 1);
+    let n = 0;
+    let calls = 0;
+    let lastUse = 0;
+    for (const u of Object.values(sessions)) {
+      if (u.last < since) continue;
+      n++;
+      // Calls of a session that straddles `since` count in full: the session was alive after it.
+      calls += u.calls;
+      lastUse = Math.max(lastUse, u.last);
+    }
+    if (n === 0) continue;
+    let reason: string;
+    let promote = false;
+    if (state.tools[tool]) reason = 'already in the set';
+    else if (!known.has(tool)) reason = 'no upstream lists it now';
+    else if (n < s.minSessions) reason = `${n} of ${s.minSessions} sessions`;
+    else if (calls < s.minCalls) reason = `${calls} of ${s.minCalls} calls`;
+    else {
+      promote = true;
+      reason = `${n} sessions, ${calls} calls`;
+    }
+    out.push({ tool, sessions: n, calls, lastUse, promote, reason });
+  }
+  return out.sort((a, b) => Number(b.promote) - Number(a.promote) || b.sessions - a.sessions || a.tool.localeCompare(b.tool));
+}
+
+export function decideUsagePromotions(agent: string, candidates: UsageCandidate[], known: ReadonlyMap<string, string>): Decision[] {
+  return candidates.filter((c) => c.promote).map((c) => ({ agent, tool: c.tool, action: 'promote', cause: 'usage', vendor: known.get(c.tool)! }));
+}
