@@ -77,13 +77,18 @@ export function createApp(opts: AppOptions): App {
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   let baseUrl = `http://${config.listen.host}:${config.listen.port}`;
 
-  const notifyChanged = () => {
-    for (const agent of router.recompute()) {
+  /**
+   * Tells agents their list changed: after a set change, the agents named; after a toolbox change
+   * (`agents` undefined), every agent whose listing differs or was never computed.
+   */
+  const notifyChanged = (agents?: string[]) => {
+    const r = router.recompute();
+    for (const agent of new Set([...r.changed, ...(agents ?? r.unknown)])) {
       endpoints.get(agent)?.notifyToolsChanged();
       events.emit({ type: 'setChanged', agent });
     }
   };
-  const catalog = new Catalog({ config, log, now: () => clock.now(), onChange: notifyChanged, ...(opts.connect ? { connect: opts.connect } : {}) });
+  const catalog = new Catalog({ config, log, now: () => clock.now(), onChange: () => notifyChanged(), ...(opts.connect ? { connect: opts.connect } : {}) });
   const sets: WorkingSets = new WorkingSets({
     config,
     clock,
@@ -94,7 +99,7 @@ export function createApp(opts: AppOptions): App {
     toolbox: () => catalog.toolbox(),
     busy: (agent) => router.callsInFlight(agent) > 0,
     events: {
-      changed: () => notifyChanged(),
+      changed: (agents) => notifyChanged(agents),
       demoted: (agent, tools, cause) => events.emit({ type: 'toolsDemoted', agent, tools, cause }),
     },
   });
@@ -144,7 +149,7 @@ export function createApp(opts: AppOptions): App {
           opts.fastPath === false ? undefined : createFastPath(router),
         );
         baseUrl = listener.url;
-        unwatch = seed.watch(notifyChanged);
+        unwatch = seed.watch(() => notifyChanged());
         sessionTimer = setInterval(() => endpoints.forEach((e) => e.sweepIdleSessions()), SESSION_SWEEP_MS);
         sessionTimer.unref();
       }

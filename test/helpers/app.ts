@@ -22,7 +22,14 @@ export async function startApp(raw: Record<string, unknown>, stateDir = tempDir(
   return { app, url, stateDir, log, stop: () => app.stop() };
 }
 
-export type TestClient = { client: Client; changes: Tool[][]; nextChange: () => Promise<Tool[]>; close: () => Promise<void> };
+export type TestClient = {
+  client: Client;
+  changes: Tool[][];
+  nextChange: () => Promise<Tool[]>;
+  /** Resolves with the first announced list (the latest one included) that satisfies `pred`. */
+  until: (pred: (tools: Tool[]) => boolean) => Promise<Tool[]>;
+  close: () => Promise<void>;
+};
 
 export async function connectClient(url: string, mode: 'auto' | 'legacy', name = `test-${mode}`): Promise<TestClient> {
   const changes: Tool[][] = [];
@@ -48,6 +55,13 @@ export async function connectClient(url: string, mode: 'auto' | 'legacy', name =
     client,
     changes,
     nextChange: () => new Promise<Tool[]>((resolve) => waiters.push(resolve)),
+    until: (pred) =>
+      new Promise<Tool[]>((resolve) => {
+        const last = changes[changes.length - 1];
+        if (last && pred(last)) return resolve(last);
+        const check = (tools: Tool[]) => (pred(tools) ? resolve(tools) : waiters.push(check));
+        waiters.push(check);
+      }),
     close: () => client.close(),
   };
 }

@@ -92,17 +92,19 @@ export class ToolRouter implements AgentRuntime {
   }
 
   /**
-   * Recomputes every agent's listing; answers the agents whose list changed, which the caller
-   * notifies. Called when the toolbox or a working set changed.
+   * Recomputes every agent's listing. Answers the agents whose listing differs, and apart those with
+   * no listing to compare with (a client may hold a list from before a restart).
    */
-  recompute(): string[] {
+  recompute(): { changed: string[]; unknown: string[] } {
     const changed: string[] = [];
+    const unknown: string[] = [];
     for (const agent of this.opts.config.agents) {
       const before = this.listings.get(agent.id)?.signature;
       this.listings.delete(agent.id);
-      if (before !== undefined && this.listing(agent.id).signature !== before) changed.push(agent.id);
+      if (before === undefined) unknown.push(agent.id);
+      else if (this.listing(agent.id).signature !== before) changed.push(agent.id);
     }
-    return changed;
+    return { changed, unknown };
   }
 
   async callTool(agentId: string, name: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {

@@ -14,7 +14,7 @@ export class JsonlAppender {
     this.pending.push(JSON.stringify(record) + '\n');
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => this.flush());
+    setImmediate(() => this.writePending());
   }
 
   private open(): WriteStream {
@@ -30,7 +30,7 @@ export class JsonlAppender {
     return this.stream;
   }
 
-  private flush(): void {
+  private writePending(): void {
     this.scheduled = false;
     if (this.pending.length === 0) return;
     const text = this.pending.join('');
@@ -38,8 +38,15 @@ export class JsonlAppender {
     this.open().write(text);
   }
 
+  /** Resolves once every record appended so far is written to the file. */
+  async flush(): Promise<void> {
+    this.writePending();
+    const s = this.stream;
+    if (s) await new Promise<void>((resolve, reject) => s.write('', (err) => (err ? reject(err) : resolve())));
+  }
+
   async close(): Promise<void> {
-    this.flush();
+    this.writePending();
     const s = this.stream;
     this.stream = undefined;
     if (s) await new Promise<void>((resolve) => s.end(resolve));

@@ -29,6 +29,9 @@ export class CallLog {
   search(r: SearchRecord): void {
     this.out.append(r);
   }
+  flush(): Promise<void> {
+    return this.out.flush();
+  }
   close(): Promise<void> {
     return this.out.close();
   }

@@ -16,11 +16,13 @@ export function reconcilePins(agent: string, state: AgentState, pins: PinInput, 
   const out: PinChange[] = [];
   const decayStart = now - pins.pinDecayDays * DAY_MS;
   const active = new Map<string, PinSource>();
+  const decayed = new Set<string>();
   for (const [tool, source] of pins.fixed) active.set(tool, source);
   for (const [tool, firstSeen] of pins.files) {
     if (active.has(tool)) continue;
     const lastUse = Math.max(firstSeen, state.tools[tool]?.lastUsedAt ?? 0);
     if (lastUse >= decayStart) active.set(tool, 'file');
+    else decayed.add(tool);
   }
   for (const [tool, source] of active) {
     const t = state.tools[tool];
@@ -31,8 +33,12 @@ export function reconcilePins(agent: string, state: AgentState, pins: PinInput, 
       out.push({ agent, tool, action: 'repin', pinned: source });
     }
   }
-  // A pin that went away (config edited, file pin decayed) leaves the tool as an ordinary member:
-  // the idle rule decides from here, counting from its last use.
-  for (const [tool, t] of Object.entries(state.tools)) if (t.pinned && !active.has(tool)) out.push({ agent, tool, action: 'unpin' });
+  for (const [tool, t] of Object.entries(state.tools)) {
+    if (!t.pinned || active.has(tool)) continue;
+    // A pin-file pin unused for pinDecayDays drops off: an old skill must not hold a slot forever.
+    if (t.pinned === 'file' && decayed.has(tool)) out.push({ agent, tool, action: 'demote', cause: 'idle' });
+    // A pin taken out of the config leaves an ordinary member: the idle rule decides from here.
+    else out.push({ agent, tool, action: 'unpin' });
+  }
   return out;
 }
