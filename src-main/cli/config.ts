@@ -20,10 +20,17 @@ export function applyDemo(config: Config): Config {
   };
 }
 
+/** What the flags change in any config: applied at start and again to every config saved while running. */
+export function flagsTransform(flags: ConfigFlags): (c: Config) => Config {
+  return (c) => {
+    let config = c;
+    if (flags.port !== undefined) config = { ...config, listen: { ...config.listen, port: flags.port } };
+    if (flags.demo) config = applyDemo(config);
+    return config;
+  };
+}
+
 export async function cliConfig(flags: ConfigFlags): Promise<LoadedConfig> {
   const loaded = await loadConfig(resolveConfigPath(flags.config));
-  let config = loaded.config;
-  if (flags.port !== undefined) config = { ...config, listen: { ...config.listen, port: flags.port } };
-  if (flags.demo) config = applyDemo(config);
-  return { ...loaded, config };
+  return { ...loaded, config: flagsTransform(flags)(loaded.config) };
 }

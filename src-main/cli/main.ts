@@ -8,6 +8,8 @@ import { runSearch } from './commands/search.js';
 import { runEval } from './commands/eval.js';
 import { runApprove, runDemote, runPromote, runSweep } from './commands/workingSet.js';
 import { runReport } from './commands/report.js';
+import { cliConfig } from './config.js';
+import { withControl } from './instance.js';
 
 const USAGE = `Usage: mws <command> [options]
 
@@ -25,6 +27,7 @@ Commands:
                                               what the sweep would demote at that time
   report [--agent A] [--json]                 listed tools, context cost, calls, searches, history
   approve [TOOL] [--agent A] [--deny]         allow or deny a tool; with no tool, list waiting calls
+  ui                                          a new one-time link to the running instance's window
 
 Every command talks to the running instance when there is one, else works on the state files.
 
@@ -73,6 +76,15 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         if (command === 'sweep') return await runSweep(io, { ...common, dryRun: values['dry-run'] === true, now: values.now });
         if (command === 'approve') return await runApprove(io, { ...common, tool, deny: values.deny === true });
         return await runReport(io, common);
+      }
+      case 'ui': {
+        const { values } = parseArgs({ args: rest, options: { config: { type: 'string' } } });
+        const { config } = await cliConfig({ config: values.config });
+        return await withControl(config, async ({ api, source }) => {
+          if (source !== 'running instance') throw new MwsError('usage', 'No instance is running: start one with `mws serve` (it prints the link).');
+          io.out((await api.uiLink({})).url);
+          return 0;
+        });
       }
       case 'init': {
         const { values } = parseArgs({ args: rest, options: { config: { type: 'string' } } });

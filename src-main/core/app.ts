@@ -26,6 +26,12 @@ import { createControl } from './control/core.js';
 import { controlRoute } from './control/http.js';
 import { ensureToken } from './control/token.js';
 import type { ControlApi } from './control/api.js';
+import { eventsRoute } from './control/sse.js';
+import { UiSessions, uiRoute } from './control/uiRoute.js';
+import { ConfigEditor, type Raw } from './config/editor.js';
+import { tokenMatches } from './control/token.js';
+import { fileURLToPath } from 'node:url';
+import { text } from './proxy/listener.js';
 
 /** How often idle 2025 sessions are looked for. */
 const SESSION_SWEEP_MS = 10 * 60 * 1000;
@@ -38,9 +44,18 @@ export type AppOptions = {
   connect?: (vendor: string) => Upstream;
   /** false serves every request through the SDK handler (tests compare the two paths). */
   fastPath?: boolean;
-  /** More routes on the same listener (the headless window). */
+  /** More routes on the same listener. */
   routes?: Route[];
+  /** The config file the running config came from, for edits from the window (none: not editable). */
+  configFile?: { path: string; raw: Raw };
+  /** Applied to every config loaded or saved while running (the CLI's --demo and --port). */
+  transform?: (c: Config) => Config;
+  /** The built settings window, served at /ui (default: out/renderer of this package). */
+  rendererDir?: string;
 };
+
+/** The built renderer, two folders up from src-main/core. */
+export const DEFAULT_RENDERER_DIR = fileURLToPath(new URL('../../out/renderer', import.meta.url));
 
 export type StartOptions = {
   /** Open the HTTP listener (false: the CLI working on the state files with no instance running). */
@@ -58,6 +73,7 @@ export type App = {
   readonly gate: ApprovalGate;
   readonly events: CoreEvents;
   readonly control: ControlApi;
+  readonly ui: UiSessions;
   endpoints: ReadonlyMap<string, AgentEndpoint>;
   /** Connects upstreams and starts listening; answers the base URL. */
   start(opts?: StartOptions): Promise<{ url: string }>;
@@ -120,7 +136,33 @@ export function createApp(opts: AppOptions): App {
   router.setMetaHandler('promote', ws.promote);
   router.setMetaHandler('demote', ws.demote);
   for (const agent of config.agents) endpoints.set(agent.id, new AgentEndpoint(agent.id, router, log, () => clock.now()));
-  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl });
+  const runtime = { proxyPaused: false, restartNeeded: false };
+  const applyConfig = async (saved: Config) => {
+    const next = opts.transform?.(saved) ?? saved;
+    // The listener and the state folder are set at start; a change to them waits for a restart.
+    runtime.restartNeeded ||= next.listen.port !== config.listen.port || next.listen.host !== config.listen.host || next.stateDir !== config.stateDir;
+    const before = new Set(config.agents.map((a) => a.id));
+    Object.assign(config, { ...next, stateDir: config.stateDir });
+    for (const a of config.agents) {
+      if (before.has(a.id)) continue;
+      await sets.ensureAgent(a.id);
+      endpoints.set(a.id, new AgentEndpoint(a.id, router, log, () => clock.now()));
+    }
+    for (const id of before) {
+      if (config.agents.some((a) => a.id === id)) continue;
+      await endpoints.get(id)?.close();
+      endpoints.delete(id);
+    }
+    await catalog.syncUpstreams();
+    catalog.reshape();
+    notifyChanged(config.agents.map((a) => a.id));
+    events.emit({ type: 'settingsChanged' });
+  };
+  const editor = new ConfigEditor(opts.configFile?.path, opts.configFile?.raw ?? {}, config.stateDir, applyConfig);
+  const ui = new UiSessions(() => clock.now());
+  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link() });
+  /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */
+  const pausedEndpoint = { handle: async () => text(503, 'Working Set is paused. Resume it from the tray or the window (or `mws` control), then try again.') };
 
   let listener: Listener | undefined;
   let unwatch: (() => void) | undefined;
@@ -137,16 +179,24 @@ export function createApp(opts: AppOptions): App {
     gate,
     events,
     control,
+    ui,
     endpoints,
     async start(so: StartOptions = {}) {
       await sets.start();
       if (so.listen !== false) {
         const token = await ensureToken(config.stateDir);
+        const authorized = (r: Request) => ui.authorized(r) || tokenMatches(r.headers.get('authorization')?.replace(/^Bearer /, ''), token);
         listener = await listen(
           config.listen.host,
           config.listen.port,
-          [mcpRoute({ endpoint: (id) => endpoints.get(id) }), controlRoute(control, () => token), ...(opts.routes ?? [])],
-          opts.fastPath === false ? undefined : createFastPath(router),
+          [
+            mcpRoute({ endpoint: (id) => (runtime.proxyPaused && endpoints.has(id) ? pausedEndpoint : endpoints.get(id)) }),
+            eventsRoute(events, authorized),
+            controlRoute(control, () => token, (r) => ui.authorized(r)),
+            uiRoute(ui, opts.rendererDir ?? DEFAULT_RENDERER_DIR),
+            ...(opts.routes ?? []),
+          ],
+          opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused),
         );
         baseUrl = listener.url;
         unwatch = seed.watch(() => notifyChanged());

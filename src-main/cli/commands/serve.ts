@@ -1,6 +1,6 @@
 // `mws serve`: runs the proxy in the foreground until Ctrl-C or SIGTERM.
 import { DEFAULT_AGENT_ID } from '../../core/config/schema.js';
-import { cliConfig } from '../config.js';
+import { cliConfig, flagsTransform } from '../config.js';
 import { createApp } from '../../core/app.js';
 import { systemClock } from '../../core/clock.js';
 import { stderrLogger } from '../../core/log.js';
@@ -15,13 +15,15 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
     io.err(`mws: no upstream is configured in ${loaded.path}${loaded.exists ? '' : ' (the file does not exist)'}; only the meta-tools will be listed. Run "mws init" or pass --demo.`);
   }
 
-  const app = createApp({ config, clock: systemClock, log: stderrLogger });
+  const app = createApp({ config, clock: systemClock, log: stderrLogger, configFile: { path: loaded.path, raw: loaded.raw }, transform: flagsTransform(opts) });
   const { url } = await app.start();
+  const { url: window } = await app.control.uiLink({});
   const mcpUrl = `${url}/mcp`;
   const lines = [`Working Set is listening on ${mcpUrl}`];
   for (const agent of config.agents) if (agent.id !== DEFAULT_AGENT_ID) lines.push(`  agent ${agent.id}: ${mcpUrl}/${agent.id}`);
   lines.push(`Upstreams: ${Object.keys(config.upstreams).join(', ') || 'none'}   state: ${config.stateDir}`);
   lines.push(`Add it to Claude Code:\n  claude mcp add --transport http ${config.serverName} ${mcpUrl}`);
+  lines.push(`Settings window (one-time link): ${window}`);
   lines.push('Press Ctrl-C to stop.');
   // One write, so whoever reads the banner sees it whole.
   io.out(lines.join('\n'));

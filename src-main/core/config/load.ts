@@ -5,7 +5,8 @@ import type { Config } from './schema.js';
 import { validateConfig } from './validate.js';
 import { defaultStateDir } from './paths.js';
 
-export type LoadedConfig = { config: Config; path: string; exists: boolean };
+/** `raw` is the file as parsed: edits change it and write it back, so the user's own fields stay as written. */
+export type LoadedConfig = { config: Config; path: string; exists: boolean; raw: Record<string, unknown> };
 
 export async function loadConfig(path: string, stateDirDefault: string = defaultStateDir()): Promise<LoadedConfig> {
   let text: string;
@@ -13,7 +14,7 @@ export async function loadConfig(path: string, stateDirDefault: string = default
     text = await readFile(path, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { config: validateConfig(undefined, stateDirDefault), path, exists: false };
+      return { config: validateConfig(undefined, stateDirDefault), path, exists: false, raw: {} };
     }
     throw new MwsError('config_unreadable', `Cannot read the config file ${path}: ${errorMessage(err)}.`, { path });
   }
@@ -24,7 +25,7 @@ export async function loadConfig(path: string, stateDirDefault: string = default
     throw new MwsError('config_invalid', `The config file ${path} is not valid JSON: ${errorMessage(err)}. Fix the file and start again.`, { path });
   }
   try {
-    return { config: validateConfig(raw, stateDirDefault), path, exists: true };
+    return { config: validateConfig(raw, stateDirDefault), path, exists: true, raw: raw as Record<string, unknown> };
   } catch (err) {
     if (err instanceof MwsError) {
       throw new MwsError(err.code, `${path}: ${err.message} Nothing was changed; fix the file and start again.`, { ...err.data, file: path });

@@ -35,6 +35,9 @@ export type TranscriptSource = { type: 'claude-code'; root: string };
 
 export type Timeouts = { listMs: number; callMs: number; catalogTtlMs: number; approvalMs: number };
 
+/** Desktop-only preferences; the headless core stores them but does not act on them. */
+export type DesktopSettings = { notifyDemotions: boolean; notifyUpstreams: boolean; startAtLogin: boolean };
+
 export type Config = {
   /**
    * Upstreams keyed by vendor. `prefixNames` is false only for the seed-style single `upstream`,
@@ -54,6 +57,7 @@ export type Config = {
   compactDescriptions: boolean;
   searchAliases: Record<string, string[]>;
   agents: AgentConfig[];
+  desktop: DesktopSettings;
 };
 
 export const DEFAULT_PORT = 4484;

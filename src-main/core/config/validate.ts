@@ -7,7 +7,7 @@ import { expandHome } from './paths.js';
 
 const TOP_FIELDS = [
   'upstream', 'upstreams', 'listen', 'stateDir', 'serverName', 'backendHints', 'pins', 'pinFiles',
-  'promote', 'transcripts', 'timeouts', 'compactDescriptions', 'searchAliases', 'agents', '$schema',
+  'promote', 'transcripts', 'timeouts', 'compactDescriptions', 'searchAliases', 'agents', 'desktop', '$schema',
 ] as const;
 
 /** Vendor slugs become name prefixes (`vendor__tool`), so keep them short and unambiguous. */
@@ -144,6 +144,15 @@ export function validateConfig(raw: unknown, defaultStateDir: string): Config {
     for (const [k, words] of Object.entries(v)) out[k.toLowerCase()] = strArray(words, `${p}.${k}`);
     return out;
   }) ?? c.searchAliases;
+
+  const desktop = opt(o, 'desktop', '', (v, p) => obj(v, p, ['notifyDemotions', 'notifyUpstreams', 'startAtLogin']));
+  if (desktop) {
+    c.desktop = {
+      notifyDemotions: opt(desktop, 'notifyDemotions', 'desktop', bool) ?? c.desktop.notifyDemotions,
+      notifyUpstreams: opt(desktop, 'notifyUpstreams', 'desktop', bool) ?? c.desktop.notifyUpstreams,
+      startAtLogin: opt(desktop, 'startAtLogin', 'desktop', bool) ?? c.desktop.startAtLogin,
+    };
+  }
 
   const agents = opt(o, 'agents', '', (v, p) => {
     if (!Array.isArray(v)) fail(p, 'must be an array of agents', v);

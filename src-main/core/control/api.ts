@@ -26,7 +26,26 @@ export type StatusView = {
   upstreams: UpstreamStatusView[];
   agents: AgentView[];
   demotionPaused: boolean;
+  proxyPaused: boolean;
+  /** A saved setting (port, state folder) takes effect only after a restart. */
+  restartNeeded: boolean;
+  /** False when settings cannot be saved (the demo without a config file). */
+  editable: boolean;
 };
+
+export type UpstreamInput = { url: string; headers?: Record<string, string> } | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };
+/** An upstream as the window shows it: its settings (header values masked) and its live status. */
+export type UpstreamRow = UpstreamStatusView & { config: UpstreamInput | { builtin: string } };
+
+export type SettingsView = {
+  port: number;
+  compactDescriptions: boolean;
+  promote: { minSessions: number; minCalls: number; windowDays: number; pinDecayDays: number };
+  desktop: { notifyDemotions: boolean; notifyUpstreams: boolean; startAtLogin: boolean };
+  configPath: string | null;
+};
+
+export type ClientConfigs = { url: string; claudeCode: string; codex: string; json: string };
 
 export type CycleView = { decisions: Decision[]; usage: Record<string, UsageCandidate[]> };
 
@@ -45,6 +64,8 @@ export type AgentReport = {
   calls: Array<{ tool: string; ok: number; failed: number }>;
   searches: number;
   history: Partial<Record<Cause, { promote: number; demote: number }>>;
+  /** Calls and searches per day, oldest first. */
+  daily: Array<{ day: string; calls: number; searches: number }>;
 };
 
 export type SetChange = { size: number; changed: boolean; tool: string };
@@ -65,6 +86,22 @@ export interface ControlApi {
   search(args: { agent: string; query?: string; limit?: number }): Promise<{ text: string; bytes: number }>;
   report(args: { agent?: string }): Promise<AgentReport[]>;
   setDemotionPaused(args: { paused: boolean }): Promise<{ paused: boolean }>;
+  setProxyPaused(args: { paused: boolean }): Promise<{ paused: boolean }>;
+  createAgent(args: { id: string; name?: string; cap?: number; idleWindowDays?: number; approvals?: ApprovalMode }): Promise<AgentView>;
+  updateAgent(args: { id: string; name?: string; cap?: number; idleWindowDays?: number; approvals?: ApprovalMode }): Promise<AgentView>;
+  deleteAgent(args: { id: string }): Promise<{ deleted: string }>;
+  /** Pins or unpins a tool for one agent (the agent's `pins` in the config). */
+  pin(args: { agent: string; tool: string; pinned: boolean }): Promise<MemberRow[]>;
+  clientConfigs(args: { agent: string }): Promise<ClientConfigs>;
+  upstreams(args: Record<string, never>): Promise<UpstreamRow[]>;
+  /** Adds an upstream, or replaces the one named `vendor`. */
+  saveUpstream(args: { vendor: string; upstream: UpstreamInput }): Promise<UpstreamRow[]>;
+  removeUpstream(args: { vendor: string }): Promise<UpstreamRow[]>;
+  testUpstream(args: { upstream: UpstreamInput }): Promise<{ ok: boolean; era: string | null; tools: string[]; error: string | null }>;
+  settings(args: Record<string, never>): Promise<SettingsView>;
+  /** A one-time link that opens the settings window in a browser (headless). */
+  uiLink(args: Record<string, never>): Promise<{ url: string }>;
+  updateSettings(args: { port?: number; compactDescriptions?: boolean; promote?: Partial<SettingsView['promote']>; desktop?: Partial<SettingsView['desktop']> }): Promise<SettingsView>;
 }
 
 export type ControlMethod = keyof ControlApi;
@@ -74,6 +111,7 @@ export type ControlResult<M extends ControlMethod> = Awaited<ReturnType<ControlA
 /** Every method, for transports that dispatch by name. */
 export const CONTROL_METHODS: readonly ControlMethod[] = [
   'status', 'workingSet', 'history', 'promote', 'demote', 'cycle', 'sweepPreview', 'pendingApprovals', 'approve', 'search', 'report', 'setDemotionPaused',
+  'setProxyPaused', 'createAgent', 'updateAgent', 'deleteAgent', 'pin', 'clientConfigs', 'upstreams', 'saveUpstream', 'removeUpstream', 'testUpstream', 'settings', 'updateSettings', 'uiLink',
 ] as const;
 
 export function isControlMethod(name: string): name is ControlMethod {

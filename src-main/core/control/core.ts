@@ -11,6 +11,12 @@ import type { UsageStore } from '../usage/usageStore.js';
 import { metaTools } from '../proxy/metaTools.js';
 import type { AgentView, ControlApi, MemberRow } from './api.js';
 import { buildReport, listingCost } from './report.js';
+import type { ConfigEditor } from '../config/editor.js';
+import type { CoreEvents } from './events.js';
+import { settingsControl } from './settings.js';
+
+/** Switches the running core holds outside the config. */
+export type Runtime = { proxyPaused: boolean; restartNeeded: boolean };
 
 export type ControlParts = {
   config: Config;
@@ -22,6 +28,12 @@ export type ControlParts = {
   gate: ApprovalGate;
   usage: UsageStore;
   baseUrl: () => string;
+  editor: ConfigEditor;
+  configPath: string | null;
+  runtime: Runtime;
+  events: CoreEvents;
+  /** A fresh one-time token for the headless window. */
+  uiToken: () => string;
 };
 
 function str(v: unknown, what: string): string {
@@ -75,7 +87,10 @@ export function createControl(p: ControlParts): ControlApi {
   };
   const agentList = (v: unknown) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).map(agentId));
 
+  const paused = () => p.events.emit({ type: 'paused', proxy: p.runtime.proxyPaused, demotion: p.sets.demotionPaused });
+
   return {
+    ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)) }),
     async status() {
       return {
         url: p.baseUrl(),
@@ -83,6 +98,9 @@ export function createControl(p: ControlParts): ControlApi {
         upstreams: p.catalog.statuses(),
         agents: p.config.agents.map((a) => agentView(a.id)),
         demotionPaused: p.sets.demotionPaused,
+        proxyPaused: p.runtime.proxyPaused,
+        restartNeeded: p.runtime.restartNeeded,
+        editable: p.editor.editable,
       };
     },
     async workingSet(a) {
@@ -120,10 +138,14 @@ export function createControl(p: ControlParts): ControlApi {
       if (a.deny) {
         const tool = str(a.tool, '"tool"');
         const name = p.catalog.toolbox().resolve(tool)?.name ?? tool;
-        return { tool: name, decided: await p.gate.deny(agent, name), remembered: false };
+        const decided = await p.gate.deny(agent, name);
+        p.events.emit({ type: 'approvalDecided', agent, tool: name });
+        return { tool: name, decided, remembered: false };
       }
       const e = resolve(a.tool);
-      return { tool: e.name, decided: await p.gate.allow(agent, e), remembered: true };
+      const decided = await p.gate.allow(agent, e);
+      p.events.emit({ type: 'approvalDecided', agent, tool: e.name });
+      return { tool: e.name, decided, remembered: true };
     },
     async search(a) {
       const agent = agentId(a.agent);
@@ -147,13 +169,23 @@ export function createControl(p: ControlParts): ControlApi {
             tallies: p.usage.tallies(id),
             searches: p.usage.searches(id),
             history: await p.sets.history(id),
+            daily: p.usage.daily(id),
           }),
         ),
       );
     },
     async setDemotionPaused(a) {
       p.sets.demotionPaused = a.paused === true;
+      paused();
       return { paused: p.sets.demotionPaused };
+    },
+    async uiLink() {
+      return { url: `${p.baseUrl()}/ui?token=${p.uiToken()}` };
+    },
+    async setProxyPaused(a) {
+      p.runtime.proxyPaused = a.paused === true;
+      paused();
+      return { paused: p.runtime.proxyPaused };
     },
   };
 }

@@ -6,7 +6,10 @@ export type CoreEvent =
   | { type: 'setChanged'; agent: string }
   | { type: 'toolsDemoted'; agent: string; tools: string[]; cause: DemoteCause }
   | { type: 'upstreamStatus'; vendor: string; status: string }
-  | { type: 'approvalPending'; call: PendingCall };
+  | { type: 'approvalPending'; call: PendingCall }
+  | { type: 'approvalDecided'; agent: string; tool: string }
+  | { type: 'settingsChanged' }
+  | { type: 'paused'; proxy: boolean; demotion: boolean };
 
 export class CoreEvents {
   private readonly listeners = new Set<(e: CoreEvent) => void>();

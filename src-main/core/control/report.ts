@@ -19,6 +19,7 @@ export function buildReport(input: {
   tallies: Record<string, Tally>;
   searches: number;
   history: HistoryEntry[];
+  daily: AgentReport['daily'];
 }): AgentReport {
   const listedCost = listingCost(input.listedTools);
   const history: AgentReport['history'] = {};
@@ -43,5 +44,6 @@ export function buildReport(input: {
       .sort((a, b) => b.ok + b.failed - (a.ok + a.failed) || a.tool.localeCompare(b.tool)),
     searches: input.searches,
     history,
+    daily: input.daily,
   };
 }

@@ -61,10 +61,10 @@ function send(res: ServerResponse, payload: unknown): void {
 
 export type FastPath = (req: IncomingMessage, res: ServerResponse, body: unknown, agentId: string) => Promise<boolean>;
 
-export function createFastPath(runtime: AgentRuntime): FastPath {
+export function createFastPath(runtime: AgentRuntime, accepting: () => boolean = () => true): FastPath {
   return async (req, res, body, agentId) => {
     const rpc = eligible(req, body);
-    if (!rpc || !runtime.hasAgent(agentId)) return false;
+    if (!rpc || !runtime.hasAgent(agentId) || !accepting()) return false;
     await runtime.ready();
     try {
       if (rpc.method === 'tools/list') {

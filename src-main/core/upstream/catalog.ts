@@ -39,6 +39,8 @@ export class Catalog {
   private readonly state = new Map<string, VendorState>();
   private current: Toolbox;
   private refreshing: Promise<void> | undefined;
+  /** Each vendor's config as JSON, to tell an edited upstream from an unchanged one. */
+  private readonly configs = new Map<string, string>();
   private readonly path: string;
   private stopped = false;
 
@@ -60,8 +62,58 @@ export class Catalog {
       }
       this.rebuild();
     }
-    for (const vendor of this.state.keys()) this.upstreams.set(vendor, this.opts.connect?.(vendor) ?? this.connection(vendor));
+    for (const vendor of this.state.keys()) this.open(vendor);
     await this.refresh();
+  }
+
+  private open(vendor: string): void {
+    this.configs.set(vendor, JSON.stringify(this.opts.config.upstreams[vendor]));
+    this.upstreams.set(vendor, this.opts.connect?.(vendor) ?? this.connection(vendor));
+  }
+
+  /**
+   * Follows the config's upstreams after an edit: new ones are connected, removed ones closed and
+   * their tools dropped from the toolbox, edited ones reconnected (their last-good tools stay until
+   * the new connection lists).
+   */
+  async syncUpstreams(): Promise<void> {
+    const wanted = this.opts.config.upstreams;
+    let removed = false;
+    for (const vendor of [...this.state.keys()]) {
+      if (vendor in wanted) continue;
+      await this.upstreams.get(vendor)?.close().catch(() => {});
+      this.upstreams.delete(vendor);
+      this.state.delete(vendor);
+      this.configs.delete(vendor);
+      removed = true;
+    }
+    for (const vendor of Object.keys(wanted)) {
+      if (!this.state.has(vendor)) {
+        this.state.set(vendor, { tools: undefined, source: 'none', listedAt: 0 });
+        this.open(vendor);
+      } else if (this.configs.get(vendor) !== JSON.stringify(wanted[vendor])) {
+        await this.upstreams.get(vendor)?.close().catch(() => {});
+        this.open(vendor);
+      }
+    }
+    if (removed) {
+      this.rebuild();
+      await this.save();
+    }
+    await this.refresh();
+  }
+
+  /** Connects to an upstream that is not (yet) configured, lists it once and disconnects. */
+  async probe(vendor: string, config: Config['upstreams'][string]): Promise<{ ok: boolean; era: string | undefined; tools: string[]; error: string | undefined }> {
+    const c = new UpstreamConnection({ vendor, config, log: this.opts.log, clientName: 'mcp-working-set', now: this.opts.now, onToolsChanged: () => {}, onRestarted: () => {} });
+    try {
+      const tools = await c.listTools(this.opts.config.timeouts.listMs);
+      return { ok: true, era: c.info().era, tools: tools.map((t) => t.name), error: undefined };
+    } catch (err) {
+      return { ok: false, era: undefined, tools: [], error: (err as Error).message };
+    } finally {
+      await c.close();
+    }
   }
 
   async stop(): Promise<void> {
@@ -147,6 +199,11 @@ export class Catalog {
     const catalogs = new Map<string, Tool[]>();
     for (const [vendor, s] of this.state) if (s.tools) catalogs.set(vendor, s.tools);
     return new Toolbox(catalogs, this.opts.config.prefixNames);
+  }
+
+  /** Rebuilds the toolbox after a setting that shapes it changed (names, descriptions). */
+  reshape(): void {
+    this.rebuild();
   }
 
   private rebuild(): void {

@@ -31,9 +31,14 @@ type UsageFileShape = {
   searches: Record<string, number>;
   /** per agent and tool: last successful call, ms */
   lastUsed: Record<string, Record<string, number>>;
+  /** per agent and UTC day: calls and searches, for the report's chart */
+  daily: Record<string, Record<string, { calls: number; searches: number }>>;
 };
 
-const empty = (): UsageFileShape => ({ version: 1, cursors: {}, pending: {}, gapSessions: {}, agents: {}, tallies: {}, searches: {}, lastUsed: {} });
+/** Days of per-day counts kept for the chart. */
+export const DAILY_DAYS = 90;
+
+const empty = (): UsageFileShape => ({ version: 1, cursors: {}, pending: {}, gapSessions: {}, agents: {}, tallies: {}, searches: {}, lastUsed: {}, daily: {} });
 const isUsageFile = (v: unknown): v is UsageFileShape => typeof v === 'object' && v !== null && (v as { version?: unknown }).version === 1;
 
 export type TranscriptSourceAt = { root: string; agent: string };
@@ -72,6 +77,17 @@ export class UsageStore {
     return this.data.lastUsed[agent] ?? {};
   }
 
+  daily(agent: string): Array<{ day: string; calls: number; searches: number }> {
+    return Object.entries(this.data.daily[agent] ?? {})
+      .sort((a, b) => a[0].localeCompare(b[0]))
+      .map(([day, c]) => ({ day, ...c }));
+  }
+
+  private countDay(agent: string, ts: number, kind: 'calls' | 'searches'): void {
+    const day = new Date(ts).toISOString().slice(0, 10);
+    ((this.data.daily[agent] ??= {})[day] ??= { calls: 0, searches: 0 })[kind]++;
+  }
+
   /** Reads what calls.jsonl gained; answers the (agent, tool, ts) of new successful calls. */
   async ingestCallLog(): Promise<Array<{ agent: string; tool: string; ts: number }>> {
     const path = join(this.stateDir, CALL_LOG_FILE);
@@ -91,9 +107,11 @@ export class UsageStore {
       if (Number.isNaN(ts)) continue;
       if (r.event === 'search') {
         this.data.searches[agent] = (this.data.searches[agent] ?? 0) + 1;
+        this.countDay(agent, ts, 'searches');
         continue;
       }
       if (typeof r.tool !== 'string') continue;
+      this.countDay(agent, ts, 'calls');
       const tally = ((this.data.tallies[agent] ??= {})[r.tool] ??= { ok: 0, failed: 0 });
       if (r.ok !== true) {
         tally.failed++;
@@ -143,6 +161,8 @@ export class UsageStore {
     }
     for (const [id, p] of Object.entries(this.data.pending)) if (p.ts < cutoff) delete this.data.pending[id];
     for (const [k, g] of Object.entries(this.data.gapSessions)) if (g.last < cutoff) delete this.data.gapSessions[k];
+    const firstDay = new Date(now - DAILY_DAYS * DAY_MS).toISOString().slice(0, 10);
+    for (const days of Object.values(this.data.daily)) for (const d of Object.keys(days)) if (d < firstDay) delete days[d];
   }
 
   private use(agent: string, tool: string, session: string, ts: number): void {

@@ -58,6 +58,11 @@ export class WorkingSets {
     if (seen.kind === 'ok') this.pinFilesSeen = seen.value;
   }
 
+  /** Loads the state of an agent added while running. */
+  async ensureAgent(id: string): Promise<void> {
+    if (!this.states.has(id)) this.states.set(id, await this.o.files.load(id));
+  }
+
   agent(id: string): AgentConfig {
     const a = this.o.config.agents.find((x) => x.id === id);
     if (!a) throw new MwsError('agent_not_found', `No agent "${id}". Known agents: ${this.o.config.agents.map((x) => x.id).join(', ')}.`);

@@ -1,0 +1,159 @@
+// The ControlApi's settings half: agents, upstreams and general settings, each edit validated and
+// saved through the ConfigEditor, then applied to the running core.
+import { MwsError } from '../errors.js';
+import type { Config, UpstreamConfig } from '../config/schema.js';
+import type { ConfigEditor, Raw } from '../config/editor.js';
+import type { Catalog } from '../upstream/catalog.js';
+import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
+
+export type SettingsParts = {
+  config: Config;
+  editor: ConfigEditor;
+  catalog: Catalog;
+  configPath: string | null;
+  agentView: (id: string) => AgentView;
+  members: ControlApi['workingSet'];
+};
+
+type SettingsMethods = Pick<
+  ControlApi,
+  'createAgent' | 'updateAgent' | 'deleteAgent' | 'pin' | 'clientConfigs' | 'upstreams' | 'saveUpstream' | 'removeUpstream' | 'testUpstream' | 'settings' | 'updateSettings'
+>;
+
+const VENDOR = /^[a-z0-9][a-z0-9-]{0,31}$/;
+
+/** Header values are secrets (tokens): the window shows that they are set, not what they are. */
+function masked(u: UpstreamConfig): UpstreamRow['config'] {
+  if (u.kind === 'http') return { url: u.url, headers: Object.fromEntries(Object.keys(u.headers).map((k) => [k, '••••'])) };
+  if (u.kind === 'stdio') return { command: u.command, args: u.args, env: Object.fromEntries(Object.keys(u.env).map((k) => [k, '••••'])), ...(u.cwd ? { cwd: u.cwd } : {}) };
+  return { builtin: u.name };
+}
+
+function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
+  if (typeof input !== 'object' || input === null) throw new MwsError('usage', 'An upstream needs "url" (HTTP) or "command" (stdio).');
+  // A masked value sent back unchanged keeps the secret that was saved.
+  const keep = (next: Record<string, string> | undefined, old: unknown) =>
+    next && Object.fromEntries(Object.entries(next).map(([k, v]) => [k, v === '••••' ? String((old as Record<string, string> | undefined)?.[k] ?? '') : v]));
+  const prev = (previous ?? {}) as { headers?: unknown; env?: unknown };
+  if ('url' in input) return { url: input.url, ...(input.headers ? { headers: keep(input.headers, prev.headers) } : {}) };
+  if ('command' in input) return { command: input.command, ...(input.args ? { args: input.args } : {}), ...(input.env ? { env: keep(input.env, prev.env) } : {}), ...(input.cwd ? { cwd: input.cwd } : {}) };
+  throw new MwsError('usage', 'An upstream needs "url" (HTTP) or "command" (stdio).');
+}
+
+export function settingsControl(p: SettingsParts): SettingsMethods {
+  const agentsOf = (raw: Raw): Raw[] => {
+    if (!Array.isArray(raw.agents)) raw.agents = [];
+    return raw.agents as Raw[];
+  };
+  const findAgent = (raw: Raw, id: string): Raw => {
+    let a = agentsOf(raw).find((x) => x.id === id);
+    if (!a) {
+      if (!p.config.agents.some((x) => x.id === id)) throw new MwsError('agent_not_found', `No agent "${id}".`);
+      // `default` exists without being written down; editing it writes it down.
+      a = { id };
+      agentsOf(raw).push(a);
+    }
+    return a;
+  };
+  const upstreamsOf = (raw: Raw): Raw => {
+    if ('upstream' in raw) {
+      throw new MwsError('usage', 'This config uses the single "upstream" field. To manage several upstreams here, move it under "upstreams" with a vendor name (its tools are then named vendor__tool).');
+    }
+    if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
+    return raw.upstreams as Raw;
+  };
+  const rows = (): UpstreamRow[] => p.catalog.statuses().map((s) => ({ ...s, config: masked(p.config.upstreams[s.vendor]!) }));
+  const settingsView = (): SettingsView => ({
+    port: p.config.listen.port,
+    compactDescriptions: p.config.compactDescriptions,
+    promote: { minSessions: p.config.promote.minSessions, minCalls: p.config.promote.minCalls, windowDays: p.config.promote.windowDays, pinDecayDays: p.config.promote.pinDecayDays },
+    desktop: { ...p.config.desktop },
+    configPath: p.configPath,
+  });
+  const fields = (a: { name?: unknown; cap?: unknown; idleWindowDays?: unknown; approvals?: unknown }) =>
+    Object.fromEntries(Object.entries({ name: a.name, cap: a.cap, idleWindowDays: a.idleWindowDays, approvals: a.approvals }).filter(([, v]) => v !== undefined));
+
+  return {
+    async createAgent(a) {
+      if (typeof a.id !== 'string' || !a.id) throw new MwsError('usage', 'A new agent needs an "id".');
+      if (p.config.agents.some((x) => x.id === a.id)) throw new MwsError('usage', `An agent "${a.id}" already exists; pick another id.`);
+      await p.editor.update((raw) => void agentsOf(raw).push({ id: a.id, ...fields(a) }));
+      return p.agentView(a.id);
+    },
+    async updateAgent(a) {
+      await p.editor.update((raw) => Object.assign(findAgent(raw, a.id), fields(a)));
+      return p.agentView(a.id);
+    },
+    async deleteAgent(a) {
+      if (a.id === 'default') throw new MwsError('usage', 'The default agent always exists; it cannot be deleted.');
+      await p.editor.update((raw) => {
+        const list = agentsOf(raw);
+        const i = list.findIndex((x) => x.id === a.id);
+        if (i < 0) throw new MwsError('agent_not_found', `No agent "${a.id}".`);
+        list.splice(i, 1);
+      });
+      return { deleted: a.id };
+    },
+    async pin(a) {
+      await p.editor.update((raw) => {
+        const agent = findAgent(raw, a.agent);
+        const pins = new Set(Array.isArray(agent.pins) ? (agent.pins as string[]) : []);
+        if (a.pinned) pins.add(a.tool);
+        else pins.delete(a.tool);
+        agent.pins = [...pins];
+      });
+      return p.members({ agent: a.agent });
+    },
+    async clientConfigs(a): Promise<ClientConfigs> {
+      const v = p.agentView(a.agent);
+      const name = p.config.serverName;
+      return {
+        url: v.url,
+        claudeCode: `claude mcp add --transport http ${name} ${v.url}`,
+        codex: `[mcp_servers.${name}]\nurl = "${v.url}"`,
+        json: JSON.stringify({ mcpServers: { [name]: { type: 'http', url: v.url } } }, null, 2),
+      };
+    },
+    async upstreams() {
+      return rows();
+    },
+    async saveUpstream(a) {
+      if (typeof a.vendor !== 'string' || !VENDOR.test(a.vendor)) {
+        throw new MwsError('usage', 'The upstream\'s name must be a vendor slug: lowercase letters, digits and dashes, up to 32 (it prefixes its tools: vendor__tool).');
+      }
+      await p.editor.update((raw) => {
+        const ups = upstreamsOf(raw);
+        ups[a.vendor] = upstreamJson(a.upstream, ups[a.vendor]);
+      });
+      return rows();
+    },
+    async removeUpstream(a) {
+      await p.editor.update((raw) => {
+        const ups = upstreamsOf(raw);
+        if (!(a.vendor in ups)) throw new MwsError('usage', `No upstream "${a.vendor}" in the config.`);
+        delete ups[a.vendor];
+      });
+      return rows();
+    },
+    async testUpstream(a) {
+      const json = upstreamJson(a.upstream, undefined);
+      // Validated as the config would be, so a test never tries what saving would refuse.
+      const { validateConfig } = await import('../config/validate.js');
+      const cfg = validateConfig({ upstreams: { test: json } }, p.config.stateDir).upstreams.test!;
+      const r = await p.catalog.probe('test', cfg);
+      return { ok: r.ok, era: r.era ?? null, tools: r.tools, error: r.error ?? null };
+    },
+    async settings() {
+      return settingsView();
+    },
+    async updateSettings(a) {
+      await p.editor.update((raw) => {
+        if (a.port !== undefined) raw.listen = { ...((raw.listen as Raw | undefined) ?? {}), port: a.port };
+        if (a.compactDescriptions !== undefined) raw.compactDescriptions = a.compactDescriptions;
+        if (a.promote) raw.promote = { ...((raw.promote as Raw | undefined) ?? {}), ...a.promote };
+        if (a.desktop) raw.desktop = { ...((raw.desktop as Raw | undefined) ?? {}), ...a.desktop };
+      });
+      return settingsView();
+    },
+  };
+}
