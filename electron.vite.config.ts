@@ -7,7 +7,8 @@ export default defineConfig({
     build: { rollupOptions: { input: { index: resolve(__dirname, 'src-main/desktop/main.ts') } } },
   },
   preload: {
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src-main/preload/index.ts') } } },
+    // A sandboxed preload must be CommonJS.
+    build: { rollupOptions: { input: { index: resolve(__dirname, 'src-main/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } } },
   },
   renderer: {
     root: resolve(__dirname, 'src-renderer'),

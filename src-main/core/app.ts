@@ -104,7 +104,7 @@ export function createApp(opts: AppOptions): App {
       events.emit({ type: 'setChanged', agent });
     }
   };
-  const catalog = new Catalog({ config, log, now: () => clock.now(), onChange: () => notifyChanged(), ...(opts.connect ? { connect: opts.connect } : {}) });
+  const catalog = new Catalog({ config, log, now: () => clock.now(), onChange: () => notifyChanged(), onStatus: (vendor, status) => events.emit({ type: 'upstreamStatus', vendor, status }), ...(opts.connect ? { connect: opts.connect } : {}) });
   const sets: WorkingSets = new WorkingSets({
     config,
     clock,

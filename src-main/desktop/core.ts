@@ -1,15 +1,14 @@
-// Starts the same core `mws serve` runs, inside the Electron main process.
+// Starts the same core `mws serve` runs, inside the Electron main process, on the user's config.
 import { loadConfig } from '../core/config/load.js';
 import { resolveConfigPath } from '../core/config/paths.js';
-import { createApp } from '../core/app.js';
+import { createApp, type App } from '../core/app.js';
 import { systemClock } from '../core/clock.js';
 import { stderrLogger } from '../core/log.js';
 
-export type CoreHandle = { url: string; vendors: string[]; stop: () => Promise<void> };
-
-export async function startCore(): Promise<CoreHandle> {
-  const { config } = await loadConfig(resolveConfigPath(undefined));
-  const core = createApp({ config, clock: systemClock, log: stderrLogger });
-  const { url } = await core.start();
-  return { url: `${url}/mcp`, vendors: Object.keys(config.upstreams), stop: () => core.stop() };
+export async function startCore(rendererDir: string): Promise<App> {
+  const path = resolveConfigPath(undefined);
+  const loaded = await loadConfig(path);
+  const core = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir });
+  await core.start();
+  return core;
 }

@@ -1,28 +1,48 @@
-// The Electron shell's lifecycle, and nothing else: one instance, the core started headless inside
-// it, a tray, and a clean stop on quit. Every feature lives in its own module.
-import { app } from 'electron';
-import { startCore, type CoreHandle } from './core.js';
-import { createTray, type TrayHandle } from './tray.js';
+// The Electron shell's lifecycle, and nothing else: one instance, the core, the window, the tray,
+// notifications and the login item, each started here and stopped on quit.
+import { app, ipcMain } from 'electron';
+import { join } from 'node:path';
+import { startCore } from './core.js';
+import { startTray } from './tray.js';
+import { windowOpener } from './window.js';
+import { startNotifier } from './notifier.js';
+import { startLoginItem } from './login.js';
+import { registerControlIpc } from './ipc.js';
 
-let core: CoreHandle | undefined;
-let tray: TrayHandle | undefined;
+const stops: Array<() => void | Promise<void>> = [];
+
+async function initialize(): Promise<void> {
+  const root = app.getAppPath();
+  const rendererDir = join(root, 'out', 'renderer');
+  const core = await startCore(rendererDir);
+  const win = windowOpener({ rendererDir, preloadPath: join(root, 'out', 'preload', 'index.cjs') });
+  stops.push(() => core.stop());
+  stops.push(registerControlIpc(ipcMain, core.control, core.events, (channel, payload) => win.webContents()?.send(channel, payload)));
+  stops.push(startTray({ core, resourcesDir: join(root, 'resources'), openWindow: win.open, quit: () => app.quit() }));
+  stops.push(startNotifier(core, win.open));
+  stops.push(startLoginItem(core));
+  app.on('second-instance', () => win.open());
+}
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('window-all-closed', () => {
-    // A tray app keeps running with no window open.
-  });
+  // A tray app keeps running with no window open.
+  app.on('window-all-closed', () => {});
   app.on('before-quit', (event) => {
-    if (!core) return;
+    if (stops.length === 0) return;
     event.preventDefault();
-    const stopping = core;
-    core = undefined;
-    tray?.stop();
-    void stopping.stop().finally(() => app.quit());
+    const all = stops.splice(0).reverse();
+    void (async () => {
+      for (const stop of all) {
+        try {
+          await stop();
+        } catch {
+          // every stop runs even when one throws
+        }
+      }
+      app.quit();
+    })();
   });
-  void app.whenReady().then(async () => {
-    core = await startCore();
-    tray = createTray(core);
-  });
+  void app.whenReady().then(initialize);
 }

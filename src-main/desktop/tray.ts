@@ -1,24 +1,51 @@
-// The tray icon and its menu: status, copy the endpoint URL, quit.
-import { Menu, Tray, app, clipboard, nativeImage } from 'electron';
+// The tray: an icon for healthy / degraded / paused, and the menu trayMenu.ts describes, rebuilt on
+// every core event.
+import { Menu, Tray, clipboard, nativeImage, type MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
-import type { CoreHandle } from './core.js';
+import type { App } from '../core/app.js';
+import type { StatusView } from '../core/control/api.js';
+import { buildTrayMenu, trayIcon, trayTooltip, type MenuItem, type TrayAction } from './trayMenu.js';
 
-export type TrayHandle = { stop: () => void };
+export type TrayDeps = { core: App; resourcesDir: string; openWindow: (hash?: string) => void; quit: () => void };
 
-export function createTray(core: CoreHandle): TrayHandle {
-  const icon = nativeImage.createFromPath(join(app.getAppPath(), 'resources', 'tray-healthy.png'));
-  if (process.platform === 'darwin') icon.setTemplateImage(true);
-  const tray = new Tray(icon);
-  tray.setToolTip(`Working Set — ${core.url}`);
-  tray.setContextMenu(
-    Menu.buildFromTemplate([
-      { label: `Listening on ${core.url}`, enabled: false },
-      { label: `Upstreams: ${core.vendors.join(', ') || 'none'}`, enabled: false },
-      { type: 'separator' },
-      { label: 'Copy endpoint URL', click: () => clipboard.writeText(core.url) },
-      { type: 'separator' },
-      { label: 'Quit Working Set', role: 'quit' },
-    ]),
-  );
-  return { stop: () => tray.destroy() };
+function toElectron(items: MenuItem[], run: (a: TrayAction) => void): MenuItemConstructorOptions[] {
+  return items.map((i): MenuItemConstructorOptions => {
+    if (i.type === 'separator') return { type: 'separator' };
+    if (i.type === 'submenu') return { label: i.label, submenu: toElectron(i.items, run) };
+    if (i.type === 'checkbox') return { type: 'checkbox', label: i.label, checked: i.checked, click: () => run(i.action) };
+    return { label: i.label, enabled: i.enabled, ...(i.action ? { click: () => run(i.action!) } : {}) };
+  });
+}
+
+export function startTray(d: TrayDeps): () => void {
+  const icons = {
+    healthy: nativeImage.createFromPath(join(d.resourcesDir, 'tray-healthy.png')),
+    degraded: nativeImage.createFromPath(join(d.resourcesDir, 'tray-degraded.png')),
+    paused: nativeImage.createFromPath(join(d.resourcesDir, 'tray-paused.png')),
+  };
+  // Template images let macOS draw the icon in the menu bar's own colours.
+  if (process.platform === 'darwin') Object.values(icons).forEach((i) => i.setTemplateImage(true));
+  const tray = new Tray(icons.degraded);
+  let status: StatusView | undefined;
+
+  const run = async (a: TrayAction) => {
+    if (a.kind === 'toggleProxy') await d.core.control.setProxyPaused({ paused: !status?.proxyPaused });
+    else if (a.kind === 'toggleDemotion') await d.core.control.setDemotionPaused({ paused: !status?.demotionPaused });
+    else if (a.kind === 'copyUrl') clipboard.writeText(a.url);
+    else if (a.kind === 'openAgent') d.openWindow(`#/agents/${encodeURIComponent(a.agent)}`);
+    else if (a.kind === 'settings') d.openWindow();
+    else d.quit();
+  };
+  const render = async () => {
+    status = await d.core.control.status({}).catch(() => status);
+    tray.setImage(icons[trayIcon(status)]);
+    tray.setToolTip(trayTooltip(status));
+    tray.setContextMenu(Menu.buildFromTemplate(toElectron(buildTrayMenu(status), (a) => void run(a))));
+  };
+  void render();
+  const off = d.core.events.on(() => void render());
+  return () => {
+    off();
+    tray.destroy();
+  };
 }

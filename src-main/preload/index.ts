@@ -1,5 +1,12 @@
-// The renderer's only door to the main process. It exposes the app version for now; the ControlApi
-// (one generic channel pair) arrives with the settings window.
-import { contextBridge } from 'electron';
+// The renderer's only door to the main process: the ControlApi as `window.workingSet`, over one
+// generic channel pair. Nothing else of Electron or Node reaches the page.
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 
-contextBridge.exposeInMainWorld('workingSet', { version: '0.1.0' });
+contextBridge.exposeInMainWorld('workingSet', {
+  invoke: (method: string, args: unknown) => ipcRenderer.invoke('control:invoke', { method, args }),
+  onEvent: (listener: (e: unknown) => void) => {
+    const handler = (_e: IpcRendererEvent, payload: unknown) => listener(payload);
+    ipcRenderer.on('control:event', handler);
+    return () => ipcRenderer.off('control:event', handler);
+  },
+});

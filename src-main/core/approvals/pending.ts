@@ -1,17 +1,10 @@
 // Calls waiting for the user's decision. Each waits up to the approval timeout; whoever decides (the
 // window, a notification, `mws approve`) resolves every waiting call of that agent and tool.
 import { randomUUID } from 'node:crypto';
+import type { PendingCall } from './types.js';
 
-export type PendingCall = {
-  id: string;
-  agent: string;
-  tool: string;
-  /** The arguments, shown to the user deciding; kept in memory only, never written anywhere. */
-  arguments: Record<string, unknown>;
-  since: number;
-  /** The definition changed since the user last allowed it. */
-  withdrawn: boolean;
-};
+export type { PendingCall } from './types.js';
+
 
 export type Outcome = 'allow' | 'deny' | 'timeout';
 

@@ -1,9 +1,9 @@
 // ControlApi: the one interface the tray, the settings window and the CLI use to see and steer the
 // core. Transports (HTTP here, Electron IPC in the desktop shell) carry `{method, args}` and nothing else.
-import type { UpstreamStatusView } from '../upstream/catalog.js';
+import type { UpstreamStatusView } from '../upstream/types.js';
 import type { Cause, Decision, HistoryEntry, PinSource, PromoteCause } from '../workingset/types.js';
 import type { UsageCandidate } from '../workingset/usagePromotion.js';
-import type { PendingCall } from '../approvals/pending.js';
+import type { PendingCall } from '../approvals/types.js';
 import type { ApprovalMode } from '../config/schema.js';
 
 export type AgentView = { id: string; name: string; cap: number; idleWindowDays: number; approvals: ApprovalMode; size: number; url: string };

@@ -1,6 +1,6 @@
 // The core's one event stream, which the tray, the window and notifications listen to.
 import type { DemoteCause } from '../workingset/types.js';
-import type { PendingCall } from '../approvals/pending.js';
+import type { PendingCall } from '../approvals/types.js';
 
 export type CoreEvent =
   | { type: 'setChanged'; agent: string }

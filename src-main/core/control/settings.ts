@@ -3,6 +3,7 @@
 import { MwsError } from '../errors.js';
 import type { Config, UpstreamConfig } from '../config/schema.js';
 import type { ConfigEditor, Raw } from '../config/editor.js';
+import { validateConfig } from '../config/validate.js';
 import type { Catalog } from '../upstream/catalog.js';
 import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
 
@@ -138,7 +139,6 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     async testUpstream(a) {
       const json = upstreamJson(a.upstream, undefined);
       // Validated as the config would be, so a test never tries what saving would refuse.
-      const { validateConfig } = await import('../config/validate.js');
       const cfg = validateConfig({ upstreams: { test: json } }, p.config.stateDir).upstreams.test!;
       const r = await p.catalog.probe('test', cfg);
       return { ok: r.ok, era: r.era ?? null, tools: r.tools, error: r.error ?? null };

@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
 import { Toolbox } from '../toolbox/toolbox.js';
 import { UpstreamConnection } from './connection.js';
-import type { Upstream, UpstreamInfo } from './types.js';
+import type { Upstream, UpstreamStatusView } from './types.js';
 
 export const CATALOG_FILE = 'catalog.json';
 
@@ -22,7 +22,7 @@ function isCatalogFile(v: unknown): v is CatalogFile {
 
 type VendorState = { tools: Tool[] | undefined; source: 'live' | 'file' | 'none'; listedAt: number };
 
-export type UpstreamStatusView = UpstreamInfo & { toolCount: number; source: VendorState['source'] };
+export type { UpstreamStatusView } from './types.js';
 
 export type CatalogOptions = {
   config: Config;
@@ -32,6 +32,8 @@ export type CatalogOptions = {
   onChange: (toolbox: Toolbox) => void;
   /** Replaces real connections in unit tests. */
   connect?: (vendor: string) => Upstream;
+  /** Called when an upstream's status changes (up ↔ down), for the tray and notifications. */
+  onStatus?: (vendor: string, status: string) => void;
 };
 
 export class Catalog {
@@ -168,9 +170,22 @@ export class Catalog {
     );
     let changed = false;
     for (const [vendor, tools] of results) if (tools) changed = this.accept(vendor, tools) || changed;
+    this.reportStatuses();
     if (changed) {
       this.rebuild();
       await this.save();
+    }
+  }
+
+  private readonly lastStatus = new Map<string, string>();
+
+  private reportStatuses(): void {
+    if (this.stopped) return;
+    for (const [vendor, u] of this.upstreams) {
+      const status = u.info().status;
+      const before = this.lastStatus.get(vendor);
+      this.lastStatus.set(vendor, status);
+      if (before !== undefined && before !== status) this.opts.onStatus?.(vendor, status);
     }
   }
 

@@ -24,3 +24,6 @@ export interface Upstream {
   callTool(name: string, args: Record<string, unknown> | undefined, opts: CallOptions): Promise<CallToolResult>;
   close(): Promise<void>;
 }
+
+/** An upstream as status views show it: its info, how many tools it lists, and where they came from. */
+export type UpstreamStatusView = UpstreamInfo & { toolCount: number; source: 'live' | 'file' | 'none' };

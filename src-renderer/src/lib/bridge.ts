@@ -1,0 +1,60 @@
+// The window's one way to the core: the ControlApi, over Electron IPC when the preload provides it,
+// else over HTTP /control with the session cookie (the headless window). Events likewise.
+import type { ControlApi, ControlArgs, ControlMethod, ControlResult } from '../../../src-main/core/control/api';
+import type { CoreEvent } from '../../../src-main/core/control/events';
+
+export type Bridge = {
+  invoke(method: string, args: unknown): Promise<unknown>;
+  onEvent(listener: (e: CoreEvent) => void): () => void;
+};
+
+declare global {
+  interface Window {
+    workingSet?: Bridge;
+  }
+}
+
+export class ControlError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly data: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+const httpBridge: Bridge = {
+  async invoke(method, args) {
+    const res = await fetch(`/control/${method}`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(args ?? {}),
+    });
+    const body = (await res.json()) as { ok: boolean; result?: unknown; error?: { code: string; message: string; data?: Record<string, unknown> } };
+    if (!body.ok) throw new ControlError(body.error?.code ?? 'error', body.error?.message ?? `${method} failed`, body.error?.data);
+    return body.result;
+  },
+  onEvent(listener) {
+    const source = new EventSource('/control/events');
+    source.onmessage = (m) => listener(JSON.parse(m.data as string) as CoreEvent);
+    return () => source.close();
+  },
+};
+
+const bridge: Bridge = window.workingSet ?? httpBridge;
+
+export async function call<M extends ControlMethod>(method: M, args: ControlArgs<M>): Promise<ControlResult<M>> {
+  try {
+    return (await bridge.invoke(method, args)) as ControlResult<M>;
+  } catch (err) {
+    if (err instanceof ControlError) throw err;
+    // IPC errors arrive as plain Errors whose message carries "code: sentence".
+    const m = /^(?:Error invoking remote method '[^']+': )?(?:Error: )?([a-z_]+): ([\s\S]*)$/.exec((err as Error).message);
+    throw m ? new ControlError(m[1]!, m[2]!) : err;
+  }
+}
+
+export const onEvent = (listener: (e: CoreEvent) => void) => bridge.onEvent(listener);
+export type { ControlApi };

@@ -1,0 +1,53 @@
+import { describe, expect, it, vi } from 'vitest';
+import { batcher, notices } from '../../../src-main/desktop/notices.js';
+import type { CoreEvent } from '../../../src-main/core/control/events.js';
+
+const prefs = { notifyDemotions: true, notifyUpstreams: true, startAtLogin: false };
+const name = (id: string) => ({ default: 'Default', codex: 'Codex' })[id] ?? id;
+
+describe('notifications', () => {
+  it('make one notice per agent per sweep, naming the tools and the causes, opening its history', () => {
+    const batch: CoreEvent[] = [
+      { type: 'toolsDemoted', agent: 'codex', tools: ['a', 'b'], cause: 'idle' },
+      { type: 'toolsDemoted', agent: 'default', tools: ['c'], cause: 'cap' },
+      { type: 'toolsDemoted', agent: 'codex', tools: ['d'], cause: 'cap' },
+      { type: 'setChanged', agent: 'codex' },
+    ];
+    expect(notices(batch, prefs, name)).toEqual([
+      { title: "3 tools left Codex's list", body: 'a, b (unused past the idle window); d (over the working-set cap). They stay one search away.', open: '#/agents/codex/history' },
+      { title: "1 tool left Default's list", body: 'c (over the working-set cap). They stay one search away.', open: '#/agents/default/history' },
+    ]);
+  });
+
+  it('tell when an upstream goes down or its tools were revoked, and can be muted', () => {
+    const batch: CoreEvent[] = [
+      { type: 'upstreamStatus', vendor: 'mail', status: 'down' },
+      { type: 'upstreamStatus', vendor: 'fs', status: 'down' },
+      { type: 'upstreamStatus', vendor: 'fs', status: 'up' },
+      { type: 'toolsDemoted', agent: 'default', tools: ['mail__send'], cause: 'revoked' },
+    ];
+    expect(notices(batch, prefs, name).map((n) => n.title)).toEqual(["1 tool left Default's list", 'Upstream "mail" is down']);
+    expect(notices(batch, prefs, name)[0]!.body).toMatch(/their upstream was removed/);
+    expect(notices(batch, { ...prefs, notifyDemotions: false, notifyUpstreams: false }, name)).toEqual([]);
+  });
+
+  it('batch the events of one sweep on the clock', () => {
+    vi.useFakeTimers();
+    try {
+      const flushed: CoreEvent[][] = [];
+      const push = batcher(800, (b) => flushed.push(b));
+      push({ type: 'toolsDemoted', agent: 'a', tools: ['x'], cause: 'idle' });
+      push({ type: 'setChanged', agent: 'a' }); // not a notice event
+      vi.advanceTimersByTime(500);
+      push({ type: 'toolsDemoted', agent: 'b', tools: ['y'], cause: 'cap' });
+      vi.advanceTimersByTime(300);
+      expect(flushed).toHaveLength(1);
+      expect(flushed[0]).toHaveLength(2);
+      push({ type: 'toolsDemoted', agent: 'a', tools: ['z'], cause: 'idle' });
+      vi.advanceTimersByTime(800);
+      expect(flushed).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
