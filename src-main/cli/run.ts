@@ -1,9 +1,16 @@
 // Entry for running the CLI from source (tests, `node --import tsx`); bin/mws.js is the installed one.
 import { main } from './main.js';
 
+/** Output written just before the end gets this long to reach a pipe before the process exits. */
+const EXIT_GRACE_MS = 200;
+
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(0);
   throw err;
 });
 
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+process.exitCode = code;
+// A command that has finished is done, even if a library left a keep-alive socket open (the SDK's
+// HTTP client can hold one to an upstream after it closed): exit rather than hang a script or CI.
+setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();

@@ -169,7 +169,7 @@ export function createControl(p: ControlParts): ControlApi {
             tallies: p.usage.tallies(id),
             searches: p.usage.searches(id),
             history: await p.sets.history(id),
-            daily: p.usage.daily(id),
+            daily: p.usage.daily(id, p.clock.now()),
           }),
         ),
       );

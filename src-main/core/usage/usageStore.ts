@@ -77,10 +77,13 @@ export class UsageStore {
     return this.data.lastUsed[agent] ?? {};
   }
 
-  daily(agent: string): Array<{ day: string; calls: number; searches: number }> {
-    return Object.entries(this.data.daily[agent] ?? {})
-      .sort((a, b) => a[0].localeCompare(b[0]))
-      .map(([day, c]) => ({ day, ...c }));
+  /** The last `days` UTC days up to `now`, oldest first, days without activity included as zeros. */
+  daily(agent: string, now: number, days = 30): Array<{ day: string; calls: number; searches: number }> {
+    const counts = this.data.daily[agent] ?? {};
+    return Array.from({ length: days }, (_, i) => {
+      const day = new Date(now - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10);
+      return { day, calls: counts[day]?.calls ?? 0, searches: counts[day]?.searches ?? 0 };
+    });
   }
 
   private countDay(agent: string, ts: number, kind: 'calls' | 'searches'): void {

@@ -1,0 +1,166 @@
+// The settings window in a real browser (Debian's Chromium) against a real `mws serve` in front of
+// real upstreams: every main job of the window, with a screenshot of each main screen.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { httpControlClient } from '../../src-main/core/control/http.js';
+import { ROOT, spawnTs, startHttpFixture, waitForOutput, type HttpFixture, type Running } from '../helpers/processes.js';
+import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
+import { launchChromium, SCREENS } from '../helpers/browser.js';
+
+const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
+let browser: Browser;
+let serve: Running;
+let fixture: HttpFixture;
+let cfg: string;
+let stateDir: string;
+let base: string;
+let agentClient: TestClient;
+
+async function startServe(): Promise<void> {
+  serve = spawnTs(MWS, ['serve', '--config', cfg]);
+  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+}
+
+/** A fresh page logged in through a one-time link, on `hash`. */
+async function open(hash = '#/agents'): Promise<Page> {
+  const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
+  const { url } = await httpControlClient(base, token).uiLink({});
+  const page = await browser.newPage({ viewport: { width: 1200, height: 860 } });
+  page.on('pageerror', (e) => console.error('page error:', e.message));
+  await page.goto(url);
+  await page.evaluate((h) => (location.hash = h), hash);
+  await page.getByTestId('status').waitFor();
+  return page;
+}
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('The window is not built: run `npm run build` first (npm test does).');
+  browser = await launchChromium();
+  fixture = await startHttpFixture('stateless');
+  const dir = tempDir();
+  cfg = join(dir, 'config.json');
+  stateDir = join(dir, 'state');
+  writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 20000 + Math.floor(Math.random() * 20000) } }));
+  await startServe();
+  agentClient = await connectClient(`${base}/mcp`, 'auto', 'e2e-agent');
+});
+
+afterAll(async () => {
+  await agentClient?.close();
+  await serve?.kill();
+  await fixture?.kill();
+  await browser?.close();
+});
+
+describe('the settings window', () => {
+  it('saves an agent\'s cap, refuses a bad one with the reason, and keeps it after a restart', async () => {
+    let page = await open('#/agents/default');
+    await page.getByLabel('Cap', { exact: true }).fill('900');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('agent-error').waitFor();
+    expect(await page.getByTestId('agent-error').textContent()).toMatch(/cap" must be a whole number from 1 to 500 \(got 900\)/);
+    await page.getByLabel('Cap', { exact: true }).fill('7');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved. Cap and idle window take effect at the next sweep.').waitFor();
+    await expect.poll(() => page.getByTestId('size-default').textContent()).toBe('0 / 7');
+    await page.close();
+
+    await agentClient.close();
+    await serve.kill();
+    await startServe();
+    agentClient = await connectClient(`${base}/mcp`, 'auto', 'e2e-agent');
+    page = await open('#/agents/default');
+    await expect.poll(() => page.getByLabel('Cap', { exact: true }).inputValue()).toBe('7');
+    await page.screenshot({ path: join(SCREENS, 'agents.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('shows promotions and demotions live in the working-set table and the history', async () => {
+    const page = await open('#/agents/default');
+    const table = page.getByTestId('working-set');
+    const history = page.getByTestId('history');
+    // The agent promotes a tool over MCP: the open window updates without a reload.
+    await agentClient.client.callTool({ name: 'promote', arguments: { name: 'drive_search_files' } });
+    await table.locator('tr[data-tool="demo__drive_search_files"]').waitFor();
+    await expect.poll(() => history.textContent()).toMatch(/demo__drive_search_files\s*promoted\s*the agent asked/);
+    // The user promotes from the search box, then demotes from the table.
+    await page.getByLabel('Promote from search').fill('take a screenshot');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByRole('button', { name: 'Promote demo__browser_take_screenshot' }).click();
+    await table.locator('tr[data-tool="demo__browser_take_screenshot"]').waitFor();
+    await page.getByRole('button', { name: 'Demote demo__drive_search_files' }).click();
+    await table.locator('tr[data-tool="demo__drive_search_files"]').waitFor({ state: 'detached' });
+    await expect.poll(() => history.textContent()).toMatch(/demo__drive_search_files\s*demoted\s*you/);
+    expect((await agentClient.client.listTools()).tools.map((t) => t.name)).toContain('demo__browser_take_screenshot');
+    await page.screenshot({ path: join(SCREENS, 'working-set.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('lets the user allow a pending call, which then completes', async () => {
+    const page = await open('#/agents/default');
+    const call = agentClient.client.callTool({ name: 'demo__mail_send_message', arguments: { to: ['dana@example.com'], subject: 'Launch', body: 'It slipped a week.' } });
+    const pending = page.getByTestId('pending');
+    await pending.waitFor();
+    expect(await pending.textContent()).toContain('dana@example.com');
+    await page.screenshot({ path: join(SCREENS, 'approval.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Allow demo__mail_send_message' }).click();
+    expect(textOf(await call)).toContain('"ok":true');
+    await pending.waitFor({ state: 'detached' });
+    await page.close();
+  });
+
+  it('adds an upstream, tests it first, and shows its tools', async () => {
+    const page = await open('#/upstreams');
+    await page.getByLabel('Upstream name').fill('fix');
+    await page.getByLabel('URL').fill(fixture.url);
+    await page.getByRole('button', { name: 'Test' }).click();
+    await expect.poll(() => page.getByTestId('test-result').textContent()).toMatch(/Connected \(2026-07-28\): 8 tools/);
+    await page.getByRole('button', { name: 'Add' }).click();
+    await expect.poll(() => page.getByTestId('tools-fix').textContent(), { timeout: 10_000 }).toBe('8');
+    const r = await agentClient.client.callTool({ name: 'search_tools', arguments: { query: 'fix__echo' } });
+    expect(textOf(r)).toContain('"name":"fix__echo"');
+    await page.screenshot({ path: join(SCREENS, 'upstreams.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('shows the exact search reply with its size, the report and the general settings', async () => {
+    let page = await open('#/search');
+    await page.getByLabel('Query').fill('share a file');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => page.getByTestId('reply').textContent()).toContain('demo__drive_share_file');
+    expect(await page.getByTestId('reply-size').textContent()).toMatch(/^\d+ bytes/);
+    await page.screenshot({ path: join(SCREENS, 'search.png'), fullPage: true });
+    await page.close();
+
+    page = await open('#/report');
+    await expect.poll(() => page.getByTestId('report-default').textContent()).toMatch(/tokens listed .* against .* for the whole toolbox/);
+    await page.getByRole('img', { name: 'Calls and searches per day' }).waitFor();
+    await page.screenshot({ path: join(SCREENS, 'report.png'), fullPage: true });
+    await page.close();
+
+    page = await open('#/general');
+    await page.getByText('Start at login').click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(JSON.parse(readFileSync(cfg, 'utf8')).desktop).toEqual({ notifyDemotions: true, notifyUpstreams: true, startAtLogin: true });
+    await page.screenshot({ path: join(SCREENS, 'general.png'), fullPage: true });
+    await page.close();
+
+    const dark = await browser.newPage({ colorScheme: 'dark', viewport: { width: 1200, height: 860 } });
+    const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
+    await dark.goto((await httpControlClient(base, token).uiLink({})).url);
+    await dark.getByTestId('status').waitFor();
+    await dark.screenshot({ path: join(SCREENS, 'agents-dark.png'), fullPage: true });
+    await dark.close();
+  });
+
+  it('refuses the window without the one-time link', async () => {
+    const page = await browser.newPage();
+    const res = await page.goto(`${base}/ui/`);
+    expect(res?.status()).toBe(401);
+    expect(await page.textContent('body')).toMatch(/one-time link/);
+    await page.close();
+  });
+});
