@@ -157,7 +157,7 @@ export function createControl(p: ControlParts): ControlApi {
       await p.sets.cycle(p.clock.now(), { dryRun: true }); // reads new usage first, changes nothing
       const tb = p.catalog.toolbox();
       const whole = [...metaTools(p.config.backendHints), ...[...tb.all()].map((e) => tb.listed(e, p.config.compactDescriptions))];
-      const toolboxCost = { ...listingCost(whole), tools: tb.size };
+      const toolboxCost = { ...(await listingCost(whole)), tools: tb.size };
       const ids = a.agent ? [agentId(a.agent)] : p.config.agents.map((x) => x.id);
       return Promise.all(
         ids.map(async (id) =>

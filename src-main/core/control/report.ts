@@ -1,17 +1,20 @@
 // The report: what each agent lists and what that costs in context, against listing everything.
 // Token counts use a real tokenizer (gpt-tokenizer, o200k_base), not bytes/4.
-import { countTokens } from 'gpt-tokenizer';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { HistoryEntry } from '../workingset/types.js';
 import type { AgentReport, MemberRow } from './api.js';
 import type { Tally } from '../usage/usageStore.js';
 
-export function listingCost(tools: Tool[]): { bytes: number; tokens: number } {
+/** Loaded on first use: its encoding tables take a moment to parse, and only reports need them. */
+let tokenizer: Promise<(text: string) => number> | undefined;
+
+export async function listingCost(tools: Tool[]): Promise<{ bytes: number; tokens: number }> {
+  tokenizer ??= import('gpt-tokenizer').then((m) => m.countTokens);
   const text = JSON.stringify(tools);
-  return { bytes: Buffer.byteLength(text), tokens: countTokens(text) };
+  return { bytes: Buffer.byteLength(text), tokens: (await tokenizer)(text) };
 }
 
-export function buildReport(input: {
+export async function buildReport(input: {
   agent: { id: string; name: string; cap: number; idleWindowDays: number };
   listed: MemberRow[];
   listedTools: Tool[];
@@ -20,8 +23,8 @@ export function buildReport(input: {
   searches: number;
   history: HistoryEntry[];
   daily: AgentReport['daily'];
-}): AgentReport {
-  const listedCost = listingCost(input.listedTools);
+}): Promise<AgentReport> {
+  const listedCost = await listingCost(input.listedTools);
   const history: AgentReport['history'] = {};
   for (const h of input.history) {
     const c = (history[h.cause] ??= { promote: 0, demote: 0 });

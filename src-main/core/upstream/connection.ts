@@ -70,7 +70,8 @@ export class UpstreamConnection implements Upstream {
   }
 
   async callTool(name: string, args: Record<string, unknown> | undefined, opts: CallOptions): Promise<CallToolResult> {
-    const live = await withDeadline(this.ensure(opts.timeoutMs), opts.timeoutMs, this.vendor);
+    // An open connection is used as is: no deadline timer on the hot path.
+    const live = this.live ?? (await withDeadline(this.ensure(opts.timeoutMs), opts.timeoutMs, this.vendor));
     try {
       const result = await live.client.callTool(
         { name, ...(args !== undefined ? { arguments: args } : {}) },
