@@ -129,6 +129,7 @@ export function createApp(opts: AppOptions): App {
     ready,
     workingSet: (agent) => sets.names(agent),
     hooks: { beforeCall: (agent, entry, args, signal) => gate.check(agent, entry, args, signal), used: (agent, tool, ts) => sets.markUsed(agent, tool, ts) },
+    closeNames: (name) => search.closeNames(name, 3),
   });
   const search = new SearchService(() => catalog.toolbox(), config.searchAliases);
   router.setMetaHandler('search_tools', searchToolsHandler({ search, router, callLog, clock }));

@@ -1,8 +1,8 @@
 // The working-set rules over time, through the manager, with an injected clock (PRODUCT.md §4–§6).
 import { afterEach, describe, expect, it } from 'vitest';
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DAY, setsHarness, tool, type SetsHarness } from '../helpers/sets.js';
+import { DAY, setsHarness, type SetsHarness } from '../helpers/sets.js';
 import { decideApproval } from '../../src-main/core/approvals/policy.js';
 import { parseTranscriptLine } from '../../src-main/core/usage/transcripts.js';
 import { pinsFromFrontMatter } from '../../src-main/core/usage/pinFiles.js';

@@ -31,7 +31,8 @@ export type PromoteSettings = {
   pinDecayDays: number;
 };
 
-export type TranscriptSource = { type: 'claude-code'; root: string };
+/** A client's transcripts, and the agent whose calls they hold (its endpoint is what the client uses). */
+export type TranscriptSource = { type: 'claude-code'; root: string; agent: string };
 
 export type Timeouts = { listMs: number; callMs: number; catalogTtlMs: number; approvalMs: number };
 

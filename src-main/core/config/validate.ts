@@ -120,10 +120,11 @@ export function validateConfig(raw: unknown, defaultStateDir: string): Config {
   c.transcripts = opt(o, 'transcripts', '', (v, p) => {
     if (!Array.isArray(v)) fail(p, 'must be an array', v);
     return v.map((t, i) => {
-      const to = obj(t, `${p}[${i}]`, ['type', 'root']);
+      const to = obj(t, `${p}[${i}]`, ['type', 'root', 'agent']);
       return {
         type: oneOf(to.type, `${p}[${i}].type`, ['claude-code'] as const),
         root: expandHome(str(to.root, `${p}[${i}].root`, { nonEmpty: true })),
+        agent: opt(to, 'agent', `${p}[${i}]`, (x, q) => str(x, q, { pattern: AGENT_ID_PATTERN, hint: 'must be an agent id' })) ?? DEFAULT_AGENT_ID,
       };
     });
   }) ?? c.transcripts;

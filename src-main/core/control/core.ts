@@ -154,7 +154,7 @@ export function createControl(p: ControlParts): ControlApi {
       return { text: answer.text, bytes: Buffer.byteLength(answer.text) };
     },
     async report(a) {
-      await p.sets.cycle(p.clock.now(), { dryRun: true }); // reads new usage first, changes nothing
+      await p.sets.ingest(p.clock.now());
       const tb = p.catalog.toolbox();
       const whole = [...metaTools(p.config.backendHints), ...[...tb.all()].map((e) => tb.listed(e, p.config.compactDescriptions))];
       const toolboxCost = { ...(await listingCost(whole)), tools: tb.size };

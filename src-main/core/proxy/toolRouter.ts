@@ -6,7 +6,7 @@ import type { Config } from '../config/schema.js';
 import { MwsError, errorMessage } from '../errors.js';
 import type { Clock } from '../clock.js';
 import type { Catalog } from '../upstream/catalog.js';
-import type { ToolEntry, Toolbox } from '../toolbox/toolbox.js';
+import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { CallLog } from '../usage/callLog.js';
 import { ArgumentValidator } from './argValidation.js';
 import { isMetaTool, metaTools, type MetaToolName } from './metaTools.js';
@@ -33,6 +33,8 @@ export type ToolRouterOptions = {
   workingSet: (agentId: string) => string[];
   ready: Promise<void>;
   hooks?: CallHooks;
+  /** Names close to an unknown one, for "did you mean". */
+  closeNames?: (name: string) => string[];
 };
 
 export class ToolRouter implements AgentRuntime {
@@ -111,7 +113,7 @@ export class ToolRouter implements AgentRuntime {
     if (isMetaTool(name)) return this.callMeta(agentId, name, args ?? {}, ctx);
     const entry = this.opts.catalog.toolbox().resolve(name);
     if (!entry) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, unknownToolMessage(name, this.opts.catalog.toolbox()));
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, this.unknownToolMessage(name));
     }
     return this.forward(agentId, entry, args, ctx);
   }
@@ -122,7 +124,7 @@ export class ToolRouter implements AgentRuntime {
       if (!target) return toolError('call_tool needs "name": the tool to run, as search_tools shows it.');
       if (isMetaTool(target)) return toolError(`${target} is a meta-tool: call it directly.`);
       const entry = this.opts.catalog.toolbox().resolve(target);
-      if (!entry) return toolError(unknownToolMessage(target, this.opts.catalog.toolbox()));
+      if (!entry) return toolError(this.unknownToolMessage(target));
       const inner = args.arguments;
       if (inner !== undefined && (typeof inner !== 'object' || inner === null || Array.isArray(inner))) {
         return toolError('call_tool "arguments" must be an object of the tool\'s parameters.');
@@ -181,6 +183,11 @@ export class ToolRouter implements AgentRuntime {
     }
   }
 
+  private unknownToolMessage(name: string): string {
+    const near = this.opts.closeNames?.(name) ?? [];
+    return `No tool named "${name}".${near.length ? ` Close names: ${near.join(', ')}.` : ''} Use search_tools to find the right one.`;
+  }
+
   private listing(agentId: string): { tools: Tool[]; signature: string } {
     const hit = this.listings.get(agentId);
     if (hit) return hit;
@@ -204,11 +211,3 @@ function asProtocolError(err: unknown, entry: ToolEntry): Error {
   return new ProtocolError(ProtocolErrorCode.InternalError, `${entry.name} could not be run: the upstream "${entry.vendor}" failed (${errorMessage(err)}).`);
 }
 
-export function unknownToolMessage(name: string, toolbox: Toolbox): string {
-  const lower = name.toLowerCase();
-  const near = [...toolbox.all()]
-    .map((e) => e.name)
-    .filter((n) => n.toLowerCase().includes(lower) || lower.includes(n.toLowerCase().split('__').pop() ?? ''))
-    .slice(0, 5);
-  return `No tool named "${name}".${near.length ? ` Close names: ${near.join(', ')}.` : ''} Use search_tools to find the right one.`;
-}

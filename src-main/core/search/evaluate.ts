@@ -1,6 +1,4 @@
 // Offline evaluation of a search engine on a catalog and a gold set: hit rates, MRR, recall, latency.
-import type { ToolEntry } from '../toolbox/toolbox.js';
-
 export type GoldQuery = { query: string; expected: string[] };
 export type Ranker = (query: string, limit: number) => string[];
 
@@ -49,4 +47,3 @@ export function evaluate(build: () => Ranker, gold: GoldQuery[]): EvalResult {
   return { n: gold.length, top1: r(top1 / n), top3: r(top3 / n), top5: r(top5 / n), mrr: r(rr / n), recall5: r(recall / n), p50Ms: r(pct(times, 50)), p99Ms: r(pct(times, 99)), indexMs: r(indexMs), misses };
 }
 
-export type EntryList = ToolEntry[];

@@ -42,7 +42,6 @@ export class SearchIndex {
   private readonly postings = new Map<string, Postings>();
   private readonly lengths: number[][] = [];
   private readonly avg = new Float32Array(FIELDS);
-  private readonly nameTerms: Set<string>[] = [];
   private readonly actions: Array<Action | undefined> = [];
   private readonly typos = new TypoIndex();
   private readonly synonyms: SynonymTable;
@@ -77,7 +76,6 @@ export class SearchIndex {
         for (let f = 0; f < FIELDS; f++) p.tf.push(tf[f]!);
       }
       this.lengths.push(lens);
-      this.nameTerms.push(new Set(fields[0].filter((w) => !isStopWord(w)).map(stem)));
       this.actions.push(toolAction(splitWords(e.upstreamName)));
       for (let f = 0; f < FIELDS; f++) totals[f]! += lens[f]!;
     });

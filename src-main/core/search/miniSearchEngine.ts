@@ -10,7 +10,7 @@ type Doc = { id: number; name: string; title: string; params: string; desc: stri
 
 export class MiniSearchEngine {
   private readonly mini: MiniSearch<Doc>;
-  constructor(private readonly entries: ToolEntry[], private readonly planner?: SearchIndex) {
+  constructor(private readonly entries: ToolEntry[], private readonly planner: SearchIndex) {
     this.mini = new MiniSearch<Doc>({
       fields: ['name', 'title', 'params', 'desc'],
       tokenize: (text) => splitWords(text),
@@ -32,17 +32,11 @@ export class MiniSearchEngine {
   }
 
   search(query: string, limit: number): ToolEntry[] {
-    if (this.planner) {
-      const weights = new Map<string, number>();
-      for (const group of this.planner.plan(query)) for (const a of group) weights.set(a.term, Math.max(weights.get(a.term) ?? 0, a.weight));
-      if (weights.size === 0) return [];
-      return this.mini
-        .search([...weights.keys()].join(' '), { processTerm: (t) => t, boostTerm: (t) => weights.get(t) ?? 1 })
-        .slice(0, limit)
-        .map((r) => this.entries[r.id as number]!);
-    }
+    const weights = new Map<string, number>();
+    for (const group of this.planner.plan(query)) for (const a of group) weights.set(a.term, Math.max(weights.get(a.term) ?? 0, a.weight));
+    if (weights.size === 0) return [];
     return this.mini
-      .search(query)
+      .search([...weights.keys()].join(' '), { processTerm: (t) => t, boostTerm: (t) => weights.get(t) ?? 1 })
       .slice(0, limit)
       .map((r) => this.entries[r.id as number]!);
   }

@@ -41,7 +41,6 @@ export const DAILY_DAYS = 90;
 const empty = (): UsageFileShape => ({ version: 1, cursors: {}, pending: {}, gapSessions: {}, agents: {}, tallies: {}, searches: {}, lastUsed: {}, daily: {} });
 const isUsageFile = (v: unknown): v is UsageFileShape => typeof v === 'object' && v !== null && (v as { version?: unknown }).version === 1;
 
-export type TranscriptSourceAt = { root: string; agent: string };
 
 export class UsageStore {
   private data = empty();
@@ -129,7 +128,7 @@ export class UsageStore {
   }
 
   /** Reads what the Claude Code transcripts gained; answers the new successful calls. */
-  async ingestTranscripts(sources: TranscriptSourceAt[], serverName: string): Promise<Array<{ agent: string; tool: string; ts: number }>> {
+  async ingestTranscripts(sources: ReadonlyArray<{ root: string; agent: string }>, serverName: string): Promise<Array<{ agent: string; tool: string; ts: number }>> {
     const used: Array<{ agent: string; tool: string; ts: number }> = [];
     for (const src of sources) {
       for (const file of await transcriptFiles(src.root)) {

@@ -205,10 +205,11 @@ export class WorkingSets {
     return { decisions, usage };
   }
 
-  private async ingest(now: number): Promise<void> {
+  /** Reads the calls, transcripts and pin files gained since the last read. */
+  async ingest(now: number): Promise<void> {
     const used = [
       ...(await this.o.usage.ingestCallLog()),
-      ...(await this.o.usage.ingestTranscripts(this.o.config.transcripts.map((t) => ({ root: t.root, agent: 'default' })), this.o.config.serverName)),
+      ...(await this.o.usage.ingestTranscripts(this.o.config.transcripts, this.o.config.serverName)),
     ];
     for (const u of used) this.markUsed(u.agent, u.tool, u.ts);
     this.filePins = await readPinFiles(this.o.config.pinFiles);
