@@ -104,6 +104,21 @@ describe('mws eval', () => {
     expect(r.err).toMatch(msg);
   });
 
+  it('runs on a 5,000-tool catalog with empty descriptions and tools without parameters', async () => {
+    const { generateCatalog } = await import('../../bench/genCatalog.js');
+    const { tools, gold } = generateCatalog(5000);
+    tools[0] = { name: tools[0]!.name, inputSchema: { type: 'object' } }; // no description, no parameters
+    const dir = tempDir();
+    writeFileSync(join(dir, 'catalog.json'), JSON.stringify({ tools }));
+    writeFileSync(join(dir, 'gold.json'), JSON.stringify(gold));
+    const r = await run(['eval', '--catalog', join(dir, 'catalog.json'), '--gold', join(dir, 'gold.json'), '--json']);
+    expect(r.code).toBe(0);
+    const m = JSON.parse(r.out.trim().split('\n').pop()!) as Record<string, number>;
+    expect(m.n).toBe(gold.length);
+    expect(m.top3).toBeGreaterThan(0.5);
+    console.log(`mws eval on 5,000 tools: ${JSON.stringify(m)}`);
+  });
+
   it('names a gold entry that expects a tool the catalog lacks', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'g.json'), JSON.stringify([{ query: 'x', expected: ['no_such_tool'] }]));
