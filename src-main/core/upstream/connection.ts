@@ -22,6 +22,12 @@ export type ConnectionOptions = {
 
 type Live = { client: Client; built: BuiltTransport; connectedAt: number };
 
+/**
+ * A proxy forwards the upstream's result as it is and leaves judging it to the client, so results
+ * are not parsed against the result schema here (callTool() would, and costs ~15% of a stdio call).
+ */
+const PASS_THROUGH = { '~standard': { version: 1 as const, vendor: 'mcp-working-set', validate: (value: unknown) => ({ value }) } };
+
 export class UpstreamConnection implements Upstream {
   readonly vendor: string;
   private live: Live | undefined;
@@ -73,8 +79,9 @@ export class UpstreamConnection implements Upstream {
     // An open connection is used as is: no deadline timer on the hot path.
     const live = this.live ?? (await withDeadline(this.ensure(opts.timeoutMs), opts.timeoutMs, this.vendor));
     try {
-      const result = await live.client.callTool(
-        { name, ...(args !== undefined ? { arguments: args } : {}) },
+      const result = await live.client.request(
+        { method: 'tools/call', params: { name, ...(args !== undefined ? { arguments: args } : {}) } },
+        PASS_THROUGH,
         { timeout: opts.timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) },
       );
       return result as CallToolResult;
@@ -138,6 +145,9 @@ export class UpstreamConnection implements Upstream {
     const live: Live = { client, built, connectedAt: this.opts.now() };
     client.onclose = () => this.onClosed(live);
     this.live = live;
+    // Connected is up: a call may come before the next list does.
+    this.status = 'up';
+    this.lastError = undefined;
     return live;
   }
 
