@@ -114,6 +114,7 @@ export function createApp(opts: AppOptions): App {
     seed,
     toolbox: () => catalog.toolbox(),
     busy: (agent) => router.callsInFlight(agent) > 0,
+    revoked: () => catalog.revokedVendors(),
     events: {
       changed: (agents) => notifyChanged(agents),
       demoted: (agent, tools, cause) => events.emit({ type: 'toolsDemoted', agent, tools, cause }),

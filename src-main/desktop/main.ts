@@ -1,6 +1,6 @@
 // The Electron shell's lifecycle, and nothing else: one instance, the core, the window, the tray,
 // notifications and the login item, each started here and stopped on quit.
-import { app, ipcMain } from 'electron';
+import { app, dialog, ipcMain } from 'electron';
 import { join } from 'node:path';
 import { startCore } from './core.js';
 import { startTray } from './tray.js';
@@ -44,5 +44,11 @@ if (!app.requestSingleInstanceLock()) {
       app.quit();
     })();
   });
-  void app.whenReady().then(initialize);
+  void app.whenReady().then(() =>
+    initialize().catch((err: Error) => {
+      // A bad config (or a taken port) is the user's to fix: say what and where, then quit.
+      dialog.showErrorBox('Working Set could not start', err.message);
+      app.quit();
+    }),
+  );
 }

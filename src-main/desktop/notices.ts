@@ -37,6 +37,7 @@ export function notices(batch: CoreEvent[], prefs: DesktopSettings, agentName: (
     for (const e of batch) if (e.type === 'upstreamStatus') latest.set(e.vendor, e.status);
     for (const [vendor, status] of latest) {
       if (status === 'down') out.push({ title: `Upstream "${vendor}" is down`, body: 'Its tools stay listed from the last-good catalog; calls to them fail until it is back.', open: '#/upstreams' });
+      if (status === 'revoked') out.push({ title: `Upstream "${vendor}" refused access`, body: 'It answered 401/403: its tools leave every working set at the next sweep. Check its credentials.', open: '#/upstreams' });
     }
   }
   return out;

@@ -100,3 +100,21 @@ describe('a hung upstream', () => {
     await expect(c.client.callTool({ name: 'ok__slow', arguments: { ms: 3000 } })).rejects.toThrow(/timeouts\.callMs|timed out|did not/i);
   });
 });
+
+describe('an upstream that revokes access', () => {
+  it('is marked revoked, and its tools leave every working set with cause revoked', async () => {
+    const f = await fixture('stateless');
+    const t = await app({ upstreams: { f: { url: f.url } }, agents: [{ id: 'default', approvals: 'allow' }, { id: 'bot' }], timeouts: { listMs: 1500 } });
+    await t.app.router.ready();
+    await t.app.control.promote({ agent: 'default', tool: 'f__echo' });
+    await t.app.control.promote({ agent: 'bot', tool: 'f__echo' });
+    await fetch(f.url.replace('/mcp', '/revoke'), { method: 'POST' });
+    const demoted: string[] = [];
+    t.app.events.on((e) => e.type === 'toolsDemoted' && demoted.push(`${e.agent}:${e.tools.join(',')}:${e.cause}`));
+    await t.app.catalog.refresh();
+    expect(t.app.catalog.statuses()[0]?.status).toBe('revoked');
+    const { decisions } = await t.app.control.cycle({});
+    expect(decisions.map((d) => `${d.agent}:${d.tool}:${d.cause}`).sort()).toEqual(['bot:f__echo:revoked', 'default:f__echo:revoked']);
+    expect(demoted.sort()).toEqual(['bot:f__echo:revoked', 'default:f__echo:revoked']);
+  });
+});

@@ -10,6 +10,8 @@ import { tokenMatches } from './token.js';
 export const SESSION_COOKIE = 'mws_session';
 /** A one-time link is good for this long; after that `mws ui` prints a new one. */
 export const UI_LINK_TTL_MS = 15 * 60 * 1000;
+/** Window sessions kept at most; the oldest is forgotten first (its window asks for a new link). */
+export const MAX_UI_SESSIONS = 64;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
@@ -37,6 +39,7 @@ export class UiSessions {
         this.links.delete(t);
         const s = randomBytes(32).toString('base64url');
         this.sessions.add(s);
+        if (this.sessions.size > MAX_UI_SESSIONS) this.sessions.delete(this.sessions.values().next().value!);
         return s;
       }
     }

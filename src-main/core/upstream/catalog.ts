@@ -179,6 +179,11 @@ export class Catalog {
 
   private readonly lastStatus = new Map<string, string>();
 
+  /** Vendors whose upstream refuses our credentials: their tools leave every set (cause `revoked`). */
+  revokedVendors(): Set<string> {
+    return new Set([...this.upstreams].filter(([, u]) => u.info().status === 'revoked').map(([v]) => v));
+  }
+
   private reportStatuses(): void {
     if (this.stopped) return;
     for (const [vendor, u] of this.upstreams) {

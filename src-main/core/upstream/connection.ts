@@ -1,6 +1,6 @@
 // One upstream behind one SDK client: connects with era auto-detection, re-opens what expired,
 // restarts a dead stdio child with backoff, and reports tool-list changes.
-import { Client, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
+import { Client, SdkHttpError, UnauthorizedError, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
 import type { UpstreamConfig } from '../config/schema.js';
 import { MwsError, errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -169,7 +169,7 @@ export class UpstreamConnection implements Upstream {
   }
 
   private markDown(err: unknown): void {
-    this.status = 'down';
+    this.status = isRefused(err) ? 'revoked' : 'down';
     this.lastError = errorMessage(err);
   }
 
@@ -180,6 +180,15 @@ export class UpstreamConnection implements Upstream {
     live.built.dispose();
     await live.client.close().catch(() => {});
   }
+}
+
+/** The upstream answered, and refused our credentials: access was revoked (or never granted). */
+function isRefused(err: unknown): boolean {
+  if (err instanceof UnauthorizedError) return true;
+  const status = err instanceof SdkHttpError ? err.status : (err as { data?: { status?: unknown }; cause?: unknown })?.data?.status;
+  if (status === 401 || status === 403) return true;
+  const cause = (err as { cause?: unknown })?.cause;
+  return cause !== undefined && cause !== err && isRefused(cause);
 }
 
 function isTransportFailure(err: unknown): boolean {

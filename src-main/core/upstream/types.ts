@@ -1,7 +1,8 @@
 // What the rest of the core knows about an upstream: its status, era and tools, never its transport.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 
-export type UpstreamStatus = 'connecting' | 'up' | 'down';
+/** `revoked`: the upstream refuses our credentials (HTTP 401/403), so its tools leave every set. */
+export type UpstreamStatus = 'connecting' | 'up' | 'down' | 'revoked';
 export type UpstreamKind = 'http' | 'stdio' | 'builtin';
 
 export type UpstreamInfo = {

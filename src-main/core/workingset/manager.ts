@@ -36,6 +36,8 @@ export type WorkingSetsOptions = {
   toolbox: () => Toolbox;
   /** An agent with a call in flight, or one waiting for approval. */
   busy: (agent: string) => boolean;
+  /** Configured vendors whose upstream revoked our access. */
+  revoked?: () => ReadonlySet<string>;
   events: WorkingSetEvents;
 };
 
@@ -153,7 +155,8 @@ export class WorkingSets {
 
   /** What the sweep would decide at `now`, without changing anything. */
   previewSweep(now: number, agents?: string[]): Decision[] {
-    const vendors = new Set(Object.keys(this.o.config.upstreams));
+    const revoked = this.o.revoked?.() ?? new Set<string>();
+    const vendors = new Set(Object.keys(this.o.config.upstreams).filter((v) => !revoked.has(v)));
     return (agents ?? this.o.config.agents.map((a) => a.id)).flatMap((id) => {
       const a = this.agent(id);
       return decideSweep(id, this.state(id), { cap: a.cap, idleWindowDays: a.idleWindowDays, vendors }, now, { busy: this.o.busy(id) });

@@ -29,6 +29,8 @@ describe('notifications', () => {
     expect(notices(batch, prefs, name).map((n) => n.title)).toEqual(["1 tool left Default's list", 'Upstream "mail" is down']);
     expect(notices(batch, prefs, name)[0]!.body).toMatch(/their upstream was removed/);
     expect(notices(batch, { ...prefs, notifyDemotions: false, notifyUpstreams: false }, name)).toEqual([]);
+    const revoked = notices([{ type: 'upstreamStatus', vendor: 'crm', status: 'revoked' }], prefs, name);
+    expect(revoked).toEqual([{ title: 'Upstream "crm" refused access', body: expect.stringMatching(/401\/403/), open: '#/upstreams' }]);
   });
 
   it('batch the events of one sweep on the clock', () => {
