@@ -5,7 +5,7 @@
 //   mws        — through `mws serve`
 //   mcp-proxy  — through the npm mcp-proxy package, a common TypeScript stdio→HTTP proxy
 // Target: mws p50 ≤ 1.2 × (floor p50 + direct p50), and mws p99 ≤ mcp-proxy p99.
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -56,6 +56,16 @@ async function main(): Promise<void> {
   };
   const params = { name: 'mail_get_message', arguments: { messageId: 'm1' } };
   for (const c of Object.values(paths)) for (let i = 0; i < WARMUP; i++) await c.callTool(params);
+  // Resident memory of the mws process, to see whether thousands of calls leave anything behind.
+  const rssMb = () => {
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${mws.proc.pid}/status`, 'utf8'))?.[1]);
+      return Math.round(kb / 102.4) / 10;
+    } catch {
+      return NaN;
+    }
+  };
+  const rssBefore = rssMb();
 
   const samples: Record<string, number[]> = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
   const order = Object.keys(paths);
@@ -72,6 +82,7 @@ async function main(): Promise<void> {
     }
   }
 
+  const rssAfter = rssMb();
   const s = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
   const eras = Object.fromEntries(Object.entries(paths).map(([k, c]) => [k, c.getNegotiatedProtocolVersion()]));
   console.log(`call overhead: ${ROUNDS} rounds × ${CALLS_PER_ROUND} sequential calls per path, interleaved\n`);
@@ -83,9 +94,10 @@ async function main(): Promise<void> {
   console.log(`\nmws p50 ${fmt(s.mws!.p50)} ms vs budget 1.2 × (floor + direct) = ${fmt(budget)} ms: ${p50ok ? 'MET' : 'MISSED'} (ratio ${(s.mws!.p50 / (s.floor!.p50 + s.direct!.p50)).toFixed(2)})`);
   console.log(`mws p99 ${fmt(s.mws!.p99)} ms vs mcp-proxy p99 ${fmt(s['mcp-proxy']!.p99)} ms: ${p99ok ? 'MET' : 'MISSED'}`);
   console.log(`mws p50 / mcp-proxy p50 = ${(s.mws!.p50 / s['mcp-proxy']!.p50).toFixed(2)}`);
+  console.log(`mws resident memory: ${rssBefore} MB after warm-up, ${rssAfter} MB after ${ROUNDS * CALLS_PER_ROUND} more calls`);
 
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results', 'call-overhead.json'), JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, eras, summary: s, budget, p50ok, p99ok }, null, 2));
+  writeFileSync(join(ROOT, 'bench', 'results', 'call-overhead.json'), JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, eras, summary: s, budget, p50ok, p99ok, rssMb: { afterWarmup: rssBefore, afterRun: rssAfter } }, null, 2));
 
   await Promise.all(Object.values(paths).map((c) => c.close().catch(() => {})));
   proxyProc.kill('SIGTERM');
