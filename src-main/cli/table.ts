@@ -5,11 +5,5 @@ export function table(head: string[], rows: Array<Array<string | number | null |
   return cells.map((r) => r.map((c, i) => (c ?? '').padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }
 
-export function ago(iso: string | null, now = Date.now()): string {
-  if (!iso) return 'never';
-  const d = now - Date.parse(iso);
-  if (d < 60_000) return 'just now';
-  if (d < 3_600_000) return `${Math.round(d / 60_000)} min ago`;
-  if (d < 86_400_000) return `${Math.round(d / 3_600_000)} h ago`;
-  return `${Math.round(d / 86_400_000)} d ago`;
-}
+
+export { ago } from '../shared/time.js';

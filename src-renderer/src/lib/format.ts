@@ -1,12 +1,5 @@
 // Small formatting helpers for tables.
-export function ago(iso: string | null | undefined, now = Date.now()): string {
-  if (!iso) return 'never';
-  const d = now - Date.parse(iso);
-  if (d < 60_000) return 'just now';
-  if (d < 3_600_000) return `${Math.round(d / 60_000)} min ago`;
-  if (d < 86_400_000) return `${Math.round(d / 3_600_000)} h ago`;
-  return `${Math.round(d / 86_400_000)} d ago`;
-}
+export { ago } from '../../../src-main/shared/time';
 
 export function kb(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
