@@ -5,7 +5,7 @@ import type { ToolEntry } from '../toolbox/toolbox.js';
 import { splitWords, stem, isStopWord } from './text.js';
 import { buildSynonyms, joinPhrases, type SynonymTable } from './synonyms.js';
 import { TypoIndex } from './typo.js';
-import { queryAction, toolAction, type Action } from './intent.js';
+import { actionOf, queryAction, toolAction, type Action } from './intent.js';
 
 type Field = 0 | 1 | 2 | 3 | 4 | 5; // name, title, params, paramDesc, desc, backend
 const FIELDS = 6;
@@ -26,6 +26,11 @@ const IMPLIED_WEIGHT = 0.5;
 const FULL_NAME_COVER_BONUS = 0.6;
 /** Multiplier for a tool whose name verb is in the class of the query's action (see intent.ts). */
 const ACTION_MATCH_BONUS = 0.35;
+/**
+ * Descriptions nearly all open with a generic verb ("Show…", "List…", "Returns…"): an action word in a
+ * description counts this much, so a tool's name, not its prose, answers "what does it do".
+ */
+const DESCRIPTION_ACTION_WEIGHT = 0.3;
 /** A query word's best alternative counts fully; each further alternative that also matches adds this share. */
 const EXTRA_ALT_SHARE = 0.3;
 /** Tokens that look like a file path or a URL say which parameter the user has in mind. */
@@ -43,6 +48,8 @@ export class SearchIndex {
   private readonly lengths: number[][] = [];
   private readonly avg = new Float32Array(FIELDS);
   private readonly actions: Array<Action | undefined> = [];
+  /** Per tool: each distinct name term's bit, so coverage counts distinct name words. */
+  private readonly nameBits: Array<Map<string, number>> = [];
   private readonly typos = new TypoIndex();
   private readonly synonyms: SynonymTable;
 
@@ -65,7 +72,7 @@ export class SearchIndex {
           const t = stem(w);
           let tf = tfs.get(t);
           if (!tf) tfs.set(t, (tf = [0, 0, 0, 0, 0, 0]));
-          tf[f]! += 1;
+          tf[f]! += f === 4 && actionOf(w) ? DESCRIPTION_ACTION_WEIGHT : 1;
           lens[f]! += 1;
         }
       });
@@ -77,6 +84,9 @@ export class SearchIndex {
       }
       this.lengths.push(lens);
       this.actions.push(toolAction(splitWords(e.upstreamName)));
+      const bits = new Map<string, number>();
+      for (const w of fields[0]) if (!isStopWord(w) && !bits.has(stem(w)) && bits.size < 31) bits.set(stem(w), bits.size);
+      this.nameBits.push(bits);
       for (let f = 0; f < FIELDS; f++) totals[f]! += lens[f]!;
     });
     const n = Math.max(1, this.entries.length);
@@ -148,12 +158,14 @@ export class SearchIndex {
   private sum = new Float32Array(0);
   private cover = new Uint8Array(0);
   private touched = new Int32Array(0);
+  private nameMask = new Int32Array(0);
 
   private scratch(groups: number): void {
     const n = this.entries.length;
     if (this.slotOf.length < n) {
       this.slotOf = new Int32Array(n).fill(-1);
       this.touched = new Int32Array(n);
+      this.nameMask = new Int32Array(n);
     }
     if (this.best.length < n * groups) {
       this.best = new Float32Array(n * groups);
@@ -193,6 +205,7 @@ export class SearchIndex {
             slot = used++;
             this.slotOf[doc] = slot;
             this.touched[slot] = doc;
+            this.nameMask[slot] = 0;
             this.best.fill(0, slot * G, slot * G + G);
             this.sum.fill(0, slot * G, slot * G + G);
             this.cover.fill(0, slot * G, slot * G + G);
@@ -200,7 +213,10 @@ export class SearchIndex {
           const cell = slot * G + g;
           if (sc > this.best[cell]!) this.best[cell] = sc;
           this.sum[cell]! += sc;
-          if (list.tf[base]! > 0) this.cover[cell] = 1;
+          if (list.tf[base]! > 0) {
+            this.cover[cell] = 1;
+            this.nameMask[slot]! |= 1 << (this.nameBits[doc]!.get(term) ?? 0);
+          }
         }
       }
     });
@@ -219,7 +235,8 @@ export class SearchIndex {
         total += this.best[cell]! + EXTRA_ALT_SHARE * (this.sum[cell]! - this.best[cell]!);
         covered += this.cover[cell]!;
       }
-      const coverage = covered / G;
+      // One name word cannot cover two query words ("list" for both "what" and "inbox").
+      const coverage = Math.min(covered, popcount(this.nameMask[slot]!)) / G;
       total *= 1 + FULL_NAME_COVER_BONUS * (coverage === 1 ? 1 : coverage * 0.5);
       if (action && this.actions[doc] === action) total *= 1 + ACTION_MATCH_BONUS;
       const hit = { entry, score: total };
@@ -233,4 +250,10 @@ export class SearchIndex {
     }
     return hits;
   }
+}
+
+function popcount(x: number): number {
+  let n = 0;
+  for (let v = x >>> 0; v; v &= v - 1) n++;
+  return n;
 }

@@ -6,7 +6,7 @@ const STOP = new Set(
   ('a an the to of for in on at by with from into onto about as and or but if then than so is are be been was were ' +
     'it its this that these those i me my mine we our you your he she they them their who whom whose ' +
     'do does did done can could would should will shall may might must please just also some any all each every ' +
-    'there here when where how via using have has had want need like up out only own same very too')
+    'there here when where how via using have has had want need like up out only own same very too called named')
     .split(' '),
 );
 
