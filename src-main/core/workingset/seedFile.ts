@@ -18,9 +18,12 @@ export class SeedWorkingSetFile {
     this.path = join(stateDir, WORKING_SET_FILE);
   }
 
-  /** The promoted and pinned names, re-read first if the file changed. */
+  /**
+   * The promoted and pinned names. While watched, the watcher keeps them fresh (no file I/O here: the
+   * tray and the listing ask often); otherwise the file is re-read first if it changed.
+   */
   current(): string[] {
-    this.reloadIfChanged();
+    if (!this.watching || this.mtimeMs < 0) this.reloadIfChanged();
     return this.names;
   }
 
