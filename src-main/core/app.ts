@@ -156,7 +156,7 @@ export function createApp(opts: AppOptions): App {
       endpoints.delete(id);
     }
     await catalog.syncUpstreams();
-    catalog.reshape();
+    // Listings are recomputed (compactDescriptions may have changed); the toolbox itself is not rebuilt.
     notifyChanged(config.agents.map((a) => a.id));
     events.emit({ type: 'settingsChanged' });
   };

@@ -81,6 +81,7 @@ export class Catalog {
   async syncUpstreams(): Promise<void> {
     const wanted = this.opts.config.upstreams;
     let removed = false;
+    let touched = false;
     for (const vendor of [...this.state.keys()]) {
       if (vendor in wanted) continue;
       await this.upstreams.get(vendor)?.close().catch(() => {});
@@ -88,21 +89,25 @@ export class Catalog {
       this.state.delete(vendor);
       this.configs.delete(vendor);
       removed = true;
+      touched = true;
     }
     for (const vendor of Object.keys(wanted)) {
       if (!this.state.has(vendor)) {
         this.state.set(vendor, { tools: undefined, source: 'none', listedAt: 0 });
         this.open(vendor);
+        touched = true;
       } else if (this.configs.get(vendor) !== JSON.stringify(wanted[vendor])) {
         await this.upstreams.get(vendor)?.close().catch(() => {});
         this.open(vendor);
+        touched = true;
       }
     }
     if (removed) {
       this.rebuild();
       await this.save();
     }
-    await this.refresh();
+    // An edit that left the upstreams alone (an agent's cap, say) lists nothing again.
+    if (touched) await this.refresh();
   }
 
   /** Connects to an upstream that is not (yet) configured, lists it once and disconnects. */
@@ -221,10 +226,6 @@ export class Catalog {
     return new Toolbox(catalogs, this.opts.config.prefixNames);
   }
 
-  /** Rebuilds the toolbox after a setting that shapes it changed (names, descriptions). */
-  reshape(): void {
-    this.rebuild();
-  }
 
   private rebuild(): void {
     this.current = this.build();
