@@ -88,6 +88,18 @@ export function createControl(p: ControlParts): ControlApi {
   const agentList = (v: unknown) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).map(agentId));
 
   const paused = () => p.events.emit({ type: 'paused', proxy: p.runtime.proxyPaused, demotion: p.sets.demotionPaused });
+  /** What listing the whole toolbox would cost: tokenized once per toolbox, not per report. */
+  const toolboxCosts = new WeakMap<object, Promise<{ bytes: number; tokens: number; tools: number }>>();
+  const toolboxCost = () => {
+    const tb = p.catalog.toolbox();
+    let cost = toolboxCosts.get(tb);
+    if (!cost) {
+      const whole = [...metaTools(p.config.backendHints), ...[...tb.all()].map((e) => tb.listed(e, p.config.compactDescriptions))];
+      cost = listingCost(whole).then((c) => ({ ...c, tools: tb.size }));
+      toolboxCosts.set(tb, cost);
+    }
+    return cost;
+  };
 
   return {
     ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)) }),
@@ -155,9 +167,7 @@ export function createControl(p: ControlParts): ControlApi {
     },
     async report(a) {
       await p.sets.ingest(p.clock.now());
-      const tb = p.catalog.toolbox();
-      const whole = [...metaTools(p.config.backendHints), ...[...tb.all()].map((e) => tb.listed(e, p.config.compactDescriptions))];
-      const toolboxCost = { ...(await listingCost(whole)), tools: tb.size };
+      const whole = await toolboxCost();
       const ids = a.agent ? [agentId(a.agent)] : p.config.agents.map((x) => x.id);
       return Promise.all(
         ids.map(async (id) =>
@@ -165,7 +175,7 @@ export function createControl(p: ControlParts): ControlApi {
             agent: p.sets.agent(id),
             listed: members(id),
             listedTools: p.router.listTools(id),
-            toolboxCost,
+            toolboxCost: whole,
             tallies: p.usage.tallies(id),
             searches: p.usage.searches(id),
             history: await p.sets.history(id),
