@@ -88,15 +88,18 @@ export function createControl(p: ControlParts): ControlApi {
   const agentList = (v: unknown) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).map(agentId));
 
   const paused = () => p.events.emit({ type: 'paused', proxy: p.runtime.proxyPaused, demotion: p.sets.demotionPaused });
-  /** What listing the whole toolbox would cost: tokenized once per toolbox, not per report. */
-  const toolboxCosts = new WeakMap<object, Promise<{ bytes: number; tokens: number; tools: number }>>();
+  /** What listing the whole toolbox would cost: tokenized once per toolbox and description setting. */
+  const toolboxCosts = new WeakMap<object, Map<boolean, Promise<{ bytes: number; tokens: number; tools: number }>>>();
   const toolboxCost = () => {
     const tb = p.catalog.toolbox();
-    let cost = toolboxCosts.get(tb);
+    const compact = p.config.compactDescriptions;
+    let byFlag = toolboxCosts.get(tb);
+    if (!byFlag) toolboxCosts.set(tb, (byFlag = new Map()));
+    let cost = byFlag.get(compact);
     if (!cost) {
-      const whole = [...metaTools(p.config.backendHints), ...[...tb.all()].map((e) => tb.listed(e, p.config.compactDescriptions))];
+      const whole = [...metaTools(p.config.backendHints), ...[...tb.all()].map((e) => tb.listed(e, compact))];
       cost = listingCost(whole).then((c) => ({ ...c, tools: tb.size }));
-      toolboxCosts.set(tb, cost);
+      byFlag.set(compact, cost);
     }
     return cost;
   };
