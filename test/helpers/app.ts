@@ -1,4 +1,4 @@
-// An in-process app on a random loopback port, and SDK clients of either era pointed at it.
+// An in-process app on an OS-assigned loopback port (port 0), and SDK clients of either era pointed at it.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,14 @@ import { validateConfig } from '../../src-main/core/config/validate.js';
 import { createApp, type App } from '../../src-main/core/app.js';
 import { systemClock } from '../../src-main/core/clock.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
+import { WAIT_MS, withDeadline } from './wait.js';
+
+/**
+ * How long an upstream may take to answer tools/list in tests (the product's default is 5 s). A fixture
+ * on loopback answers in milliseconds when the machine is idle, but seconds when both cores are busy;
+ * a test that means a short budget (a hung upstream) sets `timeouts.listMs` itself.
+ */
+export const TEST_LIST_MS = 20_000;
 
 export function tempDir(prefix = 'mws-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -15,7 +23,8 @@ export function tempDir(prefix = 'mws-test-'): string {
 export type TestApp = { app: App; url: string; stateDir: string; log: MemoryLogger; stop: () => Promise<void> };
 
 export async function startApp(raw: Record<string, unknown>, stateDir = tempDir()): Promise<TestApp> {
-  const config = validateConfig({ stateDir, listen: { host: '127.0.0.1', port: 0 }, ...raw }, stateDir);
+  const timeouts = { listMs: TEST_LIST_MS, ...(raw.timeouts as Record<string, unknown> | undefined) };
+  const config = validateConfig({ stateDir, listen: { host: '127.0.0.1', port: 0 }, ...raw, timeouts }, stateDir);
   const log = new MemoryLogger();
   const app = createApp({ config, clock: systemClock, log });
   const { url } = await app.start();
@@ -25,9 +34,10 @@ export async function startApp(raw: Record<string, unknown>, stateDir = tempDir(
 export type TestClient = {
   client: Client;
   changes: Tool[][];
-  nextChange: () => Promise<Tool[]>;
-  /** Resolves with the first announced list (the latest one included) that satisfies `pred`. */
-  until: (pred: (tools: Tool[]) => boolean) => Promise<Tool[]>;
+  /** The next announced list; rejects after `ms` (default WAIT_MS) naming what it waited for. */
+  nextChange: (what?: string, ms?: number) => Promise<Tool[]>;
+  /** Resolves with the first announced list (the latest one included) that satisfies `pred`; rejects after `ms` with `what` and the last list seen. */
+  until: (pred: (tools: Tool[]) => boolean, what?: string, ms?: number) => Promise<Tool[]>;
   close: () => Promise<void>;
 };
 
@@ -54,14 +64,19 @@ export async function connectClient(url: string, mode: 'auto' | 'legacy', name =
   return {
     client,
     changes,
-    nextChange: () => new Promise<Tool[]>((resolve) => waiters.push(resolve)),
-    until: (pred) =>
-      new Promise<Tool[]>((resolve) => {
+    nextChange: (what = `${name} to hear list_changed`, ms = WAIT_MS) => withDeadline(new Promise<Tool[]>((resolve) => waiters.push(resolve)), what, ms),
+    until: (pred, what = `${name} to hear a tool list that fits`, ms = WAIT_MS) => {
+      const names = () => (changes[changes.length - 1] ?? []).map((t) => t.name).join(', ') || 'none';
+      const p = new Promise<Tool[]>((resolve) => {
         const last = changes[changes.length - 1];
         if (last && pred(last)) return resolve(last);
         const check = (tools: Tool[]) => (pred(tools) ? resolve(tools) : waiters.push(check));
         waiters.push(check);
-      }),
+      });
+      return withDeadline(p, what, ms).catch((err: Error) => {
+        throw new Error(`${err.message} Last list heard: ${names()}.`);
+      });
+    },
     close: () => client.close(),
   };
 }

@@ -95,41 +95,94 @@ describe.each(['auto', 'legacy'] as const)('a %s client', (mode) => {
 });
 
 describe('list_changed', () => {
+  // Its own app and stdio upstream: these tests rewrite the working set and toggle upstream tools, which
+  // must not change what the other tests here see, whatever order they run in.
+  let lt: TestApp;
+  const lc: Record<'auto' | 'legacy', TestClient> = {} as never;
+  beforeAll(async () => {
+    lt = await startApp({ upstreams: { stateless: { url: stateless.url }, stdio: stdioFixture() }, agents: [{ id: 'default', approvals: 'allow' }] });
+    lc.auto = await connectClient(`${lt.url}/mcp`, 'auto');
+    lc.legacy = await connectClient(`${lt.url}/mcp`, 'legacy');
+  });
+  afterAll(async () => {
+    await Promise.all(Object.values(lc).map((c) => c?.close().catch(() => {})));
+    await lt?.stop();
+  });
+
   const has = (name: string) => (tools: { name: string }[]) => tools.some((x) => x.name === name);
+  const both = (pred: (tools: { name: string }[]) => boolean, what: string) =>
+    Promise.all([lc.auto.until(pred, `the auto client to hear ${what}`), lc.legacy.until(pred, `the legacy client to hear ${what}`)]);
+  /** Writes working-set.json, after first emptying it, so the wait sees this write take effect and not an older list. */
+  const seed = async (promoted: string[], marker: string) => {
+    writeFileSync(join(lt.stateDir, 'working-set.json'), JSON.stringify({ promoted: [] }));
+    await both((x) => !has(marker)(x), `${marker} gone`);
+    writeFileSync(join(lt.stateDir, 'working-set.json'), JSON.stringify({ promoted }));
+    await both(has(marker), `${marker} listed`);
+  };
+  /** Toggles an upstream's "extra" tool until it is in the state wanted (other tests may have left it either way). */
+  const extraOn = async (vendor: string, on: boolean) => {
+    for (let i = 0; i < 2; i++) {
+      const r = textOf(await lc.auto.client.callTool({ name: `${vendor}__toggle_extra`, arguments: {} }));
+      if (r === `extra=${on}`) return;
+    }
+    throw new Error(`${vendor}__toggle_extra never answered extra=${on}`);
+  };
 
   it('reaches clients of both eras when working-set.json changes', async () => {
-    writeFileSync(join(t.stateDir, 'working-set.json'), JSON.stringify({ promoted: ['stdio__whoami', 'stdio__extra'] }));
-    await Promise.all([clients.auto.until(has('stdio__whoami')), clients.legacy.until(has('stdio__whoami'))]);
+    await seed(['stdio__whoami'], 'stdio__whoami');
   });
 
   it('reaches them when an upstream announces new tools that are in the working set', async () => {
-    await clients.auto.client.callTool({ name: 'stdio__toggle_extra', arguments: {} });
-    await Promise.all([clients.auto.until(has('stdio__extra')), clients.legacy.until(has('stdio__extra'))]);
+    await extraOn('stdio', false);
+    await seed(['stdio__whoami', 'stdio__extra'], 'stdio__whoami');
+    await extraOn('stdio', true);
+    await both(has('stdio__extra'), 'stdio__extra listed');
   });
 
   it('reaches them when a modern (2026-07-28) upstream announces a change', async () => {
-    writeFileSync(join(t.stateDir, 'working-set.json'), JSON.stringify({ promoted: ['stateless__extra'] }));
-    await Promise.all([clients.auto.until((x) => !has('stdio__extra')(x)), clients.legacy.until((x) => !has('stdio__extra')(x))]);
-    await clients.auto.client.callTool({ name: 'stateless__toggle_extra', arguments: {} });
-    await Promise.all([clients.auto.until(has('stateless__extra')), clients.legacy.until(has('stateless__extra'))]);
+    await extraOn('stateless', false);
+    await seed(['stdio__whoami', 'stateless__extra'], 'stdio__whoami');
+    await extraOn('stateless', true);
+    await both(has('stateless__extra'), 'stateless__extra listed');
   });
 });
 
 describe('a 2025 upstream whose session expired', () => {
   it('fails the call in flight once, never retried, and re-opens the session on the next list', async () => {
-    await fetch(session.url.replace('/mcp', '/expire'), { method: 'POST' });
-    await expect(clients.auto.client.callTool({ name: 'session__add', arguments: { a: 1, b: 1 } })).rejects.toThrow();
-    await t.app.catalog.refresh();
-    expect(t.app.catalog.statuses().find((s) => s.vendor === 'session')?.status).toBe('up');
-    const r = await clients.auto.client.callTool({ name: 'session__add', arguments: { a: 1, b: 1 } });
-    expect(textOf(r)).toBe('2');
+    // Its own session upstream: expiring every session must not fail the other tests' calls.
+    const own = await startHttpFixture('session');
+    const st = await startApp({ upstreams: { session: { url: own.url } }, agents: [{ id: 'default', approvals: 'allow' }] });
+    const c = await connectClient(`${st.url}/mcp`, 'auto');
+    try {
+      expect(textOf(await c.client.callTool({ name: 'session__add', arguments: { a: 1, b: 2 } }))).toBe('3');
+      await fetch(own.url.replace('/mcp', '/expire'), { method: 'POST' });
+      await expect(c.client.callTool({ name: 'session__add', arguments: { a: 1, b: 1 } })).rejects.toThrow();
+      await st.app.catalog.refresh();
+      expect(st.app.catalog.statuses().find((s) => s.vendor === 'session')?.status).toBe('up');
+      const r = await c.client.callTool({ name: 'session__add', arguments: { a: 1, b: 1 } });
+      expect(textOf(r)).toBe('2');
+    } finally {
+      await c.close().catch(() => {});
+      await st.stop();
+      await own.kill();
+    }
   });
 });
 
 describe('the call log', () => {
   it('records each forwarded call without arguments or results, in a 0600 file', async () => {
-    await t.app.stop(); // flushes the log
-    const path = join(t.stateDir, 'calls.jsonl');
+    // Its own app, whose stop flushes the log: the shared one keeps serving the other tests.
+    const ct = await startApp({ upstreams: { stateless: { url: stateless.url }, session: { url: session.url }, stdio: stdioFixture() }, agents: [{ id: 'default', approvals: 'allow' }] });
+    const c = await connectClient(`${ct.url}/mcp`, 'legacy');
+    await c.client.callTool({ name: 'stateless__echo', arguments: { text: 'hi' } });
+    await c.client.callTool({ name: 'call_tool', arguments: { name: 'session__add', arguments: { a: 2, b: 3 } } });
+    await expect(c.client.callTool({ name: 'stateless__fail', arguments: {} })).rejects.toThrow();
+    await c.client.callTool({ name: 'stdio__whoami', arguments: {} });
+    await c.client.callTool({ name: 'stdio__is_error', arguments: {} });
+    await c.client.callTool({ name: 'session__add', arguments: { a: 1, b: 1 } });
+    await c.close();
+    await ct.stop(); // flushes the log
+    const path = join(ct.stateDir, 'calls.jsonl');
     const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.length).toBeGreaterThan(5);
     for (const l of lines) expect(Object.keys(l).sort()).toEqual(['agent', 'client', 'ms', 'ok', 'session', 'tool', 'ts', 'via']);
