@@ -1,43 +1,91 @@
-// Reaching the core: the CLI prefers a running instance (its live catalog, working sets and pending
-// approvals) over HTTP /control, and otherwise starts the core headless on the same state files.
+// Reaching the core. A running instance is found through the lock in its state folder
+// (core/store/stateLock.ts), whatever port it listens on, and every command talks to it over HTTP
+// /control. When the lock is held the CLI never touches the files itself; when nobody holds it, the
+// command takes the lock and starts the core headless on the state files for as long as it runs.
+import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import type { Config } from '../core/config/schema.js';
 import type { ControlApi } from '../core/control/api.js';
 import { httpControlClient } from '../core/control/http.js';
-import { readToken } from '../core/control/token.js';
 import { createApp } from '../core/app.js';
 import { systemClock } from '../core/clock.js';
 import { silentLogger } from '../core/log.js';
+import { MwsError } from '../core/errors.js';
+import { describeHolder, lockHolder, LOCK_WAIT_MS, type InstanceRecord } from '../core/store/stateLock.js';
 
-/** How long to wait for a running instance before working without one. */
-export const INSTANCE_PROBE_MS = 1500;
+/** How long a running instance may take to answer the first call (generous: it may be busy listing upstreams). */
+export const INSTANCE_PROBE_MS = 15_000;
+const RETRY_MS = 100;
 
-export type Control = { api: ControlApi; source: 'running instance' | 'config'; close: () => Promise<void> };
+export type Control = { api: ControlApi; source: 'running instance' | 'config'; close: () => Promise<void>; instance?: InstanceRecord };
 
+/** The URL of the config's host and port (what the config asks for; a running instance's real URL is in its lock record). */
 export function baseUrl(config: Config): string {
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host;
   return `http://${host}:${config.listen.port}`;
 }
 
-async function running(config: Config): Promise<ControlApi | undefined> {
-  const token = await readToken(config.stateDir);
-  if (!token) return undefined;
-  const api = httpControlClient(baseUrl(config), token);
-  try {
-    await Promise.race([api.status({}), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), INSTANCE_PROBE_MS).unref())]);
-    return api;
-  } catch (err) {
-    // A running instance that refused us (wrong token, bad request) is still the one to talk to.
-    if ((err as { code?: string }).code && (err as { code?: string }).code !== 'internal') return api;
-    return undefined;
-  }
+/** Where a running instance of this config may be: its state folder, and the demo's when the config has no upstream (`npm run demo`). */
+export function candidateStateDirs(config: Config): string[] {
+  const dirs = [config.stateDir];
+  if (Object.keys(config.upstreams).length === 0) dirs.push(join(config.stateDir, 'demo'));
+  return dirs;
 }
 
-export async function openControl(config: Config): Promise<Control> {
-  const live = await running(config);
-  if (live) return { api: live, source: 'running instance', close: async () => {} };
-  const app = createApp({ config, clock: systemClock, log: silentLogger });
-  await app.start({ listen: false, schedule: false });
-  return { api: app.control, source: 'config', close: () => app.stop() };
+async function connect(record: InstanceRecord, stateDir: string): Promise<ControlApi> {
+  const tokenFile = record.tokenFile ?? join(stateDir, 'control-token');
+  let token: string;
+  try {
+    token = (await readFile(tokenFile, 'utf8')).trim();
+  } catch (err) {
+    throw new MwsError('instance_unreachable', `${describeHolder(record)} holds ${stateDir}, but its control token ${tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}). Run mws as the same user as that instance.`);
+  }
+  const api = httpControlClient(record.url!, token, INSTANCE_PROBE_MS);
+  try {
+    await api.status({});
+  } catch (err) {
+    // A running instance that refused us (wrong token, bad request) is still the one to talk to; one
+    // that does not answer is still the owner of the files, so the CLI must not work on them.
+    if ((err as { code?: string }).code && (err as { code?: string }).code !== 'internal') return api;
+    throw new MwsError('instance_unreachable', `${describeHolder(record)} holds the state folder ${stateDir} but did not answer (${(err as Error).message}). Nothing was changed; try again, or stop that instance.`);
+  }
+  return api;
+}
+
+/** The running instance that owns one of the config's state folders, waiting briefly for one that is still starting. */
+async function findRunning(config: Config, end: number): Promise<{ api: ControlApi; record: InstanceRecord } | 'busy' | undefined> {
+  let busy = false;
+  for (const dir of candidateStateDirs(config)) {
+    const holder = await lockHolder(dir);
+    if (!holder) continue;
+    if (holder.record?.url) return { api: await connect(holder.record, dir), record: holder.record };
+    // Held by something that does not listen (yet): an instance starting, or another command.
+    if (dir === config.stateDir) busy = true;
+  }
+  if (busy && Date.now() < end) return 'busy';
+  return undefined;
+}
+
+export async function openControl(config: Config, command = `mws ${process.argv[2] ?? ''}`.trim()): Promise<Control> {
+  const end = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    const live = await findRunning(config, end);
+    if (live && live !== 'busy') return { api: live.api, source: 'running instance', instance: live.record, close: async () => {} };
+    if (live === 'busy') {
+      await new Promise((r) => setTimeout(r, RETRY_MS));
+      continue;
+    }
+    // Nobody runs: this command owns the folder while it works (StateLock waits for a short holder).
+    const app = createApp({ config, clock: systemClock, log: silentLogger, lock: { command, waitMs: Math.max(0, end - Date.now()) } });
+    try {
+      await app.start({ listen: false, schedule: false });
+    } catch (err) {
+      // An instance started between the look and the lock: talk to it instead.
+      if (err instanceof MwsError && err.code === 'state_locked' && (err.data.holder as InstanceRecord | null)?.url && Date.now() < end) continue;
+      throw err;
+    }
+    return { api: app.control, source: 'config', close: () => app.stop() };
+  }
 }
 
 export async function withControl<T>(config: Config, fn: (c: Control) => Promise<T>): Promise<T> {

@@ -32,6 +32,9 @@ import { ConfigEditor, type Raw } from './config/editor.js';
 import { tokenMatches } from './control/token.js';
 import { fileURLToPath } from 'node:url';
 import { text } from './proxy/listener.js';
+import { StateLock } from './store/stateLock.js';
+import { listenError } from './listenError.js';
+import { stateFolderError } from './store/stateFolder.js';
 
 /** How often idle 2025 sessions are looked for. */
 const SESSION_SWEEP_MS = 10 * 60 * 1000;
@@ -52,6 +55,11 @@ export type AppOptions = {
   transform?: (c: Config) => Config;
   /** The built settings window, served at /ui (default: out/renderer of this package). */
   rendererDir?: string;
+  /**
+   * Who takes the state folder's lock at start (store/stateLock.ts), as other processes will see it
+   * named: "mws serve", "mws promote", … false only for tests that build parts without starting them.
+   */
+  lock?: { command: string; waitMs?: number } | false;
 };
 
 /** The built renderer, two folders up from src-main/core. */
@@ -171,6 +179,7 @@ export function createApp(opts: AppOptions): App {
   let unschedule: (() => Promise<void>) | undefined;
   let sessionTimer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let stateLock: StateLock | undefined;
 
   return {
     config,
@@ -184,36 +193,16 @@ export function createApp(opts: AppOptions): App {
     ui,
     endpoints,
     async start(so: StartOptions = {}) {
-      await sets.start();
-      if (so.listen !== false) {
-        const token = await ensureToken(config.stateDir);
-        const authorized = (r: Request) => ui.authorized(r) || tokenMatches(r.headers.get('authorization')?.replace(/^Bearer /, ''), token);
-        listener = await listen(
-          config.listen.host,
-          config.listen.port,
-          [
-            mcpRoute({ endpoint: (id) => (runtime.proxyPaused && endpoints.has(id) ? pausedEndpoint : endpoints.get(id)) }),
-            eventsRoute(events, authorized),
-            controlRoute(control, () => token, (r) => ui.authorized(r)),
-            uiRoute(ui, opts.rendererDir ?? DEFAULT_RENDERER_DIR),
-            ...(opts.routes ?? []),
-          ],
-          opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused),
-        );
-        baseUrl = listener.url;
-        unwatch = seed.watch(() => notifyChanged());
-        sessionTimer = setInterval(() => endpoints.forEach((e) => e.sweepIdleSessions()), SESSION_SWEEP_MS);
-        sessionTimer.unref();
+      // First of all: nothing touches the state folder's files before this process owns it.
+      if (opts.lock !== false) {
+        stateLock = await StateLock.acquire(config.stateDir, { command: opts.lock?.command ?? (so.listen === false ? 'a Working Set command' : 'Working Set'), ...(opts.lock?.waitMs !== undefined ? { waitMs: opts.lock.waitMs } : {}) }, log);
       }
-      const loaded = catalog.start().finally(markReady);
-      if (so.listen === false) await loaded; // the CLI needs the toolbox before it can answer
-      const afterLoad = loaded.then(async () => {
-        // Pins and usage gathered while the app was off are applied once the toolbox is known.
-        if (so.schedule !== false && !stopped) await sets.cycle(clock.now());
-      });
-      afterLoad.catch((err: Error) => log.warn(`first working-set cycle failed: ${err.message}`));
-      if (so.schedule !== false) unschedule = startSweepSchedule(sets, clock, log);
-      return { url: baseUrl };
+      try {
+        return await startOwned(so);
+      } catch (err) {
+        await this.stop();
+        throw err;
+      }
     },
     async stop() {
       if (stopped) return;
@@ -228,6 +217,8 @@ export function createApp(opts: AppOptions): App {
         () => catalog.stop(),
         () => callLog.close(),
         () => files.close(),
+        // Last: the folder is free only once every file in it is written.
+        () => stateLock?.release(),
       ];
       for (const step of steps) {
         try {
@@ -238,4 +229,44 @@ export function createApp(opts: AppOptions): App {
       }
     },
   };
+
+  async function startOwned(so: StartOptions): Promise<{ url: string }> {
+    try {
+      await sets.start();
+    } catch (err) {
+      throw (err as NodeJS.ErrnoException).code ? stateFolderError(config.stateDir, err) : err;
+    }
+    if (so.listen !== false) {
+      const token = await ensureToken(config.stateDir).catch((err: unknown) => Promise.reject(stateFolderError(config.stateDir, err)));
+      const authorized = (r: Request) => ui.authorized(r) || tokenMatches(r.headers.get('authorization')?.replace(/^Bearer /, ''), token);
+      const opened = await listen(
+        config.listen.host,
+        config.listen.port,
+        [
+          mcpRoute({ endpoint: (id) => (runtime.proxyPaused && endpoints.has(id) ? pausedEndpoint : endpoints.get(id)) }),
+          eventsRoute(events, authorized),
+          controlRoute(control, () => token, (r) => ui.authorized(r)),
+          uiRoute(ui, opts.rendererDir ?? DEFAULT_RENDERER_DIR),
+          ...(opts.routes ?? []),
+        ],
+        opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused),
+      ).catch((err: unknown) => Promise.reject(listenError(config.listen.host, config.listen.port, err)));
+      listener = opened;
+      baseUrl = opened.url;
+      unwatch = seed.watch(() => notifyChanged());
+      sessionTimer = setInterval(() => endpoints.forEach((e) => e.sweepIdleSessions()), SESSION_SWEEP_MS);
+      sessionTimer.unref();
+      // Now the CLI can find this instance through the lock, whatever port it got.
+      await stateLock?.listening(baseUrl);
+    }
+    const loaded = catalog.start().finally(markReady);
+    if (so.listen === false) await loaded; // the CLI needs the toolbox before it can answer
+    const afterLoad = loaded.then(async () => {
+      // Pins and usage gathered while the app was off are applied once the toolbox is known.
+      if (so.schedule !== false && !stopped) await sets.cycle(clock.now());
+    });
+    afterLoad.catch((err: Error) => log.warn(`first working-set cycle failed: ${err.message}`));
+    if (so.schedule !== false) unschedule = startSweepSchedule(sets, clock, log);
+    return { url: baseUrl };
+  }
 }

@@ -10,6 +10,9 @@ export type ErrorCode =
   | 'upstream_timeout'
   | 'agent_not_found'
   | 'state_damaged'
+  | 'state_locked'
+  | 'state_unusable'
+  | 'instance_unreachable'
   | 'usage';
 
 export class MwsError extends Error {

@@ -8,7 +8,7 @@ import { stderrLogger } from '../core/log.js';
 export async function startCore(rendererDir: string): Promise<App> {
   const path = resolveConfigPath(undefined);
   const loaded = await loadConfig(path);
-  const core = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir });
+  const core = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, lock: { command: 'the Working Set app', waitMs: 5_000 } });
   await core.start();
   return core;
 }

@@ -42,7 +42,7 @@ beforeAll(async () => {
   const dir = tempDir();
   cfg = join(dir, 'config.json');
   stateDir = join(dir, 'state');
-  writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 20000 + Math.floor(Math.random() * 20000) } }));
+  writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 } }));
   await startServe();
   agentClient = await connectClient(`${base}/mcp`, 'auto', 'e2e-agent');
 });

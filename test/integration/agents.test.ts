@@ -23,11 +23,11 @@ const lastJson = (out: string) => JSON.parse(out.trim().split('\n').pop()!) as u
 beforeAll(async () => {
   const dir = tempDir();
   cfg = join(dir, 'config.json');
-  const port = 20000 + Math.floor(Math.random() * 20000);
   writeFileSync(cfg, JSON.stringify({
     upstream: { builtin: 'demo' },
     stateDir: join(dir, 'state'),
-    listen: { port },
+    // Port 0: the OS picks one; the CLI finds the instance through the lock in its state folder.
+    listen: { port: 0 },
     agents: [{ id: 'default', name: 'Main', cap: 5 }, { id: 'bot', approvals: 'read-only', idleWindowDays: 7 }],
   }));
   serve = spawnTs(MWS, ['serve', '--config', cfg]);

@@ -20,9 +20,7 @@ beforeAll(async () => {
   const dir = tempDir();
   stateDir = join(dir, 'state');
   cfg = join(dir, 'config.json');
-  // A fixed high port: `mws search` finds the running instance through the config.
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  writeFileSync(cfg, JSON.stringify({ upstream: { builtin: 'demo' }, stateDir, listen: { port }, pins: ['drive_share_file'], agents: [{ id: 'bot', pins: ['mail_send_message'] }] }));
+  writeFileSync(cfg, JSON.stringify({ upstream: { builtin: 'demo' }, stateDir, listen: { port: 0 }, pins: ['drive_share_file'], agents: [{ id: 'bot', pins: ['mail_send_message'] }] }));
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
   const m = await waitForOutput(serve, /listening on (http:\/\/\S+\/mcp)/, 'mws serve');
   client = await connectClient(`${m[1]}/bot`, 'auto', 'search-test-client');

@@ -15,7 +15,7 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
     io.err(`mws: no upstream is configured in ${loaded.path}${loaded.exists ? '' : ' (the file does not exist)'}; only the meta-tools will be listed. Run "mws init" or pass --demo.`);
   }
 
-  const app = createApp({ config, clock: systemClock, log: stderrLogger, configFile: { path: loaded.path, raw: loaded.raw }, transform: flagsTransform(opts) });
+  const app = createApp({ config, clock: systemClock, log: stderrLogger, configFile: { path: loaded.path, raw: loaded.raw }, transform: flagsTransform(opts), lock: { command: 'mws serve', waitMs: 5_000 } });
   const { url } = await app.start();
   const { url: window } = await app.control.uiLink({});
   const mcpUrl = `${url}/mcp`;
