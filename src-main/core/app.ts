@@ -34,7 +34,7 @@ import { fileURLToPath } from 'node:url';
 import { text } from './proxy/listener.js';
 import { StateLock } from './store/stateLock.js';
 import { listenError } from './listenError.js';
-import { stateFolderError } from './store/stateFolder.js';
+import { checkStateFiles, ensureStateFolder, stateFolderError } from './store/stateFolder.js';
 
 /** How often idle 2025 sessions are looked for. */
 const SESSION_SWEEP_MS = 10 * 60 * 1000;
@@ -231,6 +231,8 @@ export function createApp(opts: AppOptions): App {
   };
 
   async function startOwned(so: StartOptions): Promise<{ url: string }> {
+    await ensureStateFolder(config.stateDir);
+    await checkStateFiles(config.stateDir, config.agents.map((a) => a.id));
     try {
       await sets.start();
     } catch (err) {

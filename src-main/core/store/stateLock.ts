@@ -8,13 +8,13 @@
 // for STALE_MS), or at once when the recorded pid is no longer alive — removing the old lock only if
 // it is still the very directory that was seen dead, so two starters cannot both take it.
 import lockfile from 'proper-lockfile';
-import { mkdir, readFile, rm, rmdir, stat } from 'node:fs/promises';
+import { readFile, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MwsError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { writeJsonAtomic } from './atomicJson.js';
 import { TOKEN_FILE } from '../control/token.js';
-import { stateFolderError } from './stateFolder.js';
+import { ensureStateFolder, stateFolderError } from './stateFolder.js';
 
 export const LOCK_DIR = 'instance.lock';
 export const INSTANCE_FILE = 'instance.json';
@@ -105,11 +105,7 @@ export class StateLock {
    * A holder that listens is another instance: refused at once with a sentence naming it.
    */
   static async acquire(stateDir: string, who: { command: string; waitMs?: number }, log: Logger): Promise<StateLock> {
-    try {
-      await mkdir(stateDir, { recursive: true, mode: 0o700 });
-    } catch (err) {
-      throw stateFolderError(stateDir, err);
-    }
+    await ensureStateFolder(stateDir);
     const end = Date.now() + (who.waitMs ?? LOCK_WAIT_MS);
     let lock: StateLock | undefined;
     for (;;) {
