@@ -9,6 +9,7 @@ import { parseTranscriptLine, transcriptFiles } from './transcripts.js';
 import { CALL_LOG_FILE } from './callLog.js';
 import type { AgentUsage } from '../workingset/usagePromotion.js';
 import { DAY_MS } from '../workingset/types.js';
+import { fits, usageFileSchema } from '../store/shapes.js';
 
 export const USAGE_FILE = 'usage.json';
 /**
@@ -39,7 +40,7 @@ type UsageFileShape = {
 export const DAILY_DAYS = 90;
 
 const empty = (): UsageFileShape => ({ version: 1, cursors: {}, pending: {}, gapSessions: {}, agents: {}, tallies: {}, searches: {}, lastUsed: {}, daily: {} });
-const isUsageFile = (v: unknown): v is UsageFileShape => typeof v === 'object' && v !== null && (v as { version?: unknown }).version === 1;
+const isUsageFile = fits(usageFileSchema) as (v: unknown) => v is UsageFileShape;
 
 
 export class UsageStore {

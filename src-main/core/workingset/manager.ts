@@ -7,6 +7,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { MwsError } from '../errors.js';
 import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
+import { fits, seenFilesSchema } from '../store/shapes.js';
 import type { Toolbox } from '../toolbox/toolbox.js';
 import type { UsageStore } from '../usage/usageStore.js';
 import { readPinFiles } from '../usage/pinFiles.js';
@@ -56,7 +57,7 @@ export class WorkingSets {
   async start(): Promise<void> {
     await this.o.usage.load();
     for (const a of this.o.config.agents) this.states.set(a.id, await this.o.files.load(a.id));
-    const seen = await readJsonSafe(join(this.o.config.stateDir, PIN_FILES_SEEN), this.o.log, (v): v is Record<string, number> => typeof v === 'object' && v !== null);
+    const seen = await readJsonSafe(join(this.o.config.stateDir, PIN_FILES_SEEN), this.o.log, fits(seenFilesSchema));
     if (seen.kind === 'ok') this.pinFilesSeen = seen.value;
   }
 

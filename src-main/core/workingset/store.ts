@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import type { Logger } from '../log.js';
 import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
 import { JsonlAppender } from '../store/jsonl.js';
+import { agentStateSchema, fits } from '../store/shapes.js';
 import { emptyAgentState, type AgentState, type HistoryEntry, type PromoteCause } from './types.js';
 
 type StoredHistory = HistoryEntry & { vendor?: string };
 
-const isAgentState = (v: unknown): v is AgentState =>
-  typeof v === 'object' && v !== null && typeof (v as AgentState).tools === 'object' && (v as AgentState).tools !== null;
+// Checked against its whole shape: a null tool or null approvals would otherwise break promotion and calls later.
+const isAgentState = fits(agentStateSchema) as (v: unknown) => v is AgentState;
 
 export class AgentStateFiles {
   private readonly dir: string;

@@ -1,0 +1,46 @@
+// The shapes of the JSON state files, checked on load. A file that parses but has the wrong shape
+// (`"tools": {"x": null}`, `"approvals": null`, `"cursors": 5`) would otherwise be accepted and break
+// promotion, calls or the sweep later, far from the cause; checked here, it is moved aside with a
+// warning naming it and rebuilt (readJsonSafe). Objects are loose: fields added later pass through.
+import { z } from 'zod';
+
+const record = <T extends z.ZodType>(v: T) => z.record(z.string(), v);
+const ms = z.number().finite();
+
+export const toolStateSchema = z.looseObject({
+  vendor: z.string(),
+  promotedBy: z.enum(['agent', 'user', 'usage', 'pin']),
+  promotedAt: ms,
+  lastUsedAt: ms.nullable().optional(),
+  pinned: z.enum(['config', 'file', 'seed']).optional(),
+});
+
+/** stateDir/agents/<id>.json */
+export const agentStateSchema = z.looseObject({
+  tools: record(toolStateSchema),
+  demotedAt: record(ms).optional(),
+  approvals: record(z.looseObject({ hash: z.string(), at: ms })).optional(),
+});
+
+const cursorSchema = z.looseObject({ offset: z.number().int().nonnegative(), ino: z.number() });
+
+/** stateDir/usage.json: the containers the store indexes into must be objects of the right kind. */
+export const usageFileSchema = z.looseObject({
+  version: z.literal(1),
+  cursors: record(cursorSchema).optional(),
+  pending: record(z.looseObject({})).optional(),
+  gapSessions: record(z.looseObject({})).optional(),
+  agents: record(record(z.unknown())).optional(),
+  tallies: record(record(z.looseObject({ ok: z.number(), failed: z.number() }))).optional(),
+  searches: record(z.number()).optional(),
+  lastUsed: record(record(z.number())).optional(),
+  daily: record(record(z.looseObject({}))).optional(),
+});
+
+/** stateDir/pin-files-seen.json */
+export const seenFilesSchema = record(z.number());
+
+/** A type guard for readJsonSafe from a schema. */
+export function fits<T>(schema: z.ZodType<T>): (v: unknown) => v is T {
+  return (v: unknown): v is T => schema.safeParse(v).success;
+}
