@@ -168,7 +168,7 @@ export function createApp(opts: AppOptions): App {
     notifyChanged(config.agents.map((a) => a.id));
     events.emit({ type: 'settingsChanged' });
   };
-  const editor = new ConfigEditor(opts.configFile?.path, opts.configFile?.raw ?? {}, config.stateDir, applyConfig);
+  const editor = new ConfigEditor(opts.configFile?.path, opts.configFile?.raw ?? {}, config.stateDir, applyConfig, log);
   const ui = new UiSessions(() => clock.now());
   const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link() });
   /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */
@@ -255,7 +255,13 @@ export function createApp(opts: AppOptions): App {
       ).catch((err: unknown) => Promise.reject(listenError(config.listen.host, config.listen.port, err)));
       listener = opened;
       baseUrl = opened.url;
-      unwatch = seed.watch(() => notifyChanged());
+      const unwatchSeed = seed.watch(() => notifyChanged());
+      // Hand edits to the config file are applied live, never overwritten by the next save here.
+      const unwatchConfig = editor.watch();
+      unwatch = () => {
+        unwatchSeed();
+        unwatchConfig();
+      };
       sessionTimer = setInterval(() => endpoints.forEach((e) => e.sweepIdleSessions()), SESSION_SWEEP_MS);
       sessionTimer.unref();
       // Now the CLI can find this instance through the lock, whatever port it got.

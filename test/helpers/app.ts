@@ -1,5 +1,5 @@
 // An in-process app on an OS-assigned loopback port (port 0), and SDK clients of either era pointed at it.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
@@ -84,4 +84,21 @@ export async function connectClient(url: string, mode: 'auto' | 'legacy', name =
 export function textOf(result: { content?: unknown }): string {
   const c = (result.content as Array<{ type: string; text?: string }> | undefined) ?? [];
   return c.map((x) => x.text ?? '').join('');
+}
+
+export type FileApp = TestApp & { configPath: string };
+
+/** An in-process app whose config comes from a real config.json, so edits from the window and by hand can be tested. */
+export async function startAppFromFile(raw: Record<string, unknown>): Promise<FileApp> {
+  const dir = tempDir();
+  const configPath = join(dir, 'config.json');
+  const stateDir = join(dir, 'state');
+  const fileRaw = { stateDir, listen: { host: '127.0.0.1', port: 0 }, ...raw };
+  writeFileSync(configPath, JSON.stringify(fileRaw, null, 2));
+  const timeouts = { listMs: TEST_LIST_MS, ...(raw.timeouts as Record<string, unknown> | undefined) };
+  const config = validateConfig({ ...fileRaw, timeouts }, stateDir);
+  const log = new MemoryLogger();
+  const app = createApp({ config, clock: systemClock, log, configFile: { path: configPath, raw: fileRaw } });
+  const { url } = await app.start();
+  return { app, url, stateDir, log, configPath, stop: () => app.stop() };
 }

@@ -97,7 +97,8 @@ export interface ControlApi {
   /** Adds an upstream, or replaces the one named `vendor`. */
   saveUpstream(args: { vendor: string; upstream: UpstreamInput }): Promise<UpstreamRow[]>;
   removeUpstream(args: { vendor: string }): Promise<UpstreamRow[]>;
-  testUpstream(args: { upstream: UpstreamInput }): Promise<{ ok: boolean; era: string | null; tools: string[]; error: string | null }>;
+  /** `vendor`: the saved upstream being edited, whose secrets stand in for masked values. */
+  testUpstream(args: { upstream: UpstreamInput; vendor?: string }): Promise<{ ok: boolean; era: string | null; tools: string[]; error: string | null }>;
   settings(args: Record<string, never>): Promise<SettingsView>;
   /** A one-time link that opens the settings window in a browser (headless). */
   uiLink(args: Record<string, never>): Promise<{ url: string }>;

@@ -25,19 +25,44 @@ const VENDOR = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 /** Header values are secrets (tokens): the window shows that they are set, not what they are. */
 function masked(u: UpstreamConfig): UpstreamRow['config'] {
-  if (u.kind === 'http') return { url: u.url, headers: Object.fromEntries(Object.keys(u.headers).map((k) => [k, '••••'])) };
-  if (u.kind === 'stdio') return { command: u.command, args: u.args, env: Object.fromEntries(Object.keys(u.env).map((k) => [k, '••••'])), ...(u.cwd ? { cwd: u.cwd } : {}) };
+  if (u.kind === 'http') return { url: u.url, headers: Object.fromEntries(Object.keys(u.headers).map((k) => [k, MASK])) };
+  if (u.kind === 'stdio') return { command: u.command, args: u.args, env: Object.fromEntries(Object.keys(u.env).map((k) => [k, MASK])), ...(u.cwd ? { cwd: u.cwd } : {}) };
   return { builtin: u.name };
 }
 
-function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
+/** The value the window shows for a saved secret; sent back unchanged, it means "keep the saved one". */
+export const MASK = '••••';
+
+/**
+ * The upstream's JSON for the file, merged with what is saved under that name. A masked value sent back
+ * keeps the saved secret; a field left out keeps the saved one (env and cwd of a stdio upstream, the
+ * headers of an HTTP one), so an edit never deletes what the form did not show. An empty object or
+ * string clears it.
+ */
+export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
   if (typeof input !== 'object' || input === null) throw new MwsError('usage', 'An upstream needs "url" (HTTP) or "command" (stdio).');
-  // A masked value sent back unchanged keeps the secret that was saved.
-  const keep = (next: Record<string, string> | undefined, old: unknown) =>
-    next && Object.fromEntries(Object.entries(next).map(([k, v]) => [k, v === '••••' ? String((old as Record<string, string> | undefined)?.[k] ?? '') : v]));
-  const prev = (previous ?? {}) as { headers?: unknown; env?: unknown };
-  if ('url' in input) return { url: input.url, ...(input.headers ? { headers: keep(input.headers, prev.headers) } : {}) };
-  if ('command' in input) return { command: input.command, ...(input.args ? { args: input.args } : {}), ...(input.env ? { env: keep(input.env, prev.env) } : {}), ...(input.cwd ? { cwd: input.cwd } : {}) };
+  const prev = (typeof previous === 'object' && previous !== null ? previous : {}) as { url?: unknown; command?: unknown; headers?: unknown; env?: unknown; cwd?: unknown; args?: unknown };
+  const keep = (next: Record<string, string>, old: unknown) =>
+    Object.fromEntries(Object.entries(next).map(([k, v]) => [k, v === MASK ? String((old as Record<string, string> | undefined)?.[k] ?? '') : v]));
+  if ('url' in input) {
+    const sameKind = typeof prev.url === 'string';
+    const headers = input.headers ? keep(input.headers, prev.headers) : sameKind ? prev.headers : undefined;
+    return { url: input.url, ...(headers && Object.keys(headers).length ? { headers } : {}) };
+  }
+  if ('command' in input) {
+    const sameKind = typeof prev.command === 'string';
+    const env = input.env ? keep(input.env, prev.env) : sameKind ? prev.env : undefined;
+    const cwd = input.cwd !== undefined ? input.cwd : sameKind ? prev.cwd : undefined;
+    if (input.args !== undefined && (!Array.isArray(input.args) || input.args.some((a) => typeof a !== 'string'))) {
+      throw new MwsError('usage', 'An upstream\'s "args" must be a list of strings, one per argument.');
+    }
+    return {
+      command: input.command,
+      ...(input.args?.length ? { args: input.args } : {}),
+      ...(env && Object.keys(env).length ? { env } : {}),
+      ...(typeof cwd === 'string' && cwd ? { cwd } : {}),
+    };
+  }
   throw new MwsError('usage', 'An upstream needs "url" (HTTP) or "command" (stdio).');
 }
 
@@ -137,7 +162,9 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       return rows();
     },
     async testUpstream(a) {
-      const json = upstreamJson(a.upstream, undefined);
+      // Testing an edited upstream uses its saved secrets where the form still shows them masked.
+      const saved = a.vendor ? (p.editor.current().upstreams as Raw | undefined)?.[a.vendor] : undefined;
+      const json = upstreamJson(a.upstream, saved);
       // Validated as the config would be, so a test never tries what saving would refuse.
       const cfg = validateConfig({ upstreams: { test: json } }, p.config.stateDir).upstreams.test!;
       const r = await p.catalog.probe('test', cfg);
