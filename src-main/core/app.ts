@@ -164,6 +164,8 @@ export function createApp(opts: AppOptions): App {
       endpoints.delete(id);
     }
     await catalog.syncUpstreams();
+    // A pin added or removed in this edit shows at once, not at the next cycle.
+    await sets.reconcilePinsNow();
     // Listings are recomputed (compactDescriptions may have changed); the toolbox itself is not rebuilt.
     notifyChanged(config.agents.map((a) => a.id));
     events.emit({ type: 'settingsChanged' });

@@ -143,7 +143,8 @@ export function createControl(p: ControlParts): ControlApi {
       return p.sets.cycle(p.clock.now(), { dryRun: a.dryRun === true, ...(a.agents ? { agents: agentList(a.agents)! } : {}) });
     },
     async sweepPreview(a) {
-      return p.sets.previewSweep(parseNow(a.now), agentList(a.agents));
+      // Exactly the rule the sweep applies: the scheduled cycle, dry.
+      return p.sets.sweepPreview(parseNow(a.now), agentList(a.agents));
     },
     async pendingApprovals(a) {
       return p.gate.pending.list(a.agent ? agentId(a.agent) : undefined);

@@ -49,6 +49,7 @@ export class WorkingSets {
   private readonly states = new Map<string, AgentState>();
   private pinFilesSeen: Record<string, number> = {};
   private filePins: string[] = [];
+  private filePinsRead = false;
   /** While true the sweep decides nothing: the tray's "pause automatic demotion". */
   demotionPaused = false;
 
@@ -164,6 +165,38 @@ export class WorkingSets {
     });
   }
 
+  /**
+   * What the sweep would demote at `now`: the very cycle the schedule runs (usage read, pins reconciled,
+   * usage promotions, then the sweep, skipped while demotion is paused), on a copy, keeping only its
+   * demotions. A separate preview of the sweep rule alone would miss a pin not yet reconciled and
+   * predict demoting a pinned tool.
+   */
+  async sweepPreview(now: number, agents?: string[]): Promise<Decision[]> {
+    return (await this.cycle(now, { dryRun: true, ...(agents ? { agents } : {}) })).decisions.filter((d) => d.action === 'demote');
+  }
+
+  /**
+   * Pins take effect at once, not at the next cycle: after a config edit the set gains its new pins
+   * (or an existing member is marked pinned) and loses its old ones now, and listeners hear it.
+   * (working-set.json's names are listed as soon as the file changes; the cycle records them.)
+   */
+  async reconcilePinsNow(now = this.o.clock.now()): Promise<Decision[]> {
+    const known = this.known();
+    const out: Decision[] = [];
+    const touched: string[] = [];
+    for (const a of this.o.config.agents) {
+      const st = this.states.get(a.id);
+      if (!st) continue;
+      let changes = reconcilePins(a.id, st, { fixed: this.fixedPins(a.id), files: this.activeFilePins(), pinDecayDays: this.o.config.promote.pinDecayDays }, known, now);
+      // Pin files are read by the cycle; until it has read them once, their pins are left as they are.
+      if (!this.filePinsRead) changes = changes.filter((c) => st.tools[c.tool]?.pinned !== 'file');
+      if (changes.some((c) => c.action === 'unpin' || c.action === 'repin')) touched.push(a.id);
+      out.push(...(await this.applyPinChanges(changes, now, true)));
+    }
+    if (touched.length) this.o.events.changed(touched);
+    return out;
+  }
+
   /** Usage scores per agent at `now`. */
   previewUsage(now: number, agents?: string[]): Record<string, UsageCandidate[]> {
     const known = this.known();
@@ -217,8 +250,11 @@ export class WorkingSets {
     ];
     for (const u of used) this.markUsed(u.agent, u.tool, u.ts);
     this.filePins = await readPinFiles(this.o.config.pinFiles);
+    this.filePinsRead = true;
     let changed = false;
-    for (const p of this.filePins) if (this.pinFilesSeen[p] === undefined) (this.pinFilesSeen[p] = now), (changed = true);
+    // First seen now, even when a dry run asks about a future time.
+    const seenAt = Math.min(now, this.o.clock.now());
+    for (const p of this.filePins) if (this.pinFilesSeen[p] === undefined) (this.pinFilesSeen[p] = seenAt), (changed = true);
     if (changed) await writeJsonAtomic(join(this.o.config.stateDir, PIN_FILES_SEEN), this.pinFilesSeen);
   }
 
