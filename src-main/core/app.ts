@@ -49,10 +49,19 @@ export type AppOptions = {
   fastPath?: boolean;
   /** More routes on the same listener. */
   routes?: Route[];
-  /** The config file the running config came from, for edits from the window (none: not editable). */
-  configFile?: { path: string; raw: Raw };
+  /**
+   * The config file the running config came from, for edits from the window (none: not editable).
+   * `stateDirDefault`: the state folder a config without "stateDir" means (the one it was loaded with).
+   */
+  configFile?: { path: string; raw: Raw; stateDirDefault?: string };
   /** Applied to every config loaded or saved while running (the CLI's --demo and --port). */
   transform?: (c: Config) => Config;
+  /**
+   * The built-in demo is served (--demo on a config without upstreams). The window says so; the demo's
+   * toolbox and state folder stay for the whole run — an upstream saved meanwhile waits for a restart
+   * instead of silently swapping the toolbox under the demo's state.
+   */
+  demo?: boolean;
   /** The built settings window, served at /ui (default: out/renderer of this package). */
   rendererDir?: string;
   /**
@@ -146,9 +155,14 @@ export function createApp(opts: AppOptions): App {
   router.setMetaHandler('promote', ws.promote);
   router.setMetaHandler('demote', ws.demote);
   for (const agent of config.agents) endpoints.set(agent.id, new AgentEndpoint(agent.id, router, log, () => clock.now()));
-  const runtime = { proxyPaused: false, restartNeeded: false };
+  const runtime = { proxyPaused: false, restartNeeded: false, demo: opts.demo ? { stateDir: config.stateDir } : null };
   const applyConfig = async (saved: Config) => {
-    const next = opts.transform?.(saved) ?? saved;
+    let next = opts.transform?.(saved) ?? saved;
+    if (runtime.demo) {
+      // The demo runs on until a restart: a saved upstream (leaving the demo, asked in the window) waits for it.
+      if (Object.keys(saved.upstreams).length > 0) runtime.restartNeeded = true;
+      next = { ...next, upstreams: config.upstreams, prefixNames: config.prefixNames, backendHints: config.backendHints, stateDir: config.stateDir };
+    }
     // The listener and the state folder are set at start; a change to them waits for a restart.
     runtime.restartNeeded ||= next.listen.port !== config.listen.port || next.listen.host !== config.listen.host || next.stateDir !== config.stateDir;
     const before = new Set(config.agents.map((a) => a.id));
@@ -170,7 +184,7 @@ export function createApp(opts: AppOptions): App {
     notifyChanged(config.agents.map((a) => a.id));
     events.emit({ type: 'settingsChanged' });
   };
-  const editor = new ConfigEditor(opts.configFile?.path, opts.configFile?.raw ?? {}, config.stateDir, applyConfig, log);
+  const editor = new ConfigEditor(opts.configFile?.path, opts.configFile?.raw ?? {}, opts.configFile?.stateDirDefault ?? config.stateDir, applyConfig, log);
   const ui = new UiSessions(() => clock.now());
   const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link() });
   /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'agent_not_found'
   | 'state_damaged'
   | 'state_locked'
+  | 'demo_mode'
   | 'state_unusable'
   | 'instance_unreachable'
   | 'usage';

@@ -4,6 +4,7 @@ import { cliConfig, flagsTransform } from '../config.js';
 import { createApp } from '../../core/app.js';
 import { systemClock } from '../../core/clock.js';
 import { stderrLogger } from '../../core/log.js';
+import { defaultStateDir } from '../../core/config/paths.js';
 import type { Io } from '../output.js';
 
 export type ServeOptions = { config: string | undefined; port: number | undefined; demo: boolean };
@@ -15,7 +16,14 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
     io.err(`mws: no upstream is configured in ${loaded.path}${loaded.exists ? '' : ' (the file does not exist)'}; only the meta-tools will be listed. Run "mws init" or pass --demo.`);
   }
 
-  const app = createApp({ config, clock: systemClock, log: stderrLogger, configFile: { path: loaded.path, raw: loaded.raw }, transform: flagsTransform(opts), lock: { command: 'mws serve', waitMs: 5_000 } });
+  // The demo is served when --demo meets a config without upstreams (cli/config.ts applyDemo).
+  const demo = opts.demo && Object.keys(loaded.raw.upstreams ?? {}).length === 0 && loaded.raw.upstream === undefined;
+  const app = createApp({
+    config, clock: systemClock, log: stderrLogger,
+    // A config without "stateDir" means the default folder, not the demo's (else every save would ask for a restart).
+    configFile: { path: loaded.path, raw: loaded.raw, stateDirDefault: defaultStateDir() },
+    transform: flagsTransform(opts), demo, lock: { command: demo ? 'mws serve --demo' : 'mws serve', waitMs: 5_000 },
+  });
   const { url } = await app.start();
   const { url: window } = await app.control.uiLink({});
   const mcpUrl = `${url}/mcp`;

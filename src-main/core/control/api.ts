@@ -31,6 +31,8 @@ export type StatusView = {
   restartNeeded: boolean;
   /** False when settings cannot be saved (the demo without a config file). */
   editable: boolean;
+  /** The built-in demo is being served (`npm run demo`, `mws serve --demo`): made-up tools, its own state folder. */
+  demo?: { stateDir: string } | null;
 };
 
 export type UpstreamInput = { url: string; headers?: Record<string, string> } | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };
@@ -95,7 +97,7 @@ export interface ControlApi {
   clientConfigs(args: { agent: string }): Promise<ClientConfigs>;
   upstreams(args: Record<string, never>): Promise<UpstreamRow[]>;
   /** Adds an upstream, or replaces the one named `vendor`. */
-  saveUpstream(args: { vendor: string; upstream: UpstreamInput }): Promise<UpstreamRow[]>;
+  saveUpstream(args: { vendor: string; upstream: UpstreamInput; leaveDemo?: boolean }): Promise<UpstreamRow[]>;
   removeUpstream(args: { vendor: string }): Promise<UpstreamRow[]>;
   /** `vendor`: the saved upstream being edited, whose secrets stand in for masked values. */
   testUpstream(args: { upstream: UpstreamInput; vendor?: string }): Promise<{ ok: boolean; era: string | null; tools: string[]; error: string | null }>;

@@ -16,7 +16,7 @@ import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
 
 /** Switches the running core holds outside the config. */
-export type Runtime = { proxyPaused: boolean; restartNeeded: boolean };
+export type Runtime = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
 
 export type ControlParts = {
   config: Config;
@@ -105,7 +105,7 @@ export function createControl(p: ControlParts): ControlApi {
   };
 
   return {
-    ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)) }),
+    ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null }),
     async status() {
       return {
         url: p.baseUrl(),
@@ -116,6 +116,7 @@ export function createControl(p: ControlParts): ControlApi {
         proxyPaused: p.runtime.proxyPaused,
         restartNeeded: p.runtime.restartNeeded,
         editable: p.editor.editable,
+        demo: p.runtime.demo ?? null,
       };
     },
     async workingSet(a) {

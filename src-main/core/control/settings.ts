@@ -14,6 +14,8 @@ export type SettingsParts = {
   configPath: string | null;
   agentView: (id: string) => AgentView;
   members: ControlApi['workingSet'];
+  /** Set while the built-in demo is served: adding an upstream then means leaving the demo, asked first. */
+  demo?: () => { stateDir: string } | null;
 };
 
 type SettingsMethods = Pick<
@@ -146,6 +148,10 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     async saveUpstream(a) {
       if (typeof a.vendor !== 'string' || !VENDOR.test(a.vendor)) {
         throw new MwsError('usage', 'The upstream\'s name must be a vendor slug: lowercase letters, digits and dashes, up to 32 (it prefixes its tools: vendor__tool).');
+      }
+      const demo = p.demo?.();
+      if (demo && a.leaveDemo !== true) {
+        throw new MwsError('demo_mode', `This is the demo. Adding an upstream leaves it: the upstream is saved to the config, and takes over when Working Set is restarted without --demo, with its own fresh state. The demo's state stays in ${demo.stateDir} for the next demo. Confirm to leave the demo (leaveDemo: true).`, { demoStateDir: demo.stateDir });
       }
       await p.editor.update((raw) => {
         const ups = upstreamsOf(raw);
