@@ -90,3 +90,23 @@ describe('a torn last line', () => {
     dropTornLastLine(join(dir, 'missing'));
   });
 });
+
+describe('a restart after a crash between the history and the set file', () => {
+  it('reconciles the set with the history: a recorded promotion is back, a recorded demotion stays out', async () => {
+    const set = { tools: { gone: { vendor: 'v', promotedBy: 'user', promotedAt: T0 - 3 * DAY, lastUsedAt: null }, kept: { vendor: 'v', promotedBy: 'user', promotedAt: T0 - 3 * DAY, lastUsedAt: null } }, demotedAt: {}, approvals: {} };
+    const stateDir = stateDirWith({
+      'agents/default.json': JSON.stringify(set),
+      'agents/default.history.jsonl': history(
+        promoteLine('gone', T0 - 3 * DAY),
+        promoteLine('kept', T0 - 3 * DAY),
+        { ts: new Date(T0 - DAY).toISOString(), tool: 'gone', action: 'demote', cause: 'user' },
+        promoteLine('new', T0 - DAY),
+      ),
+    });
+    h = await setsHarness({}, undefined, stateDir);
+    expect(h.listed().sort()).toEqual(['kept', 'new']);
+    expect(h.log.lines.join('\n')).toMatch(/2 changes recorded in the history but not in .*default\.json/);
+    const onDisk = JSON.parse(readFileSync(join(stateDir, 'agents', 'default.json'), 'utf8')) as { tools: object };
+    expect(Object.keys(onDisk.tools).sort()).toEqual(['kept', 'new']);
+  });
+});

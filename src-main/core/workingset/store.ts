@@ -32,7 +32,7 @@ export class AgentStateFiles {
 
   async load(agent: string): Promise<AgentState> {
     const r = await readJsonSafe(this.statePath(agent), this.log, isAgentState);
-    if (r.kind === 'ok') return { ...emptyAgentState(), ...r.value };
+    if (r.kind === 'ok') return this.reconcile(agent, { ...emptyAgentState(), ...r.value });
     if (r.kind === 'missing') return emptyAgentState();
     const rebuilt = await this.rebuild(agent);
     this.log.warn(`agent "${agent}": working set rebuilt from its history (${Object.keys(rebuilt.tools).length} tools).`);
@@ -65,6 +65,55 @@ export class AgentStateFiles {
         out.push({ ts: e.ts, tool: e.tool, action: e.action, cause: e.cause });
       } catch {
         // a torn last line is skipped
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A crash between recording a change in the history and saving the set leaves the set behind the
+   * history: at load, a tool whose last recorded change is newer than what the set says about it is
+   * brought in line (promoted back, or taken out), and the set saved again.
+   */
+  private async reconcile(agent: string, state: AgentState): Promise<AgentState> {
+    const last = new Map<string, StoredHistory>();
+    for (const e of await this.readStoredHistory(agent)) last.set(e.tool, e);
+    let changed = 0;
+    for (const [tool, e] of last) {
+      const ts = Date.parse(e.ts);
+      if (Number.isNaN(ts)) continue;
+      const t = state.tools[tool];
+      if (e.action === 'promote' && !t && (state.demotedAt[tool] ?? -Infinity) < ts) {
+        state.tools[tool] = { vendor: e.vendor ?? '', promotedBy: e.cause as PromoteCause, promotedAt: ts, lastUsedAt: null };
+        changed++;
+      } else if (e.action === 'demote' && t && t.promotedAt < ts) {
+        delete state.tools[tool];
+        state.demotedAt[tool] = ts;
+        changed++;
+      }
+    }
+    if (changed) {
+      this.log.warn(`agent "${agent}": ${changed} change${changed === 1 ? '' : 's'} recorded in the history but not in ${this.statePath(agent)} (a crash mid-save?) applied again.`);
+      await this.save(agent, state);
+    }
+    return state;
+  }
+
+  private async readStoredHistory(agent: string): Promise<StoredHistory[]> {
+    let text: string;
+    try {
+      text = await readFile(this.historyPath(agent), 'utf8');
+    } catch {
+      return [];
+    }
+    const out: StoredHistory[] = [];
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      try {
+        const e = JSON.parse(line) as StoredHistory;
+        if (typeof e.tool === 'string' && (e.action === 'promote' || e.action === 'demote') && typeof e.ts === 'string') out.push(e);
+      } catch {
+        // a torn line is skipped
       }
     }
     return out;
