@@ -42,7 +42,7 @@ beforeAll(async () => {
   const dir = tempDir();
   cfg = join(dir, 'config.json');
   stateDir = join(dir, 'state');
-  writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 } }));
+  writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }));
   await startServe();
   agentClient = await connectClient(`${base}/mcp`, 'auto', 'e2e-agent');
 });
