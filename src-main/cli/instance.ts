@@ -46,7 +46,7 @@ async function connect(record: InstanceRecord, stateDir: string): Promise<Contro
   } catch (err) {
     // A running instance that refused us (wrong token, bad request) is still the one to talk to; one
     // that does not answer is still the owner of the files, so the CLI must not work on them.
-    if ((err as { code?: string }).code && (err as { code?: string }).code !== 'internal') return api;
+    if (err instanceof MwsError && (err.code as string) !== 'internal') return api;
     throw new MwsError('instance_unreachable', `${describeHolder(record)} holds the state folder ${stateDir} but did not answer (${(err as Error).message}). Nothing was changed; try again, or stop that instance.`);
   }
   return api;

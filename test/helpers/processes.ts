@@ -70,9 +70,9 @@ export function exited(r: Running, what = 'the process', ms = WAIT_MS): Promise<
 }
 
 /** Runs `mws ARGS` to the end: its exit code and output. */
-export async function runMws(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; out: string; err: string }> {
+export async function runMws(args: string[], env: NodeJS.ProcessEnv = {}, ms = WAIT_MS): Promise<{ code: number | null; out: string; err: string }> {
   const r = spawnMws(args, env);
-  const code = await exited(r, `mws ${args.join(' ')}`);
+  const code = await exited(r, `mws ${args.join(' ')}`, ms);
   return { code, out: r.stdout(), err: r.stderr() };
 }
 

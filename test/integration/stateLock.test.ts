@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { exited, runMws, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
 import { connectClient, startApp, tempDir } from '../helpers/app.js';
 import { until } from '../helpers/wait.js';
-import { INSTANCE_FILE, lockHolder } from '../../src-main/core/store/stateLock.js';
+import { INSTANCE_FILE, lockHolder, StateLock } from '../../src-main/core/store/stateLock.js';
+import { MemoryLogger } from '../../src-main/core/log.js';
+import { createServer } from 'node:net';
 
 const running: Running[] = [];
 afterEach(async () => {
@@ -110,4 +112,24 @@ describe('the state-folder lock', () => {
     expect(r.out).toContain('mail_send_message');
     await until(async () => (await lockHolder(stateDir)) === undefined || undefined, 'the lock to be free after the report');
   });
+
+  it('never falls back to the files when the instance holding them does not answer', async () => {
+    const { cfg, stateDir } = demoConfig();
+    // An "instance" that holds the lock and accepts connections but never answers (hung, or stopped).
+    const hung = createServer(() => {});
+    await new Promise<void>((r) => hung.listen(0, '127.0.0.1', () => r()));
+    const lock = await StateLock.acquire(stateDir, { command: 'a hung instance' }, new MemoryLogger());
+    writeFileSync(join(stateDir, 'control-token'), 'x\n');
+    await lock.listening(`http://127.0.0.1:${(hung.address() as { port: number }).port}`);
+    try {
+      // The CLI gives a busy instance 15 s to answer before it says so.
+      const r = await runMws(['promote', 'drive_search_files', '--config', cfg], {}, 60_000);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(/a hung instance \(pid \d+, listening on http:\/\/127\.0\.0\.1:\d+.*\) holds the state folder .* but did not answer .* Nothing was changed/);
+      expect(existsSync(join(stateDir, 'agents'))).toBe(false);
+    } finally {
+      await lock.release();
+      hung.close();
+    }
+  }, 90_000);
 });
