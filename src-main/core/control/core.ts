@@ -14,6 +14,7 @@ import { buildReport, listingCost } from './report.js';
 import type { ConfigEditor } from '../config/editor.js';
 import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
+import { maskUrlsIn } from '../redact.js';
 
 /** Switches the running core holds outside the config. */
 export type Runtime = { proxyPaused: boolean; restartNeeded: boolean };
@@ -110,7 +111,7 @@ export function createControl(p: ControlParts): ControlApi {
       return {
         url: p.baseUrl(),
         toolboxSize: p.catalog.toolbox().size,
-        upstreams: p.catalog.statuses(),
+        upstreams: p.catalog.statuses().map((u) => ({ ...u, lastError: u.lastError && maskUrlsIn(u.lastError) })),
         agents: p.config.agents.map((a) => agentView(a.id)),
         demotionPaused: p.sets.demotionPaused,
         proxyPaused: p.runtime.proxyPaused,

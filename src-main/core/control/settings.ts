@@ -5,6 +5,7 @@ import type { Config, UpstreamConfig } from '../config/schema.js';
 import type { ConfigEditor, Raw } from '../config/editor.js';
 import { validateConfig } from '../config/validate.js';
 import type { Catalog } from '../upstream/catalog.js';
+import { maskUrl, maskUrlsIn } from '../redact.js';
 import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
 
 export type SettingsParts = {
@@ -25,7 +26,7 @@ const VENDOR = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 /** Header values are secrets (tokens): the window shows that they are set, not what they are. */
 function masked(u: UpstreamConfig): UpstreamRow['config'] {
-  if (u.kind === 'http') return { url: u.url, headers: Object.fromEntries(Object.keys(u.headers).map((k) => [k, '••••'])) };
+  if (u.kind === 'http') return { url: maskUrl(u.url), headers: Object.fromEntries(Object.keys(u.headers).map((k) => [k, '••••'])) };
   if (u.kind === 'stdio') return { command: u.command, args: u.args, env: Object.fromEntries(Object.keys(u.env).map((k) => [k, '••••'])), ...(u.cwd ? { cwd: u.cwd } : {}) };
   return { builtin: u.name };
 }
@@ -35,8 +36,12 @@ function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
   // A masked value sent back unchanged keeps the secret that was saved.
   const keep = (next: Record<string, string> | undefined, old: unknown) =>
     next && Object.fromEntries(Object.entries(next).map(([k, v]) => [k, v === '••••' ? String((old as Record<string, string> | undefined)?.[k] ?? '') : v]));
-  const prev = (previous ?? {}) as { headers?: unknown; env?: unknown };
-  if ('url' in input) return { url: input.url, ...(input.headers ? { headers: keep(input.headers, prev.headers) } : {}) };
+  const prev = (previous ?? {}) as { url?: unknown; headers?: unknown; env?: unknown };
+  if ('url' in input) {
+    // The window shows the URL masked; sent back unchanged, it keeps the saved one.
+    const url = typeof prev.url === 'string' && input.url === maskUrl(prev.url) ? prev.url : input.url;
+    return { url, ...(input.headers ? { headers: keep(input.headers, prev.headers) } : {}) };
+  }
   if ('command' in input) return { command: input.command, ...(input.args ? { args: input.args } : {}), ...(input.env ? { env: keep(input.env, prev.env) } : {}), ...(input.cwd ? { cwd: input.cwd } : {}) };
   throw new MwsError('usage', 'An upstream needs "url" (HTTP) or "command" (stdio).');
 }
@@ -63,7 +68,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
     return raw.upstreams as Raw;
   };
-  const rows = (): UpstreamRow[] => p.catalog.statuses().map((s) => ({ ...s, config: masked(p.config.upstreams[s.vendor]!) }));
+  const rows = (): UpstreamRow[] => p.catalog.statuses().map((s) => ({ ...s, lastError: s.lastError && maskUrlsIn(s.lastError), config: masked(p.config.upstreams[s.vendor]!) }));
   const settingsView = (): SettingsView => ({
     port: p.config.listen.port,
     compactDescriptions: p.config.compactDescriptions,
@@ -141,7 +146,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       // Validated as the config would be, so a test never tries what saving would refuse.
       const cfg = validateConfig({ upstreams: { test: json } }, p.config.stateDir).upstreams.test!;
       const r = await p.catalog.probe('test', cfg);
-      return { ok: r.ok, era: r.era ?? null, tools: r.tools, error: r.error ?? null };
+      return { ok: r.ok, era: r.era ?? null, tools: r.tools, error: r.error === undefined ? null : maskUrlsIn(r.error) };
     },
     async settings() {
       return settingsView();
