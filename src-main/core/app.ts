@@ -32,6 +32,7 @@ import { ConfigEditor, type Raw } from './config/editor.js';
 import { tokenMatches } from './control/token.js';
 import { fileURLToPath } from 'node:url';
 import { text } from './proxy/listener.js';
+import { agentGate } from './proxy/agentAccess.js';
 
 /** How often idle 2025 sessions are looked for. */
 const SESSION_SWEEP_MS = 10 * 60 * 1000;
@@ -161,8 +162,8 @@ export function createApp(opts: AppOptions): App {
     events.emit({ type: 'settingsChanged' });
   };
   const editor = new ConfigEditor(opts.configFile?.path, opts.configFile?.raw ?? {}, config.stateDir, applyConfig);
-  const ui = new UiSessions(() => clock.now());
-  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link() });
+  const ui = new UiSessions(() => clock.now(), () => config.uiSessions);
+  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link(), uiRevokeAll: () => ui.revokeAll() });
   /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */
   const pausedEndpoint = { handle: async () => text(503, 'Working Set is paused. Resume it from the tray or the window (or `mws` control), then try again.') };
 
@@ -199,6 +200,7 @@ export function createApp(opts: AppOptions): App {
             ...(opts.routes ?? []),
           ],
           opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused),
+          { log, mcpGate: (id, authorization) => agentGate(config, id, authorization) },
         );
         baseUrl = listener.url;
         unwatch = seed.watch(() => notifyChanged());

@@ -15,8 +15,8 @@ const TOP_FIELDS = [
 /** Vendor slugs become name prefixes (`vendor__tool`), so keep them short and unambiguous. */
 const VENDOR_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;
 /** Bearer tokens go in a header: printable, no spaces, and long enough not to be guessed. */
-const AGENT_TOKEN_PATTERN = /^[A-Za-z0-9._~+/=-]{16,256}$/;
-const AGENT_TOKEN_HINT = 'must be 16 to 256 letters, digits or ._~+/=- (run `mws agent token <id>` to generate one)';
+const AGENT_TOKEN_PATTERN = /^[A-Za-z0-9._~+/=_-]{16,256}$/;
+const AGENT_TOKEN_HINT = 'must be 16 to 256 letters, digits or ._~+/=_- (run `mws agent token <id>` to generate one)';
 const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,47}$/;
 
 /** Only loopback addresses may be listened on: the proxy holds every tool the user connected. */

@@ -35,6 +35,8 @@ export type ControlParts = {
   events: CoreEvents;
   /** A fresh one-time token for the headless window. */
   uiToken: () => string;
+  /** Ends every headless window session; answers how many. */
+  uiRevokeAll?: () => number;
 };
 
 function str(v: unknown, what: string): string {
@@ -78,7 +80,7 @@ export function createControl(p: ControlParts): ControlApi {
   };
   const agentView = (id: string): AgentView => {
     const a = p.sets.agent(id);
-    return { id, name: a.name, cap: a.cap, idleWindowDays: a.idleWindowDays, approvals: a.approvals, size: p.sets.listedCount(id), url: `${p.baseUrl()}/mcp${id === 'default' ? '' : `/${id}`}` };
+    return { id, name: a.name, cap: a.cap, idleWindowDays: a.idleWindowDays, approvals: a.approvals, size: p.sets.listedCount(id), hasToken: a.token !== undefined, url: `${p.baseUrl()}/mcp${id === 'default' ? '' : `/${id}`}` };
   };
   const parseNow = (v: unknown) => {
     const s = str(v, '"now" (an ISO time such as 2026-12-24T09:00:00Z)');
@@ -192,6 +194,9 @@ export function createControl(p: ControlParts): ControlApi {
       p.sets.demotionPaused = a.paused === true;
       paused();
       return { paused: p.sets.demotionPaused };
+    },
+    async uiRevokeAll() {
+      return { ended: p.uiRevokeAll?.() ?? 0 };
     },
     async uiLink() {
       return { url: `${p.baseUrl()}/ui?token=${p.uiToken()}` };

@@ -6,6 +6,7 @@ import type { ConfigEditor, Raw } from '../config/editor.js';
 import { validateConfig } from '../config/validate.js';
 import type { Catalog } from '../upstream/catalog.js';
 import { maskUrl, maskUrlsIn } from '../redact.js';
+import { newAgentToken } from '../proxy/agentAccess.js';
 import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
 
 export type SettingsParts = {
@@ -19,7 +20,7 @@ export type SettingsParts = {
 
 type SettingsMethods = Pick<
   ControlApi,
-  'createAgent' | 'updateAgent' | 'deleteAgent' | 'pin' | 'clientConfigs' | 'upstreams' | 'saveUpstream' | 'removeUpstream' | 'testUpstream' | 'settings' | 'updateSettings'
+  'createAgent' | 'updateAgent' | 'deleteAgent' | 'pin' | 'clientConfigs' | 'upstreams' | 'saveUpstream' | 'removeUpstream' | 'testUpstream' | 'settings' | 'updateSettings' | 'agentToken'
 >;
 
 const VENDOR = /^[a-z0-9][a-z0-9-]{0,31}$/;
@@ -113,12 +114,21 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     async clientConfigs(a): Promise<ClientConfigs> {
       const v = p.agentView(a.agent);
       const name = p.config.serverName;
+      // An agent with a token: every config carries the header its endpoint requires.
+      const token = p.config.agents.find((x) => x.id === a.agent)?.token;
+      const auth = token ? `Bearer ${token}` : undefined;
       return {
         url: v.url,
-        claudeCode: `claude mcp add --transport http ${name} ${v.url}`,
-        codex: `[mcp_servers.${name}]\nurl = "${v.url}"`,
-        json: JSON.stringify({ mcpServers: { [name]: { type: 'http', url: v.url } } }, null, 2),
+        claudeCode: `claude mcp add --transport http ${name} ${v.url}${auth ? ` --header "Authorization: ${auth}"` : ''}`,
+        codex: `[mcp_servers.${name}]\nurl = "${v.url}"${auth ? `\nhttp_headers = { "Authorization" = "${auth}" }` : ''}`,
+        json: JSON.stringify({ mcpServers: { [name]: { type: 'http', url: v.url, ...(auth ? { headers: { Authorization: auth } } : {}) } } }, null, 2),
       };
+    },
+    async agentToken(a) {
+      if (typeof a.agent !== 'string' || !p.config.agents.some((x) => x.id === a.agent)) throw new MwsError('agent_not_found', `No agent ${JSON.stringify(a.agent)}.`);
+      const token = newAgentToken();
+      await p.editor.update((raw) => void (findAgent(raw, a.agent).token = token));
+      return { agent: a.agent, token, header: `Authorization: Bearer ${token}` };
     },
     async upstreams() {
       return rows();

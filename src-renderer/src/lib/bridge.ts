@@ -24,12 +24,15 @@ export class ControlError extends Error {
   }
 }
 
+/** The session's CSRF token, written into the page by the server; /control refuses the cookie alone. */
+const csrf = (): string => document.querySelector<HTMLMetaElement>('meta[name="mws-csrf"]')?.content ?? '';
+
 const httpBridge: Bridge = {
   async invoke(method, args) {
     const res = await fetch(`/control/${method}`, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-mws-csrf': csrf() },
       body: JSON.stringify(args ?? {}),
     });
     const body = (await res.json()) as { ok: boolean; result?: unknown; error?: { code: string; message: string; data?: Record<string, unknown> } };
@@ -37,7 +40,8 @@ const httpBridge: Bridge = {
     return body.result;
   },
   onEvent(listener) {
-    const source = new EventSource('/control/events');
+    // EventSource cannot send headers: the token goes in the query.
+    const source = new EventSource(`/control/events?csrf=${encodeURIComponent(csrf())}`);
     source.onmessage = (m) => listener(JSON.parse(m.data as string) as CoreEvent);
     return () => source.close();
   },
