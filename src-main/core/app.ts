@@ -34,8 +34,8 @@ import { fileURLToPath } from 'node:url';
 import { text } from './proxy/listener.js';
 import { agentGate } from './proxy/agentAccess.js';
 
-/** How often idle 2025 sessions are looked for. */
-const SESSION_SWEEP_MS = 10 * 60 * 1000;
+/** How often idle 2025 sessions are looked for (they close after LEGACY_SESSION_IDLE_MS). */
+const SESSION_SWEEP_MS = 60 * 1000;
 
 export type AppOptions = {
   config: Config;
