@@ -29,7 +29,8 @@ export function maskUrl(url: string): string {
   return changed ? out.replaceAll('%2A%2A%2A', MASK) : out;
 }
 
-const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>]+/gi;
+/** A URL in prose, without the punctuation that ends a sentence or clause after it. */
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>]*[^\s"'<>.,:;)\]]/gi;
 
 /** Masks every http(s) URL found in free text (error messages quote the URL they failed on). */
 export function maskUrlsIn(text: string): string {
