@@ -158,6 +158,18 @@ export async function listen(host: string, port: number, routes: Route[], fast?:
     });
   };
   const server: HttpServer = createServer(onRequest);
+  // A request Node's parser refuses (bad framing, oversized headers) never reaches `onRequest`;
+  // it still gets a status and a sentence, as every other answer does.
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    // A response already under way on this socket must not get raw bytes in its middle (as Node's own handler).
+    const inFlight = (socket as unknown as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) return void socket.destroy();
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    // An answer to HEAD carries no body, or the client reads it as the start of the next response.
+    const head = err.rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
+    const body = head ? '' : tooLarge ? 'Request headers too large.\n' : 'Bad request: the HTTP request is malformed.\n';
+    socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
