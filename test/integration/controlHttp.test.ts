@@ -53,7 +53,9 @@ describe('the /control transport', () => {
     // The cookie alone is not enough (it rides along on requests from pages on other ports too):
     // /control also needs the session's CSRF token, which the window's HTML carries.
     expect((await post('/control/status', { headers: { cookie: session } })).status).toBe(401);
-    const csrf = app.ui.session(new Request(`${url}/ui/`, { headers: { cookie: session } }))!.csrf;
+    // The CSRF token arrives once, in the redirect's fragment (which browsers never send to a server).
+    const csrf = /^\/ui\/#mws-csrf=([\w-]+)$/.exec(first.headers.get('location')!)![1]!;
+    expect(app.ui.session(new Request(`${url}/ui/`, { headers: { cookie: session } }))!.csrf).toBe(csrf);
     expect((await post('/control/status', { headers: { cookie: session, 'x-mws-csrf': csrf } })).status).toBe(200);
     expect((await post('/control/status', { headers: { cookie: session, 'x-mws-csrf': csrf, 'content-type': 'text/plain' } })).status).toBe(415);
     const page = await fetch(`${url}/ui/`, { headers: { cookie: session } });

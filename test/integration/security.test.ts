@@ -71,15 +71,18 @@ function call2026(path: string, name: string, argsJson: string, headers: Record<
   return rawRequest(base, 'POST', path, { ...MCP_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, ...headers }, body);
 }
 
-/** A window session as the browser holds it: the cookie, and the CSRF token from the window's HTML. */
+/** A window session as the browser holds it: the cookie, and the CSRF token from the login redirect's fragment. */
 async function windowSession(): Promise<{ cookie: string; csrf: string }> {
   const { url } = await api.uiLink({});
   const res = await rawRequest(base, 'GET', new URL(url).pathname + new URL(url).search);
   expect(res.status).toBe(303);
   const cookie = String(res.headers['set-cookie']).split(';')[0]!;
+  const csrf = /#mws-csrf=([\w-]+)$/.exec(String(res.headers.location))?.[1];
+  expect(csrf, `the redirect hands over the CSRF token (${String(res.headers.location)})`).toBeDefined();
+  // The cookie alone (which a server on another port could have been sent) opens the window's files
+  // but carries no secret: the page has no token in it.
   const page = await rawRequest(base, 'GET', '/ui/', { cookie });
-  const csrf = /<meta name="mws-csrf" content="([^"]+)"/.exec(page.body)?.[1];
-  expect(csrf, `the window's HTML carries the CSRF token (status ${page.status})`).toBeDefined();
+  expect(page.body).not.toContain(csrf!);
   return { cookie, csrf: csrf! };
 }
 
@@ -217,7 +220,8 @@ describe('the control plane cannot be driven cross-site', () => {
       const windowPage = await context.newPage();
       const { url } = await api.uiLink({});
       await windowPage.goto(url);
-      expect(windowPage.url()).toBe(`${base}/ui/`);
+      // The window took its CSRF token from the fragment and cleared the address bar.
+      await expect.poll(() => windowPage.url(), { timeout: 30_000 }).toBe(`${base}/ui/`);
       expect((await context.cookies(base)).map((c) => c.name)).toContain('mws_session');
 
       const page = await context.newPage();
@@ -227,7 +231,7 @@ describe('the control plane cannot be driven cross-site', () => {
       await alive();
       // The window in the same browser keeps working.
       const status = await windowPage.evaluate(async () => {
-        const csrf = document.querySelector<HTMLMetaElement>('meta[name="mws-csrf"]')!.content;
+        const csrf = localStorage.getItem('mws-csrf')!;
         const r = await fetch('/control/status', { method: 'POST', headers: { 'content-type': 'application/json', 'x-mws-csrf': csrf }, body: '{}' });
         return r.status;
       });

@@ -88,7 +88,7 @@ describe('window sessions', () => {
   it('needs the cookie and the CSRF header together', () => {
     const t = { now: 0 };
     const ui = new UiSessions(() => t.now);
-    const id = ui.exchange(ui.link())!;
+    const id = ui.exchange(ui.link())!.id;
     const session = ui.session(req(id))!;
     expect(ui.authorized(req(id))).toBe(false);
     expect(ui.authorized(req(id, 'wrong'))).toBe(false);
@@ -107,7 +107,7 @@ describe('window sessions', () => {
   it('expires after the idle limit and after the absolute limit, both configurable', () => {
     const t = { now: 0 };
     const ui = new UiSessions(() => t.now, () => ({ idleMinutes: 10, maxHours: 1 }));
-    const id = ui.exchange(ui.link())!;
+    const id = ui.exchange(ui.link())!.id;
     t.now = 9 * 60_000;
     expect(ui.session(req(id))).toBeDefined();
     // Kept alive by use, it still ends at the absolute limit.
@@ -118,15 +118,15 @@ describe('window sessions', () => {
     t.now = 61 * 60_000;
     expect(ui.session(req(id))).toBeUndefined();
 
-    const idle = ui.exchange(ui.link())!;
+    const idle = ui.exchange(ui.link())!.id;
     t.now += 11 * 60_000;
     expect(ui.session(req(idle))).toBeUndefined();
   });
 
   it('revokeAll ends every session and every unspent link', () => {
     const ui = new UiSessions(() => 0);
-    const a = ui.exchange(ui.link())!;
-    const b = ui.exchange(ui.link())!;
+    const a = ui.exchange(ui.link())!.id;
+    const b = ui.exchange(ui.link())!.id;
     const unspent = ui.link();
     expect(ui.revokeAll()).toBe(2);
     expect(ui.session(req(a))).toBeUndefined();

@@ -1,9 +1,11 @@
 // The settings window served headless at /ui: the same built renderer the desktop app loads. A
 // one-time link (printed by `mws serve`) becomes an HttpOnly, SameSite=Strict session cookie; without
-// it /ui and /control refuse. Cookies are not port-scoped, so the cookie alone would also ride along
-// on requests a page on another local port makes: every /control call must also carry the session's
-// CSRF token in a header. The token is written into the window's HTML, which only a page of this
-// origin can read. Sessions end after an idle and an absolute limit, or all at once (`mws ui --revoke-all`).
+// it /ui and /control refuse. Cookies are not port-scoped: the browser also sends this one to any
+// server on another port of 127.0.0.1, which could replay it. So the cookie only opens the window's
+// static files, and every /control call must also carry the session's CSRF token in a header. The
+// token reaches the window once, in the fragment of the login redirect (never sent to any server),
+// and the window keeps it in its origin's localStorage, which no other port can read. Sessions end
+// after an idle and an absolute limit, or all at once (`mws ui --revoke-all`).
 import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
@@ -15,6 +17,8 @@ export const SESSION_COOKIE = 'mws_session';
 /** The header (and, for EventSource, which cannot send headers, the query parameter) with the CSRF token. */
 export const CSRF_HEADER = 'x-mws-csrf';
 export const CSRF_PARAM = 'csrf';
+/** The fragment key of the login redirect that hands the window its CSRF token. */
+export const CSRF_FRAGMENT = 'mws-csrf';
 /** A one-time link is good for this long; after that `mws ui` prints a new one. */
 export const UI_LINK_TTL_MS = 15 * 60 * 1000;
 /** Window sessions kept at most; the oldest is forgotten first (its window asks for a new link). */
@@ -50,8 +54,8 @@ export class UiSessions {
     return this.sessions.size;
   }
 
-  /** Spends a one-time token; answers a session id for the cookie, or undefined. */
-  exchange(token: string | null): string | undefined {
+  /** Spends a one-time token; answers the new session (its id for the cookie, its CSRF token), or undefined. */
+  exchange(token: string | null): { id: string; csrf: string } | undefined {
     if (!token) return undefined;
     for (const [t, expires] of this.links) {
       if (expires < this.now()) this.links.delete(t);
@@ -60,7 +64,7 @@ export class UiSessions {
         const s: Session = { id: randomBytes(32).toString('base64url'), csrf: randomBytes(32).toString('base64url'), created: this.now(), lastSeen: this.now() };
         this.sessions.set(s.id, s);
         if (this.sessions.size > MAX_UI_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
-        return s.id;
+        return { id: s.id, csrf: s.csrf };
       }
     }
     return undefined;
@@ -117,14 +121,19 @@ export function uiRoute(sessions: UiSessions, rendererDir: string): Route {
       if (token !== null) {
         const session = sessions.exchange(token);
         if (!session) return refused();
-        // The link's token is spent; no-referrer keeps it out of any request the window makes.
+        // The fragment is read by the window and never sent to a server; no-referrer keeps the spent
+        // link out of any request the window makes.
         return new Response(null, {
           status: 303,
-          headers: { location: '/ui/', 'set-cookie': `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+          headers: {
+            location: `/ui/#${CSRF_FRAGMENT}=${session.csrf}`,
+            'set-cookie': `${SESSION_COOKIE}=${session.id}; HttpOnly; SameSite=Strict; Path=/`,
+            'cache-control': 'no-store',
+            'referrer-policy': 'no-referrer',
+          },
         });
       }
-      const session = sessions.session(request);
-      if (!session) return refused();
+      if (!sessions.session(request)) return refused();
       if (url.pathname === '/ui') return new Response(null, { status: 301, headers: { location: '/ui/' } });
       let rel: string;
       try {
@@ -136,10 +145,6 @@ export function uiRoute(sessions: UiSessions, rendererDir: string): Route {
       if (!file.startsWith(normalize(rendererDir) + sep)) return new Response('Not found.\n', { status: 404 });
       try {
         if (!(await stat(file)).isFile()) throw new Error('not a file');
-        if (rel === 'index.html') {
-          const html = (await readFile(file, 'utf8')).replace('<head>', `<head>\n    <meta name="mws-csrf" content="${session.csrf}" />`);
-          return new Response(html, { headers: { 'content-type': TYPES['.html']!, 'cache-control': 'no-store' } });
-        }
         return new Response(await readFile(file), { headers: { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' } });
       } catch {
         if (rel === 'index.html') return new Response('The window is not built yet: run `npm run build`, then reload.\n', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } });

@@ -24,8 +24,21 @@ export class ControlError extends Error {
   }
 }
 
-/** The session's CSRF token, written into the page by the server; /control refuses the cookie alone. */
-const csrf = (): string => document.querySelector<HTMLMetaElement>('meta[name="mws-csrf"]')?.content ?? '';
+/**
+ * The session's CSRF token; /control refuses the cookie alone. It arrives once, in the fragment of the
+ * login redirect (`/ui/#mws-csrf=…`), and is kept in this origin's localStorage, which pages on other
+ * ports cannot read. The fragment is removed at once so it is not left in the address bar.
+ */
+const CSRF_KEY = 'mws-csrf';
+function csrf(): string {
+  const m = /^#mws-csrf=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (m) {
+    localStorage.setItem(CSRF_KEY, m[1]!);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  return localStorage.getItem(CSRF_KEY) ?? '';
+}
+if (!window.workingSet) csrf();
 
 const httpBridge: Bridge = {
   async invoke(method, args) {
