@@ -43,6 +43,7 @@ beforeAll(async () => {
         { id: 'ro', approvals: 'read-only', token: RO_TOKEN },
         { id: 'bot', approvals: 'allow', token: BOT_TOKEN },
         { id: 'asker', approvals: 'ask' },
+        { id: 'later' },
       ],
     }),
   );
@@ -62,7 +63,7 @@ async function alive(): Promise<void> {
 }
 
 const INIT_2025 = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const MCP_HEADERS: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
 
 /** A 2026-era tools/call as a raw body, so arguments may be anything (even too deep for JSON.stringify). */
@@ -149,6 +150,17 @@ describe('per-agent access', () => {
     expect((await rawRequest(base, 'POST', '/mcp/default', MCP_HEADERS, INIT_2025)).status).toBe(404);
   });
 
+  it('`mws agent token` gives an open agent a token, shown once, and its endpoint requires it at once', async () => {
+    expect((await rawRequest(base, 'POST', '/mcp/later', MCP_HEADERS, INIT_2025)).status).toBe(200);
+    const cli = spawnTs(MWS, ['agent', 'token', 'later', '--config', join(dir, 'config.json')]);
+    const token = (await waitForOutput(cli, /Authorization: Bearer (mws_[\w-]+)/, 'mws agent token'))[1]!;
+    await cli.kill();
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).agents.find((a: { id: string }) => a.id === 'later').token).toBe(token);
+    await expect.poll(async () => (await rawRequest(base, 'POST', '/mcp/later', MCP_HEADERS, INIT_2025)).status, { timeout: 30_000 }).toBe(401);
+    expect((await rawRequest(base, 'POST', '/mcp/later', { ...MCP_HEADERS, authorization: `Bearer ${token}` }, INIT_2025)).status).toBe(200);
+    expect((await api.clientConfigs({ agent: 'later' })).claudeCode).toContain(`Authorization: Bearer ${token}`);
+  }, 120_000);
+
   it('the ready-to-paste client configs carry the header', async () => {
     const c = await api.clientConfigs({ agent: 'bot' });
     expect(c.claudeCode).toContain(`--header "Authorization: Bearer ${BOT_TOKEN}"`);
@@ -185,7 +197,7 @@ describe('the control plane cannot be driven cross-site', () => {
     await cli.kill();
     expect((await rawRequest(base, 'POST', '/control/status', { cookie, 'x-mws-csrf': csrf, 'content-type': 'application/json' }, '{}')).status).toBe(401);
     expect((await rawRequest(base, 'GET', '/ui/', { cookie })).status).toBe(401);
-  });
+  }, 120_000);
 
   describe('from a real page in Chromium on another loopback port', () => {
     let browser: Browser;
@@ -237,13 +249,13 @@ describe('the control plane cannot be driven cross-site', () => {
       });
       expect(status).toBe(200);
       await context.close();
-    });
+    }, 120_000);
   });
 });
 
 describe('bounded memory per client', () => {
   it('caps calls waiting for approval per agent, lists their arguments truncated, and frees them when decided', async () => {
-    const content = 'z'.repeat(300_000);
+    const content = 'z'.repeat(100_000);
     const calls = Array.from({ length: 20 }, () => call2026('/mcp/asker', 'drive_upload_file', JSON.stringify({ name: 'a.txt', content })));
     // 16 wait; the rest are refused at once with a sentence.
     const refused = await Promise.race([Promise.all(calls.slice(16)), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('calls over the cap were not refused within 60 s')), 60_000))]);
@@ -252,11 +264,11 @@ describe('bounded memory per client', () => {
     await expect.poll(waitingPoll, { timeout: 30_000 }).toBe(16);
     const listed = await rawRequest(base, 'POST', '/control/pendingApprovals', { authorization: `Bearer ${readFileSync(join(stateDir, 'control-token'), 'utf8').trim()}`, 'content-type': 'application/json' }, '{}');
     expect(listed.body.length).toBeLessThan(100_000);
-    expect(JSON.parse(listed.body).result[0].argumentBytes).toBeGreaterThan(300_000);
+    expect(JSON.parse(listed.body).result[0].argumentBytes).toBeGreaterThan(100_000);
     await api.approve({ agent: 'asker', tool: 'drive_upload_file', deny: true });
     for (const r of await Promise.all(calls.slice(0, 16))) expect(JSON.parse(r.body).result.content[0].text).toMatch(/did not allow/);
     expect(await waitingPoll()).toBe(0);
-  });
+  }, 120_000);
 
   it('closes the least recently used 2025 session once 256 are live', async () => {
     const open = async () => {
@@ -272,7 +284,7 @@ describe('bounded memory per client', () => {
     await open(); // the 257th: the least recently used (`oldest`) closes
     expect((await ping(oldest)).status).toBe(404);
     expect((await ping(kept)).status).toBe(200);
-  });
+  }, 120_000);
 });
 
 describe('no secrets shown, no forged log lines', () => {
