@@ -23,8 +23,10 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
   const { url } = await app.start();
   const { url: window } = await app.control.uiLink({});
   const mcpUrl = `${url}/mcp`;
-  const lines = [`Working Set is listening on ${mcpUrl}`];
-  for (const agent of config.agents) if (agent.id !== DEFAULT_AGENT_ID) lines.push(`  agent ${agent.id}: ${mcpUrl}/${agent.id}`);
+  const lines = [`Working Set is listening on ${mcpUrl}${config.defaultAgent ? '' : ' (the default agent is off: use an agent endpoint below)'}`];
+  for (const agent of config.agents) {
+    if (agent.id !== DEFAULT_AGENT_ID) lines.push(`  agent ${agent.id}: ${mcpUrl}/${agent.id}${agent.token ? ' (needs its bearer token)' : ''}`);
+  }
   lines.push(`Upstreams: ${Object.keys(config.upstreams).join(', ') || 'none'}   state: ${config.stateDir}`);
   lines.push(`Add it to Claude Code:\n  claude mcp add --transport http ${config.serverName} ${mcpUrl}`);
   lines.push(`Settings window (one-time link): ${window}`);
