@@ -8,6 +8,7 @@ import { runSearch } from './commands/search.js';
 import { runEval } from './commands/eval.js';
 import { runApprove, runDemote, runPromote, runSweep } from './commands/workingSet.js';
 import { runReport } from './commands/report.js';
+import { runAgentToken } from './commands/agentToken.js';
 import { cliConfig } from './config.js';
 import { withControl } from './instance.js';
 
@@ -27,7 +28,9 @@ Commands:
                                               what the sweep would demote at that time
   report [--agent A] [--json]                 listed tools, context cost, calls, searches, history
   approve [TOOL] [--agent A] [--deny]         allow or deny a tool; with no tool, list waiting calls
-  ui                                          a new one-time link to the running instance's window
+  ui [--revoke-all]                           a new one-time link to the running instance's window;
+                                              --revoke-all ends every open window session instead
+  agent token A                               a new bearer token for agent A (its endpoint then requires it)
 
 Every command talks to the running instance when there is one, else works on the state files.
 
@@ -78,13 +81,23 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await runReport(io, common);
       }
       case 'ui': {
-        const { values } = parseArgs({ args: rest, options: { config: { type: 'string' } } });
+        const { values } = parseArgs({ args: rest, options: { config: { type: 'string' }, 'revoke-all': { type: 'boolean' } } });
         const { config } = await cliConfig({ config: values.config });
         return await withControl(config, async ({ api, source }) => {
           if (source !== 'running instance') throw new MwsError('usage', 'No instance is running: start one with `mws serve` (it prints the link).');
+          if (values['revoke-all']) {
+            const { ended } = await api.uiRevokeAll({});
+            io.out(`Ended ${ended} window session${ended === 1 ? '' : 's'}; unspent links no longer work. Run \`mws ui\` for a new link.`);
+            return 0;
+          }
           io.out((await api.uiLink({})).url);
           return 0;
         });
+      }
+      case 'agent': {
+        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { config: { type: 'string' } } });
+        if (positionals[0] !== 'token') throw new MwsError('usage', 'Usage: mws agent token <agent-id>');
+        return await runAgentToken(io, { config: values.config, agent: positionals[1] });
       }
       case 'init': {
         const { values } = parseArgs({ args: rest, options: { config: { type: 'string' } } });

@@ -35,9 +35,10 @@ import { text } from './proxy/listener.js';
 import { StateLock } from './store/stateLock.js';
 import { listenError } from './listenError.js';
 import { checkStateFiles, ensureStateFolder, stateFolderError } from './store/stateFolder.js';
+import { agentGate } from './proxy/agentAccess.js';
 
-/** How often idle 2025 sessions are looked for. */
-const SESSION_SWEEP_MS = 10 * 60 * 1000;
+/** How often idle 2025 sessions are looked for (they close after LEGACY_SESSION_IDLE_MS). */
+const SESSION_SWEEP_MS = 60 * 1000;
 
 export type AppOptions = {
   config: Config;
@@ -185,8 +186,8 @@ export function createApp(opts: AppOptions): App {
     events.emit({ type: 'settingsChanged' });
   };
   const editor = new ConfigEditor(opts.configFile?.path, opts.configFile?.raw ?? {}, opts.configFile?.stateDirDefault ?? config.stateDir, applyConfig, log);
-  const ui = new UiSessions(() => clock.now());
-  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link() });
+  const ui = new UiSessions(() => clock.now(), () => config.uiSessions);
+  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link(), uiRevokeAll: () => ui.revokeAll() });
   /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */
   const pausedEndpoint = { handle: async () => text(503, 'Working Set is paused. Resume it from the tray or the window (or `mws` control), then try again.') };
 
@@ -268,6 +269,7 @@ export function createApp(opts: AppOptions): App {
           ...(opts.routes ?? []),
         ],
         opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused),
+        { log, mcpGate: (id, authorization) => agentGate(config, id, authorization) },
       ).catch((err: unknown) => Promise.reject(listenError(config.listen.host, config.listen.port, err)));
       listener = opened;
       baseUrl = opened.url;

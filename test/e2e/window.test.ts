@@ -116,7 +116,7 @@ describe('the settings window', () => {
     await page.getByLabel('Upstream name').fill('fix');
     await page.getByLabel('URL').fill(fixture.url);
     await page.getByRole('button', { name: 'Test' }).click();
-    await expect.poll(() => page.getByTestId('test-result').textContent()).toMatch(/Connected \(2026-07-28\): 8 tools/);
+    await expect.poll(() => page.getByTestId('test-result').textContent(), { timeout: 30_000 }).toMatch(/Connected \(2026-07-28\): 8 tools/);
     await page.getByRole('button', { name: 'Add' }).click();
     await expect.poll(() => page.getByTestId('tools-fix').textContent(), { timeout: 10_000 }).toBe('8');
     const r = await agentClient.client.callTool({ name: 'search_tools', arguments: { query: 'fix__echo' } });

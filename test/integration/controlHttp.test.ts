@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-const post = (path: string, init: RequestInit = {}) => fetch(`${url}${path}`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', ...(init.headers ?? {}) }, ...init });
+const post = (path: string, init: RequestInit = {}) => fetch(`${url}${path}`, { method: 'POST', body: '{}', ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
 
 describe('the /control transport', () => {
   it('refuses without the token, and with a wrong one', async () => {
@@ -50,7 +50,14 @@ describe('the /control transport', () => {
     expect(cookie).toMatch(/^mws_session=[^;]+; HttpOnly; SameSite=Strict; Path=\//);
     expect((await fetch(link, { redirect: 'manual' })).status).toBe(401); // spent
     const session = cookie.split(';')[0]!;
-    expect((await post('/control/status', { headers: { cookie: session } })).status).toBe(200);
+    // The cookie alone is not enough (it rides along on requests from pages on other ports too):
+    // /control also needs the session's CSRF token, which the window's HTML carries.
+    expect((await post('/control/status', { headers: { cookie: session } })).status).toBe(401);
+    // The CSRF token arrives once, in the redirect's fragment (which browsers never send to a server).
+    const csrf = /^\/ui\/#mws-csrf=([\w-]+)$/.exec(first.headers.get('location')!)![1]!;
+    expect(app.ui.session(new Request(`${url}/ui/`, { headers: { cookie: session } }))!.csrf).toBe(csrf);
+    expect((await post('/control/status', { headers: { cookie: session, 'x-mws-csrf': csrf } })).status).toBe(200);
+    expect((await post('/control/status', { headers: { cookie: session, 'x-mws-csrf': csrf, 'content-type': 'text/plain' } })).status).toBe(415);
     const page = await fetch(`${url}/ui/`, { headers: { cookie: session } });
     expect(page.status).toBe(503); // no renderer built in this folder: says how to build it
     expect(await page.text()).toMatch(/npm run build/);

@@ -49,9 +49,10 @@ describe('the listener', () => {
     expect((await post('/mcp', { origin: 'http://evil.example.com' })).status).toBe(403);
   });
 
-  it('accepts loopback Host and Origin', async () => {
-    const r = await post('/mcp', { origin: 'http://localhost:3000' });
-    expect(r.status).toBe(200);
+  it('accepts its own origin, and refuses a page on another loopback port', async () => {
+    const port = new URL(t.url).port;
+    expect((await post('/mcp', { origin: `http://localhost:${port}` })).status).toBe(200);
+    expect((await post('/mcp', { origin: 'http://localhost:3000' })).status).toBe(403);
   });
 
   it('refuses a non-loopback listen host in the config, naming the field', () => {

@@ -16,6 +16,10 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
     io.err(`mws: no upstream is configured in ${loaded.path}${loaded.exists ? '' : ' (the file does not exist)'}; only the meta-tools will be listed. Run "mws init" or pass --demo.`);
   }
 
+  // The last safety net of a proxy that runs for months: a promise rejection nobody handled (a bug
+  // in a request path the listener's own net did not cover) is logged, never the end of the process.
+  const onUnhandled = (err: unknown) => stderrLogger.warn(`internal error (the proxy keeps running): ${(err as Error)?.stack ?? String(err)}`);
+  process.on('unhandledRejection', onUnhandled);
   // The demo is served when --demo meets a config without upstreams (cli/config.ts applyDemo).
   const demo = opts.demo && Object.keys(loaded.raw.upstreams ?? {}).length === 0 && loaded.raw.upstream === undefined;
   const app = createApp({
@@ -27,8 +31,10 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
   const { url } = await app.start();
   const { url: window } = await app.control.uiLink({});
   const mcpUrl = `${url}/mcp`;
-  const lines = [`Working Set is listening on ${mcpUrl}`];
-  for (const agent of config.agents) if (agent.id !== DEFAULT_AGENT_ID) lines.push(`  agent ${agent.id}: ${mcpUrl}/${agent.id}`);
+  const lines = [`Working Set is listening on ${mcpUrl}${config.defaultAgent ? '' : ' (the default agent is off: use an agent endpoint below)'}`];
+  for (const agent of config.agents) {
+    if (agent.id !== DEFAULT_AGENT_ID) lines.push(`  agent ${agent.id}: ${mcpUrl}/${agent.id}${agent.token ? ' (needs its bearer token)' : ''}`);
+  }
   lines.push(`Upstreams: ${Object.keys(config.upstreams).join(', ') || 'none'}   state: ${config.stateDir}`);
   lines.push(`Add it to Claude Code:\n  claude mcp add --transport http ${config.serverName} ${mcpUrl}`);
   lines.push(`Settings window (one-time link): ${window}`);
@@ -45,5 +51,6 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   await app.stop();
+  process.off('unhandledRejection', onUnhandled);
   return 0;
 }

@@ -23,6 +23,7 @@ export class ApprovalGate {
     if (verdict.kind === 'refuse') return toolError(verdict.message);
     if (verdict.withdrawn) await this.sets.withdraw(agent, entry.name);
     const outcome = await this.pending.wait(agent, entry.name, args ?? {}, verdict.withdrawn, signal);
+    if (typeof outcome === 'object') return toolError(outcome.full);
     if (outcome === 'allow') {
       await this.sets.grant(agent, entry.name, entry.hash);
       return undefined;

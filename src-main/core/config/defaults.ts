@@ -14,6 +14,7 @@ export function defaultAgent(id: string = DEFAULT_AGENT_ID): AgentConfig {
     idleWindowDays: DEFAULT_IDLE_WINDOW_DAYS,
     approvals: 'ask',
     pins: [],
+    token: undefined,
   };
 }
 
@@ -33,6 +34,8 @@ export function defaultConfig(stateDir: string): Config {
     compactDescriptions: false,
     searchAliases: {},
     agents: [defaultAgent()],
+    defaultAgent: true,
+    uiSessions: { idleMinutes: 120, maxHours: 24 },
     desktop: { notifyDemotions: true, notifyUpstreams: true, startAtLogin: false },
   };
 }

@@ -21,7 +21,12 @@ export type AgentConfig = {
   idleWindowDays: number;
   approvals: ApprovalMode;
   pins: string[];
+  /** When set, requests to this agent's endpoint must carry `Authorization: Bearer <token>`. */
+  token: string | undefined;
 };
+
+/** How long a settings-window session in a browser lasts: idle limit, and absolute limit from login. */
+export type UiSessionSettings = { idleMinutes: number; maxHours: number };
 
 export type PromoteSettings = {
   minSessions: number;
@@ -58,6 +63,9 @@ export type Config = {
   compactDescriptions: boolean;
   searchAliases: Record<string, string[]>;
   agents: AgentConfig[];
+  /** false: `/mcp` (the default agent) is not served, so only the configured agents' endpoints are open. */
+  defaultAgent: boolean;
+  uiSessions: UiSessionSettings;
   desktop: DesktopSettings;
 };
 

@@ -4,14 +4,19 @@ import { DEFAULT_AGENT_ID, SINGLE_UPSTREAM_KEY } from './schema.js';
 import { defaultAgent, defaultConfig } from './defaults.js';
 import { bool, fail, int, isObj, obj, oneOf, opt, str, strArray, strRecord } from './fields.js';
 import { expandHome } from './paths.js';
+import { maskUrl } from '../redact.js';
 
 const TOP_FIELDS = [
   'upstream', 'upstreams', 'listen', 'stateDir', 'serverName', 'backendHints', 'pins', 'pinFiles',
   'promote', 'transcripts', 'timeouts', 'compactDescriptions', 'searchAliases', 'agents', 'desktop', '$schema',
+  'defaultAgent', 'uiSessions',
 ] as const;
 
 /** Vendor slugs become name prefixes (`vendor__tool`), so keep them short and unambiguous. */
 const VENDOR_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;
+/** Bearer tokens go in a header: printable, no spaces, and long enough not to be guessed. */
+const AGENT_TOKEN_PATTERN = /^[A-Za-z0-9._~+/=_-]{16,256}$/;
+const AGENT_TOKEN_HINT = 'must be 16 to 256 letters, digits or ._~+/=_- (run `mws agent token <id>` to generate one)';
 const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,47}$/;
 
 /** Only loopback addresses may be listened on: the proxy holds every tool the user connected. */
@@ -32,6 +37,10 @@ function upstream(v: unknown, path: string): UpstreamConfig {
       fail(`${path}.url`, 'must be an absolute http(s) URL', url);
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') fail(`${path}.url`, 'must use http or https', url);
+    if (parsed.username || parsed.password) {
+      // Shown as given, a password in the URL would end up in logs and the window.
+      fail(`${path}.url`, 'must not carry a user name or password (user:pass@); put the credential in "headers" instead, e.g. {"Authorization": "Bearer …"}', maskUrl(url));
+    }
     return { kind: 'http', url, headers: opt(o, 'headers', path, strRecord) ?? {} };
   }
   if ('command' in v) {
@@ -53,7 +62,7 @@ function upstream(v: unknown, path: string): UpstreamConfig {
 }
 
 function agent(v: unknown, path: string): AgentConfig {
-  const o = obj(v, path, ['id', 'name', 'cap', 'idleWindowDays', 'approvals', 'pins']);
+  const o = obj(v, path, ['id', 'name', 'cap', 'idleWindowDays', 'approvals', 'pins', 'token']);
   const id = str(o.id, `${path}.id`, {
     pattern: AGENT_ID_PATTERN,
     hint: 'must be a slug: lowercase letters, digits and dashes, starting with a letter or digit',
@@ -66,6 +75,7 @@ function agent(v: unknown, path: string): AgentConfig {
     idleWindowDays: opt(o, 'idleWindowDays', path, (x, p) => int(x, p, 1, 3650)) ?? base.idleWindowDays,
     approvals: opt(o, 'approvals', path, (x, p) => oneOf(x, p, ['ask', 'allow', 'read-only'] as const)) ?? base.approvals,
     pins: opt(o, 'pins', path, strArray) ?? [],
+    token: opt(o, 'token', path, (x, p) => str(x, p, { pattern: AGENT_TOKEN_PATTERN, hint: AGENT_TOKEN_HINT })),
   };
 }
 
@@ -167,6 +177,17 @@ export function validateConfig(raw: unknown, defaultStateDir: string): Config {
     });
     // The `default` agent always exists: it is what `/mcp` serves.
     c.agents = seen.has(DEFAULT_AGENT_ID) ? agents : [defaultAgent(), ...agents];
+  }
+  c.defaultAgent = opt(o, 'defaultAgent', '', bool) ?? c.defaultAgent;
+  if (!c.defaultAgent && !c.agents.some((a) => a.id !== DEFAULT_AGENT_ID)) {
+    fail('defaultAgent', 'is false, so at least one other agent is needed under "agents" (otherwise no endpoint is served)');
+  }
+  const ui = opt(o, 'uiSessions', '', (v, p) => obj(v, p, ['idleMinutes', 'maxHours']));
+  if (ui) {
+    c.uiSessions = {
+      idleMinutes: opt(ui, 'idleMinutes', 'uiSessions', (x, p) => int(x, p, 1, 7 * 24 * 60)) ?? c.uiSessions.idleMinutes,
+      maxHours: opt(ui, 'maxHours', 'uiSessions', (x, p) => int(x, p, 1, 24 * 90)) ?? c.uiSessions.maxHours,
+    };
   }
   return c;
 }

@@ -6,7 +6,7 @@ import type { UsageCandidate } from '../workingset/usagePromotion.js';
 import type { PendingCall } from '../approvals/types.js';
 import type { ApprovalMode } from '../config/schema.js';
 
-export type AgentView = { id: string; name: string; cap: number; idleWindowDays: number; approvals: ApprovalMode; size: number; url: string };
+export type AgentView = { id: string; name: string; cap: number; idleWindowDays: number; approvals: ApprovalMode; size: number; url: string; hasToken?: boolean };
 
 export type MemberRow = {
   tool: string;
@@ -104,6 +104,10 @@ export interface ControlApi {
   settings(args: Record<string, never>): Promise<SettingsView>;
   /** A one-time link that opens the settings window in a browser (headless). */
   uiLink(args: Record<string, never>): Promise<{ url: string }>;
+  /** Ends every settings-window session in a browser (and forgets unspent links); answers how many ended. */
+  uiRevokeAll(args: Record<string, never>): Promise<{ ended: number }>;
+  /** Generates a new bearer token for an agent, saves it in the config and answers it (shown once). */
+  agentToken(args: { agent: string }): Promise<{ agent: string; token: string; header: string }>;
   updateSettings(args: { port?: number; compactDescriptions?: boolean; promote?: Partial<SettingsView['promote']>; desktop?: Partial<SettingsView['desktop']> }): Promise<SettingsView>;
 }
 
@@ -115,6 +119,7 @@ export type ControlResult<M extends ControlMethod> = Awaited<ReturnType<ControlA
 export const CONTROL_METHODS: readonly ControlMethod[] = [
   'status', 'workingSet', 'history', 'promote', 'demote', 'cycle', 'sweepPreview', 'pendingApprovals', 'approve', 'search', 'report', 'setDemotionPaused',
   'setProxyPaused', 'createAgent', 'updateAgent', 'deleteAgent', 'pin', 'clientConfigs', 'upstreams', 'saveUpstream', 'removeUpstream', 'testUpstream', 'settings', 'updateSettings', 'uiLink',
+  'uiRevokeAll', 'agentToken',
 ] as const;
 
 export function isControlMethod(name: string): name is ControlMethod {

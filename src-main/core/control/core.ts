@@ -14,6 +14,7 @@ import { buildReport, listingCost } from './report.js';
 import type { ConfigEditor } from '../config/editor.js';
 import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
+import { maskUrlsIn } from '../redact.js';
 
 /** Switches the running core holds outside the config. */
 export type Runtime = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
@@ -34,6 +35,8 @@ export type ControlParts = {
   events: CoreEvents;
   /** A fresh one-time token for the headless window. */
   uiToken: () => string;
+  /** Ends every headless window session; answers how many. */
+  uiRevokeAll?: () => number;
 };
 
 function str(v: unknown, what: string): string {
@@ -77,7 +80,7 @@ export function createControl(p: ControlParts): ControlApi {
   };
   const agentView = (id: string): AgentView => {
     const a = p.sets.agent(id);
-    return { id, name: a.name, cap: a.cap, idleWindowDays: a.idleWindowDays, approvals: a.approvals, size: p.sets.listedCount(id), url: `${p.baseUrl()}/mcp${id === 'default' ? '' : `/${id}`}` };
+    return { id, name: a.name, cap: a.cap, idleWindowDays: a.idleWindowDays, approvals: a.approvals, size: p.sets.listedCount(id), hasToken: a.token !== undefined, url: `${p.baseUrl()}/mcp${id === 'default' ? '' : `/${id}`}` };
   };
   const parseNow = (v: unknown) => {
     const s = str(v, '"now" (an ISO time such as 2026-12-24T09:00:00Z)');
@@ -110,7 +113,7 @@ export function createControl(p: ControlParts): ControlApi {
       return {
         url: p.baseUrl(),
         toolboxSize: p.catalog.toolbox().size,
-        upstreams: p.catalog.statuses(),
+        upstreams: p.catalog.statuses().map((u) => ({ ...u, lastError: u.lastError && maskUrlsIn(u.lastError) })),
         agents: p.config.agents.map((a) => agentView(a.id)),
         demotionPaused: p.sets.demotionPaused,
         proxyPaused: p.runtime.proxyPaused,
@@ -193,6 +196,9 @@ export function createControl(p: ControlParts): ControlApi {
       p.sets.demotionPaused = a.paused === true;
       paused();
       return { paused: p.sets.demotionPaused };
+    },
+    async uiRevokeAll() {
+      return { ended: p.uiRevokeAll?.() ?? 0 };
     },
     async uiLink() {
       return { url: `${p.baseUrl()}/ui?token=${p.uiToken()}` };

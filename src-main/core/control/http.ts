@@ -1,6 +1,8 @@
 // ControlApi over HTTP: POST /control/<method> with the args as a JSON body and the per-install token
-// as a bearer token; the answer is {ok, result} or {ok: false, error: {code, message}}. Host and
-// Origin are checked by the listener before this runs.
+// as a bearer token (or the window's session cookie plus its CSRF header); the answer is {ok, result}
+// or {ok: false, error: {code, message}}. Host and Origin are checked by the listener before this
+// runs. Only `application/json` bodies are read: a page on another origin cannot send that type
+// without a CORS preflight, which nothing here answers, so a form or no-cors fetch never gets in.
 import { MwsError } from '../errors.js';
 import type { Route } from '../proxy/listener.js';
 import { isControlMethod, CONTROL_METHODS, type ControlApi, type ControlMethod } from './api.js';
@@ -8,18 +10,25 @@ import { tokenMatches } from './token.js';
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
+function isJson(contentType: string | null): boolean {
+  return contentType !== null && /^application\/json\s*(?:;|$)/i.test(contentType.trim());
+}
+
 export function controlRoute(api: ControlApi, token: () => string, extraAuth?: (request: Request) => boolean): Route {
   return (request, url) => {
     if (!url.pathname.startsWith('/control/')) return undefined;
     return (async () => {
+      if (request.method === 'POST' && !isJson(request.headers.get('content-type'))) {
+        return json(415, { ok: false, error: { code: 'usage', message: 'The body must be sent as content-type: application/json.' } });
+      }
       const auth = request.headers.get('authorization');
       const bearer = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
       if (!tokenMatches(bearer, token()) && !extraAuth?.(request)) {
-        return json(401, { ok: false, error: { code: 'unauthorized', message: 'This needs the control token (stateDir/control-token).' } });
+        return json(401, { ok: false, error: { code: 'unauthorized', message: 'This needs the control token (stateDir/control-token), or the settings window\'s session with its CSRF header; open the window with `mws ui`.' } });
       }
       const method = url.pathname.slice('/control/'.length);
       if (request.method !== 'POST') return json(405, { ok: false, error: { code: 'usage', message: 'Use POST.' } });
-      if (!isControlMethod(method)) return json(404, { ok: false, error: { code: 'usage', message: `No control method "${method}". Known: ${CONTROL_METHODS.join(', ')}.` } });
+      if (!isControlMethod(method)) return json(404, { ok: false, error: { code: 'usage', message: `No control method ${JSON.stringify(method.slice(0, 64))}. Known: ${CONTROL_METHODS.join(', ')}.` } });
       let args: unknown;
       try {
         const text = await request.text();

@@ -5,6 +5,8 @@ import type { Config, UpstreamConfig } from '../config/schema.js';
 import type { ConfigEditor, Raw } from '../config/editor.js';
 import { validateConfig } from '../config/validate.js';
 import type { Catalog } from '../upstream/catalog.js';
+import { maskUrl, maskUrlsIn } from '../redact.js';
+import { newAgentToken } from '../proxy/agentAccess.js';
 import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
 
 export type SettingsParts = {
@@ -20,14 +22,14 @@ export type SettingsParts = {
 
 type SettingsMethods = Pick<
   ControlApi,
-  'createAgent' | 'updateAgent' | 'deleteAgent' | 'pin' | 'clientConfigs' | 'upstreams' | 'saveUpstream' | 'removeUpstream' | 'testUpstream' | 'settings' | 'updateSettings'
+  'createAgent' | 'updateAgent' | 'deleteAgent' | 'pin' | 'clientConfigs' | 'upstreams' | 'saveUpstream' | 'removeUpstream' | 'testUpstream' | 'settings' | 'updateSettings' | 'agentToken'
 >;
 
 const VENDOR = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 /** Header values are secrets (tokens): the window shows that they are set, not what they are. */
 function masked(u: UpstreamConfig): UpstreamRow['config'] {
-  if (u.kind === 'http') return { url: u.url, headers: Object.fromEntries(Object.keys(u.headers).map((k) => [k, MASK])) };
+  if (u.kind === 'http') return { url: maskUrl(u.url), headers: Object.fromEntries(Object.keys(u.headers).map((k) => [k, MASK])) };
   if (u.kind === 'stdio') return { command: u.command, args: u.args, env: Object.fromEntries(Object.keys(u.env).map((k) => [k, MASK])), ...(u.cwd ? { cwd: u.cwd } : {}) };
   return { builtin: u.name };
 }
@@ -49,7 +51,9 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
   if ('url' in input) {
     const sameKind = typeof prev.url === 'string';
     const headers = input.headers ? keep(input.headers, prev.headers) : sameKind ? prev.headers : undefined;
-    return { url: input.url, ...(headers && Object.keys(headers).length ? { headers } : {}) };
+    // The window shows the URL masked; sent back unchanged, it keeps the saved one.
+    const url = typeof prev.url === 'string' && input.url === maskUrl(prev.url) ? prev.url : input.url;
+    return { url, ...(headers && Object.keys(headers).length ? { headers } : {}) };
   }
   if ('command' in input) {
     const sameKind = typeof prev.command === 'string';
@@ -90,7 +94,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
     return raw.upstreams as Raw;
   };
-  const rows = (): UpstreamRow[] => p.catalog.statuses().map((s) => ({ ...s, config: masked(p.config.upstreams[s.vendor]!) }));
+  const rows = (): UpstreamRow[] => p.catalog.statuses().map((s) => ({ ...s, lastError: s.lastError && maskUrlsIn(s.lastError), config: masked(p.config.upstreams[s.vendor]!) }));
   const settingsView = (): SettingsView => ({
     port: p.config.listen.port,
     compactDescriptions: p.config.compactDescriptions,
@@ -135,12 +139,21 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     async clientConfigs(a): Promise<ClientConfigs> {
       const v = p.agentView(a.agent);
       const name = p.config.serverName;
+      // An agent with a token: every config carries the header its endpoint requires.
+      const token = p.config.agents.find((x) => x.id === a.agent)?.token;
+      const auth = token ? `Bearer ${token}` : undefined;
       return {
         url: v.url,
-        claudeCode: `claude mcp add --transport http ${name} ${v.url}`,
-        codex: `[mcp_servers.${name}]\nurl = "${v.url}"`,
-        json: JSON.stringify({ mcpServers: { [name]: { type: 'http', url: v.url } } }, null, 2),
+        claudeCode: `claude mcp add --transport http ${name} ${v.url}${auth ? ` --header "Authorization: ${auth}"` : ''}`,
+        codex: `[mcp_servers.${name}]\nurl = "${v.url}"${auth ? `\nhttp_headers = { "Authorization" = "${auth}" }` : ''}`,
+        json: JSON.stringify({ mcpServers: { [name]: { type: 'http', url: v.url, ...(auth ? { headers: { Authorization: auth } } : {}) } } }, null, 2),
       };
+    },
+    async agentToken(a) {
+      if (typeof a.agent !== 'string' || !p.config.agents.some((x) => x.id === a.agent)) throw new MwsError('agent_not_found', `No agent ${JSON.stringify(a.agent)}.`);
+      const token = newAgentToken();
+      await p.editor.update((raw) => void (findAgent(raw, a.agent).token = token));
+      return { agent: a.agent, token, header: `Authorization: Bearer ${token}` };
     },
     async upstreams() {
       return rows();
@@ -174,7 +187,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       // Validated as the config would be, so a test never tries what saving would refuse.
       const cfg = validateConfig({ upstreams: { test: json } }, p.config.stateDir).upstreams.test!;
       const r = await p.catalog.probe('test', cfg);
-      return { ok: r.ok, era: r.era ?? null, tools: r.tools, error: r.error ?? null };
+      return { ok: r.ok, era: r.era ?? null, tools: r.tools, error: r.error === undefined ? null : maskUrlsIn(r.error) };
     },
     async settings() {
       return settingsView();

@@ -1,57 +1,112 @@
 // The settings window served headless at /ui: the same built renderer the desktop app loads. A
 // one-time link (printed by `mws serve`) becomes an HttpOnly, SameSite=Strict session cookie; without
-// it /ui and /control refuse. The window then talks to /control with that cookie.
+// it /ui and /control refuse. Cookies are not port-scoped: the browser also sends this one to any
+// server on another port of 127.0.0.1, which could replay it. So the cookie only opens the window's
+// static files, and every /control call must also carry the session's CSRF token in a header. The
+// token reaches the window once, in the fragment of the login redirect (never sent to any server),
+// and the window keeps it in its origin's localStorage, which no other port can read. Sessions end
+// after an idle and an absolute limit, or all at once (`mws ui --revoke-all`).
 import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
+import type { UiSessionSettings } from '../config/schema.js';
 import type { Route } from '../proxy/listener.js';
 import { tokenMatches } from './token.js';
 
 export const SESSION_COOKIE = 'mws_session';
+/** The header (and, for EventSource, which cannot send headers, the query parameter) with the CSRF token. */
+export const CSRF_HEADER = 'x-mws-csrf';
+export const CSRF_PARAM = 'csrf';
+/** The fragment key of the login redirect that hands the window its CSRF token. */
+export const CSRF_FRAGMENT = 'mws-csrf';
 /** A one-time link is good for this long; after that `mws ui` prints a new one. */
 export const UI_LINK_TTL_MS = 15 * 60 * 1000;
 /** Window sessions kept at most; the oldest is forgotten first (its window asks for a new link). */
 export const MAX_UI_SESSIONS = 64;
+/** One-time links kept at most (each `mws ui` makes one); the oldest is forgotten first. */
+export const MAX_UI_LINKS = 64;
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
   '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.ico': 'image/x-icon', '.woff2': 'font/woff2',
 };
 
+type Session = { id: string; csrf: string; created: number; lastSeen: number };
+
 export class UiSessions {
   private readonly links = new Map<string, number>();
-  private readonly sessions = new Set<string>();
-  constructor(private readonly now: () => number) {}
+  private readonly sessions = new Map<string, Session>();
+  constructor(
+    private readonly now: () => number,
+    private readonly limits: () => UiSessionSettings = () => ({ idleMinutes: 120, maxHours: 24 }),
+  ) {}
 
   /** A fresh one-time token for a /ui?token= link. */
   link(): string {
     const t = randomBytes(24).toString('base64url');
     this.links.set(t, this.now() + UI_LINK_TTL_MS);
+    if (this.links.size > MAX_UI_LINKS) this.links.delete(this.links.keys().next().value!);
     return t;
   }
 
-  /** Spends a one-time token; answers a session id for the cookie, or undefined. */
-  exchange(token: string | null): string | undefined {
+  get liveSessions(): number {
+    this.expire();
+    return this.sessions.size;
+  }
+
+  /** Spends a one-time token; answers the new session (its id for the cookie, its CSRF token), or undefined. */
+  exchange(token: string | null): { id: string; csrf: string } | undefined {
     if (!token) return undefined;
     for (const [t, expires] of this.links) {
       if (expires < this.now()) this.links.delete(t);
       else if (tokenMatches(token, t)) {
         this.links.delete(t);
-        const s = randomBytes(32).toString('base64url');
-        this.sessions.add(s);
-        if (this.sessions.size > MAX_UI_SESSIONS) this.sessions.delete(this.sessions.values().next().value!);
+        const s: Session = { id: randomBytes(32).toString('base64url'), csrf: randomBytes(32).toString('base64url'), created: this.now(), lastSeen: this.now() };
+        this.sessions.set(s.id, s);
+        if (this.sessions.size > MAX_UI_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
+        return { id: s.id, csrf: s.csrf };
+      }
+    }
+    return undefined;
+  }
+
+  /** Ends every window session and forgets every unspent link; answers how many sessions ended. */
+  revokeAll(): number {
+    const n = this.sessions.size;
+    this.sessions.clear();
+    this.links.clear();
+    return n;
+  }
+
+  /** The live session the request's cookie names (cookie only: enough to load the window's files). */
+  session(request: Request): Session | undefined {
+    const cookie = request.headers.get('cookie') ?? '';
+    const m = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]+)`).exec(cookie);
+    if (!m) return undefined;
+    this.expire();
+    for (const s of this.sessions.values()) {
+      if (tokenMatches(m[1]!, s.id)) {
+        s.lastSeen = this.now();
         return s;
       }
     }
     return undefined;
   }
 
+  /** A request the window itself made: its session cookie, plus that session's CSRF token in the header (or query, for events). */
   authorized(request: Request): boolean {
-    const cookie = request.headers.get('cookie') ?? '';
-    const m = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]+)`).exec(cookie);
-    if (!m) return false;
-    for (const s of this.sessions) if (tokenMatches(m[1]!, s)) return true;
-    return false;
+    const s = this.session(request);
+    if (!s) return false;
+    const given = request.headers.get(CSRF_HEADER) ?? new URL(request.url).searchParams.get(CSRF_PARAM);
+    return tokenMatches(given, s.csrf);
+  }
+
+  private expire(): void {
+    const { idleMinutes, maxHours } = this.limits();
+    const now = this.now();
+    for (const [id, s] of this.sessions) {
+      if (now - s.lastSeen > idleMinutes * 60_000 || now - s.created > maxHours * 3_600_000) this.sessions.delete(id);
+    }
   }
 }
 
@@ -66,14 +121,26 @@ export function uiRoute(sessions: UiSessions, rendererDir: string): Route {
       if (token !== null) {
         const session = sessions.exchange(token);
         if (!session) return refused();
+        // The fragment is read by the window and never sent to a server; no-referrer keeps the spent
+        // link out of any request the window makes.
         return new Response(null, {
           status: 303,
-          headers: { location: '/ui/', 'set-cookie': `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/` },
+          headers: {
+            location: `/ui/#${CSRF_FRAGMENT}=${session.csrf}`,
+            'set-cookie': `${SESSION_COOKIE}=${session.id}; HttpOnly; SameSite=Strict; Path=/`,
+            'cache-control': 'no-store',
+            'referrer-policy': 'no-referrer',
+          },
         });
       }
-      if (!sessions.authorized(request)) return refused();
+      if (!sessions.session(request)) return refused();
       if (url.pathname === '/ui') return new Response(null, { status: 301, headers: { location: '/ui/' } });
-      const rel = decodeURIComponent(url.pathname.slice('/ui/'.length)) || 'index.html';
+      let rel: string;
+      try {
+        rel = decodeURIComponent(url.pathname.slice('/ui/'.length)) || 'index.html';
+      } catch {
+        return new Response('Not found: the path has a malformed %-escape.\n', { status: 404 });
+      }
       const file = normalize(join(rendererDir, rel));
       if (!file.startsWith(normalize(rendererDir) + sep)) return new Response('Not found.\n', { status: 404 });
       try {

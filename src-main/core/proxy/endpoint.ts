@@ -14,8 +14,14 @@ import type { AgentRuntime } from './runtime.js';
 
 type LegacySession = { transport: WebStandardStreamableHTTPServerTransport; server: Server; lastSeen: number };
 
-/** A 2025 session nobody used for this long is closed; its client re-initializes on the next request. */
-export const LEGACY_SESSION_IDLE_MS = 6 * 60 * 60 * 1000;
+/**
+ * A 2025 session nobody used for this long is closed; its client re-initializes on the next request
+ * (a 404 tells it to). Minutes, not hours: any local process can open sessions, and each holds a
+ * Server and a transport in memory.
+ */
+export const LEGACY_SESSION_IDLE_MS = 30 * 60 * 1000;
+/** Live 2025 sessions kept per agent; past it the least recently used is closed first. */
+export const MAX_LEGACY_SESSIONS = 256;
 
 export class AgentEndpoint {
   private readonly modern: McpHttpHandler;
@@ -26,6 +32,7 @@ export class AgentEndpoint {
     private readonly runtime: AgentRuntime,
     private readonly log: Logger,
     private readonly now: () => number,
+    private readonly maxSessions: number = MAX_LEGACY_SESSIONS,
   ) {
     this.modern = createMcpHandler(() => createAgentServer(agentId, runtime), {
       // 2025 traffic is routed to sessions below; the default stateless fallback would answer GET
@@ -72,6 +79,9 @@ export class AgentEndpoint {
         return jsonRpcError(404, -32001, 'Session not found: it expired or the proxy restarted. Start a new session.');
       }
       s.lastSeen = this.now();
+      // Map order is the LRU order: a used session moves to the end.
+      this.sessions.delete(sid);
+      this.sessions.set(sid, s);
       return s.transport.handleRequest(request);
     }
     if (request.method !== 'POST') {
@@ -83,6 +93,7 @@ export class AgentEndpoint {
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         this.sessions.set(id, session);
+        while (this.sessions.size > this.maxSessions) void this.dropSession(this.sessions.keys().next().value!);
       },
       onsessionclosed: (id) => {
         this.sessions.delete(id);

@@ -1,5 +1,7 @@
 // The HTTP listener: loopback only, Host/Origin checked, `/mcp` for the default agent and
 // `/mcp/<agent-id>` for the others. Other paths are mounted by the app (control, ui).
+// No request may end the process: every parse is guarded, and whatever still throws in the request
+// path is answered with a JSON-RPC error and logged.
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
@@ -8,6 +10,7 @@ import { isLoopbackHost } from '../config/validate.js';
 import { MwsError } from '../errors.js';
 import { refuseForeign } from './guard.js';
 import type { FastPath } from './fastPath.js';
+import type { Logger } from '../log.js';
 
 /** Same bound the SDK applies to POST bodies. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -23,20 +26,32 @@ export function text(status: number, body: string): Response {
   return new Response(body + '\n', { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
 }
 
-export function agentIdOf(path: string): string | undefined {
+/** The agent an MCP path names; undefined when it is no MCP path; null when its escapes are malformed (`/mcp/%`). */
+export function agentIdOf(path: string): string | null | undefined {
   const m = MCP_PATH.exec(path);
   if (!m) return undefined;
-  return m[1] ? decodeURIComponent(m[1]) : DEFAULT_AGENT_ID;
+  if (!m[1]) return DEFAULT_AGENT_ID;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return null;
+  }
 }
+
+export function jsonRpcResponse(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), { status, headers: { 'content-type': 'application/json' } });
+}
+
+const BAD_PATH = 'Bad request: the path has a malformed %-escape. The MCP endpoint is /mcp (or /mcp/<agent-id>).';
 
 export function mcpRoute(router: McpRouter): Route {
   return (request, url) => {
-    const m = MCP_PATH.exec(url.pathname);
-    if (!m) return undefined;
-    const agentId = m[1] ? decodeURIComponent(m[1]) : DEFAULT_AGENT_ID;
+    const agentId = agentIdOf(url.pathname);
+    if (agentId === undefined) return undefined;
+    if (agentId === null) return Promise.resolve(jsonRpcResponse(400, -32600, BAD_PATH));
     const endpoint = router.endpoint(agentId);
     if (!endpoint) {
-      return Promise.resolve(text(404, `No agent "${agentId}" is configured here. Add it under "agents" in the config, or use /mcp for the default agent.`));
+      return Promise.resolve(text(404, `No agent ${JSON.stringify(agentId.slice(0, 64))} is configured here. Add it under "agents" in the config, or use /mcp for the default agent.`));
     }
     return endpoint.handle(request);
   };
@@ -73,31 +88,88 @@ function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: un
   });
 }
 
-export async function listen(host: string, port: number, routes: Route[], fast?: FastPath): Promise<Listener> {
+/** Decides whether a request may reach an agent's endpoint (its bearer token, a switched-off default). */
+export type McpGate = (agentId: string, authorization: string | undefined) => { status: number; message: string } | undefined;
+
+export type ListenOptions = { log?: Logger; mcpGate?: McpGate };
+
+function normalizedPath(target: string | undefined): string | undefined {
+  if (!target?.startsWith('/')) return undefined;
+  try {
+    return new URL(`http://127.0.0.1${target}`).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+}
+
+export async function listen(host: string, port: number, routes: Route[], fast?: FastPath, opts: ListenOptions = {}): Promise<Listener> {
   if (!isLoopbackHost(host)) {
     throw new MwsError('listen_refused', `Refusing to listen on ${host}: Working Set only listens on loopback (127.0.0.1, ::1 or localhost).`, { host });
   }
   const handler = toNodeHandler({
     fetch: async (request: Request) => {
-      const refused = refuseForeign(request);
-      if (refused) return refused;
       const url = new URL(request.url);
       for (const route of routes) {
         const res = route(request, url);
         if (res) return res;
       }
-      return text(404, `Nothing at ${url.pathname}. The MCP endpoint is /mcp (or /mcp/<agent-id>).`);
+      return text(404, `Nothing at ${JSON.stringify(url.pathname.slice(0, 200))}. The MCP endpoint is /mcp (or /mcp/<agent-id>).`);
     },
-  });
+  }, { onerror: (err) => opts.log?.warn(`request failed inside the proxy: ${err.message}`) });
+  let boundPort = port;
   const dispatch = async (req: IncomingMessage, res: ServerResponse) => {
-    const agentId = fast && req.method === 'POST' ? agentIdOf(req.url ?? '') : undefined;
-    if (!fast || agentId === undefined || !req.headers['content-type']?.startsWith('application/json')) return handler(req, res);
+    // Host and Origin first, before any part of the request is parsed.
+    const refused = refuseForeign(req.method, req.headers, boundPort);
+    if (refused) return sendJsonRpcError(res, refused.status, -32000, refused.message);
+    // The path as the routes will see it (URL-normalized: `/x/../mcp` and `/x/%2e%2e/mcp` are /mcp),
+    // so the agent's gate below judges the same endpoint the request reaches.
+    const pathname = normalizedPath(req.url);
+    if (pathname === undefined) return sendJsonRpcError(res, 400, -32600, 'Bad request: the request target must be a path such as /mcp.');
+    const agentId = agentIdOf(pathname);
+    if (agentId === null) return sendJsonRpcError(res, 400, -32600, BAD_PATH);
+    if (agentId !== undefined) {
+      const denied = opts.mcpGate?.(agentId, req.headers.authorization);
+      if (denied) return sendJsonRpcError(res, denied.status, -32001, denied.message);
+    }
+    if (!fast || agentId === undefined || req.method !== 'POST' || !req.headers['content-type']?.startsWith('application/json')) return handler(req, res);
     const read = await readJson(req, res);
     if (!read) return;
     if (await fast(req, res, read.body, agentId)) return;
     return handler(req, res, read.body);
   };
-  const server: HttpServer = createServer((req, res) => void dispatch(req, res));
+  // The safety net: a request the code above did not foresee is answered and logged, never fatal.
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    dispatch(req, res).catch((err: unknown) => {
+      opts.log?.warn(`request ${req.method ?? '?'} ${JSON.stringify((req.url ?? '').slice(0, 200))} failed inside the proxy: ${(err as Error)?.message ?? String(err)}`);
+      try {
+        sendJsonRpcError(res, 500, -32603, 'Internal error in Working Set while handling this request; it was logged. The proxy keeps running.');
+      } catch {
+        res.destroy();
+      }
+    });
+  };
+  const server: HttpServer = createServer(onRequest);
+  // A request Node's parser refuses (bad framing, oversized headers) never reaches `onRequest`;
+  // it still gets a status and a sentence, as every other answer does.
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
+    // A response already under way on this socket must not get raw bytes in its middle (as Node's own handler).
+    const inFlight = (socket as unknown as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) return void socket.destroy();
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    // An answer to HEAD carries no body, or the client reads it as the start of the next response.
+    const head = err.rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
+    const body = head ? '' : tooLarge ? 'Request headers too large.\n' : 'Bad request: the HTTP request is malformed.\n';
+    socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
@@ -110,6 +182,7 @@ export async function listen(host: string, port: number, routes: Route[], fast?:
     server.listen(port, host, () => resolve());
   });
   const addr = server.address() as AddressInfo;
+  boundPort = addr.port;
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${shownHost}:${addr.port}`,

@@ -142,6 +142,10 @@ export class ToolRouter implements AgentRuntime {
   }
 
   private async forward(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
+    // Checked before anything recursive (schema validation, serialization) walks the arguments.
+    if (exceedsDepth(args, MAX_ARGUMENT_DEPTH)) {
+      return toolError(`The arguments for ${entry.name} are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, more than Working Set forwards. Send them flatter.`);
+    }
     const problem = this.validator.check(entry, args);
     if (problem) return toolError(problem);
     const upstream = this.opts.catalog.upstream(entry.vendor);
@@ -200,9 +204,28 @@ export class ToolRouter implements AgentRuntime {
   }
 }
 
+/** Deeper arguments are refused: real tool arguments are a few levels deep, and recursion has a floor. */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+/** Whether `v` nests objects/arrays deeper than `max`, walked without recursion. */
+export function exceedsDepth(v: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[v, 0]];
+  while (stack.length) {
+    const [x, d] = stack.pop()!;
+    if (typeof x !== 'object' || x === null) continue;
+    if (d >= max) return true;
+    for (const child of Array.isArray(x) ? x : Object.values(x)) if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+  }
+  return false;
+}
+
 /** Upstream JSON-RPC errors pass through with their code; our own failures get a sentence. */
 function asProtocolError(err: unknown, entry: ToolEntry): Error {
   if (err instanceof ProtocolError) return err;
+  // A RangeError (stack overflow, invalid length) is raised in this process, never by the upstream.
+  if (err instanceof RangeError) {
+    return new ProtocolError(ProtocolErrorCode.InternalError, `${entry.name} could not be run: Working Set itself failed while handling the call (${errorMessage(err)}); the upstream "${entry.vendor}" was not at fault.`);
+  }
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'number') return new ProtocolError(code, errorMessage(err));
   if (err instanceof MwsError && err.code === 'upstream_timeout') {

@@ -24,12 +24,28 @@ export class ControlError extends Error {
   }
 }
 
+/**
+ * The session's CSRF token; /control refuses the cookie alone. It arrives once, in the fragment of the
+ * login redirect (`/ui/#mws-csrf=…`), and is kept in this origin's localStorage, which pages on other
+ * ports cannot read. The fragment is removed at once so it is not left in the address bar.
+ */
+const CSRF_KEY = 'mws-csrf';
+function csrf(): string {
+  const m = /^#mws-csrf=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (m) {
+    localStorage.setItem(CSRF_KEY, m[1]!);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  return localStorage.getItem(CSRF_KEY) ?? '';
+}
+if (!window.workingSet) csrf();
+
 const httpBridge: Bridge = {
   async invoke(method, args) {
     const res = await fetch(`/control/${method}`, {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-mws-csrf': csrf() },
       body: JSON.stringify(args ?? {}),
     });
     const body = (await res.json()) as { ok: boolean; result?: unknown; error?: { code: string; message: string; data?: Record<string, unknown> } };
@@ -37,7 +53,8 @@ const httpBridge: Bridge = {
     return body.result;
   },
   onEvent(listener) {
-    const source = new EventSource('/control/events');
+    // EventSource cannot send headers: the token goes in the query.
+    const source = new EventSource(`/control/events?csrf=${encodeURIComponent(csrf())}`);
     source.onmessage = (m) => listener(JSON.parse(m.data as string) as CoreEvent);
     return () => source.close();
   },

@@ -1,0 +1,26 @@
+// Per-agent access on the MCP endpoints. With no tokens configured every loopback client may use
+// every agent (the single-user default). An agent with `token` answers only requests that carry it,
+// and `defaultAgent: false` closes `/mcp`, so a local process cannot pick the most permissive endpoint.
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_AGENT_ID, type Config } from '../config/schema.js';
+import { tokenMatches } from '../control/token.js';
+
+/** Undefined when the request may reach the agent's endpoint; else the status and sentence to answer. */
+export function agentGate(config: Config, agentId: string, authorization: string | undefined): { status: number; message: string } | undefined {
+  if (agentId === DEFAULT_AGENT_ID && !config.defaultAgent) {
+    return { status: 404, message: 'The default agent is switched off here (defaultAgent: false in the config). Use the endpoint of a configured agent: /mcp/<agent-id>.' };
+  }
+  const agent = config.agents.find((a) => a.id === agentId);
+  if (!agent?.token) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (tokenMatches(m?.[1], agent.token)) return undefined;
+  return {
+    status: 401,
+    message: `The agent "${agentId}" needs its token: send the header "Authorization: Bearer <token>" (the agent's client configs in the window include it; \`mws agent token ${agentId}\` makes a new one).`,
+  };
+}
+
+/** A new agent token: 32 random bytes, URL-safe. */
+export function newAgentToken(): string {
+  return `mws_${randomBytes(32).toString('base64url')}`;
+}
