@@ -3,12 +3,13 @@ import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../log.js';
 
-export async function writeJsonAtomic(path: string, value: unknown, mode = 0o600): Promise<void> {
+/** `compact` writes one line: for large machine-read files (usage.json), where indentation only costs. */
+export async function writeJsonAtomic(path: string, value: unknown, mode = 0o600, compact = false): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const fh = await open(tmp, 'w', mode);
   try {
-    await fh.writeFile(JSON.stringify(value, null, 2) + '\n');
+    await fh.writeFile((compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)) + '\n');
     await fh.sync();
   } finally {
     await fh.close();
