@@ -8,6 +8,9 @@ import { buildTransport, type BuiltTransport } from './transports.js';
 import { RESTART_RESET_AFTER_MS, restartDelayMs } from './backoff.js';
 import type { CallOptions, Upstream, UpstreamInfo, UpstreamStatus } from './types.js';
 
+/** The SDK's debounce of an upstream's tools/list_changed before it re-lists (its default is 300 ms). */
+export const LIST_CHANGED_DEBOUNCE_MS = 30;
+
 export type ConnectionOptions = {
   vendor: string;
   config: UpstreamConfig;
@@ -128,6 +131,8 @@ export class UpstreamConnection implements Upstream {
         versionNegotiation: { mode: this.opts.config.kind === 'builtin' ? 'legacy' : 'auto', probe: { timeoutMs } },
         listChanged: {
           tools: {
+            // A burst of notifications still coalesces; clients hear of a change within tens of ms, not 300.
+            debounceMs: LIST_CHANGED_DEBOUNCE_MS,
             onChanged: (error, tools) => {
               if (!error && tools) this.opts.onToolsChanged(tools);
             },
