@@ -10,6 +10,8 @@ import type { CallOptions, Upstream, UpstreamInfo, UpstreamStatus } from './type
 
 /** The SDK's debounce of an upstream's tools/list_changed before it re-lists (its default is 300 ms). */
 export const LIST_CHANGED_DEBOUNCE_MS = 30;
+/** Pages of a paginated tools/list followed (the SDK stops at 64): 20,000 tools in pages of 10 fit. */
+export const LIST_MAX_PAGES = 10_000;
 
 export type ConnectionOptions = {
   vendor: string;
@@ -128,6 +130,7 @@ export class UpstreamConnection implements Upstream {
       { name: this.opts.clientName, version: '0.1.0' },
       {
         // Builtin upstreams run in this process on the same SDK: no probe needed.
+        listMaxPages: LIST_MAX_PAGES,
         versionNegotiation: { mode: this.opts.config.kind === 'builtin' ? 'legacy' : 'auto', probe: { timeoutMs } },
         listChanged: {
           tools: {
