@@ -205,7 +205,7 @@ export function createApp(opts: AppOptions): App {
             uiRoute(ui, opts.rendererDir ?? DEFAULT_RENDERER_DIR),
             ...(opts.routes ?? []),
           ],
-          opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused),
+          opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused, (agent, sid) => endpoints.get(agent)?.liveSession(sid)),
         );
         baseUrl = listener.url;
         unwatch = seed.watch(() => notifyChanged());
