@@ -74,8 +74,15 @@ function eligible(req: IncomingMessage, body: unknown): Eligible | undefined {
   return { rpc: { jsonrpc: '2.0', id, method, params } as Rpc, session: legacy ? sid : undefined };
 }
 
+/** Serialized listings by listing array (the router keeps one array per agent until it changes). */
+const listingJson = new WeakMap<object, string>();
+const SERVER_META_JSON = JSON.stringify(SERVER_META);
+
 function send(res: ServerResponse, payload: unknown, session?: string): void {
-  const text = JSON.stringify(payload);
+  sendText(res, JSON.stringify(payload), session);
+}
+
+function sendText(res: ServerResponse, text: string, session?: string): void {
   const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
   if (session !== undefined) headers['mcp-session-id'] = session;
   res.writeHead(200, headers);
@@ -102,8 +109,15 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
     try {
       if (rpc.method === 'tools/list') {
         const tools = runtime.listTools(agentId);
-        const result = session !== undefined ? { tools } : { tools, resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: SERVER_META };
-        send(res, { result, jsonrpc: '2.0', id: rpc.id }, session);
+        // The same listing is served until the agent's set or the toolbox changes: its JSON is kept.
+        let json = listingJson.get(tools);
+        if (json === undefined) listingJson.set(tools, (json = JSON.stringify(tools)));
+        const id = JSON.stringify(rpc.id);
+        const text =
+          session !== undefined
+            ? `{"result":{"tools":${json}},"jsonrpc":"2.0","id":${id}}`
+            : `{"result":{"tools":${json},"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":${SERVER_META_JSON}},"jsonrpc":"2.0","id":${id}}`;
+        sendText(res, text, session);
         return true;
       }
       const abort = new AbortController();
