@@ -7,11 +7,11 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log.js';
-import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
+import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
 import { readAllNewLines, type Cursor } from './tail.js';
 import { parseTranscriptLine, transcriptFiles } from './transcripts.js';
 import { CALL_LOG_FILE } from './callLog.js';
-import type { AgentUsage } from '../workingset/usagePromotion.js';
+import type { AgentUsage, ToolUsage } from '../workingset/usagePromotion.js';
 import { DAY_MS } from '../workingset/types.js';
 
 export const USAGE_FILE = 'usage.json';
@@ -45,7 +45,7 @@ export const DAILY_DAYS = 90;
  * Sessions kept one by one per agent and tool; older ones are rolled up into one entry per day
  * (`day:YYYY-MM-DD`, with a session count), so a tool used in a million sessions costs a few entries.
  */
-export const MAX_SESSIONS_PER_TOOL = 64;
+export const MAX_SESSIONS_PER_TOOL = 16;
 /** Parsing work between two yields to the event loop: calls wait at most about this long for it. */
 export const INGEST_SLICE_MS = 8;
 const ROLLUP_PREFIX = 'day:';
@@ -78,11 +78,30 @@ export class UsageStore {
     if (!this.dirty) return;
     this.dirty = false;
     try {
-      await writeJsonAtomic(this.path, this.data, 0o600, true);
+      await writeTextAtomic(this.path, await this.serialize(), 0o600);
     } catch (err) {
       this.dirty = true;
       throw err;
     }
+  }
+
+  /**
+   * The file's JSON, built agent by agent and tool by tool with yields between slices: one
+   * JSON.stringify of a large usage file would hold the event loop for its whole length.
+   */
+  private async serialize(): Promise<string> {
+    const slice = new Slicer();
+    // Objects are opened down to per-tool entries (depth 3: field → agent → tool), then stringified whole.
+    const write = async (value: unknown, depth: number): Promise<string> => {
+      if (depth === 0 || typeof value !== 'object' || value === null || Array.isArray(value)) {
+        await slice.maybeYield();
+        return JSON.stringify(value);
+      }
+      const parts: string[] = [];
+      for (const [k, v] of Object.entries(value)) parts.push(`${JSON.stringify(k)}:${await write(v, depth - 1)}`);
+      return `{${parts.join(',')}}`;
+    };
+    return (await write(this.data, 3)) + '\n';
   }
 
   usage(agent: string): AgentUsage {
@@ -140,7 +159,6 @@ export class UsageStore {
       }
     });
     if (end) this.moveCursor(path, end);
-    this.rollUp(used);
     return used;
   }
 
@@ -203,7 +221,6 @@ export class UsageStore {
         if (end) this.moveCursor(file, end);
       }
     }
-    this.rollUp(used);
     return used;
   }
 
@@ -226,33 +243,29 @@ export class UsageStore {
     for (const days of Object.values(this.data.daily)) for (const d of Object.keys(days)) if (d < firstDay) drop(days, d);
   }
 
+  /** Exact (not rolled-up) sessions per agent-and-tool map: counted once, then kept as sessions come. */
+  private readonly exactCount = new WeakMap<ToolUsage, number>();
+
   /**
    * Past MAX_SESSIONS_PER_TOOL sessions for one agent and tool, the oldest are folded into one entry
    * per day (calls summed, sessions counted, last use kept), which is what the promotion rule reads.
+   * Runs when a new session makes a tool's map twice the bound, so its cost is spread over the read.
    */
-  private rollUp(used: Used): void {
-    const seen = new Set<string>();
-    for (const { agent, tool } of used) {
-      const k = `${agent}\u0000${tool}`;
-      if (seen.has(k)) continue;
-      seen.add(k);
-      const sessions = this.data.agents[agent]?.[tool];
-      if (!sessions) continue;
-      const exact = Object.entries(sessions).filter(([key]) => !key.startsWith(ROLLUP_PREFIX));
-      if (exact.length <= MAX_SESSIONS_PER_TOOL) continue;
-      exact.sort((a, b) => b[1].last - a[1].last);
-      for (const [key, u] of exact.slice(MAX_SESSIONS_PER_TOOL)) {
-        delete sessions[key];
-        const dayKey = ROLLUP_PREFIX + new Date(u.last).toISOString().slice(0, 10);
-        const d = sessions[dayKey];
-        if (d) {
-          d.first = Math.min(d.first, u.first);
-          d.last = Math.max(d.last, u.last);
-          d.calls += u.calls;
-          d.sessions = (d.sessions ?? 1) + (u.sessions ?? 1);
-        } else sessions[dayKey] = { first: u.first, last: u.last, calls: u.calls, sessions: u.sessions ?? 1 };
-      }
+  private rollUp(sessions: ToolUsage): void {
+    const exact = Object.entries(sessions).filter(([key]) => !key.startsWith(ROLLUP_PREFIX));
+    exact.sort((a, b) => b[1].last - a[1].last);
+    for (const [key, u] of exact.slice(MAX_SESSIONS_PER_TOOL)) {
+      delete sessions[key];
+      const dayKey = ROLLUP_PREFIX + new Date(u.last).toISOString().slice(0, 10);
+      const d = sessions[dayKey];
+      if (d) {
+        d.first = Math.min(d.first, u.first);
+        d.last = Math.max(d.last, u.last);
+        d.calls += u.calls;
+        d.sessions = (d.sessions ?? 1) + (u.sessions ?? 1);
+      } else sessions[dayKey] = { first: u.first, last: u.last, calls: u.calls, sessions: u.sessions ?? 1 };
     }
+    this.exactCount.set(sessions, Math.min(exact.length, MAX_SESSIONS_PER_TOOL));
   }
 
   private use(agent: string, tool: string, session: string, ts: number): void {
@@ -263,7 +276,12 @@ export class UsageStore {
       u.first = Math.min(u.first, ts);
       u.last = Math.max(u.last, ts);
       u.calls++;
-    } else sessions[session] = { first: ts, last: ts, calls: 1 };
+    } else {
+      sessions[session] = { first: ts, last: ts, calls: 1 };
+      const n = (this.exactCount.get(sessions) ?? Object.keys(sessions).filter((k) => !k.startsWith(ROLLUP_PREFIX)).length - 1) + 1;
+      this.exactCount.set(sessions, n);
+      if (n > 2 * MAX_SESSIONS_PER_TOOL) this.rollUp(sessions);
+    }
     const last = (this.data.lastUsed[agent] ??= {});
     last[tool] = Math.max(last[tool] ?? 0, ts);
   }
@@ -285,9 +303,12 @@ export class UsageStore {
 class Slicer {
   private start = performance.now();
   private n = 0;
-  async maybeYield(): Promise<void> {
-    // Reading the clock costs too: check it every 64 lines.
-    if ((++this.n & 63) !== 0 || performance.now() - this.start < INGEST_SLICE_MS) return;
+  /** `weight`: how many light steps this one counts for (the clock is read every 64 steps). */
+  async maybeYield(weight = 1): Promise<void> {
+    this.n += weight;
+    if (this.n < 64) return;
+    this.n = 0;
+    if (performance.now() - this.start < INGEST_SLICE_MS) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.start = performance.now();
   }
