@@ -225,7 +225,8 @@ export class UsageStore {
   }
 
   /** Forgets sessions and pending calls older than `retentionDays`. */
-  prune(now: number, retentionDays: number): void {
+  async prune(now: number, retentionDays: number): Promise<void> {
+    const slice = new Slicer();
     const cutoff = now - retentionDays * DAY_MS;
     const drop = (o: Record<string, unknown>, k: string) => {
       delete o[k];
@@ -233,6 +234,7 @@ export class UsageStore {
     };
     for (const tools of Object.values(this.data.agents)) {
       for (const [tool, sessions] of Object.entries(tools)) {
+        await slice.maybeYield();
         for (const [key, u] of Object.entries(sessions)) if (u.last < cutoff) drop(sessions, key);
         if (Object.keys(sessions).length === 0) drop(tools, tool);
       }

@@ -226,7 +226,7 @@ export class WorkingSets {
       if (saved) for (const [k, v] of saved) this.states.set(k, v);
     }
     if (!opts.dryRun) {
-      this.o.usage.prune(now, Math.max(this.o.config.promote.windowDays, this.o.config.promote.keepDays, ...this.o.config.agents.map((a) => a.idleWindowDays)));
+      await this.o.usage.prune(now, Math.max(this.o.config.promote.windowDays, this.o.config.promote.keepDays, ...this.o.config.agents.map((a) => a.idleWindowDays)));
       await this.o.usage.save();
     }
     return { decisions, usage };
