@@ -124,11 +124,19 @@ try {
         });
         if (res.status !== 200) return stop(`npx mws serve --demo answered initialize with HTTP ${res.status}: ${await res.text()}`);
         await res.body?.cancel();
+        // The window's files ship in the package: the one-time link leads to the built page.
+        const link = /one-time link\): (http:\/\/\S+)/.exec(out)?.[1];
+        if (!link) return stop(`npx mws serve --demo printed no window link: ${out}`);
+        const login = await fetch(link, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+        const cookie = login.headers.get('set-cookie')?.split(';')[0];
+        const page = await fetch(new URL('/ui/', link), { headers: cookie ? { cookie } : {}, signal: AbortSignal.timeout(10_000) });
+        const html = await page.text();
+        if (page.status !== 200 || !/<html/i.test(html)) return stop(`the window's page did not load from the package (HTTP ${page.status}).`);
       } catch (e) {
         return stop(`npx mws serve --demo did not answer initialize: ${e.message}`);
       }
       proc.removeAllListeners('exit');
-      console.log(`pack check: npx mws serve --demo: listening after ${ms} ms and answering`);
+      console.log(`pack check: npx mws serve --demo: listening after ${ms} ms and answering, window page served`);
       stop();
     });
   });
