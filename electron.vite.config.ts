@@ -4,7 +4,16 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 export default defineConfig({
   main: {
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src-main/desktop/main.ts') } } },
+    build: {
+      rollupOptions: {
+        // The desktop app and the `mws` CLI (headless core included) come out of one build: bin/mws.js
+        // runs out/main/cli.js, so nothing compiles TypeScript at run time.
+        input: { index: resolve(__dirname, 'src-main/desktop/main.ts'), cli: resolve(__dirname, 'src-main/cli/run.ts') },
+        // Shared chunks sit beside the entries, not in a sub-folder: paths the core resolves from
+        // import.meta.url (the window's files in out/renderer) stay one folder below out/.
+        output: { chunkFileNames: '[name]-[hash].js' },
+      },
+    },
   },
   preload: {
     // A sandboxed preload must be CommonJS.

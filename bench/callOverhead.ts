@@ -1,107 +1,150 @@
-// How much latency the proxy adds to a tool call. One SDK client (auto negotiation) calls the same
-// stdio demo upstream four ways, rounds interleaved so machine noise hits every path alike:
+// How much latency (and CPU) the proxy adds to a tool call, measured so that noise cannot bend it.
+// One SDK client calls the same stdio upstream (bench/fixtures/manyTools.mjs, plain JS) four ways:
 //   direct     — the client spawns the upstream itself over stdio
-//   floor      — a bare loopback HTTP server answering JSON-RPC alone (no HTTP proxy beats this)
-//   mws        — through `mws serve`
+//   floor      — a bare loopback HTTP server answering JSON-RPC alone, in its own process
+//   mws        — through `mws serve` (the built CLI, out/main/cli.js)
 //   mcp-proxy  — through the npm mcp-proxy package, a common TypeScript stdio→HTTP proxy
-// Target: mws p50 ≤ 1.2 × (floor p50 + direct p50), and mws p99 ≤ mcp-proxy p99.
-import { mkdtempSync, writeFileSync, mkdirSync, readFileSync } from 'node:fs';
+// Once per protocol era: every path's client negotiates the same era (auto → 2026-07-28 where the
+// server speaks it; legacy → the 2025 handshake), so no path is compared across eras.
+// Each path gets BENCH_WARMUP (≥ 3,000) calls first; then rounds rotate the order of the paths.
+// CPU per call is the proxy process's user+system time (/proc) over its calls, beside its latency.
+// Target: mws p50 ≤ 1.2 × (floor + direct) for both eras, and mws p99 below mcp-proxy's.
+import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect as connectTcp } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ROOT, spawnTs, waitForOutput, type Running, deadPort } from '../test/helpers/processes.js';
-import { spawn } from 'node:child_process';
 import { fmt, summarize } from './stats.js';
 
 const CALLS_PER_ROUND = Number(process.env.BENCH_CALLS_PER_ROUND ?? 100);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 25);
-const WARMUP = 200;
-const DEMO_STDIO = join(ROOT, 'src-main', 'core', 'demo', 'stdio.ts');
-const upstreamCmd = { command: process.execPath, args: ['--import', 'tsx', DEMO_STDIO] };
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 24);
+const WARMUP = Math.max(3000, Number(process.env.BENCH_WARMUP ?? 3000));
+const UPSTREAM = { command: process.execPath, args: [join(ROOT, 'bench', 'fixtures', 'manyTools.mjs'), '50'] };
+const CLI = join(ROOT, 'out', 'main', 'cli.js');
+const TICK_MS = 10; // USER_HZ 100 on Linux
 
-async function client(transport: StdioClientTransport | StreamableHTTPClientTransport): Promise<Client> {
-  const c = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-  await c.connect(transport);
+type Era = 'auto' | 'legacy';
+
+function cpuMs(pid: number | undefined): number {
+  if (!pid) return NaN;
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * TICK_MS; // utime, stime (fields 14, 15)
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * The SDK's HTTP client transport shares one AbortSignal across requests, and each request adds a
+ * listener to it: thousands of calls slow every HTTP path alike. Each request gets its own signal.
+ */
+const ownSignalFetch: typeof fetch = (input, init) => {
+  const { signal: _shared, ...rest } = init ?? {};
+  return fetch(input, rest);
+};
+const http = (url: string) => new StreamableHTTPClientTransport(new URL(url), { fetch: ownSignalFetch });
+
+async function connect(t: StdioClientTransport | StreamableHTTPClientTransport, era: Era): Promise<Client> {
+  const c = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode: era } });
+  await c.connect(t);
   return c;
 }
 
+function startNode(args: string[]): { proc: ChildProcess; out: () => string } {
+  const proc = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d) => (out += d));
+  proc.stderr!.on('data', (d) => (out += d));
+  return { proc, out: () => out };
+}
+
+async function until(check: () => boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`${what} did not happen within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function main(): Promise<void> {
-  const children: Running[] = [];
+  if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run npm run build first.');
   const stateDir = mkdtempSync(join(tmpdir(), 'mws-bench-'));
   const cfg = join(stateDir, 'config.json');
-  writeFileSync(cfg, JSON.stringify({ upstream: upstreamCmd, stateDir, timeouts: { listMs: 20000 } }));
-
-  const mws = spawnTs(join(ROOT, 'src-main', 'cli', 'run.ts'), ['serve', '--config', cfg, '--port', '0']);
-  children.push(mws);
-  const floor = spawnTs(join(ROOT, 'bench', 'floorServer.ts'));
-  children.push(floor);
+  writeFileSync(cfg, JSON.stringify({ upstream: UPSTREAM, stateDir, timeouts: { listMs: 20000 } }));
+  const mws = startNode([CLI, 'serve', '--config', cfg, '--port', '0']);
+  const floor: Running = spawnTs(join(ROOT, 'bench', 'floorServer.ts'));
   const proxyPort = await deadPort();
   const proxyBin = createRequire(import.meta.url).resolve('mcp-proxy/dist/bin/mcp-proxy.mjs');
-  const proxyProc = spawn(process.execPath, [proxyBin, '--host', '127.0.0.1', '--port', String(proxyPort), '--server', 'stream', '--', upstreamCmd.command, ...upstreamCmd.args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let proxyOut = '';
-  proxyProc.stdout.on('data', (d) => (proxyOut += d));
-  proxyProc.stderr.on('data', (d) => (proxyOut += d));
-
-  const mwsUrl = (await waitForOutput(mws, /listening on (http:\/\/\S+\/mcp)/, 'mws serve'))[1]!;
+  const proxy = startNode([proxyBin, '--host', '127.0.0.1', '--port', String(proxyPort), '--server', 'stream', '--', UPSTREAM.command, ...UPSTREAM.args]);
+  await until(() => /listening on http/.test(mws.out()), 30_000, 'mws serve listening');
+  const mwsUrl = /listening on (http:\/\/\S+\/mcp)/.exec(mws.out())![1]!;
   const floorPort = (await waitForOutput(floor, /PORT=(\d+)/, 'floor'))[1]!;
-  for (let i = 0; i < 100 && !/listening|started|proxy/i.test(proxyOut); i++) await new Promise((r) => setTimeout(r, 100));
-
-  const paths: Record<string, Client> = {
-    direct: await client(new StdioClientTransport({ ...upstreamCmd, stderr: 'ignore' })),
-    floor: await client(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${floorPort}/mcp`))),
-    mws: await client(new StreamableHTTPClientTransport(new URL(mwsUrl))),
-    'mcp-proxy': await client(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${proxyPort}/mcp`))),
+  // mcp-proxy says little: it is up when its port takes a connection.
+  let proxyUp = false;
+  const probe = () => {
+    const sock = connectTcp(proxyPort, '127.0.0.1', () => ((proxyUp = true), sock.destroy()));
+    sock.on('error', () => sock.destroy());
   };
-  const params = { name: 'mail_get_message', arguments: { messageId: 'm1' } };
-  for (const c of Object.values(paths)) for (let i = 0; i < WARMUP; i++) await c.callTool(params);
-  // Resident memory of the mws process, to see whether thousands of calls leave anything behind.
-  const rssMb = () => {
-    try {
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${mws.proc.pid}/status`, 'utf8'))?.[1]);
-      return Math.round(kb / 102.4) / 10;
-    } catch {
-      return NaN;
-    }
-  };
-  const rssBefore = rssMb();
+  await until(() => (probe(), proxyUp), 30_000, `mcp-proxy listening (${proxy.out()})`);
 
-  const samples: Record<string, number[]> = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
-  const order = Object.keys(paths);
-  for (let round = 0; round < ROUNDS; round++) {
-    // Rotate the order each round so no path always runs right after another.
-    const rotated = [...order.slice(round % order.length), ...order.slice(0, round % order.length)];
-    for (const name of rotated) {
-      const c = paths[name]!;
-      for (let i = 0; i < CALLS_PER_ROUND; i++) {
-        const t0 = performance.now();
-        await c.callTool(params);
-        samples[name]!.push(performance.now() - t0);
+  const params = { name: 'get_issue_0', arguments: { id: 'i1' } };
+  const results: Record<string, unknown> = {};
+  const rssMb = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${mws.proc.pid}/status`, 'utf8'))?.[1]) / 102.4) / 10;
+
+  for (const era of ['auto', 'legacy'] as const) {
+    const paths: Record<string, Client> = {
+      direct: await connect(new StdioClientTransport({ ...UPSTREAM, stderr: 'ignore' }), era),
+      floor: await connect(http(`http://127.0.0.1:${floorPort}/mcp`), era),
+      mws: await connect(http(mwsUrl), era),
+      'mcp-proxy': await connect(http(`http://127.0.0.1:${proxyPort}/mcp`), era),
+    };
+    const pids: Record<string, number | undefined> = { mws: mws.proc.pid, 'mcp-proxy': proxy.proc.pid, floor: floor.proc.pid };
+    for (const c of Object.values(paths)) for (let i = 0; i < WARMUP; i++) await c.callTool(params);
+
+    const samples: Record<string, number[]> = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
+    const cpu: Record<string, number> = Object.fromEntries(Object.keys(paths).map((k) => [k, 0]));
+    const order = Object.keys(paths);
+    for (let round = 0; round < ROUNDS; round++) {
+      const rotated = [...order.slice(round % order.length), ...order.slice(0, round % order.length)];
+      for (const name of rotated) {
+        const c = paths[name]!;
+        const cpu0 = cpuMs(pids[name]);
+        for (let i = 0; i < CALLS_PER_ROUND; i++) {
+          const t0 = performance.now();
+          await c.callTool(params);
+          samples[name]!.push(performance.now() - t0);
+        }
+        cpu[name]! += cpuMs(pids[name]) - cpu0;
       }
     }
+    const s = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
+    const negotiated = Object.fromEntries(Object.entries(paths).map(([k, c]) => [k, c.getNegotiatedProtocolVersion()]));
+    const calls = ROUNDS * CALLS_PER_ROUND;
+    console.log(`\nera ${era}: ${WARMUP} warm-up calls per path, then ${ROUNDS} rotated rounds × ${CALLS_PER_ROUND} sequential calls\n`);
+    console.log('path        era          n      p50 ms   p99 ms   mean ms   proxy CPU ms/call');
+    for (const [k, v] of Object.entries(s)) {
+      const perCall = pids[k] && k !== 'floor' ? fmt(cpu[k]! / calls) : '';
+      console.log(`${k.padEnd(11)} ${String(negotiated[k]).padEnd(12)} ${String(v.n).padEnd(6)} ${fmt(v.p50).padStart(8)} ${fmt(v.p99).padStart(8)} ${fmt(v.mean).padStart(9)}   ${perCall}`);
+    }
+    const budget = 1.2 * (s.floor!.p50 + s.direct!.p50);
+    const p50ok = s.mws!.p50 <= budget;
+    const p99ok = s.mws!.p99 <= s['mcp-proxy']!.p99;
+    console.log(`mws p50 ${fmt(s.mws!.p50)} ms vs 1.2 × (floor + direct) = ${fmt(budget)} ms: ${p50ok ? 'MET' : 'MISSED'} (ratio ${(s.mws!.p50 / (s.floor!.p50 + s.direct!.p50)).toFixed(2)})`);
+    console.log(`mws p99 ${fmt(s.mws!.p99)} ms vs mcp-proxy p99 ${fmt(s['mcp-proxy']!.p99)} ms: ${p99ok ? 'MET' : 'MISSED'}; mws RSS ${rssMb()} MB`);
+    results[era] = { negotiated, summary: s, cpuMsPerCall: { mws: cpu.mws! / calls, 'mcp-proxy': cpu['mcp-proxy']! / calls }, budget, p50ok, p99ok };
+    await Promise.all(Object.values(paths).map((c) => c.close().catch(() => {})));
   }
 
-  const rssAfter = rssMb();
-  const s = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
-  const eras = Object.fromEntries(Object.entries(paths).map(([k, c]) => [k, c.getNegotiatedProtocolVersion()]));
-  console.log(`call overhead: ${ROUNDS} rounds × ${CALLS_PER_ROUND} sequential calls per path, interleaved\n`);
-  console.log('path        era          n      p50 ms   p99 ms   mean ms');
-  for (const [k, v] of Object.entries(s)) console.log(`${k.padEnd(11)} ${String(eras[k]).padEnd(12)} ${String(v.n).padEnd(6)} ${fmt(v.p50).padStart(8)} ${fmt(v.p99).padStart(8)} ${fmt(v.mean).padStart(9)}`);
-  const budget = 1.2 * (s.floor!.p50 + s.direct!.p50);
-  const p50ok = s.mws!.p50 <= budget;
-  const p99ok = s.mws!.p99 <= s['mcp-proxy']!.p99;
-  console.log(`\nmws p50 ${fmt(s.mws!.p50)} ms vs budget 1.2 × (floor + direct) = ${fmt(budget)} ms: ${p50ok ? 'MET' : 'MISSED'} (ratio ${(s.mws!.p50 / (s.floor!.p50 + s.direct!.p50)).toFixed(2)})`);
-  console.log(`mws p99 ${fmt(s.mws!.p99)} ms vs mcp-proxy p99 ${fmt(s['mcp-proxy']!.p99)} ms: ${p99ok ? 'MET' : 'MISSED'}`);
-  console.log(`mws p50 / mcp-proxy p50 = ${(s.mws!.p50 / s['mcp-proxy']!.p50).toFixed(2)}`);
-  console.log(`mws resident memory: ${rssBefore} MB after warm-up, ${rssAfter} MB after ${ROUNDS * CALLS_PER_ROUND} more calls`);
-
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results', 'call-overhead.json'), JSON.stringify({ at: new Date().toISOString(), rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, eras, summary: s, budget, p50ok, p99ok, rssMb: { afterWarmup: rssBefore, afterRun: rssAfter } }, null, 2));
-
-  await Promise.all(Object.values(paths).map((c) => c.close().catch(() => {})));
-  proxyProc.kill('SIGTERM');
-  await Promise.all(children.map((c) => c.kill()));
+  writeFileSync(join(ROOT, 'bench', 'results', 'call-overhead.json'), JSON.stringify({ at: new Date().toISOString(), warmup: WARMUP, rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, results }, null, 2));
+  proxy.proc.kill('SIGTERM');
+  mws.proc.kill('SIGTERM');
+  await floor.kill();
 }
 
 await main();

@@ -1,6 +1,12 @@
 #!/usr/bin/env node
-// The `mws` command. The core is TypeScript run through tsx, so the CLI needs no build step.
-import { register } from 'tsx/esm/api';
+// The `mws` command: runs the built CLI (out/main/cli.js, made by `npm run build` together with the
+// desktop app). Nothing is compiled at run time; tests run the sources through tsx instead.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-await import('../src-main/cli/run.ts');
+const built = new URL('../out/main/cli.js', import.meta.url);
+if (!existsSync(built)) {
+  process.stderr.write(`mws: the built CLI is missing (${fileURLToPath(built)}); run npm run build first.\n`);
+  process.exit(1);
+}
+await import(built.href);

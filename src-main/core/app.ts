@@ -122,7 +122,14 @@ export function createApp(opts: AppOptions): App {
       events.emit({ type: 'setChanged', agent });
     }
   };
-  const catalog = new Catalog({ config, log, now: () => clock.now(), onChange: () => notifyChanged(), onStatus: (vendor, status) => events.emit({ type: 'upstreamStatus', vendor, status }), ...(opts.connect ? { connect: opts.connect } : {}) });
+  /** The search index for a new toolbox is built once the change is told, not by the next search. */
+  let warmTimer: NodeJS.Timeout | undefined;
+  const warmSearch = () => {
+    clearTimeout(warmTimer);
+    warmTimer = setTimeout(() => search.warm(), 0);
+    warmTimer.unref();
+  };
+  const catalog = new Catalog({ config, log, now: () => clock.now(), onChange: () => (notifyChanged(), warmSearch()), onStatus: (vendor, status) => events.emit({ type: 'upstreamStatus', vendor, status }), ...(opts.connect ? { connect: opts.connect } : {}) });
   const sets: WorkingSets = new WorkingSets({
     config,
     clock,
@@ -268,7 +275,7 @@ export function createApp(opts: AppOptions): App {
           uiRoute(ui, opts.rendererDir ?? DEFAULT_RENDERER_DIR),
           ...(opts.routes ?? []),
         ],
-        opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused),
+        opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused, (agent, sid) => endpoints.get(agent)?.liveSession(sid)),
         { log, mcpGate: (id, authorization) => agentGate(config, id, authorization) },
       ).catch((err: unknown) => Promise.reject(listenError(config.listen.host, config.listen.port, err)));
       listener = opened;

@@ -60,6 +60,77 @@ const cases: Array<[string, string, Record<string, unknown>]> = [
   ['search_tools', 'tools/call', { name: 'search_tools', arguments: { query: 'echo text' } }],
 ];
 
+/** A 2025 session opened through the SDK path (initialize is never fast), as a 2025 client would. */
+async function openSession(base: string): Promise<string> {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const init = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-2025', version: '1' } } }),
+  });
+  const sid = init.headers.get('mcp-session-id');
+  await init.text();
+  if (!sid) throw new Error(`initialize gave no session: HTTP ${init.status}`);
+  const done = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await done.text();
+  return sid;
+}
+
+/** A 2025 request in a session; an event-stream answer (the SDK's) is read back to its JSON message. */
+async function legacyRpc(base: string, sid: string, method: string, params: Record<string, unknown> | undefined) {
+  const res = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'mcp-session-id': sid },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, ...(params ? { params } : {}) }),
+  });
+  const text = await res.text();
+  const sse = res.headers.get('content-type')?.startsWith('text/event-stream');
+  const json = sse ? JSON.parse(text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('')) : JSON.parse(text);
+  return { status: res.status, fast: !sse, session: res.headers.get('mcp-session-id'), json: json as unknown };
+}
+
+describe('the fast path for 2025 session clients', () => {
+  const sids: Record<'fast' | 'sdk', string> = {} as never;
+  beforeAll(async () => {
+    sids.fast = await openSession(apps.fast.url);
+    sids.sdk = await openSession(apps.sdk.url);
+  });
+
+  const legacyCases: Array<[string, string, Record<string, unknown> | undefined]> = [
+    ['tools/list', 'tools/list', {}],
+    ['tools/list without params', 'tools/list', undefined],
+    ...cases.filter(([, m]) => m === 'tools/call').map(([label, m, p]): [string, string, Record<string, unknown>] => [label, m, p]),
+  ];
+
+  it.each(legacyCases)('answers %s exactly as the SDK session does', async (_label, method, params) => {
+    const [fast, sdk] = await Promise.all([legacyRpc(apps.fast.url, sids.fast, method, params), legacyRpc(apps.sdk.url, sids.sdk, method, params)]);
+    expect(fast.fast).toBe(true);
+    expect(sdk.fast).toBe(false);
+    expect(fast.status).toBe(sdk.status);
+    expect(fast.session).toBe(sids.fast);
+    expect(fast.json).toEqual(sdk.json);
+  });
+
+  it('leaves an unknown session to the SDK path, which answers 404', async () => {
+    const r = await fetch(`${apps.fast.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'mcp-session-id': 'not-a-session' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(r.status).toBe(404);
+  });
+
+  it('logs the session and the client of a fast 2025 call', async () => {
+    await legacyRpc(apps.fast.url, sids.fast, 'tools/call', { name: 'f__echo', arguments: { text: 'logged' } });
+    const { existsSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const file = join(apps.fast.app.config.stateDir, 'calls.jsonl');
+    const logged = () => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []);
+    // The call log is written in the background: wait for the line, with a deadline and a message.
+    await expect.poll(() => logged().some((l) => l.tool === 'f__echo' && l.session === sids.fast && l.client === 'raw-2025'), { timeout: 10_000, message: 'the fast 2025 call in calls.jsonl with its session and client' }).toBe(true);
+  });
+});
+
 describe('the fast path', () => {
   it.each(cases)('answers %s exactly as the SDK handler does', async (_label, method, params) => {
     const [fast, sdk] = await Promise.all([rpc(apps.fast.url, method, params), rpc(apps.sdk.url, method, params)]);

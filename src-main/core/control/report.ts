@@ -8,10 +8,34 @@ import type { Tally } from '../usage/usageStore.js';
 /** Loaded on first use: its encoding tables take a moment to parse, and only reports need them. */
 let tokenizer: Promise<(text: string) => number> | undefined;
 
+/**
+ * Per listed tool object (listings reuse one object per unchanged tool definition, Toolbox.listed):
+ * a report tokenizes only tools it has not seen, never the whole listing again.
+ */
+const toolCosts = new WeakMap<Tool, { bytes: number; tokens: number }>();
+
+/**
+ * What a tools/list of `tools` costs: the sum of each tool's JSON, plus the brackets and commas. In
+ * o200k_base the comma between two tools merges with the next tool's opening `{"`, so this equals
+ * tokenizing the whole array (checked in test/unit/reportCost.test.ts).
+ */
 export async function listingCost(tools: Tool[]): Promise<{ bytes: number; tokens: number }> {
   tokenizer ??= import('gpt-tokenizer').then((m) => m.countTokens);
-  const text = JSON.stringify(tools);
-  return { bytes: Buffer.byteLength(text), tokens: (await tokenizer)(text) };
+  const count = await tokenizer;
+  if (tools.length === 0) return { bytes: 2, tokens: count('[]') };
+  let bytes = 2 + tools.length - 1;
+  let tokens = 2;
+  for (const t of tools) {
+    let c = toolCosts.get(t);
+    if (!c) {
+      const text = JSON.stringify(t);
+      c = { bytes: Buffer.byteLength(text), tokens: count(text) };
+      toolCosts.set(t, c);
+    }
+    bytes += c.bytes;
+    tokens += c.tokens;
+  }
+  return { bytes, tokens };
 }
 
 export async function buildReport(input: {

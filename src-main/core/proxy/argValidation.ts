@@ -7,13 +7,26 @@ import type { ToolEntry } from '../toolbox/toolbox.js';
 // ajv-formats ships CommonJS; under ESM its default export is the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => void;
 
+/**
+ * Compiled validators kept at once. Each costs tens of kB; a 20,000-tool toolbox called tool by tool
+ * would otherwise keep one per tool for the life of the process. The least recently used is dropped
+ * (and recompiled if called again: about a millisecond).
+ */
+export const VALIDATOR_CACHE_SIZE = 500;
+
 export class ArgumentValidator {
   private readonly ajv: Ajv;
-  private readonly cache = new Map<string, ValidateFunction | null>();
+  /** Insertion order is recency order: a hit is moved to the end, the first is the one to evict. */
+  private readonly cache = new Map<string, { fn: ValidateFunction | null; schema: object }>();
 
-  constructor() {
+  constructor(private readonly maxSize = VALIDATOR_CACHE_SIZE) {
     this.ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
     addFormats(this.ajv);
+  }
+
+  /** Validators held now (at most the bound). */
+  get size(): number {
+    return this.cache.size;
   }
 
   /** Undefined when the arguments fit, else a sentence listing every problem. */
@@ -27,14 +40,26 @@ export class ArgumentValidator {
 
   private compile(entry: ToolEntry): ValidateFunction | null {
     const key = `${entry.name}:${entry.hash}`;
-    if (this.cache.has(key)) return this.cache.get(key) ?? null;
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit.fn;
+    }
+    const schema = entry.tool.inputSchema as object;
     let fn: ValidateFunction | null;
     try {
-      fn = this.ajv.compile(entry.tool.inputSchema as object);
+      fn = this.ajv.compile(schema);
     } catch {
       fn = null;
     }
-    this.cache.set(key, fn);
+    this.cache.set(key, { fn, schema });
+    if (this.cache.size > this.maxSize) {
+      const [oldKey, old] = this.cache.entries().next().value!;
+      this.cache.delete(oldKey);
+      // ajv keeps its own cache of compiled schemas by schema object: drop it there too.
+      this.ajv.removeSchema(old.schema);
+    }
     return fn;
   }
 }

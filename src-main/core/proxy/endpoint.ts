@@ -51,6 +51,17 @@ export class AgentEndpoint {
     return this.handleLegacy(request);
   }
 
+  /**
+   * A live 2025 session, for the fast path (proxy/fastPath.ts): marks it used, as a request through
+   * its transport would, and says which client opened it. Undefined when this endpoint has no such session.
+   */
+  liveSession(id: string): { client: string | undefined } | undefined {
+    const s = this.sessions.get(id);
+    if (!s) return undefined;
+    s.lastSeen = this.now();
+    return { client: s.server.getClientVersion()?.name };
+  }
+
   /** Tells every live connection of this agent, of both eras, that its tool list changed. */
   notifyToolsChanged(): void {
     this.modern.notify.toolsChanged();

@@ -1,12 +1,14 @@
-// A fast path for the two requests that carry nearly all traffic — well-formed 2026-07-28
-// `tools/call` and `tools/list` — answered straight from the Node request. Anything it does not
-// fully recognize returns false and goes to the SDK handler, which owns every validation error.
+// A fast path for the two requests that carry nearly all traffic — well-formed `tools/call` and
+// `tools/list`, from 2026-07-28 clients and from 2025 clients inside a live session — answered
+// straight from the Node request. Anything it does not fully recognize returns false and goes to the
+// SDK handler, which owns every validation error (and initialize, notifications, GET streams).
 // Why: the SDK's per-request path (Web Request conversion, a Server per request, schema parsing)
 // costs ~2 ms a call; this one costs a JSON.parse and a write. A test checks both answer alike.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ProtocolError,
   ProtocolErrorCode,
+  SUPPORTED_PROTOCOL_VERSIONS,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   validateHostHeader,
@@ -23,71 +25,120 @@ const HOSTS = localhostAllowedHostnames();
 const ORIGINS = localhostAllowedOrigins();
 
 type Rpc = { jsonrpc: '2.0'; id: string | number; method: string; params: Record<string, unknown> };
+/** A request the fast path answers; `session` for a 2025 client, whose reply has no 2026 envelope. */
+type Eligible = { rpc: Rpc; session: string | undefined };
+
+/** Protocol versions of the 2025 session era (what a client sends after initialize). */
+const LEGACY_VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v < MODERN_REVISION));
+
+/** A live 2025 session of an agent, as the endpoint holding it knows it; undefined when unknown. */
+export type LegacySessionLookup = (agentId: string, sessionId: string) => { client: string | undefined } | undefined;
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** The request, when it is one the fast path answers exactly as the SDK would; otherwise undefined. */
-function eligible(req: IncomingMessage, body: unknown): Rpc | undefined {
+function eligible(req: IncomingMessage, body: unknown): Eligible | undefined {
   const h = req.headers;
-  if (h['mcp-protocol-version'] !== MODERN_REVISION) return undefined;
+  const version = h['mcp-protocol-version'];
+  const sid = h['mcp-session-id'];
+  const legacy = typeof sid === 'string' && typeof version === 'string' && LEGACY_VERSIONS.has(version);
+  if (version !== MODERN_REVISION && !legacy) return undefined;
   if (!h['content-type']?.startsWith('application/json')) return undefined;
   if (!h.accept?.includes('application/json')) return undefined;
+  // A 2025 session's transport refuses a client that does not also accept an event stream.
+  if (legacy && !h.accept.includes('text/event-stream')) return undefined;
   if (!isPlainObject(body) || body.jsonrpc !== '2.0') return undefined;
-  const { id, method, params } = body;
+  const { id, method } = body;
+  const params = body.params === undefined && legacy ? {} : body.params;
   if ((typeof id !== 'string' && typeof id !== 'number') || !isPlainObject(params)) return undefined;
   if (method !== 'tools/call' && method !== 'tools/list') return undefined;
-  if (h['mcp-method'] !== method) return undefined;
   const meta = params._meta;
-  if (!isPlainObject(meta) || meta[PROTOCOL_VERSION_KEY] !== MODERN_REVISION || !isPlainObject(meta[CLIENT_INFO_KEY])) return undefined;
+  if (legacy) {
+    // 2025 requests carry no envelope; a _meta (a progress token, say) is the SDK's to handle.
+    if (meta !== undefined) return undefined;
+  } else {
+    if (h['mcp-method'] !== method) return undefined;
+    if (!isPlainObject(meta) || meta[PROTOCOL_VERSION_KEY] !== MODERN_REVISION || !isPlainObject(meta[CLIENT_INFO_KEY])) return undefined;
+  }
   if (method === 'tools/list') {
     if (Object.keys(params).some((k) => k !== '_meta')) return undefined; // cursors and the like: SDK path
   } else {
-    if (typeof params.name !== 'string' || h['mcp-name'] !== params.name) return undefined;
+    if (typeof params.name !== 'string' || (!legacy && h['mcp-name'] !== params.name)) return undefined;
     if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
     if (Object.keys(params).some((k) => k !== '_meta' && k !== 'name' && k !== 'arguments')) return undefined;
   }
   if (!validateHostHeader(h.host, HOSTS).ok) return undefined;
   if (h.origin !== undefined && !validateOriginHeader(h.origin, ORIGINS).ok) return undefined;
-  return body as Rpc;
+  return { rpc: { jsonrpc: '2.0', id, method, params } as Rpc, session: legacy ? sid : undefined };
 }
 
-function send(res: ServerResponse, payload: unknown): void {
-  const text = JSON.stringify(payload);
-  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+/** Serialized listings by listing array (the router keeps one array per agent until it changes). */
+const listingJson = new WeakMap<object, string>();
+const SERVER_META_JSON = JSON.stringify(SERVER_META);
+
+function send(res: ServerResponse, payload: unknown, session?: string): void {
+  sendText(res, JSON.stringify(payload), session);
+}
+
+function sendText(res: ServerResponse, text: string, session?: string): void {
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+  if (session !== undefined) headers['mcp-session-id'] = session;
+  res.writeHead(200, headers);
   res.end(text);
 }
 
 export type FastPath = (req: IncomingMessage, res: ServerResponse, body: unknown, agentId: string) => Promise<boolean>;
 
-export function createFastPath(runtime: AgentRuntime, accepting: () => boolean = () => true): FastPath {
+export function createFastPath(runtime: AgentRuntime, accepting: () => boolean = () => true, sessions?: LegacySessionLookup): FastPath {
   return async (req, res, body, agentId) => {
-    const rpc = eligible(req, body);
-    if (!rpc || !runtime.hasAgent(agentId) || !accepting()) return false;
+    const e = eligible(req, body);
+    if (!e || !runtime.hasAgent(agentId) || !accepting()) return false;
+    const { rpc, session } = e;
+    let client: unknown;
+    if (session !== undefined) {
+      // Only a session this agent's endpoint holds: an unknown or expired one gets the SDK's 404.
+      const live = sessions?.(agentId, session);
+      if (!live) return false;
+      client = live.client;
+    } else {
+      client = (rpc.params._meta as Record<string, { name?: unknown }>)[CLIENT_INFO_KEY]?.name;
+    }
     await runtime.ready();
     try {
       if (rpc.method === 'tools/list') {
-        const result = { tools: runtime.listTools(agentId), resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: SERVER_META };
-        send(res, { result, jsonrpc: '2.0', id: rpc.id });
+        const tools = runtime.listTools(agentId);
+        // The same listing is served until the agent's set or the toolbox changes: its JSON is kept.
+        let json = listingJson.get(tools);
+        if (json === undefined) listingJson.set(tools, (json = JSON.stringify(tools)));
+        const id = JSON.stringify(rpc.id);
+        const text =
+          session !== undefined
+            ? `{"result":{"tools":${json}},"jsonrpc":"2.0","id":${id}}`
+            : `{"result":{"tools":${json},"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":${SERVER_META_JSON}},"jsonrpc":"2.0","id":${id}}`;
+        sendText(res, text, session);
         return true;
       }
-      const client = (rpc.params._meta as Record<string, { name?: unknown }>)[CLIENT_INFO_KEY]?.name;
       const abort = new AbortController();
       const onClose = () => abort.abort();
       res.once('close', onClose);
       const answer = await runtime.callTool(agentId, rpc.params.name as string, rpc.params.arguments as Record<string, unknown> | undefined, {
         via: 'direct',
         client: typeof client === 'string' ? client : req.headers['user-agent'] ?? 'unknown',
-        session: undefined,
+        session,
         signal: abort.signal,
       });
       res.off('close', onClose);
+      if (session !== undefined) {
+        send(res, { result: answer, jsonrpc: '2.0', id: rpc.id }, session);
+        return true;
+      }
       const { _meta: upstreamMeta, ...rest } = answer;
       send(res, { result: { ...rest, resultType: 'complete', _meta: { ...upstreamMeta, ...SERVER_META } }, jsonrpc: '2.0', id: rpc.id });
     } catch (err) {
       const e = err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, (err as Error).message);
-      send(res, { jsonrpc: '2.0', id: rpc.id, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } });
+      send(res, { jsonrpc: '2.0', id: rpc.id, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } }, session);
     }
     return true;
   };

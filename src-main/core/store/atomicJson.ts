@@ -3,12 +3,18 @@ import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../log.js';
 
-export async function writeJsonAtomic(path: string, value: unknown, mode = 0o600): Promise<void> {
+/** `compact` writes one line: for large machine-read files (usage.json), where indentation only costs. */
+export async function writeJsonAtomic(path: string, value: unknown, mode = 0o600, compact = false): Promise<void> {
+  await writeTextAtomic(path, (compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)) + '\n', mode);
+}
+
+/** The same for text already serialized (catalog.json is assembled from per-tool JSON it keeps). */
+export async function writeTextAtomic(path: string, text: string, mode = 0o600): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   const fh = await open(tmp, 'w', mode);
   try {
-    await fh.writeFile(JSON.stringify(value, null, 2) + '\n');
+    await fh.writeFile(text);
     await fh.sync();
   } finally {
     await fh.close();

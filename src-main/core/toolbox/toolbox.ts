@@ -3,7 +3,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { exposedName, splitExposedName } from './names.js';
 import { firstParagraph, slimSchema } from './slim.js';
-import { definitionHash } from './hash.js';
+import { cachedDefinitionHash } from './hash.js';
 
 export type ToolEntry = {
   /** The name agents see and call. */
@@ -18,10 +18,15 @@ export type ToolEntry = {
   hash: string;
 };
 
+/**
+ * Listings per upstream tool object, kept across toolboxes: a rebuilt toolbox reuses the slimmed
+ * copies of every tool whose definition did not change, and forgets those of tools that left.
+ */
+const listedCache = new WeakMap<Tool, Map<string, Tool>>();
+
 export class Toolbox {
   private readonly byName = new Map<string, ToolEntry>();
   private readonly byShortName = new Map<string, ToolEntry[]>();
-  private readonly listedCache = new Map<string, Tool>();
   readonly vendors: string[];
 
   constructor(catalogs: ReadonlyMap<string, readonly Tool[]>, readonly prefixNames: boolean) {
@@ -38,7 +43,7 @@ export class Toolbox {
           readOnly: tool.annotations?.readOnlyHint === true,
           // MCP's default for destructiveHint is true when the tool is not read-only.
           destructive: tool.annotations?.readOnlyHint !== true && tool.annotations?.destructiveHint !== false,
-          hash: definitionHash(tool),
+          hash: cachedDefinitionHash(tool),
         };
         this.byName.set(name, entry);
         const short = this.byShortName.get(tool.name) ?? [];
@@ -73,13 +78,15 @@ export class Toolbox {
   /** The tool as a working-set listing shows it: exposed name, slimmed schemas, optional short description. */
   listed(entry: ToolEntry, compactDescriptions: boolean): Tool {
     const key = `${compactDescriptions ? 'c' : 'f'}:${entry.name}`;
-    const hit = this.listedCache.get(key);
+    let byKey = listedCache.get(entry.tool);
+    if (!byKey) listedCache.set(entry.tool, (byKey = new Map()));
+    const hit = byKey.get(key);
     if (hit) return hit;
     const t = entry.tool;
     const out: Tool = { ...t, name: entry.name, inputSchema: slimSchema(t.inputSchema) };
     if (t.outputSchema) out.outputSchema = slimSchema(t.outputSchema);
     if (compactDescriptions && t.description) out.description = firstParagraph(t.description);
-    this.listedCache.set(key, out);
+    byKey.set(key, out);
     return out;
   }
 }

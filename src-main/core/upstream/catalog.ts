@@ -4,7 +4,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
-import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
+import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
 import { Toolbox } from '../toolbox/toolbox.js';
 import { UpstreamConnection } from './connection.js';
 import type { Upstream, UpstreamStatusView } from './types.js';
@@ -20,7 +20,11 @@ function isCatalogFile(v: unknown): v is CatalogFile {
   return Object.values(u).every((e) => typeof e === 'object' && e !== null && Array.isArray((e as { tools?: unknown }).tools));
 }
 
-type VendorState = { tools: Tool[] | undefined; source: 'live' | 'file' | 'none'; listedAt: number };
+/** `json` holds each tool's JSON, in list order: changes are found tool by tool, and saved without re-serializing. */
+type VendorState = { tools: Tool[] | undefined; source: 'live' | 'file' | 'none'; listedAt: number; json?: string[] };
+
+/** catalog.json is written this long after the change that needs it, off the request path; stop() flushes it. */
+export const CATALOG_SAVE_DELAY_MS = 1000;
 
 export type { UpstreamStatusView } from './types.js';
 
@@ -45,6 +49,8 @@ export class Catalog {
   private readonly configs = new Map<string, string>();
   private readonly path: string;
   private stopped = false;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(private readonly opts: CatalogOptions) {
     this.path = join(opts.config.stateDir, CATALOG_FILE);
@@ -66,6 +72,8 @@ export class Catalog {
     }
     for (const vendor of this.state.keys()) this.open(vendor);
     await this.refresh();
+    // The first list is worth keeping at once: a restart right after start finds it.
+    await this.flushSave();
   }
 
   private open(vendor: string): void {
@@ -104,7 +112,7 @@ export class Catalog {
     }
     if (removed) {
       this.rebuild();
-      await this.save();
+      this.scheduleSave();
     }
     // An edit that left the upstreams alone (an agent's cap, say) lists nothing again.
     if (touched) await this.refresh();
@@ -125,6 +133,7 @@ export class Catalog {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.flushSave();
     await Promise.all([...this.upstreams.values()].map((u) => u.close().catch(() => {})));
   }
 
@@ -178,7 +187,7 @@ export class Catalog {
     this.reportStatuses();
     if (changed) {
       this.rebuild();
-      await this.save();
+      this.scheduleSave();
     }
   }
 
@@ -199,25 +208,70 @@ export class Catalog {
     }
   }
 
-  /** Records a successful list; answers whether the tools differ from what was known. */
+  /**
+   * Records a successful list; answers whether the tools differ from what was known. Each tool is
+   * compared by its JSON with the one of the same name before; an unchanged tool keeps its object,
+   * so its hash and listing are not computed again (toolbox/hash.ts, Toolbox.listed).
+   */
   private accept(vendor: string, tools: Tool[]): boolean {
     const s = this.state.get(vendor);
     if (!s || this.stopped) return false;
-    const same = s.tools !== undefined && JSON.stringify(s.tools) === JSON.stringify(tools);
-    s.tools = tools;
     s.source = 'live';
     s.listedAt = this.opts.now();
-    return !same;
+    const before = new Map<string, { tool: Tool; json: string }>();
+    if (s.tools) {
+      s.json ??= s.tools.map((t) => JSON.stringify(t));
+      s.tools.forEach((t, i) => before.set(t.name, { tool: t, json: s.json![i]! }));
+    }
+    let same = s.tools !== undefined && s.tools.length === tools.length;
+    const next: Tool[] = new Array(tools.length);
+    const json: string[] = new Array(tools.length);
+    for (let i = 0; i < tools.length; i++) {
+      const j = JSON.stringify(tools[i]);
+      const old = before.get(tools[i]!.name);
+      if (old && old.json === j) next[i] = old.tool;
+      else next[i] = tools[i]!;
+      json[i] = j;
+      if (same && s.tools![i] !== next[i]) same = false;
+    }
+    if (same) return false;
+    s.tools = next;
+    s.json = json;
+    return true;
   }
 
-  private async save(): Promise<void> {
-    const file: CatalogFile = { savedAt: new Date(this.opts.now()).toISOString(), upstreams: {} };
-    for (const [vendor, s] of this.state) if (s.tools) file.upstreams[vendor] = { tools: s.tools };
-    try {
-      await writeJsonAtomic(this.path, file, 0o600);
-    } catch (err) {
-      this.opts.log.warn(`could not save ${this.path}: ${(err as Error).message}`);
+  private scheduleSave(): void {
+    if (this.saveTimer || this.stopped) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.save();
+    }, CATALOG_SAVE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
+  /** Writes a save that is waiting, and waits for one under way. */
+  private async flushSave(): Promise<void> {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+      await this.save();
     }
+    await this.saving;
+  }
+
+  /** Compact, from the per-tool JSON already at hand: no whole-catalog serialization. */
+  private save(): Promise<void> {
+    const parts: string[] = [];
+    for (const [vendor, s] of this.state) {
+      if (!s.tools) continue;
+      s.json ??= s.tools.map((t) => JSON.stringify(t));
+      parts.push(`${JSON.stringify(vendor)}:{"tools":[${s.json.join(',')}]}`);
+    }
+    const text = `{"savedAt":${JSON.stringify(new Date(this.opts.now()).toISOString())},"upstreams":{${parts.join(',')}}}\n`;
+    this.saving = this.saving.then(() =>
+      writeTextAtomic(this.path, text, 0o600).catch((err: Error) => this.opts.log.warn(`could not save ${this.path}: ${err.message}`)),
+    );
+    return this.saving;
   }
 
   private build(): Toolbox {
@@ -242,7 +296,7 @@ export class Catalog {
       onToolsChanged: (tools) => {
         if (this.accept(vendor, tools)) {
           this.rebuild();
-          void this.save();
+          this.scheduleSave();
         }
       },
       onRestarted: () => void this.refresh(),

@@ -8,6 +8,11 @@ import { buildTransport, type BuiltTransport } from './transports.js';
 import { RESTART_RESET_AFTER_MS, restartDelayMs } from './backoff.js';
 import type { CallOptions, Upstream, UpstreamInfo, UpstreamStatus } from './types.js';
 
+/** The SDK's debounce of an upstream's tools/list_changed before it re-lists (its default is 300 ms). */
+export const LIST_CHANGED_DEBOUNCE_MS = 30;
+/** Pages of a paginated tools/list followed (the SDK stops at 64): 20,000 tools in pages of 10 fit. */
+export const LIST_MAX_PAGES = 10_000;
+
 export type ConnectionOptions = {
   vendor: string;
   config: UpstreamConfig;
@@ -125,9 +130,12 @@ export class UpstreamConnection implements Upstream {
       { name: this.opts.clientName, version: '0.1.0' },
       {
         // Builtin upstreams run in this process on the same SDK: no probe needed.
+        listMaxPages: LIST_MAX_PAGES,
         versionNegotiation: { mode: this.opts.config.kind === 'builtin' ? 'legacy' : 'auto', probe: { timeoutMs } },
         listChanged: {
           tools: {
+            // A burst of notifications still coalesces; clients hear of a change within tens of ms, not 300.
+            debounceMs: LIST_CHANGED_DEBOUNCE_MS,
             onChanged: (error, tools) => {
               if (!error && tools) this.opts.onToolsChanged(tools);
             },

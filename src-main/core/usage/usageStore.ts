@@ -1,13 +1,17 @@
 // What the rules know about usage: per agent and tool, successful calls grouped by session, plus call
 // and search tallies for reports. Fed incrementally from calls.jsonl and client transcripts, persisted
 // in stateDir/usage.json with the read cursors, pruned past the longest window that reads it.
+// The cursors and everything read before them (lastUsed included) are one atomic file, so a restart
+// never finds a cursor past calls whose effects it lost. A backlog is read to its end in one pass,
+// yielding to the event loop every few milliseconds so calls in flight are not held up.
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log.js';
-import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
-import { readNewLines, type Cursor } from './tail.js';
+import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
+import { readAllNewLines, type Cursor } from './tail.js';
 import { parseTranscriptLine, transcriptFiles } from './transcripts.js';
 import { CALL_LOG_FILE } from './callLog.js';
-import type { AgentUsage } from '../workingset/usagePromotion.js';
+import type { AgentUsage, ToolUsage } from '../workingset/usagePromotion.js';
 import { DAY_MS } from '../workingset/types.js';
 import { fits, usageFileSchema } from '../store/shapes.js';
 
@@ -38,6 +42,16 @@ type UsageFileShape = {
 
 /** Days of per-day counts kept for the chart. */
 export const DAILY_DAYS = 90;
+/**
+ * Sessions kept one by one per agent and tool; older ones are rolled up into one entry per day
+ * (`day:YYYY-MM-DD`, with a session count), so a tool used in a million sessions costs a few entries.
+ */
+export const MAX_SESSIONS_PER_TOOL = 16;
+/** Parsing work between two yields to the event loop: calls wait at most about this long for it. */
+export const INGEST_SLICE_MS = 8;
+const ROLLUP_PREFIX = 'day:';
+
+type Used = Array<{ agent: string; tool: string; ts: number }>;
 
 const empty = (): UsageFileShape => ({ version: 1, cursors: {}, pending: {}, gapSessions: {}, agents: {}, tallies: {}, searches: {}, lastUsed: {}, daily: {} });
 const isUsageFile = fits(usageFileSchema) as (v: unknown) => v is UsageFileShape;
@@ -46,6 +60,8 @@ const isUsageFile = fits(usageFileSchema) as (v: unknown) => v is UsageFileShape
 export class UsageStore {
   private data = empty();
   private readonly path: string;
+  /** Something changed since the last save: unchanged usage is never rewritten. */
+  private dirty = false;
 
   constructor(private readonly stateDir: string, private readonly log: Logger) {
     this.path = join(stateDir, USAGE_FILE);
@@ -55,10 +71,38 @@ export class UsageStore {
     const r = await readJsonSafe(this.path, this.log, isUsageFile);
     // A damaged usage file is rebuilt from the logs it came from: the cursors start over.
     this.data = r.kind === 'ok' ? { ...empty(), ...r.value } : empty();
+    this.dirty = false;
   }
 
-  save(): Promise<void> {
-    return writeJsonAtomic(this.path, this.data);
+  /** Writes usage.json (compact, atomic) when something changed since it was last written. */
+  async save(): Promise<void> {
+    if (!this.dirty) return;
+    this.dirty = false;
+    try {
+      await writeTextAtomic(this.path, await this.serialize(), 0o600);
+    } catch (err) {
+      this.dirty = true;
+      throw err;
+    }
+  }
+
+  /**
+   * The file's JSON, built agent by agent and tool by tool with yields between slices: one
+   * JSON.stringify of a large usage file would hold the event loop for its whole length.
+   */
+  private async serialize(): Promise<string> {
+    const slice = new Slicer();
+    // Objects are opened down to per-tool entries (depth 3: field → agent → tool), then stringified whole.
+    const write = async (value: unknown, depth: number): Promise<string> => {
+      if (depth === 0 || typeof value !== 'object' || value === null || Array.isArray(value)) {
+        await slice.maybeYield();
+        return JSON.stringify(value);
+      }
+      const parts: string[] = [];
+      for (const [k, v] of Object.entries(value)) parts.push(`${JSON.stringify(k)}:${await write(v, depth - 1)}`);
+      return `{${parts.join(',')}}`;
+    };
+    return (await write(this.data, 3)) + '\n';
   }
 
   usage(agent: string): AgentUsage {
@@ -86,57 +130,83 @@ export class UsageStore {
     });
   }
 
+  /** The UTC day of the last line read: a backlog's lines mostly share their day, and toISOString costs. */
+  private dayCache = { from: 0, to: -1, day: '' };
+
   private countDay(agent: string, ts: number, kind: 'calls' | 'searches'): void {
-    const day = new Date(ts).toISOString().slice(0, 10);
+    this.dirty = true;
+    const c = this.dayCache;
+    if (ts < c.from || ts > c.to) {
+      c.from = Math.floor(ts / DAY_MS) * DAY_MS;
+      c.to = c.from + DAY_MS - 1;
+      c.day = new Date(c.from).toISOString().slice(0, 10);
+    }
+    const day = c.day;
     ((this.data.daily[agent] ??= {})[day] ??= { calls: 0, searches: 0 })[kind]++;
   }
 
-  /** Reads what calls.jsonl gained; answers the (agent, tool, ts) of new successful calls. */
-  async ingestCallLog(): Promise<Array<{ agent: string; tool: string; ts: number }>> {
+  /**
+   * Reads everything calls.jsonl gained, to its end, in chunks that yield; answers the (agent, tool,
+   * ts) of new successful calls. Callers must not overlap (WorkingSets.ingest is single-flight).
+   */
+  async ingestCallLog(): Promise<Used> {
     const path = join(this.stateDir, CALL_LOG_FILE);
-    const read = await readNewLines(path, this.data.cursors[path]);
-    if (!read) return [];
-    this.data.cursors[path] = read.cursor;
-    const used: Array<{ agent: string; tool: string; ts: number }> = [];
-    for (const line of read.lines) {
-      let r: Record<string, unknown>;
-      try {
-        r = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        continue;
+    const used: Used = [];
+    const slice = new Slicer();
+    const end = await readAllNewLines(path, this.data.cursors[path], async (lines) => {
+      for (const line of lines) {
+        await slice.maybeYield();
+        this.callLine(line, used);
       }
-      const agent = typeof r.agent === 'string' ? r.agent : 'default';
-      const ts = typeof r.ts === 'string' ? Date.parse(r.ts) : NaN;
-      if (Number.isNaN(ts)) continue;
-      if (r.event === 'search') {
-        this.data.searches[agent] = (this.data.searches[agent] ?? 0) + 1;
-        this.countDay(agent, ts, 'searches');
-        continue;
-      }
-      if (typeof r.tool !== 'string') continue;
-      this.countDay(agent, ts, 'calls');
-      const tally = ((this.data.tallies[agent] ??= {})[r.tool] ??= { ok: 0, failed: 0 });
-      if (r.ok !== true) {
-        tally.failed++;
-        continue; // errors and isError results never count as use
-      }
-      tally.ok++;
-      const session = typeof r.session === 'string' && r.session ? `mcp:${r.session}` : this.gapSession(agent, typeof r.client === 'string' ? r.client : 'unknown', ts);
-      this.use(agent, r.tool, session, ts);
-      used.push({ agent, tool: r.tool, ts });
-    }
+    });
+    if (end) this.moveCursor(path, end);
     return used;
+  }
+
+  private moveCursor(path: string, c: Cursor): void {
+    const old = this.data.cursors[path];
+    if (old && old.offset === c.offset && old.ino === c.ino) return;
+    this.data.cursors[path] = c;
+    this.dirty = true;
+  }
+
+  private callLine(line: string, used: Used): void {
+    let r: Record<string, unknown>;
+    try {
+      r = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return;
+    }
+    const agent = typeof r.agent === 'string' ? r.agent : 'default';
+    const ts = typeof r.ts === 'string' ? Date.parse(r.ts) : NaN;
+    if (Number.isNaN(ts)) return;
+    if (r.event === 'search') {
+      this.data.searches[agent] = (this.data.searches[agent] ?? 0) + 1;
+      this.countDay(agent, ts, 'searches');
+      return;
+    }
+    if (typeof r.tool !== 'string') return;
+    this.countDay(agent, ts, 'calls');
+    const tally = ((this.data.tallies[agent] ??= {})[r.tool] ??= { ok: 0, failed: 0 });
+    if (r.ok !== true) {
+      tally.failed++;
+      return; // errors and isError results never count as use
+    }
+    tally.ok++;
+    const session = typeof r.session === 'string' && r.session ? `mcp:${r.session}` : this.gapSession(agent, typeof r.client === 'string' ? r.client : 'unknown', ts);
+    this.use(agent, r.tool, session, ts);
+    used.push({ agent, tool: r.tool, ts });
   }
 
   /** Reads what the Claude Code transcripts gained; answers the new successful calls. */
   async ingestTranscripts(sources: ReadonlyArray<{ root: string; agent: string }>, serverName: string): Promise<Array<{ agent: string; tool: string; ts: number }>> {
-    const used: Array<{ agent: string; tool: string; ts: number }> = [];
+    const used: Used = [];
+    const slice = new Slicer();
     for (const src of sources) {
       for (const file of await transcriptFiles(src.root)) {
-        const read = await readNewLines(file, this.data.cursors[file]);
-        if (!read) continue;
-        this.data.cursors[file] = read.cursor;
-        for (const line of read.lines) {
+        const end = await readAllNewLines(file, this.data.cursors[file], async (lines) => {
+        for (const line of lines) {
+          await slice.maybeYield();
           const { calls, results } = parseTranscriptLine(line, serverName);
           for (const c of calls) this.data.pending[c.id] = { agent: src.agent, tool: c.tool, ts: c.ts, session: `cc:${c.session}` };
           for (const r of results) {
@@ -148,34 +218,73 @@ export class UsageStore {
             used.push({ agent: p.agent, tool: p.tool, ts: p.ts });
           }
         }
+        });
+        if (end) this.moveCursor(file, end);
       }
     }
     return used;
   }
 
   /** Forgets sessions and pending calls older than `retentionDays`. */
-  prune(now: number, retentionDays: number): void {
+  async prune(now: number, retentionDays: number): Promise<void> {
+    const slice = new Slicer();
     const cutoff = now - retentionDays * DAY_MS;
+    const drop = (o: Record<string, unknown>, k: string) => {
+      delete o[k];
+      this.dirty = true;
+    };
     for (const tools of Object.values(this.data.agents)) {
       for (const [tool, sessions] of Object.entries(tools)) {
-        for (const [key, u] of Object.entries(sessions)) if (u.last < cutoff) delete sessions[key];
-        if (Object.keys(sessions).length === 0) delete tools[tool];
+        await slice.maybeYield();
+        for (const [key, u] of Object.entries(sessions)) if (u.last < cutoff) drop(sessions, key);
+        if (Object.keys(sessions).length === 0) drop(tools, tool);
       }
     }
-    for (const [id, p] of Object.entries(this.data.pending)) if (p.ts < cutoff) delete this.data.pending[id];
-    for (const [k, g] of Object.entries(this.data.gapSessions)) if (g.last < cutoff) delete this.data.gapSessions[k];
+    for (const [id, p] of Object.entries(this.data.pending)) if (p.ts < cutoff) drop(this.data.pending, id);
+    for (const [k, g] of Object.entries(this.data.gapSessions)) if (g.last < cutoff) drop(this.data.gapSessions, k);
     const firstDay = new Date(now - DAILY_DAYS * DAY_MS).toISOString().slice(0, 10);
-    for (const days of Object.values(this.data.daily)) for (const d of Object.keys(days)) if (d < firstDay) delete days[d];
+    for (const days of Object.values(this.data.daily)) for (const d of Object.keys(days)) if (d < firstDay) drop(days, d);
+  }
+
+  /** Exact (not rolled-up) sessions per agent-and-tool map: counted once, then kept as sessions come. */
+  private readonly exactCount = new WeakMap<ToolUsage, number>();
+
+  /**
+   * Past MAX_SESSIONS_PER_TOOL sessions for one agent and tool, the oldest are folded into one entry
+   * per day (calls summed, sessions counted, last use kept), which is what the promotion rule reads.
+   * Runs when a new session makes a tool's map twice the bound, so its cost is spread over the read.
+   */
+  private rollUp(sessions: ToolUsage): void {
+    const exact = Object.entries(sessions).filter(([key]) => !key.startsWith(ROLLUP_PREFIX));
+    exact.sort((a, b) => b[1].last - a[1].last);
+    for (const [key, u] of exact.slice(MAX_SESSIONS_PER_TOOL)) {
+      delete sessions[key];
+      const dayKey = ROLLUP_PREFIX + new Date(u.last).toISOString().slice(0, 10);
+      const d = sessions[dayKey];
+      if (d) {
+        d.first = Math.min(d.first, u.first);
+        d.last = Math.max(d.last, u.last);
+        d.calls += u.calls;
+        d.sessions = (d.sessions ?? 1) + (u.sessions ?? 1);
+      } else sessions[dayKey] = { first: u.first, last: u.last, calls: u.calls, sessions: u.sessions ?? 1 };
+    }
+    this.exactCount.set(sessions, Math.min(exact.length, MAX_SESSIONS_PER_TOOL));
   }
 
   private use(agent: string, tool: string, session: string, ts: number): void {
+    this.dirty = true;
     const sessions = ((this.data.agents[agent] ??= {})[tool] ??= {});
     const u = sessions[session];
     if (u) {
       u.first = Math.min(u.first, ts);
       u.last = Math.max(u.last, ts);
       u.calls++;
-    } else sessions[session] = { first: ts, last: ts, calls: 1 };
+    } else {
+      sessions[session] = { first: ts, last: ts, calls: 1 };
+      const n = (this.exactCount.get(sessions) ?? Object.keys(sessions).filter((k) => !k.startsWith(ROLLUP_PREFIX)).length - 1) + 1;
+      this.exactCount.set(sessions, n);
+      if (n > 2 * MAX_SESSIONS_PER_TOOL) this.rollUp(sessions);
+    }
     const last = (this.data.lastUsed[agent] ??= {});
     last[tool] = Math.max(last[tool] ?? 0, ts);
   }
@@ -190,5 +299,20 @@ export class UsageStore {
     const key = `gap:${client}:${ts}`;
     this.data.gapSessions[k] = { key, last: ts };
     return key;
+  }
+}
+
+/** Splits long synchronous work: yields to the event loop once INGEST_SLICE_MS have gone by. */
+class Slicer {
+  private start = performance.now();
+  private n = 0;
+  /** `weight`: how many light steps this one counts for (the clock is read every 64 steps). */
+  async maybeYield(weight = 1): Promise<void> {
+    this.n += weight;
+    if (this.n < 64) return;
+    this.n = 0;
+    if (performance.now() - this.start < INGEST_SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.start = performance.now();
   }
 }

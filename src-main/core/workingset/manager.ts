@@ -52,19 +52,37 @@ export class WorkingSets {
   private filePinsRead = false;
   /** While true the sweep decides nothing: the tray's "pause automatic demotion". */
   demotionPaused = false;
+  /** The read of the logs in flight: a second reader (a report, the cycle) shares it, never re-reads. */
+  private ingesting: Promise<void> | undefined;
+  /** Cycles run one after another: a dry run restores the states it copied, so it must not overlap. */
+  private cycles: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly o: WorkingSetsOptions) {}
 
   async start(): Promise<void> {
     await this.o.usage.load();
-    for (const a of this.o.config.agents) this.states.set(a.id, await this.o.files.load(a.id));
+    for (const a of this.o.config.agents) this.states.set(a.id, await this.load(a.id));
     const seen = await readJsonSafe(join(this.o.config.stateDir, PIN_FILES_SEEN), this.o.log, fits(seenFilesSchema));
     if (seen.kind === 'ok') this.pinFilesSeen = seen.value;
   }
 
   /** Loads the state of an agent added while running. */
   async ensureAgent(id: string): Promise<void> {
-    if (!this.states.has(id)) this.states.set(id, await this.o.files.load(id));
+    if (!this.states.has(id)) this.states.set(id, await this.load(id));
+  }
+
+  /**
+   * An agent's set, with each tool's idle clock brought up to the last use usage.json holds: that
+   * file is written atomically with the cursor past those calls, so no use read before a restart is lost.
+   */
+  private async load(id: string): Promise<AgentState> {
+    const st = await this.o.files.load(id);
+    const last = this.o.usage.lastUsed(id);
+    for (const [tool, t] of Object.entries(st.tools)) {
+      const ts = last[tool];
+      if (ts !== undefined && (t.lastUsedAt === null || ts > t.lastUsedAt)) t.lastUsedAt = ts;
+    }
+    return st;
   }
 
   agent(id: string): AgentConfig {
@@ -211,7 +229,13 @@ export class WorkingSets {
    * One pass of the rules: read new usage, reconcile pins, promote by usage, then sweep (idle, cap,
    * revoked). With `dryRun`, decides on a copy and changes nothing.
    */
-  async cycle(now: number, opts: { dryRun?: boolean; agents?: string[] } = {}): Promise<CycleReport> {
+  cycle(now: number, opts: { dryRun?: boolean; agents?: string[] } = {}): Promise<CycleReport> {
+    const run = this.cycles.then(() => this.cycleNow(now, opts));
+    this.cycles = run.catch(() => undefined);
+    return run;
+  }
+
+  private async cycleNow(now: number, opts: { dryRun?: boolean; agents?: string[] }): Promise<CycleReport> {
     await this.ingest(now);
     const ids = opts.agents ?? this.o.config.agents.map((a) => a.id);
     const saved = opts.dryRun ? new Map([...this.states].map(([k, v]) => [k, structuredClone(v)])) : undefined;
@@ -236,19 +260,29 @@ export class WorkingSets {
       if (saved) for (const [k, v] of saved) this.states.set(k, v);
     }
     if (!opts.dryRun) {
-      this.o.usage.prune(now, Math.max(this.o.config.promote.windowDays, this.o.config.promote.keepDays, ...this.o.config.agents.map((a) => a.idleWindowDays)));
+      await this.o.usage.prune(now, Math.max(this.o.config.promote.windowDays, this.o.config.promote.keepDays, ...this.o.config.agents.map((a) => a.idleWindowDays)));
       await this.o.usage.save();
     }
     return { decisions, usage };
   }
 
-  /** Reads the calls, transcripts and pin files gained since the last read. */
-  async ingest(now: number): Promise<void> {
+  /**
+   * Reads the calls, transcripts and pin files gained since the last read, and persists what it read
+   * with the cursors. Single-flight: a caller arriving while a read is in flight shares it.
+   */
+  ingest(now: number): Promise<void> {
+    this.ingesting ??= this.ingestNow(now).finally(() => (this.ingesting = undefined));
+    return this.ingesting;
+  }
+
+  private async ingestNow(now: number): Promise<void> {
     const used = [
       ...(await this.o.usage.ingestCallLog()),
       ...(await this.o.usage.ingestTranscripts(this.o.config.transcripts, this.o.config.serverName)),
     ];
     for (const u of used) this.markUsed(u.agent, u.tool, u.ts);
+    // The cursors move on disk only with what they read (lastUsed included), in one atomic write.
+    await this.o.usage.save();
     this.filePins = await readPinFiles(this.o.config.pinFiles);
     this.filePinsRead = true;
     let changed = false;

@@ -3,8 +3,11 @@
 import type { PromoteSettings } from '../config/schema.js';
 import { DAY_MS, type AgentState, type Decision } from './types.js';
 
-/** One agent's successful use of one tool, per session: first and last call, and how many. */
-export type SessionUse = { first: number; last: number; calls: number };
+/**
+ * One agent's successful use of one tool, per session: first and last call, and how many. An entry
+ * with `sessions` is a roll-up of that many older sessions of one day (usage.json stays bounded).
+ */
+export type SessionUse = { first: number; last: number; calls: number; sessions?: number };
 export type ToolUsage = Record<string, SessionUse>;
 /** tool → session key → use */
 export type AgentUsage = Record<string, ToolUsage>;
@@ -33,7 +36,7 @@ export function scoreUsage(
     let lastUse = 0;
     for (const u of Object.values(sessions)) {
       if (u.last < since) continue;
-      n++;
+      n += u.sessions ?? 1;
       // Calls of a session that straddles `since` count in full: the session was alive after it.
       calls += u.calls;
       lastUse = Math.max(lastUse, u.last);

@@ -1,0 +1,233 @@
+// `bench/scale`: mws at toolbox sizes people have. A stdio upstream (bench/fixtures/manyTools.mjs)
+// lists N realistic tools (in one reply, or paged); 100 agents list sets of 20–500 of them (pins);
+// `mws serve` is the built CLI. Prints one table per size and writes bench/results/scale.json.
+//   BENCH_SCALE_SIZES=500,5000,20000   toolbox sizes (default 500,5000)
+//   BENCH_SCALE_PAGE=0                 tools/list page size of the upstream (0: one reply)
+//   BENCH_SCALE_CALLS=10000            calls to distinct tools before the memory figure
+//   BENCH_SCALE_USAGE_LINES=1000000    calls.jsonl backlog read by one usage cycle
+// Targets at 5,000 tools × 100 agents are printed beside each figure.
+import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { ROOT, deadPort } from '../test/helpers/processes.js';
+import { setsHarness } from '../test/helpers/sets.js';
+import { summarize } from './stats.js';
+
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? '500,5000').split(',').map(Number);
+const PAGE = Number(process.env.BENCH_SCALE_PAGE ?? 0);
+const CALLS = Number(process.env.BENCH_SCALE_CALLS ?? 10_000);
+const USAGE_LINES = Number(process.env.BENCH_SCALE_USAGE_LINES ?? 1_000_000);
+const AGENTS = 100;
+const CLI = join(ROOT, 'out', 'main', 'cli.js');
+const MANY = join(ROOT, 'bench', 'fixtures', 'manyTools.mjs');
+const { makeTool } = (await import(MANY)) as { makeTool: (i: number) => { name: string } };
+
+type Row = [string, string, string];
+const ms = (n: number) => `${n < 10 ? n.toFixed(2) : Math.round(n)} ms`;
+const mb = (n: number) => `${Math.round(n)} MB`;
+
+const ownSignalFetch: typeof fetch = (input, init) => {
+  const { signal: _shared, ...rest } = init ?? {};
+  return fetch(input, rest);
+};
+
+function rss(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+}
+
+function children(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+async function until<T>(f: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await f();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+function timeCli(args: string[], env: NodeJS.ProcessEnv): number {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000, maxBuffer: 1 << 28 });
+  const t = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`mws ${args.join(' ')} failed (${r.status ?? r.signal} ${r.error?.message ?? ''}): ${r.stderr}`);
+  return t;
+}
+
+/** Set size of agent i: 20 … 500, spread evenly over the agents. */
+const setSize = (i: number, n: number) => Math.min(n, 20 + Math.round((i * 480) / (AGENTS - 1)));
+
+async function scale(n: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  const stateDir = mkdtempSync(join(tmpdir(), `mws-scale-${n}-`));
+  const port = await deadPort();
+  const names = Array.from({ length: n }, (_, i) => makeTool(i).name);
+  const agents = Array.from({ length: AGENTS }, (_, i) => ({ id: `a${i}`, cap: 500, approvals: 'allow', pins: names.slice(0, setSize(i, n)) }));
+  const cfg = join(stateDir, 'config.json');
+  writeFileSync(cfg, JSON.stringify({ upstream: { command: process.execPath, args: [MANY, String(n), String(PAGE)] }, stateDir, listen: { port }, agents, timeouts: { listMs: 120_000, catalogTtlMs: 30_000 } }));
+  const env = { MWS_CONFIG: cfg };
+
+  const t0 = performance.now();
+  const mws: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--config', cfg], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  mws.stdout!.on('data', (d) => (out += d));
+  mws.stderr!.on('data', (d) => (out += d));
+  let exited = false;
+  mws.once('exit', () => (exited = true));
+  const url = await until(() => {
+    if (exited) throw new Error(`mws serve exited: ${out}`);
+    return /listening on (http:\/\/\S+\/mcp)/.exec(out)?.[1];
+  }, 60_000, 'mws serve listening');
+  const listening = performance.now() - t0;
+  rows.push(['listening', ms(listening), 'target < 500 ms']);
+
+  const connect = async (agent: string, era: 'auto' | 'legacy' = 'auto', onChanged?: () => void) => {
+    const c = new Client({ name: `bench-${agent}`, version: '1' }, { versionNegotiation: { mode: era }, ...(onChanged ? { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => onChanged() } } } : {}) });
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${url}/${agent}`), { fetch: ownSignalFetch }));
+    return c;
+  };
+  const big = await connect(`a${AGENTS - 1}`);
+  const want = setSize(AGENTS - 1, n) + 4;
+  await until(async () => ((await big.listTools()).tools.length >= want ? true : undefined), 180_000, 'the first full list');
+  rows.push(['first full list (from start)', ms(performance.now() - t0), '']);
+  rows.push(['RSS after start', mb(rss(mws.pid!)), 'target < 150 MB']);
+
+  // tools/list by set size (the fast path, 2026-07-28).
+  for (const i of [0, Math.floor(AGENTS / 2), AGENTS - 1]) {
+    const c = i === AGENTS - 1 ? big : await connect(`a${i}`);
+    const lat: number[] = [];
+    for (let k = 0; k < 200; k++) {
+      const s = performance.now();
+      await c.listTools();
+      lat.push(performance.now() - s);
+    }
+    const r = summarize(lat);
+    rows.push([`tools/list, ${setSize(i, n)} tools`, `p50 ${ms(r.p50)} · p99 ${ms(r.p99)}`, '']);
+    if (c !== big) await c.close();
+  }
+
+  // search_tools: the first (index built after the change, off the request path) and 200 more.
+  const queries = ['create an invoice in stripe', 'list github issues', 'share a file on google drive', 'delete a slack message', 'export a report', 'sync contacts with hubspot', 'archive a jira ticket', 'update an order'];
+  let s0 = performance.now();
+  await big.callTool({ name: 'search_tools', arguments: { query: 'find a calendar event' } });
+  const searchFirst = performance.now() - s0;
+  const sl: number[] = [];
+  for (let k = 0; k < 200; k++) {
+    s0 = performance.now();
+    await big.callTool({ name: 'search_tools', arguments: { query: queries[k % queries.length]! } });
+    sl.push(performance.now() - s0);
+  }
+  const sr = summarize(sl);
+  rows.push(['search_tools (round trip)', `first ${ms(searchFirst)} · p50 ${ms(sr.p50)} · p99 ${ms(sr.p99)}`, 'engine p99 < 5 ms: bench/search']);
+
+  // Calls to distinct tools (direct calls of tools outside the set are forwarded too).
+  const cl: number[] = [];
+  for (let k = 0; k < CALLS; k++) {
+    const s = performance.now();
+    await big.callTool({ name: names[k % n]!, arguments: { id: `x${k}` } });
+    cl.push(performance.now() - s);
+  }
+  const cr = summarize(cl);
+  rows.push([`${CALLS} calls to ${Math.min(CALLS, n)} distinct tools`, `p50 ${ms(cr.p50)} · p99 ${ms(cr.p99)}`, '']);
+  rows.push(['RSS after the calls', mb(rss(mws.pid!)), 'target < 200 MB']);
+
+  // Reports and the sweep preview: through the CLI (a new process that finds the instance) and control.
+  const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
+  const control = async (method: string, args: unknown) => {
+    const s = performance.now();
+    const r = await fetch(`${url.replace(/\/mcp$/, '')}/control/${method}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(args) });
+    if (!r.ok) throw new Error(`control ${method}: HTTP ${r.status} ${await r.text()}`);
+    await r.text();
+    return performance.now() - s;
+  };
+  const reportFirst = await control('report', {});
+  const reportAgain = await control('report', {});
+  rows.push(['report, all agents (control)', `first ${ms(reportFirst)} · again ${ms(reportAgain)}`, 'target < 200 ms']);
+  rows.push(['RSS after a report', mb(rss(mws.pid!)), 'target < 200 MB']);
+  rows.push(['mws report (CLI, running instance)', ms(timeCli(['report', '--json'], env)), 'target < 500 ms']);
+  const now = new Date(Date.now() + 30 * 86_400_000).toISOString();
+  rows.push(['sweep --dry-run (control)', ms(await control('sweepPreview', { now })), '']);
+  rows.push(['mws sweep --dry-run (CLI)', ms(timeCli(['sweep', '--dry-run', '--now', now, '--json'], env)), 'target < 500 ms']);
+
+  // list_changed: one tool in every set changes upstream; time until 100 clients (half of each era) hear it.
+  const heard: number[] = [];
+  let sentAt = 0;
+  const listeners: Client[] = [];
+  for (let i = 0; i < AGENTS; i++) listeners.push(await connect(`a${i}`, i % 2 ? 'legacy' : 'auto', () => heard.push(performance.now() - sentAt)));
+  // Modern clients hear list_changed on a subscription stream: give them a moment to open it.
+  await new Promise((r) => setTimeout(r, 1000));
+  const upstreamPid = children(mws.pid!)[0];
+  if (upstreamPid) {
+    sentAt = performance.now();
+    process.kill(upstreamPid, 'SIGUSR2');
+    await until(() => (heard.length >= AGENTS ? true : undefined), 30_000, `list_changed at ${AGENTS} clients (heard ${heard.length})`).catch((e: Error) => console.error(e.message));
+    const h = summarize(heard);
+    rows.push([`list_changed → ${heard.length} of ${AGENTS} clients`, `p50 ${ms(h.p50)} · last ${ms(Math.max(...heard))}`, 'target < 300 ms']);
+  } else rows.push(['list_changed', 'upstream pid not found', '']);
+  await Promise.all([...listeners, big].map((c) => c.close().catch(() => {})));
+  mws.kill('SIGTERM');
+  await new Promise((r) => mws.once('exit', r));
+  return rows;
+}
+
+async function usageBacklog(lines: number): Promise<Row[]> {
+  const h = await setsHarness();
+  const path = join(h.stateDir, 'calls.jsonl');
+  const t = h.clock.now() - 86_400_000;
+  const chunk: string[] = [];
+  writeFileSync(path, '');
+  const { appendFileSync } = await import('node:fs');
+  for (let i = 0; i < lines; i++) {
+    chunk.push(JSON.stringify({ ts: new Date(t + i * 50).toISOString(), agent: `a${i % AGENTS}`, tool: `t${i % 5000}`, via: 'direct', ok: i % 50 !== 0, ms: 1, client: 'c', session: `s${Math.floor(i / 200)}` }));
+    if (chunk.length === 50_000) appendFileSync(path, chunk.splice(0).join('\n') + '\n');
+  }
+  if (chunk.length) appendFileSync(path, chunk.join('\n') + '\n');
+  let maxGap = 0;
+  let last = performance.now();
+  const tick = setInterval(() => {
+    const now = performance.now();
+    maxGap = Math.max(maxGap, now - last);
+    last = now;
+  }, 2);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await h.sets.cycle(h.clock.now());
+  const took = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  clearInterval(tick);
+  const size = readFileSync(join(h.stateDir, 'usage.json')).length / 1024 / 1024;
+  await h.close();
+  return [
+    [`usage: ${lines.toLocaleString('en')}-line backlog, one cycle`, `${ms(took)} (CPU ${ms((cpu.user + cpu.system) / 1000)})`, 'target < 15 s'],
+    ['usage: longest event-loop stall meanwhile', ms(maxGap), 'target ~20 ms'],
+    ['usage.json after it', `${size.toFixed(1)} MB`, ''],
+  ];
+}
+
+if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run npm run build first.');
+const results: Record<string, Row[]> = {};
+const help: number[] = [];
+for (let i = 0; i < 5; i++) help.push(timeCli(['--help'], {}));
+results.cli = [['mws --help (built CLI)', `p50 ${ms(summarize(help).p50)}`, 'target < 300 ms']];
+for (const n of SIZES) results[`${n} tools${PAGE ? `, pages of ${PAGE}` : ''}`] = await scale(n);
+if (USAGE_LINES > 0) results.usage = await usageBacklog(USAGE_LINES);
+
+const w0 = Math.max(...Object.values(results).flat().map((r) => r[0].length));
+const w1 = Math.max(...Object.values(results).flat().map((r) => r[1].length));
+console.log(`\nbench/scale: ${AGENTS} agents, sets of 20–500 tools, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+for (const [section, rows] of Object.entries(results)) {
+  console.log(`\n${section}`);
+  for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`);
+}
+mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench', 'results', 'scale.json'), JSON.stringify({ at: new Date().toISOString(), page: PAGE, results }, null, 2));
+process.exit(0);
