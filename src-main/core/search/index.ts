@@ -6,6 +6,7 @@ import { splitWords, stem, isStopWord } from './text.js';
 import { buildSynonyms, joinPhrases, type SynonymTable } from './synonyms.js';
 import { TypoIndex } from './typo.js';
 import { actionOf, queryAction, toolAction, type Action } from './intent.js';
+import { MAX_QUERY_WORDS, MAX_TYPO_WORDS_PER_QUERY, capQuery } from './limits.js';
 
 type Field = 0 | 1 | 2 | 3 | 4 | 5; // name, title, params, paramDesc, desc, backend
 const FIELDS = 6;
@@ -116,20 +117,29 @@ export class SearchIndex {
   plan(query: string): Alt[][] {
     const groups: Alt[][] = [];
     const rest: string[] = [];
-    for (const token of joinPhrases(query).split(/\s+/)) {
+    // Bounded work whatever the input (see limits.ts): the query is cut, few words are typo-corrected.
+    let typoBudget = MAX_TYPO_WORDS_PER_QUERY;
+    const tried = new Map<string, string[]>();
+    const correct = (w: string): string[] => {
+      let c = tried.get(w);
+      if (!c) tried.set(w, (c = typoBudget-- > 0 ? this.typos.correct(w) : []));
+      return c;
+    };
+    for (const token of joinPhrases(capQuery(query).query).split(/\s+/)) {
       if (URL_LIKE.test(token)) groups.push(this.alts(['url', 'navigate', 'page', 'link']));
       else if (PATH_LIKE.test(token)) groups.push(this.alts(['path', 'file']));
       else rest.push(token);
     }
     for (const raw of splitWords(rest.join(' '), false)) {
-      const pieces = this.knows(raw) || /^\d+$/.test(raw) ? [raw] : this.typos.correct(raw).length ? [raw] : splitWords(raw);
+      if (groups.length >= MAX_QUERY_WORDS) break;
+      const pieces = this.knows(raw) || /^\d+$/.test(raw) ? [raw] : correct(raw).length ? [raw] : splitWords(raw);
       for (const word of pieces) {
-        if (isStopWord(word)) continue;
+        if (isStopWord(word) || groups.length >= MAX_QUERY_WORDS) continue;
         const alts = new Map<string, number>();
         const put = (t: string, w: number) => alts.set(t, Math.max(alts.get(t) ?? 0, w));
         const base = stem(word);
         const direct = this.postings.has(base) || this.synonyms.has(base);
-        const corrected = direct ? [] : this.typos.correct(word).map(stem);
+        const corrected = direct ? [] : correct(word).map(stem);
         const heads = direct || corrected.length === 0 ? [[base, 1] as const] : corrected.map((c) => [c, TYPO_WEIGHT] as const);
         for (const [t, w] of heads) {
           put(t, w);
@@ -175,7 +185,8 @@ export class SearchIndex {
   }
 
   /** Ranks the tools (optionally only those `within`) for a free-text query; best first. */
-  search(query: string, limit = 10, within?: (e: ToolEntry) => boolean): Hit[] {
+  search(rawQuery: string, limit = 10, within?: (e: ToolEntry) => boolean): Hit[] {
+    const query = capQuery(rawQuery).query;
     const groups = this.plan(query);
     if (groups.length === 0) return [];
     const action = queryAction(splitWords(joinPhrases(query), false));

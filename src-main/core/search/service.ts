@@ -7,6 +7,7 @@ import { MiniSearchEngine } from './miniSearchEngine.js';
 import { backendsOf, displayBackend } from './backends.js';
 import { SEARCH_REPLY_MAX_BYTES, budgetedReply, hitView } from './reply.js';
 import { splitWords } from './text.js';
+import { MAX_NAME_CHARS, NEAR_NAME_CHARS, QUERY_CUT_NOTE, capQuery } from './limits.js';
 
 export const DEFAULT_SEARCH_LIMIT = 8;
 export const MAX_SEARCH_LIMIT = 50;
@@ -19,6 +20,8 @@ export type Resolved = {
   entries: ToolEntry[];
   backend?: string;
   total?: number;
+  /** The query was longer than MAX_QUERY_CHARS and only its start was searched. */
+  cut?: boolean;
 };
 
 export type SearchEngine = 'bm25f' | 'minisearch';
@@ -26,8 +29,8 @@ type Ranker = { search(query: string, limit: number, within?: (e: ToolEntry) => 
 
 type Prepared = { index: Ranker; backends: Map<string, ToolEntry[]>; byLowerName: Map<string, ToolEntry>; names: NearNames };
 
-/** How many names at most go to fuse.js for "close names"; it scans every candidate it is given. */
-const NEAR_CANDIDATES = 300;
+/** How many names at most go to fuse.js for "close names"; it scans every candidate it is given (bounded work). */
+const NEAR_CANDIDATES = 60;
 
 /**
  * Close names for a query nothing matched: names sharing a three-letter piece with the query are the
@@ -44,7 +47,8 @@ class NearNames {
       }
     });
   }
-  find(query: string, limit: number): string[] {
+  find(rawQuery: string, limit: number): string[] {
+    const query = rawQuery.slice(0, NEAR_NAME_CHARS);
     const counts = new Map<number, number>();
     for (const g of trigrams(query)) for (const i of this.byTrigram.get(g) ?? []) counts.set(i, (counts.get(i) ?? 0) + 1);
     if (counts.size === 0) return [];
@@ -78,8 +82,10 @@ export class SearchService {
   }
 
   /** Names close to `name`: for "did you mean" answers when a name is not in the toolbox. */
-  closeNames(name: string, limit: number): string[] {
+  closeNames(rawName: string, limit: number): string[] {
     const p = this.prepare(this.toolbox());
+    // A name of any length costs the same bounded work (trigrams and fuse.js scale with its length).
+    const name = rawName.slice(0, MAX_NAME_CHARS);
     const ranked = p.index.search(name, limit).map((h) => h.entry.name);
     const near = p.names.find(name, limit);
     return [...new Set([...near, ...ranked])].slice(0, limit);
@@ -90,8 +96,14 @@ export class SearchService {
     const tb = this.toolbox();
     const p = this.prepare(tb);
     const k = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(limit ?? DEFAULT_SEARCH_LIMIT)));
-    const q = (query ?? '').trim();
+    const capped = capQuery((query ?? '').trim());
+    const q = capped.query;
     if (!q) return { kind: 'catalog', query: q, entries: [] };
+    if (capped.cut) return { ...this.rank(p, q, k), cut: true };
+    return this.rank(p, q, k);
+  }
+
+  private rank(p: Prepared, q: string, k: number): Resolved {
     const exact = p.byLowerName.get(q.toLowerCase());
     if (exact) return { kind: 'exact', query: q, entries: [exact] };
     const words = q.toLowerCase().split(/\s+/);
@@ -120,11 +132,11 @@ export class SearchService {
       case 'none': {
         const near = this.prepare(this.toolbox()).names.find(r.query, 3);
         const message = `No tool matches "${r.query}".${near.length ? ` Close names: ${near.join(', ')}.` : ''} Try other words, a backend name, or no query for the whole catalog.`;
-        return { text: JSON.stringify({ query: r.query, results: [], message }), results: 0, kind: 'none' };
+        return { text: JSON.stringify({ query: r.query, results: [], message, ...(r.cut ? { note: QUERY_CUT_NOTE } : {}) }), results: 0, kind: 'none' };
       }
       case 'backend':
       case 'ranked': {
-        const head = r.kind === 'backend' ? { backend: r.backend, total: r.total } : { query: r.query };
+        const head = { ...(r.kind === 'backend' ? { backend: r.backend, total: r.total } : { query: r.query }), ...(r.cut ? { note: QUERY_CUT_NOTE } : {}) };
         const { reply, shown } = budgetedReply(head, r.entries, isPromoted);
         return { text: JSON.stringify(reply), results: shown, kind: r.kind };
       }
