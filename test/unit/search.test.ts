@@ -120,7 +120,8 @@ describe('the reply budget', () => {
 
 describe('text and typos', () => {
   it('splits snake_case, camelCase, acronyms, dots, dashes and digits', () => {
-    expect(splitWords('getHTTPServer_v2.file-name')).toEqual(['get', 'http', 'server', 'v', '2', 'file', 'name']);
+    expect(splitWords('getHTTPServer_v2.file-name')).toEqual(['get', 'http', 'server', 'v2', 'file', 'name']);
+    expect(splitWords('B2B oauth2Token base64')).toEqual(['b2b', 'oauth', '2', 'token', 'base', '64']);
   });
 
   it('measures transpositions as one edit and finds near words', () => {

@@ -36,7 +36,8 @@ function worstMs(fn: () => unknown, runs = 3): number {
 }
 
 describe('bounded work per search request', () => {
-  const demo = new SearchService(() => new Toolbox(new Map([['upstream', [...DEMO_TOOLS]]]), false));
+  const demoBox = new Toolbox(new Map([['upstream', [...DEMO_TOOLS]]]), false);
+  const demo = new SearchService(() => demoBox);
   demo.warm();
   const bigBox = new Toolbox(new Map([['catalog', generateCatalog(5000).tools]]), false);
   const big = new SearchService(() => bigBox);
