@@ -19,7 +19,9 @@ Commands:
   search "<query>" [--agent ID] [--limit N] [--json] [--demo]
                                               the exact reply search_tools gives a model
   eval --catalog FILE --gold FILE [--json] [--engine bm25f|minisearch]
-                                              offline search quality on any catalog
+       [--train FILE | --split 0.5 [--seed N] [--by query|tool]]
+                                              offline search quality on any catalog, with and
+                                              without learning from search→call pairs
   promote [--dry-run] [--agent A] [--json]    usage promotion and sweep: the decision table, applied
   promote TOOL --agent A                      put a tool in an agent's working set
   demote TOOL --agent A                       take it out (it stays reachable through search)
@@ -52,8 +54,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         return await runSearch(io, { config: values.config, demo: values.demo === true, query: positionals.join(' ') || undefined, agent: values.agent, json: values.json === true, limit });
       }
       case 'eval': {
-        const { values } = parseArgs({ args: rest, options: { catalog: { type: 'string' }, gold: { type: 'string' }, json: { type: 'boolean' }, engine: { type: 'string' } } });
-        return await runEval(io, { catalog: values.catalog, gold: values.gold, json: values.json === true, engine: values.engine });
+        const { values } = parseArgs({
+          args: rest,
+          options: { catalog: { type: 'string' }, gold: { type: 'string' }, json: { type: 'boolean' }, engine: { type: 'string' }, train: { type: 'string' }, split: { type: 'string' }, seed: { type: 'string' }, by: { type: 'string' } },
+        });
+        return await runEval(io, { catalog: values.catalog, gold: values.gold, json: values.json === true, engine: values.engine, train: values.train, split: values.split, seed: values.seed, by: values.by });
       }
       case 'promote':
       case 'demote':
