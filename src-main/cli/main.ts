@@ -16,8 +16,9 @@ const USAGE = `Usage: mws <command> [options]
 Commands:
   serve [--config FILE] [--port N] [--demo]   run the proxy in the foreground
   init [--config FILE]                        write a starting config (never overwrites)
-  search "<query>" [--agent ID] [--limit N] [--json] [--demo]
-                                              the exact reply search_tools gives a model
+  search "<query>" [--agent ID] [--limit N] [--json] [--demo] [--explain]
+                                              the exact reply search_tools gives a model;
+                                              --explain: which words matched which fields
   eval --catalog FILE --gold FILE [--json] [--engine bm25f|minisearch]
        [--train FILE | --split 0.5 [--seed N] [--by query|tool]]
                                               offline search quality on any catalog, with and
@@ -47,11 +48,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         const { values, positionals } = parseArgs({
           args: rest,
           allowPositionals: true,
-          options: { config: { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' }, demo: { type: 'boolean' } },
+          options: { config: { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' }, demo: { type: 'boolean' }, explain: { type: 'boolean' } },
         });
         const limit = values.limit === undefined ? undefined : Number(values.limit);
         if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 50)) throw new MwsError('usage', `--limit must be a whole number from 1 to 50 (got "${values.limit}").`);
-        return await runSearch(io, { config: values.config, demo: values.demo === true, query: positionals.join(' ') || undefined, agent: values.agent, json: values.json === true, limit });
+        return await runSearch(io, { config: values.config, demo: values.demo === true, query: positionals.join(' ') || undefined, agent: values.agent, json: values.json === true, limit, explain: values.explain === true });
       }
       case 'eval': {
         const { values } = parseArgs({

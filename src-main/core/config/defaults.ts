@@ -32,6 +32,7 @@ export function defaultConfig(stateDir: string): Config {
     timeouts: { listMs: 5000, callMs: 120_000, catalogTtlMs: 30_000, approvalMs: 120_000 },
     compactDescriptions: false,
     searchAliases: {},
+    search: { learn: true },
     agents: [defaultAgent()],
     desktop: { notifyDemotions: true, notifyUpstreams: true, startAtLogin: false },
   };

@@ -57,6 +57,8 @@ export type Config = {
   timeouts: Timeouts;
   compactDescriptions: boolean;
   searchAliases: Record<string, string[]>;
+  /** Search settings: `learn` records search→call pairs and ranks with the words learned from them. */
+  search: { learn: boolean };
   agents: AgentConfig[];
   desktop: DesktopSettings;
 };

@@ -7,7 +7,7 @@ import { expandHome } from './paths.js';
 
 const TOP_FIELDS = [
   'upstream', 'upstreams', 'listen', 'stateDir', 'serverName', 'backendHints', 'pins', 'pinFiles',
-  'promote', 'transcripts', 'timeouts', 'compactDescriptions', 'searchAliases', 'agents', 'desktop', '$schema',
+  'promote', 'transcripts', 'timeouts', 'compactDescriptions', 'searchAliases', 'search', 'agents', 'desktop', '$schema',
 ] as const;
 
 /** Vendor slugs become name prefixes (`vendor__tool`), so keep them short and unambiguous. */
@@ -145,6 +145,8 @@ export function validateConfig(raw: unknown, defaultStateDir: string): Config {
     for (const [k, words] of Object.entries(v)) out[k.toLowerCase()] = strArray(words, `${p}.${k}`);
     return out;
   }) ?? c.searchAliases;
+  const search = opt(o, 'search', '', (v, p) => obj(v, p, ['learn']));
+  if (search) c.search = { learn: opt(search, 'learn', 'search', bool) ?? c.search.learn };
 
   const desktop = opt(o, 'desktop', '', (v, p) => obj(v, p, ['notifyDemotions', 'notifyUpstreams', 'startAtLogin']));
   if (desktop) {

@@ -41,15 +41,20 @@ type LastSearch = { query: string; shown: string[]; ts: number; calls: number };
 /** Per stemmed word: tool name → weight (> 0). */
 export type LearnedTerms = ReadonlyMap<string, ReadonlyMap<string, number>>;
 
-/** The content words of a query, stemmed, as the index stores them (each once). */
+/** The content words of a query, stemmed as the index stores them (each once). */
 export function learnedWordsOf(query: string): string[] {
-  const out = new Set<string>();
+  return [...surfaceWordsOf(query).keys()];
+}
+
+/** Stem → the word as the query wrote it, for content words of a query. */
+function surfaceWordsOf(query: string): Map<string, string> {
+  const out = new Map<string, string>();
   for (const w of splitWords(capQuery(query).query, false)) {
     if (isStopWord(w) || /^\d+$/.test(w) || w.length > 24) continue;
-    out.add(stem(w));
+    if (!out.has(stem(w))) out.set(stem(w), w);
     if (out.size >= MAX_WORDS_PER_PAIR) break;
   }
-  return [...out];
+  return out;
 }
 
 export class SearchLearning {
@@ -57,6 +62,8 @@ export class SearchLearning {
   private readonly last = new Map<string, LastSearch>();
   private version = 0;
   private readonly cache = new Map<string, { version: number; terms: LearnedTerms }>();
+  /** A readable form of each learned stem ("buy" for "bui"), for the window and `--explain`. */
+  private readonly surface = new Map<string, string>();
   private saveTimer: NodeJS.Timeout | undefined;
   private dirty = false;
 
@@ -106,7 +113,8 @@ export class SearchLearning {
 
   /** A search_tools answer was given: `shown` are the tool names in it, best first. */
   searched(agent: string, query: string | undefined, shown: string[]): void {
-    if (!this.enabled || !query?.trim() || shown.length === 0) {
+    // A search that found nothing still counts: the tool called next is the vocabulary it lacked.
+    if (!this.enabled || !query?.trim()) {
       this.last.delete(agent);
       return;
     }
@@ -150,7 +158,7 @@ export class SearchLearning {
     const out: Array<{ word: string; weight: number }> = [];
     for (const [word, tools] of this.terms(agent)) {
       const w = tools.get(tool);
-      if (w) out.push({ word, weight: Math.round(w * 100) / 100 });
+      if (w) out.push({ word: this.surface.get(word) ?? word, weight: Math.round(w * 100) / 100 });
     }
     return out.sort((a, b) => b.weight - a.weight || (a.word < b.word ? -1 : 1));
   }
@@ -167,7 +175,8 @@ export class SearchLearning {
       for (const p of list) {
         const ageDays = Math.max(0, now - p.ts) / 86_400_000;
         const w = share * (p.neg ? IGNORED_WEIGHT : 1) * 0.5 ** (ageDays / HALF_LIFE_DAYS);
-        for (const word of learnedWordsOf(p.q)) {
+        for (const [word, shown] of surfaceWordsOf(p.q)) {
+          if (this.surface.size < 50_000 && !this.surface.has(word)) this.surface.set(word, shown);
           let tools = sums.get(word);
           if (!tools) sums.set(word, (tools = new Map()));
           tools.set(p.t, (tools.get(p.t) ?? 0) + w);
@@ -181,7 +190,7 @@ export class SearchLearning {
       let total = 0;
       for (const w of tools.values()) total += Math.abs(w);
       for (const [t, w] of tools) {
-        const v = (w / total) * (1 - Math.exp(-w / CONFIDENCE_SCALE));
+        const v = w <= 0 ? 0 : (w / total) * (1 - Math.exp(-w / CONFIDENCE_SCALE));
         if (v <= 0.01) tools.delete(t);
         else tools.set(t, v);
       }

@@ -26,11 +26,11 @@ export function splitGold(gold: GoldQuery[], share: number, seed: number, by: 'q
     const cut = Math.round(order.length * share);
     return { train: order.slice(0, cut), test: order.slice(cut) };
   }
-  // By tool: a query goes to training when its first expected tool is a training tool; a test query
-  // whose expected tools include a training tool is dropped, so the two sides share no tool at all.
+  // By tool: tools are dealt to the two sides; a query whose expected tools fall on both is dropped,
+  // so the two sides share no tool at all.
   const tools = shuffle([...new Set(gold.map((g) => g.expected[0]!))].sort(), random);
   const trainTools = new Set(tools.slice(0, Math.round(tools.length * share)));
-  const train = gold.filter((g) => trainTools.has(g.expected[0]!));
-  const test = gold.filter((g) => !trainTools.has(g.expected[0]!) && !g.expected.some((t) => trainTools.has(t)));
+  const train = gold.filter((g) => g.expected.every((t) => trainTools.has(t)));
+  const test = gold.filter((g) => !g.expected.some((t) => trainTools.has(t)));
   return { train, test };
 }
