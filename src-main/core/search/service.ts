@@ -4,6 +4,7 @@ import Fuse from 'fuse.js';
 import type { Toolbox, ToolEntry } from '../toolbox/toolbox.js';
 import { SearchIndex, type Explained, type TermBoost } from './index.js';
 import type { SearchLearning } from './learning.js';
+import { splitTasks } from './tasks.js';
 import { MiniSearchEngine } from './miniSearchEngine.js';
 import { backendsOf, displayBackend } from './backends.js';
 import { SEARCH_REPLY_MAX_BYTES, budgetedReply, hitView } from './reply.js';
@@ -23,6 +24,8 @@ export type Resolved = {
   total?: number;
   /** The query was longer than MAX_QUERY_CHARS and only its start was searched. */
   cut?: boolean;
+  /** A query naming several tasks: the best tool for each, placed first among the hits. */
+  tasks?: Array<{ task: string; tool: string }>;
 };
 
 export type SearchEngine = 'bm25f' | 'minisearch';
@@ -38,6 +41,10 @@ type Prepared = {
   boosts: Map<string, { revision: number; boost: TermBoost }>;
 };
 
+/** A task of a several-task query is ranked among this many of the whole query's best tools. */
+const TASK_POOL = 12;
+/** How much the whole query's ranking counts beside the task's own when picking a task's tool. */
+const TASK_CONTEXT_WEIGHT = 0.25;
 /** How many names at most go to fuse.js for "close names"; it scans every candidate it is given (bounded work). */
 const NEAR_CANDIDATES = 60;
 
@@ -167,7 +174,34 @@ export class SearchService {
       return { kind: 'backend', query: q, backend: backendName, total: backend.length, entries: ranked.length ? ranked : backend.slice(0, k) };
     }
     const hits = p.index.search(q, k, undefined, boost).map((h) => h.entry);
-    return hits.length ? { kind: 'ranked', query: q, entries: hits } : { kind: 'none', query: q, entries: [] };
+    if (!hits.length) return { kind: 'none', query: q, entries: [] };
+    // "Find the invoice and email it to Ana": the best tool for each task goes first, then the rest.
+    const parts = splitTasks(q);
+    if (parts) {
+      // Each task is ranked among the tools the whole query finds, so each keeps the other's context
+      // ("find the invoice" next to "email it" means the mail search, not a code search).
+      const whole = p.index.search(q, TASK_POOL, undefined, boost);
+      const wholeTop = whole[0]?.score || 1;
+      const prior = new Map(whole.map((h) => [h.entry, h.score / wholeTop]));
+      const tasks = parts.flatMap((task) => {
+        const ranked = p.index.search(task, TASK_POOL, (e) => prior.has(e), boost);
+        const taskTop = ranked[0]?.score || 1;
+        let best: ToolEntry | undefined;
+        let bestScore = -1;
+        for (const h of ranked) {
+          const s = h.score / taskTop + TASK_CONTEXT_WEIGHT * (prior.get(h.entry) ?? 0);
+          if (s > bestScore) [best, bestScore] = [h.entry, s];
+        }
+        best ??= p.index.search(task, 1, undefined, boost)[0]?.entry;
+        return best ? [{ task, entry: best }] : [];
+      });
+      const distinct = new Set(tasks.map((t) => t.entry));
+      if (distinct.size >= 2) {
+        const entries = [...new Set([...tasks.map((t) => t.entry), ...hits])].slice(0, Math.max(k, distinct.size));
+        return { kind: 'ranked', query: q, entries, tasks: tasks.map((t) => ({ task: t.task, tool: t.entry.name })) };
+      }
+    }
+    return { kind: 'ranked', query: q, entries: hits };
   }
 
   search(query: string | undefined, limit: number | undefined, isPromoted: (e: ToolEntry) => boolean, agent?: string): SearchAnswer {
@@ -187,7 +221,11 @@ export class SearchService {
       }
       case 'backend':
       case 'ranked': {
-        const head = { ...(r.kind === 'backend' ? { backend: r.backend, total: r.total } : { query: r.query }), ...(r.cut ? { note: QUERY_CUT_NOTE } : {}) };
+        const head = {
+          ...(r.kind === 'backend' ? { backend: r.backend, total: r.total } : { query: r.query }),
+          ...(r.tasks ? { tasks: r.tasks, note: `This query names ${r.tasks.length} tasks; the best tool for each comes first.` } : {}),
+          ...(r.cut ? { note: QUERY_CUT_NOTE } : {}),
+        };
         const { reply, shown } = budgetedReply(head, r.entries, isPromoted);
         return { text: JSON.stringify(reply), results: shown, kind: r.kind, names: r.entries.slice(0, shown).map((e) => e.name) };
       }
