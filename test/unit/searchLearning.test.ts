@@ -108,3 +108,17 @@ describe('evaluation with learning', () => {
     expect(hits(service)).toBeGreaterThanOrEqual(hits(plain));
   });
 });
+
+describe('search → call pairs from Claude Code transcripts', () => {
+  it('pairs a search_tools query with the calls that follow it in the same session', async () => {
+    const { TranscriptPairReader } = await import('../../src-main/core/search/transcriptPairs.js');
+    const r = new TranscriptPairReader('mws');
+    const line = (session: string, at: string, name: string, input: Record<string, unknown>) =>
+      JSON.stringify({ sessionId: session, timestamp: at, message: { content: [{ type: 'tool_use', id: 'x', name: `mcp__mws__${name}`, input }] } });
+    expect(r.read(line('s1', '2026-11-30T10:00:00Z', 'search_tools', { query: 'is this domain official' }))).toEqual([]);
+    expect(r.read(line('s2', '2026-11-30T10:00:01Z', 'mail_send_message', {}))).toEqual([]);
+    expect(r.read(line('s1', '2026-11-30T10:00:05Z', 'call_tool', { name: 'browser_navigate' }))).toEqual([{ query: 'is this domain official', tool: 'browser_navigate', ts: Date.parse('2026-11-30T10:00:05Z') }]);
+    expect(r.read(line('s1', '2026-11-30T11:00:00Z', 'drive_read_file', {}))).toEqual([]);
+    expect(r.read('not json')).toEqual([]);
+  });
+});
