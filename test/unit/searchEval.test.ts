@@ -46,7 +46,7 @@ describe('search quality on both evaluation sets', () => {
     const r = run('servers', sets.servers.gold);
     console.log(`second set (${r.n} queries, ${sets.servers.tools.length} tools): ${fmt(r)} (target 80 % top-1: not met)`);
     expect(r.top1).toBeGreaterThanOrEqual(0.52);
-    expect(r.top3).toBeGreaterThanOrEqual(0.7);
+    expect(r.top3).toBeGreaterThanOrEqual(0.71);
   });
 
   it('learning: a repeated query finds its tool again; nothing is lost on held-out queries', () => {

@@ -6,7 +6,7 @@ import type { ToolEntry } from '../toolbox/toolbox.js';
 import { splitWords, stem, isStopWord } from './text.js';
 import { buildSynonyms, joinPhrases, type SynonymTable } from './synonyms.js';
 import { TypoIndex } from './typo.js';
-import { actionOf, queryAction, toolAction, type Action } from './intent.js';
+import { actionOf, queryActionWord, toolAction, type Action } from './intent.js';
 import { MAX_QUERY_WORDS, MAX_TYPO_WORD_CHARS, MAX_TYPO_WORDS_PER_QUERY, capQuery } from './limits.js';
 import { isEnglishWord, loadEnglishWords } from './englishWords.js';
 
@@ -292,7 +292,9 @@ export class SearchIndex {
     const query = capQuery(rawQuery).query;
     const groups = this.plan(query);
     if (groups.length === 0) return [];
-    const action = queryAction(splitWords(joinPhrases(query), false));
+    const verb = queryActionWord(splitWords(joinPhrases(query), false));
+    const action = verb?.action;
+    const verbStem = verb ? stem(verb.word) : '';
     const G = groups.length;
     this.scratch(G);
     let used = 0;
@@ -383,7 +385,9 @@ export class SearchIndex {
       // One name word cannot cover two query words ("list" for both "what" and "inbox").
       const coverage = Math.min(covered, popcount(this.nameMask[s]!)) / G;
       total *= 1 + FULL_NAME_COVER_BONUS * (coverage === 1 ? 1 : coverage * 0.5);
-      if (action && this.actions[doc] === action) total *= 1 + ACTION_MATCH_BONUS;
+      // The bonus goes to the query's own verb in a name as much as to its class, so a class-mate
+      // ("remove" for "delete") never outranks the word itself.
+      if (action && (this.actions[doc] === action || this.nameBits[doc]!.has(verbStem))) total *= 1 + ACTION_MATCH_BONUS;
       const hit = { entry, score: total };
       if (hits.length === limit && !better(hit, hits[limit - 1]!)) continue;
       let i = hits.length === limit ? limit - 1 : hits.length;
