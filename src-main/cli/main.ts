@@ -17,10 +17,13 @@ const USAGE = `Usage: mws <command> [options]
 Commands:
   serve [--config FILE] [--port N] [--demo]   run the proxy in the foreground
   init [--config FILE]                        write a starting config (never overwrites)
-  search "<query>" [--agent ID] [--limit N] [--json] [--demo]
-                                              the exact reply search_tools gives a model
+  search "<query>" [--agent ID] [--limit N] [--json] [--demo] [--explain]
+                                              the exact reply search_tools gives a model;
+                                              --explain: which words matched which fields
   eval --catalog FILE --gold FILE [--json] [--engine bm25f|minisearch]
-                                              offline search quality on any catalog
+       [--train FILE | --split 0.5 [--seed N] [--by query|tool]]
+                                              offline search quality on any catalog, with and
+                                              without learning from search→call pairs
   promote [--dry-run] [--agent A] [--json]    usage promotion and sweep: the decision table, applied
   promote TOOL --agent A                      put a tool in an agent's working set
   demote TOOL --agent A                       take it out (it stays reachable through search)
@@ -48,15 +51,18 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         const { values, positionals } = parseArgs({
           args: rest,
           allowPositionals: true,
-          options: { config: { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' }, demo: { type: 'boolean' } },
+          options: { config: { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' }, demo: { type: 'boolean' }, explain: { type: 'boolean' } },
         });
         const limit = values.limit === undefined ? undefined : Number(values.limit);
         if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 50)) throw new MwsError('usage', `--limit must be a whole number from 1 to 50 (got "${values.limit}").`);
-        return await runSearch(io, { config: values.config, demo: values.demo === true, query: positionals.join(' ') || undefined, agent: values.agent, json: values.json === true, limit });
+        return await runSearch(io, { config: values.config, demo: values.demo === true, query: positionals.join(' ') || undefined, agent: values.agent, json: values.json === true, limit, explain: values.explain === true });
       }
       case 'eval': {
-        const { values } = parseArgs({ args: rest, options: { catalog: { type: 'string' }, gold: { type: 'string' }, json: { type: 'boolean' }, engine: { type: 'string' } } });
-        return await runEval(io, { catalog: values.catalog, gold: values.gold, json: values.json === true, engine: values.engine });
+        const { values } = parseArgs({
+          args: rest,
+          options: { catalog: { type: 'string' }, gold: { type: 'string' }, json: { type: 'boolean' }, engine: { type: 'string' }, train: { type: 'string' }, split: { type: 'string' }, seed: { type: 'string' }, by: { type: 'string' } },
+        });
+        return await runEval(io, { catalog: values.catalog, gold: values.gold, json: values.json === true, engine: values.engine, train: values.train, split: values.split, seed: values.seed, by: values.by });
       }
       case 'promote':
       case 'demote':

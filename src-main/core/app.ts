@@ -20,6 +20,7 @@ import { AgentEndpoint } from './proxy/endpoint.js';
 import { listen, mcpRoute, type Listener, type Route } from './proxy/listener.js';
 import { createFastPath } from './proxy/fastPath.js';
 import { SearchService } from './search/service.js';
+import { SearchLearning } from './search/learning.js';
 import { searchToolsHandler } from './search/metaTool.js';
 import { CoreEvents } from './control/events.js';
 import { createControl } from './control/core.js';
@@ -154,13 +155,25 @@ export function createApp(opts: AppOptions): App {
     clock,
     ready,
     workingSet: (agent) => sets.names(agent),
-    hooks: { beforeCall: (agent, entry, args, signal) => gate.check(agent, entry, args, signal), used: (agent, tool, ts) => sets.markUsed(agent, tool, ts) },
+    hooks: {
+      beforeCall: (agent, entry, args, signal) => gate.check(agent, entry, args, signal),
+      used: (agent, tool, ts) => {
+        sets.markUsed(agent, tool, ts);
+        learning.called(agent, tool);
+      },
+    },
     closeNames: (name) => search.closeNames(name, 3),
   });
-  const search = new SearchService(() => catalog.toolbox(), config.searchAliases);
+  const learning = new SearchLearning({ stateDir: config.stateDir, now: () => clock.now(), enabled: () => config.search?.learn !== false, log });
+  const search = new SearchService(() => catalog.toolbox(), config.searchAliases, 'bm25f', learning);
   router.setMetaHandler('search_tools', searchToolsHandler({ search, router, callLog, clock }));
   const ws = workingSetMetaTools(sets, () => catalog.toolbox(), search);
-  router.setMetaHandler('promote', ws.promote);
+  // Promoting a tool right after a search is an answer to that search, as a call is.
+  router.setMetaHandler('promote', async (agent, args, ctx) => {
+    const r = await ws.promote(agent, args, ctx);
+    if (!r.isError && typeof args.name === 'string') learning.called(agent, catalog.toolbox().resolve(args.name)?.name ?? args.name);
+    return r;
+  });
   router.setMetaHandler('demote', ws.demote);
   for (const agent of config.agents) endpoints.set(agent.id, new AgentEndpoint(agent.id, router, log, () => clock.now()));
   const runtime = { proxyPaused: false, restartNeeded: false, demo: opts.demo ? { stateDir: config.stateDir } : null };
@@ -240,6 +253,7 @@ export function createApp(opts: AppOptions): App {
         ...[...endpoints.values()].map((e) => () => e.close()),
         () => catalog.stop(),
         () => callLog.close(),
+        () => learning.flush(),
         () => files.close(),
         // Last: the folder is free only once every file in it is written.
         () => stateLock?.release(),
@@ -259,6 +273,7 @@ export function createApp(opts: AppOptions): App {
     await checkStateFiles(config.stateDir, config.agents.map((a) => a.id));
     try {
       await sets.start();
+      await learning.load();
     } catch (err) {
       throw (err as NodeJS.ErrnoException).code ? stateFolderError(config.stateDir, err) : err;
     }

@@ -17,14 +17,14 @@ const none = () => false;
 const parse = (text: string) => JSON.parse(text) as Record<string, unknown> & { results?: Array<Record<string, unknown>> };
 
 describe('search quality on the gold set', () => {
-  it('puts the right tool first for at least 85% of queries and in the top 3 for 97%', () => {
+  it('puts the right tool first for at least 88% of queries and in the top 3 for 98%', () => {
     const gold = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/search-gold.json'), 'utf8')) as GoldQuery[];
     expect(gold.length).toBeGreaterThanOrEqual(80);
     const service = new SearchService(() => demo);
     const r = evaluate(() => (q, k) => service.resolve(q, k).entries.map((e) => e.name), gold);
     console.log(`search gold set: ${r.n} queries, top-1 ${(r.top1 * 100).toFixed(1)}%, top-3 ${(r.top3 * 100).toFixed(1)}%, MRR ${r.mrr.toFixed(3)}`);
-    expect(r.top1).toBeGreaterThanOrEqual(0.85);
-    expect(r.top3).toBeGreaterThanOrEqual(0.97);
+    expect(r.top1).toBeGreaterThanOrEqual(0.88);
+    expect(r.top3).toBeGreaterThanOrEqual(0.98);
   });
 
   it('keeps test/fixtures/catalog.json in step with the demo toolbox (npm run gen:fixtures)', () => {
@@ -120,7 +120,8 @@ describe('the reply budget', () => {
 
 describe('text and typos', () => {
   it('splits snake_case, camelCase, acronyms, dots, dashes and digits', () => {
-    expect(splitWords('getHTTPServer_v2.file-name')).toEqual(['get', 'http', 'server', 'v', '2', 'file', 'name']);
+    expect(splitWords('getHTTPServer_v2.file-name')).toEqual(['get', 'http', 'server', 'v2', 'file', 'name']);
+    expect(splitWords('B2B oauth2Token base64')).toEqual(['b2b', 'oauth', '2', 'token', 'base', '64']);
   });
 
   it('measures transpositions as one edit and finds near words', () => {

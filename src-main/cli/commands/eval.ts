@@ -3,11 +3,25 @@ import { readFile } from 'node:fs/promises';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox } from '../../core/toolbox/toolbox.js';
 import { SearchService, type SearchEngine } from '../../core/search/service.js';
-import { evaluate, type GoldQuery } from '../../core/search/evaluate.js';
+import { evaluate, type EvalResult, type GoldQuery } from '../../core/search/evaluate.js';
+import { SearchLearning } from '../../core/search/learning.js';
+import { splitGold } from '../../core/search/split.js';
 import { MwsError } from '../../core/errors.js';
 import type { Io } from '../output.js';
 
-export type EvalFlags = { catalog: string | undefined; gold: string | undefined; json: boolean; engine: string | undefined };
+export type EvalFlags = {
+  catalog: string | undefined;
+  gold: string | undefined;
+  json: boolean;
+  engine: string | undefined;
+  /** A gold file fed as observed search→call pairs before evaluating --gold. */
+  train?: string | undefined;
+  /** Share of --gold used as training pairs; the rest is evaluated. */
+  split?: string | undefined;
+  seed?: string | undefined;
+  /** Split by query (default) or by tool (train and test then share no tools). */
+  by?: string | undefined;
+};
 
 async function readJsonFile(path: string, what: string): Promise<unknown> {
   let text: string;
@@ -57,22 +71,51 @@ export async function runEval(io: Io, flags: EvalFlags): Promise<number> {
   if (!flags.catalog || !flags.gold) throw new MwsError('usage', 'mws eval needs --catalog FILE and --gold FILE.');
   const engine = (flags.engine ?? 'bm25f') as SearchEngine;
   if (engine !== 'bm25f' && engine !== 'minisearch') throw new MwsError('usage', `--engine must be "bm25f" or "minisearch" (got "${flags.engine}").`);
+  if (flags.train && flags.split) throw new MwsError('usage', 'Give --train FILE or --split FRACTION, not both.');
   const tools = parseCatalog(await readJsonFile(flags.catalog, 'catalog'), flags.catalog);
-  const gold = parseGold(await readJsonFile(flags.gold, 'gold'), flags.gold, new Set(tools.map((t) => t.name)));
+  const known = new Set(tools.map((t) => t.name));
+  let gold = parseGold(await readJsonFile(flags.gold, 'gold'), flags.gold, known);
+  let train: GoldQuery[] | undefined;
+  if (flags.train) train = parseGold(await readJsonFile(flags.train, 'training gold'), flags.train, known);
+  if (flags.split) {
+    const share = Number(flags.split);
+    if (!(share > 0 && share < 1)) throw new MwsError('usage', `--split must be a fraction between 0 and 1, like 0.5 (got "${flags.split}").`);
+    const seed = flags.seed === undefined ? 1 : Number(flags.seed);
+    if (!Number.isInteger(seed)) throw new MwsError('usage', `--seed must be a whole number (got "${flags.seed}").`);
+    const by = flags.by ?? 'query';
+    if (by !== 'query' && by !== 'tool') throw new MwsError('usage', `--by must be "query" or "tool" (got "${flags.by}").`);
+    ({ train, test: gold } = splitGold(gold, share, seed, by));
+  }
   const toolbox = new Toolbox(new Map([['catalog', tools]]), false);
-  const result = evaluate(() => {
-    const s = new SearchService(() => toolbox, {}, engine);
-    s.warm();
-    return (q, k) => s.resolve(q, k).entries.map((e) => e.name);
-  }, gold);
-  const { misses, ...metrics } = result;
+  const run = (pairs: GoldQuery[] | undefined): EvalResult =>
+    evaluate(() => {
+      const learning = pairs ? new SearchLearning({ now: () => Date.now(), enabled: () => true }) : undefined;
+      if (learning && pairs) learning.train(EVAL_AGENT, pairs.map((g) => ({ query: g.query, tool: g.expected[0]! })));
+      const s = new SearchService(() => toolbox, {}, engine, learning);
+      s.warm();
+      return (q, k) => s.resolve(q, k, EVAL_AGENT).entries.map((e) => e.name);
+    }, gold);
+  const result = run(undefined);
+  const learned = train ? run(train) : undefined;
+  const { misses, ...metrics } = learned ?? result;
   if (!flags.json) {
-    io.out(`search eval: ${result.n} queries over ${toolbox.size} tools (engine ${engine})`);
-    io.out(`top-1 ${pct(result.top1)}  top-3 ${pct(result.top3)}  top-5 ${pct(result.top5)}  MRR ${result.mrr.toFixed(3)}  recall@5 ${pct(result.recall5)}`);
+    io.out(`search eval: ${result.n} queries over ${toolbox.size} tools (engine ${engine})${train ? `, after learning from ${train.length} search→call pairs` : ''}`);
+    const line = (r: EvalResult) => `top-1 ${pct(r.top1)}  top-3 ${pct(r.top3)}  top-5 ${pct(r.top5)}  MRR ${r.mrr.toFixed(3)}  recall@5 ${pct(r.recall5)}`;
+    if (learned) {
+      io.out(`without learning: ${line(result)}`);
+      io.out(`with learning:    ${line(learned)}  (top-1 ${learned.top1 >= result.top1 ? '+' : ''}${((learned.top1 - result.top1) * 100).toFixed(1)} points)`);
+    } else io.out(line(result));
     io.out(`latency p50 ${result.p50Ms.toFixed(3)} ms  p99 ${result.p99Ms.toFixed(3)} ms  index ${result.indexMs.toFixed(1)} ms`);
     for (const m of misses.slice(0, 15)) io.out(`  miss: "${m.query}" → ${m.got.join(', ') || '(nothing)'}  (expected ${m.expected.join(' | ')})`);
+  } else if (learned) {
+    const { misses: _m, ...base } = result;
+    void _m;
+    io.out(JSON.stringify({ ...metrics, trained: train!.length, withoutLearning: base }));
   } else {
     io.out(JSON.stringify(metrics));
   }
   return 0;
 }
+
+/** The agent id training pairs are recorded under in an offline evaluation. */
+const EVAL_AGENT = 'eval';

@@ -33,6 +33,7 @@ export function defaultConfig(stateDir: string): Config {
     timeouts: { listMs: 5000, callMs: 120_000, catalogTtlMs: 30_000, approvalMs: 120_000 },
     compactDescriptions: false,
     searchAliases: {},
+    search: { learn: true },
     agents: [defaultAgent()],
     defaultAgent: true,
     uiSessions: { idleMinutes: 120, maxHours: 24 },

@@ -62,6 +62,8 @@ export type Config = {
   timeouts: Timeouts;
   compactDescriptions: boolean;
   searchAliases: Record<string, string[]>;
+  /** Search settings: `learn` records search→call pairs and ranks with the words learned from them. */
+  search: { learn: boolean };
   agents: AgentConfig[];
   /** false: `/mcp` (the default agent) is not served, so only the configured agents' endpoints are open. */
   defaultAgent: boolean;

@@ -8,7 +8,7 @@ import { maskUrl } from '../redact.js';
 
 const TOP_FIELDS = [
   'upstream', 'upstreams', 'listen', 'stateDir', 'serverName', 'backendHints', 'pins', 'pinFiles',
-  'promote', 'transcripts', 'timeouts', 'compactDescriptions', 'searchAliases', 'agents', 'desktop', '$schema',
+  'promote', 'transcripts', 'timeouts', 'compactDescriptions', 'searchAliases', 'search', 'agents', 'desktop', '$schema',
   'defaultAgent', 'uiSessions',
 ] as const;
 
@@ -155,6 +155,8 @@ export function validateConfig(raw: unknown, defaultStateDir: string): Config {
     for (const [k, words] of Object.entries(v)) out[k.toLowerCase()] = strArray(words, `${p}.${k}`);
     return out;
   }) ?? c.searchAliases;
+  const search = opt(o, 'search', '', (v, p) => obj(v, p, ['learn']));
+  if (search) c.search = { learn: opt(search, 'learn', 'search', bool) ?? c.search.learn };
 
   const desktop = opt(o, 'desktop', '', (v, p) => obj(v, p, ['notifyDemotions', 'notifyUpstreams', 'startAtLogin']));
   if (desktop) {

@@ -85,7 +85,12 @@ export interface ControlApi {
   pendingApprovals(args: { agent?: string }): Promise<PendingCall[]>;
   /** Allows (or denies) a tool for an agent: answers waiting calls and, when allowing, remembers it. */
   approve(args: { agent: string; tool: string; deny?: boolean }): Promise<{ decided: number; remembered: boolean; tool: string }>;
-  search(args: { agent: string; query?: string; limit?: number }): Promise<{ text: string; bytes: number }>;
+  /** The reply search_tools gives; with `explain`, also which query word matched which field of each hit. */
+  search(args: { agent: string; query?: string; limit?: number; explain?: boolean }): Promise<{ text: string; bytes: number; explain?: ExplainedHit[] }>;
+  /** The words each tool was learned for from search→call pairs (one tool, or the tools with most). */
+  learnedWords(args: { tool?: string; agent?: string }): Promise<LearnedWordsView>;
+  /** Forgets what was learned for a tool (every agent's pairs that led to it or away from it). */
+  forgetLearned(args: { tool: string }): Promise<{ tool: string; forgotten: number }>;
   report(args: { agent?: string }): Promise<AgentReport[]>;
   setDemotionPaused(args: { paused: boolean }): Promise<{ paused: boolean }>;
   setProxyPaused(args: { paused: boolean }): Promise<{ paused: boolean }>;
@@ -111,6 +116,10 @@ export interface ControlApi {
   updateSettings(args: { port?: number; compactDescriptions?: boolean; promote?: Partial<SettingsView['promote']>; desktop?: Partial<SettingsView['desktop']> }): Promise<SettingsView>;
 }
 
+/** One search hit with the query words that matched it, and in which fields (`mws search --explain`). */
+export type ExplainedHit = { tool: string; score: number; matches: Array<{ word: string; via: string; fields: string[] }> };
+export type LearnedWordsView = { learning: boolean; tools: Array<{ tool: string; words: Array<{ word: string; weight: number }> }> };
+
 export type ControlMethod = keyof ControlApi;
 export type ControlArgs<M extends ControlMethod> = Parameters<ControlApi[M]>[0];
 export type ControlResult<M extends ControlMethod> = Awaited<ReturnType<ControlApi[M]>>;
@@ -120,6 +129,7 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'status', 'workingSet', 'history', 'promote', 'demote', 'cycle', 'sweepPreview', 'pendingApprovals', 'approve', 'search', 'report', 'setDemotionPaused',
   'setProxyPaused', 'createAgent', 'updateAgent', 'deleteAgent', 'pin', 'clientConfigs', 'upstreams', 'saveUpstream', 'removeUpstream', 'testUpstream', 'settings', 'updateSettings', 'uiLink',
   'uiRevokeAll', 'agentToken',
+  'learnedWords', 'forgetLearned',
 ] as const;
 
 export function isControlMethod(name: string): name is ControlMethod {

@@ -170,8 +170,20 @@ export function createControl(p: ControlParts): ControlApi {
     async search(a) {
       const agent = agentId(a.agent);
       const listed = new Set(p.router.workingSetEntries(agent).map((e) => e.name));
-      const answer = p.search.search(a.query, a.limit, (e) => listed.has(e.name));
-      return { text: answer.text, bytes: Buffer.byteLength(answer.text) };
+      const answer = p.search.search(a.query, a.limit, (e) => listed.has(e.name), agent);
+      const explain = a.explain === true && typeof a.query === 'string' && a.query.trim() ? p.search.explain(a.query, a.limit, agent) : undefined;
+      return { text: answer.text, bytes: Buffer.byteLength(answer.text), ...(explain ? { explain } : {}) };
+    },
+    async learnedWords(a) {
+      const l = p.search.learning;
+      if (!l) return { learning: false, tools: [] };
+      const agent = a.agent === undefined ? undefined : agentId(a.agent);
+      const names = a.tool !== undefined ? [str(a.tool, '"tool"')] : [...new Set([...l.terms(agent).values()].flatMap((m) => [...m.keys()]))].sort();
+      return { learning: l.enabled, tools: names.map((tool) => ({ tool, words: l.wordsFor(tool, agent).slice(0, 20) })).filter((t) => a.tool !== undefined || t.words.length > 0) };
+    },
+    async forgetLearned(a) {
+      const tool = str(a.tool, '"tool"');
+      return { tool, forgotten: p.search.learning?.forget(tool) ?? 0 };
     },
     async report(a) {
       await p.sets.ingest(p.clock.now());

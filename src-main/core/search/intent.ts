@@ -31,11 +31,16 @@ export function actionOf(word: string): Action | undefined {
 
 /** The first action word of a query (its main verb, in imperative queries). */
 export function queryAction(words: string[]): Action | undefined {
+  return queryActionWord(words)?.action;
+}
+
+/** The first action word of a query and its class. */
+export function queryActionWord(words: string[]): { word: string; action: Action } | undefined {
   for (const w of words) {
     // Past participles describe what to look for ("pdfs I edited"), not what to do.
     if (w.length > 4 && w.endsWith('ed') && !BASE_FORMS.has(w)) continue;
     const a = actionOf(w);
-    if (a) return a;
+    if (a) return { word: w, action: a };
   }
   return undefined;
 }

@@ -13,7 +13,9 @@ export function searchToolsHandler(deps: { search: SearchService; router: ToolRo
       return toolError(`search_tools "limit" must be a whole number from 1 to ${MAX_SEARCH_LIMIT}.`);
     }
     const listed = new Set(deps.router.workingSetEntries(agentId).map((e) => e.name));
-    const answer = deps.search.search(query, limit, (e) => listed.has(e.name));
+    const answer = deps.search.search(query, limit, (e) => listed.has(e.name), agentId);
+    // What the agent calls next tells which of these answered the query (learning.ts).
+    deps.search.learning?.searched(agentId, query, answer.names);
     deps.callLog.search({
       ts: new Date(deps.clock.now()).toISOString(),
       event: 'search',

@@ -2,16 +2,19 @@
 // and answers it. `mws search` and the meta-tool both call this, so they give the same reply.
 import Fuse from 'fuse.js';
 import type { Toolbox, ToolEntry } from '../toolbox/toolbox.js';
-import { SearchIndex } from './index.js';
+import { SearchIndex, type Explained, type TermBoost } from './index.js';
+import type { SearchLearning } from './learning.js';
+import { splitTasks } from './tasks.js';
 import { MiniSearchEngine } from './miniSearchEngine.js';
 import { backendsOf, displayBackend } from './backends.js';
 import { SEARCH_REPLY_MAX_BYTES, budgetedReply, hitView } from './reply.js';
 import { splitWords } from './text.js';
+import { MAX_NAME_CHARS, NEAR_NAME_CHARS, QUERY_CUT_NOTE, capQuery } from './limits.js';
 
 export const DEFAULT_SEARCH_LIMIT = 8;
 export const MAX_SEARCH_LIMIT = 50;
 
-export type SearchAnswer = { text: string; results: number; kind: 'exact' | 'backend' | 'ranked' | 'catalog' | 'none' };
+export type SearchAnswer = { text: string; results: number; kind: 'exact' | 'backend' | 'ranked' | 'catalog' | 'none'; /** Tool names in the reply, best first. */ names: string[] };
 
 export type Resolved = {
   kind: SearchAnswer['kind'];
@@ -19,15 +22,31 @@ export type Resolved = {
   entries: ToolEntry[];
   backend?: string;
   total?: number;
+  /** The query was longer than MAX_QUERY_CHARS and only its start was searched. */
+  cut?: boolean;
+  /** A query naming several tasks: the best tool for each, placed first among the hits. */
+  tasks?: Array<{ task: string; tool: string }>;
 };
 
 export type SearchEngine = 'bm25f' | 'minisearch';
-type Ranker = { search(query: string, limit: number, within?: (e: ToolEntry) => boolean): Array<{ entry: ToolEntry }> };
+type Ranker = { search(query: string, limit: number, within?: (e: ToolEntry) => boolean, boost?: TermBoost): Array<{ entry: ToolEntry; score: number }> };
 
-type Prepared = { index: Ranker; backends: Map<string, ToolEntry[]>; byLowerName: Map<string, ToolEntry>; names: NearNames };
+type Prepared = {
+  index: Ranker;
+  bm25f: SearchIndex;
+  backends: Map<string, ToolEntry[]>;
+  byLowerName: Map<string, ToolEntry>;
+  names: NearNames;
+  /** Learned words mapped to this index's tools, per agent, for one learning revision. */
+  boosts: Map<string, { revision: number; boost: TermBoost }>;
+};
 
-/** How many names at most go to fuse.js for "close names"; it scans every candidate it is given. */
-const NEAR_CANDIDATES = 300;
+/** A task of a several-task query is ranked among this many of the whole query's best tools. */
+const TASK_POOL = 12;
+/** How much the whole query's ranking counts beside the task's own when picking a task's tool. */
+const TASK_CONTEXT_WEIGHT = 0.25;
+/** How many names at most go to fuse.js for "close names"; it scans every candidate it is given (bounded work). */
+const NEAR_CANDIDATES = 60;
 
 /**
  * Close names for a query nothing matched: names sharing a three-letter piece with the query are the
@@ -44,7 +63,8 @@ class NearNames {
       }
     });
   }
-  find(query: string, limit: number): string[] {
+  find(rawQuery: string, limit: number): string[] {
+    const query = rawQuery.slice(0, NEAR_NAME_CHARS);
     const counts = new Map<number, number>();
     for (const g of trigrams(query)) for (const i of this.byTrigram.get(g) ?? []) counts.set(i, (counts.get(i) ?? 0) + 1);
     if (counts.size === 0) return [];
@@ -70,7 +90,39 @@ export class SearchService {
     private readonly toolbox: () => Toolbox,
     private readonly aliases: Record<string, string[]> = {},
     private readonly engine: SearchEngine = 'bm25f',
+    /** Learned words from search→call pairs; none: ranking by the tools' own text alone. */
+    readonly learning?: SearchLearning,
   ) {}
+
+  /** Learned words as `agent` sees them, as a ranking field of this index (undefined when learning is off). */
+  private boostFor(p: Prepared, agent: string | undefined): TermBoost | undefined {
+    const l = this.learning;
+    if (!l || !l.enabled) return undefined;
+    const key = agent ?? '';
+    const hit = p.boosts.get(key);
+    if (hit && hit.revision === l.revision) return hit.boost;
+    const terms = l.terms(agent);
+    const mapped = new Map<string, Map<number, number> | null>();
+    const boost: TermBoost = (term) => {
+      let m = mapped.get(term);
+      if (m === undefined) {
+        const tools = terms.get(term);
+        m = null;
+        if (tools) {
+          m = new Map();
+          for (const [name, w] of tools) {
+            const doc = p.bm25f.docOf(name);
+            if (doc >= 0) m.set(doc, w);
+          }
+        }
+        mapped.set(term, m);
+      }
+      return m ?? undefined;
+    };
+    if (p.boosts.size > 256) p.boosts.clear();
+    p.boosts.set(key, { revision: l.revision, boost });
+    return boost;
+  }
 
   /** Builds the index for the current toolbox now rather than on the first search. */
   warm(): void {
@@ -78,20 +130,38 @@ export class SearchService {
   }
 
   /** Names close to `name`: for "did you mean" answers when a name is not in the toolbox. */
-  closeNames(name: string, limit: number): string[] {
+  closeNames(rawName: string, limit: number): string[] {
     const p = this.prepare(this.toolbox());
+    // A name of any length costs the same bounded work (trigrams and fuse.js scale with its length).
+    const name = rawName.slice(0, MAX_NAME_CHARS);
     const ranked = p.index.search(name, limit).map((h) => h.entry.name);
     const near = p.names.find(name, limit);
     return [...new Set([...near, ...ranked])].slice(0, limit);
   }
 
   /** What a query asks for and the tools that answer it, best first. */
-  resolve(query: string | undefined, limit?: number): Resolved {
+  resolve(query: string | undefined, limit?: number, agent?: string): Resolved {
     const tb = this.toolbox();
     const p = this.prepare(tb);
     const k = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(limit ?? DEFAULT_SEARCH_LIMIT)));
-    const q = (query ?? '').trim();
+    const capped = capQuery((query ?? '').trim());
+    const q = capped.query;
     if (!q) return { kind: 'catalog', query: q, entries: [] };
+    const boost = this.boostFor(p, agent);
+    if (capped.cut) return { ...this.rank(p, q, k, boost), cut: true };
+    return this.rank(p, q, k, boost);
+  }
+
+  /** The ranked hits for a query with, per hit, which query word matched which field. */
+  explain(query: string, limit?: number, agent?: string): Explained[] {
+    const p = this.prepare(this.toolbox());
+    const k = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(limit ?? DEFAULT_SEARCH_LIMIT)));
+    const q = capQuery(query.trim()).query;
+    const boost = this.boostFor(p, agent);
+    return p.bm25f.explain(q, p.bm25f.search(q, k, undefined, boost), boost);
+  }
+
+  private rank(p: Prepared, q: string, k: number, boost: TermBoost | undefined): Resolved {
     const exact = p.byLowerName.get(q.toLowerCase());
     if (exact) return { kind: 'exact', query: q, entries: [exact] };
     const words = q.toLowerCase().split(/\s+/);
@@ -100,33 +170,64 @@ export class SearchService {
     if (backend) {
       const rest = words.slice(1).join(' ');
       const members = new Set(backend);
-      const ranked = rest ? p.index.search(rest, k, (e) => members.has(e)).map((h) => h.entry) : [];
+      const ranked = rest ? p.index.search(rest, k, (e) => members.has(e), boost).map((h) => h.entry) : [];
       return { kind: 'backend', query: q, backend: backendName, total: backend.length, entries: ranked.length ? ranked : backend.slice(0, k) };
     }
-    const hits = p.index.search(q, k).map((h) => h.entry);
-    return hits.length ? { kind: 'ranked', query: q, entries: hits } : { kind: 'none', query: q, entries: [] };
+    const hits = p.index.search(q, k, undefined, boost).map((h) => h.entry);
+    if (!hits.length) return { kind: 'none', query: q, entries: [] };
+    // "Find the invoice and email it to Ana": the best tool for each task goes first, then the rest.
+    const parts = splitTasks(q);
+    if (parts) {
+      // Each task is ranked among the tools the whole query finds, so each keeps the other's context
+      // ("find the invoice" next to "email it" means the mail search, not a code search).
+      const whole = p.index.search(q, TASK_POOL, undefined, boost);
+      const wholeTop = whole[0]?.score || 1;
+      const prior = new Map(whole.map((h) => [h.entry, h.score / wholeTop]));
+      const tasks = parts.flatMap((task) => {
+        const ranked = p.index.search(task, TASK_POOL, (e) => prior.has(e), boost);
+        const taskTop = ranked[0]?.score || 1;
+        let best: ToolEntry | undefined;
+        let bestScore = -1;
+        for (const h of ranked) {
+          const s = h.score / taskTop + TASK_CONTEXT_WEIGHT * (prior.get(h.entry) ?? 0);
+          if (s > bestScore) [best, bestScore] = [h.entry, s];
+        }
+        best ??= p.index.search(task, 1, undefined, boost)[0]?.entry;
+        return best ? [{ task, entry: best }] : [];
+      });
+      const distinct = new Set(tasks.map((t) => t.entry));
+      if (distinct.size >= 2) {
+        const entries = [...new Set([...tasks.map((t) => t.entry), ...hits])].slice(0, Math.max(k, distinct.size));
+        return { kind: 'ranked', query: q, entries, tasks: tasks.map((t) => ({ task: t.task, tool: t.entry.name })) };
+      }
+    }
+    return { kind: 'ranked', query: q, entries: hits };
   }
 
-  search(query: string | undefined, limit: number | undefined, isPromoted: (e: ToolEntry) => boolean): SearchAnswer {
-    const r = this.resolve(query, limit);
+  search(query: string | undefined, limit: number | undefined, isPromoted: (e: ToolEntry) => boolean, agent?: string): SearchAnswer {
+    const r = this.resolve(query, limit, agent);
     switch (r.kind) {
       case 'catalog':
         return this.catalog(this.toolbox(), isPromoted);
       case 'exact': {
         const e = r.entries[0]!;
         const view = { ...hitView(e, isPromoted(e), true), ...(e.tool.outputSchema ? { outputSchema: e.tool.outputSchema } : {}) };
-        return { text: JSON.stringify({ tool: view }), results: 1, kind: 'exact' };
+        return { text: JSON.stringify({ tool: view }), results: 1, kind: 'exact', names: [e.name] };
       }
       case 'none': {
         const near = this.prepare(this.toolbox()).names.find(r.query, 3);
         const message = `No tool matches "${r.query}".${near.length ? ` Close names: ${near.join(', ')}.` : ''} Try other words, a backend name, or no query for the whole catalog.`;
-        return { text: JSON.stringify({ query: r.query, results: [], message }), results: 0, kind: 'none' };
+        return { text: JSON.stringify({ query: r.query, results: [], message, ...(r.cut ? { note: QUERY_CUT_NOTE } : {}) }), results: 0, kind: 'none', names: [] };
       }
       case 'backend':
       case 'ranked': {
-        const head = r.kind === 'backend' ? { backend: r.backend, total: r.total } : { query: r.query };
+        const head = {
+          ...(r.kind === 'backend' ? { backend: r.backend, total: r.total } : { query: r.query }),
+          ...(r.tasks ? { tasks: r.tasks, note: `This query names ${r.tasks.length} tasks; the best tool for each comes first.` } : {}),
+          ...(r.cut ? { note: QUERY_CUT_NOTE } : {}),
+        };
         const { reply, shown } = budgetedReply(head, r.entries, isPromoted);
-        return { text: JSON.stringify(reply), results: shown, kind: r.kind };
+        return { text: JSON.stringify(reply), results: shown, kind: r.kind, names: r.entries.slice(0, shown).map((e) => e.name) };
       }
     }
   }
@@ -148,11 +249,10 @@ export class SearchService {
         reply = per > 0 ? { ...head, catalog: shrink() } : { ...head, backends: Object.fromEntries(names.map(([b, l]) => [b, l.length])) };
       }
     }
-    return { text: JSON.stringify(reply), results: tb.size, kind: 'catalog' };
+    return { text: JSON.stringify(reply), results: tb.size, kind: 'catalog', names: [] };
   }
 
-  private ranker(entries: ToolEntry[], backendNames: string[]): Ranker {
-    const bm25f = new SearchIndex(entries, this.aliases, backendNames);
+  private ranker(bm25f: SearchIndex, entries: ToolEntry[]): Ranker {
     if (this.engine === 'bm25f') return bm25f;
     const mini = new MiniSearchEngine(entries, bm25f);
     return { search: (q, k, within) => mini.rank(q, k, within) };
@@ -174,8 +274,11 @@ export class SearchService {
       for (const f of forms) if (f && f !== e.name.toLowerCase()) short.set(f, [...(short.get(f) ?? []), e]);
     }
     for (const [f, list] of short) if (list.length === 1 && !byLowerName.has(f)) byLowerName.set(f, list[0]!);
+    const bm25f = new SearchIndex(entries, this.aliases, [...backends.keys()]);
     p = {
-      index: this.ranker(entries, [...backends.keys()]),
+      index: this.ranker(bm25f, entries),
+      bm25f,
+      boosts: new Map(),
       backends,
       byLowerName,
       names: new NearNames(entries.map((e) => e.name)),

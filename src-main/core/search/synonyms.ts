@@ -350,9 +350,13 @@ export function buildSynonyms(extra: Record<string, string[]> = {}): SynonymTabl
   return out;
 }
 
-/** Replaces known two-word phrases in a query by their one-word form. */
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const PHRASE_RE = new RegExp(`(?<=^|\\s)(${Object.keys(PHRASES).sort((a, b) => b.length - a.length).map(escape).join('|')})(?=\\s|$)`, 'gi');
+
+/**
+ * Replaces known two-word phrases in a query by their one-word form. The query keeps its case, so
+ * a camelCase tool name typed into it still splits as the tool's own name does.
+ */
 export function joinPhrases(query: string): string {
-  let q = ` ${query.toLowerCase()} `;
-  for (const [phrase, word] of Object.entries(PHRASES)) q = q.split(` ${phrase} `).join(` ${word} `);
-  return q.trim();
+  return query.replace(/\s+/g, ' ').trim().replace(PHRASE_RE, (m) => PHRASES[m.toLowerCase()] ?? m);
 }

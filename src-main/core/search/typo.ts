@@ -1,5 +1,6 @@
 // Typo tolerance: a query word the catalog does not know is matched to known words one or two
 // edits away (transpositions count as one). A deletion index keeps lookups fast on large vocabularies.
+import { MAX_TYPO_WORD_CHARS } from './limits.js';
 
 // Three rows of the distance table, reused: words longer than this are never typo-corrected.
 const MAX_WORD = 64;
@@ -73,7 +74,8 @@ export class TypoIndex {
   /** Known words closest to `word`, nearest first; empty when none is close enough. */
   correct(word: string): string[] {
     const max = maxEdits(word.length);
-    if (max === 0 || this.words.has(word)) return [];
+    // Deletion forms grow as length²: a long word costs seconds and is never a typo of a real word.
+    if (max === 0 || word.length > MAX_TYPO_WORD_CHARS || this.words.has(word)) return [];
     // Candidates share a one-deletion form with the word: that covers one edit of any kind, and most
     // two-edit typos of longer words; each candidate is then measured exactly.
     const candidates = new Set<string>();

@@ -1,0 +1,241 @@
+// Learning from use: when an agent calls a tool shortly after a search_tools query, the query's words
+// become "learned words" of that tool, a ranking field (see SearchIndex.search's `boost`). The product's
+// own idea, hand-written: no library learns a vocabulary from search→call pairs.
+//
+// Pairs are kept per agent in `learned.json` in the state folder, bounded (oldest dropped first).
+// A word's weight for a tool grows with how often and how recently it led there; the agent's own pairs
+// count more than other agents'; a hit the agent was shown first and ignored (it called another tool)
+// counts against that hit.
+import { join } from 'node:path';
+import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
+import { silentLogger, type Logger } from '../log.js';
+import { isStopWord, splitWords, stem } from './text.js';
+import { capQuery } from './limits.js';
+
+/** A call this long after a search still counts as its outcome; later, the agent has moved on. */
+export const LEARN_WINDOW_MS = 10 * 60_000;
+/** At most this many calls after one search are taken as its outcome (a query may name two tasks). */
+const CALLS_PER_SEARCH = 3;
+/** Pairs kept per agent: old ones go first. ~120 bytes each on disk. */
+export const MAX_PAIRS_PER_AGENT = 2000;
+/** Agents whose pairs are kept (more agents than this: the least recently active are dropped). */
+const MAX_AGENTS = 200;
+/** Learned words of one query (the rest of a long query says little about the tool). */
+const MAX_WORDS_PER_PAIR = 12;
+/** A pair's weight halves every this many days: vocabulary drifts as tools and habits change. */
+const HALF_LIFE_DAYS = 60;
+/** Other agents' pairs count this much of the agent's own. */
+export const SHARED_WEIGHT = 0.5;
+/** An ignored first hit counts this much against the query's words for it. */
+const IGNORED_WEIGHT = -0.5;
+/** Evidence at which a learned word is ~63 % trusted (one fresh own pair ≈ 1). */
+const CONFIDENCE_SCALE = 1;
+/** Writes are batched: at most one every this many ms. */
+const SAVE_DELAY_MS = 5_000;
+
+/** One observed outcome: query `q` led to tool `t` (or, with `neg`, its first hit `t` was ignored). */
+export type LearnedPair = { q: string; t: string; ts: number; neg?: true };
+type FileShape = { version: 1; agents: Record<string, LearnedPair[]> };
+type LastSearch = { query: string; shown: string[]; ts: number; calls: number };
+
+/** Per stemmed word: tool name → weight (> 0). */
+export type LearnedTerms = ReadonlyMap<string, ReadonlyMap<string, number>>;
+
+/** The content words of a query, stemmed as the index stores them (each once). */
+export function learnedWordsOf(query: string): string[] {
+  return [...surfaceWordsOf(query).keys()];
+}
+
+/** Stem → the word as the query wrote it, for content words of a query. */
+function surfaceWordsOf(query: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const w of splitWords(capQuery(query).query, false)) {
+    if (isStopWord(w) || /^\d+$/.test(w) || w.length > 24) continue;
+    if (!out.has(stem(w))) out.set(stem(w), w);
+    if (out.size >= MAX_WORDS_PER_PAIR) break;
+  }
+  return out;
+}
+
+export class SearchLearning {
+  private readonly pairs = new Map<string, LearnedPair[]>();
+  private readonly last = new Map<string, LastSearch>();
+  private version = 0;
+  private readonly cache = new Map<string, { version: number; terms: LearnedTerms }>();
+  /** A readable form of each learned stem ("buy" for "bui"), for the window and `--explain`. */
+  private readonly surface = new Map<string, string>();
+  private saveTimer: NodeJS.Timeout | undefined;
+  private dirty = false;
+
+  constructor(
+    private readonly opts: {
+      /** Where learned.json lives; undefined keeps pairs in memory only (eval, tests). */
+      stateDir?: string;
+      now: () => number;
+      /** `search.learn` in the config: false records nothing and ranks without learned words. */
+      enabled: () => boolean;
+      log?: Logger;
+    },
+  ) {}
+
+  get enabled(): boolean {
+    return this.opts.enabled();
+  }
+
+  /** Bumped on every change: ranking caches key on it. */
+  get revision(): number {
+    return this.version;
+  }
+
+  async load(): Promise<void> {
+    if (!this.opts.stateDir) return;
+    const r = await readJsonSafe<FileShape>(this.file(), this.opts.log ?? silentLogger, (v): v is FileShape => typeof v === 'object' && v !== null && typeof (v as FileShape).agents === 'object' && (v as FileShape).agents !== null);
+    if (r.kind !== 'ok') return;
+    const agents = r.value.agents;
+    for (const [agent, list] of Object.entries(agents)) {
+      if (!Array.isArray(list)) continue;
+      const ok = list.filter((p): p is LearnedPair => !!p && typeof p.q === 'string' && typeof p.t === 'string' && typeof p.ts === 'number');
+      this.pairs.set(agent, ok.slice(-MAX_PAIRS_PER_AGENT));
+    }
+    this.version++;
+  }
+
+  /** Writes pending pairs now (on stop). */
+  async flush(): Promise<void> {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    if (!this.dirty || !this.opts.stateDir) return;
+    this.dirty = false;
+    const agents: Record<string, LearnedPair[]> = {};
+    for (const [a, list] of this.pairs) agents[a] = list;
+    await writeJsonAtomic(this.file(), { version: 1, agents } satisfies FileShape);
+  }
+
+  /** A search_tools answer was given: `shown` are the tool names in it, best first. */
+  searched(agent: string, query: string | undefined, shown: string[]): void {
+    // A search that found nothing still counts: the tool called next is the vocabulary it lacked.
+    if (!this.enabled || !query?.trim()) {
+      this.last.delete(agent);
+      return;
+    }
+    this.last.set(agent, { query: capQuery(query.trim()).query, shown: shown.slice(0, 10), ts: this.opts.now(), calls: 0 });
+  }
+
+  /** The agent called (or promoted) `tool`: if a search came shortly before, that search led here. */
+  called(agent: string, tool: string): void {
+    const s = this.last.get(agent);
+    if (!s || !this.enabled) return;
+    const now = this.opts.now();
+    if (now - s.ts > LEARN_WINDOW_MS || s.calls >= CALLS_PER_SEARCH) {
+      this.last.delete(agent);
+      return;
+    }
+    s.calls++;
+    this.add(agent, { q: s.query, t: tool, ts: now });
+    // The first hit was shown and passed over for another tool: the query's words say less about it.
+    if (s.calls === 1 && s.shown[0] && s.shown[0] !== tool) this.add(agent, { q: s.query, t: s.shown[0], ts: now, neg: true });
+  }
+
+  /** Feeds observed pairs directly (`mws eval --train`, transcripts). */
+  train(agent: string, pairs: Array<{ query: string; tool: string; ts?: number }>): void {
+    for (const p of pairs) this.add(agent, { q: capQuery(p.query).query, t: p.tool, ts: p.ts ?? this.opts.now() });
+  }
+
+  /** Drops everything learned for a tool (all agents); answers how many pairs went. */
+  forget(tool: string): number {
+    let n = 0;
+    for (const [agent, list] of this.pairs) {
+      const kept = list.filter((p) => p.t !== tool);
+      n += list.length - kept.length;
+      this.pairs.set(agent, kept);
+    }
+    if (n > 0) this.changed();
+    return n;
+  }
+
+  /** The words a tool was learned for, heaviest first, as seen by `agent` (or by all agents alike). */
+  wordsFor(tool: string, agent?: string): Array<{ word: string; weight: number }> {
+    const out: Array<{ word: string; weight: number }> = [];
+    for (const [word, tools] of this.terms(agent)) {
+      const w = tools.get(tool);
+      if (w) out.push({ word: this.surface.get(word) ?? word, weight: Math.round(w * 100) / 100 });
+    }
+    return out.sort((a, b) => b.weight - a.weight || (a.word < b.word ? -1 : 1));
+  }
+
+  /** Learned words as `agent` sees them: its own pairs at full weight, others' at SHARED_WEIGHT. */
+  terms(agent?: string): LearnedTerms {
+    const key = agent ?? '\0all';
+    const hit = this.cache.get(key);
+    if (hit && hit.version === this.version) return hit.terms;
+    const now = this.opts.now();
+    const sums = new Map<string, Map<string, number>>();
+    for (const [owner, list] of this.pairs) {
+      const share = agent === undefined || owner === agent ? 1 : SHARED_WEIGHT;
+      for (const p of list) {
+        const ageDays = Math.max(0, now - p.ts) / 86_400_000;
+        const w = share * (p.neg ? IGNORED_WEIGHT : 1) * 0.5 ** (ageDays / HALF_LIFE_DAYS);
+        for (const [word, shown] of surfaceWordsOf(p.q)) {
+          if (this.surface.size < 50_000 && !this.surface.has(word)) this.surface.set(word, shown);
+          let tools = sums.get(word);
+          if (!tools) sums.set(word, (tools = new Map()));
+          tools.set(p.t, (tools.get(p.t) ?? 0) + w);
+        }
+      }
+    }
+    // A word that led to many tools says little about any one: each tool gets its share of the word's
+    // evidence (how often it led there over how often it led anywhere), times a confidence that grows
+    // with the evidence itself.
+    for (const [word, tools] of sums) {
+      let total = 0;
+      for (const w of tools.values()) total += Math.abs(w);
+      for (const [t, w] of tools) {
+        const v = w <= 0 ? 0 : (w / total) * (1 - Math.exp(-w / CONFIDENCE_SCALE));
+        if (v <= 0.01) tools.delete(t);
+        else tools.set(t, v);
+      }
+      if (tools.size === 0) sums.delete(word);
+    }
+    // One entry per agent asked for, bounded by the number of agents.
+    if (this.cache.size > MAX_AGENTS) this.cache.clear();
+    this.cache.set(key, { version: this.version, terms: sums });
+    return sums;
+  }
+
+  /** How many pairs are kept, per agent. */
+  counts(): Record<string, number> {
+    return Object.fromEntries([...this.pairs].map(([a, l]) => [a, l.length]));
+  }
+
+  private add(agent: string, pair: LearnedPair): void {
+    let list = this.pairs.get(agent);
+    if (!list) {
+      if (this.pairs.size >= MAX_AGENTS) {
+        // Drop the agent whose newest pair is oldest.
+        let oldest: string | undefined;
+        let oldestTs = Infinity;
+        for (const [a, l] of this.pairs) if ((l[l.length - 1]?.ts ?? 0) < oldestTs) [oldest, oldestTs] = [a, l[l.length - 1]?.ts ?? 0];
+        if (oldest !== undefined) this.pairs.delete(oldest);
+      }
+      this.pairs.set(agent, (list = []));
+    }
+    list.push(pair);
+    if (list.length > MAX_PAIRS_PER_AGENT) list.splice(0, list.length - MAX_PAIRS_PER_AGENT);
+    this.changed();
+  }
+
+  private changed(): void {
+    this.version++;
+    this.dirty = true;
+    if (!this.opts.stateDir || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      this.flush().catch((err: unknown) => this.opts.log?.warn(`learned.json could not be written: ${(err as Error).message}`));
+    }, SAVE_DELAY_MS);
+    this.saveTimer.unref?.();
+  }
+
+  private file(): string {
+    return join(this.opts.stateDir!, 'learned.json');
+  }
+}

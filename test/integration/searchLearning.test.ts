@@ -1,0 +1,47 @@
+// Learning from use through a real proxy: search_tools, then a call, teaches the query's words to the
+// tool; the ControlApi shows and forgets them; `search.learn: false` records nothing.
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectClient, startApp, textOf, type TestApp, type TestClient } from '../helpers/app.js';
+
+let running: Array<TestApp | TestClient> = [];
+afterEach(async () => {
+  for (const r of running.reverse()) await (('app' in r) ? r.stop() : r.close());
+  running = [];
+});
+
+async function setup(raw: Record<string, unknown> = {}) {
+  const app = await startApp({ upstream: { builtin: 'demo' }, ...raw });
+  running.push(app);
+  const client = await connectClient(`${app.url}/mcp`, 'auto');
+  running.push(client);
+  const first = async (query: string) => (JSON.parse(textOf(await client.client.callTool({ name: 'search_tools', arguments: { query } }))) as { results: Array<{ name: string }> }).results[0]?.name;
+  return { app, client, first };
+}
+
+describe('learning from search → call through the proxy', () => {
+  it('learns from search_tools then call_tool, ranks with it, and forgets on request', async () => {
+    const { app, client, first } = await setup();
+    expect(await first('buy a monitor')).not.toBe('browser_get_page_text');
+    for (let i = 0; i < 2; i++) {
+      await first('buy a monitor');
+      const r = await client.client.callTool({ name: 'call_tool', arguments: { name: 'browser_get_page_text', arguments: {} } });
+      expect(r.isError).not.toBe(true);
+    }
+    const view = await app.app.control.learnedWords({ tool: 'browser_get_page_text' });
+    expect(view.learning).toBe(true);
+    expect(view.tools[0]!.words.map((w) => w.word)).toEqual(expect.arrayContaining(['buy', 'monitor']));
+    expect(await first('buy a monitor')).toBe('browser_get_page_text');
+    const explained = await app.app.control.search({ agent: 'default', query: 'buy a monitor', explain: true });
+    expect(explained.explain?.[0]?.matches.some((m) => m.fields.includes('learned words'))).toBe(true);
+    expect((await app.app.control.forgetLearned({ tool: 'browser_get_page_text' })).forgotten).toBeGreaterThanOrEqual(2);
+    expect((await app.app.control.learnedWords({ tool: 'browser_get_page_text' })).tools[0]!.words).toEqual([]);
+    expect(await first('buy a monitor')).not.toBe('browser_get_page_text');
+  });
+
+  it('records nothing with search.learn: false', async () => {
+    const { app, client, first } = await setup({ search: { learn: false } });
+    await first('buy a monitor');
+    await client.client.callTool({ name: 'call_tool', arguments: { name: 'browser_get_page_text', arguments: {} } });
+    expect(await app.app.control.learnedWords({})).toEqual({ learning: false, tools: [] });
+  });
+});

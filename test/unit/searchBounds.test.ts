@@ -1,0 +1,76 @@
+// Bounded work per request (issue 8 item 4): no query or unknown tool name, of any length or content,
+// may block the event loop. Before the bounds, one 1,200-letter word took ~20 s and a 500-word query
+// ~0.25 s on the demo toolbox. Bounds here are generous (a busy 2-core machine), far below those.
+import { describe, expect, it } from 'vitest';
+import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
+import { DEMO_TOOLS } from '../../src-main/core/demo/catalog.js';
+import { SearchService } from '../../src-main/core/search/service.js';
+import { MAX_QUERY_CHARS, capQuery } from '../../src-main/core/search/limits.js';
+import { TypoIndex } from '../../src-main/core/search/typo.js';
+import { generateCatalog } from '../../bench/genCatalog.js';
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+const r = rng(42);
+const word = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(r() * 26))).join('');
+
+const ADVERSARIAL: Array<[string, string]> = [
+  ['a 30-letter random word', word(30)],
+  ['a 1,200-letter random word', word(1200)],
+  ['500 random words', Array.from({ length: 500 }, () => word(9)).join(' ')],
+  ['40 words one letter off a real word', Array.from({ length: 40 }, () => 'mesage').join(' ')],
+  ['a 1 MB query', Array.from({ length: 100_000 }, () => word(9)).join(' ')],
+];
+
+function worstMs(fn: () => unknown, runs = 3): number {
+  fn(); // warm up the code path once, as a running proxy has
+  let worst = 0;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    worst = Math.max(worst, performance.now() - t0);
+  }
+  return worst;
+}
+
+describe('bounded work per search request', () => {
+  const demoBox = new Toolbox(new Map([['upstream', [...DEMO_TOOLS]]]), false);
+  const demo = new SearchService(() => demoBox);
+  demo.warm();
+  const bigBox = new Toolbox(new Map([['catalog', generateCatalog(5000).tools]]), false);
+  const big = new SearchService(() => bigBox);
+  big.warm();
+
+  for (const [label, q] of ADVERSARIAL) {
+    it(`search_tools with ${label} finishes quickly on the demo toolbox and on 5,000 tools`, () => {
+      expect(worstMs(() => demo.search(q, undefined, () => false))).toBeLessThan(250);
+      expect(worstMs(() => big.search(q, undefined, () => false))).toBeLessThan(500);
+    });
+    it(`the close-name lookup for an unknown tool named with ${label} finishes quickly`, () => {
+      expect(worstMs(() => demo.closeNames(q, 3))).toBeLessThan(250);
+      expect(worstMs(() => big.closeNames(q, 3))).toBeLessThan(500);
+    });
+  }
+
+  it('typo-corrects only words up to 24 letters', () => {
+    const t = new TypoIndex();
+    t.add('calendarinvitationresponses');
+    expect(t.correct('calendarinvitatonresponses')).toEqual([]);
+    t.add('messages');
+    expect(t.correct('mesages')).toEqual(['messages']);
+  });
+
+  it('cuts a long query at a word boundary and says so in the reply', () => {
+    const long = Array.from({ length: 200 }, () => 'send an email').join(' ');
+    const cut = capQuery(long);
+    expect(cut.cut).toBe(true);
+    expect(cut.query.length).toBeLessThanOrEqual(MAX_QUERY_CHARS);
+    expect(long.startsWith(cut.query)).toBe(true);
+    const reply = JSON.parse(demo.search(long, undefined, () => false).text) as { note?: string; results: Array<{ name: string }> };
+    expect(reply.note).toMatch(/longer than 512 characters/);
+    expect(reply.results[0]?.name).toBe('mail_send_message');
+    expect(JSON.parse(demo.search('send an email', undefined, () => false).text)).not.toHaveProperty('note');
+  });
+});

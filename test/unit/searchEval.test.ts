@@ -1,0 +1,69 @@
+// Both evaluation sets, reported in CI: the demo gold set (tuned on) and the second set of real MCP
+// servers' tools (test/fixtures/servers-catalog.json, written before tuning and never tuned on).
+// Issue 13's targets: gold ≥ 88 % top-1 / 98 % top-3; second set ≥ 80 % top-1. The second set is NOT
+// at its target (52.3 % top-1 on its first measurement after the retune): its floor here guards
+// against regressions and is the measured figure, not the goal.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Tool } from '@modelcontextprotocol/client';
+import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
+import { SearchService } from '../../src-main/core/search/service.js';
+import { SearchLearning } from '../../src-main/core/search/learning.js';
+import { evaluate, type EvalResult, type GoldQuery } from '../../src-main/core/search/evaluate.js';
+import { splitGold } from '../../src-main/core/search/split.js';
+import { ROOT } from '../helpers/processes.js';
+
+const read = <T>(f: string) => JSON.parse(readFileSync(join(ROOT, 'test/fixtures', f), 'utf8')) as T;
+const sets = {
+  gold: { tools: read<{ tools: Tool[] }>('catalog.json').tools, gold: read<GoldQuery[]>('search-gold.json') },
+  servers: { tools: read<{ tools: Tool[] }>('servers-catalog.json').tools, gold: read<GoldQuery[]>('search-servers.json') },
+};
+
+function run(name: keyof typeof sets, test: GoldQuery[], train?: GoldQuery[]): EvalResult {
+  const box = new Toolbox(new Map([['catalog', sets[name].tools]]), false);
+  return evaluate(() => {
+    const learning = train ? new SearchLearning({ now: () => 0, enabled: () => true }) : undefined;
+    learning?.train('eval', train!.map((g) => ({ query: g.query, tool: g.expected[0]! })));
+    const s = new SearchService(() => box, {}, 'bm25f', learning);
+    return (q, k) => s.resolve(q, k, 'eval').entries.map((e) => e.name);
+  }, test);
+}
+const fmt = (r: EvalResult) => `top-1 ${(r.top1 * 100).toFixed(1)}%, top-3 ${(r.top3 * 100).toFixed(1)}%, MRR ${r.mrr.toFixed(3)}`;
+
+describe('search quality on both evaluation sets', () => {
+  it('the demo gold set: at least 88 % top-1 and 98 % top-3', () => {
+    const r = run('gold', sets.gold.gold);
+    console.log(`gold set (${r.n} queries, ${sets.gold.tools.length} tools): ${fmt(r)}`);
+    expect(r.top1).toBeGreaterThanOrEqual(0.88);
+    expect(r.top3).toBeGreaterThanOrEqual(0.98);
+  });
+
+  it('the second set (13 real MCP servers): at least 150 tools, 120 queries, and no regression below its measured figures', () => {
+    expect(sets.servers.tools.length).toBeGreaterThanOrEqual(150);
+    expect(Object.keys(read<{ servers: object }>('servers-catalog.json').servers).length).toBeGreaterThanOrEqual(6);
+    expect(sets.servers.gold.length).toBeGreaterThanOrEqual(120);
+    const r = run('servers', sets.servers.gold);
+    console.log(`second set (${r.n} queries, ${sets.servers.tools.length} tools): ${fmt(r)} (target 80 % top-1: not met)`);
+    expect(r.top1).toBeGreaterThanOrEqual(0.52);
+    expect(r.top3).toBeGreaterThanOrEqual(0.71);
+  });
+
+  it('learning: a repeated query finds its tool again; nothing is lost on held-out queries', () => {
+    for (const name of ['gold', 'servers'] as const) {
+      const all = sets[name].gold;
+      const plain = run(name, all);
+      const repeated = run(name, all, all);
+      const { train, test } = splitGold(all, 0.5, 1, 'query');
+      const half = [run(name, test), run(name, test, train)];
+      const byTool = splitGold(all, 0.5, 1, 'tool');
+      const apart = [run(name, byTool.test), run(name, byTool.test, byTool.train)];
+      console.log(`${name}: repeated ${fmt(plain)} → ${fmt(repeated)}; 50/50 by query ${fmt(half[0]!)} → ${fmt(half[1]!)}; by tool ${fmt(apart[0]!)} → ${fmt(apart[1]!)}`);
+      expect(repeated.top1).toBeGreaterThanOrEqual(plain.top1);
+      expect(half[1]!.top1).toBeGreaterThanOrEqual(half[0]!.top1);
+      expect(apart[1]!.top1).toBeGreaterThanOrEqual(apart[0]!.top1);
+    }
+    const s = sets.servers.gold;
+    expect(run('servers', s, s).top1 - run('servers', s).top1).toBeGreaterThanOrEqual(0.15);
+  });
+});

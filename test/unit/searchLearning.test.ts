@@ -1,0 +1,124 @@
+// Learning from use: search→call pairs become learned words of a tool, bounded, per agent, gated.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
+import { DEMO_TOOLS } from '../../src-main/core/demo/catalog.js';
+import { SearchService } from '../../src-main/core/search/service.js';
+import { LEARN_WINDOW_MS, MAX_PAIRS_PER_AGENT, SearchLearning, learnedWordsOf } from '../../src-main/core/search/learning.js';
+import { splitGold } from '../../src-main/core/search/split.js';
+import type { GoldQuery } from '../../src-main/core/search/evaluate.js';
+import { tempDir } from '../helpers/app.js';
+import { ROOT } from '../helpers/processes.js';
+
+const box = new Toolbox(new Map([['upstream', [...DEMO_TOOLS]]]), false);
+function setup(enabled = true) {
+  let now = Date.parse('2026-11-30T00:00:00Z');
+  let on = enabled;
+  const learning = new SearchLearning({ now: () => now, enabled: () => on });
+  const service = new SearchService(() => box, {}, 'bm25f', learning);
+  return { learning, service, tick: (ms: number) => (now += ms), setEnabled: (v: boolean) => (on = v) };
+}
+const top = (s: SearchService, q: string, agent = 'a') => s.resolve(q, 5, agent).entries.map((e) => e.name);
+
+describe('learning from search → call pairs', () => {
+  it('learns the words of a search for the tool called shortly after it, and ranks with them', () => {
+    const { learning, service, tick } = setup();
+    expect(top(service, 'buy a monitor')[0]).not.toBe('browser_navigate');
+    for (let i = 0; i < 2; i++) {
+      learning.searched('a', 'buy a monitor', top(service, 'buy a monitor'));
+      tick(30_000);
+      learning.called('a', 'browser_navigate');
+    }
+    expect(learning.wordsFor('browser_navigate').map((w) => w.word)).toEqual(expect.arrayContaining(['buy', 'monitor']));
+    expect(top(service, 'buy a monitor')[0]).toBe('browser_navigate');
+    expect(service.explain('buy a monitor', 1, 'a')[0]!.matches.some((m) => m.fields.includes('learned words'))).toBe(true);
+  });
+
+  it('ignores calls long after the search, and counts an ignored first hit against it', () => {
+    const { learning, service, tick } = setup();
+    learning.searched('a', 'send an email', ['mail_send_message', 'mail_create_draft']);
+    tick(LEARN_WINDOW_MS + 1);
+    learning.called('a', 'mail_create_draft');
+    expect(learning.counts()).toEqual({});
+    learning.searched('a', 'send an email', ['mail_send_message', 'mail_create_draft']);
+    learning.called('a', 'mail_create_draft');
+    // One positive pair for the draft, one negative for the first hit passed over.
+    expect(learning.counts()).toEqual({ a: 2 });
+    expect(learning.wordsFor('mail_send_message')).toEqual([]);
+    expect(learning.wordsFor('mail_create_draft').length).toBeGreaterThan(0);
+    void service;
+  });
+
+  it("weighs the agent's own pairs above other agents'", () => {
+    const { learning } = setup();
+    learning.train('a', [{ query: 'zap the retro', tool: 'calendar_delete_event' }]);
+    const own = learning.wordsFor('calendar_delete_event', 'a').find((w) => w.word === 'zap')!.weight;
+    const shared = learning.wordsFor('calendar_delete_event', 'b').find((w) => w.word === 'zap')!.weight;
+    expect(own).toBeGreaterThan(shared);
+    expect(shared).toBeGreaterThan(0);
+  });
+
+  it('forgets a tool, stays bounded, and records nothing when search.learn is false', () => {
+    const { learning, setEnabled } = setup();
+    learning.train('a', Array.from({ length: MAX_PAIRS_PER_AGENT + 50 }, (_, i) => ({ query: `query ${i}`, tool: i % 2 ? 'mail_send_message' : 'drive_share_file' })));
+    expect(learning.counts().a).toBe(MAX_PAIRS_PER_AGENT);
+    expect(learning.forget('mail_send_message')).toBe(MAX_PAIRS_PER_AGENT / 2);
+    expect(learning.wordsFor('mail_send_message')).toEqual([]);
+    setEnabled(false);
+    learning.searched('b', 'send an email', ['mail_send_message']);
+    learning.called('b', 'mail_send_message');
+    expect(learning.counts().b).toBeUndefined();
+  });
+
+  it('keeps pairs in learned.json across restarts', async () => {
+    const dir = tempDir();
+    const a = new SearchLearning({ stateDir: dir, now: () => 1_000, enabled: () => true });
+    a.train('bot', [{ query: 'is this domain official', tool: 'browser_navigate' }]);
+    await a.flush();
+    expect(JSON.parse(readFileSync(join(dir, 'learned.json'), 'utf8'))).toMatchObject({ version: 1, agents: { bot: [{ t: 'browser_navigate' }] } });
+    const b = new SearchLearning({ stateDir: dir, now: () => 2_000, enabled: () => true });
+    await b.load();
+    expect(b.wordsFor('browser_navigate').map((w) => w.word)).toContain('official');
+  });
+
+  it('takes each content word of a query once, stemmed, without stop words', () => {
+    expect(learnedWordsOf('Email the emails to Bob')).toEqual(['email', 'bob']);
+  });
+});
+
+describe('evaluation with learning', () => {
+  const gold = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/search-gold.json'), 'utf8')) as GoldQuery[];
+
+  it('splits a gold set reproducibly, by query or so that no tool is on both sides', () => {
+    const a = splitGold(gold, 0.5, 7, 'query');
+    expect(a.train.length + a.test.length).toBe(gold.length);
+    expect(splitGold(gold, 0.5, 7, 'query')).toEqual(a);
+    const b = splitGold(gold, 0.5, 7, 'tool');
+    const trainTools = new Set(b.train.flatMap((g) => g.expected));
+    expect(b.test.some((g) => g.expected.some((t) => trainTools.has(t)))).toBe(false);
+  });
+
+  it('loses nothing on held-out queries for tools it never learned about', () => {
+    const { train, test } = splitGold(gold, 0.5, 1, 'tool');
+    const plain = setup().service;
+    const { learning, service } = setup();
+    learning.train('a', train.map((g) => ({ query: g.query, tool: g.expected[0]! })));
+    const hits = (s: SearchService) => test.filter((g) => g.expected.includes(top(s, g.query)[0]!)).length;
+    expect(hits(service)).toBeGreaterThanOrEqual(hits(plain));
+  });
+});
+
+describe('search → call pairs from Claude Code transcripts', () => {
+  it('pairs a search_tools query with the calls that follow it in the same session', async () => {
+    const { TranscriptPairReader } = await import('../../src-main/core/search/transcriptPairs.js');
+    const r = new TranscriptPairReader('mws');
+    const line = (session: string, at: string, name: string, input: Record<string, unknown>) =>
+      JSON.stringify({ sessionId: session, timestamp: at, message: { content: [{ type: 'tool_use', id: 'x', name: `mcp__mws__${name}`, input }] } });
+    expect(r.read(line('s1', '2026-11-30T10:00:00Z', 'search_tools', { query: 'is this domain official' }))).toEqual([]);
+    expect(r.read(line('s2', '2026-11-30T10:00:01Z', 'mail_send_message', {}))).toEqual([]);
+    expect(r.read(line('s1', '2026-11-30T10:00:05Z', 'call_tool', { name: 'browser_navigate' }))).toEqual([{ query: 'is this domain official', tool: 'browser_navigate', ts: Date.parse('2026-11-30T10:00:05Z') }]);
+    expect(r.read(line('s1', '2026-11-30T11:00:00Z', 'drive_read_file', {}))).toEqual([]);
+    expect(r.read('not json')).toEqual([]);
+  });
+});
