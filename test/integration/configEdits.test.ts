@@ -64,8 +64,9 @@ describe('hand edits to config.json while the app runs', () => {
     const a = await app({ upstreams: { demo: { builtin: 'demo' } } });
     const raw = onDisk(a);
     writeFileSync(a.configPath, JSON.stringify({ ...raw, agents: [{ id: 'default' }, { id: 'hand', cap: 3 }] }, null, 2));
-    await until(() => a.app.config.agents.some((x) => x.id === 'hand'), 'the hand-added agent to be live');
-    expect(a.app.endpoints.has('hand')).toBe(true);
+    // The config is applied before the agent's endpoint opens (its state is loaded in between): wait for both.
+    await until(() => a.app.config.agents.some((x) => x.id === 'hand') && a.app.endpoints.has('hand'), 'the hand-added agent to be live');
+    expect(a.app.config.agents.find((x) => x.id === 'hand')?.cap).toBe(3);
   });
 
   it('are never overwritten by the next save from the window', async () => {
