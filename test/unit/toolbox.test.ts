@@ -7,7 +7,7 @@ import { definitionHash } from '../../src-main/core/toolbox/hash.js';
 const tool = (name: string, extra: Partial<Tool> = {}): Tool => ({ name, inputSchema: { type: 'object', properties: {} }, ...extra });
 
 describe('schema slimming', () => {
-  it('drops $schema, titles that repeat the key and default: null, recursively', () => {
+  it('keeps $schema (a validator reads it); drops titles that repeat the key and default: null, recursively', () => {
     const s = slimSchema({
       $schema: 'x',
       type: 'object',
@@ -18,6 +18,7 @@ describe('schema slimming', () => {
       },
     });
     expect(s).toEqual({
+      $schema: 'x',
       type: 'object',
       properties: {
         user_id: { type: 'string' },
@@ -83,7 +84,7 @@ describe('the toolbox', () => {
   it('lists a tool under its exposed name with slimmed schema and an optional short description', () => {
     const tb = new Toolbox(new Map([['m', [tool('t', { description: 'A.\n\nB.', inputSchema: { type: 'object', $schema: 'x' } as never })]]]), true);
     const e = tb.get('m__t')!;
-    expect(tb.listed(e, true)).toMatchObject({ name: 'm__t', description: 'A.', inputSchema: { type: 'object' } });
+    expect(tb.listed(e, true)).toMatchObject({ name: 'm__t', description: 'A.', inputSchema: { type: 'object', $schema: 'x' } });
     expect(tb.listed(e, false).description).toBe('A.\n\nB.');
     expect(e.tool.name).toBe('t'); // the upstream object is untouched
   });

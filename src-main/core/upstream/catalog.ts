@@ -34,6 +34,8 @@ export type CatalogOptions = {
   connect?: (vendor: string) => Upstream;
   /** Called when an upstream's status changes (up ↔ down), for the tray and notifications. */
   onStatus?: (vendor: string, status: string) => void;
+  /** Upstream notifications for every client (resources/prompts list_changed, resources/updated). */
+  onNotification?: (vendor: string, method: string, params: Record<string, unknown> | undefined) => void;
 };
 
 export class Catalog {
@@ -112,9 +114,11 @@ export class Catalog {
 
   /** Connects to an upstream that is not (yet) configured, lists it once and disconnects. */
   async probe(vendor: string, config: Config['upstreams'][string]): Promise<{ ok: boolean; era: string | undefined; tools: string[]; error: string | undefined }> {
-    const c = new UpstreamConnection({ vendor, config, log: this.opts.log, clientName: 'mcp-working-set', now: this.opts.now, onToolsChanged: () => {}, onRestarted: () => {} });
+    const t = this.opts.config.timeouts;
+    const c = new UpstreamConnection({ vendor, config, log: this.opts.log, clientName: 'mcp-working-set', now: this.opts.now, connectMs: t.connectMs, maxResultBytes: this.opts.config.maxResultBytes, onToolsChanged: () => {}, onUp: () => {} });
     try {
-      const tools = await c.listTools(this.opts.config.timeouts.listMs);
+      // A test waits for the whole start, not only the list budget: a slow server is still a good one.
+      const tools = await c.listTools(Math.max(t.listMs, t.connectMs));
       return { ok: true, era: c.info().era, tools: tools.map((t) => t.name), error: undefined };
     } catch (err) {
       return { ok: false, era: undefined, tools: [], error: (err as Error).message };
@@ -138,7 +142,7 @@ export class Catalog {
 
   statuses(): UpstreamStatusView[] {
     return [...this.state].map(([vendor, s]) => {
-      const info = this.upstreams.get(vendor)?.info() ?? { vendor, kind: this.opts.config.upstreams[vendor]!.kind, status: 'connecting' as const, era: undefined, lastError: undefined };
+      const info = this.upstreams.get(vendor)?.info() ?? { vendor, kind: this.opts.config.upstreams[vendor]!.kind, status: 'starting' as const, era: undefined, lastError: undefined };
       return { ...info, toolCount: s.tools?.length ?? 0, source: s.source };
     });
   }
@@ -182,6 +186,26 @@ export class Catalog {
     }
   }
 
+  /** Lists one upstream (it just came up) and merges its tools, outside any refresh in flight. */
+  async relist(vendor: string): Promise<void> {
+    const u = this.upstreams.get(vendor);
+    if (!u || this.stopped) return;
+    try {
+      const tools = await u.listTools(this.opts.config.timeouts.listMs);
+      if (this.accept(vendor, tools)) {
+        this.rebuild();
+        await this.save();
+      }
+    } catch (err) {
+      if (!this.stopped) this.opts.log.warn(`upstream "${vendor}" came up but did not list its tools: ${(err as Error).message}`);
+      this.listedWaiters.get(vendor)?.splice(0).forEach((w) => w());
+    }
+    this.reportStatuses();
+    // Resources and prompts of an upstream that just came up are new to clients too.
+    this.opts.onNotification?.(vendor, 'notifications/resources/list_changed', undefined);
+    this.opts.onNotification?.(vendor, 'notifications/prompts/list_changed', undefined);
+  }
+
   private readonly lastStatus = new Map<string, string>();
 
   /** Vendors whose upstream refuses our credentials: their tools leave every set (cause `revoked`). */
@@ -199,10 +223,30 @@ export class Catalog {
     }
   }
 
+  private readonly listedWaiters = new Map<string, Array<() => void>>();
+
+  /**
+   * Resolves once a vendor that is still starting has listed (or stopped starting), or after `ms`:
+   * a call that names a starting upstream's tool waits for it rather than failing as unknown.
+   */
+  async whenStarted(vendor: string, ms: number): Promise<void> {
+    const u = this.upstreams.get(vendor);
+    if (!u || u.info().status !== 'starting' || this.state.get(vendor)?.source === 'live') return;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      const list = this.listedWaiters.get(vendor) ?? [];
+      list.push(resolve);
+      this.listedWaiters.set(vendor, list);
+      timer = setTimeout(resolve, ms);
+    });
+    clearTimeout(timer);
+  }
+
   /** Records a successful list; answers whether the tools differ from what was known. */
   private accept(vendor: string, tools: Tool[]): boolean {
     const s = this.state.get(vendor);
     if (!s || this.stopped) return false;
+    queueMicrotask(() => this.listedWaiters.get(vendor)?.splice(0).forEach((w) => w()));
     const same = s.tools !== undefined && JSON.stringify(s.tools) === JSON.stringify(tools);
     s.tools = tools;
     s.source = 'live';
@@ -245,7 +289,11 @@ export class Catalog {
           void this.save();
         }
       },
-      onRestarted: () => void this.refresh(),
+      connectMs: this.opts.config.timeouts.connectMs,
+      maxResultBytes: this.opts.config.maxResultBytes,
+      // Came up after a list stopped waiting, or after a restart: list it now, so clients hear list_changed.
+      onUp: () => void this.relist(vendor),
+      onNotification: (method, params) => this.opts.onNotification?.(vendor, method, params),
     });
   }
 }
