@@ -206,7 +206,11 @@ export function createApp(opts: AppOptions): App {
         sessionTimer.unref();
       }
       const loaded = catalog.start().finally(markReady);
-      if (so.listen === false) await loaded; // the CLI needs the toolbox before it can answer
+      if (so.listen === false) {
+        // The CLI needs the toolbox before it can answer, servers that start slowly included.
+        await loaded;
+        await catalog.settled(config.timeouts.connectMs);
+      }
       const afterLoad = loaded.then(async () => {
         // Pins and usage gathered while the app was off are applied once the toolbox is known.
         if (so.schedule !== false && !stopped) await sets.cycle(clock.now());

@@ -80,7 +80,8 @@ export class ToolRouter implements AgentRuntime {
     const out: ToolEntry[] = [];
     const seen = new Set<string>();
     for (const name of this.opts.workingSet(agentId)) {
-      const e = toolbox.get(name);
+      // A pin by an upstream's own name (`read_graph`) lists the one tool it names (`memory__read_graph`).
+      const e = toolbox.get(name) ?? toolbox.resolve(name);
       if (e && !seen.has(e.name)) {
         seen.add(e.name);
         out.push(e);

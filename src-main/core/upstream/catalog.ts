@@ -242,6 +242,11 @@ export class Catalog {
     clearTimeout(timer);
   }
 
+  /** Waits (up to `ms`) until no upstream is still starting: for the CLI working without an instance. */
+  async settled(ms: number): Promise<void> {
+    await Promise.all([...this.upstreams.keys()].map((v) => this.whenStarted(v, ms)));
+  }
+
   /** Records a successful list; answers whether the tools differ from what was known. */
   private accept(vendor: string, tools: Tool[]): boolean {
     const s = this.state.get(vendor);
@@ -294,6 +299,10 @@ export class Catalog {
       // Came up after a list stopped waiting, or after a restart: list it now, so clients hear list_changed.
       onUp: () => void this.relist(vendor),
       onNotification: (method, params) => this.opts.onNotification?.(vendor, method, params),
+      onDown: () => {
+        this.listedWaiters.get(vendor)?.splice(0).forEach((w) => w());
+        this.reportStatuses();
+      },
     });
   }
 }

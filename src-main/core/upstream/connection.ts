@@ -25,6 +25,8 @@ export type ConnectionOptions = {
   onToolsChanged: (tools: Tool[]) => void;
   /** Called when the upstream came up after a list stopped waiting for it, or after a restart/retry. */
   onUp: () => void;
+  /** Called when a start failed (the upstream is down and will be retried). */
+  onDown?: () => void;
   /** Upstream notifications that are not about one call (resources, prompts list_changed, resources/updated). */
   onNotification?: (method: string, params: Record<string, unknown> | undefined) => void;
   now: () => number;
@@ -187,6 +189,7 @@ export class UpstreamConnection implements Upstream {
           this.connecting = undefined;
           this.markDown(err);
           this.scheduleRetry();
+          this.opts.onDown?.();
           throw err;
         },
       );
