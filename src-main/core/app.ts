@@ -17,6 +17,7 @@ import { PendingApprovals } from './approvals/pending.js';
 import { ApprovalGate } from './approvals/gate.js';
 import { ToolRouter } from './proxy/toolRouter.js';
 import { AgentEndpoint } from './proxy/endpoint.js';
+import { Passthrough } from './proxy/passthrough.js';
 import { listen, mcpRoute, type Listener, type Route } from './proxy/listener.js';
 import { createFastPath } from './proxy/fastPath.js';
 import { SearchService } from './search/service.js';
@@ -104,7 +105,16 @@ export function createApp(opts: AppOptions): App {
       events.emit({ type: 'setChanged', agent });
     }
   };
-  const catalog = new Catalog({ config, log, now: () => clock.now(), onChange: () => notifyChanged(), onStatus: (vendor, status) => events.emit({ type: 'upstreamStatus', vendor, status }), ...(opts.connect ? { connect: opts.connect } : {}) });
+  const catalog = new Catalog({
+    config,
+    log,
+    now: () => clock.now(),
+    onChange: () => notifyChanged(),
+    onStatus: (vendor, status) => events.emit({ type: 'upstreamStatus', vendor, status }),
+    onNotification: (_vendor, method, params) => endpoints.forEach((e) => e.notifyUpstream(method, params)),
+    ...(opts.connect ? { connect: opts.connect } : {}),
+  });
+  const passthrough = new Passthrough(catalog, config, log);
   const sets: WorkingSets = new WorkingSets({
     config,
     clock,
@@ -137,7 +147,7 @@ export function createApp(opts: AppOptions): App {
   const ws = workingSetMetaTools(sets, () => catalog.toolbox(), search);
   router.setMetaHandler('promote', ws.promote);
   router.setMetaHandler('demote', ws.demote);
-  for (const agent of config.agents) endpoints.set(agent.id, new AgentEndpoint(agent.id, router, log, () => clock.now()));
+  for (const agent of config.agents) endpoints.set(agent.id, new AgentEndpoint(agent.id, router, log, () => clock.now(), passthrough));
   const runtime = { proxyPaused: false, restartNeeded: false };
   const applyConfig = async (saved: Config) => {
     const next = opts.transform?.(saved) ?? saved;
@@ -148,7 +158,7 @@ export function createApp(opts: AppOptions): App {
     for (const a of config.agents) {
       if (before.has(a.id)) continue;
       await sets.ensureAgent(a.id);
-      endpoints.set(a.id, new AgentEndpoint(a.id, router, log, () => clock.now()));
+      endpoints.set(a.id, new AgentEndpoint(a.id, router, log, () => clock.now(), passthrough));
     }
     for (const id of before) {
       if (config.agents.some((a) => a.id === id)) continue;

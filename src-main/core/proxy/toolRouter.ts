@@ -160,6 +160,7 @@ export class ToolRouter implements AgentRuntime {
         await upstream.callTool(entry.upstreamName, args, {
           timeoutMs: this.opts.config.timeouts.callMs,
           ...(ctx.signal ? { signal: ctx.signal } : {}),
+          ...(ctx.peer ? { peer: ctx.peer } : {}),
         }),
       );
       ok = result.isError !== true;

@@ -136,6 +136,10 @@ export class Catalog {
     return this.current;
   }
 
+  vendors(): string[] {
+    return [...this.upstreams.keys()];
+  }
+
   upstream(vendor: string): Upstream | undefined {
     return this.upstreams.get(vendor);
   }

@@ -2,7 +2,7 @@
 // in the background when a list cannot wait, retries a down upstream with backoff, keeps the last
 // lines of a stdio server's stderr, and forwards what a downstream call brings with it (progress,
 // server→client requests) through the DownstreamPeer of the call that caused it.
-import { Client, SdkHttpError, UnauthorizedError, type CallToolResult, type ServerCapabilities, type Tool } from '@modelcontextprotocol/client';
+import { Client, SdkHttpError, UnauthorizedError, type CallToolResult, type ServerCapabilities, type Tool, type Transport } from '@modelcontextprotocol/client';
 import type { UpstreamConfig } from '../config/schema.js';
 import { MwsError, errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -113,6 +113,9 @@ export class UpstreamConnection implements Upstream {
     try {
       const token = opts.peer?.progressToken;
       const peer = opts.peer;
+      // Progress sent on before the result: the result waits for them, or the last one could arrive
+      // after the response stream closed.
+      const forwarded: Array<Promise<void>> = [];
       const result = await live.client.request(
         { method, ...(params ? { params } : {}) } as never,
         PASS_THROUGH,
@@ -121,10 +124,11 @@ export class UpstreamConnection implements Upstream {
           ...(opts.signal ? { signal: opts.signal } : {}),
           // The caller's progress token goes upstream as a token of ours; progress comes back under theirs.
           ...(token !== undefined && peer
-            ? { resetTimeoutOnProgress: true, onprogress: (p: Record<string, unknown>) => void peer.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {}) }
+            ? { resetTimeoutOnProgress: true, onprogress: (p: Record<string, unknown>) => void forwarded.push(peer.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {})) }
             : {}),
         },
       );
+      if (forwarded.length) await Promise.all(forwarded);
       return result as Record<string, unknown>;
     } catch (err) {
       // The call is not retried, but a broken session is dropped so the next list re-opens it.
@@ -233,6 +237,7 @@ export class UpstreamConnection implements Upstream {
       await client.close().catch(() => {});
       throw err;
     }
+    responsesAfterNotifications(built.transport);
     const live: Live = { client, built, connectedAt: this.opts.now() };
     client.onclose = () => this.onClosed(live);
     this.live = live;
@@ -282,6 +287,21 @@ export class UpstreamConnection implements Upstream {
     live.built.dispose();
     await live.client.close().catch(() => {});
   }
+}
+
+/**
+ * The SDK dispatches notifications a microtask later but responses at once, and forgets a request's
+ * progress handler on its response: the last progress notification before a result was dropped.
+ * Responses are delivered a microtask later too, so everything arrives in wire order.
+ */
+function responsesAfterNotifications(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    const m = message as { method?: unknown; id?: unknown };
+    if (m.method === undefined && m.id !== undefined) queueMicrotask(() => deliver(message, extra));
+    else deliver(message, extra);
+  };
 }
 
 function isStarting(err: unknown): boolean {

@@ -1,0 +1,104 @@
+// Everything but the tool list passes through: resources, templates, prompts, completions, logging,
+// progress, and the upstream's sampling/elicitation/roots requests routed to the calling client.
+// Upstream: the real @modelcontextprotocol/server-everything over stdio (a 2025-era SDK v1 peer).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { startApp, textOf, type TestApp } from '../helpers/app.js';
+
+const bin = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+let t: TestApp;
+const open: Client[] = [];
+
+beforeAll(async () => {
+  t = await startApp({ upstreams: { ev: { command: process.execPath, args: [bin, 'stdio'] } }, agents: [{ id: 'default', approvals: 'allow' }] });
+  await t.app.router.ready();
+}, 60_000);
+afterAll(async () => {
+  await Promise.all(open.map((c) => c.close().catch(() => {})));
+  await t?.stop();
+});
+
+type Seen = { logs: unknown[] };
+async function connect(mode: 'auto' | 'legacy', withCapabilities: boolean): Promise<{ client: Client; seen: Seen }> {
+  const seen: Seen = { logs: [] };
+  const client = new Client(
+    { name: `pass-${mode}`, version: '1.0.0' },
+    {
+      versionNegotiation: { mode },
+      ...(withCapabilities ? { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } } : {}),
+    } as never,
+  );
+  if (withCapabilities) {
+    client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'sampled by the test client' }, model: 'test-model' }) as never);
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Ada Lovelace', check: true } }) as never);
+    client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///work/project', name: 'project' }] }) as never);
+  }
+  client.setNotificationHandler('notifications/message', (n) => void seen.logs.push(n.params));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`)));
+  open.push(client);
+  return { client, seen };
+}
+
+describe.each(['auto', 'legacy'] as const)('a %s client', (mode) => {
+  it('sees the upstream resources, templates, prompts and completions, and reads them through', async () => {
+    const { client } = await connect(mode, false);
+    const caps = client.getServerCapabilities();
+    expect(caps).toMatchObject({ tools: {}, resources: {}, prompts: {}, completions: {} });
+    const { resources } = await client.listResources();
+    expect(resources.length).toBeGreaterThan(0);
+    const doc = resources.find((r) => r.uri.startsWith('demo://resource/static/document/'))!;
+    const read = await client.readResource({ uri: doc.uri });
+    expect(read.contents[0]?.uri).toBe(doc.uri);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((r) => r.uriTemplate).join(' ')).toContain('demo://resource/dynamic/text/');
+    const dyn = await client.readResource({ uri: 'demo://resource/dynamic/text/7' });
+    expect(JSON.stringify(dyn.contents)).toContain('7');
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['ev__simple-prompt', 'ev__args-prompt', 'ev__completable-prompt']));
+    const simple = await client.getPrompt({ name: 'ev__simple-prompt' });
+    expect(simple.messages.length).toBeGreaterThan(0);
+    const done = await client.complete({ ref: { type: 'ref/prompt', name: 'ev__completable-prompt' }, argument: { name: 'department', value: 'Eng' } });
+    expect(done.completion.values).toEqual(['Engineering']);
+    await expect(client.getPrompt({ name: 'nosuch__simple-prompt' })).rejects.toThrow(/No prompt named/);
+  }, 60_000);
+
+  it('carries the caller\'s progress token upstream and its progress back', async () => {
+    const { client } = await connect(mode, false);
+    const progress: number[] = [];
+    const r = await client.callTool(
+      { name: 'ev__trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
+      { onprogress: (p: { progress: number }) => progress.push(p.progress) } as never,
+    );
+    expect(textOf(r)).toMatch(/completed/i);
+    expect(progress).toEqual([1, 2, 3]);
+  }, 60_000);
+});
+
+describe('a 2025 client that can sample, elicit and list roots', () => {
+  it('answers the upstream\'s sampling, elicitation and roots requests for its own calls', async () => {
+    const { client } = await connect('legacy', true);
+    const sampled = await client.callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 10 } });
+    expect(textOf(sampled)).toContain('sampled by the test client');
+    const elicited = await client.callTool({ name: 'ev__trigger-elicitation-request', arguments: {} });
+    expect(textOf(elicited)).toContain('Ada Lovelace');
+    const roots = await client.callTool({ name: 'ev__get-roots-list', arguments: {} });
+    expect(textOf(roots)).toContain('file:///work/project');
+  }, 60_000);
+
+  it('refuses them with a sentence for a client that cannot', async () => {
+    const { client } = await connect('legacy', false);
+    const r = await client.callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 10 } }).catch((e: Error) => ({ content: [{ type: 'text', text: e.message }] }));
+    expect(textOf(r)).toMatch(/does not support sampling/);
+  }, 60_000);
+
+  it('forwards logging/setLevel and the upstream\'s log messages to the calling client', async () => {
+    const { client, seen } = await connect('legacy', false);
+    await client.setLoggingLevel('debug');
+    await client.callTool({ name: 'ev__toggle-simulated-logging', arguments: {} });
+    // server-everything logs while simulated logging is on; the messages reach a caller with a call in flight.
+    await client.callTool({ name: 'ev__trigger-long-running-operation', arguments: { duration: 2, steps: 2 } });
+    await client.callTool({ name: 'ev__toggle-simulated-logging', arguments: {} });
+    expect(seen.logs.length).toBeGreaterThan(0);
+  }, 60_000);
+});
