@@ -79,12 +79,22 @@ export class Passthrough {
     return this.byUri(params, 'resources/read', peer);
   }
 
+  /**
+   * A 2025-era upstream is subscribed on the client's behalf. A 2026-07-28 upstream has no
+   * resources/subscribe (its updates come on a listen stream), so the subscription is only noted here.
+   */
   async subscribe(params: Obj): Promise<Obj> {
-    return this.byUri(params, 'resources/subscribe', undefined);
+    return this.byUriLegacyOnly(params, 'resources/subscribe');
   }
 
   async unsubscribe(params: Obj): Promise<Obj> {
-    return this.byUri(params, 'resources/unsubscribe', undefined);
+    return this.byUriLegacyOnly(params, 'resources/unsubscribe');
+  }
+
+  private async byUriLegacyOnly(params: Obj, method: string): Promise<Obj> {
+    const vendor = await this.uriTarget(String(params.uri ?? ''));
+    if (isModern(this.source.upstream(vendor))) return {};
+    return this.forward(vendor, method, params, undefined);
   }
 
   async listPrompts(): Promise<Obj> {
@@ -117,9 +127,12 @@ export class Passthrough {
     return this.forward(vendor, 'completion/complete', params, undefined);
   }
 
-  /** Sets the log level on every upstream that logs; the level is shared by all clients. */
+  /**
+   * Sets the log level on every 2025-era upstream that logs (2026-07-28 has no logging/setLevel);
+   * the level is shared by all clients.
+   */
   async setLevel(params: Obj): Promise<Obj> {
-    const logging = this.live().filter((u) => u.capabilities?.()?.logging);
+    const logging = this.live().filter((u) => u.capabilities?.()?.logging && !isModern(u));
     await Promise.all(logging.map((u) => this.forward(u.vendor, 'logging/setLevel', params, undefined).catch((err: unknown) => this.log.warn(`upstream "${u.vendor}" refused logging/setLevel: ${errorMessage(err)}`))));
     return {};
   }
@@ -204,6 +217,12 @@ export class Passthrough {
     }
     return out;
   }
+}
+
+const MODERN_REVISION = '2026-07-28';
+
+function isModern(u: Upstream | undefined): boolean {
+  return u?.info().era === MODERN_REVISION;
 }
 
 function stripProtocolMeta(result: Obj): Obj {
