@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { join } from 'node:path';
 import { startApp, textOf, type TestApp } from '../helpers/app.js';
+import { ROOT, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
 
 const bin = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 let t: TestApp;
@@ -100,5 +102,31 @@ describe('a 2025 client that can sample, elicit and list roots', () => {
     await client.callTool({ name: 'ev__trigger-long-running-operation', arguments: { duration: 2, steps: 2 } });
     await client.callTool({ name: 'ev__toggle-simulated-logging', arguments: {} });
     expect(seen.logs.length).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('a 2026-07-28 upstream that asks for input in its result (input_required)', () => {
+  let u: TestApp;
+  let fixture: Running;
+  beforeAll(async () => {
+    fixture = spawnTs(join(ROOT, 'test', 'fixtures', 'conformance', 'server.ts'));
+    const port = Number((await waitForOutput(fixture, /PORT=(\d+)/, 'the conformance fixture'))[1]);
+    u = await startApp({ upstreams: { cf: { url: `http://127.0.0.1:${port}/mcp` } }, agents: [{ id: 'default', approvals: 'allow' }] });
+    await u.app.router.ready();
+  }, 60_000);
+  afterAll(async () => {
+    await u?.stop();
+    await fixture?.kill();
+  });
+
+  it.each(['auto', 'legacy'] as const)('reaches a %s caller, which answers it, and the call completes', async (mode) => {
+    expect(u.app.catalog.statuses()[0]).toMatchObject({ status: 'up', era: '2026-07-28' });
+    const client = new Client({ name: `mrtr-${mode}`, version: '1.0.0' }, { versionNegotiation: { mode }, capabilities: { sampling: {}, elicitation: { form: {} } } } as never);
+    client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: `sampled for ${mode}` }, model: 'test-model' }) as never);
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { response: `answered by ${mode}` } }) as never);
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${u.url}/mcp`)));
+    open.push(client);
+    expect(textOf(await client.callTool({ name: 'cf__test_sampling', arguments: { prompt: 'hi' } }))).toBe(`LLM response: sampled for ${mode}`);
+    expect(textOf(await client.callTool({ name: 'cf__test_elicitation', arguments: { message: 'name?' } }))).toContain(`answered by ${mode}`);
   }, 60_000);
 });

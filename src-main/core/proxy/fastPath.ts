@@ -86,7 +86,8 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
       });
       res.off('close', onClose);
       const { _meta: upstreamMeta, ...rest } = answer;
-      send(res, { result: { ...rest, resultType: 'complete', _meta: { ...upstreamMeta, ...SERVER_META } }, jsonrpc: '2.0', id: rpc.id });
+      // An upstream's input_required answer keeps its resultType: the caller fulfils it and retries.
+      send(res, { result: { resultType: 'complete', ...rest, _meta: { ...upstreamMeta, ...SERVER_META } }, jsonrpc: '2.0', id: rpc.id });
     } catch (err) {
       const e = err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, (err as Error).message);
       send(res, { jsonrpc: '2.0', id: rpc.id, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } });

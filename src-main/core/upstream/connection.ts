@@ -110,6 +110,12 @@ export class UpstreamConnection implements Upstream {
     // An open connection is used as is: no deadline timer on the hot path.
     const live = this.live ?? (await this.waitForStart(opts.timeoutMs));
     const release = opts.peer ? this.peers.enter(opts.peer) : undefined;
+    // A 2026-07-28 caller (or the fast path, which serves only those) fulfils an upstream's
+    // input_required itself; a 2025 caller cannot, so the upstream client fulfils it through the
+    // handlers that route to the caller (PeerRouter).
+    const passInputRequired = !opts.peer || opts.peer.modern;
+    const retry = opts.peer?.retry;
+    if (retry && params) params = { ...params, ...retry };
     try {
       const token = opts.peer?.progressToken;
       const peer = opts.peer;
@@ -121,6 +127,7 @@ export class UpstreamConnection implements Upstream {
         PASS_THROUGH,
         {
           timeout: opts.timeoutMs,
+          ...(passInputRequired ? { allowInputRequired: true } : {}),
           ...(opts.signal ? { signal: opts.signal } : {}),
           // The caller's progress token goes upstream as a token of ours; progress comes back under theirs.
           ...(token !== undefined && peer

@@ -36,6 +36,9 @@ export class PeerRouter {
         if (!peer) {
           throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Upstream "${vendor}" asked for ${need.what} while no client call was running; Working Set only forwards it to the client whose call caused it.`);
         }
+        if (peer.modern) {
+          throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Upstream "${vendor}" asked for ${need.what} with a 2025-era request, and the client calling through Working Set speaks 2026-07-28, which takes no requests from servers.`);
+        }
         if (!peer.capabilities?.[need.capability]) {
           throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `The client calling through Working Set does not support ${need.what}, so upstream "${vendor}" cannot use it for this call.`);
         }

@@ -28,6 +28,13 @@ export type UpstreamInfo = {
 export type DownstreamPeer = {
   /** The caller's progress token, when it asked for progress. */
   progressToken?: string | number;
+  /**
+   * The caller speaks 2026-07-28: a server asks it for input in an `input_required` result, never with
+   * a request. An upstream's input_required answer is then passed to it as is.
+   */
+  modern: boolean;
+  /** A 2026-07-28 retry round: the caller's answers to an earlier input_required result, passed upstream. */
+  retry?: { inputResponses?: Record<string, unknown>; requestState?: string };
   /** What the caller declared it can do (sampling, elicitation, roots). */
   capabilities: ClientCapabilities | undefined;
   notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
