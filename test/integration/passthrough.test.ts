@@ -105,6 +105,56 @@ describe('a 2025 client that can sample, elicit and list roots', () => {
   }, 60_000);
 });
 
+describe('resource subscriptions', () => {
+  it('forward resources/updated to the 2025 session that subscribed, and not to another', async () => {
+    const sub = await connect('legacy', false);
+    const other = await connect('legacy', false);
+    const updates: string[] = [];
+    const otherUpdates: string[] = [];
+    const got = new Promise<void>((resolve) =>
+      sub.client.setNotificationHandler('notifications/resources/updated', (n) => {
+        updates.push(n.params.uri);
+        resolve();
+      }),
+    );
+    other.client.setNotificationHandler('notifications/resources/updated', (n) => void otherUpdates.push(n.params.uri));
+    const { resources } = await sub.client.listResources();
+    const uri = resources[0]!.uri;
+    await sub.client.subscribeResource({ uri });
+    // server-everything sends an update at once for every URI subscribed on its (single) upstream session.
+    await sub.client.callTool({ name: 'ev__toggle-subscriber-updates', arguments: {} });
+    await got;
+    await sub.client.callTool({ name: 'ev__toggle-subscriber-updates', arguments: {} });
+    await sub.client.unsubscribeResource({ uri });
+    expect(updates).toContain(uri);
+    expect(otherUpdates).toEqual([]);
+  }, 60_000);
+});
+
+describe('an SDK v1 client (@modelcontextprotocol/sdk 1.x)', () => {
+  it('lists and calls tools, reads resources and prompts, gets progress, and answers sampling', async () => {
+    const { Client: V1Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport: V1Transport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const { CreateMessageRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const v1 = new V1Client({ name: 'v1-client', version: '1.0.0' }, { capabilities: { sampling: {} } });
+    v1.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'sampled by v1' }, model: 'v1-model' }));
+    await v1.connect(new V1Transport(new URL(`${t.url}/mcp`)));
+    try {
+      expect((await v1.listTools()).tools.map((x) => x.name)).toContain('search_tools');
+      expect(textOf((await v1.callTool({ name: 'ev__echo', arguments: { message: 'from v1' } })) as { content?: unknown })).toContain('from v1');
+      const { resources } = await v1.listResources();
+      expect((await v1.readResource({ uri: resources[0]!.uri })).contents.length).toBeGreaterThan(0);
+      expect((await v1.listPrompts()).prompts.map((p) => p.name)).toContain('ev__simple-prompt');
+      const progress: number[] = [];
+      await v1.callTool({ name: 'ev__trigger-long-running-operation', arguments: { duration: 0.2, steps: 2 } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+      expect(progress).toEqual([1, 2]);
+      expect(textOf((await v1.callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 5 } })) as { content?: unknown })).toContain('sampled by v1');
+    } finally {
+      await v1.close();
+    }
+  }, 60_000);
+});
+
 describe('a 2026-07-28 upstream that asks for input in its result (input_required)', () => {
   let u: TestApp;
   let fixture: Running;

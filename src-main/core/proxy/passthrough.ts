@@ -21,6 +21,8 @@ export class Passthrough {
   private readonly uriOwner = new Map<string, string>();
   /** Each vendor's resource templates, from the last resources/templates/list. */
   private readonly templates = new Map<string, UriTemplate[]>();
+  /** Client sessions subscribed to each URI. */
+  private readonly subscribers = new Map<string, number>();
   /** Exposed prompt name → [vendor, upstream name], from the last prompts/list. */
   private readonly promptOwner = new Map<string, [string, string]>();
 
@@ -84,10 +86,22 @@ export class Passthrough {
    * resources/subscribe (its updates come on a listen stream), so the subscription is only noted here.
    */
   async subscribe(params: Obj): Promise<Obj> {
-    return this.byUriLegacyOnly(params, 'resources/subscribe');
+    // One upstream subscription serves every client session: subscribed on the first, dropped after the last.
+    const uri = String(params.uri ?? '');
+    const n = this.subscribers.get(uri) ?? 0;
+    const r = n === 0 ? await this.byUriLegacyOnly(params, 'resources/subscribe') : {};
+    this.subscribers.set(uri, n + 1);
+    return r;
   }
 
   async unsubscribe(params: Obj): Promise<Obj> {
+    const uri = String(params.uri ?? '');
+    const n = this.subscribers.get(uri) ?? 0;
+    if (n > 1) {
+      this.subscribers.set(uri, n - 1);
+      return {};
+    }
+    this.subscribers.delete(uri);
     return this.byUriLegacyOnly(params, 'resources/unsubscribe');
   }
 
