@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { META_TOOL_NAMES } from '../../src-main/core/proxy/metaTools.js';
-import { FIXTURES, tsxArgs } from '../helpers/processes.js';
+import { FIXTURES, ROOT, spawnTs, tsxArgs } from '../helpers/processes.js';
 import { connectClient, startApp, tempDir, textOf, type TestApp, type TestClient } from '../helpers/app.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -89,4 +89,25 @@ describe('results over the size limit', () => {
     const text = textOf(await c.client.callTool({ name: 'r__big', arguments: { bytes: 12 * 1024 * 1024 } }));
     expect(text.length).toBe(12 * 1024 * 1024);
   }, 60_000);
+});
+
+describe('mws search with no instance running', () => {
+  it('waits for a slow upstream to start, and says which upstream is down and why', async () => {
+    const dir = tempDir();
+    const config = join(dir, 'config.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        stateDir: join(dir, 'state'),
+        timeouts: { listMs: 300 },
+        upstreams: { slow: rough({ ROUGH_START_DELAY_MS: '3000' }), gh: rough({ ROUGH_EXIT_MESSAGE: 'GITHUB_TOKEN is not set' }) },
+      }),
+    );
+    const cli = spawnTs(join(ROOT, 'src-main', 'cli', 'run.ts'), ['search', 'echo the text', '--config', config]);
+    cleanups.push(() => cli.kill());
+    const code = await new Promise<number | null>((resolve) => cli.proc.once('exit', resolve));
+    expect(code, cli.stderr()).toBe(0);
+    expect(cli.stdout()).toContain('slow__echo');
+    expect(cli.stderr()).toMatch(/upstream "gh" is down: .*GITHUB_TOKEN is not set/);
+  }, 90_000);
 });

@@ -64,7 +64,7 @@ export class UpstreamConnection implements Upstream {
 
   info(): UpstreamInfo {
     const tail = this.status === 'up' ? [] : this.stderr.lines();
-    const reason = this.status === 'starting' && this.connecting ? `starting for ${Math.round((this.opts.now() - this.connectStartedAt) / 1000)} s` : this.lastError;
+    const reason = this.status === 'starting' && this.connecting && this.lastError === undefined ? `starting for ${Math.round((this.opts.now() - this.connectStartedAt) / 1000)} s` : this.lastError;
     return {
       vendor: this.vendor,
       kind: this.opts.config.kind,
@@ -185,7 +185,8 @@ export class UpstreamConnection implements Upstream {
       clearTimeout(this.retryTimer);
       this.retryTimer = undefined;
       this.connectStartedAt = this.opts.now();
-      if (this.status !== 'up') this.status = 'starting';
+      // A retry of a down upstream stays "down" (with its reason) until it is up again.
+      if (this.status !== 'up' && this.status !== 'down') this.status = 'starting';
       this.connecting = this.connect().then(
         (live) => {
           this.connecting = undefined;
@@ -212,7 +213,7 @@ export class UpstreamConnection implements Upstream {
 
   private async connect(): Promise<Live> {
     const built = await buildTransport(this.opts.config, { maxResultBytes: this.opts.maxResultBytes });
-    this.stderr.reset();
+    // The tail is kept across restarts: a retry must not hide why the last attempt died.
     built.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     const client = new Client(
       { name: this.opts.clientName, version: '0.1.0' },
