@@ -10,6 +10,8 @@ import { UpstreamConnection } from './connection.js';
 import type { Upstream, UpstreamStatusView } from './types.js';
 
 export const CATALOG_FILE = 'catalog.json';
+/** The longest a settings-window "test this upstream" waits for the upstream to start. */
+const PROBE_MAX_MS = 30_000;
 
 type CatalogFile = { savedAt: string; upstreams: Record<string, { tools: Tool[] }> };
 
@@ -117,8 +119,9 @@ export class Catalog {
     const t = this.opts.config.timeouts;
     const c = new UpstreamConnection({ vendor, config, log: this.opts.log, clientName: 'mcp-working-set', now: this.opts.now, connectMs: t.connectMs, maxResultBytes: this.opts.config.maxResultBytes, onToolsChanged: () => {}, onUp: () => {} });
     try {
-      // A test waits for the whole start, not only the list budget: a slow server is still a good one.
-      const tools = await c.listTools(Math.max(t.listMs, t.connectMs));
+      // A test waits for a slow start, not only the list budget (a slow server is still a good one),
+      // but no longer than 30 s: someone is looking at "Testing…".
+      const tools = await c.listTools(Math.min(t.connectMs, Math.max(t.listMs, PROBE_MAX_MS)));
       return { ok: true, era: c.info().era, tools: tools.map((t) => t.name), error: undefined };
     } catch (err) {
       return { ok: false, era: undefined, tools: [], error: (err as Error).message };
