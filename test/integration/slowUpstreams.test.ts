@@ -53,6 +53,19 @@ describe('an upstream that starts slower than the list budget', () => {
   }, 60_000);
 });
 
+describe('a stdio server that speaks only 2026-07-28', () => {
+  it('is connected in the revision its initialize answer names', async () => {
+    const log = spawnLog();
+    const t = await app({ upstreams: { m: rough({ ROUGH_MODERN_ONLY: '1', ROUGH_SPAWN_LOG: log.path }) }, pins: ['m__echo'], agents: [{ id: 'default', approvals: 'allow' }], timeouts: { listMs: 20_000 } });
+    await t.app.router.ready();
+    expect(t.app.catalog.statuses()[0]).toMatchObject({ status: 'up', era: '2026-07-28' });
+    const c = await client(`${t.url}/mcp`);
+    expect(textOf(await c.client.callTool({ name: 'm__echo', arguments: { text: 'modern' } }))).toBe('modern');
+    // One spawn for the refused 2025 opening, one for the revision it named: never a probe per start.
+    expect(log.pids()).toHaveLength(2);
+  }, 60_000);
+});
+
 describe('an upstream that prints a reason on stderr and exits', () => {
   it('is "down" with the reason from its stderr, and is retried with backoff', async () => {
     const log = spawnLog();

@@ -57,6 +57,8 @@ export class UpstreamConnection implements Upstream {
   private listWaiting = false;
   private readonly stderr = new StderrTail();
   private readonly peers = new PeerRouter();
+  /** The revision a server named when it refused our 2025 opening. */
+  private pinnedEra: string | undefined;
 
   constructor(private readonly opts: ConnectionOptions) {
     this.vendor = opts.vendor;
@@ -224,7 +226,7 @@ export class UpstreamConnection implements Upstream {
         // Builtin upstreams run in this process on the same SDK, and stdio servers speak the 2025
         // protocol or answer initialize with the versions they speak: neither needs a probe (for
         // stdio, a probe would spawn the server twice). HTTP upstreams are probed for 2026-07-28.
-        versionNegotiation: { mode: this.opts.config.kind === 'http' ? 'auto' : 'legacy', probe: { timeoutMs: this.opts.connectMs } },
+        versionNegotiation: { mode: this.pinnedEra ? { pin: this.pinnedEra } : this.opts.config.kind === 'http' ? 'auto' : 'legacy', probe: { timeoutMs: this.opts.connectMs } },
         listChanged: {
           tools: {
             onChanged: (error, tools) => {
@@ -243,6 +245,14 @@ export class UpstreamConnection implements Upstream {
     } catch (err) {
       built.dispose();
       await client.close().catch(() => {});
+      // A server that refused our 2025 opening and named the 2026-07-28 revision is started again in it
+      // (once; the revision is kept for its restarts).
+      const named = supportedVersions(err);
+      if (!this.pinnedEra && named.includes(MODERN_REVISION)) {
+        this.pinnedEra = MODERN_REVISION;
+        this.opts.log.warn(`upstream "${this.vendor}" speaks only ${named.join(', ')}; connecting again in ${MODERN_REVISION}.`);
+        return this.connect();
+      }
       throw err;
     }
     responsesAfterNotifications(built.transport);
@@ -310,6 +320,17 @@ function responsesAfterNotifications(transport: Transport): void {
     if (m.method === undefined && m.id !== undefined) queueMicrotask(() => deliver(message, extra));
     else deliver(message, extra);
   };
+}
+
+const MODERN_REVISION = '2026-07-28';
+
+/** The revisions an unsupported-protocol-version error names (`data.supported`), anywhere in its causes. */
+function supportedVersions(err: unknown): string[] {
+  for (let e = err as { data?: { supported?: unknown }; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    const s = e.data?.supported;
+    if (Array.isArray(s)) return s.filter((v): v is string => typeof v === 'string');
+  }
+  return [];
 }
 
 function isStarting(err: unknown): boolean {
