@@ -17,6 +17,7 @@ import { PendingApprovals } from './approvals/pending.js';
 import { ApprovalGate } from './approvals/gate.js';
 import { ToolRouter } from './proxy/toolRouter.js';
 import { AgentEndpoint } from './proxy/endpoint.js';
+import { Passthrough } from './proxy/passthrough.js';
 import { listen, mcpRoute, type Listener, type Route } from './proxy/listener.js';
 import { createFastPath } from './proxy/fastPath.js';
 import { SearchService } from './search/service.js';
@@ -130,7 +131,16 @@ export function createApp(opts: AppOptions): App {
     warmTimer = setTimeout(() => search.warm(), 0);
     warmTimer.unref();
   };
-  const catalog = new Catalog({ config, log, now: () => clock.now(), onChange: () => (notifyChanged(), warmSearch()), onStatus: (vendor, status) => events.emit({ type: 'upstreamStatus', vendor, status }), ...(opts.connect ? { connect: opts.connect } : {}) });
+  const catalog = new Catalog({
+    config,
+    log,
+    now: () => clock.now(),
+    onChange: () => (notifyChanged(), warmSearch()),
+    onStatus: (vendor, status) => events.emit({ type: 'upstreamStatus', vendor, status }),
+    onNotification: (_vendor, method, params) => endpoints.forEach((e) => e.notifyUpstream(method, params)),
+    ...(opts.connect ? { connect: opts.connect } : {}),
+  });
+  const passthrough = new Passthrough(catalog, config, log);
   const sets: WorkingSets = new WorkingSets({
     config,
     clock,
@@ -175,7 +185,7 @@ export function createApp(opts: AppOptions): App {
     return r;
   });
   router.setMetaHandler('demote', ws.demote);
-  for (const agent of config.agents) endpoints.set(agent.id, new AgentEndpoint(agent.id, router, log, () => clock.now()));
+  for (const agent of config.agents) endpoints.set(agent.id, new AgentEndpoint(agent.id, router, log, () => clock.now(), passthrough));
   const runtime = { proxyPaused: false, restartNeeded: false, demo: opts.demo ? { stateDir: config.stateDir } : null };
   const applyConfig = async (saved: Config) => {
     let next = opts.transform?.(saved) ?? saved;
@@ -191,7 +201,7 @@ export function createApp(opts: AppOptions): App {
     for (const a of config.agents) {
       if (before.has(a.id)) continue;
       await sets.ensureAgent(a.id);
-      endpoints.set(a.id, new AgentEndpoint(a.id, router, log, () => clock.now()));
+      endpoints.set(a.id, new AgentEndpoint(a.id, router, log, () => clock.now(), passthrough));
     }
     for (const id of before) {
       if (config.agents.some((a) => a.id === id)) continue;
@@ -308,7 +318,11 @@ export function createApp(opts: AppOptions): App {
       await stateLock?.listening(baseUrl);
     }
     const loaded = catalog.start().finally(markReady);
-    if (so.listen === false) await loaded; // the CLI needs the toolbox before it can answer
+    if (so.listen === false) {
+      // The CLI needs the toolbox before it can answer, servers that start slowly included.
+      await loaded;
+      await catalog.settled(config.timeouts.connectMs);
+    }
     const afterLoad = loaded.then(async () => {
       // Pins and usage gathered while the app was off are applied once the toolbox is known.
       if (so.schedule !== false && !stopped) await sets.cycle(clock.now());

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'arguments_invalid'
   | 'upstream_unavailable'
   | 'upstream_timeout'
+  | 'upstream_starting'
   | 'agent_not_found'
   | 'state_damaged'
   | 'state_locked'

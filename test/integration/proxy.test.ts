@@ -38,7 +38,8 @@ describe.each(['auto', 'legacy'] as const)('a %s client', (mode) => {
     const { tools } = await clients[mode].client.listTools();
     expect(tools.map((x) => x.name)).toEqual([...META_TOOL_NAMES, 'stateless__echo', 'session__add']);
     const add = tools.find((x) => x.name === 'session__add')!;
-    expect(add.inputSchema).not.toHaveProperty('$schema');
+    // $schema says which JSON Schema draft the keywords follow: the listing keeps it (json-schema-2020-12 scenario).
+    expect(add.inputSchema).toHaveProperty('$schema', 'http://json-schema.org/draft-07/schema#');
     const props = add.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(props.a).toEqual({ type: 'number' }); // title "A" only repeated the key
     expect(props.note).toEqual({ type: 'string' }); // optional anyOf [string, null] collapsed, default null dropped

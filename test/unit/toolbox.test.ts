@@ -7,7 +7,7 @@ import { definitionHash } from '../../src-main/core/toolbox/hash.js';
 const tool = (name: string, extra: Partial<Tool> = {}): Tool => ({ name, inputSchema: { type: 'object', properties: {} }, ...extra });
 
 describe('schema slimming', () => {
-  it('drops $schema, titles that repeat the key and default: null, recursively', () => {
+  it('keeps $schema (a validator reads it); drops titles that repeat the key and default: null, recursively', () => {
     const s = slimSchema({
       $schema: 'x',
       type: 'object',
@@ -18,6 +18,7 @@ describe('schema slimming', () => {
       },
     });
     expect(s).toEqual({
+      $schema: 'x',
       type: 'object',
       properties: {
         user_id: { type: 'string' },
@@ -68,6 +69,27 @@ describe('the toolbox', () => {
     expect(tb.resolve('mail__list')?.upstreamName).toBe('list');
   });
 
+  it('rejects a prefix that is not the tool\'s vendor, known or not', () => {
+    const tb = new Toolbox(new Map([['memory', [tool('read_graph')]], ['fs', [tool('read')]]]), true);
+    expect(tb.resolve('memory__read_graph')?.name).toBe('memory__read_graph');
+    expect(tb.resolve('nosuchvendor__read_graph')).toBeUndefined();
+    expect(tb.resolve('fs__read_graph')).toBeUndefined();
+  });
+
+  it('reaches an upstream tool whose own name holds "__" by its prefixed name and by its own name', () => {
+    const tb = new Toolbox(new Map([['gh', [tool('repo__list')]]]), true);
+    expect(tb.resolve('gh__repo__list')?.upstreamName).toBe('repo__list');
+    expect(tb.resolve('repo__list')?.name).toBe('gh__repo__list');
+    const single = new Toolbox(new Map([['upstream', [tool('repo__list')]]]), false);
+    expect(single.resolve('repo__list')?.upstreamName).toBe('repo__list');
+  });
+
+  it('prefixes an unprefixed upstream tool that shares a meta-tool\'s name', () => {
+    const tb = new Toolbox(new Map([['upstream', [tool('search_tools'), tool('promote'), tool('echo')]]]), false);
+    expect([...tb.all()].map((e) => e.name)).toEqual(['upstream__search_tools', 'upstream__promote', 'echo']);
+    expect(tb.resolve('upstream__promote')?.upstreamName).toBe('promote');
+  });
+
   it('keeps upstream names for a single unprefixed upstream', () => {
     const tb = new Toolbox(new Map([['upstream', [tool('echo')]]]), false);
     expect(tb.get('echo')?.vendor).toBe('upstream');
@@ -83,7 +105,7 @@ describe('the toolbox', () => {
   it('lists a tool under its exposed name with slimmed schema and an optional short description', () => {
     const tb = new Toolbox(new Map([['m', [tool('t', { description: 'A.\n\nB.', inputSchema: { type: 'object', $schema: 'x' } as never })]]]), true);
     const e = tb.get('m__t')!;
-    expect(tb.listed(e, true)).toMatchObject({ name: 'm__t', description: 'A.', inputSchema: { type: 'object' } });
+    expect(tb.listed(e, true)).toMatchObject({ name: 'm__t', description: 'A.', inputSchema: { type: 'object', $schema: 'x' } });
     expect(tb.listed(e, false).description).toBe('A.\n\nB.');
     expect(e.tool.name).toBe('t'); // the upstream object is untouched
   });

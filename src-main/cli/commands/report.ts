@@ -4,6 +4,7 @@ import { cliConfig, type ConfigFlags } from '../config.js';
 import { withControl } from '../instance.js';
 import { ago, table } from '../table.js';
 import type { Io } from '../output.js';
+import { notServing } from '../upstreamNotes.js';
 
 export async function runReport(io: Io, f: ConfigFlags & { agent: string | undefined; json: boolean }): Promise<number> {
   const { config } = await cliConfig(f);
@@ -13,12 +14,13 @@ export async function runReport(io: Io, f: ConfigFlags & { agent: string | undef
       io.out(JSON.stringify(reports));
       return 0;
     }
+    for (const line of notServing((await api.status({})).upstreams)) io.out(line);
     for (const r of reports) {
       const pct = r.toolboxTokens ? ((r.listedTokens / r.toolboxTokens) * 100).toFixed(1) : '0';
       io.out(`Agent ${r.agent} (${r.name}): ${r.listed.length} in the working set, cap ${r.cap}, idle window ${r.idleWindowDays} days`);
       io.out(`  listed: ${r.listedTools} tools, ${r.listedBytes} bytes, ${r.listedTokens} tokens — the whole toolbox would be ${r.toolboxTools + 4} tools, ${r.toolboxBytes} bytes, ${r.toolboxTokens} tokens (${pct}%)`);
       if (r.listed.length) {
-        io.out(table(['  tool', 'kind', 'promoted by', 'when', 'last used'], r.listed.map((m) => [`  ${m.tool}${m.available ? '' : ' (not listed upstream now)'}`, m.readOnly ? 'read-only' : m.destructive ? 'destructive' : 'write', m.pinned ? `pin (${m.pinned})` : m.promotedBy, ago(m.promotedAt), ago(m.lastUsedAt)])));
+        io.out(table(['  tool', 'kind', 'promoted by', 'when', 'last used'], r.listed.map((m) => [`  ${m.tool}${m.available ? '' : m.pinned ? ' (pinned, but no upstream lists a tool by this name)' : ' (not listed upstream now)'}`, m.readOnly ? 'read-only' : m.destructive ? 'destructive' : 'write', m.pinned ? `pin (${m.pinned})` : m.promotedBy, ago(m.promotedAt), ago(m.lastUsedAt)])));
       }
       io.out(`  calls: ${r.calls.reduce((a, c) => a + c.ok + c.failed, 0)}, searches: ${r.searches}`);
       if (r.calls.length) io.out(table(['  tool', 'ok', 'failed'], r.calls.slice(0, 15).map((c) => [`  ${c.tool}`, c.ok, c.failed])));

@@ -4,6 +4,7 @@ import { DEFAULT_AGENT_ID } from '../../core/config/schema.js';
 import { cliConfig, type ConfigFlags } from '../config.js';
 import { withControl } from '../instance.js';
 import type { Io } from '../output.js';
+import { notServing } from '../upstreamNotes.js';
 
 export type SearchFlags = ConfigFlags & { query: string | undefined; agent: string | undefined; json: boolean; limit: number | undefined; explain?: boolean };
 
@@ -24,6 +25,7 @@ export async function runSearch(io: Io, flags: SearchFlags): Promise<number> {
     } else {
       io.out(text);
       io.err(`(${bytes} bytes, from ${source === 'running instance' ? 'the running instance' : 'the configured upstreams'})`);
+      for (const line of notServing((await api.status({})).upstreams)) io.err(line);
     }
     return 0;
   });

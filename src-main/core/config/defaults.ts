@@ -5,6 +5,8 @@ import { DEFAULT_AGENT_ID, DEFAULT_PORT } from './schema.js';
 /** Per-agent rule defaults: a cap of 20 keeps a list well under the size where selection accuracy drops. */
 export const DEFAULT_CAP = 20;
 export const DEFAULT_IDLE_WINDOW_DAYS = 21;
+/** Large enough for big file reads and screenshots; the SDK's own stdio limit is 10 MiB. */
+export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
 export function defaultAgent(id: string = DEFAULT_AGENT_ID): AgentConfig {
   return {
@@ -30,7 +32,8 @@ export function defaultConfig(stateDir: string): Config {
     pinFiles: [],
     promote: { minSessions: 2, minCalls: 1, windowDays: 30, keepDays: 60, pinDecayDays: 90 },
     transcripts: [],
-    timeouts: { listMs: 5000, callMs: 120_000, catalogTtlMs: 30_000, approvalMs: 120_000 },
+    timeouts: { listMs: 5000, connectMs: 120_000, callMs: 120_000, catalogTtlMs: 30_000, approvalMs: 120_000 },
+    maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
     compactDescriptions: false,
     searchAliases: {},
     search: { learn: true },

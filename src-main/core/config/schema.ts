@@ -39,7 +39,8 @@ export type PromoteSettings = {
 /** A client's transcripts, and the agent whose calls they hold (its endpoint is what the client uses). */
 export type TranscriptSource = { type: 'claude-code'; root: string; agent: string };
 
-export type Timeouts = { listMs: number; callMs: number; catalogTtlMs: number; approvalMs: number };
+/** `connectMs` bounds one upstream start (spawn + initialize); `listMs` only how long a list waits for it. */
+export type Timeouts = { listMs: number; connectMs: number; callMs: number; catalogTtlMs: number; approvalMs: number };
 
 /** Desktop-only preferences; the headless core stores them but does not act on them. */
 export type DesktopSettings = { notifyDemotions: boolean; notifyUpstreams: boolean; startAtLogin: boolean };
@@ -60,6 +61,8 @@ export type Config = {
   promote: PromoteSettings;
   transcripts: TranscriptSource[];
   timeouts: Timeouts;
+  /** The largest upstream result forwarded (stdio); a larger one is answered with a sentence. */
+  maxResultBytes: number;
   compactDescriptions: boolean;
   searchAliases: Record<string, string[]>;
   /** Search settings: `learn` records search→call pairs and ranks with the words learned from them. */

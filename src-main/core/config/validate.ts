@@ -8,7 +8,7 @@ import { maskUrl } from '../redact.js';
 
 const TOP_FIELDS = [
   'upstream', 'upstreams', 'listen', 'stateDir', 'serverName', 'backendHints', 'pins', 'pinFiles',
-  'promote', 'transcripts', 'timeouts', 'compactDescriptions', 'searchAliases', 'search', 'agents', 'desktop', '$schema',
+  'promote', 'transcripts', 'timeouts', 'maxResultBytes', 'compactDescriptions', 'searchAliases', 'search', 'agents', 'desktop', '$schema',
   'defaultAgent', 'uiSessions',
 ] as const;
 
@@ -139,15 +139,17 @@ export function validateConfig(raw: unknown, defaultStateDir: string): Config {
     });
   }) ?? c.transcripts;
 
-  const timeouts = opt(o, 'timeouts', '', (v, p) => obj(v, p, ['listMs', 'callMs', 'catalogTtlMs', 'approvalMs']));
+  const timeouts = opt(o, 'timeouts', '', (v, p) => obj(v, p, ['listMs', 'connectMs', 'callMs', 'catalogTtlMs', 'approvalMs']));
   if (timeouts) {
     c.timeouts = {
       listMs: opt(timeouts, 'listMs', 'timeouts', (x, p) => int(x, p, 50, 600_000)) ?? c.timeouts.listMs,
+      connectMs: opt(timeouts, 'connectMs', 'timeouts', (x, p) => int(x, p, 100, 3_600_000)) ?? c.timeouts.connectMs,
       callMs: opt(timeouts, 'callMs', 'timeouts', (x, p) => int(x, p, 50, 86_400_000)) ?? c.timeouts.callMs,
       catalogTtlMs: opt(timeouts, 'catalogTtlMs', 'timeouts', (x, p) => int(x, p, 0, 86_400_000)) ?? c.timeouts.catalogTtlMs,
       approvalMs: opt(timeouts, 'approvalMs', 'timeouts', (x, p) => int(x, p, 100, 86_400_000)) ?? c.timeouts.approvalMs,
     };
   }
+  c.maxResultBytes = opt(o, 'maxResultBytes', '', (x, p) => int(x, p, 1024, 1024 * 1024 * 1024)) ?? c.maxResultBytes;
   c.compactDescriptions = opt(o, 'compactDescriptions', '', bool) ?? c.compactDescriptions;
   c.searchAliases = opt(o, 'searchAliases', '', (v, p) => {
     if (!isObj(v)) fail(p, 'must be an object of word → array of words', v);

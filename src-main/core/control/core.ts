@@ -65,7 +65,7 @@ export function createControl(p: ControlParts): ControlApi {
     const state = new Map(p.sets.members(agent).map((m) => [m.tool, m]));
     return p.sets.names(agent).map((tool) => {
       const m = state.get(tool);
-      const e = tb.get(tool);
+      const e = tb.get(tool) ?? tb.resolve(tool);
       return {
         tool,
         promotedBy: m?.promotedBy ?? 'pin',

@@ -1,6 +1,9 @@
 // Builds the low-level MCP Server that answers one agent: the upstream tool objects pass through
-// as data, which McpServer's per-tool registration would not allow.
-import { Server, type ServerContext } from '@modelcontextprotocol/server';
+// as data, which McpServer's per-tool registration would not allow. Resources, prompts, completions
+// and logging pass through too, advertised only when some upstream serves them.
+import { Server, inputRequired, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import type { DownstreamPeer } from '../upstream/types.js';
+import type { Passthrough } from './passthrough.js';
 import type { AgentRuntime } from './runtime.js';
 
 export const PROXY_SERVER_INFO = { name: 'mcp-working-set', version: '0.1.0' } as const;
@@ -11,9 +14,39 @@ function clientName(server: Server, ctx: ServerContext): string {
   return fromEnvelope?.name ?? server.getClientVersion()?.name ?? ctx.http?.req?.headers.get('user-agent') ?? 'unknown';
 }
 
-export function createAgentServer(agentId: string, runtime: AgentRuntime): Server {
+/** The client behind one request, as the upstream side sees it. */
+export function peerOf(server: Server, ctx: ServerContext): DownstreamPeer {
+  const token = ctx.mcpReq._meta?.progressToken;
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const caps = (server.getClientCapabilities() ?? envelope?.['io.modelcontextprotocol/clientCapabilities']) as ClientCapabilities | undefined;
+  const modern = envelope?.['io.modelcontextprotocol/protocolVersion'] === '2026-07-28';
+  const inputResponses = ctx.mcpReq.inputResponses;
+  const requestState = modern ? ctx.mcpReq.requestState<unknown>() : undefined;
+  const retry = inputResponses !== undefined || typeof requestState === 'string' ? { ...(inputResponses ? { inputResponses } : {}), ...(typeof requestState === 'string' ? { requestState } : {}) } : undefined;
+  return {
+    ...(typeof token === 'string' || typeof token === 'number' ? { progressToken: token } : {}),
+    modern,
+    ...(retry ? { retry } : {}),
+    capabilities: caps,
+    notify: (n) => ctx.mcpReq.notify(n as never),
+    request: async (r) => (await ctx.mcpReq.send(r as never)) as unknown as Record<string, unknown>,
+  };
+}
+
+/** An upstream's input_required answer (2026-07-28) goes to the caller as its own, for it to fulfil and retry. */
+function asInputRequired<T>(result: T): T {
+  const r = result as { resultType?: unknown; inputRequests?: Record<string, unknown>; requestState?: string };
+  if (r.resultType !== 'input_required') return result;
+  return inputRequired({ ...(r.inputRequests ? { inputRequests: r.inputRequests as never } : {}), ...(r.requestState !== undefined ? { requestState: r.requestState } : {}) }) as T;
+}
+
+/** Per-session hooks for resource subscriptions (2025 sessions track which URIs they follow). */
+export type SessionHooks = { subscribed(uri: string): void; unsubscribed(uri: string): void };
+
+export function createAgentServer(agentId: string, runtime: AgentRuntime, passthrough?: Passthrough, session?: SessionHooks): Server {
+  const extra = passthrough?.capabilities() ?? {};
   const server = new Server(PROXY_SERVER_INFO, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, ...extra },
     instructions: runtime.instructions(agentId),
   });
   server.setRequestHandler('tools/list', async () => {
@@ -22,12 +55,40 @@ export function createAgentServer(agentId: string, runtime: AgentRuntime): Serve
   });
   server.setRequestHandler('tools/call', async (req, ctx) => {
     await runtime.ready();
-    return runtime.callTool(agentId, req.params.name, req.params.arguments, {
+    return asInputRequired(await runtime.callTool(agentId, req.params.name, req.params.arguments, {
       via: 'direct',
       client: clientName(server, ctx),
       session: ctx.sessionId,
       ...(ctx.mcpReq.signal ? { signal: ctx.mcpReq.signal } : {}),
-    });
+      peer: peerOf(server, ctx),
+    }));
   });
+  if (!passthrough) return server;
+  const p = passthrough;
+  type Params = Record<string, unknown>;
+  const params = (req: { params?: unknown }) => (req.params ?? {}) as Params;
+  if (extra.resources) {
+    server.setRequestHandler('resources/list', async () => (await p.listResources()) as never);
+    server.setRequestHandler('resources/templates/list', async () => (await p.listResourceTemplates()) as never);
+    server.setRequestHandler('resources/read', async (req, ctx) => asInputRequired(await p.readResource(params(req), peerOf(server, ctx))) as never);
+    if (extra.resources.subscribe) {
+      server.setRequestHandler('resources/subscribe', async (req) => {
+        const r = await p.subscribe(params(req));
+        session?.subscribed(String(req.params.uri));
+        return r as never;
+      });
+      server.setRequestHandler('resources/unsubscribe', async (req) => {
+        const r = await p.unsubscribe(params(req));
+        session?.unsubscribed(String(req.params.uri));
+        return r as never;
+      });
+    }
+  }
+  if (extra.prompts) {
+    server.setRequestHandler('prompts/list', async () => (await p.listPrompts()) as never);
+    server.setRequestHandler('prompts/get', async (req, ctx) => asInputRequired(await p.getPrompt(params(req), peerOf(server, ctx))) as never);
+  }
+  if (extra.completions) server.setRequestHandler('completion/complete', async (req) => (await p.complete(params(req))) as never);
+  if (extra.logging) server.setRequestHandler('logging/setLevel', async (req) => (await p.setLevel(params(req))) as never);
   return server;
 }

@@ -10,9 +10,10 @@ import {
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
 import { createAgentServer } from './agentServer.js';
+import type { Passthrough } from './passthrough.js';
 import type { AgentRuntime } from './runtime.js';
 
-type LegacySession = { transport: WebStandardStreamableHTTPServerTransport; server: Server; lastSeen: number };
+type LegacySession = { transport: WebStandardStreamableHTTPServerTransport; server: Server; lastSeen: number; subscriptions: Set<string> };
 
 /**
  * A 2025 session nobody used for this long is closed; its client re-initializes on the next request
@@ -32,9 +33,10 @@ export class AgentEndpoint {
     private readonly runtime: AgentRuntime,
     private readonly log: Logger,
     private readonly now: () => number,
+    private readonly passthrough?: Passthrough,
     private readonly maxSessions: number = MAX_LEGACY_SESSIONS,
   ) {
-    this.modern = createMcpHandler(() => createAgentServer(agentId, runtime), {
+    this.modern = createMcpHandler(() => createAgentServer(agentId, runtime, passthrough), {
       // 2025 traffic is routed to sessions below; the default stateless fallback would answer GET
       // with 405 and its clients would never hear list_changed.
       legacy: 'reject',
@@ -70,6 +72,25 @@ export class AgentEndpoint {
     }
   }
 
+  /**
+   * Passes on an upstream's notification for every client: resource and prompt list changes to all,
+   * resources/updated to the 2025 sessions that subscribed to the URI and the 2026 listeners that opted in.
+   */
+  notifyUpstream(method: string, params: Record<string, unknown> | undefined): void {
+    const ignore = () => {}; // a session without that capability, or closing: nothing to tell it
+    if (method === 'notifications/resources/list_changed') {
+      this.modern.notify.resourcesChanged();
+      for (const s of this.sessions.values()) s.server.sendResourceListChanged().catch(ignore);
+    } else if (method === 'notifications/prompts/list_changed') {
+      this.modern.notify.promptsChanged();
+      for (const s of this.sessions.values()) s.server.sendPromptListChanged().catch(ignore);
+    } else if (method === 'notifications/resources/updated' && typeof params?.uri === 'string') {
+      const uri = params.uri;
+      this.modern.notify.resourceUpdated(uri);
+      for (const s of this.sessions.values()) if (s.subscriptions.has(uri)) s.server.sendResourceUpdated({ uri }).catch(ignore);
+    }
+  }
+
   /** Closes 2025 sessions idle past LEGACY_SESSION_IDLE_MS. */
   sweepIdleSessions(): void {
     const cutoff = this.now() - LEGACY_SESSION_IDLE_MS;
@@ -98,8 +119,11 @@ export class AgentEndpoint {
     if (request.method !== 'POST') {
       return jsonRpcError(400, -32000, 'Bad request: this 2025-era request needs an Mcp-Session-Id header; send initialize first.');
     }
-    const server = createAgentServer(this.agentId, this.runtime);
-    const session: LegacySession = { server, transport: undefined as never, lastSeen: this.now() };
+    // Capabilities are fixed at initialize: wait for the first catalog load so they are known.
+    await this.runtime.ready();
+    const subscriptions = new Set<string>();
+    const server = createAgentServer(this.agentId, this.runtime, this.passthrough, { subscribed: (u) => subscriptions.add(u), unsubscribed: (u) => subscriptions.delete(u) });
+    const session: LegacySession = { server, transport: undefined as never, lastSeen: this.now(), subscriptions };
     session.transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

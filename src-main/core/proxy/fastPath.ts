@@ -61,6 +61,8 @@ function eligible(req: IncomingMessage, body: unknown): Eligible | undefined {
   } else {
     if (h['mcp-method'] !== method) return undefined;
     if (!isPlainObject(meta) || meta[PROTOCOL_VERSION_KEY] !== MODERN_REVISION || !isPlainObject(meta[CLIENT_INFO_KEY])) return undefined;
+    // A caller asking for progress gets it on the SDK path, which can stream notifications back.
+    if (meta.progressToken !== undefined) return undefined;
   }
   if (method === 'tools/list') {
     if (Object.keys(params).some((k) => k !== '_meta')) return undefined; // cursors and the like: SDK path
@@ -135,7 +137,8 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
         return true;
       }
       const { _meta: upstreamMeta, ...rest } = answer;
-      send(res, { result: { ...rest, resultType: 'complete', _meta: { ...upstreamMeta, ...SERVER_META } }, jsonrpc: '2.0', id: rpc.id });
+      // An upstream's input_required answer keeps its resultType: the caller fulfils it and retries.
+      send(res, { result: { resultType: 'complete', ...rest, _meta: { ...upstreamMeta, ...SERVER_META } }, jsonrpc: '2.0', id: rpc.id });
     } catch (err) {
       const e = err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, (err as Error).message);
       send(res, { jsonrpc: '2.0', id: rpc.id, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } }, session);

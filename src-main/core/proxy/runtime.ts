@@ -1,5 +1,6 @@
 // The contract between the MCP edge (endpoints, listener) and the core that decides what agents see.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { DownstreamPeer } from '../upstream/types.js';
 
 export type CallVia = 'direct' | 'call_tool';
 
@@ -10,6 +11,8 @@ export type CallContext = {
   /** The MCP session where the protocol has one (2025 era); undefined for stateless clients. */
   session: string | undefined;
   signal?: AbortSignal;
+  /** The calling client: progress, log messages and the upstream's sampling/elicitation/roots go back to it. */
+  peer?: DownstreamPeer;
 };
 
 export interface AgentRuntime {

@@ -9,6 +9,7 @@ import type { Catalog } from '../upstream/catalog.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { CallLog } from '../usage/callLog.js';
 import { ArgumentValidator } from './argValidation.js';
+import { splitExposedName } from '../toolbox/names.js';
 import { isMetaTool, metaTools, type MetaToolName } from './metaTools.js';
 import { stripProtocolMeta, toolError, toolJson } from './results.js';
 import type { AgentRuntime, CallContext } from './runtime.js';
@@ -79,7 +80,8 @@ export class ToolRouter implements AgentRuntime {
     const out: ToolEntry[] = [];
     const seen = new Set<string>();
     for (const name of this.opts.workingSet(agentId)) {
-      const e = toolbox.get(name);
+      // A pin by an upstream's own name (`read_graph`) lists the one tool it names (`memory__read_graph`).
+      const e = toolbox.get(name) ?? toolbox.resolve(name);
       if (e && !seen.has(e.name)) {
         seen.add(e.name);
         out.push(e);
@@ -111,7 +113,7 @@ export class ToolRouter implements AgentRuntime {
 
   async callTool(agentId: string, name: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
     if (isMetaTool(name)) return this.callMeta(agentId, name, args ?? {}, ctx);
-    const entry = this.opts.catalog.toolbox().resolve(name);
+    const entry = await this.resolveOrWait(name);
     if (!entry) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, this.unknownToolMessage(name));
     }
@@ -123,7 +125,7 @@ export class ToolRouter implements AgentRuntime {
       const target = typeof args.name === 'string' ? args.name : '';
       if (!target) return toolError('call_tool needs "name": the tool to run, as search_tools shows it.');
       if (isMetaTool(target)) return toolError(`${target} is a meta-tool: call it directly.`);
-      const entry = this.opts.catalog.toolbox().resolve(target);
+      const entry = await this.resolveOrWait(target);
       if (!entry) return toolError(this.unknownToolMessage(target));
       const inner = args.arguments;
       if (inner !== undefined && (typeof inner !== 'object' || inner === null || Array.isArray(inner))) {
@@ -162,6 +164,7 @@ export class ToolRouter implements AgentRuntime {
         await upstream.callTool(entry.upstreamName, args, {
           timeoutMs: this.opts.config.timeouts.callMs,
           ...(ctx.signal ? { signal: ctx.signal } : {}),
+          ...(ctx.peer ? { peer: ctx.peer } : {}),
         }),
       );
       ok = result.isError !== true;
@@ -187,9 +190,22 @@ export class ToolRouter implements AgentRuntime {
     }
   }
 
+  /** An unknown name whose vendor prefix is an upstream still starting waits for its first list. */
+  private async resolveOrWait(name: string): Promise<ToolEntry | undefined> {
+    const found = this.opts.catalog.toolbox().resolve(name);
+    if (found) return found;
+    const { vendor } = splitExposedName(name);
+    if (!vendor || !this.opts.config.prefixNames) return undefined;
+    await this.opts.catalog.whenStarted(vendor, this.opts.config.timeouts.callMs);
+    return this.opts.catalog.toolbox().resolve(name);
+  }
+
   private unknownToolMessage(name: string): string {
     const near = this.opts.closeNames?.(name) ?? [];
-    return `No tool named "${name}".${near.length ? ` Close names: ${near.join(', ')}.` : ''} Use search_tools to find the right one.`;
+    const { vendor } = splitExposedName(name);
+    const up = vendor ? this.opts.catalog.statuses().find((s) => s.vendor === vendor) : undefined;
+    const why = up && up.status !== 'up' ? ` Its upstream "${vendor}" is ${up.status}${up.lastError ? `: ${up.lastError}` : ''}.` : '';
+    return `No tool named "${name}".${why}${near.length ? ` Close names: ${near.join(', ')}.` : ''} Use search_tools to find the right one.`;
   }
 
   private listing(agentId: string): { tools: Tool[]; signature: string } {

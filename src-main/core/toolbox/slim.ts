@@ -25,7 +25,7 @@ function slimNode(node: Json, key: string | undefined, optional: boolean): Json 
   if (!isObj(node)) return node;
   const out: Schema = {};
   for (const [k, v] of Object.entries(node)) {
-    if (k === '$schema') continue;
+    // `$schema` stays: it tells a validator which draft (2020-12 vs draft-07) the keywords follow.
     if (k === 'default' && v === null) continue;
     if (k === 'title' && key !== undefined && typeof v === 'string' && normalizeKey(v) === normalizeKey(key)) continue;
     if (k === 'properties' && isObj(v)) {

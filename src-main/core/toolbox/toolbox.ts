@@ -2,6 +2,7 @@
 // search and working sets share.
 import type { Tool } from '@modelcontextprotocol/client';
 import { exposedName, splitExposedName } from './names.js';
+import { isMetaTool } from '../proxy/metaTools.js';
 import { firstParagraph, slimSchema } from './slim.js';
 import { cachedDefinitionHash } from './hash.js';
 
@@ -28,12 +29,16 @@ export class Toolbox {
   private readonly byName = new Map<string, ToolEntry>();
   private readonly byShortName = new Map<string, ToolEntry[]>();
   readonly vendors: string[];
+  private readonly vendorSet: Set<string>;
 
   constructor(catalogs: ReadonlyMap<string, readonly Tool[]>, readonly prefixNames: boolean) {
     this.vendors = [...catalogs.keys()];
+    this.vendorSet = new Set(this.vendors);
     for (const [vendor, tools] of catalogs) {
       for (const tool of tools) {
-        const name = exposedName(vendor, tool.name, prefixNames);
+        // Unprefixed upstream tools that share a meta-tool's name would be listed twice and never be
+        // callable: they get the vendor prefix.
+        const name = exposedName(vendor, tool.name, prefixNames || isMetaTool(tool.name));
         if (this.byName.has(name)) continue; // an upstream listing a name twice: the first wins
         const entry: ToolEntry = {
           name,
@@ -65,12 +70,17 @@ export class Toolbox {
     return this.byName.get(name);
   }
 
-  /** Exact exposed name, else the upstream's own name when only one upstream has it. */
+  /**
+   * Exact exposed name, else the upstream's own name when only one upstream has it. A name whose prefix
+   * is a vendor must match that vendor exactly (`nosuchvendor__x` or `fs__x` never reach another
+   * vendor's `x`); an unknown prefix is part of the tool's own name (upstream names may hold `__`).
+   */
   resolve(name: string): ToolEntry | undefined {
     const exact = this.byName.get(name);
     if (exact) return exact;
-    const { vendor, tool } = splitExposedName(name);
-    const short = this.byShortName.get(vendor ? tool : name);
+    const { vendor } = splitExposedName(name);
+    if (vendor !== undefined && this.vendorSet.has(vendor)) return undefined;
+    const short = this.byShortName.get(name);
     if (short && short.length === 1) return short[0];
     return undefined;
   }

@@ -10,6 +10,8 @@ import { UpstreamConnection } from './connection.js';
 import type { Upstream, UpstreamStatusView } from './types.js';
 
 export const CATALOG_FILE = 'catalog.json';
+/** The longest a settings-window "test this upstream" waits for the upstream to start. */
+const PROBE_MAX_MS = 30_000;
 
 type CatalogFile = { savedAt: string; upstreams: Record<string, { tools: Tool[] }> };
 
@@ -38,6 +40,8 @@ export type CatalogOptions = {
   connect?: (vendor: string) => Upstream;
   /** Called when an upstream's status changes (up ↔ down), for the tray and notifications. */
   onStatus?: (vendor: string, status: string) => void;
+  /** Upstream notifications for every client (resources/prompts list_changed, resources/updated). */
+  onNotification?: (vendor: string, method: string, params: Record<string, unknown> | undefined) => void;
 };
 
 export class Catalog {
@@ -120,9 +124,12 @@ export class Catalog {
 
   /** Connects to an upstream that is not (yet) configured, lists it once and disconnects. */
   async probe(vendor: string, config: Config['upstreams'][string]): Promise<{ ok: boolean; era: string | undefined; tools: string[]; error: string | undefined }> {
-    const c = new UpstreamConnection({ vendor, config, log: this.opts.log, clientName: 'mcp-working-set', now: this.opts.now, onToolsChanged: () => {}, onRestarted: () => {} });
+    const t = this.opts.config.timeouts;
+    const c = new UpstreamConnection({ vendor, config, log: this.opts.log, clientName: 'mcp-working-set', now: this.opts.now, connectMs: t.connectMs, maxResultBytes: this.opts.config.maxResultBytes, onToolsChanged: () => {}, onUp: () => {} });
     try {
-      const tools = await c.listTools(this.opts.config.timeouts.listMs);
+      // A test waits for a slow start, not only the list budget (a slow server is still a good one),
+      // but no longer than 30 s: someone is looking at "Testing…".
+      const tools = await c.listTools(Math.min(t.connectMs, Math.max(t.listMs, PROBE_MAX_MS)));
       return { ok: true, era: c.info().era, tools: tools.map((t) => t.name), error: undefined };
     } catch (err) {
       return { ok: false, era: undefined, tools: [], error: (err as Error).message };
@@ -141,13 +148,17 @@ export class Catalog {
     return this.current;
   }
 
+  vendors(): string[] {
+    return [...this.upstreams.keys()];
+  }
+
   upstream(vendor: string): Upstream | undefined {
     return this.upstreams.get(vendor);
   }
 
   statuses(): UpstreamStatusView[] {
     return [...this.state].map(([vendor, s]) => {
-      const info = this.upstreams.get(vendor)?.info() ?? { vendor, kind: this.opts.config.upstreams[vendor]!.kind, status: 'connecting' as const, era: undefined, lastError: undefined };
+      const info = this.upstreams.get(vendor)?.info() ?? { vendor, kind: this.opts.config.upstreams[vendor]!.kind, status: 'starting' as const, era: undefined, lastError: undefined };
       return { ...info, toolCount: s.tools?.length ?? 0, source: s.source };
     });
   }
@@ -191,6 +202,26 @@ export class Catalog {
     }
   }
 
+  /** Lists one upstream (it just came up) and merges its tools, outside any refresh in flight. */
+  async relist(vendor: string): Promise<void> {
+    const u = this.upstreams.get(vendor);
+    if (!u || this.stopped) return;
+    try {
+      const tools = await u.listTools(this.opts.config.timeouts.listMs);
+      if (this.accept(vendor, tools)) {
+        this.rebuild();
+        await this.save();
+      }
+    } catch (err) {
+      if (!this.stopped) this.opts.log.warn(`upstream "${vendor}" came up but did not list its tools: ${(err as Error).message}`);
+      this.listedWaiters.get(vendor)?.splice(0).forEach((w) => w());
+    }
+    this.reportStatuses();
+    // Resources and prompts of an upstream that just came up are new to clients too.
+    this.opts.onNotification?.(vendor, 'notifications/resources/list_changed', undefined);
+    this.opts.onNotification?.(vendor, 'notifications/prompts/list_changed', undefined);
+  }
+
   private readonly lastStatus = new Map<string, string>();
 
   /** Vendors whose upstream refuses our credentials: their tools leave every set (cause `revoked`). */
@@ -208,6 +239,30 @@ export class Catalog {
     }
   }
 
+  private readonly listedWaiters = new Map<string, Array<() => void>>();
+
+  /**
+   * Resolves once a vendor that is still starting has listed (or stopped starting), or after `ms`:
+   * a call that names a starting upstream's tool waits for it rather than failing as unknown.
+   */
+  async whenStarted(vendor: string, ms: number): Promise<void> {
+    const u = this.upstreams.get(vendor);
+    if (!u || u.info().status !== 'starting' || this.state.get(vendor)?.source === 'live') return;
+    let timer: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      const list = this.listedWaiters.get(vendor) ?? [];
+      list.push(resolve);
+      this.listedWaiters.set(vendor, list);
+      timer = setTimeout(resolve, ms);
+    });
+    clearTimeout(timer);
+  }
+
+  /** Waits (up to `ms`) until no upstream is still starting: for the CLI working without an instance. */
+  async settled(ms: number): Promise<void> {
+    await Promise.all([...this.upstreams.keys()].map((v) => this.whenStarted(v, ms)));
+  }
+
   /**
    * Records a successful list; answers whether the tools differ from what was known. Each tool is
    * compared by its JSON with the one of the same name before; an unchanged tool keeps its object,
@@ -216,6 +271,7 @@ export class Catalog {
   private accept(vendor: string, tools: Tool[]): boolean {
     const s = this.state.get(vendor);
     if (!s || this.stopped) return false;
+    queueMicrotask(() => this.listedWaiters.get(vendor)?.splice(0).forEach((w) => w()));
     s.source = 'live';
     s.listedAt = this.opts.now();
     const before = new Map<string, { tool: Tool; json: string }>();
@@ -299,7 +355,15 @@ export class Catalog {
           this.scheduleSave();
         }
       },
-      onRestarted: () => void this.refresh(),
+      connectMs: this.opts.config.timeouts.connectMs,
+      maxResultBytes: this.opts.config.maxResultBytes,
+      // Came up after a list stopped waiting, or after a restart: list it now, so clients hear list_changed.
+      onUp: () => void this.relist(vendor),
+      onNotification: (method, params) => this.opts.onNotification?.(vendor, method, params),
+      onDown: () => {
+        this.listedWaiters.get(vendor)?.splice(0).forEach((w) => w());
+        this.reportStatuses();
+      },
     });
   }
 }

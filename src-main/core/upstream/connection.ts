@@ -1,11 +1,15 @@
-// One upstream behind one SDK client: connects with era auto-detection, re-opens what expired,
-// restarts a dead stdio child with backoff, and reports tool-list changes.
-import { Client, SdkHttpError, UnauthorizedError, type CallToolResult, type Tool } from '@modelcontextprotocol/client';
+// One upstream behind one SDK client: starts it within its own (long) start deadline, keeps starting
+// in the background when a list cannot wait, retries a down upstream with backoff, keeps the last
+// lines of a stdio server's stderr, and forwards what a downstream call brings with it (progress,
+// server→client requests) through the DownstreamPeer of the call that caused it.
+import { Client, SdkHttpError, UnauthorizedError, type CallToolResult, type ServerCapabilities, type Tool, type Transport } from '@modelcontextprotocol/client';
 import type { UpstreamConfig } from '../config/schema.js';
 import { MwsError, errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { buildTransport, type BuiltTransport } from './transports.js';
 import { RESTART_RESET_AFTER_MS, restartDelayMs } from './backoff.js';
+import { StderrTail } from './stderrTail.js';
+import { PeerRouter } from './peers.js';
 import type { CallOptions, Upstream, UpstreamInfo, UpstreamStatus } from './types.js';
 
 /** The SDK's debounce of an upstream's tools/list_changed before it re-lists (its default is 300 ms). */
@@ -18,10 +22,18 @@ export type ConnectionOptions = {
   config: UpstreamConfig;
   log: Logger;
   clientName: string;
+  /** How long one start (spawn + initialize, or HTTP connect) may take. Longer than the list budget. */
+  connectMs: number;
+  /** The largest stdio message forwarded; a larger result is answered with a sentence. */
+  maxResultBytes: number;
   /** Called with the upstream's new tool list when it announces a change. */
   onToolsChanged: (tools: Tool[]) => void;
-  /** Called when a stdio child died and came back, so the catalog can be re-listed. */
-  onRestarted: () => void;
+  /** Called when the upstream came up after a list stopped waiting for it, or after a restart/retry. */
+  onUp: () => void;
+  /** Called when a start failed (the upstream is down and will be retried). */
+  onDown?: () => void;
+  /** Upstream notifications that are not about one call (resources, prompts list_changed, resources/updated). */
+  onNotification?: (method: string, params: Record<string, unknown> | undefined) => void;
   now: () => number;
 };
 
@@ -33,45 +45,62 @@ type Live = { client: Client; built: BuiltTransport; connectedAt: number };
  */
 const PASS_THROUGH = { '~standard': { version: 1 as const, vendor: 'mcp-working-set', validate: (value: unknown) => ({ value }) } };
 
+/** Notifications from an upstream that concern every client, not one call. */
+const BROADCAST_NOTIFICATIONS = ['notifications/resources/list_changed', 'notifications/resources/updated', 'notifications/prompts/list_changed'] as const;
+
 export class UpstreamConnection implements Upstream {
   readonly vendor: string;
   private live: Live | undefined;
   private connecting: Promise<Live> | undefined;
-  private status: UpstreamStatus = 'connecting';
+  private connectStartedAt = 0;
+  private status: UpstreamStatus = 'starting';
   private lastError: string | undefined;
   private closed = false;
-  private restartAttempt = 0;
-  private restartTimer: NodeJS.Timeout | undefined;
+  private attempt = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  /** A list gave up waiting for the start: say so (onUp) when the upstream comes up. */
+  private listWaiting = false;
+  private readonly stderr = new StderrTail();
+  private readonly peers = new PeerRouter();
+  /** The revision a server named when it refused our 2025 opening. */
+  private pinnedEra: string | undefined;
 
   constructor(private readonly opts: ConnectionOptions) {
     this.vendor = opts.vendor;
   }
 
   info(): UpstreamInfo {
+    const tail = this.status === 'up' ? [] : this.stderr.lines();
+    const reason = this.status === 'starting' && this.connecting && this.lastError === undefined ? `starting for ${Math.round((this.opts.now() - this.connectStartedAt) / 1000)} s` : this.lastError;
     return {
       vendor: this.vendor,
       kind: this.opts.config.kind,
       status: this.status,
       era: this.live?.client.getNegotiatedProtocolVersion(),
-      lastError: this.lastError,
+      lastError: reason === undefined ? undefined : tail.length ? `${reason}. Its stderr ended with: ${tail.join(' | ')}` : reason,
+      stderr: tail,
     };
+  }
+
+  capabilities(): ServerCapabilities | undefined {
+    return this.live?.client.getServerCapabilities();
   }
 
   async listTools(budgetMs: number): Promise<Tool[]> {
     const deadline = Date.now() + budgetMs;
     const remaining = () => Math.max(1, deadline - Date.now());
     try {
-      return await withDeadline(this.listOnce(remaining), remaining(), this.vendor);
+      return await this.listOnce(remaining);
     } catch (first) {
-      if (this.closed) throw first;
+      if (this.closed || isStarting(first)) throw first;
       // A failed list on an open connection is most often an expired 2025 session or a restarted
       // server: re-open once within the same budget before giving up.
       if (this.live && Date.now() < deadline) {
         await this.drop();
         try {
-          return await withDeadline(this.listOnce(remaining), remaining(), this.vendor);
+          return await this.listOnce(remaining);
         } catch (second) {
-          this.markDown(second);
+          if (!isStarting(second)) this.markDown(second);
           throw second;
         }
       }
@@ -81,57 +110,129 @@ export class UpstreamConnection implements Upstream {
   }
 
   async callTool(name: string, args: Record<string, unknown> | undefined, opts: CallOptions): Promise<CallToolResult> {
+    return (await this.request('tools/call', { name, ...(args !== undefined ? { arguments: args } : {}) }, opts)) as CallToolResult;
+  }
+
+  async request(method: string, params: Record<string, unknown> | undefined, opts: CallOptions): Promise<Record<string, unknown>> {
     // An open connection is used as is: no deadline timer on the hot path.
-    const live = this.live ?? (await withDeadline(this.ensure(opts.timeoutMs), opts.timeoutMs, this.vendor));
+    const live = this.live ?? (await this.waitForStart(opts.timeoutMs));
+    const release = opts.peer ? this.peers.enter(opts.peer) : undefined;
+    // A 2026-07-28 caller (or the fast path, which serves only those) fulfils an upstream's
+    // input_required itself; a 2025 caller cannot, so the upstream client fulfils it through the
+    // handlers that route to the caller (PeerRouter).
+    const passInputRequired = !opts.peer || opts.peer.modern;
+    const retry = opts.peer?.retry;
+    if (retry && params) params = { ...params, ...retry };
     try {
+      const token = opts.peer?.progressToken;
+      const peer = opts.peer;
+      // Progress sent on before the result: the result waits for them, or the last one could arrive
+      // after the response stream closed.
+      const forwarded: Array<Promise<void>> = [];
       const result = await live.client.request(
-        { method: 'tools/call', params: { name, ...(args !== undefined ? { arguments: args } : {}) } },
+        { method, ...(params ? { params } : {}) } as never,
         PASS_THROUGH,
-        { timeout: opts.timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) },
+        {
+          timeout: opts.timeoutMs,
+          ...(passInputRequired ? { allowInputRequired: true } : {}),
+          ...(opts.signal ? { signal: opts.signal } : {}),
+          // The caller's progress token goes upstream as a token of ours; progress comes back under theirs.
+          ...(token !== undefined && peer
+            ? { resetTimeoutOnProgress: true, onprogress: (p: Record<string, unknown>) => void forwarded.push(peer.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {})) }
+            : {}),
+        },
       );
-      return result as CallToolResult;
+      if (forwarded.length) await Promise.all(forwarded);
+      return result as Record<string, unknown>;
     } catch (err) {
       // The call is not retried, but a broken session is dropped so the next list re-opens it.
       if (isTransportFailure(err)) await this.drop();
       throw err;
+    } finally {
+      release?.();
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.restartTimer);
+    clearTimeout(this.retryTimer);
     await this.drop();
   }
 
   private async listOnce(remaining: () => number): Promise<Tool[]> {
-    const live = await this.ensure(remaining());
+    const live = this.live ?? (await this.waitForStart(remaining()));
     const { tools } = await live.client.listTools(undefined, { timeout: remaining(), cache: 'bypass' } as never);
     this.status = 'up';
     this.lastError = undefined;
     return tools;
   }
 
-  private ensure(timeoutMs: number): Promise<Live> {
+  /**
+   * Waits up to `ms` for the upstream to be connected. The start itself keeps its own deadline: when
+   * `ms` runs out first it keeps going, and onUp() tells the catalog once it is up.
+   */
+  private waitForStart(ms: number): Promise<Live> {
+    const starting = this.ensure();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.listWaiting = true;
+        reject(
+          new MwsError('upstream_starting', `Upstream "${this.vendor}" is still starting; it will be listed as soon as it is up.`, { vendor: this.vendor }),
+        );
+      }, ms);
+    });
+    return Promise.race([starting, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  private ensure(): Promise<Live> {
     if (this.live) return Promise.resolve(this.live);
     if (this.closed) return Promise.reject(new MwsError('upstream_unavailable', `Upstream "${this.vendor}" is shut down.`));
-    this.connecting ??= this.connect(timeoutMs).finally(() => {
-      this.connecting = undefined;
-    });
+    if (!this.connecting) {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = undefined;
+      this.connectStartedAt = this.opts.now();
+      // A retry of a down upstream stays "down" (with its reason) until it is up again.
+      if (this.status !== 'up' && this.status !== 'down') this.status = 'starting';
+      this.connecting = this.connect().then(
+        (live) => {
+          this.connecting = undefined;
+          this.attempt = 0;
+          if (this.listWaiting) {
+            this.listWaiting = false;
+            this.opts.onUp();
+          }
+          return live;
+        },
+        (err: unknown) => {
+          this.connecting = undefined;
+          this.markDown(err);
+          this.scheduleRetry();
+          this.opts.onDown?.();
+          throw err;
+        },
+      );
+      // A start nobody awaits any more must not become an unhandled rejection.
+      this.connecting.catch(() => {});
+    }
     return this.connecting;
   }
 
-  private async connect(timeoutMs: number): Promise<Live> {
-    this.status = this.status === 'up' ? 'up' : 'connecting';
-    const built = await buildTransport(this.opts.config);
-    built.stderr?.on('data', () => {
-      // Upstream chatter on stderr is not ours to print; draining it keeps the child from blocking.
-    });
+  private async connect(): Promise<Live> {
+    const built = await buildTransport(this.opts.config, { maxResultBytes: this.opts.maxResultBytes });
+    // The tail is kept across restarts: a retry must not hide why the last attempt died.
+    built.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     const client = new Client(
       { name: this.opts.clientName, version: '0.1.0' },
       {
-        // Builtin upstreams run in this process on the same SDK: no probe needed.
         listMaxPages: LIST_MAX_PAGES,
-        versionNegotiation: { mode: this.opts.config.kind === 'builtin' ? 'legacy' : 'auto', probe: { timeoutMs } },
+        // Declared so upstreams offer the tools that need them; each request is routed to the
+        // client whose call caused it, and refused with a sentence when that client lacks it.
+        capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: { listChanged: true } },
+        // Builtin upstreams run in this process on the same SDK, and stdio servers speak the 2025
+        // protocol or answer initialize with the versions they speak: neither needs a probe (for
+        // stdio, a probe would spawn the server twice). HTTP upstreams are probed for 2026-07-28.
+        versionNegotiation: { mode: this.pinnedEra ? { pin: this.pinnedEra } : this.opts.config.kind === 'http' ? 'auto' : 'legacy', probe: { timeoutMs: this.opts.connectMs } },
         listChanged: {
           tools: {
             // A burst of notifications still coalesces; clients hear of a change within tens of ms, not 300.
@@ -143,13 +244,26 @@ export class UpstreamConnection implements Upstream {
         },
       },
     );
+    this.peers.install(client, this.vendor);
+    for (const method of BROADCAST_NOTIFICATIONS) {
+      client.setNotificationHandler(method, (n: { params?: Record<string, unknown> }) => this.opts.onNotification?.(method, n.params));
+    }
     try {
-      await client.connect(built.transport, { timeout: timeoutMs });
+      await withDeadline(client.connect(built.transport, { timeout: this.opts.connectMs }), this.opts.connectMs, this.vendor, 'start');
     } catch (err) {
       built.dispose();
       await client.close().catch(() => {});
+      // A server that refused our 2025 opening and named the 2026-07-28 revision is started again in it
+      // (once; the revision is kept for its restarts).
+      const named = supportedVersions(err);
+      if (!this.pinnedEra && named.includes(MODERN_REVISION)) {
+        this.pinnedEra = MODERN_REVISION;
+        this.opts.log.warn(`upstream "${this.vendor}" speaks only ${named.join(', ')}; connecting again in ${MODERN_REVISION}.`);
+        return this.connect();
+      }
       throw err;
     }
+    responsesAfterNotifications(built.transport);
     const live: Live = { client, built, connectedAt: this.opts.now() };
     client.onclose = () => this.onClosed(live);
     this.live = live;
@@ -166,14 +280,25 @@ export class UpstreamConnection implements Upstream {
     this.markDown(new Error('the connection closed'));
     if (this.opts.config.kind !== 'stdio') return;
     // A stdio child died: bring it back with backoff.
-    if (this.opts.now() - live.connectedAt > RESTART_RESET_AFTER_MS) this.restartAttempt = 0;
-    const delay = restartDelayMs(this.restartAttempt++);
-    this.opts.log.warn(`upstream "${this.vendor}" exited; restarting in ${delay} ms.`);
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
-      if (!this.closed) this.opts.onRestarted();
+    if (this.opts.now() - live.connectedAt > RESTART_RESET_AFTER_MS) this.attempt = 0;
+    this.opts.log.warn(`upstream "${this.vendor}" exited.`);
+    this.scheduleRetry();
+  }
+
+  /** Tries again later, with backoff; a success tells the catalog (onUp), which lists it again. */
+  private scheduleRetry(): void {
+    if (this.closed || this.retryTimer || this.status === 'revoked') return;
+    const delay = restartDelayMs(this.attempt++);
+    this.opts.log.warn(`upstream "${this.vendor}" is down (${this.lastError ?? 'unknown reason'}); retrying in ${delay} ms.`);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.closed || this.live || this.connecting) return;
+      this.ensure().then(
+        () => this.opts.onUp(),
+        () => {},
+      );
     }, delay);
-    this.restartTimer.unref();
+    this.retryTimer.unref();
   }
 
   private markDown(err: unknown): void {
@@ -190,6 +315,36 @@ export class UpstreamConnection implements Upstream {
   }
 }
 
+/**
+ * The SDK dispatches notifications a microtask later but responses at once, and forgets a request's
+ * progress handler on its response: the last progress notification before a result was dropped.
+ * Responses are delivered a microtask later too, so everything arrives in wire order.
+ */
+function responsesAfterNotifications(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  transport.onmessage = (message, extra) => {
+    const m = message as { method?: unknown; id?: unknown };
+    if (m.method === undefined && m.id !== undefined) queueMicrotask(() => deliver(message, extra));
+    else deliver(message, extra);
+  };
+}
+
+const MODERN_REVISION = '2026-07-28';
+
+/** The revisions an unsupported-protocol-version error names (`data.supported`), anywhere in its causes. */
+function supportedVersions(err: unknown): string[] {
+  for (let e = err as { data?: { supported?: unknown }; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    const s = e.data?.supported;
+    if (Array.isArray(s)) return s.filter((v): v is string => typeof v === 'string');
+  }
+  return [];
+}
+
+function isStarting(err: unknown): boolean {
+  return err instanceof MwsError && err.code === 'upstream_starting';
+}
+
 /** The upstream answered, and refused our credentials: access was revoked (or never granted). */
 function isRefused(err: unknown): boolean {
   if (err instanceof UnauthorizedError) return true;
@@ -204,11 +359,16 @@ function isTransportFailure(err: unknown): boolean {
   return /session|fetch failed|econnrefused|socket|closed|404/.test(msg);
 }
 
-export function withDeadline<T>(p: Promise<T>, ms: number, vendor: string): Promise<T> {
+export function withDeadline<T>(p: Promise<T>, ms: number, vendor: string, what: 'answer' | 'start' = 'answer'): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new MwsError('upstream_timeout', `Upstream "${vendor}" did not answer within ${ms} ms.`, { vendor, ms })),
+      () =>
+        reject(
+          what === 'start'
+            ? new MwsError('upstream_timeout', `Upstream "${vendor}" did not start within ${ms} ms. Check its command, or raise timeouts.connectMs.`, { vendor, ms })
+            : new MwsError('upstream_timeout', `Upstream "${vendor}" did not answer within ${ms} ms.`, { vendor, ms }),
+        ),
       ms,
     );
   });

@@ -1,6 +1,6 @@
 // Builds the SDK client transport for each kind of upstream.
 import { InMemoryTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { StdioUpstreamTransport } from './stdioTransport.js';
 import type { UpstreamConfig } from '../config/schema.js';
 import { createDemoServer } from '../demo/server.js';
 
@@ -29,7 +29,9 @@ function perRequestSignalFetch(): { fetch: typeof fetch; dispose: () => void } {
   return { fetch: wrapped, dispose: () => open.forEach((c) => c.abort()) };
 }
 
-export async function buildTransport(cfg: UpstreamConfig): Promise<BuiltTransport> {
+export type TransportLimits = { maxResultBytes: number };
+
+export async function buildTransport(cfg: UpstreamConfig, limits: TransportLimits): Promise<BuiltTransport> {
   switch (cfg.kind) {
     case 'http': {
       const f = perRequestSignalFetch();
@@ -40,14 +42,8 @@ export async function buildTransport(cfg: UpstreamConfig): Promise<BuiltTranspor
       return { transport, dispose: f.dispose };
     }
     case 'stdio': {
-      const transport = new StdioClientTransport({
-        command: cfg.command,
-        args: cfg.args,
-        env: { ...getDefaultEnvironment(), ...cfg.env },
-        ...(cfg.cwd ? { cwd: cfg.cwd } : {}),
-        stderr: 'pipe',
-      });
-      return { transport, stderr: transport.stderr as NodeJS.ReadableStream | null, dispose: () => {} };
+      const transport = new StdioUpstreamTransport({ command: cfg.command, args: cfg.args, env: cfg.env, cwd: cfg.cwd, maxMessageBytes: limits.maxResultBytes });
+      return { transport, stderr: transport.stderr, dispose: () => {} };
     }
     case 'builtin': {
       const [client, server] = InMemoryTransport.createLinkedPair();

@@ -1,8 +1,12 @@
 // What the rest of the core knows about an upstream: its status, era and tools, never its transport.
-import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, ClientCapabilities, ServerCapabilities, Tool } from '@modelcontextprotocol/client';
 
-/** `revoked`: the upstream refuses our credentials (HTTP 401/403), so its tools leave every set. */
-export type UpstreamStatus = 'connecting' | 'up' | 'down' | 'revoked';
+/**
+ * `starting`: a first start (or restart) is under way; `down`: the last start or the connection
+ * failed, and it is retried with backoff; `revoked`: the upstream refuses our credentials
+ * (HTTP 401/403), so its tools leave every set.
+ */
+export type UpstreamStatus = 'starting' | 'up' | 'down' | 'revoked';
 export type UpstreamKind = 'http' | 'stdio' | 'builtin';
 
 export type UpstreamInfo = {
@@ -11,18 +15,46 @@ export type UpstreamInfo = {
   status: UpstreamStatus;
   /** The protocol revision negotiated with it, when connected. */
   era: string | undefined;
+  /** Why it is not serving, with the last lines of its stderr when it has some. */
   lastError: string | undefined;
+  /** The last lines the server printed on stderr (stdio), when it is not up. */
+  stderr?: string[];
 };
 
-export type CallOptions = { timeoutMs: number; signal?: AbortSignal };
+/**
+ * The downstream client whose request caused an upstream call: progress, log messages and the
+ * upstream's server→client requests (sampling, elicitation, roots) go back to it.
+ */
+export type DownstreamPeer = {
+  /** The caller's progress token, when it asked for progress. */
+  progressToken?: string | number;
+  /**
+   * The caller speaks 2026-07-28: a server asks it for input in an `input_required` result, never with
+   * a request. An upstream's input_required answer is then passed to it as is.
+   */
+  modern: boolean;
+  /** A 2026-07-28 retry round: the caller's answers to an earlier input_required result, passed upstream. */
+  retry?: { inputResponses?: Record<string, unknown>; requestState?: string };
+  /** What the caller declared it can do (sampling, elicitation, roots). */
+  capabilities: ClientCapabilities | undefined;
+  notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
+  /** Sends a request to the caller; rejects when its era or transport cannot carry one. */
+  request(request: { method: string; params?: Record<string, unknown> }): Promise<Record<string, unknown>>;
+};
+
+export type CallOptions = { timeoutMs: number; signal?: AbortSignal; peer?: DownstreamPeer };
 
 export interface Upstream {
   readonly vendor: string;
   info(): UpstreamInfo;
+  /** What the upstream said it serves (resources, prompts, completions, logging), once connected. */
+  capabilities?(): ServerCapabilities | undefined;
   /** Lists tools within `budgetMs`, connecting (or re-opening an expired session) first when needed. */
   listTools(budgetMs: number): Promise<Tool[]>;
   /** Calls a tool once. Never retried: a call may have side effects. */
   callTool(name: string, args: Record<string, unknown> | undefined, opts: CallOptions): Promise<CallToolResult>;
+  /** Forwards any other request (resources/*, prompts/*, completion/complete, logging/setLevel) as it is. */
+  request?(method: string, params: Record<string, unknown> | undefined, opts: CallOptions): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,199 @@
+// The stdio transport to an upstream child: one process, newline-delimited JSON-RPC, stderr kept.
+// Written here instead of the SDK's StdioClientTransport because that one closes the whole
+// connection (and every call in flight on it) when one message passes its 10 MiB buffer; this one
+// answers only the request whose result was too large, with a sentence, and keeps the child.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+
+export type StdioParams = { command: string; args: string[]; env: Record<string, string>; cwd: string | undefined; maxMessageBytes: number };
+
+/** JSON-RPC error code for a result this proxy would not forward (implementation-defined range). */
+export const RESULT_TOO_LARGE_CODE = -32001;
+/** Bytes kept from each end of an oversize line, to find its request id. */
+const KEEP_BYTES = 64 * 1024;
+
+export function tooLargeMessage(limit: number): string {
+  return (
+    `The upstream's answer was larger than the ${formatBytes(limit)} limit, so Working Set did not forward it. ` +
+    'Ask for less (a smaller page, range or file), or raise "maxResultBytes" in the config.'
+  );
+}
+
+export function formatBytes(n: number): string {
+  return n >= 1024 * 1024 ? `${Math.round((n / (1024 * 1024)) * 10) / 10} MB` : `${n} bytes`;
+}
+
+export class StdioUpstreamTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  /** Piped before start, so nothing the child prints early is lost. */
+  readonly stderr = new PassThrough();
+  private child: ChildProcess | undefined;
+  private chunks: Buffer[] = [];
+  private size = 0;
+  /** While an oversize line is being skipped: its first and last bytes. */
+  private skipping: { head: Buffer; tail: Buffer } | undefined;
+  /** Our requests awaiting an answer, to name the one an oversize answer belonged to. */
+  private readonly pending = new Set<string | number>();
+
+  constructor(private readonly params: StdioParams) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('The stdio transport is already started.');
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.params.command, this.params.args, {
+        env: { ...getDefaultEnvironment(), ...this.params.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        shell: false,
+        windowsHide: true,
+        ...(this.params.cwd ? { cwd: this.params.cwd } : {}),
+      });
+      this.child = child;
+      child.on('error', (err) => {
+        reject(err);
+        this.onerror?.(err);
+      });
+      child.on('spawn', () => resolve());
+      child.on('close', () => {
+        this.child = undefined;
+        this.finish();
+      });
+      child.stdin?.on('error', (err) => this.onerror?.(err));
+      child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
+      child.stderr?.pipe(this.stderr);
+    });
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const m = message as { id?: string | number; method?: string };
+    if (m.method !== undefined && m.id !== undefined) this.pending.add(m.id);
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin) return reject(new Error('The upstream process is not running.'));
+      const text = JSON.stringify(message) + '\n';
+      if (stdin.write(text)) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.child = undefined;
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const wait = (ms: number) => Promise.race([closed, new Promise<void>((r) => setTimeout(r, ms).unref())]);
+    try {
+      child.stdin?.end();
+    } catch {
+      /* already gone */
+    }
+    await wait(2000);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await wait(2000);
+    }
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    this.finish();
+  }
+
+  private finished = false;
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.onclose?.();
+  }
+
+  private read(chunk: Buffer): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      const end = nl === -1 ? chunk.length : nl;
+      this.append(chunk.subarray(start, end));
+      if (nl === -1) return;
+      this.endLine();
+      start = nl + 1;
+    }
+  }
+
+  private append(part: Buffer): void {
+    if (part.length === 0) return;
+    if (this.skipping) {
+      this.skipping.tail = keepTail(this.skipping.tail, part);
+      return;
+    }
+    if (this.size + part.length > this.params.maxMessageBytes) {
+      const head = Buffer.concat([...this.chunks, part]);
+      this.chunks = [];
+      this.size = 0;
+      this.skipping = { head: head.subarray(0, KEEP_BYTES), tail: keepTail(Buffer.alloc(0), head) };
+      return;
+    }
+    this.chunks.push(part);
+    this.size += part.length;
+  }
+
+  private endLine(): void {
+    if (this.skipping) {
+      const { head, tail } = this.skipping;
+      this.skipping = undefined;
+      this.answerOversize(head.toString('utf8'), tail.toString('utf8'));
+      return;
+    }
+    const line = (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks)).toString('utf8').replace(/\r$/, '');
+    this.chunks = [];
+    this.size = 0;
+    if (!line.trim()) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return; // a stray non-JSON line on stdout: ignored like the SDK does
+    }
+    if (typeof message !== 'object' || message === null || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0') return;
+    const m = message as { id?: string | number; method?: string };
+    if (m.method === undefined && m.id !== undefined) this.pending.delete(m.id);
+    this.onmessage?.(message as JSONRPCMessage);
+  }
+
+  /** A message over the limit: answers the request it belonged to with an error, when that is known. */
+  private answerOversize(head: string, tail: string): void {
+    const id = findResponseId(head, tail, this.pending);
+    const text = tooLargeMessage(this.params.maxMessageBytes);
+    if (id === undefined) {
+      this.onerror?.(new Error(`The upstream sent a message larger than ${formatBytes(this.params.maxMessageBytes)}; it was dropped.`));
+      return;
+    }
+    this.pending.delete(id);
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: RESULT_TOO_LARGE_CODE, message: text } } as JSONRPCMessage);
+  }
+}
+
+function keepTail(prev: Buffer, part: Buffer): Buffer {
+  const joined = prev.length ? Buffer.concat([prev, part]) : part;
+  return joined.length > KEEP_BYTES ? Buffer.from(joined.subarray(joined.length - KEEP_BYTES)) : Buffer.from(joined);
+}
+
+const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
+const ID_AT_END = new RegExp(String.raw`"id"\s*:\s*${ID}\s*\}\s*$`);
+const ID_AT_START = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${ID}`);
+
+/**
+ * The id of an oversize response: a top-level `id` as its last or first key (how SDKs serialize), else
+ * the only request we have open. A request or notification from the upstream (it has a method) is none.
+ */
+export function findResponseId(head: string, tail: string, pending: ReadonlySet<string | number>): string | number | undefined {
+  if (/^\s*\{\s*"method"\s*:/.test(head)) return undefined;
+  const m = ID_AT_END.exec(tail) ?? ID_AT_START.exec(head);
+  if (m) {
+    const id = JSON.parse(m[1]!) as string | number;
+    if (pending.has(id)) return id;
+  }
+  return pending.size === 1 ? [...pending][0] : undefined;
+}
