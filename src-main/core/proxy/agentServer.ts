@@ -15,6 +15,19 @@ function clientName(server: Server, ctx: ServerContext): string {
 }
 
 /** The client behind one request, as the upstream side sees it. */
+/** Sessions whose client asked for log messages: their calls must run where notifications can reach them. */
+const loggingServers = new WeakSet<Server>();
+
+/**
+ * Whether calls on this 2025 session may be answered by the fast path (proxy/fastPath.ts), which sends
+ * one JSON answer and nothing before it: not when the client can take the upstream's sampling,
+ * elicitation or roots requests, or asked for log messages — those need the SDK path's peer.
+ */
+export function fastPathServes(server: Server): boolean {
+  const caps = server.getClientCapabilities();
+  return !caps?.sampling && !caps?.elicitation && !caps?.roots && !loggingServers.has(server);
+}
+
 export function peerOf(server: Server, ctx: ServerContext): DownstreamPeer {
   const token = ctx.mcpReq._meta?.progressToken;
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
@@ -89,6 +102,11 @@ export function createAgentServer(agentId: string, runtime: AgentRuntime, passth
     server.setRequestHandler('prompts/get', async (req, ctx) => asInputRequired(await p.getPrompt(params(req), peerOf(server, ctx))) as never);
   }
   if (extra.completions) server.setRequestHandler('completion/complete', async (req) => (await p.complete(params(req))) as never);
-  if (extra.logging) server.setRequestHandler('logging/setLevel', async (req) => (await p.setLevel(params(req))) as never);
+  if (extra.logging) {
+    server.setRequestHandler('logging/setLevel', async (req) => {
+      loggingServers.add(server);
+      return (await p.setLevel(params(req))) as never;
+    });
+  }
   return server;
 }

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../log.js';
-import { createAgentServer } from './agentServer.js';
+import { createAgentServer, fastPathServes } from './agentServer.js';
 import type { Passthrough } from './passthrough.js';
 import type { AgentRuntime } from './runtime.js';
 
@@ -59,7 +59,7 @@ export class AgentEndpoint {
    */
   liveSession(id: string): { client: string | undefined } | undefined {
     const s = this.sessions.get(id);
-    if (!s) return undefined;
+    if (!s || !fastPathServes(s.server)) return undefined;
     s.lastSeen = this.now();
     return { client: s.server.getClientVersion()?.name };
   }
