@@ -20,9 +20,11 @@ function upstream(args: string[]): UpstreamConnection {
     log: new MemoryLogger(),
     clientName: 'test',
     now: () => Date.now(),
+    connectMs: LIST_BUDGET_MS,
+    maxResultBytes: 64 * 1024 * 1024,
     onToolsChanged: () => {},
-    onRestarted: () => {},
-  } as ConstructorParameters<typeof UpstreamConnection>[0]);
+    onUp: () => {},
+  });
   open.push(c);
   return c;
 }

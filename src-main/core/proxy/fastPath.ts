@@ -16,10 +16,12 @@ import {
 } from '@modelcontextprotocol/server';
 import { PROXY_SERVER_INFO } from './agentServer.js';
 import type { AgentRuntime } from './runtime.js';
+import type { DownstreamPeer } from '../upstream/types.js';
 
 export const MODERN_REVISION = '2026-07-28';
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
+const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
 const SERVER_META = { 'io.modelcontextprotocol/serverInfo': PROXY_SERVER_INFO };
 const HOSTS = localhostAllowedHostnames();
 const ORIGINS = localhostAllowedOrigins();
@@ -76,6 +78,24 @@ function eligible(req: IncomingMessage, body: unknown): Eligible | undefined {
   return { rpc: { jsonrpc: '2.0', id, method, params } as Rpc, session: legacy ? sid : undefined };
 }
 
+/**
+ * The caller as the upstream sees it on this path: the fast path sends one JSON answer and nothing
+ * before it, so the caller takes no requests or notifications here. A 2025 session only comes this
+ * way when its client declared no sampling, elicitation or roots (proxy/agentServer.ts fastPathServes),
+ * so an upstream asking for them is told the client does not support them, as on the SDK path.
+ */
+const LEGACY_PEER: DownstreamPeer = {
+  modern: false,
+  capabilities: {},
+  notify: async () => {},
+  request: async () => {
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'The calling client cannot take requests on this path.');
+  },
+};
+function modernPeer(meta: Record<string, unknown>): DownstreamPeer {
+  return { ...LEGACY_PEER, modern: true, capabilities: (meta[CLIENT_CAPABILITIES_KEY] ?? {}) as DownstreamPeer['capabilities'] };
+}
+
 /** Serialized listings by listing array (the router keeps one array per agent until it changes). */
 const listingJson = new WeakMap<object, string>();
 const SERVER_META_JSON = JSON.stringify(SERVER_META);
@@ -130,6 +150,7 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
         client: typeof client === 'string' ? client : req.headers['user-agent'] ?? 'unknown',
         session,
         signal: abort.signal,
+        peer: session !== undefined ? LEGACY_PEER : modernPeer(rpc.params._meta as Record<string, unknown>),
       });
       res.off('close', onClose);
       if (session !== undefined) {
