@@ -50,6 +50,8 @@ export type AppOptions = {
   configFile?: { path: string; raw: Raw };
   /** Applied to every config loaded or saved while running (the CLI's --demo and --port). */
   transform?: (c: Config) => Config;
+  /** How often a call waiting for approval sends its client progress (default APPROVAL_KEEPALIVE_MS). */
+  approvalKeepAliveMs?: number;
   /** The built settings window, served at /ui (default: out/renderer of this package). */
   rendererDir?: string;
 };
@@ -121,7 +123,7 @@ export function createApp(opts: AppOptions): App {
     },
   });
   const pending = new PendingApprovals(config.timeouts.approvalMs, () => clock.now(), (call) => events.emit({ type: 'approvalPending', call }));
-  const gate = new ApprovalGate(config, sets, pending);
+  const gate = new ApprovalGate(config, sets, pending, () => clock.now(), opts.approvalKeepAliveMs);
   const router: ToolRouter = new ToolRouter({
     config,
     catalog,
@@ -129,7 +131,7 @@ export function createApp(opts: AppOptions): App {
     clock,
     ready,
     workingSet: (agent) => sets.names(agent),
-    hooks: { beforeCall: (agent, entry, args, signal) => gate.check(agent, entry, args, signal), used: (agent, tool, ts) => sets.markUsed(agent, tool, ts) },
+    hooks: { beforeCall: (agent, entry, args, signal, progress) => gate.check(agent, entry, args, signal, progress), used: (agent, tool, ts) => sets.markUsed(agent, tool, ts) },
     closeNames: (name) => search.closeNames(name, 3),
   });
   const search = new SearchService(() => catalog.toolbox(), config.searchAliases);

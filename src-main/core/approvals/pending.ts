@@ -6,7 +6,8 @@ import type { PendingCall } from './types.js';
 export type { PendingCall } from './types.js';
 
 
-export type Outcome = 'allow' | 'deny' | 'timeout';
+/** `once`: run this call without remembering the tool as allowed. */
+export type Outcome = 'allow' | 'once' | 'deny' | 'timeout';
 
 type Waiter = PendingCall & { resolve: (o: Outcome) => void; timer: NodeJS.Timeout };
 
@@ -51,7 +52,7 @@ export class PendingApprovals {
   }
 
   /** Decides every waiting call of `agent` (any agent when undefined) for `tool`; answers how many. */
-  decide(agent: string | undefined, tool: string, outcome: 'allow' | 'deny'): number {
+  decide(agent: string | undefined, tool: string, outcome: 'allow' | 'once' | 'deny'): number {
     let n = 0;
     for (const w of [...this.waiting.values()]) {
       if (w.tool === tool && (!agent || w.agent === agent)) {
@@ -63,7 +64,7 @@ export class PendingApprovals {
   }
 
   /** Decides one waiting call by id. */
-  decideOne(id: string, outcome: 'allow' | 'deny'): PendingCall | undefined {
+  decideOne(id: string, outcome: 'allow' | 'once' | 'deny'): PendingCall | undefined {
     const w = this.waiting.get(id);
     if (!w) return undefined;
     const { resolve: _r, timer: _t, ...call } = w;

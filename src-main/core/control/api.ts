@@ -3,8 +3,9 @@
 import type { UpstreamStatusView } from '../upstream/types.js';
 import type { Cause, Decision, HistoryEntry, PinSource, PromoteCause } from '../workingset/types.js';
 import type { UsageCandidate } from '../workingset/usagePromotion.js';
-import type { PendingCall } from '../approvals/types.js';
+import type { GrantView, PendingView } from '../approvals/types.js';
 import type { ApprovalMode } from '../config/schema.js';
+import type { ImportResult, ImportSource } from '../import/types.js';
 
 export type AgentView = { id: string; name: string; cap: number; idleWindowDays: number; approvals: ApprovalMode; size: number; url: string };
 
@@ -80,9 +81,17 @@ export interface ControlApi {
   cycle(args: { dryRun?: boolean; agents?: string[] }): Promise<CycleView>;
   /** What the sweep would decide at `now` (ISO time), changing nothing. */
   sweepPreview(args: { now: string; agents?: string[] }): Promise<Decision[]>;
-  pendingApprovals(args: { agent?: string }): Promise<PendingCall[]>;
-  /** Allows (or denies) a tool for an agent: answers waiting calls and, when allowing, remembers it. */
-  approve(args: { agent: string; tool: string; deny?: boolean }): Promise<{ decided: number; remembered: boolean; tool: string }>;
+  /** Calls waiting for the user, oldest first, of one agent or all. */
+  pendingApprovals(args: { agent?: string }): Promise<PendingView[]>;
+  /**
+   * Answers waiting calls of a tool (or the one with `id`): allow and remember it for the agent (the
+   * default), run them just this once (`once`), or deny them and withdraw any standing grant (`deny`).
+   */
+  approve(args: { agent: string; tool: string; deny?: boolean; once?: boolean; id?: string }): Promise<{ decided: number; remembered: boolean; tool: string; withdrawn: boolean }>;
+  /** The tools each agent may run without asking. */
+  grants(args: { agent?: string }): Promise<GrantView[]>;
+  /** Withdraws a standing grant: the tool asks again on its next call. */
+  revokeGrant(args: { agent: string; tool: string }): Promise<{ tool: string; revoked: boolean }>;
   search(args: { agent: string; query?: string; limit?: number }): Promise<{ text: string; bytes: number }>;
   report(args: { agent?: string }): Promise<AgentReport[]>;
   setDemotionPaused(args: { paused: boolean }): Promise<{ paused: boolean }>;
@@ -102,6 +111,10 @@ export interface ControlApi {
   /** A one-time link that opens the settings window in a browser (headless). */
   uiLink(args: Record<string, never>): Promise<{ url: string }>;
   updateSettings(args: { port?: number; compactDescriptions?: boolean; promote?: Partial<SettingsView['promote']>; desktop?: Partial<SettingsView['desktop']> }): Promise<SettingsView>;
+  /** Other clients' config files on this machine (or the one named) and the servers in them; env and header values never leave the core. */
+  importScan(args: { from?: string; file?: string; projectDir?: string }): Promise<ImportSource[]>;
+  /** Adds the named servers of one client file as upstreams (after a backup of the config) and answers the client edit. */
+  importServers(args: { file: string; names?: string[]; dryRun?: boolean; writeClient?: boolean; projectDir?: string; agent?: string }): Promise<ImportResult>;
 }
 
 export type ControlMethod = keyof ControlApi;
@@ -112,6 +125,7 @@ export type ControlResult<M extends ControlMethod> = Awaited<ReturnType<ControlA
 export const CONTROL_METHODS: readonly ControlMethod[] = [
   'status', 'workingSet', 'history', 'promote', 'demote', 'cycle', 'sweepPreview', 'pendingApprovals', 'approve', 'search', 'report', 'setDemotionPaused',
   'setProxyPaused', 'createAgent', 'updateAgent', 'deleteAgent', 'pin', 'clientConfigs', 'upstreams', 'saveUpstream', 'removeUpstream', 'testUpstream', 'settings', 'updateSettings', 'uiLink',
+  'importScan', 'importServers', 'grants', 'revokeGrant',
 ] as const;
 
 export function isControlMethod(name: string): name is ControlMethod {

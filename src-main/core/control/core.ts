@@ -14,6 +14,8 @@ import { buildReport, listingCost } from './report.js';
 import type { ConfigEditor } from '../config/editor.js';
 import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
+import { applyImport, scanImports } from '../import/service.js';
+import { approvalsControl } from './approvals.js';
 
 /** Switches the running core holds outside the config. */
 export type Runtime = { proxyPaused: boolean; restartNeeded: boolean };
@@ -105,6 +107,7 @@ export function createControl(p: ControlParts): ControlApi {
   };
 
   return {
+    ...approvalsControl({ config: p.config, clock: p.clock, catalog: p.catalog, sets: p.sets, gate: p.gate, events: p.events, agentId, resolve }),
     ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)) }),
     async status() {
       return {
@@ -145,23 +148,6 @@ export function createControl(p: ControlParts): ControlApi {
     async sweepPreview(a) {
       return p.sets.previewSweep(parseNow(a.now), agentList(a.agents));
     },
-    async pendingApprovals(a) {
-      return p.gate.pending.list(a.agent ? agentId(a.agent) : undefined);
-    },
-    async approve(a) {
-      const agent = agentId(a.agent);
-      if (a.deny) {
-        const tool = str(a.tool, '"tool"');
-        const name = p.catalog.toolbox().resolve(tool)?.name ?? tool;
-        const decided = await p.gate.deny(agent, name);
-        p.events.emit({ type: 'approvalDecided', agent, tool: name });
-        return { tool: name, decided, remembered: false };
-      }
-      const e = resolve(a.tool);
-      const decided = await p.gate.allow(agent, e);
-      p.events.emit({ type: 'approvalDecided', agent, tool: e.name });
-      return { tool: e.name, decided, remembered: true };
-    },
     async search(a) {
       const agent = agentId(a.agent);
       const listed = new Set(p.router.workingSetEntries(agent).map((e) => e.name));
@@ -194,6 +180,12 @@ export function createControl(p: ControlParts): ControlApi {
     },
     async uiLink() {
       return { url: `${p.baseUrl()}/ui?token=${p.uiToken()}` };
+    },
+    async importScan(a) {
+      return scanImports(a);
+    },
+    async importServers(a) {
+      return applyImport(a, { config: p.config, editor: p.editor, configPath: p.configPath, agentUrl: (id) => agentView(agentId(id)).url, now: () => p.clock.now() });
     },
     async setProxyPaused(a) {
       p.runtime.proxyPaused = a.paused === true;

@@ -10,6 +10,8 @@ export type CallContext = {
   /** The MCP session where the protocol has one (2025 era); undefined for stateless clients. */
   session: string | undefined;
   signal?: AbortSignal;
+  /** Progress to the client for this request, when it sent a progress token (keeps it from timing out). */
+  progress?: (progress: number, total: number | undefined, message: string) => void;
 };
 
 export interface AgentRuntime {
