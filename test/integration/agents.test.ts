@@ -114,7 +114,7 @@ describe('the CLI views', () => {
     expect(r.code).toBe(0);
     expect(lastJson(r.out)).toEqual([{ agent: 'bot', tool: 'drive_search_files', action: 'demote', cause: 'idle' }]);
     const human = await mws(['sweep', '--dry-run', '--now', later, '--agent', 'bot']);
-    expect(human.out).toMatch(/bot\s+drive_search_files\s+demote\s+idle/);
+    expect(human.out).toMatch(/bot\s+drive_search_files\s+demote\s+unused past the idle window/);
     const bad = await mws(['sweep', '--dry-run', '--now', 'next week']);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/"now" must be an ISO time/);
@@ -134,8 +134,8 @@ describe('the CLI views', () => {
     expect(text.out).toMatch(/tokens — the whole toolbox would be 71 tools/);
   });
 
-  it('mws promote --dry-run prints the decision table without applying it', async () => {
-    const r = await mws(['promote', '--dry-run', '--json']);
+  it('mws cycle --dry-run prints the decision table without applying it', async () => {
+    const r = await mws(['cycle', '--dry-run', '--json']);
     const table = lastJson(r.out) as { decisions: unknown[]; usage: Record<string, Array<{ tool: string; sessions: number }>> };
     expect(table.usage.default!.find((u) => u.tool === 'mail_send_message')).toMatchObject({ sessions: 1 });
     expect((await mws(['promote', 'no_such_tool', '--agent', 'default'])).err).toMatch(/No tool named "no_such_tool"/);

@@ -41,6 +41,8 @@ function eligible(req: IncomingMessage, body: unknown): Rpc | undefined {
   if (h['mcp-method'] !== method) return undefined;
   const meta = params._meta;
   if (!isPlainObject(meta) || meta[PROTOCOL_VERSION_KEY] !== MODERN_REVISION || !isPlainObject(meta[CLIENT_INFO_KEY])) return undefined;
+  // A client that asked for progress gets the SDK path, which can stream it (approval keep-alive).
+  if (meta.progressToken !== undefined) return undefined;
   if (method === 'tools/list') {
     if (Object.keys(params).some((k) => k !== '_meta')) return undefined; // cursors and the like: SDK path
   } else {
