@@ -238,7 +238,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
     } catch (err) {
       // What is left after checkFlags: a value missing after a flag that takes one, or one given to a switch.
-      const m = /Option '(-[-\w]+)[^']*' argument missing/.exec((err as Error).message);
+      const m = /Option '(-[-\w]+)[^']*' argument (?:missing|is ambiguous)/.exec((err as Error).message);
       if (m) throw new MwsError('usage', `${m[1]} needs a value. (\`mws ${command} --help\` lists the options.)`);
       const b = /Option '(--[\w-]+)' does not take an argument/.exec((err as Error).message);
       if (b) throw new MwsError('usage', `${b[1]} is a switch and takes no value. (\`mws ${command} --help\` lists the options.)`);

@@ -166,7 +166,7 @@ export function createApp(opts: AppOptions): App {
   const ui = new UiSessions(() => clock.now());
   const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link() });
   /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */
-  const pausedEndpoint = { handle: async () => text(503, 'Working Set is paused. Resume it from the tray or the window (or `mws` control), then try again.') };
+  const pausedEndpoint = { handle: async () => text(503, 'Working Set is paused. Resume it from the tray, the window or `mws resume`, then try again.') };
 
   let listener: Listener | undefined;
   let unwatch: (() => void) | undefined;
