@@ -4,16 +4,9 @@
 import { applyEdits, modify } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import type { ClientId, FileFormat } from './clients.js';
-import type { FoundServer } from './read.js';
+import type { ClientEdit, FoundServer } from './types.js';
 
-export type ClientEdit = {
-  /** The whole file as it should read after the edit. */
-  text: string;
-  /** Where appropriate, the client's own commands that make the same change. */
-  commands: string[];
-  /** One line on what to do, for people. */
-  summary: string;
-};
+export type { ClientEdit };
 
 const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
 

@@ -2,8 +2,9 @@
 // "Import servers" step read these files; they are never written without an explicit request.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import type { ClientId, FileFormat } from './types.js';
 
-export type ClientId = 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'codex';
+export type { ClientId, FileFormat };
 export const CLIENT_IDS: readonly ClientId[] = ['claude-desktop', 'claude-code', 'cursor', 'vscode', 'codex'];
 
 export const CLIENT_NAMES: Record<ClientId, string> = {
@@ -13,9 +14,6 @@ export const CLIENT_NAMES: Record<ClientId, string> = {
   vscode: 'VS Code',
   codex: 'Codex',
 };
-
-/** How a file keeps its servers: the JSON key that holds them (or the TOML table). */
-export type FileFormat = 'mcpServers' | 'servers' | 'codex-toml' | 'claude-code-user';
 
 export type KnownFile = { client: ClientId; path: string; format: FileFormat; scope: string };
 

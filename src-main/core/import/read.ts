@@ -5,25 +5,9 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { parse as parseToml } from 'smol-toml';
 import { MwsError } from '../errors.js';
 import type { UpstreamInput } from '../control/api.js';
-import type { FileFormat } from './clients.js';
+import type { FileFormat, FoundServer } from './types.js';
 
-export type FoundServer = {
-  /** The name the client gives it. */
-  name: string;
-  /** The upstream name it gets here: the client's name, made a vendor slug only where it must be. */
-  vendor: string;
-  /** Where it sits in the file, for the client edit: keys from the root. */
-  path: string[];
-  scope: string;
-  kind: 'stdio' | 'http';
-  command: string | null;
-  args: string[];
-  url: string | null;
-  envNames: string[];
-  headerNames: string[];
-  /** Why it may not work as it is (an SSE-only server, a variable the client fills in). */
-  notes: string[];
-};
+export type { FoundServer };
 
 /** A found server with its settings, values included: stays inside the core. */
 export type FoundWithValues = FoundServer & { upstream: UpstreamInput | null };

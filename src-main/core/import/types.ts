@@ -1,9 +1,36 @@
 // What the import step shows and answers (no Node imports here: the renderer reads these types).
-import type { ClientId, FileFormat } from './clients.js';
-import type { FoundServer } from './read.js';
-import type { ClientEdit } from './clientEdit.js';
 
-export type { ClientId, FileFormat, FoundServer, ClientEdit };
+export type ClientId = 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'codex';
+
+/** How a file keeps its servers: the JSON key that holds them (or the TOML table). */
+export type FileFormat = 'mcpServers' | 'servers' | 'codex-toml' | 'claude-code-user';
+
+export type FoundServer = {
+  /** The name the client gives it. */
+  name: string;
+  /** The upstream name it gets here: the client's name, made a vendor slug only where it must be. */
+  vendor: string;
+  /** Where it sits in the file, for the client edit: keys from the root. */
+  path: string[];
+  scope: string;
+  kind: 'stdio' | 'http';
+  command: string | null;
+  args: string[];
+  url: string | null;
+  envNames: string[];
+  headerNames: string[];
+  /** Why it may not work as it is (an SSE-only server, a variable the client fills in). */
+  notes: string[];
+};
+
+export type ClientEdit = {
+  /** The whole file as it should read after the edit. */
+  text: string;
+  /** Where appropriate, the client's own commands that make the same change. */
+  commands: string[];
+  /** One line on what to do, for people. */
+  summary: string;
+};
 
 export type ImportSource = {
   client: ClientId | null;
