@@ -33,7 +33,7 @@ export function defaultConfig(stateDir: string): Config {
     compactDescriptions: false,
     searchAliases: {},
     agents: [defaultAgent()],
-    desktop: { notifyDemotions: true, notifyUpstreams: true, startAtLogin: false },
+    desktop: { notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false },
   };
 }
 

@@ -28,6 +28,8 @@ export type StatusView = {
   agents: AgentView[];
   demotionPaused: boolean;
   proxyPaused: boolean;
+  /** Calls of every agent waiting for the user's approval (the tray's and the window's badge). */
+  pendingApprovals: number;
   /** A saved setting (port, state folder) takes effect only after a restart. */
   restartNeeded: boolean;
   /** False when settings cannot be saved (the demo without a config file). */
@@ -42,7 +44,7 @@ export type SettingsView = {
   port: number;
   compactDescriptions: boolean;
   promote: { minSessions: number; minCalls: number; windowDays: number; pinDecayDays: number };
-  desktop: { notifyDemotions: boolean; notifyUpstreams: boolean; startAtLogin: boolean };
+  desktop: { notifyDemotions: boolean; notifyUpstreams: boolean; notifyApprovals: boolean; startAtLogin: boolean };
   configPath: string | null;
 };
 

@@ -117,6 +117,7 @@ export function createControl(p: ControlParts): ControlApi {
         agents: p.config.agents.map((a) => agentView(a.id)),
         demotionPaused: p.sets.demotionPaused,
         proxyPaused: p.runtime.proxyPaused,
+        pendingApprovals: p.gate.pending.list().length,
         restartNeeded: p.runtime.restartNeeded,
         editable: p.editor.editable,
       };
