@@ -28,6 +28,7 @@ import { ensureToken } from './control/token.js';
 import type { ControlApi } from './control/api.js';
 import { eventsRoute } from './control/sse.js';
 import { UiSessions, uiRoute } from './control/uiRoute.js';
+import { rootRoute } from './control/signInPage.js';
 import { ConfigEditor, type Raw } from './config/editor.js';
 import { tokenMatches } from './control/token.js';
 import { fileURLToPath } from 'node:url';
@@ -198,6 +199,7 @@ export function createApp(opts: AppOptions): App {
             eventsRoute(events, authorized),
             controlRoute(control, () => token, (r) => ui.authorized(r)),
             uiRoute(ui, opts.rendererDir ?? DEFAULT_RENDERER_DIR),
+            rootRoute(),
             ...(opts.routes ?? []),
           ],
           opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused),

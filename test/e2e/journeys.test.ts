@@ -163,6 +163,30 @@ describe('a new user', () => {
   });
 });
 
+describe('signing in', () => {
+  it('sends / to the window\'s sign-in page, and a reused link to a styled page that says what to do', SLOW, async () => {
+    const page = await browser.newPage({ colorScheme: 'dark' });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    const res = await page.goto(`${busy.base}/`);
+    expect(new URL(page.url()).pathname).toBe('/ui/');
+    expect(res?.status()).toBe(401);
+    expect(await page.locator('h1').textContent()).toBe('Sign in to Working Set');
+    expect(await page.textContent('body')).toMatch(/one-time link.*mws ui/s);
+    const token = readFileSync(join(busy.stateDir, 'control-token'), 'utf8').trim();
+    const { url } = await httpControlClient(busy.base, token).uiLink({});
+    const first = await browser.newPage();
+    await first.goto(url);
+    await first.getByTestId('status').waitFor();
+    await first.close();
+    const again = await page.goto(url);
+    expect(again?.status()).toBe(401);
+    expect(await page.locator('h1').textContent()).toBe('This link has expired');
+    expect(await page.textContent('body')).toMatch(/Run mws ui for a new one/);
+    await page.screenshot({ path: join(DOCS, 'expired-dark.png') });
+    await page.close();
+  });
+});
+
 describe('the approvals inbox', () => {
   it('collects every agent\'s waiting calls, answers them, and withdraws a standing grant', SLOW, async () => {
     const main = await connectClient(`${busy.base}/mcp`, 'auto', 'inbox-main');

@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Route } from '../proxy/listener.js';
 import { tokenMatches } from './token.js';
+import { signInPage } from './signInPage.js';
 
 export const SESSION_COOKIE = 'mws_session';
 /** A one-time link is good for this long; after that `mws ui` prints a new one. */
@@ -55,8 +56,7 @@ export class UiSessions {
   }
 }
 
-const refused = () =>
-  new Response('This window needs the one-time link that `mws serve` printed (or run `mws ui` for a new one).\n', { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+const refused = (kind: 'no-session' | 'link-spent' = 'no-session') => signInPage(kind);
 
 export function uiRoute(sessions: UiSessions, rendererDir: string): Route {
   return (request, url) => {
@@ -65,7 +65,7 @@ export function uiRoute(sessions: UiSessions, rendererDir: string): Route {
       const token = url.searchParams.get('token');
       if (token !== null) {
         const session = sessions.exchange(token);
-        if (!session) return refused();
+        if (!session) return refused('link-spent');
         return new Response(null, {
           status: 303,
           headers: { location: '/ui/', 'set-cookie': `${SESSION_COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/` },
