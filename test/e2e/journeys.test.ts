@@ -116,6 +116,9 @@ describe('a new user', () => {
     // The running instance serves both at once; the first-run card is gone.
     await page.getByRole('button', { name: 'Upstreams', exact: true }).click();
     await expect.poll(() => page.getByTestId('tools-fixture').textContent(), { timeout: 20_000 }).toBe('8');
+    // The upstream's row opens to its tools, with their kinds.
+    await page.getByRole('button', { name: 'Show the tools of fixture' }).click();
+    await expect.poll(() => page.getByTestId('tool-list-fixture').textContent()).toMatch(/fixture__echo\s*read-only\s*—\s*Echo the text back\./);
     await page.getByRole('button', { name: 'Agents', exact: true }).click();
     expect(await page.getByTestId('first-run').count()).toBe(0);
     await page.close();
@@ -224,6 +227,11 @@ describe('the approvals inbox', () => {
     await page.getByRole('button', { name: 'Allow demo__mail_send_message once' }).click();
     expect(textOf(await again)).toContain('"ok":true');
     expect(await page.getByText('No tool is allowed without asking yet.').count()).toBe(1);
+    // The search playground tags its hits and cuts descriptions at a word.
+    await page.getByRole('button', { name: 'Search playground' }).click();
+    await page.getByLabel('Query').fill('delete a file');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => page.getByTestId('hits').locator('tbody tr').first().textContent()).toMatch(/^1demo__drive_delete_filedestructive/);
     await page.close();
   });
 

@@ -75,7 +75,7 @@ describe('the settings window', () => {
     await expect.poll(() => page.getByLabel('Cap', { exact: true }).inputValue()).toBe('7');
     await page.screenshot({ path: join(SCREENS, 'agents.png'), fullPage: true });
     await page.close();
-  });
+  }, 120_000); // restarts `mws serve`: seconds each on a busy machine
 
   it('shows promotions and demotions live in the working-set table and the history', async () => {
     const page = await open('#/agents/default');

@@ -92,6 +92,8 @@ export interface ControlApi {
   approve(args: { agent: string; tool: string; deny?: boolean; once?: boolean; id?: string }): Promise<{ decided: number; remembered: boolean; tool: string; withdrawn: boolean }>;
   /** The tools each agent may run without asking. */
   grants(args: { agent?: string }): Promise<GrantView[]>;
+  /** An upstream's tools as the toolbox has them, with their kind and the agents that list each. */
+  upstreamTools(args: { vendor: string }): Promise<Array<{ name: string; description: string | null; kind: 'read-only' | 'write' | 'destructive'; agents: string[] }>>;
   /** Withdraws a standing grant: the tool asks again on its next call. */
   revokeGrant(args: { agent: string; tool: string }): Promise<{ tool: string; revoked: boolean }>;
   search(args: { agent: string; query?: string; limit?: number }): Promise<{ text: string; bytes: number }>;
@@ -127,7 +129,7 @@ export type ControlResult<M extends ControlMethod> = Awaited<ReturnType<ControlA
 export const CONTROL_METHODS: readonly ControlMethod[] = [
   'status', 'workingSet', 'history', 'promote', 'demote', 'cycle', 'sweepPreview', 'pendingApprovals', 'approve', 'search', 'report', 'setDemotionPaused',
   'setProxyPaused', 'createAgent', 'updateAgent', 'deleteAgent', 'pin', 'clientConfigs', 'upstreams', 'saveUpstream', 'removeUpstream', 'testUpstream', 'settings', 'updateSettings', 'uiLink',
-  'importScan', 'importServers', 'grants', 'revokeGrant',
+  'importScan', 'importServers', 'grants', 'revokeGrant', 'upstreamTools',
 ] as const;
 
 export function isControlMethod(name: string): name is ControlMethod {

@@ -15,7 +15,7 @@ import type { ConfigEditor } from '../config/editor.js';
 import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
 import { applyImport, scanImports } from '../import/service.js';
-import { approvalsControl } from './approvals.js';
+import { approvalsControl, kindOf } from './approvals.js';
 
 /** Switches the running core holds outside the config. */
 export type Runtime = { proxyPaused: boolean; restartNeeded: boolean };
@@ -181,6 +181,14 @@ export function createControl(p: ControlParts): ControlApi {
     },
     async uiLink() {
       return { url: `${p.baseUrl()}/ui?token=${p.uiToken()}` };
+    },
+    async upstreamTools(a) {
+      const vendor = str(a.vendor, '"vendor"');
+      const listedBy = new Map<string, string[]>();
+      for (const ag of p.config.agents) for (const e of p.router.workingSetEntries(ag.id)) listedBy.set(e.name, [...(listedBy.get(e.name) ?? []), ag.id]);
+      return [...p.catalog.toolbox().all()]
+        .filter((e) => e.vendor === vendor)
+        .map((e) => ({ name: e.name, description: e.tool.description ?? null, kind: kindOf(e), agents: listedBy.get(e.name) ?? [] }));
     },
     async importScan(a) {
       return scanImports(a);
