@@ -18,6 +18,8 @@ function mws(args: string[]): Promise<{ code: number | null; out: string; err: s
   return new Promise((resolve) => r.proc.once('exit', (code) => resolve({ code, out: r.stdout(), err: r.stderr() })));
 }
 const names = (tools: Tool[]) => tools.map((t) => t.name).filter((n) => !['search_tools', 'call_tool', 'promote', 'demote'].includes(n));
+/** Each `mws` run is a new Node process: on a busy 2-core machine several take seconds each. */
+const CLI_SLOW = { timeout: 150_000 };
 const lastJson = (out: string) => JSON.parse(out.trim().split('\n').pop()!) as unknown;
 
 beforeAll(async () => {
@@ -73,7 +75,7 @@ describe('two agents on one toolbox', () => {
 });
 
 describe('approvals', () => {
-  it('holds a write tool\'s first call until the user allows it with `mws approve`, then remembers', async () => {
+  it('holds a write tool\'s first call until the user allows it with `mws approve`, then remembers', CLI_SLOW, async () => {
     const call = c.main.client.callTool({ name: 'mail_send_message', arguments: { to: ['a@example.com'], subject: 'hi', body: 'x' } });
     let pending: Array<{ tool: string; agent: string; arguments: unknown }> = [];
     for (let i = 0; i < 50 && pending.length === 0; i++) {
@@ -91,7 +93,7 @@ describe('approvals', () => {
     expect(textOf(again)).toContain('"ok":true');
   });
 
-  it('denies with `mws approve --deny`', async () => {
+  it('denies with `mws approve --deny`', CLI_SLOW, async () => {
     const call = c.main.client.callTool({ name: 'call_tool', arguments: { name: 'drive_delete_file', arguments: { fileId: 'f9' } } });
     for (let i = 0; i < 50; i++) if ((lastJson((await mws(['approve', '--json'])).out) as unknown[]).length) break;
     expect((await mws(['approve', 'drive_delete_file', '--agent', 'default', '--deny'])).out).toMatch(/Denied 1 waiting call/);
@@ -108,7 +110,7 @@ describe('approvals', () => {
 });
 
 describe('the CLI views', () => {
-  it('mws sweep --dry-run --now shows what a later sweep would demote, as JSON on the last line', async () => {
+  it('mws sweep --dry-run --now shows what a later sweep would demote, as JSON on the last line', CLI_SLOW, async () => {
     const later = new Date(Date.now() + 10 * 86_400_000).toISOString();
     const r = await mws(['sweep', '--dry-run', '--now', later, '--json']);
     expect(r.code).toBe(0);
