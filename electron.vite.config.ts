@@ -2,10 +2,14 @@ import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
+/** A slow shared build machine made Rolldown print plugin-timing advice into `npm run demo`: it is noise there. */
+const quiet = { checks: { bundlerTimings: false } };
+
 export default defineConfig({
   main: {
     build: {
       rollupOptions: {
+        ...quiet,
         // The desktop app and the `mws` CLI (headless core included) come out of one build: bin/mws.js
         // runs out/main/cli.js, so nothing compiles TypeScript at run time.
         input: { index: resolve(__dirname, 'src-main/desktop/main.ts'), cli: resolve(__dirname, 'src-main/cli/run.ts') },
@@ -17,11 +21,11 @@ export default defineConfig({
   },
   preload: {
     // A sandboxed preload must be CommonJS.
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src-main/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } } },
+    build: { rollupOptions: { ...quiet, input: { index: resolve(__dirname, 'src-main/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } } },
   },
   renderer: {
     root: resolve(__dirname, 'src-renderer'),
     plugins: [svelte()],
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src-renderer/index.html') } } },
+    build: { rollupOptions: { ...quiet, input: { index: resolve(__dirname, 'src-renderer/index.html') } } },
   },
 });

@@ -1,127 +1,274 @@
-// `mws`: parses the command line and runs one command. Each command lives in its own file.
+// `mws`: parses the command line and runs one command. Each command lives in its own file and is
+// imported only when it runs, so `mws --help` or a typo never loads the core.
 import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { MwsError } from '../core/errors.js';
 import { processIo, reportError, type Io } from './output.js';
-import { runInit } from './commands/init.js';
-import { runServe } from './commands/serve.js';
-import { runSearch } from './commands/search.js';
-import { runEval } from './commands/eval.js';
-import { runApprove, runDemote, runPromote, runSweep } from './commands/workingSet.js';
-import { runReport } from './commands/report.js';
-import { runAgentToken } from './commands/agentToken.js';
-import { cliConfig } from './config.js';
-import { withControl } from './instance.js';
+import { closest } from './suggest.js';
 
-const USAGE = `Usage: mws <command> [options]
+type Opt = { type: 'string' | 'boolean'; arg?: string; help: string };
+type Values = Record<string, string | boolean | undefined>;
+type Spec = {
+  summary: string;
+  usage: string[];
+  options: Record<string, Opt>;
+  /** How many words may follow the command. */
+  positionals: number;
+  run: (io: Io, v: Values, pos: string[]) => Promise<number>;
+};
 
-Commands:
-  serve [--config FILE] [--port N] [--demo]   run the proxy in the foreground
-  init [--config FILE]                        write a starting config (never overwrites)
-  search "<query>" [--agent ID] [--limit N] [--json] [--demo] [--explain]
-                                              the exact reply search_tools gives a model;
-                                              --explain: which words matched which fields
-  eval --catalog FILE --gold FILE [--json] [--engine bm25f|minisearch]
-       [--train FILE | --split 0.5 [--seed N] [--by query|tool]]
-                                              offline search quality on any catalog, with and
-                                              without learning from search→call pairs
-  promote [--dry-run] [--agent A] [--json]    usage promotion and sweep: the decision table, applied
-  promote TOOL --agent A                      put a tool in an agent's working set
-  demote TOOL --agent A                       take it out (it stays reachable through search)
-  sweep --dry-run --now <ISO> [--agent A] [--json]
-                                              what the sweep would demote at that time
-  report [--agent A] [--json]                 listed tools, context cost, calls, searches, history
-  approve [TOOL] [--agent A] [--deny]         allow or deny a tool; with no tool, list waiting calls
-  ui [--revoke-all]                           a new one-time link to the running instance's window;
-                                              --revoke-all ends every open window session instead
-  agent token A                               a new bearer token for agent A (its endpoint then requires it)
+const CONFIG: Opt = { type: 'string', arg: 'FILE', help: 'the config file (else $MWS_CONFIG, else ~/.config/mcp-working-set/config.json)' };
+const JSON_OUT: Opt = { type: 'boolean', help: 'print JSON for scripts instead of a table' };
+const AGENT: Opt = { type: 'string', arg: 'ID', help: 'the agent (default: default)' };
+const DEMO: Opt = { type: 'boolean', help: 'with no upstream configured, use the built-in demo toolbox' };
 
-Every command talks to the running instance when there is one, else works on the state files.
+const str = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
+const flag = (v: string | boolean | undefined) => v === true;
+const common = (v: Values) => ({ config: str(v.config), demo: flag(v.demo), agent: str(v.agent), json: flag(v.json) });
 
-Config: --config, else $MWS_CONFIG, else ~/.config/mcp-working-set/config.json.`;
+const COMMANDS: Record<string, Spec> = {
+  serve: {
+    summary: 'run the proxy in the foreground',
+    usage: ['mws serve [--config FILE] [--port N] [--demo]'],
+    options: { config: CONFIG, port: { type: 'string', arg: 'N', help: 'listen on this port (0: any free one)' }, demo: DEMO },
+    positionals: 0,
+    run: async (io, v) => (await import('./commands/serve.js')).runServe(io, { config: str(v.config), port: parsePort(str(v.port)), demo: flag(v.demo) }),
+  },
+  init: {
+    summary: 'write a starting config (never overwrites one)',
+    usage: ['mws init [--config FILE]'],
+    options: { config: CONFIG },
+    positionals: 0,
+    run: async (io, v) => (await import('./commands/init.js')).runInit(io, { config: str(v.config) }),
+  },
+  import: {
+    summary: 'move servers in from Claude Desktop, Claude Code, Cursor, VS Code or Codex',
+    usage: ['mws import [--from CLIENT] [--dry-run]', 'mws import FILE [--only NAME,NAME] [--dry-run] [--edit-client]'],
+    options: {
+      config: CONFIG,
+      from: { type: 'string', arg: 'CLIENT', help: 'only this client: claude-desktop, claude-code, cursor, vscode or codex' },
+      only: { type: 'string', arg: 'NAMES', help: 'import only these servers (comma-separated names)' },
+      'dry-run': { type: 'boolean', help: 'show what would be added and the client edit, change nothing' },
+      'edit-client': { type: 'boolean', help: 'also rewrite the client file (a backup is kept next to it)' },
+      agent: { type: 'string', arg: 'ID', help: 'the agent whose endpoint the client should use (default: default)' },
+      json: JSON_OUT,
+    },
+    positionals: 1,
+    run: async (io, v, pos) =>
+      (await import('./commands/import.js')).runImport(io, { config: str(v.config), file: pos[0], from: str(v.from), only: str(v.only), dryRun: flag(v['dry-run']), editClient: flag(v['edit-client']), agent: str(v.agent), json: flag(v.json) }),
+  },
+  search: {
+    summary: 'the exact reply search_tools gives a model',
+    usage: ['mws search "<query>" [--agent ID] [--limit N] [--json] [--explain]'],
+    options: {
+      config: CONFIG, agent: AGENT, limit: { type: 'string', arg: 'N', help: 'at most N hits (1–50)' }, json: { type: 'boolean', help: 'print the exact reply the model gets, as JSON, instead of a table' }, demo: DEMO,
+      explain: { type: 'boolean', help: 'show which query word matched which field of each hit (learned words included)' },
+    },
+    positionals: Infinity,
+    run: async (io, v, pos) => {
+      const limit = str(v.limit) === undefined ? undefined : Number(v.limit);
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 50)) throw new MwsError('usage', `--limit must be a whole number from 1 to 50 (got "${v.limit}").`);
+      return (await import('./commands/search.js')).runSearch(io, { ...common(v), query: pos.join(' ') || undefined, limit, explain: flag(v.explain) });
+    },
+  },
+  eval: {
+    summary: 'offline search quality on any catalog and gold set',
+    usage: ['mws eval --catalog FILE --gold FILE [--json] [--engine bm25f|minisearch]', 'mws eval --catalog FILE --gold FILE [--train FILE | --split 0.5 [--seed N] [--by query|tool]]'],
+    options: {
+      catalog: { type: 'string', arg: 'FILE', help: 'a JSON file {"tools": [...]}' }, gold: { type: 'string', arg: 'FILE', help: 'a JSON array of {"query", "expected": [...]}' }, json: JSON_OUT, engine: { type: 'string', arg: 'NAME', help: 'bm25f (default) or minisearch' },
+      train: { type: 'string', arg: 'FILE', help: 'a gold file fed first as observed search→call pairs (learning), then --gold is evaluated' },
+      split: { type: 'string', arg: 'F', help: 'split --gold: this share of it trains, the rest is evaluated' },
+      seed: { type: 'string', arg: 'N', help: 'the seed of --split' },
+      by: { type: 'string', arg: 'HOW', help: 'split by query (default) or by tool (train and test share no tool)' },
+    },
+    positionals: 0,
+    run: async (io, v) => (await import('./commands/eval.js')).runEval(io, { catalog: str(v.catalog), gold: str(v.gold), json: flag(v.json), engine: str(v.engine), train: str(v.train), split: str(v.split), seed: str(v.seed), by: str(v.by) }),
+  },
+  promote: {
+    summary: 'put a tool in an agent\'s working set',
+    usage: ['mws promote TOOL [--agent ID]'],
+    options: { config: CONFIG, agent: AGENT, json: JSON_OUT, demo: DEMO, 'dry-run': { type: 'boolean', help: '(moved: usage promotion is `mws cycle --dry-run`)' } },
+    positionals: 1,
+    run: async (io, v, pos) => {
+      if (!pos[0]) {
+        throw new MwsError('usage', 'mws promote needs a tool name: `mws promote TOOL --agent ID` puts it in that agent\'s working set. To run usage promotion and the sweep now, use `mws cycle` (`mws cycle --dry-run` only shows the decisions).');
+      }
+      return (await import('./commands/workingSet.js')).runPromote(io, { ...common(v), tool: pos[0] });
+    },
+  },
+  demote: {
+    summary: 'take a tool out of an agent\'s working set (search still reaches it)',
+    usage: ['mws demote TOOL [--agent ID]'],
+    options: { config: CONFIG, agent: AGENT, json: JSON_OUT, demo: DEMO },
+    positionals: 1,
+    run: async (io, v, pos) => (await import('./commands/workingSet.js')).runDemote(io, { ...common(v), tool: pos[0] }),
+  },
+  cycle: {
+    summary: 'usage promotion and the sweep now: the decision table, applied unless --dry-run',
+    usage: ['mws cycle [--dry-run] [--agent ID] [--json]'],
+    options: { config: CONFIG, agent: AGENT, json: JSON_OUT, demo: DEMO, 'dry-run': { type: 'boolean', help: 'show the decisions, change nothing' } },
+    positionals: 0,
+    run: async (io, v) => (await import('./commands/workingSet.js')).runCycle(io, { ...common(v), dryRun: flag(v['dry-run']) }),
+  },
+  sweep: {
+    summary: 'what the sweep would demote at a given time',
+    usage: ['mws sweep --dry-run [--now ISO-TIME] [--agent ID] [--json]'],
+    options: { config: CONFIG, agent: AGENT, json: JSON_OUT, demo: DEMO, 'dry-run': { type: 'boolean', help: 'show the decisions, change nothing' }, now: { type: 'string', arg: 'ISO', help: 'the time to sweep at, e.g. 2026-12-24T09:00:00Z' } },
+    positionals: 0,
+    run: async (io, v) => (await import('./commands/workingSet.js')).runSweep(io, { ...common(v), dryRun: flag(v['dry-run']), now: str(v.now) }),
+  },
+  report: {
+    summary: 'listed tools, context cost, calls, searches and history per agent',
+    usage: ['mws report [--agent ID] [--json]'],
+    options: { config: CONFIG, agent: AGENT, json: JSON_OUT, demo: DEMO },
+    positionals: 0,
+    run: async (io, v) => (await import('./commands/report.js')).runReport(io, common(v)),
+  },
+  approve: {
+    summary: 'answer calls waiting for approval, and list or withdraw standing grants',
+    usage: [
+      'mws approve                            calls waiting for approval',
+      'mws approve --list [--agent ID]        waiting calls and the tools each agent may run without asking',
+      'mws approve TOOL --agent ID [--once]   allow it (always, or just the waiting calls with --once)',
+      'mws approve TOOL --agent ID --deny     deny its waiting calls',
+      'mws approve TOOL --agent ID --revoke   withdraw a standing grant: it asks again next time',
+    ],
+    options: {
+      config: CONFIG, agent: AGENT, json: JSON_OUT, demo: DEMO,
+      list: { type: 'boolean', help: 'also list standing grants' },
+      once: { type: 'boolean', help: 'allow only the calls waiting now' },
+      deny: { type: 'boolean', help: 'deny the waiting calls' },
+      revoke: { type: 'boolean', help: 'withdraw the standing grant' },
+    },
+    positionals: 1,
+    run: async (io, v, pos) => (await import('./commands/approve.js')).runApprove(io, { ...common(v), tool: pos[0], list: flag(v.list), once: flag(v.once), deny: flag(v.deny), revoke: flag(v.revoke) }),
+  },
+  pause: {
+    summary: 'pause the running proxy (clients are told to wait), or only automatic demotion',
+    usage: ['mws pause [--demotion]'],
+    options: { config: CONFIG, demotion: { type: 'boolean', help: 'pause only automatic demotion; the proxy keeps serving' } },
+    positionals: 0,
+    run: async (io, v) => (await import('./commands/pause.js')).runPause(io, { config: str(v.config), demotion: flag(v.demotion), paused: true }),
+  },
+  resume: {
+    summary: 'resume the proxy, or automatic demotion',
+    usage: ['mws resume [--demotion]'],
+    options: { config: CONFIG, demotion: { type: 'boolean', help: 'resume only automatic demotion' } },
+    positionals: 0,
+    run: async (io, v) => (await import('./commands/pause.js')).runPause(io, { config: str(v.config), demotion: flag(v.demotion), paused: false }),
+  },
+  ui: {
+    summary: 'a new one-time link to the running instance\'s settings window',
+    usage: ['mws ui [--revoke-all]'],
+    options: { config: CONFIG, 'revoke-all': { type: 'boolean', help: 'end every open window session and unspent link instead' } },
+    positionals: 0,
+    run: async (io, v) => (await import('./commands/ui.js')).runUi(io, { config: str(v.config), revokeAll: flag(v['revoke-all']) }),
+  },
+  agent: {
+    summary: 'a new bearer token for an agent (its endpoint then requires it)',
+    usage: ['mws agent token ID'],
+    options: { config: CONFIG },
+    positionals: 2,
+    run: async (io, v, pos) => {
+      if (pos[0] !== 'token') throw new MwsError('usage', 'Usage: `mws agent token <agent-id>` makes a new bearer token for that agent and shows it once.');
+      return (await import('./commands/agentToken.js')).runAgentToken(io, { config: str(v.config), agent: pos[1] });
+    },
+  },
+};
+
+export function version(): string {
+  // Walks up to this package's package.json, so it works from the sources and from a build.
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 5; i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'mcp-working-set') return pkg.version ?? 'unknown';
+    } catch {
+      // not here; one folder up
+    }
+    dir = dirname(dir);
+  }
+  return 'unknown';
+}
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  return [
+    'Usage: mws <command> [options]',
+    '',
+    'Commands:',
+    ...Object.entries(COMMANDS).map(([name, s]) => `  ${name.padEnd(width)}  ${s.summary}`),
+    '',
+    '`mws <command> --help` shows a command\'s options. `mws --version` prints the version.',
+    'Every command talks to the running instance when there is one, else works on the state files.',
+  ].join('\n');
+}
+
+function commandHelp(name: string, s: Spec): string {
+  const opts = Object.entries(s.options).map(([k, o]) => [`--${k}${o.arg ? ` ${o.arg}` : ''}`, o.help] as const);
+  const width = Math.max(...opts.map(([k]) => k.length), 6);
+  return [`mws ${name}: ${s.summary}`, '', 'Usage:', ...s.usage.map((u) => `  ${u}`), '', 'Options:', ...opts.map(([k, h]) => `  ${k.padEnd(width)}  ${h}`), `  ${'--help'.padEnd(width)}  this help`].join('\n');
+}
+
+/** Unknown flags get one sentence with the closest known flag, not a parser's message and the whole usage. */
+function checkFlags(name: string, s: Spec, args: string[]): void {
+  const known = Object.keys(s.options);
+  for (const a of args) {
+    if (a === '--') break;
+    if (!a.startsWith('-') || a === '-') continue;
+    const flagName = a.replace(/^--?/, '').split('=')[0]!;
+    if (known.includes(flagName) || flagName === 'help' || flagName === 'h') continue;
+    const near = closest(flagName, known);
+    throw new MwsError('usage', `mws ${name} has no option ${a.split('=')[0]}${near ? `; did you mean --${near}?` : '.'} (\`mws ${name} --help\` lists its options.)`);
+  }
+}
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [command, ...rest] = argv;
   try {
-    switch (command) {
-      case 'serve': {
-        const { values } = parseArgs({ args: rest, options: { config: { type: 'string' }, port: { type: 'string' }, demo: { type: 'boolean' } } });
-        return await runServe(io, { config: values.config, port: parsePort(values.port), demo: values.demo === true });
-      }
-      case 'search': {
-        const { values, positionals } = parseArgs({
-          args: rest,
-          allowPositionals: true,
-          options: { config: { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' }, demo: { type: 'boolean' }, explain: { type: 'boolean' } },
-        });
-        const limit = values.limit === undefined ? undefined : Number(values.limit);
-        if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 50)) throw new MwsError('usage', `--limit must be a whole number from 1 to 50 (got "${values.limit}").`);
-        return await runSearch(io, { config: values.config, demo: values.demo === true, query: positionals.join(' ') || undefined, agent: values.agent, json: values.json === true, limit, explain: values.explain === true });
-      }
-      case 'eval': {
-        const { values } = parseArgs({
-          args: rest,
-          options: { catalog: { type: 'string' }, gold: { type: 'string' }, json: { type: 'boolean' }, engine: { type: 'string' }, train: { type: 'string' }, split: { type: 'string' }, seed: { type: 'string' }, by: { type: 'string' } },
-        });
-        return await runEval(io, { catalog: values.catalog, gold: values.gold, json: values.json === true, engine: values.engine, train: values.train, split: values.split, seed: values.seed, by: values.by });
-      }
-      case 'promote':
-      case 'demote':
-      case 'sweep':
-      case 'approve':
-      case 'report': {
-        const { values, positionals } = parseArgs({
-          args: rest,
-          allowPositionals: true,
-          options: {
-            config: { type: 'string' }, agent: { type: 'string' }, json: { type: 'boolean' }, 'dry-run': { type: 'boolean' },
-            now: { type: 'string' }, deny: { type: 'boolean' }, demo: { type: 'boolean' },
-          },
-        });
-        if (positionals.length > 1) throw new MwsError('usage', `mws ${command} takes at most one tool name (got ${positionals.length}).`);
-        const common = { config: values.config, demo: values.demo === true, agent: values.agent, json: values.json === true };
-        const tool = positionals[0];
-        if (command === 'promote') return await runPromote(io, { ...common, tool, dryRun: values['dry-run'] === true });
-        if (command === 'demote') return await runDemote(io, { ...common, tool });
-        if (command === 'sweep') return await runSweep(io, { ...common, dryRun: values['dry-run'] === true, now: values.now });
-        if (command === 'approve') return await runApprove(io, { ...common, tool, deny: values.deny === true });
-        return await runReport(io, common);
-      }
-      case 'ui': {
-        const { values } = parseArgs({ args: rest, options: { config: { type: 'string' }, 'revoke-all': { type: 'boolean' } } });
-        const { config } = await cliConfig({ config: values.config });
-        return await withControl(config, async ({ api, source }) => {
-          if (source !== 'running instance') throw new MwsError('usage', 'No instance is running: start one with `mws serve` (it prints the link).');
-          if (values['revoke-all']) {
-            const { ended } = await api.uiRevokeAll({});
-            io.out(`Ended ${ended} window session${ended === 1 ? '' : 's'}; unspent links no longer work. Run \`mws ui\` for a new link.`);
-            return 0;
-          }
-          io.out((await api.uiLink({})).url);
-          return 0;
-        });
-      }
-      case 'agent': {
-        const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { config: { type: 'string' } } });
-        if (positionals[0] !== 'token') throw new MwsError('usage', 'Usage: mws agent token <agent-id>');
-        return await runAgentToken(io, { config: values.config, agent: positionals[1] });
-      }
-      case 'init': {
-        const { values } = parseArgs({ args: rest, options: { config: { type: 'string' } } });
-        return await runInit(io, { config: values.config });
-      }
-      case undefined:
-      case 'help':
-      case '--help':
-      case '-h':
-        io.out(USAGE);
-        return command === undefined ? 2 : 0;
-      default:
-        throw new MwsError('usage', `Unknown command "${command}".\n\n${USAGE}`);
+    if (command === undefined) {
+      io.err(usage());
+      return 2;
     }
+    if (command === 'help' || command === '--help' || command === '-h') {
+      const sub = rest[0] && COMMANDS[rest[0]];
+      io.out(sub ? commandHelp(rest[0]!, sub) : usage());
+      return 0;
+    }
+    if (command === '--version' || command === '-v' || command === 'version') {
+      io.out(`mws ${version()}`);
+      return 0;
+    }
+    const spec = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (!spec) {
+      const near = closest(command, Object.keys(COMMANDS));
+      throw new MwsError('usage', `There is no command "${command}"${near ? `; did you mean \`mws ${near}\`?` : '.'} (\`mws --help\` lists them.)`);
+    }
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.out(commandHelp(command, spec));
+      return 0;
+    }
+    checkFlags(command, spec, rest);
+    const options = Object.fromEntries(Object.entries(spec.options).map(([k, o]) => [k, { type: o.type }]));
+    let parsed: { values: Values; positionals: string[] };
+    try {
+      parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
+    } catch (err) {
+      // What is left after checkFlags: a value missing after a flag that takes one, or one given to a switch.
+      const m = /Option '(-[-\w]+)[^']*' argument (?:missing|is ambiguous)/.exec((err as Error).message);
+      if (m) throw new MwsError('usage', `${m[1]} needs a value. (\`mws ${command} --help\` lists the options.)`);
+      const b = /Option '(--[\w-]+)' does not take an argument/.exec((err as Error).message);
+      if (b) throw new MwsError('usage', `${b[1]} is a switch and takes no value. (\`mws ${command} --help\` lists the options.)`);
+      throw new MwsError('usage', `${(err as Error).message.split('\n')[0]!.replace(/\.$/, '')}. (\`mws ${command} --help\` lists the options.)`);
+    }
+    if (parsed.positionals.length > spec.positionals) {
+      const extra = parsed.positionals.slice(spec.positionals).map((p) => `"${p}"`).join(' ');
+      throw new MwsError('usage', spec.positionals === 0 ? `mws ${command} takes no words after it (got ${extra}).` : `mws ${command} takes at most ${spec.positionals === 1 ? 'one name' : `${spec.positionals} names`} (also got ${extra}); quote a name with spaces.`);
+    }
+    return await spec.run(io, parsed.values, parsed.positionals);
   } catch (err) {
-    if (err instanceof TypeError && (err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      return reportError(io, new MwsError('usage', `${err.message}.\n\n${USAGE}`));
-    }
     return reportError(io, err);
   }
 }

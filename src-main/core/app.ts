@@ -30,6 +30,7 @@ import { ensureToken } from './control/token.js';
 import type { ControlApi } from './control/api.js';
 import { eventsRoute } from './control/sse.js';
 import { UiSessions, uiRoute } from './control/uiRoute.js';
+import { rootRoute } from './control/signInPage.js';
 import { ConfigEditor, type Raw } from './config/editor.js';
 import { tokenMatches } from './control/token.js';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +66,8 @@ export type AppOptions = {
    * instead of silently swapping the toolbox under the demo's state.
    */
   demo?: boolean;
+  /** How often a call waiting for approval sends its client progress (default APPROVAL_KEEPALIVE_MS). */
+  approvalKeepAliveMs?: number;
   /** The built settings window, served at /ui (default: out/renderer of this package). */
   rendererDir?: string;
   /**
@@ -157,7 +160,7 @@ export function createApp(opts: AppOptions): App {
     },
   });
   const pending = new PendingApprovals(config.timeouts.approvalMs, () => clock.now(), (call) => events.emit({ type: 'approvalPending', call }));
-  const gate = new ApprovalGate(config, sets, pending);
+  const gate = new ApprovalGate(config, sets, pending, () => clock.now(), opts.approvalKeepAliveMs);
   const router: ToolRouter = new ToolRouter({
     config,
     catalog,
@@ -166,7 +169,7 @@ export function createApp(opts: AppOptions): App {
     ready,
     workingSet: (agent) => sets.names(agent),
     hooks: {
-      beforeCall: (agent, entry, args, signal) => gate.check(agent, entry, args, signal),
+      beforeCall: (agent, entry, args, signal, progress) => gate.check(agent, entry, args, signal, progress),
       used: (agent, tool, ts) => {
         sets.markUsed(agent, tool, ts);
         learning.called(agent, tool);
@@ -219,7 +222,7 @@ export function createApp(opts: AppOptions): App {
   const ui = new UiSessions(() => clock.now(), () => config.uiSessions);
   const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link(), uiRevokeAll: () => ui.revokeAll() });
   /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */
-  const pausedEndpoint = { handle: async () => text(503, 'Working Set is paused. Resume it from the tray or the window (or `mws` control), then try again.') };
+  const pausedEndpoint = { handle: async () => text(503, 'Working Set is paused. Resume it from the tray, the window or `mws resume`, then try again.') };
 
   let listener: Listener | undefined;
   let unwatch: (() => void) | undefined;
@@ -298,6 +301,7 @@ export function createApp(opts: AppOptions): App {
           eventsRoute(events, authorized),
           controlRoute(control, () => token, (r) => ui.authorized(r)),
           uiRoute(ui, opts.rendererDir ?? DEFAULT_RENDERER_DIR),
+          rootRoute(),
           ...(opts.routes ?? []),
         ],
         opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused, (agent, sid) => endpoints.get(agent)?.liveSession(sid)),

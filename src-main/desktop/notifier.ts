@@ -1,33 +1,43 @@
-// Desktop notifications: demotions (one per agent per sweep) and upstreams going down, each mutable
-// in General settings; a click opens the window where the notice points.
+// Desktop notifications: demotions (one per agent per sweep), upstreams going down, refusing access or
+// coming back, and calls waiting for approval; each kind mutable in General settings. A click opens
+// the window where the notice points; approval buttons show only where the platform supports them.
 import { Notification } from 'electron';
 import type { App } from '../core/app.js';
-import { batcher, notices } from './notices.js';
+import { approvalNotice, batcher, notices } from './notices.js';
 
 /** A sweep emits its demotions together; this long a pause ends the batch. */
 const NOTICE_BATCH_MS = 800;
 
 export function startNotifier(core: App, openWindow: (hash: string) => void): () => void {
   const name = (id: string) => core.config.agents.find((a) => a.id === id)?.name ?? id;
+  /** Upstream statuses as of the last batch, so "back" is told only after "down". */
+  const seen = new Map<string, string>();
   const push = batcher(NOTICE_BATCH_MS, (batch) => {
+    const shown = notices(batch, core.config.desktop, {
+      agentName: name,
+      previousStatus: (vendor) => seen.get(vendor),
+      revokedReason: (tool) => (core.catalog.revokedVendors().has(tool.split('__')[0] ?? '') ? 'refused' : 'removed'),
+    });
+    for (const e of batch) if (e.type === 'upstreamStatus') seen.set(e.vendor, e.status);
     if (!Notification.isSupported()) return;
-    for (const n of notices(batch, core.config.desktop, name)) {
-      const shown = new Notification({ title: n.title, body: n.body });
-      shown.on('click', () => openWindow(n.open));
-      shown.show();
+    for (const n of shown) {
+      const note = new Notification({ title: n.title, body: n.body });
+      note.on('click', () => openWindow(n.open));
+      note.show();
     }
   });
   const offEvents = core.events.on(push);
   const offApprovals = core.events.on((e) => {
     if (e.type !== 'approvalPending' || !Notification.isSupported()) return;
-    const n = new Notification({
-      title: `${name(e.call.agent)} wants to run ${e.call.tool}`,
-      body: e.call.withdrawn ? 'Its definition changed since you allowed it.' : 'It is not read-only and has not been allowed yet.',
-      actions: [{ type: 'button', text: 'Allow' }, { type: 'button', text: 'Deny' }],
+    const n = approvalNotice(e.call, core.config.desktop, name, process.platform === 'darwin');
+    if (!n) return;
+    const note = new Notification({ title: n.title, body: n.body, actions: n.actions.map((a) => ({ type: 'button' as const, text: a.text })) });
+    note.on('action', (_ev, index) => {
+      const answer = n.actions[index]?.answer;
+      if (answer) void core.control.approve({ agent: e.call.agent, tool: e.call.tool, id: e.call.id, ...(answer === 'once' ? { once: true } : answer === 'deny' ? { deny: true } : {}) }).catch(() => {});
     });
-    n.on('action', (_ev, index) => void core.control.approve({ agent: e.call.agent, tool: e.call.tool, deny: index === 1 }));
-    n.on('click', () => openWindow(`#/agents/${encodeURIComponent(e.call.agent)}`));
-    n.show();
+    note.on('click', () => openWindow(n.open));
+    note.show();
   });
   return () => {
     offEvents();

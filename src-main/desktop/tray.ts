@@ -1,10 +1,10 @@
-// The tray: an icon for healthy / degraded / paused, and the menu trayMenu.ts describes, rebuilt on
-// every core event.
+// The tray: an icon for healthy / degraded / paused / waiting approvals, and the menu trayMenu.ts
+// describes, rebuilt on every core event.
 import { Menu, Tray, clipboard, nativeImage, type MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
 import type { App } from '../core/app.js';
 import type { StatusView } from '../core/control/api.js';
-import { buildTrayMenu, trayIcon, trayTooltip, type MenuItem, type TrayAction } from './trayMenu.js';
+import { buildTrayMenu, trayIcon, trayIconFile, trayTitle, trayTooltip, type MenuItem, type TrayAction, type TrayIcon } from './trayMenu.js';
 
 export type TrayDeps = { core: App; resourcesDir: string; openWindow: (hash?: string) => void; quit: () => void };
 
@@ -18,12 +18,10 @@ function toElectron(items: MenuItem[], run: (a: TrayAction) => void): MenuItemCo
 }
 
 export function startTray(d: TrayDeps): () => void {
-  const icons = {
-    healthy: nativeImage.createFromPath(join(d.resourcesDir, 'tray-healthy.png')),
-    degraded: nativeImage.createFromPath(join(d.resourcesDir, 'tray-degraded.png')),
-    paused: nativeImage.createFromPath(join(d.resourcesDir, 'tray-paused.png')),
-  };
-  // Template images let macOS draw the icon in the menu bar's own colours.
+  // Coloured marks that read on light and dark panels; on macOS template images (the file names end
+  // in "Template", and the @2x files are picked up for dense screens) drawn in the menu bar's colours.
+  const kinds: TrayIcon[] = ['healthy', 'degraded', 'paused', 'attention'];
+  const icons = Object.fromEntries(kinds.map((k) => [k, nativeImage.createFromPath(join(d.resourcesDir, trayIconFile(k, process.platform)))])) as Record<TrayIcon, ReturnType<typeof nativeImage.createFromPath>>;
   if (process.platform === 'darwin') Object.values(icons).forEach((i) => i.setTemplateImage(true));
   const tray = new Tray(icons.degraded);
   let status: StatusView | undefined;
@@ -33,6 +31,7 @@ export function startTray(d: TrayDeps): () => void {
     else if (a.kind === 'toggleDemotion') await d.core.control.setDemotionPaused({ paused: !status?.demotionPaused });
     else if (a.kind === 'copyUrl') clipboard.writeText(a.url);
     else if (a.kind === 'openAgent') d.openWindow(`#/agents/${encodeURIComponent(a.agent)}`);
+    else if (a.kind === 'openInbox') d.openWindow('#/inbox');
     else if (a.kind === 'settings') d.openWindow();
     else d.quit();
   };
@@ -40,6 +39,7 @@ export function startTray(d: TrayDeps): () => void {
     status = await d.core.control.status({}).catch(() => status);
     tray.setImage(icons[trayIcon(status)]);
     tray.setToolTip(trayTooltip(status));
+    if (process.platform === 'darwin') tray.setTitle(trayTitle(status));
     tray.setContextMenu(Menu.buildFromTemplate(toElectron(buildTrayMenu(status), (a) => void run(a))));
   };
   void render();

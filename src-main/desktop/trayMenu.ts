@@ -7,6 +7,7 @@ export type TrayAction =
   | { kind: 'toggleDemotion' }
   | { kind: 'copyUrl'; url: string }
   | { kind: 'openAgent'; agent: string }
+  | { kind: 'openInbox' }
   | { kind: 'settings' }
   | { kind: 'quit' };
 
@@ -16,18 +17,33 @@ export type MenuItem =
   | { type: 'checkbox'; label: string; checked: boolean; action: TrayAction }
   | { type: 'submenu'; label: string; items: MenuItem[] };
 
-export type TrayIcon = 'healthy' | 'degraded' | 'paused';
+export type TrayIcon = 'healthy' | 'degraded' | 'paused' | 'attention';
 
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Waiting approvals outrank everything: the user has something to answer. */
 export function trayIcon(s: StatusView | undefined): TrayIcon {
   if (!s) return 'degraded';
+  if (s.pendingApprovals > 0) return 'attention';
   if (s.proxyPaused) return 'paused';
   return s.upstreams.every((u) => u.status === 'up') ? 'healthy' : 'degraded';
+}
+
+/** The image file for an icon: coloured marks, or template shapes that macOS recolours itself. */
+export function trayIconFile(icon: TrayIcon, platform: NodeJS.Platform): string {
+  return platform === 'darwin' ? `tray-${icon}Template.png` : `tray-${icon}.png`;
+}
+
+/** Text beside the icon where the platform shows it (the macOS menu bar): the waiting count. */
+export function trayTitle(s: StatusView | undefined): string {
+  return s && s.pendingApprovals > 0 ? String(s.pendingApprovals) : '';
 }
 
 export function trayTooltip(s: StatusView | undefined): string {
   if (!s) return 'Working Set — starting';
   const up = s.upstreams.filter((u) => u.status === 'up').length;
-  return `Working Set — ${s.proxyPaused ? 'paused' : 'listening'} · ${up}/${s.upstreams.length} upstreams up`;
+  const waiting = s.pendingApprovals > 0 ? ` · ${plural(s.pendingApprovals, 'call')} waiting for approval` : '';
+  return `Working Set — ${s.proxyPaused ? 'paused' : 'listening'} · ${up} of ${plural(s.upstreams.length, 'upstream')} up${waiting}`;
 }
 
 export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
@@ -36,7 +52,11 @@ export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
   const down = s.upstreams.filter((u) => u.status !== 'up').map((u) => u.vendor);
   return [
     { type: 'normal', label: `${s.proxyPaused ? 'Paused' : 'Listening'} on ${s.url}/mcp`, enabled: false },
-    { type: 'normal', label: `Upstreams: ${up}/${s.upstreams.length} up${down.length ? ` (down: ${down.join(', ')})` : ''} · ${s.toolboxSize} tools`, enabled: false },
+    { type: 'normal', label: `Upstreams: ${up} of ${s.upstreams.length} up${down.length ? ` (down: ${down.join(', ')})` : ''} · ${plural(s.toolboxSize, 'tool')}`, enabled: false },
+    { type: 'separator' },
+    s.pendingApprovals > 0
+      ? { type: 'normal', label: `Approvals: ${s.pendingApprovals} waiting…`, enabled: true, action: { kind: 'openInbox' } }
+      : { type: 'normal', label: 'Approvals: none waiting', enabled: true, action: { kind: 'openInbox' } },
     { type: 'separator' },
     { type: 'checkbox', label: 'Pause proxy', checked: s.proxyPaused, action: { kind: 'toggleProxy' } },
     { type: 'checkbox', label: 'Pause automatic demotion', checked: s.demotionPaused, action: { kind: 'toggleDemotion' } },
@@ -44,7 +64,7 @@ export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
     ...s.agents.map(
       (a): MenuItem => ({
         type: 'submenu',
-        label: `${a.name}  ${a.size} / ${a.cap}`,
+        label: `${a.name} — ${a.size} of ${plural(a.cap, 'tool')}`,
         items: [
           { type: 'normal', label: 'Copy endpoint URL', enabled: true, action: { kind: 'copyUrl', url: a.url } },
           { type: 'normal', label: 'Open working set…', enabled: true, action: { kind: 'openAgent', agent: a.id } },

@@ -87,6 +87,6 @@ describe('mws init', () => {
   it('answers an unknown command with usage and exit code 2', async () => {
     const r = mws(['frobnicate']);
     expect(await exitCode(r)).toBe(2);
-    expect(r.stderr()).toMatch(/Unknown command "frobnicate"/);
+    expect(r.stderr()).toMatch(/There is no command "frobnicate"/);
   });
 });

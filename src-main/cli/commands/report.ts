@@ -2,9 +2,11 @@
 // searches by tool, and the history by cause.
 import { cliConfig, type ConfigFlags } from '../config.js';
 import { withControl } from '../instance.js';
-import { ago, table } from '../table.js';
+import { ago, kindOf, plural, table } from '../table.js';
 import type { Io } from '../output.js';
 import { notServing } from '../upstreamNotes.js';
+
+const CAUSE: Record<string, string> = { agent: 'the agent', user: 'you', usage: 'usage', pin: 'pins', idle: 'the idle window', cap: 'the cap', revoked: 'upstream loss' };
 
 export async function runReport(io: Io, f: ConfigFlags & { agent: string | undefined; json: boolean }): Promise<number> {
   const { config } = await cliConfig(f);
@@ -17,15 +19,15 @@ export async function runReport(io: Io, f: ConfigFlags & { agent: string | undef
     for (const line of notServing((await api.status({})).upstreams)) io.out(line);
     for (const r of reports) {
       const pct = r.toolboxTokens ? ((r.listedTokens / r.toolboxTokens) * 100).toFixed(1) : '0';
-      io.out(`Agent ${r.agent} (${r.name}): ${r.listed.length} in the working set, cap ${r.cap}, idle window ${r.idleWindowDays} days`);
-      io.out(`  listed: ${r.listedTools} tools, ${r.listedBytes} bytes, ${r.listedTokens} tokens — the whole toolbox would be ${r.toolboxTools + 4} tools, ${r.toolboxBytes} bytes, ${r.toolboxTokens} tokens (${pct}%)`);
+      io.out(`Agent ${r.agent} (${r.name}): ${plural(r.listed.length, 'tool')} in the working set, cap ${r.cap}, idle window ${plural(r.idleWindowDays, 'day')}`);
+      io.out(`  ${plural(r.listedTools, 'tool')} listed (with the 4 meta-tools): ${r.listedTokens.toLocaleString('en')} tokens, against ${r.toolboxTokens.toLocaleString('en')} tokens for the whole toolbox of ${plural(r.toolboxTools + 4, 'tool')} (${pct}%)`);
       if (r.listed.length) {
-        io.out(table(['  tool', 'kind', 'promoted by', 'when', 'last used'], r.listed.map((m) => [`  ${m.tool}${m.available ? '' : m.pinned ? ' (pinned, but no upstream lists a tool by this name)' : ' (not listed upstream now)'}`, m.readOnly ? 'read-only' : m.destructive ? 'destructive' : 'write', m.pinned ? `pin (${m.pinned})` : m.promotedBy, ago(m.promotedAt), ago(m.lastUsedAt)])));
+        io.out(table(['  tool', 'kind', 'promoted by', 'when', 'last used'], r.listed.map((m) => [`  ${m.tool}${m.available ? '' : m.pinned ? ' (pinned, but no upstream lists a tool by this name)' : ' (not listed upstream now)'}`, kindOf(m), m.pinned ? `pin (${m.pinned})` : m.promotedBy, ago(m.promotedAt), ago(m.lastUsedAt)])));
       }
-      io.out(`  calls: ${r.calls.reduce((a, c) => a + c.ok + c.failed, 0)}, searches: ${r.searches}`);
+      io.out(`  ${plural(r.calls.reduce((a, c) => a + c.ok + c.failed, 0), 'call')}, ${plural(r.searches, 'search', 'searches')}`);
       if (r.calls.length) io.out(table(['  tool', 'ok', 'failed'], r.calls.slice(0, 15).map((c) => [`  ${c.tool}`, c.ok, c.failed])));
       const causes = Object.entries(r.history);
-      io.out(`  history: ${causes.length ? causes.map(([cause, n]) => `${cause} +${n!.promote}/-${n!.demote}`).join(', ') : 'nothing yet'}`);
+      io.out(`  history: ${causes.length ? causes.map(([cause, n]) => `${plural(n!.promote, 'promotion')} and ${plural(n!.demote, 'demotion')} by ${CAUSE[cause] ?? cause}`).join('; ') : 'nothing yet'}`);
       io.out('');
     }
     return 0;

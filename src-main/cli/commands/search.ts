@@ -1,12 +1,31 @@
-// `mws search "<query>"`: the exact reply a model gets from search_tools, from the running instance,
-// or from the configured upstreams when none runs.
+// `mws search "<query>"`: what search_tools answers a model, from the running instance, or from the
+// configured upstreams when none runs. A table for people; --json for the reply itself.
 import { DEFAULT_AGENT_ID } from '../../core/config/schema.js';
 import { cliConfig, type ConfigFlags } from '../config.js';
 import { withControl } from '../instance.js';
+import { brief, kindOf, plural, table } from '../table.js';
 import type { Io } from '../output.js';
 import { notServing } from '../upstreamNotes.js';
 
 export type SearchFlags = ConfigFlags & { query: string | undefined; agent: string | undefined; json: boolean; limit: number | undefined; explain?: boolean };
+
+type Hit = { name: string; promoted?: boolean; readOnlyHint?: boolean; destructiveHint?: boolean; description?: string };
+type Reply = { results?: Hit[]; catalog?: Record<string, string[]>; message?: string; more?: string; total?: number; backend?: string };
+
+export function searchTable(reply: Reply): string {
+  const lines: string[] = [];
+  if (reply.catalog) {
+    lines.push(`${plural(reply.total ?? 0, 'tool')} by backend (* = listed for this agent):`);
+    for (const [backend, names] of Object.entries(reply.catalog)) lines.push(`  ${backend} (${names.length}): ${names.join(', ')}`);
+    return lines.join('\n');
+  }
+  const hits = reply.results ?? [];
+  if (reply.backend) lines.push(`Backend ${reply.backend}: ${plural(reply.total ?? hits.length, 'tool')}.`);
+  if (hits.length) lines.push(table(['#', 'tool', 'kind', 'listed', 'description'], hits.map((h, i) => [i + 1, h.name, kindOf(h), h.promoted ? 'yes' : '', brief(h.description)])));
+  if (reply.message) lines.push(reply.message);
+  if (reply.more) lines.push(reply.more);
+  return lines.join('\n');
+}
 
 export async function runSearch(io: Io, flags: SearchFlags): Promise<number> {
   const { config } = await cliConfig(flags);
@@ -23,8 +42,8 @@ export async function runSearch(io: Io, flags: SearchFlags): Promise<number> {
       }
       io.err(`(${explain.length} hits explained, from ${source === 'running instance' ? 'the running instance' : 'the configured upstreams'})`);
     } else {
-      io.out(text);
-      io.err(`(${bytes} bytes, from ${source === 'running instance' ? 'the running instance' : 'the configured upstreams'})`);
+      io.out(searchTable(JSON.parse(text) as Reply));
+      io.err(`(the model's reply is ${bytes} bytes; from ${source === 'running instance' ? 'the running instance' : 'the configured upstreams'}; --json prints it)`);
       for (const line of notServing((await api.status({})).upstreams)) io.err(line);
     }
     return 0;

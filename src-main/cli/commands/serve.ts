@@ -35,7 +35,9 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
   for (const agent of config.agents) {
     if (agent.id !== DEFAULT_AGENT_ID) lines.push(`  agent ${agent.id}: ${mcpUrl}/${agent.id}${agent.token ? ' (needs its bearer token)' : ''}`);
   }
-  lines.push(`Upstreams: ${Object.keys(config.upstreams).join(', ') || 'none'}   state: ${config.stateDir}`);
+  const ups = Object.entries(config.upstreams).map(([vendor, u]) => (u.kind === 'builtin' ? 'the built-in demo toolbox' : vendor));
+  lines.push(`Upstreams: ${ups.join(', ') || 'none yet (mws import moves in the servers your other clients use)'}`);
+  lines.push(`State folder: ${config.stateDir}`);
   lines.push(`Add it to Claude Code:\n  claude mcp add --transport http ${config.serverName} ${mcpUrl}`);
   lines.push(`Settings window (one-time link): ${window}`);
   lines.push('Press Ctrl-C to stop.');

@@ -1,51 +1,59 @@
-// `mws promote`, `mws demote`, `mws sweep` and `mws approve`: the working set from the command line.
+// `mws promote`, `mws demote`, `mws cycle` and `mws sweep`: the working set from the command line.
 import { DEFAULT_AGENT_ID } from '../../core/config/schema.js';
 import { MwsError } from '../../core/errors.js';
 import type { Decision } from '../../core/workingset/types.js';
 import { cliConfig, type ConfigFlags } from '../config.js';
 import { withControl } from '../instance.js';
-import { table } from '../table.js';
+import { ago, plural, table } from '../table.js';
 import type { Io } from '../output.js';
 
 type Common = ConfigFlags & { agent: string | undefined; json: boolean };
 
+const CAUSE: Record<string, string> = { agent: 'the agent asked', user: 'you', usage: 'usage', pin: 'a pin', idle: 'unused past the idle window', cap: 'over the cap', revoked: 'its upstream is gone or refused access' };
+
 function decisionsTable(decisions: Decision[]): string {
-  if (decisions.length === 0) return 'No changes.';
-  return table(['agent', 'tool', 'action', 'cause'], decisions.map((d) => [d.agent, d.tool, d.action, d.cause]));
+  return table(['agent', 'tool', 'action', 'why'], decisions.map((d) => [d.agent, d.tool, d.action, CAUSE[d.cause] ?? d.cause]));
 }
 
-/** `mws promote TOOL --agent A`, or with no tool the usage-promotion and sweep table (applied unless --dry-run). */
-export async function runPromote(io: Io, f: Common & { tool: string | undefined; dryRun: boolean }): Promise<number> {
+/** `mws promote TOOL --agent A`. */
+export async function runPromote(io: Io, f: Common & { tool: string }): Promise<number> {
   const { config } = await cliConfig(f);
+  const agent = f.agent ?? DEFAULT_AGENT_ID;
   return withControl(config, async ({ api }) => {
-    if (f.tool) {
-      if (f.dryRun) throw new MwsError('usage', '--dry-run goes with `mws promote` alone (the decision table), not with a tool name.');
-      const r = await api.promote({ agent: f.agent ?? DEFAULT_AGENT_ID, tool: f.tool });
-      io.out(f.json ? JSON.stringify(r) : r.changed ? `Promoted ${r.tool} for ${f.agent ?? DEFAULT_AGENT_ID}; the list now has ${r.size} tools.` : `${r.tool} was already listed (${r.size} tools).`);
-      return 0;
-    }
-    const r = await api.cycle({ dryRun: f.dryRun, ...(f.agent ? { agents: [f.agent] } : {}) });
-    if (f.json) {
-      io.out(JSON.stringify(r));
-      return 0;
-    }
-    for (const [agent, rows] of Object.entries(r.usage)) {
-      io.out(`Usage for ${agent} (promote at ${config.promote.minSessions}+ sessions and ${config.promote.minCalls}+ calls in ${config.promote.windowDays} days):`);
-      io.out(rows.length ? table(['tool', 'sessions', 'calls', 'last use', 'decision'], rows.map((c) => [c.tool, c.sessions, c.calls, new Date(c.lastUse).toISOString(), c.promote ? 'promote' : c.reason])) : '  no usage recorded yet');
-      io.out('');
-    }
-    io.out(`${f.dryRun ? 'Would apply' : 'Applied'}:`);
-    io.out(decisionsTable(r.decisions));
+    const r = await api.promote({ agent, tool: f.tool });
+    io.out(f.json ? JSON.stringify(r) : r.changed ? `Promoted ${r.tool} for ${agent}; its list now has ${plural(r.size, 'tool')}.` : `${r.tool} was already in ${agent}'s list (${plural(r.size, 'tool')}).`);
     return 0;
   });
 }
 
 export async function runDemote(io: Io, f: Common & { tool: string | undefined }): Promise<number> {
-  if (!f.tool) throw new MwsError('usage', 'mws demote needs a tool name: mws demote TOOL --agent A');
+  if (!f.tool) throw new MwsError('usage', 'mws demote needs a tool name: mws demote TOOL --agent ID');
+  const { config } = await cliConfig(f);
+  const agent = f.agent ?? DEFAULT_AGENT_ID;
+  return withControl(config, async ({ api }) => {
+    const r = await api.demote({ agent, tool: f.tool! });
+    io.out(f.json ? JSON.stringify(r) : r.changed ? `Demoted ${r.tool} for ${agent}; its list now has ${plural(r.size, 'tool')}. It stays reachable through search_tools.` : `${r.tool} was not in ${agent}'s list (${plural(r.size, 'tool')}).`);
+    return 0;
+  });
+}
+
+/** `mws cycle [--dry-run]`: usage promotion and the sweep now, as a decision table. */
+export async function runCycle(io: Io, f: Common & { dryRun: boolean }): Promise<number> {
   const { config } = await cliConfig(f);
   return withControl(config, async ({ api }) => {
-    const r = await api.demote({ agent: f.agent ?? DEFAULT_AGENT_ID, tool: f.tool! });
-    io.out(f.json ? JSON.stringify(r) : r.changed ? `Demoted ${r.tool} for ${f.agent ?? DEFAULT_AGENT_ID}; the list now has ${r.size} tools. It stays reachable through search_tools.` : `${r.tool} was not in the list (${r.size} tools).`);
+    const r = await api.cycle({ dryRun: f.dryRun, ...(f.agent ? { agents: [f.agent] } : {}) });
+    if (f.json) {
+      io.out(JSON.stringify(r));
+      return 0;
+    }
+    const p = config.promote;
+    for (const [agent, rows] of Object.entries(r.usage)) {
+      io.out(`Usage for ${agent} (a tool comes in at ${plural(p.minSessions, 'session')} and ${plural(p.minCalls, 'call')} within ${plural(p.windowDays, 'day')}):`);
+      io.out(rows.length ? table(['tool', 'sessions', 'calls', 'last used', 'decision'], rows.map((c) => [c.tool, c.sessions, c.calls, ago(new Date(c.lastUse).toISOString()), c.promote ? 'promote' : c.reason])) : '  no usage recorded yet');
+      io.out('');
+    }
+    if (r.decisions.length === 0) io.out(f.dryRun ? 'Nothing would change now.' : 'Nothing changed.');
+    else io.out(`${f.dryRun ? 'Would change (nothing was applied)' : 'Changed'}:\n${decisionsTable(r.decisions)}`);
     return 0;
   });
 }
@@ -62,27 +70,13 @@ export async function runSweep(io: Io, f: Common & { dryRun: boolean; now: strin
       decisions = (await api.cycle({ ...(f.agent ? { agents: [f.agent] } : {}) })).decisions.filter((d) => d.action === 'demote');
     }
     const rows = decisions.filter((d) => d.action === 'demote').map((d) => ({ agent: d.agent, tool: d.tool, action: 'demote' as const, cause: d.cause }));
-    if (f.json) io.out(JSON.stringify(rows));
-    else io.out(`${f.dryRun ? `The sweep at ${f.now ?? 'now'} would demote` : 'The sweep demoted'}:\n${decisionsTable(rows)}`);
-    return 0;
-  });
-}
-
-/** `mws approve [TOOL] [--agent A] [--deny]`: with no tool, lists calls waiting for approval. */
-export async function runApprove(io: Io, f: Common & { tool: string | undefined; deny: boolean }): Promise<number> {
-  const { config } = await cliConfig(f);
-  return withControl(config, async ({ api, source }) => {
-    if (!f.tool) {
-      const pending = await api.pendingApprovals(f.agent ? { agent: f.agent } : {});
-      if (f.json) io.out(JSON.stringify(pending));
-      else io.out(pending.length ? table(['agent', 'tool', 'waiting since', 'arguments'], pending.map((p) => [p.agent, p.tool, new Date(p.since).toISOString(), JSON.stringify(p.arguments).slice(0, 60)])) : 'No calls are waiting for approval.');
+    if (f.json) {
+      io.out(JSON.stringify(rows));
       return 0;
     }
-    const agent = f.agent ?? DEFAULT_AGENT_ID;
-    const r = await api.approve({ agent, tool: f.tool, deny: f.deny });
-    if (f.json) io.out(JSON.stringify(r));
-    else if (f.deny) io.out(`Denied ${r.decided} waiting call${r.decided === 1 ? '' : 's'} of ${r.tool} for ${agent}.`);
-    else io.out(`Allowed ${r.tool} for ${agent}${r.decided ? `; ${r.decided} waiting call${r.decided === 1 ? '' : 's'} will run now` : ''}. It will not ask again unless its definition changes.${source === 'config' ? ' (No instance is running: the approval was saved for its next start.)' : ''}`);
+    const when = f.now ? `at ${f.now}` : 'now';
+    if (rows.length === 0) io.out(f.dryRun ? `A sweep ${when} would demote nothing.` : 'The sweep demoted nothing.');
+    else io.out(`${f.dryRun ? `A sweep ${when} would demote ${plural(rows.length, 'tool')}` : `The sweep demoted ${plural(rows.length, 'tool')}`}:\n${decisionsTable(rows)}`);
     return 0;
   });
 }

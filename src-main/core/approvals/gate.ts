@@ -7,22 +7,28 @@ import type { WorkingSets } from '../workingset/manager.js';
 import { toolError } from '../proxy/results.js';
 import { decideApproval } from './policy.js';
 import type { PendingApprovals } from './pending.js';
+import { keepAliveWhileWaiting, type ProgressSender } from './keepAlive.js';
 
 export class ApprovalGate {
   constructor(
     private readonly config: Config,
     private readonly sets: WorkingSets,
     readonly pending: PendingApprovals,
+    private readonly now: () => number = Date.now,
+    /** How often a waiting call sends progress (tests shorten it). */
+    private readonly keepAliveMs?: number,
   ) {}
 
   /** Undefined when the call may run; otherwise the answer to give instead. */
-  async check(agent: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult | undefined> {
+  async check(agent: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal, progress?: ProgressSender): Promise<CallToolResult | undefined> {
     const mode = this.config.agents.find((a) => a.id === agent)?.approvals ?? 'ask';
     const verdict = decideApproval(mode, entry, this.sets.approvals(agent)[entry.name]);
     if (verdict.kind === 'run') return undefined;
     if (verdict.kind === 'refuse') return toolError(verdict.message);
     if (verdict.withdrawn) await this.sets.withdraw(agent, entry.name);
-    const outcome = await this.pending.wait(agent, entry.name, args ?? {}, verdict.withdrawn, signal);
+    const stop = keepAliveWhileWaiting({ send: progress, tool: entry.name, waitMs: this.config.timeouts.approvalMs, now: this.now, ...(this.keepAliveMs ? { everyMs: this.keepAliveMs } : {}) });
+    const outcome = await this.pending.wait(agent, entry.name, args ?? {}, verdict.withdrawn, signal).finally(stop);
+    if (outcome === 'once') return undefined;
     if (typeof outcome === 'object') return toolError(outcome.full);
     if (outcome === 'allow') {
       await this.sets.grant(agent, entry.name, entry.hash);
@@ -42,7 +48,23 @@ export class ApprovalGate {
     return this.pending.decide(agent, entry.name, 'allow');
   }
 
-  async deny(agent: string, tool: string): Promise<number> {
-    return this.pending.decide(agent, tool, 'deny');
+  /** Runs the waiting calls (one, by id, or all of the tool's) without remembering the tool. */
+  allowOnce(agent: string, tool: string, id?: string): number {
+    if (id) return this.pending.decideOne(id, 'once') ? 1 : 0;
+    return this.pending.decide(agent, tool, 'once');
+  }
+
+  /** Denies the waiting calls and withdraws a standing grant, so the tool asks again next time. */
+  async deny(agent: string, tool: string, id?: string): Promise<{ decided: number; withdrawn: boolean }> {
+    const decided = id ? (this.pending.decideOne(id, 'deny') ? 1 : 0) : this.pending.decide(agent, tool, 'deny');
+    const withdrawn = await this.revoke(agent, tool);
+    return { decided, withdrawn };
+  }
+
+  /** Withdraws a standing grant; answers whether there was one. */
+  async revoke(agent: string, tool: string): Promise<boolean> {
+    if (!this.sets.approvals(agent)[tool]) return false;
+    await this.sets.withdraw(agent, tool);
+    return true;
   }
 }

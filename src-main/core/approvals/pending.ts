@@ -9,7 +9,8 @@ import type { PendingCall } from './types.js';
 export type { PendingCall } from './types.js';
 
 
-export type Outcome = 'allow' | 'deny' | 'timeout' | { full: string };
+/** `once`: run this call without remembering the tool as allowed; `{full}`: refused, the waiting room is full. */
+export type Outcome = 'allow' | 'once' | 'deny' | 'timeout' | { full: string };
 
 export type PendingLimits = {
   /** Calls one agent may have waiting at once. */
@@ -113,7 +114,7 @@ export class PendingApprovals {
   }
 
   /** Decides every waiting call of `agent` (any agent when undefined) for `tool`; answers how many. */
-  decide(agent: string | undefined, tool: string, outcome: 'allow' | 'deny'): number {
+  decide(agent: string | undefined, tool: string, outcome: 'allow' | 'once' | 'deny'): number {
     let n = 0;
     for (const w of [...this.waiting.values()]) {
       if (w.tool === tool && (!agent || w.agent === agent)) {
@@ -125,7 +126,7 @@ export class PendingApprovals {
   }
 
   /** Decides one waiting call by id. */
-  decideOne(id: string, outcome: 'allow' | 'deny'): PendingCall | undefined {
+  decideOne(id: string, outcome: 'allow' | 'once' | 'deny'): PendingCall | undefined {
     const w = this.waiting.get(id);
     if (!w) return undefined;
     const { resolve: _r, timer: _t, bytes: _b, ...call } = w;

@@ -40,7 +40,7 @@ export function defaultConfig(stateDir: string): Config {
     agents: [defaultAgent()],
     defaultAgent: true,
     uiSessions: { idleMinutes: 120, maxHours: 24 },
-    desktop: { notifyDemotions: true, notifyUpstreams: true, startAtLogin: false },
+    desktop: { notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false },
   };
 }
 

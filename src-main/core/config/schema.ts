@@ -43,7 +43,7 @@ export type TranscriptSource = { type: 'claude-code'; root: string; agent: strin
 export type Timeouts = { listMs: number; connectMs: number; callMs: number; catalogTtlMs: number; approvalMs: number };
 
 /** Desktop-only preferences; the headless core stores them but does not act on them. */
-export type DesktopSettings = { notifyDemotions: boolean; notifyUpstreams: boolean; startAtLogin: boolean };
+export type DesktopSettings = { notifyDemotions: boolean; notifyUpstreams: boolean; notifyApprovals: boolean; startAtLogin: boolean };
 
 export type Config = {
   /**

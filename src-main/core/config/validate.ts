@@ -160,11 +160,12 @@ export function validateConfig(raw: unknown, defaultStateDir: string): Config {
   const search = opt(o, 'search', '', (v, p) => obj(v, p, ['learn']));
   if (search) c.search = { learn: opt(search, 'learn', 'search', bool) ?? c.search.learn };
 
-  const desktop = opt(o, 'desktop', '', (v, p) => obj(v, p, ['notifyDemotions', 'notifyUpstreams', 'startAtLogin']));
+  const desktop = opt(o, 'desktop', '', (v, p) => obj(v, p, ['notifyDemotions', 'notifyUpstreams', 'notifyApprovals', 'startAtLogin']));
   if (desktop) {
     c.desktop = {
       notifyDemotions: opt(desktop, 'notifyDemotions', 'desktop', bool) ?? c.desktop.notifyDemotions,
       notifyUpstreams: opt(desktop, 'notifyUpstreams', 'desktop', bool) ?? c.desktop.notifyUpstreams,
+      notifyApprovals: opt(desktop, 'notifyApprovals', 'desktop', bool) ?? c.desktop.notifyApprovals,
       startAtLogin: opt(desktop, 'startAtLogin', 'desktop', bool) ?? c.desktop.startAtLogin,
     };
   }

@@ -3,8 +3,9 @@
 import type { UpstreamStatusView } from '../upstream/types.js';
 import type { Cause, Decision, HistoryEntry, PinSource, PromoteCause } from '../workingset/types.js';
 import type { UsageCandidate } from '../workingset/usagePromotion.js';
-import type { PendingCall } from '../approvals/types.js';
+import type { GrantView, PendingView } from '../approvals/types.js';
 import type { ApprovalMode } from '../config/schema.js';
+import type { ImportResult, ImportSource } from '../import/types.js';
 
 export type AgentView = { id: string; name: string; cap: number; idleWindowDays: number; approvals: ApprovalMode; size: number; url: string; hasToken?: boolean };
 
@@ -27,6 +28,8 @@ export type StatusView = {
   agents: AgentView[];
   demotionPaused: boolean;
   proxyPaused: boolean;
+  /** Calls of every agent waiting for the user's approval (the tray's and the window's badge). */
+  pendingApprovals: number;
   /** A saved setting (port, state folder) takes effect only after a restart. */
   restartNeeded: boolean;
   /** False when settings cannot be saved (the demo without a config file). */
@@ -43,7 +46,7 @@ export type SettingsView = {
   port: number;
   compactDescriptions: boolean;
   promote: { minSessions: number; minCalls: number; windowDays: number; pinDecayDays: number };
-  desktop: { notifyDemotions: boolean; notifyUpstreams: boolean; startAtLogin: boolean };
+  desktop: { notifyDemotions: boolean; notifyUpstreams: boolean; notifyApprovals: boolean; startAtLogin: boolean };
   configPath: string | null;
 };
 
@@ -82,9 +85,19 @@ export interface ControlApi {
   cycle(args: { dryRun?: boolean; agents?: string[] }): Promise<CycleView>;
   /** What the sweep would decide at `now` (ISO time), changing nothing. */
   sweepPreview(args: { now: string; agents?: string[] }): Promise<Decision[]>;
-  pendingApprovals(args: { agent?: string }): Promise<PendingCall[]>;
-  /** Allows (or denies) a tool for an agent: answers waiting calls and, when allowing, remembers it. */
-  approve(args: { agent: string; tool: string; deny?: boolean }): Promise<{ decided: number; remembered: boolean; tool: string }>;
+  /** Calls waiting for the user, oldest first, of one agent or all. */
+  pendingApprovals(args: { agent?: string }): Promise<PendingView[]>;
+  /**
+   * Answers waiting calls of a tool (or the one with `id`): allow and remember it for the agent (the
+   * default), run them just this once (`once`), or deny them and withdraw any standing grant (`deny`).
+   */
+  approve(args: { agent: string; tool: string; deny?: boolean; once?: boolean; id?: string }): Promise<{ decided: number; remembered: boolean; tool: string; withdrawn: boolean }>;
+  /** The tools each agent may run without asking. */
+  grants(args: { agent?: string }): Promise<GrantView[]>;
+  /** An upstream's tools as the toolbox has them, with their kind and the agents that list each. */
+  upstreamTools(args: { vendor: string }): Promise<Array<{ name: string; description: string | null; kind: 'read-only' | 'write' | 'destructive'; agents: string[] }>>;
+  /** Withdraws a standing grant: the tool asks again on its next call. */
+  revokeGrant(args: { agent: string; tool: string }): Promise<{ tool: string; revoked: boolean }>;
   /** The reply search_tools gives; with `explain`, also which query word matched which field of each hit. */
   search(args: { agent: string; query?: string; limit?: number; explain?: boolean }): Promise<{ text: string; bytes: number; explain?: ExplainedHit[] }>;
   /** The words each tool was learned for from search→call pairs (one tool, or the tools with most). */
@@ -114,6 +127,10 @@ export interface ControlApi {
   /** Generates a new bearer token for an agent, saves it in the config and answers it (shown once). */
   agentToken(args: { agent: string }): Promise<{ agent: string; token: string; header: string }>;
   updateSettings(args: { port?: number; compactDescriptions?: boolean; promote?: Partial<SettingsView['promote']>; desktop?: Partial<SettingsView['desktop']> }): Promise<SettingsView>;
+  /** Other clients' config files on this machine (or the one named) and the servers in them; env and header values never leave the core. */
+  importScan(args: { from?: string; file?: string; projectDir?: string }): Promise<ImportSource[]>;
+  /** Adds the named servers of one client file as upstreams (after a backup of the config) and answers the client edit. */
+  importServers(args: { file: string; names?: string[]; dryRun?: boolean; writeClient?: boolean; projectDir?: string; agent?: string }): Promise<ImportResult>;
 }
 
 /** One search hit with the query words that matched it, and in which fields (`mws search --explain`). */
@@ -130,6 +147,7 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'setProxyPaused', 'createAgent', 'updateAgent', 'deleteAgent', 'pin', 'clientConfigs', 'upstreams', 'saveUpstream', 'removeUpstream', 'testUpstream', 'settings', 'updateSettings', 'uiLink',
   'uiRevokeAll', 'agentToken',
   'learnedWords', 'forgetLearned',
+  'importScan', 'importServers', 'grants', 'revokeGrant', 'upstreamTools',
 ] as const;
 
 export function isControlMethod(name: string): name is ControlMethod {

@@ -15,6 +15,8 @@ import type { ConfigEditor } from '../config/editor.js';
 import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
 import { maskUrlsIn } from '../redact.js';
+import { applyImport, scanImports } from '../import/service.js';
+import { approvalsControl, kindOf } from './approvals.js';
 
 /** Switches the running core holds outside the config. */
 export type Runtime = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
@@ -108,6 +110,7 @@ export function createControl(p: ControlParts): ControlApi {
   };
 
   return {
+    ...approvalsControl({ config: p.config, clock: p.clock, catalog: p.catalog, sets: p.sets, gate: p.gate, events: p.events, agentId, resolve }),
     ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null }),
     async status() {
       return {
@@ -117,6 +120,7 @@ export function createControl(p: ControlParts): ControlApi {
         agents: p.config.agents.map((a) => agentView(a.id)),
         demotionPaused: p.sets.demotionPaused,
         proxyPaused: p.runtime.proxyPaused,
+        pendingApprovals: p.gate.pending.list().length,
         restartNeeded: p.runtime.restartNeeded,
         editable: p.editor.editable,
         demo: p.runtime.demo ?? null,
@@ -149,23 +153,6 @@ export function createControl(p: ControlParts): ControlApi {
     async sweepPreview(a) {
       // Exactly the rule the sweep applies: the scheduled cycle, dry.
       return p.sets.sweepPreview(parseNow(a.now), agentList(a.agents));
-    },
-    async pendingApprovals(a) {
-      return p.gate.pending.list(a.agent ? agentId(a.agent) : undefined);
-    },
-    async approve(a) {
-      const agent = agentId(a.agent);
-      if (a.deny) {
-        const tool = str(a.tool, '"tool"');
-        const name = p.catalog.toolbox().resolve(tool)?.name ?? tool;
-        const decided = await p.gate.deny(agent, name);
-        p.events.emit({ type: 'approvalDecided', agent, tool: name });
-        return { tool: name, decided, remembered: false };
-      }
-      const e = resolve(a.tool);
-      const decided = await p.gate.allow(agent, e);
-      p.events.emit({ type: 'approvalDecided', agent, tool: e.name });
-      return { tool: e.name, decided, remembered: true };
     },
     async search(a) {
       const agent = agentId(a.agent);
@@ -214,6 +201,20 @@ export function createControl(p: ControlParts): ControlApi {
     },
     async uiLink() {
       return { url: `${p.baseUrl()}/ui?token=${p.uiToken()}` };
+    },
+    async upstreamTools(a) {
+      const vendor = str(a.vendor, '"vendor"');
+      const listedBy = new Map<string, string[]>();
+      for (const ag of p.config.agents) for (const e of p.router.workingSetEntries(ag.id)) listedBy.set(e.name, [...(listedBy.get(e.name) ?? []), ag.id]);
+      return [...p.catalog.toolbox().all()]
+        .filter((e) => e.vendor === vendor)
+        .map((e) => ({ name: e.name, description: e.tool.description ?? null, kind: kindOf(e), agents: listedBy.get(e.name) ?? [] }));
+    },
+    async importScan(a) {
+      return scanImports(a);
+    },
+    async importServers(a) {
+      return applyImport(a, { config: p.config, editor: p.editor, configPath: p.configPath, agentUrl: (id) => agentView(agentId(id)).url, now: () => p.clock.now() });
     },
     async setProxyPaused(a) {
       p.runtime.proxyPaused = a.paused === true;

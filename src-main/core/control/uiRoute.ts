@@ -12,6 +12,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { UiSessionSettings } from '../config/schema.js';
 import type { Route } from '../proxy/listener.js';
 import { tokenMatches } from './token.js';
+import { signInPage } from './signInPage.js';
 
 export const SESSION_COOKIE = 'mws_session';
 /** The header (and, for EventSource, which cannot send headers, the query parameter) with the CSRF token. */
@@ -110,8 +111,7 @@ export class UiSessions {
   }
 }
 
-const refused = () =>
-  new Response('This window needs the one-time link that `mws serve` printed (or run `mws ui` for a new one).\n', { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+const refused = (kind: 'no-session' | 'link-spent' = 'no-session') => signInPage(kind);
 
 export function uiRoute(sessions: UiSessions, rendererDir: string): Route {
   return (request, url) => {
@@ -120,7 +120,7 @@ export function uiRoute(sessions: UiSessions, rendererDir: string): Route {
       const token = url.searchParams.get('token');
       if (token !== null) {
         const session = sessions.exchange(token);
-        if (!session) return refused();
+        if (!session) return refused('link-spent');
         // The fragment is read by the window and never sent to a server; no-referrer keeps the spent
         // link out of any request the window makes.
         return new Response(null, {

@@ -4,7 +4,7 @@
 import { Server, inputRequired, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
 import type { DownstreamPeer } from '../upstream/types.js';
 import type { Passthrough } from './passthrough.js';
-import type { AgentRuntime } from './runtime.js';
+import type { AgentRuntime, CallContext } from './runtime.js';
 
 export const PROXY_SERVER_INFO = { name: 'mcp-working-set', version: '0.1.0' } as const;
 
@@ -14,7 +14,6 @@ function clientName(server: Server, ctx: ServerContext): string {
   return fromEnvelope?.name ?? server.getClientVersion()?.name ?? ctx.http?.req?.headers.get('user-agent') ?? 'unknown';
 }
 
-/** The client behind one request, as the upstream side sees it. */
 /** Sessions whose client asked for log messages: their calls must run where notifications can reach them. */
 const loggingServers = new WeakSet<Server>();
 
@@ -53,11 +52,19 @@ function asInputRequired<T>(result: T): T {
   return inputRequired({ ...(r.inputRequests ? { inputRequests: r.inputRequests as never } : {}), ...(r.requestState !== undefined ? { requestState: r.requestState } : {}) }) as T;
 }
 
+/** Progress for this request when the client sent a progress token (approvals keep the call alive with it). */
+function progressTo(ctx: ServerContext): { progress?: NonNullable<CallContext['progress']> } {
+  const token = ctx.mcpReq._meta?.progressToken;
+  if (token === undefined) return {};
+  return { progress: (progress, total, message) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message } }).catch(() => {}) };
+}
+
 /** Per-session hooks for resource subscriptions (2025 sessions track which URIs they follow). */
 export type SessionHooks = { subscribed(uri: string): void; unsubscribed(uri: string): void };
 
 export function createAgentServer(agentId: string, runtime: AgentRuntime, passthrough?: Passthrough, session?: SessionHooks): Server {
   const extra = passthrough?.capabilities() ?? {};
+
   const server = new Server(PROXY_SERVER_INFO, {
     capabilities: { tools: { listChanged: true }, ...extra },
     instructions: runtime.instructions(agentId),
@@ -74,6 +81,7 @@ export function createAgentServer(agentId: string, runtime: AgentRuntime, passth
       session: ctx.sessionId,
       ...(ctx.mcpReq.signal ? { signal: ctx.mcpReq.signal } : {}),
       peer: peerOf(server, ctx),
+      ...progressTo(ctx),
     }));
   });
   if (!passthrough) return server;

@@ -13,6 +13,8 @@ export type CallContext = {
   signal?: AbortSignal;
   /** The calling client: progress, log messages and the upstream's sampling/elicitation/roots go back to it. */
   peer?: DownstreamPeer;
+  /** Progress to the client for this request, when it sent a progress token (keeps it from timing out). */
+  progress?: (progress: number, total: number | undefined, message: string) => void;
 };
 
 export interface AgentRuntime {

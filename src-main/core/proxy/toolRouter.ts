@@ -20,7 +20,7 @@ export type MetaHandler = (agentId: string, args: Record<string, unknown>, ctx: 
 /** What the router asks before a call runs, and tells after one succeeded. */
 export type CallHooks = {
   /** Undefined when the call may run, else the answer to give instead (approvals). */
-  beforeCall(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult | undefined>;
+  beforeCall(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal, progress?: CallContext['progress']): Promise<CallToolResult | undefined>;
   /** A successful call: restarts the tool's idle clock. */
   used(agentId: string, tool: string, ts: number): void;
 };
@@ -156,7 +156,7 @@ export class ToolRouter implements AgentRuntime {
     let started: number | undefined;
     let ok = false;
     try {
-      const refused = await this.opts.hooks?.beforeCall(agentId, entry, args, ctx.signal);
+      const refused = await this.opts.hooks?.beforeCall(agentId, entry, args, ctx.signal, ctx.progress);
       if (refused) return refused;
       if (!upstream) throw new MwsError('upstream_unavailable', `The upstream "${entry.vendor}" of ${entry.name} is not configured any more.`);
       started = performance.now();

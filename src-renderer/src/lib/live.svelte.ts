@@ -1,10 +1,19 @@
-// Live state shared by every screen: the status, and a tick that moves on every core event so that
-// screens re-read what they show.
+// Live state shared by every screen: the status, the approvals inbox, and a tick that moves on every
+// core event so that screens re-read what they show. One source for counts: every screen reads them here.
 import { call, onEvent } from './bridge';
 import type { StatusView } from '../../../src-main/core/control/api';
 import type { CoreEvent } from '../../../src-main/core/control/events';
+import type { PendingView } from '../../../src-main/core/approvals/types';
 
-export const live = $state({ status: undefined as StatusView | undefined, tick: 0, lastEvent: undefined as CoreEvent | undefined, error: '' });
+export const live = $state({
+  status: undefined as StatusView | undefined,
+  pending: [] as PendingView[],
+  /** The core's clock minus ours, so "waited" and "left" do not depend on this machine's clock. */
+  clockOffsetMs: 0,
+  tick: 0,
+  lastEvent: undefined as CoreEvent | undefined,
+  error: '',
+});
 
 export async function refreshStatus(): Promise<void> {
   try {
@@ -15,11 +24,27 @@ export async function refreshStatus(): Promise<void> {
   }
 }
 
+export async function refreshPending(): Promise<void> {
+  try {
+    const p = await call('pendingApprovals', {});
+    live.pending = p;
+    if (p[0]) live.clockOffsetMs = p[0].now - Date.now();
+  } catch {
+    // the status line reports a lost connection
+  }
+}
+
+export function pendingFor(agent: string): PendingView[] {
+  return live.pending.filter((p) => p.agent === agent);
+}
+
 export function startLive(): () => void {
   void refreshStatus();
+  void refreshPending();
   return onEvent((e) => {
     live.lastEvent = e;
     live.tick++;
-    void refreshStatus();
+    if (e.type === 'approvalPending' || e.type === 'approvalDecided') void refreshPending();
+    else void refreshStatus();
   });
 }

@@ -1,11 +1,19 @@
-// Hash routes: #/agents/<id>[/history], #/upstreams, #/search, #/report, #/general. A notification
-// click opens the window at an agent's history through the same routes.
-export type Route = { screen: 'agents' | 'upstreams' | 'search' | 'report' | 'general'; agent?: string; section?: string };
+// Hash routes: #/agents/<id>[/history], #/inbox, #/import, #/upstreams, #/search, #/report, #/general.
+// A notification click opens the window at an agent's history or the inbox through the same routes.
+export type Screen = 'agents' | 'inbox' | 'import' | 'upstreams' | 'search' | 'report' | 'general';
+export type Route = { screen: Screen; agent?: string; section?: string };
+
+const KNOWN: readonly Screen[] = ['agents', 'inbox', 'import', 'upstreams', 'search', 'report', 'general'];
 
 function parse(hash: string): Route {
-  const [screen = 'agents', agent, section] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
-  const known = ['agents', 'upstreams', 'search', 'report', 'general'] as const;
-  const s = (known as readonly string[]).includes(screen) ? (screen as Route['screen']) : 'agents';
+  let parts: string[];
+  try {
+    parts = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  } catch {
+    parts = []; // a malformed escape in a hand-typed link opens the first screen
+  }
+  const [screen = 'agents', agent, section] = parts;
+  const s = (KNOWN as readonly string[]).includes(screen) ? (screen as Screen) : 'agents';
   return { screen: s, ...(agent ? { agent } : {}), ...(section ? { section } : {}) };
 }
 

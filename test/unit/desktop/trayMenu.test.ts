@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildTrayMenu, trayIcon, trayTooltip, type MenuItem } from '../../../src-main/desktop/trayMenu.js';
+import { buildTrayMenu, trayIcon, trayIconFile, trayTitle, trayTooltip, type MenuItem } from '../../../src-main/desktop/trayMenu.js';
 import type { StatusView } from '../../../src-main/core/control/api.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../helpers/processes.js';
 
 const status = (over: Partial<StatusView> = {}): StatusView => ({
   url: 'http://127.0.0.1:4484',
@@ -15,6 +18,7 @@ const status = (over: Partial<StatusView> = {}): StatusView => ({
   ],
   demotionPaused: false,
   proxyPaused: false,
+  pendingApprovals: 0,
   restartNeeded: false,
   editable: true,
   ...over,
@@ -29,7 +33,32 @@ describe('the tray', () => {
     expect(trayIcon(s)).toBe('degraded');
     expect(trayIcon(status({ proxyPaused: true }))).toBe('paused');
     expect(trayIcon(undefined)).toBe('degraded');
-    expect(trayTooltip(s)).toBe('Working Set — listening · 1/2 upstreams up');
+    expect(trayTooltip(s)).toBe('Working Set — listening · 1 of 2 upstreams up');
+  });
+
+  it('shows waiting approvals above all: its own icon, the count beside it, an entry that opens the inbox', () => {
+    const s = status({ pendingApprovals: 2, proxyPaused: true });
+    expect(trayIcon(s)).toBe('attention');
+    expect(trayTitle(s)).toBe('2');
+    expect(trayTitle(status())).toBe('');
+    expect(trayTooltip(s)).toBe('Working Set — paused · 2 of 2 upstreams up · 2 calls waiting for approval');
+    expect(buildTrayMenu(s)[3]).toEqual({ type: 'normal', label: 'Approvals: 2 waiting…', enabled: true, action: { kind: 'openInbox' } });
+  });
+
+  it('uses coloured marks on Linux and Windows and template images on macOS, all of which exist', () => {
+    expect(trayIconFile('healthy', 'linux')).toBe('tray-healthy.png');
+    expect(trayIconFile('attention', 'win32')).toBe('tray-attention.png');
+    expect(trayIconFile('paused', 'darwin')).toBe('tray-pausedTemplate.png');
+    for (const icon of ['healthy', 'degraded', 'paused', 'attention'] as const) {
+      for (const platform of ['linux', 'darwin'] as const) {
+        const file = join(ROOT, 'resources', trayIconFile(icon, platform));
+        expect(existsSync(file), file).toBe(true);
+        expect(existsSync(file.replace('.png', '@2x.png'))).toBe(true);
+      }
+    }
+    // The app icon at the sizes Forge packs: Linux PNG, Windows ICO, macOS ICNS.
+    for (const f of ['icon.png', 'icon.ico', 'icon.icns']) expect(existsSync(join(ROOT, 'resources', f)), f).toBe(true);
+    expect(readFileSync(join(ROOT, 'resources', 'icon.icns')).subarray(0, 4).toString('ascii')).toBe('icns');
   });
 
   it('builds the menu from the status: where it listens, upstreams, toggles, each agent with size / cap, settings, quit', () => {
@@ -38,19 +67,21 @@ describe('the tray', () => {
     const menu = buildTrayMenu(s);
     expect(labels(menu)).toEqual([
       'Listening on http://127.0.0.1:4484/mcp',
-      'Upstreams: 1/2 up (down: fs) · 67 tools',
+      'Upstreams: 1 of 2 up (down: fs) · 67 tools',
+      '—',
+      'Approvals: none waiting',
       '—',
       'Pause proxy',
       'Pause automatic demotion',
       '—',
-      'Default  7 / 20',
-      'Codex  12 / 10',
+      'Default — 7 of 20 tools',
+      'Codex — 12 of 10 tools',
       '—',
       'Settings…',
       'Quit Working Set',
     ]);
-    expect(menu[4]).toMatchObject({ type: 'checkbox', checked: true, action: { kind: 'toggleDemotion' } });
-    const codex = menu[7] as Extract<MenuItem, { type: 'submenu' }>;
+    expect(menu[6]).toMatchObject({ type: 'checkbox', checked: true, action: { kind: 'toggleDemotion' } });
+    const codex = menu[9] as Extract<MenuItem, { type: 'submenu' }>;
     expect(codex.items[0]).toMatchObject({ label: 'Copy endpoint URL', action: { kind: 'copyUrl', url: 'http://127.0.0.1:4484/mcp/codex' } });
     expect(codex.items[1]).toMatchObject({ action: { kind: 'openAgent', agent: 'codex' } });
   });

@@ -1,0 +1,89 @@
+// Reads the MCP servers out of a client's config file: JSON, JSON with comments (jsonc-parser, the
+// parser VS Code itself uses) or Codex's TOML (smol-toml). Values stay in memory: what is shown is
+// the name, the command or URL and the names of env variables and headers, never their values.
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseToml } from 'smol-toml';
+import { MwsError } from '../errors.js';
+import type { UpstreamInput } from '../control/api.js';
+import type { FileFormat, FoundServer } from './types.js';
+
+export type { FoundServer };
+
+/** A found server with its settings, values included: stays inside the core. */
+export type FoundWithValues = FoundServer & { upstream: UpstreamInput | null };
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,31}$/;
+
+export function vendorSlug(name: string): string {
+  if (SLUG.test(name)) return name;
+  const s = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 32).replace(/-+$/, '');
+  return s || 'server';
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const record = (v: unknown): Record<string, string> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string' || typeof x === 'number').map(([k, x]) => [k, String(x)])) : {};
+
+/** One server entry in any client's shape (they share command/args/env or url/headers). */
+function server(name: string, raw: unknown, path: string[], scope: string): FoundWithValues | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const o = raw as Record<string, unknown>;
+  const notes: string[] = [];
+  const env = record(o.env);
+  const headers = { ...record(o.headers), ...record(o.http_headers) };
+  const placeholders = [...Object.values(env), ...Object.values(headers), ...strings(o.args)].filter((v) => /\$\{input:|\$\{env:/.test(v));
+  if (placeholders.length) notes.push('it uses variables the client fills in (${input:…}); set their values in Working Set after importing');
+  if (typeof o.envFile === 'string') notes.push(`it reads env from ${o.envFile}; copy those variables into its env here`);
+  if (typeof o.bearer_token_env_var === 'string') notes.push(`it takes its bearer token from $${o.bearer_token_env_var}; add an Authorization header here`);
+  const base = { name, vendor: vendorSlug(name), path, scope, envNames: Object.keys(env), headerNames: Object.keys(headers), notes };
+  if (typeof o.command === 'string' && o.command) {
+    const args = strings(o.args);
+    const cwd = typeof o.cwd === 'string' ? o.cwd : undefined;
+    return { ...base, kind: 'stdio', command: o.command, args, url: null, upstream: { command: o.command, ...(args.length ? { args } : {}), ...(Object.keys(env).length ? { env } : {}), ...(cwd ? { cwd } : {}) } };
+  }
+  const url = typeof o.url === 'string' ? o.url : typeof o.serverUrl === 'string' ? o.serverUrl : undefined;
+  if (url) {
+    if (o.type === 'sse' || o.transport === 'sse' || /\/sse\/?$/.test(url)) notes.push('the client reaches it over the older SSE transport; Working Set speaks Streamable HTTP, so test it after importing');
+    return { ...base, kind: 'http', command: null, args: [], url, upstream: { url, ...(Object.keys(headers).length ? { headers } : {}) } };
+  }
+  return { ...base, kind: 'stdio', command: null, args: [], url: null, upstream: null, notes: [...notes, 'it has neither a command nor a URL, so it cannot be imported'] };
+}
+
+function serversIn(obj: unknown, path: string[], scope: string): FoundWithValues[] {
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return [];
+  return Object.entries(obj).flatMap(([name, raw]) => server(name, raw, [...path, name], scope) ?? []);
+}
+
+export function parseJsonText(text: string, file: string): unknown {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length) {
+    const e = errors[0]!;
+    const line = text.slice(0, e.offset).split('\n').length;
+    throw new MwsError('usage', `${file} is not valid JSON (${printParseErrorCode(e.error)} on line ${line}); fix it or name another file.`, { file });
+  }
+  return value;
+}
+
+/** The servers a file holds, in the shape its format gives them. */
+export function readServers(text: string, format: FileFormat, file: string): FoundWithValues[] {
+  if (format === 'codex-toml') {
+    let doc: Record<string, unknown>;
+    try {
+      doc = parseToml(text) as Record<string, unknown>;
+    } catch (err) {
+      throw new MwsError('usage', `${file} is not valid TOML (${(err as Error).message.split('\n')[0]}); fix it or name another file.`, { file });
+    }
+    return serversIn(doc.mcp_servers, ['mcp_servers'], 'user');
+  }
+  const doc = parseJsonText(text, file) as Record<string, unknown> | null;
+  if (!doc || typeof doc !== 'object') return [];
+  if (format === 'servers') return serversIn(doc.servers, ['servers'], 'project');
+  const found = serversIn(doc.mcpServers, ['mcpServers'], 'user');
+  if (format === 'claude-code-user' && typeof doc.projects === 'object' && doc.projects !== null) {
+    for (const [dir, p] of Object.entries(doc.projects as Record<string, unknown>)) {
+      found.push(...serversIn((p as { mcpServers?: unknown } | null)?.mcpServers, ['projects', dir, 'mcpServers'], `local: ${dir}`));
+    }
+  }
+  return found;
+}

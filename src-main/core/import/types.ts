@@ -1,0 +1,57 @@
+// What the import step shows and answers (no Node imports here: the renderer reads these types).
+
+export type ClientId = 'claude-desktop' | 'claude-code' | 'cursor' | 'vscode' | 'codex';
+
+/** How a file keeps its servers: the JSON key that holds them (or the TOML table). */
+export type FileFormat = 'mcpServers' | 'servers' | 'codex-toml' | 'claude-code-user';
+
+export type FoundServer = {
+  /** The name the client gives it. */
+  name: string;
+  /** The upstream name it gets here: the client's name, made a vendor slug only where it must be. */
+  vendor: string;
+  /** Where it sits in the file, for the client edit: keys from the root. */
+  path: string[];
+  scope: string;
+  kind: 'stdio' | 'http';
+  command: string | null;
+  args: string[];
+  url: string | null;
+  envNames: string[];
+  headerNames: string[];
+  /** Why it may not work as it is (an SSE-only server, a variable the client fills in). */
+  notes: string[];
+};
+
+export type ClientEdit = {
+  /** The whole file as it should read after the edit. */
+  text: string;
+  /** Where appropriate, the client's own commands that make the same change. */
+  commands: string[];
+  /** One line on what to do, for people. */
+  summary: string;
+};
+
+export type ImportSource = {
+  client: ClientId | null;
+  clientName: string;
+  file: string;
+  format: FileFormat;
+  scope: string;
+  servers: FoundServer[];
+  /** Why the file could not be read, in a sentence. */
+  error: string | null;
+};
+
+export type ImportResult = {
+  file: string;
+  added: Array<{ name: string; vendor: string }>;
+  skipped: Array<{ name: string; reason: string }>;
+  /** The copy of the Working Set config made before it was changed. */
+  backup: string | null;
+  /** The change to make in the client so its servers are reached through Working Set. */
+  clientEdit: ClientEdit & { file: string; url: string };
+  /** Set when the client file itself was rewritten (after its own backup). */
+  clientBackup: string | null;
+  dryRun: boolean;
+};

@@ -1,0 +1,50 @@
+// Errors in words a person understands, shared by the window and the CLI. Pure: no Node, no DOM.
+// The core's errors name a config field ("agents[0].cap") for the file's sake; a form wants to know
+// which of its fields is wrong and what to type instead.
+
+export type FieldError = { field: string | null; text: string };
+
+const FIELD = /config field "([^"]+)" ([\s\S]*?)(?: \(got ([\s\S]*)\))?\.$/;
+
+/** What each field accepts, by the last part of its config path. */
+const WORDS: Record<string, (got: string | undefined, reason: string) => string> = {
+  id: () => 'An id may use lowercase letters, digits and dashes (up to 32), and starts with a letter or digit — for example "codex".',
+  name: () => 'Give a name, up to 80 characters.',
+  cap: (got) => (got === undefined || got === '""' || got === 'null' ? 'Give the cap: how many tools the agent lists, a whole number from 1 to 500.' : `The cap is how many tools the agent lists: a whole number from 1 to 500 (not ${got}).`),
+  idleWindowDays: (got) => `The idle window is a number of days from 1 to 3650${got === undefined ? '' : ` (not ${got})`}: a tool unused that long leaves the list.`,
+  approvals: () => 'Choose how this agent asks: ask on first call, allow all, or read-only tools only.',
+  url: (_g, reason) => (/empty/.test(reason) ? 'Give the server\'s URL, for example http://127.0.0.1:4483/mcp.' : 'The URL must start with http:// or https://, for example https://example.com/mcp.'),
+  command: () => 'Give the command that starts the server, for example npx or a full path to the program.',
+  args: () => 'Arguments are words separated by spaces.',
+  headers: () => 'Write one header per line, as Name: value.',
+  port: (got) => `The port is a whole number from 0 to 65535${got === undefined ? '' : ` (not ${got})`}; 0 picks a free one.`,
+  minSessions: () => 'Sessions is a whole number, 1 or more.',
+  minCalls: () => 'Calls is a whole number, 1 or more.',
+  windowDays: () => 'The promotion window is a number of days from 1 to 3650.',
+  pinDecayDays: () => 'Pin decay is a number of days from 1 to 3650.',
+};
+
+/** The form field a core error concerns, and a sentence for it. */
+export function fieldError(message: string): FieldError {
+  const m = FIELD.exec(message);
+  if (!m) return { field: null, text: message };
+  const path = m[1]!;
+  const field = path.split('.').pop()!.replace(/\[\d+\]$/, '');
+  const words = WORDS[field];
+  return { field, text: words ? words(m[3], m[2]!) : `This value is not accepted: it ${m[2]}.` };
+}
+
+/** An upstream that failed to start or answer: the cause and what to do next. */
+export function upstreamFailure(error: string, target?: { url?: string; command?: string }): string {
+  const enoent = /spawn (\S+) ENOENT/.exec(error);
+  if (enoent) return `The command \`${enoent[1]}\` was not found. Check the spelling, or give its full path.`;
+  if (/spawn (\S+) EACCES/.test(error)) return `The command \`${/spawn (\S+) EACCES/.exec(error)![1]}\` is not allowed to run. Make it executable (chmod +x) or give another path.`;
+  if (/ECONNREFUSED|fetch failed|connect ECONN|socket hang up/i.test(error)) return `Nothing answers at ${target?.url ?? 'that address'}. Check that the server is running and that the host and port are right.`;
+  if (/ENOTFOUND|EAI_AGAIN/.test(error)) return `The host in ${target?.url ?? 'the URL'} is not known. Check its spelling.`;
+  if (/\b(401|403)\b|unauthori[sz]ed|forbidden/i.test(error)) return 'The server refused our credentials. Check the Authorization header (or the token it needs).';
+  if (/\b404\b/.test(error)) return 'There is no MCP server at that path. MCP servers usually answer at /mcp; check the URL.';
+  if (/\b405\b/.test(error)) return 'The server does not accept MCP requests at that path. Check the URL (usually it ends in /mcp).';
+  if (/timed? ?out|timeout/i.test(error)) return 'The server did not answer in time. Check that it is running and not stuck, then test again.';
+  if (/exited|closed|EPIPE/i.test(error)) return `The server${target?.command ? ` \`${target.command}\`` : ''} started but closed before answering. Run the same command in a terminal to see its error.`;
+  return `${error.replace(/\.$/, '')}. Check the settings and test again.`;
+}
