@@ -61,15 +61,19 @@ export async function connectClient(url: string, mode: 'auto' | 'legacy', name =
     } as never,
   );
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  // The list as the client first sees it: a 2025 client hears list_changed only once its event stream is
+  // open, so a change made before that (an upstream coming up) reaches it only through this first list.
+  const first = (await client.listTools()).tools;
+  const latest = () => changes[changes.length - 1] ?? first;
   return {
     client,
     changes,
     nextChange: (what = `${name} to hear list_changed`, ms = WAIT_MS) => withDeadline(new Promise<Tool[]>((resolve) => waiters.push(resolve)), what, ms),
     until: (pred, what = `${name} to hear a tool list that fits`, ms = WAIT_MS) => {
-      const names = () => (changes[changes.length - 1] ?? []).map((t) => t.name).join(', ') || 'none';
+      const names = () => latest().map((t) => t.name).join(', ') || 'none';
       const p = new Promise<Tool[]>((resolve) => {
-        const last = changes[changes.length - 1];
-        if (last && pred(last)) return resolve(last);
+        const last = latest();
+        if (pred(last)) return resolve(last);
         const check = (tools: Tool[]) => (pred(tools) ? resolve(tools) : waiters.push(check));
         waiters.push(check);
       });
