@@ -81,6 +81,8 @@ export class PendingApprovals {
   }
 
   wait(agent: string, tool: string, args: Record<string, unknown>, withdrawn: boolean, signal?: AbortSignal): Promise<Outcome> {
+    // A caller that is already gone (its client cancelled or closed) is not put in the inbox at all.
+    if (signal?.aborted) return Promise.resolve('deny');
     const bytes = jsonBytes(args);
     if (this.count(agent) >= this.limits.perAgent) {
       return Promise.resolve({

@@ -61,6 +61,9 @@ export class AgentEndpoint {
     const s = this.sessions.get(id);
     if (!s || !fastPathServes(s.server)) return undefined;
     s.lastSeen = this.now();
+    // Map order is the LRU order the session cap evicts by: a session used on the fast path is recent too.
+    this.sessions.delete(id);
+    this.sessions.set(id, s);
     return { client: s.server.getClientVersion()?.name };
   }
 

@@ -22,6 +22,7 @@ export const MODERN_REVISION = '2026-07-28';
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
 const SERVER_META = { 'io.modelcontextprotocol/serverInfo': PROXY_SERVER_INFO };
 const HOSTS = localhostAllowedHostnames();
 const ORIGINS = localhostAllowedOrigins();
@@ -63,8 +64,8 @@ function eligible(req: IncomingMessage, body: unknown): Eligible | undefined {
   } else {
     if (h['mcp-method'] !== method) return undefined;
     if (!isPlainObject(meta) || meta[PROTOCOL_VERSION_KEY] !== MODERN_REVISION || !isPlainObject(meta[CLIENT_INFO_KEY])) return undefined;
-    // A caller asking for progress gets it on the SDK path, which can stream notifications back.
-    if (meta.progressToken !== undefined) return undefined;
+    // A caller asking for progress or log messages gets the SDK path, which can stream notifications back.
+    if (meta.progressToken !== undefined || meta[LOG_LEVEL_KEY] !== undefined) return undefined;
   }
   if (method === 'tools/list') {
     if (Object.keys(params).some((k) => k !== '_meta')) return undefined; // cursors and the like: SDK path
@@ -86,6 +87,7 @@ function eligible(req: IncomingMessage, body: unknown): Eligible | undefined {
  */
 const LEGACY_PEER: DownstreamPeer = {
   modern: false,
+  passive: true,
   capabilities: {},
   notify: async () => {},
   request: async () => {
@@ -114,7 +116,16 @@ function sendText(res: ServerResponse, text: string, session?: string): void {
 export type FastPath = (req: IncomingMessage, res: ServerResponse, body: unknown, agentId: string) => Promise<boolean>;
 
 export function createFastPath(runtime: AgentRuntime, accepting: () => boolean = () => true, sessions?: LegacySessionLookup): FastPath {
+  /** Calls of 2025 sessions in flight here, by agent, session and request id: their cancellation arrives as its own POST. */
+  const inflight = new Map<string, AbortController>();
+  const key = (agentId: string, session: string, id: unknown) => `${agentId}\0${session}\0${JSON.stringify(id)}`;
   return async (req, res, body, agentId) => {
+    const sid = req.headers['mcp-session-id'];
+    if (typeof sid === 'string' && isPlainObject(body) && body.method === 'notifications/cancelled' && isPlainObject(body.params)) {
+      // The session's SDK transport never saw this request: abort it here, and let the SDK answer the POST.
+      inflight.get(key(agentId, sid, body.params.requestId))?.abort();
+      return false;
+    }
     const e = eligible(req, body);
     if (!e || !runtime.hasAgent(agentId) || !accepting()) return false;
     const { rpc, session } = e;
@@ -145,14 +156,21 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
       const abort = new AbortController();
       const onClose = () => abort.abort();
       res.once('close', onClose);
-      const answer = await runtime.callTool(agentId, rpc.params.name as string, rpc.params.arguments as Record<string, unknown> | undefined, {
-        via: 'direct',
-        client: typeof client === 'string' ? client : req.headers['user-agent'] ?? 'unknown',
-        session,
-        signal: abort.signal,
-        peer: session !== undefined ? LEGACY_PEER : modernPeer(rpc.params._meta as Record<string, unknown>),
-      });
-      res.off('close', onClose);
+      const callKey = session !== undefined ? key(agentId, session, rpc.id) : undefined;
+      if (callKey) inflight.set(callKey, abort);
+      let answer: Awaited<ReturnType<AgentRuntime['callTool']>>;
+      try {
+        answer = await runtime.callTool(agentId, rpc.params.name as string, rpc.params.arguments as Record<string, unknown> | undefined, {
+          via: 'direct',
+          client: typeof client === 'string' ? client : req.headers['user-agent'] ?? 'unknown',
+          session,
+          signal: abort.signal,
+          peer: session !== undefined ? LEGACY_PEER : modernPeer(rpc.params._meta as Record<string, unknown>),
+        });
+      } finally {
+        res.off('close', onClose);
+        if (callKey) inflight.delete(callKey);
+      }
       if (session !== undefined) {
         send(res, { result: answer, jsonrpc: '2.0', id: rpc.id }, session);
         return true;

@@ -66,6 +66,7 @@ export class SearchLearning {
   private readonly surface = new Map<string, string>();
   private saveTimer: NodeJS.Timeout | undefined;
   private dirty = false;
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly opts: {
@@ -104,11 +105,17 @@ export class SearchLearning {
   async flush(): Promise<void> {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
-    if (!this.dirty || !this.opts.stateDir) return;
-    this.dirty = false;
-    const agents: Record<string, LearnedPair[]> = {};
-    for (const [a, list] of this.pairs) agents[a] = list;
-    await writeJsonAtomic(this.file(), { version: 1, agents } satisfies FileShape);
+    if (this.dirty && this.opts.stateDir) {
+      this.dirty = false;
+      const agents: Record<string, LearnedPair[]> = {};
+      for (const [a, list] of this.pairs) agents[a] = list;
+      const file = this.file();
+      // One write at a time, in order; a flush on stop also waits for a write a timer started.
+      const write = this.writing.then(() => writeJsonAtomic(file, { version: 1, agents } satisfies FileShape));
+      this.writing = write.catch(() => {}); // a failed write is reported by its caller, not by the next one
+      return write;
+    }
+    await this.writing;
   }
 
   /** A search_tools answer was given: `shown` are the tool names in it, best first. */

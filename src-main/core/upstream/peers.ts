@@ -29,10 +29,16 @@ export class PeerRouter {
     return this.active[this.active.length - 1];
   }
 
+  /** The most recent call in flight that `fits`, else the most recent one (which then says why it cannot). */
+  pick(fits: (p: DownstreamPeer) => boolean): DownstreamPeer | undefined {
+    for (let i = this.active.length - 1; i >= 0; i--) if (fits(this.active[i]!)) return this.active[i];
+    return this.current();
+  }
+
   install(client: Client, vendor: string): void {
     for (const need of ROUTED) {
       client.setRequestHandler(need.method as 'sampling/createMessage', (async (req: { params?: Record<string, unknown> }) => {
-        const peer = this.current();
+        const peer = this.pick((p) => !p.passive && !p.modern && !!p.capabilities?.[need.capability]);
         if (!peer) {
           throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Upstream "${vendor}" asked for ${need.what} while no client call was running; Working Set only forwards it to the client whose call caused it.`);
         }
@@ -47,7 +53,9 @@ export class PeerRouter {
       }) as never);
     }
     client.setNotificationHandler('notifications/message', (n: { params?: Record<string, unknown> }) => {
-      void this.current()?.notify({ method: 'notifications/message', params: n.params ?? {} }).catch(() => {});
+      const peer = this.pick((p) => !p.passive);
+      if (peer?.passive) return; // no caller in flight can take a log message now
+      void peer?.notify({ method: 'notifications/message', params: n.params ?? {} }).catch(() => {});
     });
   }
 }

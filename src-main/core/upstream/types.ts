@@ -37,6 +37,11 @@ export type DownstreamPeer = {
   retry?: { inputResponses?: Record<string, unknown>; requestState?: string };
   /** What the caller declared it can do (sampling, elicitation, roots). */
   capabilities: ClientCapabilities | undefined;
+  /**
+   * The caller cannot be reached during the call (the fast path answers with one JSON body): an
+   * upstream's request or log message goes to another call in flight that can take it.
+   */
+  passive?: boolean;
   notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void>;
   /** Sends a request to the caller; rejects when its era or transport cannot carry one. */
   request(request: { method: string; params?: Record<string, unknown> }): Promise<Record<string, unknown>>;
