@@ -54,6 +54,16 @@ describe('a usage file of the wrong shape', () => {
     await h.sets.cycle(h.clock.now());
     expect(h.usage.tallies('default').a).toEqual({ ok: 2, failed: 0 });
   });
+
+  it('(a null session under a tool) is moved aside too, so the cycle does not fail on it', async () => {
+    const stateDir = stateDirWith({ 'usage.json': '{"version":1,"cursors":{},"agents":{"default":{"a":{"s0":null}}},"tallies":{}}' });
+    h = await setsHarness({}, undefined, stateDir);
+    expect(h.log.lines.join('\n')).toMatch(/usage\.json was damaged; it was moved to/);
+    await h.call('a', { session: 's1' });
+    await h.call('a', { session: 's2' });
+    await h.sets.cycle(h.clock.now());
+    expect(h.usage.tallies('default').a).toEqual({ ok: 2, failed: 0 });
+  });
 });
 
 describe('a torn last line', () => {

@@ -24,17 +24,20 @@ export const agentStateSchema = z.looseObject({
 
 const cursorSchema = z.looseObject({ offset: z.number().int().nonnegative(), ino: z.number() });
 
+/** One session's use of a tool (usagePromotion.ts SessionUse); `sessions` on a per-day roll-up. */
+const sessionUseSchema = z.looseObject({ first: z.number(), last: z.number(), calls: z.number(), sessions: z.number().optional() });
+
 /** stateDir/usage.json: the containers the store indexes into must be objects of the right kind. */
 export const usageFileSchema = z.looseObject({
   version: z.literal(1),
   cursors: record(cursorSchema).optional(),
   pending: record(z.looseObject({})).optional(),
   gapSessions: record(z.looseObject({})).optional(),
-  agents: record(record(z.unknown())).optional(),
+  agents: record(record(record(sessionUseSchema))).optional(),
   tallies: record(record(z.looseObject({ ok: z.number(), failed: z.number() }))).optional(),
   searches: record(z.number()).optional(),
   lastUsed: record(record(z.number())).optional(),
-  daily: record(record(z.looseObject({}))).optional(),
+  daily: record(record(z.looseObject({ calls: z.number(), searches: z.number() }))).optional(),
 });
 
 /** stateDir/pin-files-seen.json */
