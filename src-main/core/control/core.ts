@@ -15,7 +15,6 @@ import type { ConfigEditor } from '../config/editor.js';
 import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
 import { maskUrlsIn } from '../redact.js';
-import { applyImport, scanImports } from '../import/service.js';
 import { approvalsControl, kindOf } from './approvals.js';
 
 /** Switches the running core holds outside the config. */
@@ -210,11 +209,12 @@ export function createControl(p: ControlParts): ControlApi {
         .filter((e) => e.vendor === vendor)
         .map((e) => ({ name: e.name, description: e.tool.description ?? null, kind: kindOf(e), agents: listedBy.get(e.name) ?? [] }));
     },
+    // The import feature (and its JSONC and TOML parsers) loads when it is used, not with every start.
     async importScan(a) {
-      return scanImports(a);
+      return (await import('../import/service.js')).scanImports(a);
     },
     async importServers(a) {
-      return applyImport(a, { config: p.config, editor: p.editor, configPath: p.configPath, agentUrl: (id) => agentView(agentId(id)).url, now: () => p.clock.now() });
+      return (await import('../import/service.js')).applyImport(a, { config: p.config, editor: p.editor, configPath: p.configPath, agentUrl: (id) => agentView(agentId(id)).url, now: () => p.clock.now() });
     },
     async setProxyPaused(a) {
       p.runtime.proxyPaused = a.paused === true;
