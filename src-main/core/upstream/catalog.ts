@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
-import { Toolbox } from '../toolbox/toolbox.js';
+import type { Toolbox } from '../toolbox/toolbox.js';
+import { buildToolbox } from '../toolbox/merge.js';
 import { UpstreamConnection } from './connection.js';
 import type { Upstream, UpstreamStatusView } from './types.js';
 
@@ -61,7 +62,7 @@ export class Catalog {
     for (const vendor of Object.keys(opts.config.upstreams)) {
       this.state.set(vendor, { tools: undefined, source: 'none', listedAt: 0 });
     }
-    this.current = this.build();
+    this.current = buildToolbox(this.state, opts.config.prefixNames);
   }
 
   /** Loads the saved catalog as the fallback, connects every upstream and waits for the first list. */
@@ -330,15 +331,8 @@ export class Catalog {
     return this.saving;
   }
 
-  private build(): Toolbox {
-    const catalogs = new Map<string, Tool[]>();
-    for (const [vendor, s] of this.state) if (s.tools) catalogs.set(vendor, s.tools);
-    return new Toolbox(catalogs, this.opts.config.prefixNames);
-  }
-
-
   private rebuild(): void {
-    this.current = this.build();
+    this.current = buildToolbox(this.state, this.opts.config.prefixNames);
     this.opts.onChange(this.current);
   }
 

@@ -1,0 +1,11 @@
+// The merged toolbox: every upstream's last-good tools under one set of exposed names. The catalog
+// (upstream/) keeps each vendor's list; this builds the one lookup the rest of the core shares.
+import type { Tool } from '@modelcontextprotocol/client';
+import { Toolbox } from './toolbox.js';
+
+/** Each vendor's tools, in config order; a vendor that has not listed yet (`tools` undefined) is left out. */
+export function buildToolbox(state: ReadonlyMap<string, { tools: readonly Tool[] | undefined }>, prefixNames: boolean): Toolbox {
+  const catalogs = new Map<string, readonly Tool[]>();
+  for (const [vendor, s] of state) if (s.tools) catalogs.set(vendor, s.tools);
+  return new Toolbox(catalogs, prefixNames);
+}
