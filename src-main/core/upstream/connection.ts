@@ -10,12 +10,14 @@ import { buildTransport, type BuiltTransport } from './transports.js';
 import { RESTART_RESET_AFTER_MS, restartDelayMs } from './backoff.js';
 import { StderrTail } from './stderrTail.js';
 import { PeerRouter } from './peers.js';
+import { LIST_MAX_PAGES, listAllTools } from './toolList.js';
 import type { CallOptions, Upstream, UpstreamInfo, UpstreamStatus } from './types.js';
 
 /** The SDK's debounce of an upstream's tools/list_changed before it re-lists (its default is 300 ms). */
 export const LIST_CHANGED_DEBOUNCE_MS = 30;
-/** Pages of a paginated tools/list followed (the SDK stops at 64): 20,000 tools in pages of 10 fit. */
-export const LIST_MAX_PAGES = 10_000;
+export { LIST_MAX_PAGES } from './toolList.js';
+/** How long the re-list after an upstream's tools/list_changed may take (no caller is waiting on it). */
+export const LIST_CHANGED_RELIST_MS = 60_000;
 
 export type ConnectionOptions = {
   vendor: string;
@@ -35,6 +37,8 @@ export type ConnectionOptions = {
   /** Upstream notifications that are not about one call (resources, prompts list_changed, resources/updated). */
   onNotification?: (method: string, params: Record<string, unknown> | undefined) => void;
   now: () => number;
+  /** Replaces the transport the config describes (unit tests link an in-memory server). */
+  transport?: () => Promise<BuiltTransport>;
 };
 
 type Live = { client: Client; built: BuiltTransport; connectedAt: number };
@@ -161,10 +165,39 @@ export class UpstreamConnection implements Upstream {
 
   private async listOnce(remaining: () => number): Promise<Tool[]> {
     const live = this.live ?? (await this.waitForStart(remaining()));
-    const { tools } = await live.client.listTools(undefined, { timeout: remaining(), cache: 'bypass' } as never);
+    const { tools, skipped } = await listAllTools(live.client, this.vendor, remaining);
+    if (skipped.length) this.opts.log.warn(`upstream "${this.vendor}" listed ${skipped.length} malformed tool(s), left out: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`);
     this.status = 'up';
     this.lastError = undefined;
     return tools;
+  }
+
+  /** A re-list running for a tools/list_changed, and whether another change came in meanwhile. */
+  private changeRelist: Promise<void> | undefined;
+  private changedAgain = false;
+
+  /** Lists again after tools/list_changed; changes that arrive meanwhile are covered by one more list. */
+  private onListChanged(): void {
+    if (this.changeRelist) {
+      this.changedAgain = true;
+      return;
+    }
+    this.changeRelist = (async () => {
+      do {
+        this.changedAgain = false;
+        const deadline = Date.now() + LIST_CHANGED_RELIST_MS;
+        try {
+          const live = this.live;
+          if (!live || this.closed) return;
+          const { tools } = await listAllTools(live.client, this.vendor, () => Math.max(1, deadline - Date.now()));
+          if (!this.closed) this.opts.onToolsChanged(tools);
+        } catch (err) {
+          if (!this.closed) this.opts.log.warn(`upstream "${this.vendor}" said its tools changed but did not list them: ${errorMessage(err)}`);
+        }
+      } while (this.changedAgain && !this.closed);
+    })().finally(() => {
+      this.changeRelist = undefined;
+    });
   }
 
   /**
@@ -219,7 +252,7 @@ export class UpstreamConnection implements Upstream {
   }
 
   private async connect(): Promise<Live> {
-    const built = await buildTransport(this.opts.config, { maxResultBytes: this.opts.maxResultBytes });
+    const built = await (this.opts.transport?.() ?? buildTransport(this.opts.config, { maxResultBytes: this.opts.maxResultBytes }));
     // The tail is kept across restarts: a retry must not hide why the last attempt died.
     built.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     const client = new Client(
@@ -237,9 +270,10 @@ export class UpstreamConnection implements Upstream {
           tools: {
             // A burst of notifications still coalesces; clients hear of a change within tens of ms, not 300.
             debounceMs: LIST_CHANGED_DEBOUNCE_MS,
-            onChanged: (error, tools) => {
-              if (!error && tools) this.opts.onToolsChanged(tools);
-            },
+            // The SDK's own re-list parses every tool with zod and caches the whole list: listed here instead.
+            // (Configured at all so that a 2026-07-28 upstream is asked for list_changed on subscriptions/listen.)
+            autoRefresh: false,
+            onChanged: () => this.onListChanged(),
           },
         },
       },

@@ -1,0 +1,52 @@
+// An upstream's whole tools/list, page by page, without the SDK's schema parse or response cache.
+// The SDK's listTools() runs every tool through zod and stores an encoded copy of the whole list: at
+// 5,000 tools (3.5 MB) that is hundreds of ms of synchronous CPU on each re-list, paid again every
+// catalogTtlMs, for a list this proxy only compares with the one it has. Here each tool is checked for
+// the fields the proxy reads, and a malformed one is left out (named in a warning) instead of
+// failing the whole list.
+import type { Client, Tool } from '@modelcontextprotocol/client';
+import { MwsError } from '../errors.js';
+
+/** Pages of a paginated tools/list followed (the SDK stops at 64): 20,000 tools in pages of 10 fit. */
+export const LIST_MAX_PAGES = 10_000;
+
+/** Hands the result on as it is: the shape is checked tool by tool below, not by the SDK. */
+const PASS_THROUGH = { '~standard': { version: 1 as const, vendor: 'mcp-working-set', validate: (value: unknown) => ({ value }) } };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const optional = (v: unknown, check: (x: unknown) => boolean) => v === undefined || check(v);
+const isString = (v: unknown) => typeof v === 'string';
+
+/** The fields the toolbox, listings, search and calls read, with the types they read them as. */
+export function isWellFormedTool(t: unknown): t is Tool {
+  if (!isObject(t) || typeof t.name !== 'string' || t.name === '') return false;
+  const input = t.inputSchema;
+  if (!isObject(input) || !optional(input.properties, isObject)) return false;
+  return optional(t.description, isString) && optional(t.title, isString) && optional(t.outputSchema, isObject) && optional(t.annotations, isObject);
+}
+
+export type ToolListing = { tools: Tool[]; /** Names (or positions) of the tools left out as malformed. */ skipped: string[] };
+
+/** Every page of tools/list within `remaining()` ms in all; pagination ends at a missing or repeated cursor. */
+export async function listAllTools(client: Client, vendor: string, remaining: () => number): Promise<ToolListing> {
+  const tools: Tool[] = [];
+  const skipped: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; ; page++) {
+    if (page >= LIST_MAX_PAGES) {
+      throw new MwsError('upstream_unavailable', `Upstream "${vendor}" answered more than ${LIST_MAX_PAGES} pages of tools/list; its pagination does not end.`, { vendor });
+    }
+    const r = (await client.request({ method: 'tools/list', ...(cursor !== undefined ? { params: { cursor } } : {}) } as never, PASS_THROUGH, { timeout: remaining() })) as Record<string, unknown>;
+    if (!Array.isArray(r.tools)) {
+      throw new MwsError('upstream_unavailable', `Upstream "${vendor}" answered tools/list without a "tools" array; it is not listed until it answers one.`, { vendor });
+    }
+    for (const t of r.tools as unknown[]) {
+      if (isWellFormedTool(t)) tools.push(t);
+      else skipped.push(isObject(t) && typeof t.name === 'string' ? t.name : `#${tools.length + skipped.length}`);
+    }
+    const next = r.nextCursor;
+    if (typeof next !== 'string' || next === cursor) break;
+    cursor = next;
+  }
+  return { tools, skipped };
+}
