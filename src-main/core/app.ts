@@ -131,7 +131,8 @@ export function createApp(opts: AppOptions): App {
   let warmTimer: NodeJS.Timeout | undefined;
   const warmSearch = () => {
     clearTimeout(warmTimer);
-    warmTimer = setTimeout(() => search.warm(), 0);
+    // In slices: calls keep flowing while a big toolbox is indexed.
+    warmTimer = setTimeout(() => void search.warmInSlices().catch((err: Error) => log.warn(`search index build failed: ${err.message}`)), 0);
     warmTimer.unref();
   };
   const catalog = new Catalog({

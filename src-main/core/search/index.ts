@@ -11,6 +11,9 @@ import { MAX_QUERY_WORDS, MAX_TYPO_WORD_CHARS, MAX_TYPO_WORDS_PER_QUERY, capQuer
 import { isEnglishWord, loadEnglishWords } from './englishWords.js';
 
 const FIELDS = 6; // name, title, params, paramDesc, desc, backend
+/** A slice of a deferred build (SearchIndex.buildFor): this many tools (~1–3 ms), or this many terms. */
+const BUILD_SLICE_TOOLS = 16;
+const BUILD_SLICE_TERMS = 512;
 /**
  * How much a match in each field counts. Names say most about what a tool does, but not so much that
  * one common name word ("what", "get") outweighs a description; the backend prefix (`calendar` in
@@ -80,17 +83,45 @@ export class SearchIndex {
   private readonly synonyms: SynonymTable;
   private readonly backendPrefixes: Set<string>;
   private readonly docByName = new Map<string, number>();
+  /** The rest of the build, while it is done in slices (buildFor); undefined once the index is whole. */
+  private building: Generator<void, void, void> | undefined;
 
-  constructor(entries: Iterable<ToolEntry>, aliases: Record<string, string[]> = {}, backendPrefixes: Iterable<string> = []) {
+  /**
+   * `deferred`: the index is built by buildFor() in slices (an upstream change at 5,000 tools must not
+   * hold calls for the whole build); any query before it is whole finishes the build first.
+   */
+  constructor(entries: Iterable<ToolEntry>, aliases: Record<string, string[]> = {}, backendPrefixes: Iterable<string> = [], deferred = false) {
     this.entries = [...entries];
     this.backendPrefixes = new Set(backendPrefixes);
     this.synonyms = buildSynonyms(aliases);
     loadEnglishWords();
     for (const k of Object.keys(aliases)) for (const w of splitWords(k)) this.typos.add(w);
+    this.building = this.build();
+    if (!deferred) this.finish();
+  }
+
+  /** Builds for about `ms` (by `now`); answers whether the index is whole. */
+  buildFor(ms: number, now: () => number = () => performance.now()): boolean {
+    const end = now() + ms;
+    while (this.building) {
+      if (this.building.next().done) this.building = undefined;
+      else if (now() >= end) return false;
+    }
+    return true;
+  }
+
+  private finish(): void {
+    while (this.building) if (this.building.next().done) this.building = undefined;
+  }
+
+  /** The build, one slice per `yield`: a few tools, or a few hundred terms. */
+  private *build(): Generator<void, void, void> {
     const totals = new Float64Array(FIELDS);
     const raw = new Map<string, { docs: number[]; tf: number[] }>();
     const lengths: number[][] = [];
-    this.entries.forEach((e, doc) => {
+    for (let doc = 0; doc < this.entries.length; doc++) {
+      const e = this.entries[doc]!;
+      if (doc % BUILD_SLICE_TOOLS === BUILD_SLICE_TOOLS - 1) yield;
       this.docByName.set(e.name, doc);
       const fields = this.fieldsOf(e);
       const lens = [0, 0, 0, 0, 0, 0];
@@ -118,11 +149,13 @@ export class SearchIndex {
       for (const w of fields[0]) if (!isStopWord(w) && !bits.has(stem(w)) && bits.size < 31) bits.set(stem(w), bits.size);
       this.nameBits.push(bits);
       for (let f = 0; f < FIELDS; f++) totals[f]! += lens[f]!;
-    });
+    }
     const n = Math.max(1, this.entries.length);
     const avg = new Float64Array(FIELDS);
     for (let f = 0; f < FIELDS; f++) avg[f] = totals[f]! / n || 1;
+    let terms = 0;
     for (const [t, r] of raw) {
+      if (++terms % BUILD_SLICE_TERMS === 0) yield;
       const count = r.docs.length;
       const sat = new Float32Array(count);
       const inName = new Uint8Array(count);
@@ -145,6 +178,7 @@ export class SearchIndex {
 
   /** Which query word matched which field of each hit: `mws search --explain`. */
   explain(query: string, hits: Hit[], boost?: TermBoost): Explained[] {
+    this.finish();
     const groups = this.plan(query);
     return hits.map((h) => {
       const doc = this.docOf(h.entry.name);
@@ -165,6 +199,7 @@ export class SearchIndex {
 
   /** The index of a tool by its name (for learned words), or -1. */
   docOf(name: string): number {
+    this.finish();
     return this.docByName.get(name) ?? -1;
   }
 
@@ -193,6 +228,7 @@ export class SearchIndex {
    * catalog nor an English word, its typo corrections) and its synonyms. A word repeated counts once.
    */
   plan(query: string): Alt[][] {
+    this.finish();
     const groups: Alt[][] = [];
     const rest: string[] = [];
     const seen = new Set<string>();
@@ -289,6 +325,7 @@ export class SearchIndex {
    * learned words as one more field: per query term, tools that term led agents to, with a weight.
    */
   search(rawQuery: string, limit = 10, within?: (e: ToolEntry) => boolean, boost?: TermBoost): Hit[] {
+    this.finish();
     const query = capQuery(rawQuery).query;
     const groups = this.plan(query);
     if (groups.length === 0) return [];

@@ -45,6 +45,8 @@ type Prepared = {
 const TASK_POOL = 12;
 /** How much the whole query's ranking counts beside the task's own when picking a task's tool. */
 const TASK_CONTEXT_WEIGHT = 0.25;
+/** The longest the search index build holds the event loop at a time when warmed in slices. */
+export const WARM_SLICE_MS = 4;
 /** How many names at most go to fuse.js for "close names"; it scans every candidate it is given (bounded work). */
 const NEAR_CANDIDATES = 60;
 
@@ -53,20 +55,26 @@ const NEAR_CANDIDATES = 60;
  * candidates, and fuse.js ranks them (fuse.js over thousands of names costs ~15 ms; this ~0.2 ms).
  */
 class NearNames {
-  private readonly byTrigram = new Map<string, number[]>();
-  constructor(private readonly names: string[]) {
-    names.forEach((n, i) => {
+  /** Built on the first question, not with the index: most toolboxes are never asked for a close name. */
+  private byTrigram: Map<string, number[]> | undefined;
+  constructor(private readonly names: string[]) {}
+  private trigramIndex(): Map<string, number[]> {
+    if (this.byTrigram) return this.byTrigram;
+    const byTrigram = (this.byTrigram = new Map<string, number[]>());
+    this.names.forEach((n, i) => {
       for (const g of trigrams(n)) {
-        const list = this.byTrigram.get(g);
-        if (!list) this.byTrigram.set(g, [i]);
+        const list = byTrigram.get(g);
+        if (!list) byTrigram.set(g, [i]);
         else if (list[list.length - 1] !== i) list.push(i);
       }
     });
+    return byTrigram;
   }
   find(rawQuery: string, limit: number): string[] {
     const query = rawQuery.slice(0, NEAR_NAME_CHARS);
     const counts = new Map<number, number>();
-    for (const g of trigrams(query)) for (const i of this.byTrigram.get(g) ?? []) counts.set(i, (counts.get(i) ?? 0) + 1);
+    const byTrigram = this.trigramIndex();
+    for (const g of trigrams(query)) for (const i of byTrigram.get(g) ?? []) counts.set(i, (counts.get(i) ?? 0) + 1);
     if (counts.size === 0) return [];
     const candidates = [...counts].sort((a, b) => b[1] - a[1]).slice(0, NEAR_CANDIDATES).map(([i]) => this.names[i]!);
     return new Fuse(candidates, { threshold: 0.45, ignoreLocation: true }).search(query, { limit }).map((r) => r.item);
@@ -127,6 +135,20 @@ export class SearchService {
   /** Builds the index for the current toolbox now rather than on the first search. */
   warm(): void {
     this.prepare(this.toolbox());
+  }
+
+  /**
+   * Builds the index for the current toolbox off the request path, in slices of about `sliceMs` with
+   * the event loop free between them (calls keep flowing while 5,000 tools are indexed). A search that
+   * comes first finishes the build itself; a newer toolbox meanwhile leaves this one unfinished.
+   */
+  async warmInSlices(sliceMs = WARM_SLICE_MS, now: () => number = () => performance.now()): Promise<void> {
+    const tb = this.toolbox();
+    const p = this.prepare(tb, true);
+    while (!p.bm25f.buildFor(sliceMs, now)) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.toolbox() !== tb) return;
+    }
   }
 
   /** Names close to `name`: for "did you mean" answers when a name is not in the toolbox. */
@@ -258,7 +280,7 @@ export class SearchService {
     return { search: (q, k, within) => mini.rank(q, k, within) };
   }
 
-  private prepare(tb: Toolbox): Prepared {
+  private prepare(tb: Toolbox, deferred = false): Prepared {
     let p = this.prepared.get(tb);
     if (p) return p;
     const entries = [...tb.all()];
@@ -274,7 +296,7 @@ export class SearchService {
       for (const f of forms) if (f && f !== e.name.toLowerCase()) short.set(f, [...(short.get(f) ?? []), e]);
     }
     for (const [f, list] of short) if (list.length === 1 && !byLowerName.has(f)) byLowerName.set(f, list[0]!);
-    const bm25f = new SearchIndex(entries, this.aliases, [...backends.keys()]);
+    const bm25f = new SearchIndex(entries, this.aliases, [...backends.keys()], deferred && this.engine === 'bm25f');
     p = {
       index: this.ranker(bm25f, entries),
       bm25f,
