@@ -51,6 +51,10 @@ describe('the search index built in slices', () => {
     // Other work ran between the slices (an index built at once lets none run until it is done).
     expect(turns).toBeGreaterThan(20);
     for (const q of QUERIES) expect(names(warming, q)).toEqual(names(eager, q));
+    // Close names (for an unknown tool) were indexed in the same slices, and answer as before.
+    const probe = [...box.all()][7]!.name.slice(0, -2) + 'zz';
+    expect(warming.closeNames(probe, 3)).toEqual(eager.closeNames(probe, 3));
+    expect(warming.closeNames(probe, 3).length).toBeGreaterThan(0);
   });
 
   it('stops warming a toolbox that was replaced meanwhile', async () => {

@@ -55,20 +55,27 @@ const NEAR_CANDIDATES = 60;
  * candidates, and fuse.js ranks them (fuse.js over thousands of names costs ~15 ms; this ~0.2 ms).
  */
 class NearNames {
-  /** Built on the first question, not with the index: most toolboxes are never asked for a close name. */
-  private byTrigram: Map<string, number[]> | undefined;
+  private readonly byTrigram = new Map<string, number[]>();
+  /** Names indexed so far: the index is built in slices with the search index (warmInSlices), or at first use. */
+  private done = 0;
   constructor(private readonly names: string[]) {}
-  private trigramIndex(): Map<string, number[]> {
-    if (this.byTrigram) return this.byTrigram;
-    const byTrigram = (this.byTrigram = new Map<string, number[]>());
-    this.names.forEach((n, i) => {
-      for (const g of trigrams(n)) {
-        const list = byTrigram.get(g);
-        if (!list) byTrigram.set(g, [i]);
+  /** Indexes names for about `ms` (by `now`); answers whether every name is in. */
+  buildFor(ms: number, now: () => number): boolean {
+    const end = now() + ms;
+    while (this.done < this.names.length) {
+      const i = this.done++;
+      for (const g of trigrams(this.names[i]!)) {
+        const list = this.byTrigram.get(g);
+        if (!list) this.byTrigram.set(g, [i]);
         else if (list[list.length - 1] !== i) list.push(i);
       }
-    });
-    return byTrigram;
+      if (i % 64 === 63 && now() >= end) return this.done >= this.names.length;
+    }
+    return true;
+  }
+  private trigramIndex(): Map<string, number[]> {
+    this.buildFor(Infinity, () => 0);
+    return this.byTrigram;
   }
   find(rawQuery: string, limit: number): string[] {
     const query = rawQuery.slice(0, NEAR_NAME_CHARS);
@@ -145,7 +152,7 @@ export class SearchService {
   async warmInSlices(sliceMs = WARM_SLICE_MS, now: () => number = () => performance.now()): Promise<void> {
     const tb = this.toolbox();
     const p = this.prepare(tb, true);
-    while (!p.bm25f.buildFor(sliceMs, now)) {
+    while (!p.bm25f.buildFor(sliceMs, now) || !p.names.buildFor(sliceMs, now)) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.toolbox() !== tb) return;
     }
