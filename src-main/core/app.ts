@@ -121,7 +121,8 @@ export function createApp(opts: AppOptions): App {
    * (`agents` undefined), every agent whose listing differs or was never computed.
    */
   const notifyChanged = (agents?: string[]) => {
-    const r = router.recompute();
+    // A set change recomputes only the agents named: one agent's promote is not 100 agents' listings.
+    const r = router.recompute(agents);
     for (const agent of new Set([...r.changed, ...(agents ?? r.unknown)])) {
       endpoints.get(agent)?.notifyToolsChanged();
       events.emit({ type: 'setChanged', agent });

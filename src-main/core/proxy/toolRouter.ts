@@ -96,13 +96,15 @@ export class ToolRouter implements AgentRuntime {
   }
 
   /**
-   * Recomputes every agent's listing. Answers the agents whose listing differs, and apart those with
-   * no listing to compare with (a client may hold a list from before a restart).
+   * Recomputes every agent's listing (`only`: just these agents', after a change to their sets alone).
+   * Answers the agents whose listing differs, and apart those with no listing to compare with (a
+   * client may hold a list from before a restart).
    */
-  recompute(): { changed: string[]; unknown: string[] } {
+  recompute(only?: readonly string[]): { changed: string[]; unknown: string[] } {
     const changed: string[] = [];
     const unknown: string[] = [];
     for (const agent of this.opts.config.agents) {
+      if (only && !only.includes(agent.id)) continue;
       const before = this.listings.get(agent.id)?.signature;
       this.listings.delete(agent.id);
       if (before === undefined) unknown.push(agent.id);
