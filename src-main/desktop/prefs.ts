@@ -40,6 +40,13 @@ export const PREFS_DEFAULTS: DesktopPrefs = {
 
 export type PrefsStore = Conf<DesktopPrefs>;
 
+/**
+ * The store's options, shared by electron-store in the app and plain conf in the tests. A preferences
+ * file broken by hand starts over from the defaults rather than keeping the app from starting: nothing
+ * in it is worth more than a working tray.
+ */
+export const PREFS_STORE_OPTIONS = { defaults: PREFS_DEFAULTS, clearInvalidConfig: true } as const;
+
 /** A hand-edited store may hold anything: a value of the wrong type reads as its default. */
 function flag(store: PrefsStore, key: keyof EditablePrefs): boolean {
   const v: unknown = store.get(key);

@@ -5,14 +5,14 @@ import Conf from 'conf';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src-main/core/config/load.js';
-import { PREFS_DEFAULTS, editablePrefs, isScreenHash, lastScreen, windowPlace, type DesktopPrefs, type PrefsStore } from '../../../src-main/desktop/prefs.js';
+import { PREFS_STORE_OPTIONS, editablePrefs, isScreenHash, lastScreen, windowPlace, type DesktopPrefs, type PrefsStore } from '../../../src-main/desktop/prefs.js';
 import { migrateConfigPrefs } from '../../../src-main/desktop/prefsMigration.js';
 import { restoredPlace, screenOf, DEFAULT_SIZE } from '../../../src-main/desktop/windowPlace.js';
 import { withDesktopPrefs } from '../../../src-main/desktop/settingsBridge.js';
 import type { ControlApi, SettingsView } from '../../../src-main/core/control/api.js';
 import { tempDir } from '../../helpers/app.js';
 
-const store = (cwd = tempDir()): PrefsStore => new Conf<DesktopPrefs>({ cwd, configName: 'preferences', defaults: PREFS_DEFAULTS });
+const store = (cwd = tempDir()): PrefsStore => new Conf<DesktopPrefs>({ cwd, configName: 'preferences', ...PREFS_STORE_OPTIONS });
 
 describe('moving the desktop fields out of an old config', () => {
   it('copies them into the store once, takes them out of the file, and the config keeps loading', async () => {
@@ -58,6 +58,14 @@ describe('moving the desktop fields out of an old config', () => {
 });
 
 describe('reading a store edited by hand', () => {
+  it('starts over from the defaults when the file is not JSON, instead of refusing to start', () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, 'preferences.json'), '{"startAtLogin": tru');
+    const prefs = store(cwd);
+    expect(editablePrefs(prefs)).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false });
+    expect(prefs.get('migratedFromConfig')).toBe(false);
+  });
+
   it('reads wrong types as defaults and only the window routes as a last screen', () => {
     const prefs = store();
     (prefs as unknown as Conf<Record<string, unknown>>).set({ notifyUpstreams: 'yes', window: { x: 'a', y: 0, width: 10, height: 10 }, lastScreen: 'javascript:alert(1)' });
