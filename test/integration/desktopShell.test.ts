@@ -87,6 +87,14 @@ describe('the built Electron shell', () => {
     expect(second.report.loadedHash).toEqual(['/agents/default/history']);
   });
 
+  it('carries electron-store inside out/main: a dev dependency, bundled, so the npm package does not install it', () => {
+    if (!existsSync(join(ROOT, 'out/main/index.js'))) throw new Error('Build first: npm run build (npm test does).');
+    const bare = [...readFileSync(join(ROOT, 'out/main/index.js'), 'utf8').matchAll(/^import\s[^'"]*?from\s+["']([^"'.][^"']*)["']/gm)].map((m) => m[1]);
+    expect(bare.filter((s) => /^(electron-store|conf|atomically|dot-prop|env-paths)$/.test(s!))).toEqual([]);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(pkg.dependencies)).not.toContain('electron-store');
+  });
+
   it('says why it cannot start, in a dialog, and quits', async () => {
     const { code, report } = await runShell({ agents: [{ id: 'x', cap: 0 }] });
     expect(code).toBe(0);
