@@ -1,11 +1,9 @@
-// Start at login, following the General setting.
+// Start at login, following the desktop preference.
 import { app } from 'electron';
-import type { App } from '../core/app.js';
+import { editablePrefs, type PrefsStore } from './prefs.js';
 
-export function startLoginItem(core: App): () => void {
-  const apply = () => app.setLoginItemSettings({ openAtLogin: core.config.desktop.startAtLogin });
+export function startLoginItem(prefs: PrefsStore): () => void {
+  const apply = () => app.setLoginItemSettings({ openAtLogin: editablePrefs(prefs).startAtLogin });
   apply();
-  return core.events.on((e) => {
-    if (e.type === 'settingsChanged') apply();
-  });
+  return prefs.onDidChange('startAtLogin', apply);
 }

@@ -1,8 +1,12 @@
-// The Electron shell's lifecycle, and nothing else: one instance, the core, the window, the tray,
-// notifications and the login item, each started here and stopped on quit.
+// The Electron shell's lifecycle, and nothing else: one instance, the desktop preferences, the core,
+// the window, the tray, notifications and the login item, each started here and stopped on quit.
 import { app, dialog, ipcMain } from 'electron';
 import { join } from 'node:path';
-import { startCore } from './core.js';
+import { startEmbeddedCore } from './embeddedCore.js';
+import { openPrefsStore } from './prefsStore.js';
+import { migrateConfigPrefs } from './prefsMigration.js';
+import { withDesktopPrefs } from './settingsBridge.js';
+import { stderrLogger } from '../core/log.js';
 import { startTray } from './tray.js';
 import { windowOpener } from './window.js';
 import { startNotifier } from './notifier.js';
@@ -14,13 +18,14 @@ const stops: Array<() => void | Promise<void>> = [];
 async function initialize(): Promise<void> {
   const root = app.getAppPath();
   const rendererDir = join(root, 'out', 'renderer');
-  const core = await startCore(rendererDir);
-  const win = windowOpener({ rendererDir, preloadPath: join(root, 'out', 'preload', 'index.cjs') });
+  const prefs = openPrefsStore();
+  const core = await startEmbeddedCore(rendererDir, async (loaded) => (await migrateConfigPrefs(prefs, loaded, stderrLogger)).loaded);
+  const win = windowOpener({ rendererDir, preloadPath: join(root, 'out', 'preload', 'index.cjs'), prefs });
   stops.push(() => core.stop());
-  stops.push(registerControlIpc(ipcMain, core.control, core.events, (channel, payload) => win.webContents()?.send(channel, payload)));
+  stops.push(registerControlIpc(ipcMain, withDesktopPrefs(core.control, prefs), core.events, (channel, payload) => win.webContents()?.send(channel, payload)));
   stops.push(startTray({ core, resourcesDir: join(root, 'resources'), openWindow: win.open, quit: () => app.quit() }));
-  stops.push(startNotifier(core, win.open));
-  stops.push(startLoginItem(core));
+  stops.push(startNotifier(core, prefs, win.open));
+  stops.push(startLoginItem(prefs));
   app.on('second-instance', () => win.open());
 }
 

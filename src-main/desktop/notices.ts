@@ -2,7 +2,7 @@
 // sweep naming the demoted tools and why, one per upstream that went down, refused access or came
 // back, and one per call waiting for approval. Every kind can be muted. No electron import here.
 import type { CoreEvent } from '../core/control/events.js';
-import type { DesktopSettings } from '../core/config/schema.js';
+import type { NotificationPrefs } from './prefs.js';
 import type { PendingCall } from '../core/approvals/types.js';
 
 export type Notice = { title: string; body: string; /** hash route the click opens */ open: string };
@@ -23,7 +23,7 @@ export type NoticeContext = {
   previousStatus?: (vendor: string) => string | undefined;
 };
 
-export function notices(batch: CoreEvent[], prefs: DesktopSettings, ctx: NoticeContext | ((id: string) => string)): Notice[] {
+export function notices(batch: CoreEvent[], prefs: NotificationPrefs, ctx: NoticeContext | ((id: string) => string)): Notice[] {
   const c: NoticeContext = typeof ctx === 'function' ? { agentName: ctx } : ctx;
   const out: Notice[] = [];
   if (prefs.notifyDemotions) {
@@ -71,7 +71,7 @@ export type ApprovalNotice = Notice & {
 };
 
 /** The notice for a call waiting for approval, or none when muted. */
-export function approvalNotice(call: PendingCall, prefs: DesktopSettings, agentName: (id: string) => string, actionsSupported: boolean): ApprovalNotice | undefined {
+export function approvalNotice(call: PendingCall, prefs: NotificationPrefs, agentName: (id: string) => string, actionsSupported: boolean): ApprovalNotice | undefined {
   if (!prefs.notifyApprovals) return undefined;
   const why = call.withdrawn ? 'Its definition changed since you allowed it.' : 'It can change things and has not been allowed yet.';
   return {

@@ -2,11 +2,11 @@
 // describes, rebuilt on every core event.
 import { Menu, Tray, clipboard, nativeImage, type MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
-import type { App } from '../core/app.js';
+import type { EmbeddedCore } from './embeddedCore.js';
 import type { StatusView } from '../core/control/api.js';
 import { buildTrayMenu, trayIcon, trayIconFile, trayTitle, trayTooltip, type MenuItem, type TrayAction, type TrayIcon } from './trayMenu.js';
 
-export type TrayDeps = { core: App; resourcesDir: string; openWindow: (hash?: string) => void; quit: () => void };
+export type TrayDeps = { core: EmbeddedCore; resourcesDir: string; openWindow: (hash?: string) => void; quit: () => void };
 
 function toElectron(items: MenuItem[], run: (a: TrayAction) => void): MenuItemConstructorOptions[] {
   return items.map((i): MenuItemConstructorOptions => {

@@ -1,7 +1,9 @@
 // The built Electron main process (out/main/index.js) run in plain Node, with `electron` resolved to a
 // recording stub: Electron's binary cannot be downloaded here, and this still proves the shell's wiring
 // — the core starts on the user's config, the ControlApi answers over IPC, the tray shows the status,
-// the window opens isolated, the login item follows the setting, and quitting stops everything.
+// the window opens isolated, the login item follows the setting, and quitting stops everything. The
+// desktop preferences live in electron-store's file in the user-data folder: moved there from an old
+// config on first start, and the window's place and screen kept from one run to the next.
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,18 +11,22 @@ import { join } from 'node:path';
 import { ROOT } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 
-function runShell(config: object): Promise<{ code: number | null; report: Record<string, unknown>; stderr: string }> {
+type Run = { code: number | null; report: Record<string, unknown>; stderr: string; configPath: string };
+
+/** `userData` is electron-store's folder: pass the same one to run the app again as the same user. */
+function runShell(config: object | undefined, userData = tempDir(), configDir = tempDir()): Promise<Run> {
   const dir = tempDir();
-  writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+  const configPath = join(configDir, 'config.json');
+  if (config) writeFileSync(configPath, JSON.stringify(config));
   const reportPath = join(dir, 'report.json');
   const child = spawn(process.execPath, ['--import', join(ROOT, 'test/fixtures/electron/register.mjs'), join(ROOT, 'out/main/index.js')], {
-    env: { ...process.env, MWS_CONFIG: join(dir, 'config.json'), ELECTRON_STUB_REPORT: reportPath, ELECTRON_STUB_APP_PATH: ROOT },
+    env: { ...process.env, MWS_CONFIG: configPath, ELECTRON_STUB_REPORT: reportPath, ELECTRON_STUB_APP_PATH: ROOT, ELECTRON_STUB_USER_DATA: userData },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   return new Promise((resolve) =>
-    child.once('exit', (code) => resolve({ code, stderr, report: existsSync(reportPath) ? (JSON.parse(readFileSync(reportPath, 'utf8')) as Record<string, unknown>) : {} })),
+    child.once('exit', (code) => resolve({ code, stderr, configPath, report: existsSync(reportPath) ? (JSON.parse(readFileSync(reportPath, 'utf8')) as Record<string, unknown>) : {} })),
   );
 }
 
@@ -40,6 +46,53 @@ describe('the built Electron shell', () => {
     expect(report.windows).toEqual([{ preload: join(ROOT, 'out', 'preload', 'index.cjs'), contextIsolation: true, nodeIntegration: false, sandbox: true }]);
     expect(existsSync(join(ROOT, 'out', 'preload', 'index.cjs'))).toBe(true);
     expect(report.quitCompleted).toBe(true);
+  });
+
+  it('moves the desktop fields of an old config into its store once, and reopens the window where it was left', async () => {
+    if (!existsSync(join(ROOT, 'out/main/index.js'))) throw new Error('Build first: npm run build (npm test does).');
+    const dir = tempDir();
+    const userData = tempDir();
+    const configDir = tempDir();
+    const old = { upstreams: { demo: { builtin: 'demo' } }, stateDir: join(dir, 'state'), listen: { port: 0 }, desktop: { startAtLogin: true, notifyUpstreams: false } };
+    const first = await runShell(old, userData, configDir);
+    expect(first.report.errors).toEqual([]);
+    expect(first.code).toBe(0);
+    expect(first.report.loginItem).toEqual({ openAtLogin: true });
+    // The window's General screen reads and writes the store through the same IPC call as before.
+    expect(first.report.settingsDesktop).toEqual({ notifyDemotions: false, notifyUpstreams: false, notifyApprovals: true, startAtLogin: true });
+    const prefsFile = join(userData, 'preferences.json');
+    expect(JSON.parse(readFileSync(prefsFile, 'utf8'))).toMatchObject({
+      notifyDemotions: false,
+      notifyUpstreams: false,
+      notifyApprovals: true,
+      startAtLogin: true,
+      migratedFromConfig: true,
+      lastScreen: '#/agents/default/history',
+      window: { x: 40, y: 60, width: 900, height: 700, maximized: false },
+    });
+    const { desktop, ...rest } = old;
+    expect(desktop).toBeDefined();
+    expect(JSON.parse(readFileSync(first.configPath, 'utf8'))).toEqual(rest);
+    expect(first.report.windowBounds).toEqual([{ width: 1180, height: 820 }]);
+
+    // Second start: the config keeps working without the block, and a block written back by hand
+    // later does not override the store (the move happens once).
+    // (A fresh state folder: this test is about the preferences, not a restart on the same state.)
+    writeFileSync(first.configPath, JSON.stringify({ ...rest, stateDir: join(dir, 'state2'), desktop: { startAtLogin: false } }));
+    const second = await runShell(undefined, userData, configDir);
+    expect(second.report.errors, `${second.stderr}\n${JSON.stringify(second.report.tray)}`).toEqual([]);
+    expect(second.report.invokeResult).toMatchObject({ toolboxSize: 67 });
+    expect(second.report.loginItem).toEqual({ openAtLogin: true });
+    expect(second.report.windowBounds).toEqual([{ x: 40, y: 60, width: 900, height: 700 }]);
+    expect(second.report.loadedHash).toEqual(['/agents/default/history']);
+  });
+
+  it('carries electron-store inside out/main: a dev dependency, bundled, so the npm package does not install it', () => {
+    if (!existsSync(join(ROOT, 'out/main/index.js'))) throw new Error('Build first: npm run build (npm test does).');
+    const bare = [...readFileSync(join(ROOT, 'out/main/index.js'), 'utf8').matchAll(/^import\s[^'"]*?from\s+["']([^"'.][^"']*)["']/gm)].map((m) => m[1]);
+    expect(bare.filter((s) => /^(electron-store|conf|atomically|dot-prop|env-paths)$/.test(s!))).toEqual([]);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(pkg.dependencies)).not.toContain('electron-store');
   });
 
   it('says why it cannot start, in a dialog, and quits', async () => {

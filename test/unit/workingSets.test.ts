@@ -1,4 +1,4 @@
-// The working-set rules over time, through the manager, with an injected clock (PRODUCT.md §4–§6).
+// The working-set rules over time, through the manager, with an injected clock (docs/promotion.md, docs/pins.md, docs/sweep.md, docs/approvals.md).
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

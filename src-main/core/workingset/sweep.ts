@@ -1,5 +1,5 @@
 // The sweep rule, as a pure function: (state, settings, now) → demotions. Idle first, then the cap.
-// Hand-written: the rule is the product's own (PRODUCT.md §5).
+// Hand-written: the rule is the product's own (docs/sweep.md).
 import { DAY_MS, type AgentState, type Decision } from './types.js';
 
 export type SweepSettings = {

@@ -1,0 +1,36 @@
+// Starts the same core `mws serve` runs, inside the Electron main process, on the user's config, and
+// hands the shell only what it uses: the ControlApi, the event stream and two look-ups for notices.
+// Named apart from control/core.ts (the ControlApi's implementation), which this does not touch.
+import { loadConfig, type LoadedConfig } from '../core/config/load.js';
+import { resolveConfigPath } from '../core/config/paths.js';
+import { createApp } from '../core/app.js';
+import { systemClock } from '../core/clock.js';
+import { stderrLogger } from '../core/log.js';
+import type { ControlApi } from '../core/control/api.js';
+import type { CoreEvents } from '../core/control/events.js';
+
+/** The desktop shell's whole view of the core: not the `App` with its catalog, router and sets. */
+export type EmbeddedCore = {
+  readonly control: ControlApi;
+  readonly events: CoreEvents;
+  /** The agent's display name as configured now, or its id. */
+  agentName(id: string): string;
+  /** Whether the upstream refused our credentials (401/403) at its last contact. */
+  upstreamRefused(vendor: string): boolean;
+  stop(): Promise<void>;
+};
+
+/** `prepare` runs on the loaded config before the core sees it (the desktop store's migration). */
+export async function startEmbeddedCore(rendererDir: string, prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l): Promise<EmbeddedCore> {
+  const path = resolveConfigPath(undefined);
+  const loaded = await prepare(await loadConfig(path));
+  const app = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, lock: { command: 'the Working Set app', waitMs: 5_000 } });
+  await app.start();
+  return {
+    control: app.control,
+    events: app.events,
+    agentName: (id) => app.config.agents.find((a) => a.id === id)?.name ?? id,
+    upstreamRefused: (vendor) => app.catalog.revokedVendors().has(vendor),
+    stop: () => app.stop(),
+  };
+}

@@ -1,0 +1,20 @@
+// The ControlApi the desktop window talks to: the core's, except that the General screen's
+// notification and start-at-login switches read and write the desktop store instead of the user's
+// config. The window and its IPC contract stay the same as headless. No electron import here.
+import type { ControlApi, SettingsView } from '../core/control/api.js';
+import { editablePrefs, setEditablePrefs, type PrefsStore } from './prefs.js';
+
+export function withDesktopPrefs(control: ControlApi, store: PrefsStore): ControlApi {
+  const view = (v: SettingsView): SettingsView => ({ ...v, desktop: editablePrefs(store) });
+  return {
+    ...control,
+    settings: async (a) => view(await control.settings(a)),
+    updateSettings: async (a) => {
+      const { desktop, ...rest } = a ?? {};
+      // The core checks and saves its own fields first: a refused port saves no switch either.
+      const saved = await control.updateSettings(rest);
+      if (desktop && typeof desktop === 'object') setEditablePrefs(store, desktop);
+      return view(saved);
+    },
+  };
+}
