@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import { writeJsonAtomic } from '../store/atomicJson.js';
 import type { Config } from './schema.js';
 import { validateConfig } from './validate.js';
+import { migrateConfig } from './migrate.js';
 
 export type Raw = Record<string, unknown>;
 
@@ -75,7 +76,8 @@ export class ConfigEditor {
       }
       for (let attempt = 1; ; attempt++) {
         const disk = await this.read();
-        const next = structuredClone(disk.raw);
+        // An older file is written back migrated (with its version) by the first edit.
+        const next = migrateConfig(structuredClone(disk.raw)) as Raw;
         mutate(next);
         const config = validateConfig(next, this.stateDirDefault); // throws config_invalid with the field
         // Changed since we read it (a hand edit, another tool)? Merge again into the newer file.
