@@ -3,12 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { fieldError, upstreamFailure } from '../../src-main/shared/errorWords.js';
 import { validateConfig } from '../../src-main/core/config/validate.js';
+import type { MwsError } from '../../src-main/core/errors.js';
 
-const refusal = (raw: unknown): string => {
+const refusal = (raw: unknown): MwsError => {
   try {
     validateConfig(raw, '/tmp/s');
   } catch (err) {
-    return (err as Error).message;
+    return err as MwsError;
   }
   throw new Error('accepted');
 };

@@ -72,7 +72,7 @@ export class ConfigEditor {
   update(mutate: (raw: Raw) => void): Promise<Config> {
     const run = this.queue.then(async () => {
       if (!this.path) {
-        throw new MwsError('usage', 'This instance runs the built-in demo without a config file, so settings cannot be saved. Start it with --config FILE to manage agents and upstreams here.');
+        throw new MwsError('conflict', 'This instance runs the built-in demo without a config file, so settings cannot be saved. Start it with --config FILE to manage agents and upstreams here.');
       }
       for (let attempt = 1; ; attempt++) {
         const disk = await this.read();

@@ -13,7 +13,8 @@ export { isLoopbackHost } from './configSchema.js';
 
 function fail(path: string, reason: string, value?: unknown): never {
   const got = value === undefined ? '' : ` (got ${JSON.stringify(value)?.slice(0, 80)})`;
-  throw new MwsError('config_invalid', `config field "${path}" ${reason}${got}.`, { path, reason });
+  // The data names the field, the reason and the value, so a form can read them without the sentence.
+  throw new MwsError('config_invalid', `config field "${path}" ${reason}${got}.`, { path, reason, ...(value === undefined ? {} : { got: JSON.stringify(value)?.slice(0, 80) }) });
 }
 
 /** `agents[0].id` from ['agents', 0, 'id']. */
