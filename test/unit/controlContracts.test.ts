@@ -75,6 +75,9 @@ describe('/control answers with the envelope and a proper status', () => {
     expect(await post(a.control, 'saveUpstream', { vendor: 'x', upstream: { url: 'http://127.0.0.1:1/mcp', header: {} } })).toMatchObject({ status: 400, body: { error: { data: { path: 'upstream.header', reason: 'is not an argument here' } } } });
     expect(await post(a.control, 'status', [])).toMatchObject({ status: 400, body: { error: { message: expect.stringMatching(/^status takes its arguments as a JSON object: no arguments \(\{\}\)/) } } });
     expect((await post(a.control, 'status', '{nope')).status).toBe(400);
+    expect(await post(a.control, 'search', { agent: 'default', limit: 1e308 })).toMatchObject({ status: 400, body: { error: { data: { path: 'limit', reason: 'must be a whole number', got: '1e+308' } } } });
+    expect(await post(a.control, 'status', JSON.parse('{"__proto__": {"polluted": 1}}'))).toMatchObject({ status: 400, body: { error: { data: { path: '__proto__', reason: 'is not an argument of status' } } } });
+    expect(await post(a.control, 'constructor', {})).toMatchObject({ status: 404, body: { error: { code: 'method_not_found' } } });
   });
 
   it('400 for a value the config refuses, naming its field', async () => {

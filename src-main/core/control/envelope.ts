@@ -69,7 +69,8 @@ function reasonOf(issue: z.core.$ZodIssue, method: string, base: PropertyKey[] =
     case 'too_small':
       return { path: pathText(path), reason: issue.origin === 'number' ? `must be ${String(issue.minimum)} or more` : 'must not be empty', got: input };
     case 'too_big':
-      return { path: pathText(path), reason: `must be ${String(issue.maximum)} or less`, got: input };
+      // A whole number's own bound (2^53 - 1) is not a limit a person chose: say what the value must be.
+      return { path: pathText(path), reason: Number(issue.maximum) >= Number.MAX_SAFE_INTEGER ? 'must be a whole number' : `must be ${String(issue.maximum)} or less`, got: input };
     case 'invalid_value':
       return { path: pathText(path), reason: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`, got: input };
     case 'invalid_union': {
