@@ -31,8 +31,7 @@ const WORDS: Record<string, (got: string | undefined, reason: string) => string>
 };
 
 /** The form field a core error concerns, and a sentence for it, read from the error's data. */
-export function fieldError(err: ErrorLike | string): FieldError {
-  if (typeof err === 'string') return { field: null, text: err };
+export function fieldError(err: ErrorLike): FieldError {
   const { path, reason, got } = err.data ?? {};
   if (typeof path !== 'string' || typeof reason !== 'string') return { field: null, text: err.message };
   const field = path.split('.').pop()!.replace(/\[\d+\]$/, '');

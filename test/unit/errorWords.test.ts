@@ -22,7 +22,7 @@ describe('field errors in words', () => {
     expect(fieldError(refusal({ agents: [{ id: 'a', idleWindowDays: 0 }] })).field).toBe('idleWindowDays');
     expect(fieldError(refusal({ upstreams: { x: { url: '' } } }))).toEqual({ field: 'url', text: 'Give the server\'s URL, for example http://127.0.0.1:4483/mcp.' });
     expect(fieldError(refusal({ listen: { port: 70000 } }))).toEqual({ field: 'port', text: 'The port is a whole number from 0 to 65535 (not 70000); 0 picks a free one.' });
-    expect(fieldError('Something else went wrong.')).toEqual({ field: null, text: 'Something else went wrong.' });
+    expect(fieldError({ message: 'Something else went wrong.' })).toEqual({ field: null, text: 'Something else went wrong.' });
   });
 });
 
