@@ -37,7 +37,7 @@ try {
   if (packed.status !== 0) fail(`npm pack failed: ${packed.stderr}`);
   const info = JSON.parse(packed.stdout)[0];
   const files = info.files.map((f) => f.path);
-  for (const need of ['bin/mws.js', 'out/main/cli.js', 'out/main/index.js', 'out/renderer/index.html', 'package.json']) {
+  for (const need of ['bin/mws.js', 'out/main/cli.js', 'out/main/index.js', 'out/renderer/index.html', 'config.schema.json', 'package.json']) {
     if (!files.includes(need)) fail(`the package lacks ${need}.`);
   }
   const stray = files.filter((f) => /^(src-main|src-renderer|test|bench|scripts)\//.test(f) || f.endsWith('.ts'));

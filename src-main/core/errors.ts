@@ -15,6 +15,11 @@ export type ErrorCode =
   | 'demo_mode'
   | 'state_unusable'
   | 'instance_unreachable'
+  /** Something named does not exist (an upstream, a control method). */
+  | 'not_found'
+  | 'method_not_found'
+  /** The call is well formed but the current state forbids it (an id taken, nothing waiting). */
+  | 'conflict'
   | 'usage';
 
 export class MwsError extends Error {

@@ -1,5 +1,6 @@
 // The renderer's only door to the main process: the ControlApi as `window.workingSet`, over one
-// generic channel pair. Nothing else of Electron or Node reaches the page.
+// generic channel pair. `invoke` answers the control envelope ({ok, result} or {ok: false, error}).
+// Nothing else of Electron or Node reaches the page.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 
 contextBridge.exposeInMainWorld('workingSet', {

@@ -4,7 +4,12 @@
 
 export type FieldError = { field: string | null; text: string };
 
-const FIELD = /config field "([^"]+)" ([\s\S]*?)(?: \(got ([\s\S]*)\))?\.$/;
+/**
+ * An error as the ControlApi envelope carries it: a sentence, and data naming the field (`path`), what
+ * was wrong with it (`reason`) and the value given (`got`, as JSON). Config refusals and refused
+ * control arguments both carry these.
+ */
+export type ErrorLike = { message: string; data?: Record<string, unknown> };
 
 /** What each field accepts, by the last part of its config path. */
 const WORDS: Record<string, (got: string | undefined, reason: string) => string> = {
@@ -22,16 +27,16 @@ const WORDS: Record<string, (got: string | undefined, reason: string) => string>
   minCalls: () => 'Calls is a whole number, 1 or more.',
   windowDays: () => 'The promotion window is a number of days from 1 to 3650.',
   pinDecayDays: () => 'Pin decay is a number of days from 1 to 3650.',
+  vendor: () => 'A name may use lowercase letters, digits and dashes (up to 32), for example "mail". It prefixes the server\'s tools: mail__search.',
 };
 
-/** The form field a core error concerns, and a sentence for it. */
-export function fieldError(message: string): FieldError {
-  const m = FIELD.exec(message);
-  if (!m) return { field: null, text: message };
-  const path = m[1]!;
+/** The form field a core error concerns, and a sentence for it, read from the error's data. */
+export function fieldError(err: ErrorLike): FieldError {
+  const { path, reason, got } = err.data ?? {};
+  if (typeof path !== 'string' || typeof reason !== 'string') return { field: null, text: err.message };
   const field = path.split('.').pop()!.replace(/\[\d+\]$/, '');
   const words = WORDS[field];
-  return { field, text: words ? words(m[3], m[2]!) : `This value is not accepted: it ${m[2]}.` };
+  return { field, text: words ? words(typeof got === 'string' ? got : undefined, reason) : `This value is not accepted: it ${reason}.` };
 }
 
 /** An upstream that failed to start or answer: the cause and what to do next. */

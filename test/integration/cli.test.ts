@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ROOT, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
 import { connectClient, tempDir, textOf } from '../helpers/app.js';
 
@@ -77,6 +78,10 @@ describe('mws init', () => {
     expect(existsSync(cfg)).toBe(true);
     const { validateConfig } = await import('../../src-main/core/config/validate.js');
     expect(() => validateConfig(JSON.parse(readFileSync(cfg, 'utf8')), '/tmp/s')).not.toThrow();
+    // Editors complete the file from the package's config.schema.json, named in "$schema".
+    const written = JSON.parse(readFileSync(cfg, 'utf8')) as { $schema: string; version: number };
+    expect(existsSync(fileURLToPath(written.$schema)) && written.$schema.endsWith('/config.schema.json')).toBe(true);
+    expect(written.version).toBe(1);
     writeFileSync(cfg, '{"pins":["mine"]}');
     const second = mws(['init', '--config', cfg]);
     expect(await exitCode(second)).toBe(1);

@@ -3,12 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { fieldError, upstreamFailure } from '../../src-main/shared/errorWords.js';
 import { validateConfig } from '../../src-main/core/config/validate.js';
+import type { MwsError } from '../../src-main/core/errors.js';
 
-const refusal = (raw: unknown): string => {
+const refusal = (raw: unknown): MwsError => {
   try {
     validateConfig(raw, '/tmp/s');
   } catch (err) {
-    return (err as Error).message;
+    return err as MwsError;
   }
   throw new Error('accepted');
 };
@@ -21,7 +22,7 @@ describe('field errors in words', () => {
     expect(fieldError(refusal({ agents: [{ id: 'a', idleWindowDays: 0 }] })).field).toBe('idleWindowDays');
     expect(fieldError(refusal({ upstreams: { x: { url: '' } } }))).toEqual({ field: 'url', text: 'Give the server\'s URL, for example http://127.0.0.1:4483/mcp.' });
     expect(fieldError(refusal({ listen: { port: 70000 } }))).toEqual({ field: 'port', text: 'The port is a whole number from 0 to 65535 (not 70000); 0 picks a free one.' });
-    expect(fieldError('Something else went wrong.')).toEqual({ field: null, text: 'Something else went wrong.' });
+    expect(fieldError({ message: 'Something else went wrong.' })).toEqual({ field: null, text: 'Something else went wrong.' });
   });
 });
 

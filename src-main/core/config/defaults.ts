@@ -1,6 +1,7 @@
 // Defaults for every optional field, and the text `mws init` writes.
 import type { AgentConfig, Config } from './schema.js';
 import { DEFAULT_AGENT_ID, DEFAULT_PORT } from './schema.js';
+import { CONFIG_VERSION } from './migrate.js';
 
 /** Per-agent rule defaults: a cap of 20 keeps a list well under the size where selection accuracy drops. */
 export const DEFAULT_CAP = 20;
@@ -44,9 +45,14 @@ export function defaultConfig(stateDir: string): Config {
   };
 }
 
-/** What `mws init` writes: a small, commented-by-example starting point. */
-export function initialConfigText(): string {
+/**
+ * What `mws init` writes: a small, commented-by-example starting point. `schemaUrl` (config.schema.json)
+ * goes in `$schema`, so an editor completes and checks the file.
+ */
+export function initialConfigText(schemaUrl?: string): string {
   const sample = {
+    ...(schemaUrl ? { $schema: schemaUrl } : {}),
+    version: CONFIG_VERSION,
     upstreams: {
       everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] },
     },

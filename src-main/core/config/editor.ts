@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import { writeJsonAtomic } from '../store/atomicJson.js';
 import type { Config } from './schema.js';
 import { validateConfig } from './validate.js';
+import { migrateConfig } from './migrate.js';
 
 export type Raw = Record<string, unknown>;
 
@@ -71,11 +72,12 @@ export class ConfigEditor {
   update(mutate: (raw: Raw) => void): Promise<Config> {
     const run = this.queue.then(async () => {
       if (!this.path) {
-        throw new MwsError('usage', 'This instance runs the built-in demo without a config file, so settings cannot be saved. Start it with --config FILE to manage agents and upstreams here.');
+        throw new MwsError('conflict', 'This instance runs the built-in demo without a config file, so settings cannot be saved. Start it with --config FILE to manage agents and upstreams here.');
       }
       for (let attempt = 1; ; attempt++) {
         const disk = await this.read();
-        const next = structuredClone(disk.raw);
+        // An older file is written back migrated (with its version) by the first edit.
+        const next = migrateConfig(structuredClone(disk.raw)) as Raw;
         mutate(next);
         const config = validateConfig(next, this.stateDirDefault); // throws config_invalid with the field
         // Changed since we read it (a hand edit, another tool)? Merge again into the newer file.

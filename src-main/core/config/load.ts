@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { MwsError, errorMessage } from '../errors.js';
 import type { Config } from './schema.js';
 import { validateConfig } from './validate.js';
+import { migrateConfig } from './migrate.js';
 import { defaultStateDir } from './paths.js';
 
 /** `raw` is the file as parsed: edits change it and write it back, so the user's own fields stay as written. */
@@ -25,7 +26,7 @@ export async function loadConfig(path: string, stateDirDefault: string = default
     throw new MwsError('config_invalid', `The config file ${path} is not valid JSON: ${errorMessage(err)}. Fix the file and start again.`, { path });
   }
   try {
-    return { config: validateConfig(raw, stateDirDefault), path, exists: true, raw: raw as Record<string, unknown> };
+    return { config: validateConfig(raw, stateDirDefault), path, exists: true, raw: migrateConfig(raw) as Record<string, unknown> };
   } catch (err) {
     if (err instanceof MwsError) {
       throw new MwsError(err.code, `${path}: ${err.message} Nothing was changed; fix the file and start again.`, { ...err.data, file: path });

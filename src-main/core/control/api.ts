@@ -98,8 +98,11 @@ export interface ControlApi {
   upstreamTools(args: { vendor: string }): Promise<Array<{ name: string; description: string | null; kind: 'read-only' | 'write' | 'destructive'; agents: string[] }>>;
   /** Withdraws a standing grant: the tool asks again on its next call. */
   revokeGrant(args: { agent: string; tool: string }): Promise<{ tool: string; revoked: boolean }>;
-  /** The reply search_tools gives; with `explain`, also which query word matched which field of each hit. */
-  search(args: { agent: string; query?: string; limit?: number; explain?: boolean }): Promise<{ text: string; bytes: number; explain?: ExplainedHit[] }>;
+  /**
+   * The reply search_tools gives (`text`, what a model reads) and its hits as data, best first (`message`
+   * when nothing matched); with `explain`, also which query word matched which field of each hit.
+   */
+  search(args: { agent: string; query?: string; limit?: number; explain?: boolean }): Promise<SearchView>;
   /** The words each tool was learned for from search→call pairs (one tool, or the tools with most). */
   learnedWords(args: { tool?: string; agent?: string }): Promise<LearnedWordsView>;
   /** Forgets what was learned for a tool (every agent's pairs that led to it or away from it). */
@@ -132,6 +135,11 @@ export interface ControlApi {
   /** Adds the named servers of one client file as upstreams (after a backup of the config) and answers the client edit. */
   importServers(args: { file: string; names?: string[]; dryRun?: boolean; writeClient?: boolean; projectDir?: string; agent?: string }): Promise<ImportResult>;
 }
+
+/** One hit of a search as data (search/reply.ts's HitView without the schema; the window imports this file). */
+export type SearchHit = { name: string; promoted: boolean; readOnlyHint: boolean; destructiveHint: boolean; description?: string };
+/** A search as the window and the CLI show it. `kind` is how the query was read (search/service.ts's SearchAnswer). */
+export type SearchView = { text: string; bytes: number; kind: 'exact' | 'backend' | 'ranked' | 'catalog' | 'none'; hits: SearchHit[]; message?: string; explain?: ExplainedHit[] };
 
 /** One search hit with the query words that matched it, and in which fields (`mws search --explain`). */
 export type ExplainedHit = { tool: string; score: number; matches: Array<{ word: string; via: string; fields: string[] }> };

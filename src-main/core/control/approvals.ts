@@ -58,7 +58,7 @@ export function approvalsControl(p: ApprovalParts): Methods {
       if (a.once) {
         const tool = name(a.tool);
         const n = p.gate.allowOnce(agent, tool, a.id);
-        if (n === 0) throw new MwsError('usage', `No call of ${tool} is waiting for ${agent}, so there is nothing to allow once. Use "always allow" to let it run without asking.`);
+        if (n === 0) throw new MwsError('conflict', `No call of ${tool} is waiting for ${agent}, so there is nothing to allow once. Use "always allow" to let it run without asking.`);
         decided(agent, tool);
         return { tool, decided: n, remembered: false, withdrawn: false };
       }

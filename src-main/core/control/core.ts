@@ -9,6 +9,7 @@ import type { WorkingSets } from '../workingset/manager.js';
 import type { ApprovalGate } from '../approvals/gate.js';
 import type { UsageStore } from '../usage/usageStore.js';
 import { metaTools } from '../proxy/metaTools.js';
+import { hitView } from '../search/reply.js';
 import type { AgentView, ControlApi, MemberRow } from './api.js';
 import { buildReport, listingCost } from './report.js';
 import type { ConfigEditor } from '../config/editor.js';
@@ -158,7 +159,15 @@ export function createControl(p: ControlParts): ControlApi {
       const listed = new Set(p.router.workingSetEntries(agent).map((e) => e.name));
       const answer = p.search.search(a.query, a.limit, (e) => listed.has(e.name), agent);
       const explain = a.explain === true && typeof a.query === 'string' && a.query.trim() ? p.search.explain(a.query, a.limit, agent) : undefined;
-      return { text: answer.text, bytes: Buffer.byteLength(answer.text), ...(explain ? { explain } : {}) };
+      // The hits as data for the window and the CLI; `text` stays the reply a model reads.
+      const tb = p.catalog.toolbox();
+      const hits = answer.names.flatMap((n) => {
+        const e = tb.get(n);
+        return e ? [hitView(e, listed.has(n), false)] : [];
+      });
+      const near = answer.kind === 'none' && a.query ? p.search.closeNames(a.query.trim(), 3) : [];
+      const message = answer.kind === 'none' ? `No tool matches "${(a.query ?? '').trim()}".${near.length ? ` Close names: ${near.join(', ')}.` : ''}` : undefined;
+      return { text: answer.text, bytes: Buffer.byteLength(answer.text), kind: answer.kind, hits, ...(message ? { message } : {}), ...(explain ? { explain } : {}) };
     },
     async learnedWords(a) {
       const l = p.search.learning;

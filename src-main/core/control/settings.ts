@@ -89,7 +89,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
   };
   const upstreamsOf = (raw: Raw): Raw => {
     if ('upstream' in raw) {
-      throw new MwsError('usage', 'This config uses the single "upstream" field. To manage several upstreams here, move it under "upstreams" with a vendor name (its tools are then named vendor__tool).');
+      throw new MwsError('conflict', 'This config uses the single "upstream" field. To manage several upstreams here, move it under "upstreams" with a vendor name (its tools are then named vendor__tool).');
     }
     if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
     return raw.upstreams as Raw;
@@ -108,7 +108,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
   return {
     async createAgent(a) {
       if (typeof a.id !== 'string' || !a.id) throw new MwsError('usage', 'A new agent needs an "id".');
-      if (p.config.agents.some((x) => x.id === a.id)) throw new MwsError('usage', `An agent "${a.id}" already exists; pick another id.`);
+      if (p.config.agents.some((x) => x.id === a.id)) throw new MwsError('conflict', `An agent "${a.id}" already exists; pick another id.`, { agent: a.id });
       await p.editor.update((raw) => void agentsOf(raw).push({ id: a.id, ...fields(a) }));
       return p.agentView(a.id);
     },
@@ -117,7 +117,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       return p.agentView(a.id);
     },
     async deleteAgent(a) {
-      if (a.id === 'default') throw new MwsError('usage', 'The default agent always exists; it cannot be deleted.');
+      if (a.id === 'default') throw new MwsError('conflict', 'The default agent always exists; it cannot be deleted.', { agent: 'default' });
       await p.editor.update((raw) => {
         const list = agentsOf(raw);
         const i = list.findIndex((x) => x.id === a.id);
@@ -160,7 +160,11 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     },
     async saveUpstream(a) {
       if (typeof a.vendor !== 'string' || !VENDOR.test(a.vendor)) {
-        throw new MwsError('usage', 'The upstream\'s name must be a vendor slug: lowercase letters, digits and dashes, up to 32 (it prefixes its tools: vendor__tool).');
+        throw new MwsError('usage', 'The upstream\'s name must be a vendor slug: lowercase letters, digits and dashes, up to 32 (it prefixes its tools: vendor__tool).', {
+          path: 'vendor',
+          reason: 'must be a vendor slug: lowercase letters, digits and dashes, up to 32',
+          got: JSON.stringify(a.vendor)?.slice(0, 80),
+        });
       }
       const demo = p.demo?.();
       if (demo && a.leaveDemo !== true) {
@@ -175,7 +179,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     async removeUpstream(a) {
       await p.editor.update((raw) => {
         const ups = upstreamsOf(raw);
-        if (!(a.vendor in ups)) throw new MwsError('usage', `No upstream "${a.vendor}" in the config.`);
+        if (!(a.vendor in ups)) throw new MwsError('not_found', `No upstream "${a.vendor}" in the config; the saved ones are listed by upstreams.`, { vendor: a.vendor });
         delete ups[a.vendor];
       });
       return rows();

@@ -2,9 +2,11 @@
 // else over HTTP /control with the session cookie (the headless window). Events likewise.
 import type { ControlApi, ControlArgs, ControlMethod, ControlResult } from '../../../src-main/core/control/api';
 import type { CoreEvent } from '../../../src-main/core/control/events';
+import type { Envelope } from '../../../src-main/core/control/envelope';
 
+/** Both transports answer the control envelope; errors are read from it, never from a message's text. */
 export type Bridge = {
-  invoke(method: string, args: unknown): Promise<unknown>;
+  invoke(method: string, args: unknown): Promise<Envelope>;
   onEvent(listener: (e: CoreEvent) => void): () => void;
 };
 
@@ -48,9 +50,7 @@ const httpBridge: Bridge = {
       headers: { 'content-type': 'application/json', 'x-mws-csrf': csrf() },
       body: JSON.stringify(args ?? {}),
     });
-    const body = (await res.json()) as { ok: boolean; result?: unknown; error?: { code: string; message: string; data?: Record<string, unknown> } };
-    if (!body.ok) throw new ControlError(body.error?.code ?? 'error', body.error?.message ?? `${method} failed`, body.error?.data);
-    return body.result;
+    return (await res.json()) as Envelope;
   },
   onEvent(listener) {
     // EventSource cannot send headers: the token goes in the query.
@@ -63,15 +63,11 @@ const httpBridge: Bridge = {
 const bridge: Bridge = window.workingSet ?? httpBridge;
 
 export async function call<M extends ControlMethod>(method: M, args: ControlArgs<M>): Promise<ControlResult<M>> {
-  try {
-    return (await bridge.invoke(method, args)) as ControlResult<M>;
-  } catch (err) {
-    if (err instanceof ControlError) throw err;
-    // IPC errors arrive as plain Errors whose message carries "code: sentence".
-    const m = /^(?:Error invoking remote method '[^']+': )?(?:Error: )?([a-z_]+): ([\s\S]*)$/.exec((err as Error).message);
-    throw m ? new ControlError(m[1]!, m[2]!) : err;
-  }
+  const answer = await bridge.invoke(method, args);
+  if (!answer.ok) throw new ControlError(answer.error.code, answer.error.message, answer.error.data);
+  return answer.result as ControlResult<M>;
 }
+
 
 export const onEvent = (listener: (e: CoreEvent) => void) => bridge.onEvent(listener);
 export type { ControlApi };

@@ -44,20 +44,35 @@ async function setup() {
 }
 
 describe('the ControlApi over IPC', () => {
-  it('answers {method, args} on one channel and pushes core events on the other', async () => {
+  it('answers {method, args} on one channel with the control envelope, and pushes core events on the other', async () => {
     const { ipc, sent } = await setup();
-    const status = (await ipc.invoke(INVOKE_CHANNEL, { method: 'status', args: {} })) as { toolboxSize: number };
-    expect(status.toolboxSize).toBe(2);
+    const status = (await ipc.invoke(INVOKE_CHANNEL, { method: 'status', args: {} })) as { ok: true; result: { toolboxSize: number } };
+    expect(status.ok).toBe(true);
+    expect(status.result.toolboxSize).toBe(2);
     const r = await ipc.invoke(INVOKE_CHANNEL, { method: 'promote', args: { agent: 'default', tool: 'v__read' } });
-    expect(r).toEqual({ tool: 'v__read', changed: true, size: 1 });
+    expect(r).toEqual({ ok: true, result: { tool: 'v__read', changed: true, size: 1 } });
     expect(sent).toContainEqual({ channel: EVENT_CHANNEL, payload: { type: 'setChanged', agent: 'default' } });
   });
 
-  it('carries error codes as "code: sentence"', async () => {
+  it('carries errors in the envelope as {code, message, data}', async () => {
     const { ipc } = await setup();
-    await expect(ipc.invoke(INVOKE_CHANNEL, { method: 'promote', args: { agent: 'default', tool: 'nope' } })).rejects.toThrow(/^tool_not_found: No tool named "nope"/);
-    await expect(ipc.invoke(INVOKE_CHANNEL, { method: 'format_disk', args: {} })).rejects.toThrow(/^usage: No control method "format_disk"/);
-    await expect(ipc.invoke(INVOKE_CHANNEL, { method: 'workingSet', args: { agent: 'ghost' } })).rejects.toThrow(/^agent_not_found:/);
+    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'promote', args: { agent: 'default', tool: 'nope' } })).toMatchObject({ ok: false, error: { code: 'tool_not_found', message: expect.stringMatching(/^No tool named "nope"/), data: { tool: 'nope' } } });
+    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'format_disk', args: {} })).toMatchObject({ ok: false, error: { code: 'method_not_found', message: expect.stringMatching(/^No control method "format_disk"/) } });
+    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'workingSet', args: { agent: 'ghost' } })).toMatchObject({ ok: false, error: { code: 'agent_not_found' } });
+  });
+
+  it('checks the arguments against the method\'s schema before it runs', async () => {
+    const { ipc } = await setup();
+    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'search', args: { agent: 'default', query: { a: 1 } } })).toEqual({
+      ok: false,
+      error: {
+        code: 'usage',
+        message: 'search: "query" must be text (got {"a":1}). search takes {agent: text, query?: text, limit?: a whole number, explain?: true or false}.',
+        data: { method: 'search', path: 'query', reason: 'must be text', got: '{"a":1}' },
+      },
+    });
+    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'promote', args: { agent: 'default' } })).toMatchObject({ ok: false, error: { code: 'usage', message: expect.stringMatching(/^promote: "tool" is required\. promote takes \{agent: text, tool: text\}\.$/) } });
+    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'status', args: 'all' })).toMatchObject({ ok: false, error: { code: 'usage', message: expect.stringMatching(/^status takes its arguments as a JSON object/) } });
   });
 
   it('unregisters on stop', async () => {
