@@ -7,7 +7,7 @@ import type { ToolEntry } from '../toolbox/toolbox.js';
 import { splitWords, stem, isStopWord } from './text.js';
 import { buildSynonyms, joinPhrases, type SynonymTable } from './synonyms.js';
 import { TypoIndex } from './typo.js';
-import { MAX_QUERY_WORDS, MAX_TYPO_WORD_CHARS, MAX_TYPO_WORDS_PER_QUERY, capQuery } from './limits.js';
+import { MAX_QUERY_WORDS, MAX_SCORED_WORDS, MAX_TYPO_WORD_CHARS, MAX_TYPO_WORDS_PER_QUERY, capQuery } from './limits.js';
 import { isEnglishWord, loadEnglishWords } from './englishWords.js';
 
 const FIELDS = 6; // name, title, params, paramDesc, desc, backend
@@ -240,7 +240,21 @@ export class SearchIndex {
         groups.push([...alts.values()]);
       }
     }
-    return groups;
+    return this.rarest(groups);
+  }
+
+  /** The MAX_SCORED_WORDS groups whose own word is rarest, in query order (bounded scoring work). */
+  private rarest(groups: Alt[][]): Alt[][] {
+    if (groups.length <= MAX_SCORED_WORDS) return groups;
+    const df = (alts: Alt[]) => Math.min(...alts.filter((a) => !a.syn).map((a) => this.postings.get(a.term)?.docs.length ?? 0));
+    const keep = new Set(
+      groups
+        .map((alts, i) => ({ i, df: df(alts) }))
+        .sort((a, b) => a.df - b.df || a.i - b.i)
+        .slice(0, MAX_SCORED_WORDS)
+        .map((x) => x.i),
+    );
+    return groups.filter((_, i) => keep.has(i));
   }
 
   /** A group of alternative words implied by a token: the first counts fully, the others as synonyms. */
