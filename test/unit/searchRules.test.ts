@@ -47,4 +47,22 @@ describe('ranking rules', () => {
     const ix = indexOf([tool('get_record', 'Gets a record', { id: { type: 'string', description: long } }), tool('list_records', 'Lists records')]);
     expect(names(ix, 'zeppelin registration')[0]).toBe('get_record');
   });
+
+  it('ranks the tools of a backend the query names above a better wording match in another backend', () => {
+    const ix = new SearchIndex(
+      [
+        ...new Toolbox(
+          new Map([
+            ['github', [tool('create_repository', 'Create a new repository in your account', { name: { type: 'string' } })]],
+            ['gitlab', [tool('create_repository', 'Create a new repository for a side project'), tool('fork_repository', 'Fork a project'), tool('list_projects', 'List projects')]],
+          ]),
+          true,
+        ).all(),
+      ],
+      {},
+      ['github', 'gitlab'],
+    );
+    expect(names(ix, 'make a new github repo for my side project')[0]).toBe('github__create_repository');
+    expect(names(ix, 'make a new repository for my side project')[0]).toBe('gitlab__create_repository');
+  });
 });

@@ -40,6 +40,11 @@ const FULL_NAME_COVER_BONUS = 0.6;
  * cost the second set 1–3 points each.)
  */
 const COORDINATION = 0.5;
+/**
+ * Multiplier for the tools of a backend the query names ("make a new github repo"): people name the
+ * service they mean, and a tool of another service that matches the rest better is not what they asked.
+ */
+const NAMED_BACKEND_BONUS = 0.5;
 /** A query word's best alternative counts fully; each further alternative that also matches adds this share. */
 const EXTRA_ALT_SHARE = 0.3;
 /** Tokens that look like a file path or a URL say which parameter the user has in mind. */
@@ -83,6 +88,9 @@ export class SearchIndex {
   private readonly synonyms: SynonymTable;
   private readonly backendPrefixes: Set<string>;
   private readonly docByName = new Map<string, number>();
+  /** Per tool, the stemmed words of its backend (vendor or shared name prefix); and all such words. */
+  private readonly backendWords: string[][] = [];
+  private readonly allBackendWords = new Set<string>();
 
   constructor(entries: Iterable<ToolEntry>, aliases: Record<string, string[]> = {}, backendPrefixes: Iterable<string> = []) {
     this.entries = [...entries];
@@ -119,6 +127,9 @@ export class SearchIndex {
       const bits = new Map<string, number>();
       for (const w of fields[0]) if (!isStopWord(w) && !bits.has(stem(w)) && bits.size < 31) bits.set(stem(w), bits.size);
       this.nameBits.push(bits);
+      const bw = [...new Set(fields[5].map(stem))];
+      this.backendWords.push(bw);
+      for (const w of bw) this.allBackendWords.add(w);
       for (let f = 0; f < FIELDS; f++) totals[f]! += lens[f]!;
     });
     const n = Math.max(1, this.entries.length);
@@ -309,6 +320,8 @@ export class SearchIndex {
     const groups = this.plan(query);
     if (groups.length === 0) return [];
     const G = groups.length;
+    const namedBackends = new Set<string>();
+    for (const alts of groups) for (const a of alts) if (!a.syn && a.weight === 1 && this.allBackendWords.has(a.term)) namedBackends.add(a.term);
     this.scratch(G);
     let used = 0;
     const slot = (doc: number): number => {
@@ -401,6 +414,7 @@ export class SearchIndex {
       // One name word cannot cover two query words ("list" for both "what" and "inbox").
       const coverage = Math.min(covered, popcount(this.nameMask[s]!)) / G;
       total *= 1 + FULL_NAME_COVER_BONUS * (coverage === 1 ? 1 : coverage * 0.5);
+      if (namedBackends.size && this.backendWords[doc]!.some((w) => namedBackends.has(w))) total *= 1 + NAMED_BACKEND_BONUS;
       const hit = { entry, score: total };
       if (hits.length === limit && !better(hit, hits[limit - 1]!)) continue;
       let i = hits.length === limit ? limit - 1 : hits.length;
