@@ -100,6 +100,7 @@ const readFixture = <T>(f: string) => JSON.parse(readFileSync(join(ROOT, 'test/f
 const sets = [
   ['demo gold', readFixture<{ tools: Tool[] }>('catalog.json').tools, readFixture<GoldQuery[]>('search-gold.json')],
   ['second set', readFixture<{ tools: Tool[] }>('servers-catalog.json').tools, readFixture<GoldQuery[]>('search-servers.json')],
+  ['third set (never tuned on)', readFixture<{ tools: Tool[] }>('third-catalog.json').tools, readFixture<GoldQuery[]>('search-third.json')],
 ] as const;
 const pctOf = (r: EvalResult) => `${(r.top1 * 100).toFixed(1)}/${(r.top3 * 100).toFixed(1)}/${r.mrr.toFixed(3)}`;
 console.log('\nquality, top-1 %/top-3 %/MRR   plain BM25          Working Set         50/50 unlearned     50/50 learned       repeated learned');
@@ -125,27 +126,34 @@ for (const [label, catalog, gold] of sets) {
 }
 results.quality = quality;
 
-// Latency on real-length descriptions: the second set's 213 real tools, copied under 24 vendor names
-// (5,112 tools), queried with the second set's queries.
-const realTools = readFixture<{ tools: Tool[] }>('servers-catalog.json').tools;
-const realBox = new Toolbox(new Map(Array.from({ length: 24 }, (_, i) => [`v${i}`, realTools] as [string, Tool[]])), true);
+// Latency on real-length descriptions: the second and third sets' 404 real tools (23 servers), copied
+// under 13 vendor names (5,252 tools), queried with both sets' queries.
+const realTools = [...readFixture<{ tools: Tool[] }>('servers-catalog.json').tools, ...readFixture<{ tools: Tool[] }>('third-catalog.json').tools];
+const realBox = new Toolbox(new Map(Array.from({ length: 13 }, (_, i) => [`v${i}`, realTools] as [string, Tool[]])), true);
 const realService = new SearchService(() => realBox);
 let t0 = performance.now();
 realService.warm();
 const realIndexMs = performance.now() - t0;
-const realQueries = readFixture<GoldQuery[]>('search-servers.json').map((g) => g.query);
+const realQueries = [...readFixture<GoldQuery[]>('search-servers.json'), ...readFixture<GoldQuery[]>('search-third.json')].map((g) => g.query);
 for (let i = 0; i < 3; i++) for (const q of realQueries) realService.search(q, undefined, () => false);
+// Wall time, and this process's CPU time: on a shared machine the wall time's tail is mostly other
+// processes' time slices, the CPU time is what a query costs.
 const realTimes: number[] = [];
+const realCpu: number[] = [];
 for (let round = 0; round < 5; round++) {
   for (const q of realQueries) {
+    const c0 = process.cpuUsage();
     t0 = performance.now();
     realService.search(q, undefined, () => false);
     realTimes.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    realCpu.push((c.user + c.system) / 1000);
   }
 }
 const real = summarize(realTimes);
-console.log(`\nreal descriptions: ${realBox.size} tools, index ${fmt(realIndexMs)} ms, query p50 ${fmt(real.p50)} ms, p99 ${fmt(real.p99)} ms`);
-results.realCatalog = { tools: realBox.size, indexMs: realIndexMs, p50Ms: real.p50, p99Ms: real.p99 };
+const realC = summarize(realCpu);
+console.log(`\nreal descriptions: ${realBox.size} tools, index ${fmt(realIndexMs)} ms, query wall p50 ${fmt(real.p50)} ms, p99 ${fmt(real.p99)} ms; CPU p50 ${fmt(realC.p50)} ms, p99 ${fmt(realC.p99)} ms`);
+results.realCatalog = { tools: realBox.size, indexMs: realIndexMs, p50Ms: real.p50, p99Ms: real.p99, cpuP50Ms: realC.p50, cpuP99Ms: realC.p99 };
 
 const b = results.bm25f as { indexMs: number; p50Ms: number; p99Ms: number; maxReplyBytes: number };
 const checks = [
@@ -153,7 +161,8 @@ const checks = [
   ['query p99 < 5 ms', b.p99Ms < 5],
   ['index build < 150 ms', b.indexMs < 150],
   [`no reply above ${SEARCH_REPLY_MAX_BYTES} B`, b.maxReplyBytes <= SEARCH_REPLY_MAX_BYTES],
-  [`query p99 < 5 ms on ${realBox.size} tools with real descriptions`, real.p99 < 5],
+  [`query p99 < 5 ms on ${realBox.size} tools with real descriptions (wall)`, real.p99 < 5],
+  [`query p99 < 5 ms on ${realBox.size} tools with real descriptions (CPU)`, realC.p99 < 5],
   ['any input < 50 ms (median) on the demo toolbox', worstDemo < 50],
   [`any input < 100 ms (median) on ${tools.length} tools`, worstBig < 100],
 ] as const;

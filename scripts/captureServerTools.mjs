@@ -1,7 +1,9 @@
-// Captures the `tools/list` of real MCP servers for the second search evaluation set
-// (test/fixtures/servers-catalog.json). The servers are installed outside the repo, e.g.
+// Captures the `tools/list` of real MCP servers for the second and third search evaluation sets
+// (test/fixtures/servers-catalog.json, test/fixtures/third-catalog.json). The servers are installed
+// outside the repo, e.g.
 //   mkdir /tmp/servers && cd /tmp/servers && npm install --ignore-scripts <packages below>
 //   node scripts/captureServerTools.mjs /tmp/servers > test/fixtures/servers-catalog.json
+//   node scripts/captureServerTools.mjs /tmp/servers3 third > test/fixtures/third-catalog.json
 // Each server runs over stdio with placeholder credentials (they are only listed, never called).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -11,8 +13,12 @@ import { tmpdir } from 'node:os';
 const dir = process.argv[2] ?? '/tmp/servers';
 const bin = (pkg, file) => join(dir, 'node_modules', pkg, file);
 const scratch = mkdtempSync(join(tmpdir(), 'capture-'));
-const env = { GITHUB_PERSONAL_ACCESS_TOKEN: 'x', GITLAB_PERSONAL_ACCESS_TOKEN: 'x', SLACK_BOT_TOKEN: 'x', SLACK_TEAM_ID: 'x', GOOGLE_MAPS_API_KEY: 'x', NOTION_TOKEN: 'x' };
-export const SERVERS = [
+const env = {
+  GITHUB_PERSONAL_ACCESS_TOKEN: 'x', GITLAB_PERSONAL_ACCESS_TOKEN: 'x', SLACK_BOT_TOKEN: 'x', SLACK_TEAM_ID: 'x', GOOGLE_MAPS_API_KEY: 'x', NOTION_TOKEN: 'x',
+  BRAVE_API_KEY: 'x', CIRCLECI_TOKEN: 'x', SUPABASE_ACCESS_TOKEN: 'x', AIRTABLE_API_KEY: 'patx.x', FIRECRAWL_API_KEY: 'fc-x', TODOIST_API_KEY: 'x',
+  ATLASSIAN_SITE_NAME: 'x', ATLASSIAN_USER_EMAIL: 'x@example.com', ATLASSIAN_API_TOKEN: 'x', API_KEY: 'x',
+};
+const SECOND = [
   ['everything', '@modelcontextprotocol/server-everything', 'dist/index.js', ['stdio']],
   ['filesystem', '@modelcontextprotocol/server-filesystem', 'dist/index.js', [scratch]],
   ['memory', '@modelcontextprotocol/server-memory', 'dist/index.js', []],
@@ -27,6 +33,20 @@ export const SERVERS = [
   ['kubernetes', 'mcp-server-kubernetes', 'dist/index.js', []],
   ['git', '@cyanheads/git-mcp-server', 'dist/index.js', []],
 ];
+// The third set: servers used by neither of the first two sets (issue 13), captured before any tuning.
+const THIRD = [
+  ['chart', '@antv/mcp-server-chart', 'build/index.js', []],
+  ['circleci', '@circleci/mcp-server-circleci', 'dist/index.js', []],
+  ['brave', '@brave/brave-search-mcp-server', 'dist/index.js', []],
+  ['airtable', 'airtable-mcp-server', 'dist/main.js', []],
+  ['firecrawl', 'firecrawl-mcp', 'dist/index.js', []],
+  ['todoist', 'todoist-mcp', 'dist/index.js', []],
+  ['jira', '@aashari/mcp-server-atlassian-jira', 'dist/index.js', []],
+  ['postgres', '@modelcontextprotocol/server-postgres', 'dist/index.js', ['postgresql://127.0.0.1:1/x']],
+  ['devtools', 'chrome-devtools-mcp', 'build/src/bin/chrome-devtools-mcp.js', []],
+  ['docker', '@0xshariq/docker-mcp-server', 'dist/index.js', []],
+];
+export const SERVERS = process.argv[3] === 'third' ? THIRD : SECOND;
 
 function listTools(args) {
   return new Promise((resolve, reject) => {

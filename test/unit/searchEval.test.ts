@@ -1,8 +1,9 @@
-// Both evaluation sets, reported in CI: the demo gold set (tuned on) and the second set of real MCP
-// servers' tools (test/fixtures/servers-catalog.json, written before tuning and never tuned on).
-// Issue 13's targets: gold ≥ 88 % top-1 / 98 % top-3; second set ≥ 80 % top-1. The second set is NOT
-// at its target (52.3 % top-1 on its first measurement after the retune): its floor here guards
-// against regressions and is the measured figure, not the goal.
+// The three evaluation sets, reported in CI with their targets: the demo gold set and the second set
+// of real MCP servers' tools (both tuned on in issue 13), and the third set (test/fixtures/third-catalog.json:
+// ten other servers' tools, written before any tuning in issue 13 and never tuned on).
+// Issue 13's targets: gold ≥ 88 % top-1 / 98 % top-3; the real-server sets ≥ 80 % top-1. Only the gold
+// target is asserted; the others fail only below a regression floor set just under their measured
+// figures, and the test prints whether each target is met.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,10 @@ const read = <T>(f: string) => JSON.parse(readFileSync(join(ROOT, 'test/fixtures
 const sets = {
   gold: { tools: read<{ tools: Tool[] }>('catalog.json').tools, gold: read<GoldQuery[]>('search-gold.json') },
   servers: { tools: read<{ tools: Tool[] }>('servers-catalog.json').tools, gold: read<GoldQuery[]>('search-servers.json') },
+  third: { tools: read<{ tools: Tool[] }>('third-catalog.json').tools, gold: read<GoldQuery[]>('search-third.json') },
 };
+const REAL_SET_TARGET = 0.8;
+const target = (top1: number) => `target ${REAL_SET_TARGET * 100} % top-1: ${top1 >= REAL_SET_TARGET ? 'met' : 'not met'}`;
 
 function run(name: keyof typeof sets, test: GoldQuery[], train?: GoldQuery[]): EvalResult {
   const box = new Toolbox(new Map([['catalog', sets[name].tools]]), false);
@@ -44,9 +48,22 @@ describe('search quality on both evaluation sets', () => {
     expect(Object.keys(read<{ servers: object }>('servers-catalog.json').servers).length).toBeGreaterThanOrEqual(6);
     expect(sets.servers.gold.length).toBeGreaterThanOrEqual(120);
     const r = run('servers', sets.servers.gold);
-    console.log(`second set (${r.n} queries, ${sets.servers.tools.length} tools): ${fmt(r)} (target 80 % top-1: not met)`);
-    expect(r.top1).toBeGreaterThanOrEqual(0.52);
-    expect(r.top3).toBeGreaterThanOrEqual(0.71);
+    console.log(`second set (${r.n} queries, ${sets.servers.tools.length} tools): ${fmt(r)} (${target(r.top1)})`);
+    // Measured 59.5 % / 79.1 % after issue 13's retune (52.3 % / 71.2 % before): the floor is one query below.
+    expect(r.top1).toBeGreaterThanOrEqual(0.588);
+    expect(r.top3).toBeGreaterThanOrEqual(0.784);
+  });
+
+  it('the third set (10 other real MCP servers, never tuned on): at least 150 tools from 6 servers, 120 queries, and no regression below its measured figures', () => {
+    expect(sets.third.tools.length).toBeGreaterThanOrEqual(150);
+    expect(Object.keys(read<{ servers: object }>('third-catalog.json').servers).length).toBeGreaterThanOrEqual(6);
+    expect(sets.third.gold.length).toBeGreaterThanOrEqual(120);
+    const r = run('third', sets.third.gold);
+    console.log(`third set (${r.n} queries, ${sets.third.tools.length} tools): ${fmt(r)} (${target(r.top1)})`);
+    // First measurement, before any tuning: 67.1 % / 83.9 %; after the retune on the other two sets
+    // 69.0 % / 84.5 %. The floor is one query below.
+    expect(r.top1).toBeGreaterThanOrEqual(0.683);
+    expect(r.top3).toBeGreaterThanOrEqual(0.838);
   });
 
   it('learning: a repeated query finds its tool again; nothing is lost on held-out queries', () => {

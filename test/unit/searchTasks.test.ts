@@ -4,6 +4,10 @@ import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
 import { DEMO_TOOLS } from '../../src-main/core/demo/catalog.js';
 import { SearchService } from '../../src-main/core/search/service.js';
 import { splitTasks } from '../../src-main/core/search/tasks.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Tool } from '@modelcontextprotocol/client';
+import { ROOT } from '../helpers/processes.js';
 
 const box = new Toolbox(new Map([['upstream', [...DEMO_TOOLS]]]), false);
 const service = new SearchService(() => box);
@@ -15,6 +19,20 @@ describe('queries that name two tasks', () => {
     expect(splitTasks('open this email and read its body')).toBeUndefined();
     expect(splitTasks('find the invoice and the receipt')).toBeUndefined();
     expect(splitTasks('salt and pepper')).toBeUndefined();
+    // "then" and ";" mark a new task even when its verb is in no action class (commit, take, post).
+    expect(splitTasks('read the config file and then commit it to github')).toEqual(['read the config file', 'commit it to github']);
+    expect(splitTasks('take a screenshot of the page; post it on slack')).toEqual(['take a screenshot of the page', 'post it on slack']);
+    expect(splitTasks('bread then')).toBeUndefined();
+  });
+
+  it('finds a tool for each task among the top hits on a catalog of real MCP servers', () => {
+    const real = (JSON.parse(readFileSync(join(ROOT, 'test/fixtures/servers-catalog.json'), 'utf8')) as { tools: Tool[] }).tools;
+    const realBox = new Toolbox(new Map([['catalog', real]]), false);
+    const s = new SearchService(() => realBox);
+    const reply = JSON.parse(s.search('take a screenshot of the page, then post it on slack', 5, () => false).text) as { tasks: Array<{ tool: string }>; note: string; results: Array<{ name: string }> };
+    expect(reply.tasks.map((t) => t.tool)).toEqual(['playwright__browser_take_screenshot', 'slack__slack_post_message']);
+    expect(reply.results.slice(0, 2).map((r) => r.name)).toEqual(['playwright__browser_take_screenshot', 'slack__slack_post_message']);
+    expect(reply.note).toMatch(/names 2 tasks/);
   });
 
   it('puts the best tool for each task first and names them in the reply', () => {

@@ -4,8 +4,14 @@
 
 /** Queries are cut here (at a word boundary): a request for a tool is a sentence, not a document. */
 export const MAX_QUERY_CHARS = 512;
-/** At most this many content words of a query are ranked; the rest are ignored (and the reply says so). */
+/** At most this many content words of a query are read (then typo-corrected or expanded). */
 export const MAX_QUERY_WORDS = 40;
+/**
+ * Of those, at most this many are scored: the rarest ones, which say most about the tool. A request
+ * for one or two tools has fewer; forty common words ("get list create file data…") each walk a
+ * posting list of thousands of tools, and scoring them all took ~25 ms on 5,000 tools.
+ */
+export const MAX_SCORED_WORDS = 12;
 /** Words longer than this are never typo-corrected: no real word is, and the candidate count grows as length². */
 export const MAX_TYPO_WORD_CHARS = 24;
 /** At most this many words of one query are typo-corrected; later unknown words are taken as they are. */

@@ -202,16 +202,17 @@ export class SearchService {
       const ranked = rest ? p.index.search(rest, k, (e) => members.has(e), boost).map((h) => h.entry) : [];
       return { kind: 'backend', query: q, backend: backendName, total: backend.length, entries: ranked.length ? ranked : backend.slice(0, k) };
     }
-    const hits = p.index.search(q, k, undefined, boost).map((h) => h.entry);
-    if (!hits.length) return { kind: 'none', query: q, entries: [] };
     // "Find the invoice and email it to Ana": the best tool for each task goes first, then the rest.
     const parts = splitTasks(q);
+    // One ranking of the whole query serves both the hits and the tasks' pool (bounded work).
+    const whole = p.index.search(q, parts ? Math.max(k, TASK_POOL) : k, undefined, boost);
+    const hits = whole.slice(0, k).map((h) => h.entry);
+    if (!hits.length) return { kind: 'none', query: q, entries: [] };
     if (parts) {
       // Each task is ranked among the tools the whole query finds, so each keeps the other's context
       // ("find the invoice" next to "email it" means the mail search, not a code search).
-      const whole = p.index.search(q, TASK_POOL, undefined, boost);
       const wholeTop = whole[0]?.score || 1;
-      const prior = new Map(whole.map((h) => [h.entry, h.score / wholeTop]));
+      const prior = new Map(whole.slice(0, TASK_POOL).map((h) => [h.entry, h.score / wholeTop]));
       const tasks = parts.flatMap((task) => {
         const ranked = p.index.search(task, TASK_POOL, (e) => prior.has(e), boost);
         const taskTop = ranked[0]?.score || 1;

@@ -1,0 +1,49 @@
+// Quality on the three evaluation sets, Working Set beside plain BM25 (MiniSearch over name, parameters
+// and description): `node --import tsx bench/evalSets.ts [--misses gold|second|third]`.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import MiniSearch from 'minisearch';
+import type { Tool } from '@modelcontextprotocol/client';
+import { Toolbox } from '../src-main/core/toolbox/toolbox.js';
+import { SearchService } from '../src-main/core/search/service.js';
+import { splitWords } from '../src-main/core/search/text.js';
+import { evaluate, type EvalResult, type GoldQuery } from '../src-main/core/search/evaluate.js';
+import { ROOT } from '../test/helpers/processes.js';
+
+const read = <T>(f: string) => JSON.parse(readFileSync(join(ROOT, 'test/fixtures', f), 'utf8')) as T;
+export const EVAL_SETS = {
+  gold: { catalog: 'catalog.json', queries: 'search-gold.json' },
+  second: { catalog: 'servers-catalog.json', queries: 'search-servers.json' },
+  third: { catalog: 'third-catalog.json', queries: 'search-third.json' },
+} as const;
+
+export function plainBm25(tools: Tool[], gold: GoldQuery[]): EvalResult {
+  return evaluate(() => {
+    const mini = new MiniSearch<{ id: number; name: string; params: string; desc: string }>({ fields: ['name', 'params', 'desc'], tokenize: (t) => splitWords(t) });
+    mini.addAll(tools.map((t, id) => ({ id, name: t.name, params: JSON.stringify((t.inputSchema as { properties?: object }).properties ?? {}), desc: t.description ?? '' })));
+    return (q, k) => mini.search(q).slice(0, k).map((r) => tools[r.id as number]!.name);
+  }, gold);
+}
+
+export function workingSet(tools: Tool[], gold: GoldQuery[]): EvalResult {
+  const box = new Toolbox(new Map([['catalog', tools]]), false);
+  return evaluate(() => {
+    const s = new SearchService(() => box, {}, 'bm25f');
+    return (q, k) => s.resolve(q, k).entries.map((e) => e.name);
+  }, gold);
+}
+
+const pct = (r: EvalResult) => `${(r.top1 * 100).toFixed(1)} % / ${(r.top3 * 100).toFixed(1)} % / ${r.mrr.toFixed(3)}`;
+if (process.argv[1]?.endsWith('evalSets.ts')) {
+  const misses = process.argv.indexOf('--misses') > 0 ? process.argv[process.argv.indexOf('--misses') + 1] : undefined;
+  const only = process.argv.indexOf('--only') > 0 ? process.argv[process.argv.indexOf('--only') + 1]!.split(',') : Object.keys(EVAL_SETS);
+  console.log('set                    Working Set top-1/top-3/MRR     plain BM25');
+  for (const [name, f] of Object.entries(EVAL_SETS)) {
+    if (!only.includes(name)) continue;
+    const tools = read<{ tools: Tool[] }>(f.catalog).tools;
+    const gold = read<GoldQuery[]>(f.queries);
+    const ws = workingSet(tools, gold);
+    console.log(`${`${name} (${gold.length} q, ${tools.length} tools)`.padEnd(22)} ${pct(ws).padEnd(31)} ${pct(plainBm25(tools, gold))}`);
+    if (misses === name) for (const m of ws.misses) console.log(`  ${m.query}  →  ${m.got.join(', ')}   (want ${m.expected.join(' | ')})`);
+  }
+}
