@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectClient, startApp, tempDir, textOf, type TestApp, type TestClient } from '../helpers/app.js';
+import { ROOT, spawnTs } from '../helpers/processes.js';
 
 let running: Array<TestApp | TestClient> = [];
 afterEach(async () => {
@@ -57,5 +58,19 @@ describe('learning from search → call through the proxy', () => {
     await app.app.control.cycle({});
     const view = await app.app.control.learnedWords({ tool: 'browser_get_page_text', agent: 'default' });
     expect(view.tools[0]!.words.map((w) => w.word)).toEqual(expect.arrayContaining(['buy', 'monitor']));
+  });
+
+  it('`mws search --explain` names the learned words that matched, as the query wrote them', async () => {
+    const dir = tempDir();
+    const stateDir = join(dir, 'state');
+    mkdirSync(stateDir, { recursive: true });
+    const now = Date.now();
+    writeFileSync(join(stateDir, 'learned.json'), JSON.stringify({ version: 1, agents: { default: [{ q: 'buy a monitor', t: 'demo__browser_get_page_text', ts: now }, { q: 'buy headphones', t: 'demo__browser_get_page_text', ts: now }] } }));
+    const cfg = join(dir, 'config.json');
+    writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 } }));
+    const r = spawnTs(join(ROOT, 'src-main', 'cli', 'run.ts'), ['search', '--config', cfg, '--explain', 'buy a cheap monitor']);
+    const code = await new Promise<number | null>((resolve) => (r.proc.exitCode !== null ? resolve(r.proc.exitCode) : r.proc.once('exit', resolve)));
+    expect(code, r.stderr()).toBe(0);
+    expect(r.stdout()).toMatch(/1\. demo__browser_get_page_text[\s\S]*buy: learned words[\s\S]*monitor: learned words/);
   });
 });

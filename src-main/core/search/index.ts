@@ -145,6 +145,9 @@ export class SearchIndex {
   /** Which query word matched which field of each hit: `mws search --explain`. */
   explain(query: string, hits: Hit[], boost?: TermBoost): Explained[] {
     const groups = this.plan(query);
+    // Words as the query wrote them ("buy", not its stem "bui"); a typo correction or synonym keeps its term.
+    const surface = new Map<string, string>();
+    for (const w of splitWords(capQuery(query).query, false)) if (!surface.has(stem(w))) surface.set(stem(w), w);
     return hits.map((h) => {
       const doc = this.docOf(h.entry.name);
       const matches: Explained['matches'] = [];
@@ -155,7 +158,7 @@ export class SearchIndex {
           const fields: string[] = at >= 0 ? FIELD_NAMES.filter((_, f) => list!.fields[at]! & (1 << f)) : [];
           const learned = a.syn ? undefined : boost?.(a.term)?.get(doc);
           if (learned) fields.push('learned words');
-          if (fields.length) matches.push({ word: a.term, via: a.syn ? 'synonym' : a.weight < 1 ? 'typo correction' : 'word', fields: [...fields] });
+          if (fields.length) matches.push({ word: (!a.syn && a.weight === 1 && surface.get(a.term)) || a.term, via: a.syn ? 'synonym' : a.weight < 1 ? 'typo correction' : 'word', fields: [...fields] });
         }
       }
       return { tool: h.entry.name, score: Math.round(h.score * 1000) / 1000, matches };
