@@ -133,6 +133,21 @@ describe('learning that generalises to new wordings', () => {
   it('moves little where train and test share no tools', () => {
     for (const seed of [1, 2]) expect(gain(seed, 'tool')).toBeGreaterThanOrEqual(-0.04);
   });
+
+  it('`mws eval --split 0.5 --seed 1-3` reports each seed and the mean and spread of the gain', async () => {
+    const { runEval } = await import('../../src-main/cli/commands/eval.js');
+    const out: string[] = [];
+    const io = { out: (s: string) => out.push(s), err: () => {} };
+    const flags = { catalog: join(ROOT, 'test/fixtures/servers-catalog.json'), gold: join(ROOT, 'test/fixtures/search-learning.json'), json: true, engine: undefined, split: '0.5', seed: '1-3' };
+    expect(await runEval(io, flags)).toBe(0);
+    const r = JSON.parse(out[0]!) as { seeds: Array<{ seed: number; with: number; without: number }>; gain: { mean: number; sd: number } };
+    expect(r.seeds.map((x) => x.seed)).toEqual([1, 2, 3]);
+    const gains = r.seeds.map((x) => x.with - x.without);
+    expect(r.gain.mean).toBeCloseTo(gains.reduce((a, b) => a + b, 0) / 3, 3);
+    expect(r.gain.mean).toBeGreaterThan(0.04);
+    expect(r.gain.sd).toBeGreaterThanOrEqual(0);
+    await expect(runEval(io, { ...flags, seed: '5-2' })).rejects.toThrow(/A ≤ B/);
+  });
 });
 
 describe('search → call pairs from Claude Code transcripts', () => {
