@@ -35,6 +35,14 @@ describe('learning from search → call pairs', () => {
     expect(service.explain('buy a monitor', 1, 'a')[0]!.matches.some((m) => m.fields.includes('learned words'))).toBe(true);
   });
 
+  it('keeps a learned word that looks like a typo of a catalog word ("gdrive" is not "drive")', () => {
+    const { learning, service } = setup();
+    expect(top(service, 'gdrive')[0]).not.toBe('calendar_list_events');
+    learning.train('a', [{ query: 'gdrive', tool: 'calendar_list_events' }, { query: 'open the gdrive', tool: 'calendar_list_events' }]);
+    expect(top(service, 'gdrive')[0]).toBe('calendar_list_events');
+    expect(service.explain('gdrive', 1, 'a')[0]!.matches).toEqual([{ word: 'gdrive', via: 'word', fields: ['learned words'] }]);
+  });
+
   it('ignores calls long after the search, and counts an ignored first hit against it', () => {
     const { learning, service, tick } = setup();
     learning.searched('a', 'send an email', ['mail_send_message', 'mail_create_draft']);

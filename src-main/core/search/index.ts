@@ -144,7 +144,7 @@ export class SearchIndex {
 
   /** Which query word matched which field of each hit: `mws search --explain`. */
   explain(query: string, hits: Hit[], boost?: TermBoost): Explained[] {
-    const groups = this.plan(query);
+    const groups = this.plan(query, learnedKnows(boost));
     // Words as the query wrote them ("buy", not its stem "bui"); a typo correction or synonym keeps its term.
     const surface = new Map<string, string>();
     for (const w of splitWords(capQuery(query).query, false)) if (!surface.has(stem(w))) surface.set(stem(w), w);
@@ -194,7 +194,7 @@ export class SearchIndex {
    * Each distinct query word with its alternatives: itself (or, for a word that is neither in the
    * catalog nor an English word, its typo corrections) and its synonyms. A word repeated counts once.
    */
-  plan(query: string): Alt[][] {
+  plan(query: string, learned?: (term: string) => boolean): Alt[][] {
     const groups: Alt[][] = [];
     const rest: string[] = [];
     const seen = new Set<string>();
@@ -219,7 +219,7 @@ export class SearchIndex {
     }
     for (const raw of splitWords(rest.join(' '), false)) {
       if (groups.length >= MAX_QUERY_WORDS) break;
-      const known = this.knows(raw);
+      const known = this.knows(raw) || !!learned?.(stem(raw));
       if (!known && raw.length >= OPAQUE_MIN_CHARS && /\d/.test(raw) && /[a-z]/.test(raw)) continue;
       const pieces = known || /^\d+$/.test(raw) ? [raw] : correct(raw).length ? [raw] : splitWords(raw);
       for (const word of pieces) {
@@ -232,7 +232,8 @@ export class SearchIndex {
           const had = alts.get(term);
           if (!had || had.weight < weight) alts.set(term, { term, weight, syn: syn && (!had || had.syn) });
         };
-        const direct = this.postings.has(base) || this.synonyms.has(base);
+        // A word agents' searches taught (a team's "gdrive") is a word, not a typo of a catalog word.
+        const direct = this.postings.has(base) || this.synonyms.has(base) || !!learned?.(base);
         const corrected = direct ? [] : correct(word).map(stem);
         const heads = direct || corrected.length === 0 ? [[base, 1] as const] : corrected.map((c) => [c, TYPO_WEIGHT] as const);
         for (const [t, w] of heads) put(t, w, false);
@@ -302,7 +303,7 @@ export class SearchIndex {
    */
   search(rawQuery: string, limit = 10, within?: (e: ToolEntry) => boolean, boost?: TermBoost): Hit[] {
     const query = capQuery(rawQuery).query;
-    const groups = this.plan(query);
+    const groups = this.plan(query, learnedKnows(boost));
     if (groups.length === 0) return [];
     const verb = queryActionWord(splitWords(joinPhrases(query), false));
     const action = verb?.action;
@@ -387,6 +388,11 @@ export class SearchIndex {
     }
     return hits;
   }
+}
+
+/** Whether the learned field knows a term (so the query word is not typo-corrected away from it). */
+function learnedKnows(boost: TermBoost | undefined): ((term: string) => boolean) | undefined {
+  return boost ? (term) => boost(term) !== undefined : undefined;
 }
 
 function popcount(x: number): number {
