@@ -80,7 +80,7 @@ const COMMANDS: Record<string, Spec> = {
       catalog: { type: 'string', arg: 'FILE', help: 'a JSON file {"tools": [...]}' }, gold: { type: 'string', arg: 'FILE', help: 'a JSON array of {"query", "expected": [...]}' }, json: JSON_OUT, engine: { type: 'string', arg: 'NAME', help: 'bm25f (default) or minisearch' },
       train: { type: 'string', arg: 'FILE', help: 'a gold file fed first as observed search→call pairs (learning), then --gold is evaluated' },
       split: { type: 'string', arg: 'F', help: 'split --gold: this share of it trains, the rest is evaluated' },
-      seed: { type: 'string', arg: 'N', help: 'the seed of --split' },
+      seed: { type: 'string', arg: 'N', help: 'the seed of --split, or a range like 1-8 for the mean and spread over seeds' },
       by: { type: 'string', arg: 'HOW', help: 'split by query (default) or by tool (train and test share no tool)' },
     },
     positionals: 0,

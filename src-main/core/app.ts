@@ -22,6 +22,7 @@ import { listen, mcpRoute, type Listener, type Route } from './proxy/listener.js
 import { createFastPath } from './proxy/fastPath.js';
 import { SearchService } from './search/service.js';
 import { SearchLearning } from './search/learning.js';
+import { transcriptLearner } from './search/transcriptPairs.js';
 import { searchToolsHandler } from './search/metaTool.js';
 import { CoreEvents } from './control/events.js';
 import { createControl } from './control/core.js';
@@ -181,6 +182,8 @@ export function createApp(opts: AppOptions): App {
   });
   const learning = new SearchLearning({ stateDir: config.stateDir, now: () => clock.now(), enabled: () => config.search?.learn !== false, log });
   const search = new SearchService(() => catalog.toolbox(), config.searchAliases, 'bm25f', learning);
+  // Claude Code transcripts, read by the usage cycle, also teach which tool a search led to.
+  usage.onTranscriptLine = transcriptLearner(learning, config.serverName);
   router.setMetaHandler('search_tools', searchToolsHandler({ search, router, callLog, clock }));
   const ws = workingSetMetaTools(sets, () => catalog.toolbox(), search);
   // Promoting a tool right after a search is an answer to that search, as a call is.

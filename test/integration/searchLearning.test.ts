@@ -1,7 +1,10 @@
 // Learning from use through a real proxy: search_tools, then a call, teaches the query's words to the
 // tool; the ControlApi shows and forgets them; `search.learn: false` records nothing.
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectClient, startApp, textOf, type TestApp, type TestClient } from '../helpers/app.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { connectClient, startApp, tempDir, textOf, type TestApp, type TestClient } from '../helpers/app.js';
+import { ROOT, spawnTs } from '../helpers/processes.js';
 
 let running: Array<TestApp | TestClient> = [];
 afterEach(async () => {
@@ -43,5 +46,31 @@ describe('learning from search → call through the proxy', () => {
     await first('buy a monitor');
     await client.client.callTool({ name: 'call_tool', arguments: { name: 'browser_get_page_text', arguments: {} } });
     expect(await app.app.control.learnedWords({})).toEqual({ learning: false, tools: [] });
+  });
+
+  it('learns from a Claude Code transcript read by the usage cycle', async () => {
+    const root = join(tempDir(), 'projects', 'p');
+    mkdirSync(root, { recursive: true });
+    const use = (at: string, id: string, name: string, input: Record<string, unknown>) =>
+      JSON.stringify({ type: 'assistant', sessionId: 's1', timestamp: at, message: { content: [{ type: 'tool_use', id, name: `mcp__mws__${name}`, input }] } });
+    writeFileSync(join(root, 's1.jsonl'), [use(new Date().toISOString(), 'u1', 'search_tools', { query: 'buy a monitor' }), use(new Date().toISOString(), 'u2', 'call_tool', { name: 'browser_get_page_text', arguments: {} })].join('\n') + '\n');
+    const { app } = await setup({ serverName: 'mws', transcripts: [{ type: 'claude-code', root, agent: 'default' }] });
+    await app.app.control.cycle({});
+    const view = await app.app.control.learnedWords({ tool: 'browser_get_page_text', agent: 'default' });
+    expect(view.tools[0]!.words.map((w) => w.word)).toEqual(expect.arrayContaining(['buy', 'monitor']));
+  });
+
+  it('`mws search --explain` names the learned words that matched, as the query wrote them', async () => {
+    const dir = tempDir();
+    const stateDir = join(dir, 'state');
+    mkdirSync(stateDir, { recursive: true });
+    const now = Date.now();
+    writeFileSync(join(stateDir, 'learned.json'), JSON.stringify({ version: 1, agents: { default: [{ q: 'buy a monitor', t: 'demo__browser_get_page_text', ts: now }, { q: 'buy headphones', t: 'demo__browser_get_page_text', ts: now }] } }));
+    const cfg = join(dir, 'config.json');
+    writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 } }));
+    const r = spawnTs(join(ROOT, 'src-main', 'cli', 'run.ts'), ['search', '--config', cfg, '--explain', 'buy a cheap monitor']);
+    const code = await new Promise<number | null>((resolve) => (r.proc.exitCode !== null ? resolve(r.proc.exitCode) : r.proc.once('exit', resolve)));
+    expect(code, r.stderr()).toBe(0);
+    expect(r.stdout()).toMatch(/1\. demo__browser_get_page_text[\s\S]*buy: learned words[\s\S]*monitor: learned words/);
   });
 });

@@ -80,21 +80,16 @@ export async function runEval(io: Io, flags: EvalFlags): Promise<number> {
   if (flags.split) {
     const share = Number(flags.split);
     if (!(share > 0 && share < 1)) throw new MwsError('usage', `--split must be a fraction between 0 and 1, like 0.5 (got "${flags.split}").`);
+    const range = /^(\d+)-(\d+)$/.exec(flags.seed ?? '');
     const seed = flags.seed === undefined ? 1 : Number(flags.seed);
-    if (!Number.isInteger(seed)) throw new MwsError('usage', `--seed must be a whole number (got "${flags.seed}").`);
+    if (!range && !Number.isInteger(seed)) throw new MwsError('usage', `--seed must be a whole number, or a range like 1-8 (got "${flags.seed}").`);
     const by = flags.by ?? 'query';
     if (by !== 'query' && by !== 'tool') throw new MwsError('usage', `--by must be "query" or "tool" (got "${flags.by}").`);
+    if (range) return seedRange(io, flags, tools, gold, share, by, Number(range[1]), Number(range[2]));
     ({ train, test: gold } = splitGold(gold, share, seed, by));
   }
   const toolbox = new Toolbox(new Map([['catalog', tools]]), false);
-  const run = (pairs: GoldQuery[] | undefined): EvalResult =>
-    evaluate(() => {
-      const learning = pairs ? new SearchLearning({ now: () => Date.now(), enabled: () => true }) : undefined;
-      if (learning && pairs) learning.train(EVAL_AGENT, pairs.map((g) => ({ query: g.query, tool: g.expected[0]! })));
-      const s = new SearchService(() => toolbox, {}, engine, learning);
-      s.warm();
-      return (q, k) => s.resolve(q, k, EVAL_AGENT).entries.map((e) => e.name);
-    }, gold);
+  const run = (pairs: GoldQuery[] | undefined): EvalResult => evalWith(toolbox, engine, pairs, gold);
   const result = run(undefined);
   const learned = train ? run(train) : undefined;
   const { misses, ...metrics } = learned ?? result;
@@ -114,6 +109,47 @@ export async function runEval(io: Io, flags: EvalFlags): Promise<number> {
   } else {
     io.out(JSON.stringify(metrics));
   }
+  return 0;
+}
+
+/** Evaluates `gold` after learning from `pairs` (none: without learning). */
+function evalWith(toolbox: Toolbox, engine: SearchEngine, pairs: GoldQuery[] | undefined, gold: GoldQuery[]): EvalResult {
+  return evaluate(() => {
+    const learning = pairs ? new SearchLearning({ now: () => Date.now(), enabled: () => true }) : undefined;
+    if (learning && pairs) learning.train(EVAL_AGENT, pairs.map((g) => ({ query: g.query, tool: g.expected[0]! })));
+    const s = new SearchService(() => toolbox, {}, engine, learning);
+    s.warm();
+    return (q, k) => s.resolve(q, k, EVAL_AGENT).entries.map((e) => e.name);
+  }, gold);
+}
+
+/**
+ * `--split F --seed A-B`: one split per seed, each evaluated without and with learning; answers the
+ * mean and spread (sample standard deviation) of top-1 and of the gain, so one lucky split proves nothing.
+ */
+function seedRange(io: Io, flags: EvalFlags, tools: ReturnType<typeof parseCatalog>, gold: GoldQuery[], share: number, by: 'query' | 'tool', from: number, to: number): number {
+  if (to < from || to - from >= 100) throw new MwsError('usage', `--seed A-B needs A ≤ B and at most 100 seeds (got "${flags.seed}").`);
+  const engine = (flags.engine ?? 'bm25f') as SearchEngine;
+  const toolbox = new Toolbox(new Map([['catalog', tools]]), false);
+  const rows: Array<{ seed: number; n: number; trained: number; without: number; with: number }> = [];
+  for (let seed = from; seed <= to; seed++) {
+    const { train, test } = splitGold(gold, share, seed, by);
+    rows.push({ seed, n: test.length, trained: train.length, without: evalWith(toolbox, engine, undefined, test).top1, with: evalWith(toolbox, engine, train, test).top1 });
+  }
+  const stat = (xs: number[]) => {
+    const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const sd = xs.length > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1)) : 0;
+    return { mean: Math.round(mean * 10_000) / 10_000, sd: Math.round(sd * 10_000) / 10_000 };
+  };
+  const summary = { by, split: share, seeds: rows, without: stat(rows.map((r) => r.without)), with: stat(rows.map((r) => r.with)), gain: stat(rows.map((r) => r.with - r.without)) };
+  if (flags.json) {
+    io.out(JSON.stringify(summary));
+    return 0;
+  }
+  const pts = (x: number) => (x * 100).toFixed(1);
+  io.out(`search eval: --split ${share} by ${by}, seeds ${from}-${to}, ${toolbox.size} tools (engine ${engine})`);
+  for (const r of rows) io.out(`  seed ${r.seed}: ${r.trained} pairs learned, ${r.n} held out: top-1 ${pct(r.without)} → ${pct(r.with)}`);
+  io.out(`top-1 without learning ${pts(summary.without.mean)} ± ${pts(summary.without.sd)}, with ${pts(summary.with.mean)} ± ${pts(summary.with.sd)}; gain ${summary.gain.mean >= 0 ? '+' : ''}${pts(summary.gain.mean)} ± ${pts(summary.gain.sd)} points (min ${pts(Math.min(...rows.map((r) => r.with - r.without)))})`);
   return 0;
 }
 

@@ -148,6 +148,23 @@ export class SearchLearning {
     for (const p of pairs) this.add(agent, { q: capQuery(p.query).query, t: p.tool, ts: p.ts ?? this.opts.now() });
   }
 
+  /**
+   * Feeds pairs observed in a log read more than once (transcripts: a rebuilt usage file starts its
+   * cursors over): a pair already kept (same query, tool and time) is not counted again. Answers how
+   * many were new.
+   */
+  observed(agent: string, pairs: Array<{ query: string; tool: string; ts: number }>): number {
+    if (!this.enabled) return 0;
+    let n = 0;
+    for (const p of pairs) {
+      const q = capQuery(p.query).query;
+      if (this.pairs.get(agent)?.some((k) => k.ts === p.ts && k.t === p.tool && k.q === q && !k.neg)) continue;
+      this.add(agent, { q, t: p.tool, ts: p.ts });
+      n++;
+    }
+    return n;
+  }
+
   /** Drops everything learned for a tool (all agents); answers how many pairs went. */
   forget(tool: string): number {
     let n = 0;

@@ -1,7 +1,7 @@
 // Search→call pairs from Claude Code transcripts: a `search_tools` tool_use with a query, followed in the
 // same session (within LEARN_WINDOW_MS) by a call to a tool of this proxy — directly, through
 // `call_tool`, or by `promote`. Fed to SearchLearning.train by whoever reads the transcripts.
-import { LEARN_WINDOW_MS } from './learning.js';
+import { LEARN_WINDOW_MS, type SearchLearning } from './learning.js';
 
 type Block = { type?: string; name?: string; input?: { query?: unknown; name?: unknown } };
 type Event = { sessionId?: string; timestamp?: string; message?: { content?: unknown } };
@@ -51,4 +51,28 @@ export class TranscriptPairReader {
     if (this.pending.size > 1000) this.pending.delete(this.pending.keys().next().value!);
     return out;
   }
+}
+
+/** Agents whose transcript readers are kept (each holds at most 1,000 pending searches). */
+const MAX_READERS = 200;
+
+/**
+ * A line observer for the usage ingestion cycle (UsageStore.onTranscriptLine): each transcript line
+ * read, with the agent its folder belongs to, becomes search→call pairs for `learning`. Idempotent:
+ * a line read twice (cursors started over) adds no pair twice (SearchLearning.observed).
+ */
+export function transcriptLearner(learning: SearchLearning, serverName: string): (line: string, agent: string) => void {
+  const readers = new Map<string, TranscriptPairReader>();
+  const marker = `mcp__${serverName}__`;
+  return (line, agent) => {
+    // Most lines are prose or other tools: only ones naming this proxy's tools are parsed.
+    if (!learning.enabled || !line.includes(marker)) return;
+    let r = readers.get(agent);
+    if (!r) {
+      if (readers.size >= MAX_READERS) readers.delete(readers.keys().next().value!);
+      readers.set(agent, (r = new TranscriptPairReader(serverName)));
+    }
+    const pairs = r.read(line);
+    if (pairs.length) learning.observed(agent, pairs);
+  };
 }

@@ -63,6 +63,9 @@ export class UsageStore {
   /** Something changed since the last save: unchanged usage is never rewritten. */
   private dirty = false;
 
+  /** Sees each transcript line read, with its agent: search→call pairs for learning (search/transcriptPairs.ts). */
+  onTranscriptLine: ((line: string, agent: string) => void) | undefined;
+
   constructor(private readonly stateDir: string, private readonly log: Logger) {
     this.path = join(stateDir, USAGE_FILE);
   }
@@ -207,6 +210,7 @@ export class UsageStore {
         const end = await readAllNewLines(file, this.data.cursors[file], async (lines) => {
         for (const line of lines) {
           await slice.maybeYield();
+          this.onTranscriptLine?.(line, src.agent);
           const { calls, results } = parseTranscriptLine(line, serverName);
           for (const c of calls) this.data.pending[c.id] = { agent: src.agent, tool: c.tool, ts: c.ts, session: `cc:${c.session}` };
           for (const r of results) {
