@@ -8,7 +8,7 @@ import { ManualClock } from '../../src-main/core/clock.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
 import { UsageStore } from '../../src-main/core/usage/usageStore.js';
-import { AgentStateFiles } from '../../src-main/core/workingset/store.js';
+import { AgentStateFiles } from '../../src-main/core/workingset/stateFiles.js';
 import { SeedWorkingSetFile } from '../../src-main/core/workingset/seedFile.js';
 import { WorkingSets } from '../../src-main/core/workingset/manager.js';
 import { CallLog } from '../../src-main/core/usage/callLog.js';

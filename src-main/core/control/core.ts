@@ -8,7 +8,7 @@ import type { SearchService } from '../search/service.js';
 import type { WorkingSets } from '../workingset/manager.js';
 import type { ApprovalGate } from '../approvals/gate.js';
 import type { UsageStore } from '../usage/usageStore.js';
-import { metaTools } from '../proxy/metaTools.js';
+import { metaTools } from '../metaTools/definitions.js';
 import type { AgentView, ControlApi, MemberRow } from './api.js';
 import { buildReport, listingCost } from './report.js';
 import type { ConfigEditor } from '../config/editor.js';

@@ -6,7 +6,7 @@
 import { MwsError } from '../errors.js';
 import type { Route } from '../proxy/listener.js';
 import { isControlMethod, CONTROL_METHODS, type ControlApi, type ControlMethod } from './api.js';
-import { tokenMatches } from './token.js';
+import { tokenMatches } from '../store/controlToken.js';
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 

@@ -10,7 +10,7 @@ import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { CallLog } from '../usage/callLog.js';
 import { ArgumentValidator } from './argValidation.js';
 import { splitExposedName } from '../toolbox/names.js';
-import { isMetaTool, metaTools, type MetaToolName } from './metaTools.js';
+import { isMetaTool, metaTools, type MetaToolName } from '../metaTools/definitions.js';
 import { stripProtocolMeta, toolError, toolJson } from './results.js';
 import type { AgentRuntime, CallContext } from './runtime.js';
 

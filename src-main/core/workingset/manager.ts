@@ -12,7 +12,7 @@ import type { Toolbox } from '../toolbox/toolbox.js';
 import type { UsageStore } from '../usage/usageStore.js';
 import { readPinFiles } from '../usage/pinFiles.js';
 import type { SeedWorkingSetFile } from './seedFile.js';
-import type { AgentStateFiles } from './store.js';
+import type { AgentStateFiles } from './stateFiles.js';
 import { decideSweep } from './sweep.js';
 import { decideUsagePromotions, scoreUsage, type UsageCandidate } from './usagePromotion.js';
 import { reconcilePins, type PinChange } from './pins.js';

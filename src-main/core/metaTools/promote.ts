@@ -6,7 +6,7 @@ import { toolError } from '../proxy/results.js';
 import type { Toolbox } from '../toolbox/toolbox.js';
 import type { SearchService } from '../search/service.js';
 import { MwsError } from '../errors.js';
-import type { WorkingSets } from './manager.js';
+import type { WorkingSets } from '../workingset/manager.js';
 
 export function toolNotFound(name: string, toolbox: Toolbox, search: SearchService): CallToolResult {
   const matches = search.closeNames(name, 3);

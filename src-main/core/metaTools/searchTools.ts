@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { ToolRouter, MetaHandler } from '../proxy/toolRouter.js';
 import { toolError } from '../proxy/results.js';
 import type { CallLog } from '../usage/callLog.js';
-import { MAX_SEARCH_LIMIT, type SearchService } from './service.js';
+import { MAX_SEARCH_LIMIT, type SearchService } from '../search/service.js';
 
 export function searchToolsHandler(deps: { search: SearchService; router: ToolRouter; callLog: CallLog; clock: Clock }): MetaHandler {
   return async (agentId, args, ctx) => {
