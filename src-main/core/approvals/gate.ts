@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Config } from '../config/schema.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { WorkingSets } from '../workingset/manager.js';
-import { toolError } from '../proxy/results.js';
+import { toolError } from '../toolResults.js';
 import { decideApproval } from './policy.js';
 import type { PendingApprovals } from './pending.js';
 import { keepAliveWhileWaiting, type ProgressSender } from './keepAlive.js';

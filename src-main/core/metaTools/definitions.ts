@@ -2,13 +2,6 @@
 // conversation, so they are short and say when to use each.
 import type { Tool } from '@modelcontextprotocol/client';
 
-export const META_TOOL_NAMES = ['search_tools', 'call_tool', 'promote', 'demote'] as const;
-export type MetaToolName = (typeof META_TOOL_NAMES)[number];
-
-export function isMetaTool(name: string): name is MetaToolName {
-  return (META_TOOL_NAMES as readonly string[]).includes(name);
-}
-
 export function metaTools(backendHints: Record<string, string>): Tool[] {
   const hints = Object.entries(backendHints)
     .map(([k, v]) => `${k} (${v})`)

@@ -1,8 +1,8 @@
 // The promote and demote meta-tools: the agent moves a tool in or out of its own list. Neither asks
 // the user: promotion runs nothing, and demotion deletes nothing.
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { MetaHandler } from '../proxy/toolRouter.js';
-import { toolError } from '../proxy/results.js';
+import type { MetaHandler } from './handler.js';
+import { toolError } from '../toolResults.js';
 import type { Toolbox } from '../toolbox/toolbox.js';
 import type { SearchService } from '../search/service.js';
 import { MwsError } from '../errors.js';

@@ -1,7 +1,8 @@
 // The search_tools meta-tool: argument checks, "promoted" from the agent's list, a search event in the log.
 import type { Clock } from '../clock.js';
-import type { ToolRouter, MetaHandler } from '../proxy/toolRouter.js';
-import { toolError } from '../proxy/results.js';
+import type { ToolRouter } from '../proxy/toolRouter.js';
+import type { MetaHandler } from './handler.js';
+import { toolError } from '../toolResults.js';
 import type { CallLog } from '../usage/callLog.js';
 import { MAX_SEARCH_LIMIT, type SearchService } from '../search/service.js';
 

@@ -10,12 +10,12 @@ import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { CallLog } from '../usage/callLog.js';
 import { ArgumentValidator } from './argValidation.js';
 import { splitExposedName } from '../toolbox/names.js';
-import { isMetaTool, metaTools, type MetaToolName } from '../metaTools/definitions.js';
-import { stripProtocolMeta, toolError, toolJson } from './results.js';
-import type { AgentRuntime, CallContext } from './runtime.js';
-
-/** Answers a meta-tool call other than call_tool; plugged in by the features that own them. */
-export type MetaHandler = (agentId: string, args: Record<string, unknown>, ctx: CallContext) => Promise<CallToolResult>;
+import { metaTools } from '../metaTools/definitions.js';
+import { isMetaTool, type MetaToolName } from '../toolbox/reservedNames.js';
+import { stripProtocolMeta } from './results.js';
+import { toolError, toolJson } from '../toolResults.js';
+import type { AgentRuntime } from './runtime.js';
+import type { CallContext, MetaHandler } from '../metaTools/handler.js';
 
 /** What the router asks before a call runs, and tells after one succeeded. */
 export type CallHooks = {

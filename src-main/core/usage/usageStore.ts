@@ -11,8 +11,8 @@ import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
 import { readAllNewLines, type Cursor } from './tail.js';
 import { parseTranscriptLine, transcriptFiles } from './transcripts.js';
 import { CALL_LOG_FILE } from './callLog.js';
-import type { AgentUsage, ToolUsage } from '../workingset/usagePromotion.js';
-import { DAY_MS } from '../workingset/types.js';
+import type { AgentUsage, ToolUsage } from './types.js';
+import { DAY_MS } from '../clock.js';
 import { fits, usageFileSchema } from '../store/shapes.js';
 
 export const USAGE_FILE = 'usage.json';
