@@ -12,7 +12,8 @@ import { SeedWorkingSetFile } from './workingset/seedFile.js';
 import { AgentStateFiles } from './workingset/stateFiles.js';
 import { WorkingSets } from './workingset/manager.js';
 import { startSweepSchedule } from './workingset/scheduler.js';
-import { workingSetMetaTools } from './metaTools/promote.js';
+import { promoteHandler } from './metaTools/promote.js';
+import { demoteHandler } from './metaTools/demote.js';
 import { PendingApprovals } from './approvals/pending.js';
 import { ApprovalGate } from './approvals/gate.js';
 import { ToolRouter } from './proxy/toolRouter.js';
@@ -179,15 +180,11 @@ export function createApp(opts: AppOptions): App {
   });
   const learning = new SearchLearning({ stateDir: config.stateDir, now: () => clock.now(), enabled: () => config.search?.learn !== false, log });
   const search = new SearchService(() => catalog.toolbox(), config.searchAliases, 'bm25f', learning);
-  router.setMetaHandler('search_tools', searchToolsHandler({ search, router, callLog, clock }));
-  const ws = workingSetMetaTools(sets, () => catalog.toolbox(), search);
+  router.setMetaHandler('search_tools', searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog, clock }));
+  const setTools = { sets, toolbox: () => catalog.toolbox(), search };
   // Promoting a tool right after a search is an answer to that search, as a call is.
-  router.setMetaHandler('promote', async (agent, args, ctx) => {
-    const r = await ws.promote(agent, args, ctx);
-    if (!r.isError && typeof args.name === 'string') learning.called(agent, catalog.toolbox().resolve(args.name)?.name ?? args.name);
-    return r;
-  });
-  router.setMetaHandler('demote', ws.demote);
+  router.setMetaHandler('promote', promoteHandler({ ...setTools, promoted: (agent, tool) => learning.called(agent, tool) }));
+  router.setMetaHandler('demote', demoteHandler(setTools));
   for (const agent of config.agents) endpoints.set(agent.id, new AgentEndpoint(agent.id, router, log, () => clock.now(), passthrough));
   const runtime = { proxyPaused: false, restartNeeded: false, demo: opts.demo ? { stateDir: config.stateDir } : null };
   const applyConfig = async (saved: Config) => {

@@ -1,5 +1,5 @@
 // Decides what each agent lists and where each call goes: the working set over the toolbox, the
-// meta-tools, argument checks, forwarding, and the call log.
+// meta-tools (core/metaTools/, call_tool included), argument checks, forwarding, and the call log.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Config } from '../config/schema.js';
@@ -13,7 +13,8 @@ import { splitExposedName } from '../toolbox/names.js';
 import { metaTools } from '../metaTools/definitions.js';
 import { isMetaTool, type MetaToolName } from '../toolbox/reservedNames.js';
 import { stripProtocolMeta } from './results.js';
-import { toolError, toolJson } from '../toolResults.js';
+import { toolError } from '../toolResults.js';
+import { callToolHandler } from '../metaTools/callTool.js';
 import type { AgentRuntime } from './runtime.js';
 import type { CallContext, MetaHandler } from '../metaTools/handler.js';
 
@@ -47,6 +48,15 @@ export class ToolRouter implements AgentRuntime {
 
   constructor(private readonly opts: ToolRouterOptions) {
     this.meta = metaTools(opts.config.backendHints);
+    this.handlers.set(
+      'call_tool',
+      callToolHandler({
+        resolve: (name) => this.resolveOrWait(name),
+        unknownToolMessage: (name) => this.unknownToolMessage(name),
+        check: (entry, args) => this.validator.check(entry, args),
+        forward: (agentId, entry, args, ctx) => this.forward(agentId, entry, args, ctx),
+      }),
+    );
   }
 
   ready(): Promise<void> {
@@ -121,23 +131,6 @@ export class ToolRouter implements AgentRuntime {
   }
 
   private async callMeta(agentId: string, name: MetaToolName, args: Record<string, unknown>, ctx: CallContext): Promise<CallToolResult> {
-    if (name === 'call_tool') {
-      const target = typeof args.name === 'string' ? args.name : '';
-      if (!target) return toolError('call_tool needs "name": the tool to run, as search_tools shows it.');
-      if (isMetaTool(target)) return toolError(`${target} is a meta-tool: call it directly.`);
-      const entry = await this.resolveOrWait(target);
-      if (!entry) return toolError(this.unknownToolMessage(target));
-      const inner = args.arguments;
-      if (inner !== undefined && (typeof inner !== 'object' || inner === null || Array.isArray(inner))) {
-        return toolError('call_tool "arguments" must be an object of the tool\'s parameters.');
-      }
-      if (args.dryRun === true && !entry.readOnly) {
-        const problem = this.validator.check(entry, inner as Record<string, unknown> | undefined);
-        if (problem) return toolError(problem);
-        return toolJson({ dryRun: true, tool: entry.name, wouldRun: true, arguments: inner ?? {}, note: `${entry.name} is not read-only, so it was not run. Call again without dryRun to run it.` });
-      }
-      return this.forward(agentId, entry, inner as Record<string, unknown> | undefined, { ...ctx, via: 'call_tool' });
-    }
     const handler = this.handlers.get(name);
     if (!handler) return toolError(`${name} is not available in this version of Working Set yet.`);
     return handler(agentId, args, ctx);
