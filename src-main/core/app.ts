@@ -16,6 +16,7 @@ import { promoteHandler } from './metaTools/promote.js';
 import { demoteHandler } from './metaTools/demote.js';
 import { PendingApprovals } from './approvals/pending.js';
 import { ApprovalGate } from './approvals/gate.js';
+import { ApprovalGrants } from './approvals/grants.js';
 import { ToolRouter } from './proxy/toolRouter.js';
 import { AgentEndpoint } from './proxy/endpoint.js';
 import { Passthrough } from './proxy/passthrough.js';
@@ -161,14 +162,15 @@ export function createApp(opts: AppOptions): App {
     },
   });
   const pending = new PendingApprovals(config.timeouts.approvalMs, () => clock.now(), (call) => events.emit({ type: 'approvalPending', call }));
-  const gate = new ApprovalGate(config, sets, pending, () => clock.now(), opts.approvalKeepAliveMs);
+  const grants = new ApprovalGrants({ records: (agent) => sets.states.state(agent).approvals, save: (agent) => sets.states.save(agent) }, () => clock.now());
+  const gate = new ApprovalGate(config, grants, pending, () => clock.now(), opts.approvalKeepAliveMs);
   const router: ToolRouter = new ToolRouter({
     config,
     catalog,
     callLog,
     clock,
     ready,
-    workingSet: (agent) => sets.names(agent),
+    listing: (agent) => sets.listing(agent),
     hooks: {
       beforeCall: (agent, entry, args, signal, progress) => gate.check(agent, entry, args, signal, progress),
       used: (agent, tool, ts) => {

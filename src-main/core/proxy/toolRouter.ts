@@ -31,8 +31,8 @@ export type ToolRouterOptions = {
   catalog: Catalog;
   callLog: CallLog;
   clock: Clock;
-  /** The names in an agent's working set, before intersecting with the toolbox. */
-  workingSet: (agentId: string) => string[];
+  /** What an agent lists after the meta-tools, in order: the listing rule (workingset/listing.ts). */
+  listing: (agentId: string) => ToolEntry[];
   ready: Promise<void>;
   hooks?: CallHooks;
   /** Names close to an unknown one, for "did you mean". */
@@ -86,18 +86,7 @@ export class ToolRouter implements AgentRuntime {
 
   /** The working set entries an agent lists, in working-set order, limited to what the upstreams list. */
   workingSetEntries(agentId: string): ToolEntry[] {
-    const toolbox = this.opts.catalog.toolbox();
-    const out: ToolEntry[] = [];
-    const seen = new Set<string>();
-    for (const name of this.opts.workingSet(agentId)) {
-      // A pin by an upstream's own name (`read_graph`) lists the one tool it names (`memory__read_graph`).
-      const e = toolbox.get(name) ?? toolbox.resolve(name);
-      if (e && !seen.has(e.name)) {
-        seen.add(e.name);
-        out.push(e);
-      }
-    }
-    return out;
+    return this.opts.listing(agentId);
   }
 
   listTools(agentId: string): Tool[] {

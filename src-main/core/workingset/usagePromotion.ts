@@ -50,6 +50,20 @@ export function scoreUsage(
   return out.sort((a, b) => Number(b.promote) - Number(a.promote) || b.sessions - a.sessions || a.tool.localeCompare(b.tool));
 }
 
-export function decideUsagePromotions(agent: string, candidates: UsageCandidate[], known: ReadonlyMap<string, string>): Decision[] {
-  return candidates.filter((c) => c.promote).map((c) => ({ agent, tool: c.tool, action: 'promote', cause: 'usage', vendor: known.get(c.tool)! }));
+/**
+ * The usage promotion rule whole: every used tool scored (distinct sessions and calls inside the window,
+ * counted only after the tool last left the set), and the ones that pass come in, with their vendor.
+ */
+export function decideUsagePromotions(
+  agent: string,
+  usage: AgentUsage,
+  state: AgentState,
+  s: PromoteSettings,
+  idleWindowDays: number,
+  known: ReadonlyMap<string, string>,
+  now: number,
+): { candidates: UsageCandidate[]; decisions: Decision[] } {
+  const candidates = scoreUsage(usage, state, s, idleWindowDays, known, now);
+  const decisions: Decision[] = candidates.filter((c) => c.promote).map((c) => ({ agent, tool: c.tool, action: 'promote', cause: 'usage', vendor: known.get(c.tool)! }));
+  return { candidates, decisions };
 }
