@@ -6,6 +6,8 @@ import type { Clock } from './clock.js';
 import type { Logger } from './log.js';
 import type { Upstream } from './upstream/types.js';
 import { Catalog } from './upstream/catalog.js';
+import { registerBuiltin } from './upstream/transports.js';
+import { createDemoServer } from './demo/server.js';
 import { CallLog } from './usage/callLog.js';
 import { UsageStore } from './usage/usageStore.js';
 import { SeedWorkingSetFile } from './workingset/seedFile.js';
@@ -107,6 +109,8 @@ export type App = {
 
 export function createApp(opts: AppOptions): App {
   const { config, clock, log } = opts;
+  // The built-in demo upstream (`kind: "builtin", name: "demo"`) is the app's to offer, not upstream/'s.
+  registerBuiltin('demo', () => createDemoServer());
   const endpoints = new Map<string, AgentEndpoint>();
   const events = new CoreEvents();
   const callLog = new CallLog(config.stateDir);

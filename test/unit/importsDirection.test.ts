@@ -104,6 +104,10 @@ describe('the import direction in src-main/core', () => {
     expect(Object.keys(KNOWN).filter((e) => !found.has(e))).toEqual([]);
   });
 
+  it('upstream/ knows no built-in server: the app registers the demo', () => {
+    expect(coreImports().filter(([from, to]) => from.startsWith('upstream/') && to.startsWith('demo/'))).toEqual([]);
+  });
+
   it('every core folder has a layer', () => {
     const folders = new Set(files(CORE).map((f) => folderOf(relative(CORE, f))));
     const placed = new Set(LAYERS.flat());
