@@ -20,6 +20,7 @@ import { PendingApprovals } from './approvals/pending.js';
 import { ApprovalGate } from './approvals/gate.js';
 import { ApprovalGrants } from './approvals/grants.js';
 import { ToolRouter } from './proxy/toolRouter.js';
+import { CallsInFlight } from './proxy/inFlight.js';
 import { AgentEndpoint } from './proxy/endpoint.js';
 import { Passthrough } from './proxy/passthrough.js';
 import { listen, mcpRoute, type Listener, type Route } from './proxy/listener.js';
@@ -122,34 +123,25 @@ export function createApp(opts: AppOptions): App {
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   let baseUrl = `http://${config.listen.host}:${config.listen.port}`;
 
+  const inFlight = new CallsInFlight();
   /**
-   * Tells agents their list changed: after a set change, the agents named; after a toolbox change
-   * (`agents` undefined), every agent whose listing differs or was never computed.
+   * The catalog and the working sets tell of changes that the router and search, built after them
+   * (they read the catalog and the sets), act on: joined below, once both sides exist.
    */
-  const notifyChanged = (agents?: string[]) => {
-    const r = router.recompute();
-    for (const agent of new Set([...r.changed, ...(agents ?? r.unknown)])) {
-      endpoints.get(agent)?.notifyToolsChanged();
-      events.emit({ type: 'setChanged', agent });
-    }
-  };
-  /** The search index for a new toolbox is built once the change is told, not by the next search. */
-  let warmTimer: NodeJS.Timeout | undefined;
-  const warmSearch = () => {
-    clearTimeout(warmTimer);
-    warmTimer = setTimeout(() => search.warm(), 0);
-    warmTimer.unref();
-  };
+  const toolboxChanged: Array<() => void> = [];
+  const setsChanged: Array<(agents: string[]) => void> = [];
   const catalog = new Catalog({
     config,
     log,
     now: () => clock.now(),
-    onChange: () => (notifyChanged(), warmSearch()),
+    onChange: () => toolboxChanged.forEach((f) => f()),
     onStatus: (vendor, status) => events.emit({ type: 'upstreamStatus', vendor, status }),
     onNotification: (_vendor, method, params) => endpoints.forEach((e) => e.notifyUpstream(method, params)),
     ...(opts.connect ? { connect: opts.connect } : {}),
   });
   const passthrough = new Passthrough(catalog, config, log);
+  const learning = new SearchLearning({ stateDir: config.stateDir, now: () => clock.now(), enabled: () => config.search?.learn !== false, log });
+  const search = new SearchService(() => catalog.toolbox(), config.searchAliases, 'bm25f', learning);
   const sets: WorkingSets = new WorkingSets({
     config,
     clock,
@@ -158,10 +150,10 @@ export function createApp(opts: AppOptions): App {
     usage,
     seed,
     toolbox: () => catalog.toolbox(),
-    busy: (agent) => router.callsInFlight(agent) > 0,
+    busy: (agent) => inFlight.count(agent) > 0,
     revoked: () => catalog.revokedVendors(),
     events: {
-      changed: (agents) => notifyChanged(agents),
+      changed: (agents) => setsChanged.forEach((f) => f(agents)),
       demoted: (agent, tools, cause) => events.emit({ type: 'toolsDemoted', agent, tools, cause }),
     },
   });
@@ -183,9 +175,28 @@ export function createApp(opts: AppOptions): App {
       },
     },
     closeNames: (name) => search.closeNames(name, 3),
+    inFlight,
   });
-  const learning = new SearchLearning({ stateDir: config.stateDir, now: () => clock.now(), enabled: () => config.search?.learn !== false, log });
-  const search = new SearchService(() => catalog.toolbox(), config.searchAliases, 'bm25f', learning);
+  /**
+   * Tells agents their list changed: after a set change, the agents named; after a toolbox change
+   * (`agents` undefined), every agent whose listing differs or was never computed.
+   */
+  const notifyChanged = (agents?: string[]) => {
+    const r = router.recompute();
+    for (const agent of new Set([...r.changed, ...(agents ?? r.unknown)])) {
+      endpoints.get(agent)?.notifyToolsChanged();
+      events.emit({ type: 'setChanged', agent });
+    }
+  };
+  /** The search index for a new toolbox is built once the change is told, not by the next search. */
+  let warmTimer: NodeJS.Timeout | undefined;
+  const warmSearch = () => {
+    clearTimeout(warmTimer);
+    warmTimer = setTimeout(() => search.warm(), 0);
+    warmTimer.unref();
+  };
+  toolboxChanged.push(() => (notifyChanged(), warmSearch()));
+  setsChanged.push((agents) => notifyChanged(agents));
   router.setMetaHandler('search_tools', searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog, clock }));
   const setTools = { sets, toolbox: () => catalog.toolbox(), search };
   // Promoting a tool right after a search is an answer to that search, as a call is.

@@ -18,7 +18,7 @@ import { maskUrlsIn } from '../redact.js';
 import { approvalsControl, kindOf } from './approvals.js';
 
 /** Switches the running core holds outside the config. */
-export type Runtime = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
+export type InstanceState = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
 
 export type ControlParts = {
   config: Config;
@@ -32,7 +32,7 @@ export type ControlParts = {
   baseUrl: () => string;
   editor: ConfigEditor;
   configPath: string | null;
-  runtime: Runtime;
+  runtime: InstanceState;
   events: CoreEvents;
   /** A fresh one-time token for the headless window. */
   uiToken: () => string;

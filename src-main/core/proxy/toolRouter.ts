@@ -9,6 +9,7 @@ import type { Catalog } from '../upstream/catalog.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { CallLog } from '../usage/callLog.js';
 import { ArgumentValidator } from './argValidation.js';
+import { CallsInFlight } from './inFlight.js';
 import { splitExposedName } from '../toolbox/names.js';
 import { metaTools } from '../metaTools/definitions.js';
 import { isMetaTool, type MetaToolName } from '../toolbox/reservedNames.js';
@@ -37,6 +38,8 @@ export type ToolRouterOptions = {
   hooks?: CallHooks;
   /** Names close to an unknown one, for "did you mean". */
   closeNames?: (name: string) => string[];
+  /** Where calls in flight are counted (the working sets read it too). */
+  inFlight?: CallsInFlight;
 };
 
 export class ToolRouter implements AgentRuntime {
@@ -44,10 +47,11 @@ export class ToolRouter implements AgentRuntime {
   private readonly meta: Tool[];
   private readonly listings = new Map<string, { tools: Tool[]; signature: string }>();
   private readonly handlers = new Map<MetaToolName, MetaHandler>();
-  private readonly inFlight = new Map<string, number>();
+  private readonly inFlight: CallsInFlight;
 
   constructor(private readonly opts: ToolRouterOptions) {
     this.meta = metaTools(opts.config.backendHints);
+    this.inFlight = opts.inFlight ?? new CallsInFlight();
     this.handlers.set(
       'call_tool',
       callToolHandler({
@@ -81,7 +85,7 @@ export class ToolRouter implements AgentRuntime {
 
   /** Agents with a call in flight are skipped by the sweep. */
   callsInFlight(agentId: string): number {
-    return this.inFlight.get(agentId) ?? 0;
+    return this.inFlight.count(agentId);
   }
 
   /** The working set entries an agent lists, in working-set order, limited to what the upstreams list. */
@@ -134,7 +138,7 @@ export class ToolRouter implements AgentRuntime {
     if (problem) return toolError(problem);
     const upstream = this.opts.catalog.upstream(entry.vendor);
     // Counted from here: a call waiting for approval is a call in flight, and the sweep skips its agent.
-    this.inFlight.set(agentId, this.callsInFlight(agentId) + 1);
+    this.inFlight.enter(agentId);
     let started: number | undefined;
     let ok = false;
     try {
@@ -155,7 +159,7 @@ export class ToolRouter implements AgentRuntime {
     } catch (err) {
       throw asProtocolError(err, entry);
     } finally {
-      this.inFlight.set(agentId, this.callsInFlight(agentId) - 1);
+      this.inFlight.leave(agentId);
       // A call refused before it reached the upstream was never forwarded: it is not in the call log.
       if (started !== undefined) {
         this.opts.callLog.call({
