@@ -1,8 +1,8 @@
 // Every agent's working set, kept right over time: the facade the proxy, the ControlApi and the CLI
 // use. Each job lives in its own file — the states (registry.ts), where pins come from
-// (pinSources.ts), what the list shows (listing.ts), one pass of the rules (cycle.ts) and what a
-// decision does (apply.ts); this class applies decisions (saving, recording history, telling
-// listeners) and runs the cycle with usage ingestion. Approval grants are in approvals/grants.ts.
+// (pinSources.ts), reading usage (ingest.ts), what the list shows (listing.ts), one pass of the rules
+// (cycle.ts) and what a decision does (apply.ts); this class applies decisions (saving, recording
+// history, telling listeners) and runs the cycle. Approval grants are in approvals/grants.ts.
 import type { AgentConfig, Config } from '../config/schema.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
@@ -13,6 +13,7 @@ import type { SeedWorkingSetFile } from './seedFile.js';
 import type { AgentStateFiles } from './stateFiles.js';
 import { AgentStates, type MemberView } from './registry.js';
 import { PinSources } from './pinSources.js';
+import { UsageIngest } from './ingest.js';
 import { decideListing, listingOrder } from './listing.js';
 import { applyDecision, applyPinMark, isPinMark, type PromotionFacts } from './apply.js';
 import { decideCycle, type CycleInputs } from './cycle.js';
@@ -53,14 +54,14 @@ export class WorkingSets {
   private readonly pins: PinSources;
   /** While true the sweep decides nothing: the tray's "pause automatic demotion". */
   demotionPaused = false;
-  /** The read of the logs in flight: a second reader (a report, the cycle) shares it, never re-reads. */
-  private ingesting: Promise<void> | undefined;
+  private readonly ingestion: UsageIngest;
   /** Cycles run one after another: each decides from the state the one before left. */
   private cycles: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly o: WorkingSetsOptions) {
     this.states = new AgentStates(o);
     this.pins = new PinSources(o);
+    this.ingestion = new UsageIngest({ ...o, pins: this.pins, markUsed: (agent, tool, ts) => this.markUsed(agent, tool, ts) });
   }
 
   async start(): Promise<void> {
@@ -239,19 +240,7 @@ export class WorkingSets {
    * with the cursors. Single-flight: a caller arriving while a read is in flight shares it.
    */
   ingest(now: number): Promise<void> {
-    this.ingesting ??= this.ingestNow(now).finally(() => (this.ingesting = undefined));
-    return this.ingesting;
-  }
-
-  private async ingestNow(now: number): Promise<void> {
-    const used = [
-      ...(await this.o.usage.ingestCallLog()),
-      ...(await this.o.usage.ingestTranscripts(this.o.config.transcripts, this.o.config.serverName)),
-    ];
-    for (const u of used) this.markUsed(u.agent, u.tool, u.ts);
-    // The cursors move on disk only with what they read (lastUsed included), in one atomic write.
-    await this.o.usage.save();
-    await this.pins.readFiles(now);
+    return this.ingestion.run(now);
   }
 
   private known(): Map<string, string> {
