@@ -1,7 +1,7 @@
 // Every agent's working set, kept right over time: the facade the proxy, the ControlApi and the CLI
 // use. Each job lives in its own file — the states (registry.ts), where pins come from
-// (pinSources.ts), reading usage (ingest.ts), what the list shows (listing.ts), one pass of the rules
-// (cycle.ts) and what a decision does (apply.ts); this class applies decisions (saving, recording
+// (pinSources.ts), reading usage (ingest.ts), what the list shows (listing.ts), previews (previews.ts),
+// one pass of the rules (cycle.ts) and what a decision does (apply.ts); this class applies decisions (saving, recording
 // history, telling listeners) and runs the cycle. Approval grants are in approvals/grants.ts.
 import type { AgentConfig, Config } from '../config/schema.js';
 import type { Clock } from '../clock.js';
@@ -17,8 +17,8 @@ import { UsageIngest } from './ingest.js';
 import { decideListing, listingOrder } from './listing.js';
 import { applyDecision, applyPinMark, isPinMark, type PromotionFacts } from './apply.js';
 import { decideCycle, type CycleInputs } from './cycle.js';
-import { decideSweep } from './sweep.js';
-import { scoreUsage, type UsageCandidate } from './usagePromotion.js';
+import { previewSweep, previewUsage } from './previews.js';
+import type { UsageCandidate } from './usagePromotion.js';
 import { reconcilePins, type PinChange } from './pins.js';
 import type { AgentState, Decision, DemoteCause, HistoryEntry } from './types.js';
 
@@ -136,11 +136,7 @@ export class WorkingSets {
 
   /** What the sweep would decide at `now`, without changing anything. */
   previewSweep(now: number, agents?: string[]): Decision[] {
-    const vendors = this.vendors();
-    return this.states.ids(agents).flatMap((id) => {
-      const a = this.agent(id);
-      return decideSweep(id, this.states.state(id), { cap: a.cap, idleWindowDays: a.idleWindowDays, vendors }, now, { busy: this.o.busy(id) });
-    });
+    return previewSweep(this.states, this.states.ids(agents), this.vendors(), this.o.busy, now);
   }
 
   /**
@@ -177,12 +173,7 @@ export class WorkingSets {
 
   /** Usage scores per agent at `now`. */
   previewUsage(now: number, agents?: string[]): Record<string, UsageCandidate[]> {
-    const known = this.known();
-    const out: Record<string, UsageCandidate[]> = {};
-    for (const id of this.states.ids(agents)) {
-      out[id] = scoreUsage(this.o.usage.usage(id), this.states.state(id), this.o.config.promote, this.agent(id).idleWindowDays, known, now);
-    }
-    return out;
+    return previewUsage(this.states, this.states.ids(agents), (id) => this.o.usage.usage(id), this.o.config.promote, this.known(), now);
   }
 
   /**
