@@ -13,7 +13,7 @@ import { SEARCH_REPLY_MAX_BYTES } from '../src-main/core/search/reply.js';
 import { evaluate, type EvalResult, type GoldQuery } from '../src-main/core/search/evaluate.js';
 import { ROOT } from '../test/helpers/processes.js';
 import { generateCatalog } from './genCatalog.js';
-import { DEMO_TOOLS } from '../src-main/core/demo/catalog.js';
+import { DEMO_TOOLS } from '../src-main/core/demo/tools.js';
 import { fmt, summarize } from './stats.js';
 
 const COUNT = Number(process.env.BENCH_TOOLS ?? 5000);

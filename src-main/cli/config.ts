@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { loadConfig, type LoadedConfig } from '../core/config/load.js';
 import { resolveConfigPath } from '../core/config/paths.js';
 import { SINGLE_UPSTREAM_KEY, type Config } from '../core/config/schema.js';
-import { DEMO_BACKEND_HINTS } from '../core/demo/catalog.js';
+import { DEMO_BACKEND_HINTS } from '../core/demo/tools.js';
 
 export type ConfigFlags = { config: string | undefined; port?: number | undefined; demo?: boolean };
 

@@ -6,16 +6,21 @@ import type { Clock } from './clock.js';
 import type { Logger } from './log.js';
 import type { Upstream } from './upstream/types.js';
 import { Catalog } from './upstream/catalog.js';
+import { registerBuiltin } from './upstream/transports.js';
+import { createDemoServer } from './demo/server.js';
 import { CallLog } from './usage/callLog.js';
 import { UsageStore } from './usage/usageStore.js';
 import { SeedWorkingSetFile } from './workingset/seedFile.js';
-import { AgentStateFiles } from './workingset/store.js';
+import { AgentStateFiles } from './workingset/stateFiles.js';
 import { WorkingSets } from './workingset/manager.js';
 import { startSweepSchedule } from './workingset/scheduler.js';
-import { workingSetMetaTools } from './workingset/metaTools.js';
+import { promoteHandler } from './metaTools/promote.js';
+import { demoteHandler } from './metaTools/demote.js';
 import { PendingApprovals } from './approvals/pending.js';
 import { ApprovalGate } from './approvals/gate.js';
+import { ApprovalGrants } from './approvals/grants.js';
 import { ToolRouter } from './proxy/toolRouter.js';
+import { CallsInFlight } from './proxy/inFlight.js';
 import { AgentEndpoint } from './proxy/endpoint.js';
 import { Passthrough } from './proxy/passthrough.js';
 import { listen, mcpRoute, type Listener, type Route } from './proxy/listener.js';
@@ -23,17 +28,17 @@ import { createFastPath } from './proxy/fastPath.js';
 import { SearchService } from './search/service.js';
 import { SearchLearning } from './search/learning.js';
 import { transcriptLearner } from './search/transcriptPairs.js';
-import { searchToolsHandler } from './search/metaTool.js';
+import { searchToolsHandler } from './metaTools/searchTools.js';
 import { CoreEvents } from './control/events.js';
 import { createControl } from './control/core.js';
 import { controlRoute } from './control/http.js';
-import { ensureToken } from './control/token.js';
+import { ensureToken } from './store/controlToken.js';
 import type { ControlApi } from './control/api.js';
 import { eventsRoute } from './control/sse.js';
 import { UiSessions, uiRoute } from './control/uiRoute.js';
 import { rootRoute } from './control/signInPage.js';
 import { ConfigEditor, type Raw } from './config/editor.js';
-import { tokenMatches } from './control/token.js';
+import { tokenMatches } from './store/controlToken.js';
 import { fileURLToPath } from 'node:url';
 import { text } from './proxy/listener.js';
 import { StateLock } from './store/stateLock.js';
@@ -106,6 +111,8 @@ export type App = {
 
 export function createApp(opts: AppOptions): App {
   const { config, clock, log } = opts;
+  // The built-in demo upstream (`kind: "builtin", name: "demo"`) is the app's to offer, not upstream/'s.
+  registerBuiltin('demo', () => createDemoServer());
   const endpoints = new Map<string, AgentEndpoint>();
   const events = new CoreEvents();
   const callLog = new CallLog(config.stateDir);
@@ -117,6 +124,62 @@ export function createApp(opts: AppOptions): App {
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   let baseUrl = `http://${config.listen.host}:${config.listen.port}`;
 
+  const inFlight = new CallsInFlight();
+  /**
+   * The catalog and the working sets tell of changes that the router and search, built after them
+   * (they read the catalog and the sets), act on: joined below, once both sides exist.
+   */
+  const toolboxChanged: Array<() => void> = [];
+  const setsChanged: Array<(agents: string[]) => void> = [];
+  const catalog = new Catalog({
+    config,
+    log,
+    now: () => clock.now(),
+    onChange: () => toolboxChanged.forEach((f) => f()),
+    onStatus: (vendor, status) => events.emit({ type: 'upstreamStatus', vendor, status }),
+    onNotification: (_vendor, method, params) => endpoints.forEach((e) => e.notifyUpstream(method, params)),
+    ...(opts.connect ? { connect: opts.connect } : {}),
+  });
+  const passthrough = new Passthrough(catalog, config, log);
+  const learning = new SearchLearning({ stateDir: config.stateDir, now: () => clock.now(), enabled: () => config.search?.learn !== false, log });
+  const search = new SearchService(() => catalog.toolbox(), config.searchAliases, 'bm25f', learning);
+  // Claude Code transcripts, read by the usage cycle, also teach which tool a search led to.
+  usage.onTranscriptLine = transcriptLearner(learning, config.serverName);
+  const sets: WorkingSets = new WorkingSets({
+    config,
+    clock,
+    log,
+    files,
+    usage,
+    seed,
+    toolbox: () => catalog.toolbox(),
+    busy: (agent) => inFlight.count(agent) > 0,
+    revoked: () => catalog.revokedVendors(),
+    events: {
+      changed: (agents) => setsChanged.forEach((f) => f(agents)),
+      demoted: (agent, tools, cause) => events.emit({ type: 'toolsDemoted', agent, tools, cause }),
+    },
+  });
+  const pending = new PendingApprovals(config.timeouts.approvalMs, () => clock.now(), (call) => events.emit({ type: 'approvalPending', call }));
+  const grants = new ApprovalGrants({ records: (agent) => sets.states.state(agent).approvals, save: (agent) => sets.states.save(agent) }, () => clock.now());
+  const gate = new ApprovalGate(config, grants, pending, () => clock.now(), opts.approvalKeepAliveMs);
+  const router: ToolRouter = new ToolRouter({
+    config,
+    catalog,
+    callLog,
+    clock,
+    ready,
+    listing: (agent) => sets.listing(agent),
+    hooks: {
+      beforeCall: (agent, entry, args, signal, progress) => gate.check(agent, entry, args, signal, progress),
+      used: (agent, tool, ts) => {
+        sets.markUsed(agent, tool, ts);
+        learning.called(agent, tool);
+      },
+    },
+    closeNames: (name) => search.closeNames(name, 3),
+    inFlight,
+  });
   /**
    * Tells agents their list changed: after a set change, the agents named; after a toolbox change
    * (`agents` undefined), every agent whose listing differs or was never computed.
@@ -137,62 +200,13 @@ export function createApp(opts: AppOptions): App {
     warmTimer = setTimeout(() => void search.warmInSlices().catch((err: Error) => log.warn(`search index build failed: ${err.message}`)), 0);
     warmTimer.unref();
   };
-  const catalog = new Catalog({
-    config,
-    log,
-    now: () => clock.now(),
-    onChange: () => (notifyChanged(), warmSearch()),
-    onStatus: (vendor, status) => events.emit({ type: 'upstreamStatus', vendor, status }),
-    onNotification: (_vendor, method, params) => endpoints.forEach((e) => e.notifyUpstream(method, params)),
-    ...(opts.connect ? { connect: opts.connect } : {}),
-  });
-  const passthrough = new Passthrough(catalog, config, log);
-  const sets: WorkingSets = new WorkingSets({
-    config,
-    clock,
-    log,
-    files,
-    usage,
-    seed,
-    toolbox: () => catalog.toolbox(),
-    busy: (agent) => router.callsInFlight(agent) > 0,
-    revoked: () => catalog.revokedVendors(),
-    events: {
-      changed: (agents) => notifyChanged(agents),
-      demoted: (agent, tools, cause) => events.emit({ type: 'toolsDemoted', agent, tools, cause }),
-    },
-  });
-  const pending = new PendingApprovals(config.timeouts.approvalMs, () => clock.now(), (call) => events.emit({ type: 'approvalPending', call }));
-  const gate = new ApprovalGate(config, sets, pending, () => clock.now(), opts.approvalKeepAliveMs);
-  const router: ToolRouter = new ToolRouter({
-    config,
-    catalog,
-    callLog,
-    clock,
-    ready,
-    workingSet: (agent) => sets.names(agent),
-    hooks: {
-      beforeCall: (agent, entry, args, signal, progress) => gate.check(agent, entry, args, signal, progress),
-      used: (agent, tool, ts) => {
-        sets.markUsed(agent, tool, ts);
-        learning.called(agent, tool);
-      },
-    },
-    closeNames: (name) => search.closeNames(name, 3),
-  });
-  const learning = new SearchLearning({ stateDir: config.stateDir, now: () => clock.now(), enabled: () => config.search?.learn !== false, log });
-  const search = new SearchService(() => catalog.toolbox(), config.searchAliases, 'bm25f', learning);
-  // Claude Code transcripts, read by the usage cycle, also teach which tool a search led to.
-  usage.onTranscriptLine = transcriptLearner(learning, config.serverName);
-  router.setMetaHandler('search_tools', searchToolsHandler({ search, router, callLog, clock }));
-  const ws = workingSetMetaTools(sets, () => catalog.toolbox(), search);
+  toolboxChanged.push(() => (notifyChanged(), warmSearch()));
+  setsChanged.push((agents) => notifyChanged(agents));
+  router.setMetaHandler('search_tools', searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog, clock }));
+  const setTools = { sets, toolbox: () => catalog.toolbox(), search };
   // Promoting a tool right after a search is an answer to that search, as a call is.
-  router.setMetaHandler('promote', async (agent, args, ctx) => {
-    const r = await ws.promote(agent, args, ctx);
-    if (!r.isError && typeof args.name === 'string') learning.called(agent, catalog.toolbox().resolve(args.name)?.name ?? args.name);
-    return r;
-  });
-  router.setMetaHandler('demote', ws.demote);
+  router.setMetaHandler('promote', promoteHandler({ ...setTools, promoted: (agent, tool) => learning.called(agent, tool) }));
+  router.setMetaHandler('demote', demoteHandler(setTools));
   for (const agent of config.agents) endpoints.set(agent.id, new AgentEndpoint(agent.id, router, log, () => clock.now(), passthrough));
   const runtime = { proxyPaused: false, restartNeeded: false, demo: opts.demo ? { stateDir: config.stateDir } : null };
   const applyConfig = async (saved: Config) => {

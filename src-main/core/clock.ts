@@ -19,3 +19,5 @@ export class ManualClock implements Clock {
     this.t += ms;
   }
 }
+
+export const DAY_MS = 24 * 60 * 60 * 1000;

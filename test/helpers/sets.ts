@@ -8,10 +8,11 @@ import { ManualClock } from '../../src-main/core/clock.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
 import { UsageStore } from '../../src-main/core/usage/usageStore.js';
-import { AgentStateFiles } from '../../src-main/core/workingset/store.js';
+import { AgentStateFiles } from '../../src-main/core/workingset/stateFiles.js';
 import { SeedWorkingSetFile } from '../../src-main/core/workingset/seedFile.js';
 import { WorkingSets } from '../../src-main/core/workingset/manager.js';
 import { CallLog } from '../../src-main/core/usage/callLog.js';
+import { ApprovalGrants } from '../../src-main/core/approvals/grants.js';
 import type { DemoteCause } from '../../src-main/core/workingset/types.js';
 
 export const T0 = Date.parse('2026-03-01T09:00:00Z');
@@ -41,6 +42,7 @@ export async function setsHarness(raw: Record<string, unknown> = {}, tools: Tool
     events: { changed: (a) => changed.push(a), demoted: (agent, t, cause) => demoted.push({ agent, tools: t, cause }) },
   });
   await sets.start();
+  const grants = new ApprovalGrants({ records: (a) => sets.states.state(a).approvals, save: (a) => sets.states.save(a) }, () => clock.now());
   const callLog = new CallLog(stateDir);
   /** Writes a call to calls.jsonl as the proxy would, at the clock's time (or `at`). */
   const call = async (agentTool: string, o: { agent?: string; ok?: boolean; session?: string | null; client?: string; at?: number } = {}) => {
@@ -48,7 +50,7 @@ export async function setsHarness(raw: Record<string, unknown> = {}, tools: Tool
     await callLog.flush();
   };
   return {
-    config, clock, log, sets, usage, files, busy, changed, demoted, stateDir, call,
+    config, clock, log, sets, grants, usage, files, busy, changed, demoted, stateDir, call,
     setTools: (t: Tool[]) => (toolbox = new Toolbox(new Map([['v', t]]), false)),
     listed: (agent = 'default') => sets.names(agent),
     close: async () => {

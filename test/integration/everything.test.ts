@@ -1,7 +1,7 @@
 // A real third-party upstream: @modelcontextprotocol/server-everything over stdio (a 2025-era peer).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
-import { META_TOOL_NAMES } from '../../src-main/core/proxy/metaTools.js';
+import { META_TOOL_NAMES } from '../../src-main/core/toolbox/reservedNames.js';
 import { connectClient, startApp, textOf, type TestApp, type TestClient } from '../helpers/app.js';
 
 const bin = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');

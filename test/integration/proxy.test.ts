@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { META_TOOL_NAMES } from '../../src-main/core/proxy/metaTools.js';
+import { META_TOOL_NAMES } from '../../src-main/core/toolbox/reservedNames.js';
 import { startHttpFixture, stdioFixture, type HttpFixture } from '../helpers/processes.js';
 import { connectClient, startApp, textOf, type TestApp, type TestClient } from '../helpers/app.js';
 

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { META_TOOL_NAMES } from '../../src-main/core/proxy/metaTools.js';
+import { META_TOOL_NAMES } from '../../src-main/core/toolbox/reservedNames.js';
 import { FIXTURES, ROOT, spawnTs, tsxArgs } from '../helpers/processes.js';
 import { connectClient, startApp, tempDir, textOf, type TestApp, type TestClient } from '../helpers/app.js';
 

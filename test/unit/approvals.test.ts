@@ -57,7 +57,7 @@ describe('the approval gate', () => {
     await app.catalog.refresh();
     const again = call('v__write');
     expect(await waitPending()).toMatchObject({ tool: 'v__write', withdrawn: true });
-    expect(app.sets.approvals('default').v__write).toBeUndefined();
+    expect(app.gate.grants.of('default').v__write).toBeUndefined();
     await app.control.approve({ agent: 'default', tool: 'v__write', deny: true });
     expect((await again).isError).toBe(true);
     expect(twin.calls.filter((c) => c.name === 'write')).toHaveLength(1);
@@ -106,9 +106,9 @@ describe('an approval nobody answers', () => {
   it('fails the call with a sentence that says how to approve it', async () => {
     const { ApprovalGate } = await import('../../src-main/core/approvals/gate.js');
     const config = validateConfig({ timeouts: { approvalMs: 90_000 } }, '/tmp/s');
-    const sets = { approvals: () => ({}), withdraw: async () => {}, grant: async () => {} };
+    const grants = { of: () => ({}), withdraw: async () => {}, grant: async () => {} };
     const pending = { wait: async () => 'timeout' as const, decide: () => 0 };
-    const gate = new ApprovalGate(config, sets as never, pending as never);
+    const gate = new ApprovalGate(config, grants as never, pending as never);
     const r = await gate.check('default', { name: 'mail_send_message', readOnly: false, hash: 'h' } as never, {});
     expect(r?.isError).toBe(true);
     expect((r?.content as Array<{ text: string }>)[0]!.text).toBe(

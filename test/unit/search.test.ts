@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
-import { DEMO_TOOLS } from '../../src-main/core/demo/catalog.js';
+import { DEMO_TOOLS } from '../../src-main/core/demo/tools.js';
 import { SearchService } from '../../src-main/core/search/service.js';
 import { evaluate, type GoldQuery } from '../../src-main/core/search/evaluate.js';
 import { SEARCH_REPLY_MAX_BYTES } from '../../src-main/core/search/reply.js';

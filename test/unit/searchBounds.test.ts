@@ -3,7 +3,7 @@
 // ~0.25 s on the demo toolbox. Bounds here are generous (a busy 2-core machine), far below those.
 import { describe, expect, it } from 'vitest';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
-import { DEMO_TOOLS } from '../../src-main/core/demo/catalog.js';
+import { DEMO_TOOLS } from '../../src-main/core/demo/tools.js';
 import { SearchService } from '../../src-main/core/search/service.js';
 import { MAX_QUERY_CHARS, capQuery } from '../../src-main/core/search/limits.js';
 import { TypoIndex } from '../../src-main/core/search/typo.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
-import { DEMO_TOOLS } from '../../src-main/core/demo/catalog.js';
+import { DEMO_TOOLS } from '../../src-main/core/demo/tools.js';
 import { SearchService } from '../../src-main/core/search/service.js';
 import { LEARN_WINDOW_MS, MAX_PAIRS_PER_AGENT, SearchLearning, learnedWordsOf } from '../../src-main/core/search/learning.js';
 import { splitGold } from '../../src-main/core/search/split.js';

@@ -1,7 +1,7 @@
 // Two-task queries: the best tool for each task among the first hits, and the reply says so.
 import { describe, expect, it } from 'vitest';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
-import { DEMO_TOOLS } from '../../src-main/core/demo/catalog.js';
+import { DEMO_TOOLS } from '../../src-main/core/demo/tools.js';
 import { SearchService } from '../../src-main/core/search/service.js';
 import { splitTasks } from '../../src-main/core/search/tasks.js';
 import { readFileSync } from 'node:fs';

@@ -38,7 +38,7 @@ describe('an agent state file of the wrong shape', () => {
     expect(h.log.lines.join('\n')).toContain(`${file} was damaged; it was moved to ${file}.damaged-`);
     expect(readdirSync(join(stateDir, 'agents')).some((f) => f.startsWith('default.json.damaged-'))).toBe(true);
     expect(h.listed()).toEqual(['a']);
-    expect(h.sets.approvals('default')).toEqual({});
+    expect(h.grants.of('default')).toEqual({});
     expect(await h.sets.promote('default', 'b', 'v', 'user')).toBe(true);
     expect(h.listed().sort()).toEqual(['a', 'b']);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ArgumentValidator } from '../../src-main/core/proxy/argValidation.js';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
-import { DEMO_TOOLS } from '../../src-main/core/demo/catalog.js';
+import { DEMO_TOOLS } from '../../src-main/core/demo/tools.js';
 import { stripProtocolMeta } from '../../src-main/core/proxy/results.js';
 
 const tb = new Toolbox(new Map([['upstream', [...DEMO_TOOLS]]]), false);

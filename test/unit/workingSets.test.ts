@@ -203,12 +203,12 @@ describe('approvals', () => {
   it('survives demotion and re-promotion, and restarts', async () => {
     h = await setsHarness();
     await h.sets.promote('default', 'a', 'v', 'agent');
-    await h.sets.grant('default', 'a', 'hash-1');
+    await h.grants.grant('default', 'a', 'hash-1');
     await h.sets.demote('default', 'a', 'agent');
     await h.sets.promote('default', 'a', 'v', 'agent');
     await h.close();
     h = await setsHarness({}, undefined, h.stateDir);
-    expect(h.sets.approvals('default').a?.hash).toBe('hash-1');
+    expect(h.grants.of('default').a?.hash).toBe('hash-1');
   });
 });
 

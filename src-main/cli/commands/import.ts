@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { MwsError } from '../../core/errors.js';
 import { ConfigEditor } from '../../core/config/editor.js';
 import { httpControlClient } from '../../core/control/http.js';
-import { readToken } from '../../core/control/token.js';
+import { readToken } from '../../core/store/controlToken.js';
 import type { ControlApi } from '../../core/control/api.js';
 import { applyImport, scanImports } from '../../core/import/service.js';
 import type { ImportResult, ImportSource } from '../../core/import/types.js';

@@ -3,8 +3,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { Config } from '../config/schema.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
-import type { WorkingSets } from '../workingset/manager.js';
-import { toolError } from '../proxy/results.js';
+import type { ApprovalGrants } from './grants.js';
+import { toolError } from '../toolResults.js';
 import { decideApproval } from './policy.js';
 import type { PendingApprovals } from './pending.js';
 import { keepAliveWhileWaiting, type ProgressSender } from './keepAlive.js';
@@ -12,7 +12,7 @@ import { keepAliveWhileWaiting, type ProgressSender } from './keepAlive.js';
 export class ApprovalGate {
   constructor(
     private readonly config: Config,
-    private readonly sets: WorkingSets,
+    readonly grants: ApprovalGrants,
     readonly pending: PendingApprovals,
     private readonly now: () => number = Date.now,
     /** How often a waiting call sends progress (tests shorten it). */
@@ -22,16 +22,16 @@ export class ApprovalGate {
   /** Undefined when the call may run; otherwise the answer to give instead. */
   async check(agent: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal, progress?: ProgressSender): Promise<CallToolResult | undefined> {
     const mode = this.config.agents.find((a) => a.id === agent)?.approvals ?? 'ask';
-    const verdict = decideApproval(mode, entry, this.sets.approvals(agent)[entry.name]);
+    const verdict = decideApproval(mode, entry, this.grants.of(agent)[entry.name]);
     if (verdict.kind === 'run') return undefined;
     if (verdict.kind === 'refuse') return toolError(verdict.message);
-    if (verdict.withdrawn) await this.sets.withdraw(agent, entry.name);
+    if (verdict.withdrawn) await this.grants.withdraw(agent, entry.name);
     const stop = keepAliveWhileWaiting({ send: progress, tool: entry.name, waitMs: this.config.timeouts.approvalMs, now: this.now, ...(this.keepAliveMs ? { everyMs: this.keepAliveMs } : {}) });
     const outcome = await this.pending.wait(agent, entry.name, args ?? {}, verdict.withdrawn, signal).finally(stop);
     if (outcome === 'once') return undefined;
     if (typeof outcome === 'object') return toolError(outcome.full);
     if (outcome === 'allow') {
-      await this.sets.grant(agent, entry.name, entry.hash);
+      await this.grants.grant(agent, entry.name, entry.hash);
       return undefined;
     }
     if (outcome === 'deny') return toolError(`The user did not allow ${entry.name} for this agent, so it was not run. Do not retry it unless the user asks.`);
@@ -44,7 +44,7 @@ export class ApprovalGate {
 
   /** The user allows a tool ahead of its first call (or answers calls waiting for it). */
   async allow(agent: string, entry: ToolEntry): Promise<number> {
-    await this.sets.grant(agent, entry.name, entry.hash);
+    await this.grants.grant(agent, entry.name, entry.hash);
     return this.pending.decide(agent, entry.name, 'allow');
   }
 
@@ -63,8 +63,8 @@ export class ApprovalGate {
 
   /** Withdraws a standing grant; answers whether there was one. */
   async revoke(agent: string, tool: string): Promise<boolean> {
-    if (!this.sets.approvals(agent)[tool]) return false;
-    await this.sets.withdraw(agent, tool);
+    if (!this.grants.of(agent)[tool]) return false;
+    await this.grants.withdraw(agent, tool);
     return true;
   }
 }

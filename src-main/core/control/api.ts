@@ -5,7 +5,7 @@ import type { Cause, Decision, HistoryEntry, PinSource, PromoteCause } from '../
 import type { UsageCandidate } from '../workingset/usagePromotion.js';
 import type { GrantView, PendingView } from '../approvals/types.js';
 import type { ApprovalMode } from '../config/schema.js';
-import type { ImportResult, ImportSource } from '../import/types.js';
+import type { ImportResult, ImportSource, UpstreamInput } from '../import/types.js';
 
 export type AgentView = { id: string; name: string; cap: number; idleWindowDays: number; approvals: ApprovalMode; size: number; url: string; hasToken?: boolean };
 
@@ -38,7 +38,7 @@ export type StatusView = {
   demo?: { stateDir: string } | null;
 };
 
-export type UpstreamInput = { url: string; headers?: Record<string, string> } | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };
+export type { UpstreamInput } from '../import/types.js';
 /** An upstream as the window shows it: its settings (header values masked) and its live status. */
 export type UpstreamRow = UpstreamStatusView & { config: UpstreamInput | { builtin: string } };
 

@@ -71,7 +71,7 @@ export function approvalsControl(p: ApprovalParts): Methods {
       const tb = p.catalog.toolbox();
       const ids = a.agent ? [p.agentId(a.agent)] : p.config.agents.map((x) => x.id);
       return ids.flatMap((agent) =>
-        Object.entries(p.sets.approvals(agent))
+        Object.entries(p.gate.grants.of(agent))
           .map(([tool, g]) => {
             const e = tb.get(tool);
             return { agent, tool, since: g.at, description: e?.tool.description ?? null, kind: kindOf(e), available: e !== undefined };

@@ -8,7 +8,7 @@ import type { SearchService } from '../search/service.js';
 import type { WorkingSets } from '../workingset/manager.js';
 import type { ApprovalGate } from '../approvals/gate.js';
 import type { UsageStore } from '../usage/usageStore.js';
-import { metaTools } from '../proxy/metaTools.js';
+import { metaTools } from '../metaTools/definitions.js';
 import { hitView } from '../search/reply.js';
 import type { AgentView, ControlApi, MemberRow } from './api.js';
 import { buildReport, listingCost } from './report.js';
@@ -19,7 +19,7 @@ import { maskUrlsIn } from '../redact.js';
 import { approvalsControl, kindOf } from './approvals.js';
 
 /** Switches the running core holds outside the config. */
-export type Runtime = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
+export type InstanceState = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
 
 export type ControlParts = {
   config: Config;
@@ -33,7 +33,7 @@ export type ControlParts = {
   baseUrl: () => string;
   editor: ConfigEditor;
   configPath: string | null;
-  runtime: Runtime;
+  runtime: InstanceState;
   events: CoreEvents;
   /** A fresh one-time token for the headless window. */
   uiToken: () => string;

@@ -8,7 +8,7 @@ import { MwsError } from '../errors.js';
 import type { Route } from '../proxy/listener.js';
 import { CONTROL_METHODS, isControlMethod, type ControlApi, type ControlMethod } from './api.js';
 import { dispatch, statusOf, type ControlErrorBody } from './envelope.js';
-import { tokenMatches } from './token.js';
+import { tokenMatches } from '../store/controlToken.js';
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 

@@ -11,7 +11,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import type { UiSessionSettings } from '../config/schema.js';
 import type { Route } from '../proxy/listener.js';
-import { tokenMatches } from './token.js';
+import { tokenMatches } from '../store/controlToken.js';
 import { signInPage } from './signInPage.js';
 
 export const SESSION_COOKIE = 'mws_session';

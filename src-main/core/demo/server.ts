@@ -1,7 +1,7 @@
 // The demo toolbox as an MCP server (low-level Server: the tool objects are data, not registrations).
 import { Server } from '@modelcontextprotocol/server';
 import type { Tool } from '@modelcontextprotocol/client';
-import { DEMO_TOOLS } from './catalog.js';
+import { DEMO_TOOLS } from './tools.js';
 import { demoAnswer } from './answers.js';
 
 export function createDemoServer(tools: readonly Tool[] = DEMO_TOOLS): Server {

@@ -4,7 +4,7 @@
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { MwsError } from '../errors.js';
-import type { UpstreamInput } from '../control/api.js';
+import type { UpstreamInput } from './types.js';
 import type { FileFormat, FoundServer } from './types.js';
 
 export type { FoundServer };

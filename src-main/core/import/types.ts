@@ -55,3 +55,6 @@ export type ImportResult = {
   clientBackup: string | null;
   dryRun: boolean;
 };
+
+/** An upstream as the user gives it (the window's form, an imported client config). */
+export type UpstreamInput = { url: string; headers?: Record<string, string> } | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };

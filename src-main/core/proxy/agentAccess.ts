@@ -3,7 +3,7 @@
 // and `defaultAgent: false` closes `/mcp`, so a local process cannot pick the most permissive endpoint.
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_AGENT_ID, type Config } from '../config/schema.js';
-import { tokenMatches } from '../control/token.js';
+import { tokenMatches } from '../store/controlToken.js';
 
 /** Undefined when the request may reach the agent's endpoint; else the status and sentence to answer. */
 export function agentGate(config: Config, agentId: string, authorization: string | undefined): { status: number; message: string } | undefined {

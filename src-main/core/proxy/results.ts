@@ -1,13 +1,5 @@
-// Shaping what goes back to agents: tool-error results and upstream `_meta` scrubbing.
+// Shaping what goes back to agents: upstream `_meta` scrubbing.
 import type { CallToolResult } from '@modelcontextprotocol/client';
-
-export function toolError(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
-}
-
-export function toolJson(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
-}
 
 /** Upstream identity keys (`io.modelcontextprotocol/serverInfo`, …) describe the upstream, not us. */
 export function stripProtocolMeta(result: CallToolResult): CallToolResult {

@@ -1,5 +1,5 @@
 // Decides what each agent lists and where each call goes: the working set over the toolbox, the
-// meta-tools, argument checks, forwarding, and the call log.
+// meta-tools (core/metaTools/, call_tool included), argument checks, forwarding, and the call log.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Config } from '../config/schema.js';
@@ -9,13 +9,15 @@ import type { Catalog } from '../upstream/catalog.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { CallLog } from '../usage/callLog.js';
 import { ArgumentValidator } from './argValidation.js';
+import { CallsInFlight } from './inFlight.js';
 import { splitExposedName } from '../toolbox/names.js';
-import { isMetaTool, metaTools, type MetaToolName } from './metaTools.js';
-import { stripProtocolMeta, toolError, toolJson } from './results.js';
-import type { AgentRuntime, CallContext } from './runtime.js';
-
-/** Answers a meta-tool call other than call_tool; plugged in by the features that own them. */
-export type MetaHandler = (agentId: string, args: Record<string, unknown>, ctx: CallContext) => Promise<CallToolResult>;
+import { metaTools } from '../metaTools/definitions.js';
+import { isMetaTool, type MetaToolName } from '../toolbox/reservedNames.js';
+import { stripProtocolMeta } from './results.js';
+import { toolError } from '../toolResults.js';
+import { callToolHandler } from '../metaTools/callTool.js';
+import type { AgentRuntime } from './runtime.js';
+import type { CallContext, MetaHandler } from '../metaTools/handler.js';
 
 /** What the router asks before a call runs, and tells after one succeeded. */
 export type CallHooks = {
@@ -30,12 +32,14 @@ export type ToolRouterOptions = {
   catalog: Catalog;
   callLog: CallLog;
   clock: Clock;
-  /** The names in an agent's working set, before intersecting with the toolbox. */
-  workingSet: (agentId: string) => string[];
+  /** What an agent lists after the meta-tools, in order: the listing rule (workingset/listing.ts). */
+  listing: (agentId: string) => ToolEntry[];
   ready: Promise<void>;
   hooks?: CallHooks;
   /** Names close to an unknown one, for "did you mean". */
   closeNames?: (name: string) => string[];
+  /** Where calls in flight are counted (the working sets read it too). */
+  inFlight?: CallsInFlight;
 };
 
 export class ToolRouter implements AgentRuntime {
@@ -43,10 +47,20 @@ export class ToolRouter implements AgentRuntime {
   private readonly meta: Tool[];
   private readonly listings = new Map<string, { tools: Tool[]; signature: string }>();
   private readonly handlers = new Map<MetaToolName, MetaHandler>();
-  private readonly inFlight = new Map<string, number>();
+  private readonly inFlight: CallsInFlight;
 
   constructor(private readonly opts: ToolRouterOptions) {
     this.meta = metaTools(opts.config.backendHints);
+    this.inFlight = opts.inFlight ?? new CallsInFlight();
+    this.handlers.set(
+      'call_tool',
+      callToolHandler({
+        resolve: (name) => this.resolveOrWait(name),
+        unknownToolMessage: (name) => this.unknownToolMessage(name),
+        check: (entry, args) => this.validator.check(entry, args),
+        forward: (agentId, entry, args, ctx) => this.forward(agentId, entry, args, ctx),
+      }),
+    );
   }
 
   ready(): Promise<void> {
@@ -71,23 +85,12 @@ export class ToolRouter implements AgentRuntime {
 
   /** Agents with a call in flight are skipped by the sweep. */
   callsInFlight(agentId: string): number {
-    return this.inFlight.get(agentId) ?? 0;
+    return this.inFlight.count(agentId);
   }
 
   /** The working set entries an agent lists, in working-set order, limited to what the upstreams list. */
   workingSetEntries(agentId: string): ToolEntry[] {
-    const toolbox = this.opts.catalog.toolbox();
-    const out: ToolEntry[] = [];
-    const seen = new Set<string>();
-    for (const name of this.opts.workingSet(agentId)) {
-      // A pin by an upstream's own name (`read_graph`) lists the one tool it names (`memory__read_graph`).
-      const e = toolbox.get(name) ?? toolbox.resolve(name);
-      if (e && !seen.has(e.name)) {
-        seen.add(e.name);
-        out.push(e);
-      }
-    }
-    return out;
+    return this.opts.listing(agentId);
   }
 
   listTools(agentId: string): Tool[] {
@@ -123,23 +126,6 @@ export class ToolRouter implements AgentRuntime {
   }
 
   private async callMeta(agentId: string, name: MetaToolName, args: Record<string, unknown>, ctx: CallContext): Promise<CallToolResult> {
-    if (name === 'call_tool') {
-      const target = typeof args.name === 'string' ? args.name : '';
-      if (!target) return toolError('call_tool needs "name": the tool to run, as search_tools shows it.');
-      if (isMetaTool(target)) return toolError(`${target} is a meta-tool: call it directly.`);
-      const entry = await this.resolveOrWait(target);
-      if (!entry) return toolError(this.unknownToolMessage(target));
-      const inner = args.arguments;
-      if (inner !== undefined && (typeof inner !== 'object' || inner === null || Array.isArray(inner))) {
-        return toolError('call_tool "arguments" must be an object of the tool\'s parameters.');
-      }
-      if (args.dryRun === true && !entry.readOnly) {
-        const problem = this.validator.check(entry, inner as Record<string, unknown> | undefined);
-        if (problem) return toolError(problem);
-        return toolJson({ dryRun: true, tool: entry.name, wouldRun: true, arguments: inner ?? {}, note: `${entry.name} is not read-only, so it was not run. Call again without dryRun to run it.` });
-      }
-      return this.forward(agentId, entry, inner as Record<string, unknown> | undefined, { ...ctx, via: 'call_tool' });
-    }
     const handler = this.handlers.get(name);
     if (!handler) return toolError(`${name} is not available in this version of Working Set yet.`);
     return handler(agentId, args, ctx);
@@ -154,7 +140,7 @@ export class ToolRouter implements AgentRuntime {
     if (problem) return toolError(problem);
     const upstream = this.opts.catalog.upstream(entry.vendor);
     // Counted from here: a call waiting for approval is a call in flight, and the sweep skips its agent.
-    this.inFlight.set(agentId, this.callsInFlight(agentId) + 1);
+    this.inFlight.enter(agentId);
     let started: number | undefined;
     let ok = false;
     try {
@@ -175,7 +161,7 @@ export class ToolRouter implements AgentRuntime {
     } catch (err) {
       throw asProtocolError(err, entry);
     } finally {
-      this.inFlight.set(agentId, this.callsInFlight(agentId) - 1);
+      this.inFlight.leave(agentId);
       // A call refused before it reached the upstream was never forwarded: it is not in the call log.
       if (started !== undefined) {
         this.opts.callLog.call({

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { MwsError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { writeJsonAtomic } from './atomicJson.js';
-import { TOKEN_FILE } from '../control/token.js';
+import { TOKEN_FILE } from './controlToken.js';
 import { ensureStateFolder, stateFolderError } from './stateFolder.js';
 
 export const LOCK_DIR = 'instance.lock';

@@ -2,7 +2,7 @@
 // search and working sets share.
 import type { Tool } from '@modelcontextprotocol/client';
 import { exposedName, splitExposedName } from './names.js';
-import { isMetaTool } from '../proxy/metaTools.js';
+import { isMetaTool } from './reservedNames.js';
 import { firstParagraph, slimSchema } from './slim.js';
 import { cachedDefinitionHash } from './hash.js';
 

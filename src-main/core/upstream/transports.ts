@@ -2,9 +2,19 @@
 import { InMemoryTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioUpstreamTransport } from './stdioTransport.js';
 import type { UpstreamConfig } from '../config/schema.js';
-import { createDemoServer } from '../demo/server.js';
+import { MwsError } from '../errors.js';
 
 export type BuiltTransport = { transport: Transport; stderr?: NodeJS.ReadableStream | null; dispose: () => void };
+
+/** An MCP server run in this process for a `builtin` upstream. */
+export type BuiltinServer = { connect(transport: Transport): Promise<void>; close(): Promise<void> };
+
+/** Servers run in this process under `kind: "builtin"`, registered by the app (the demo): upstream/ knows none by name. */
+const builtins = new Map<string, () => BuiltinServer>();
+
+export function registerBuiltin(name: string, create: () => BuiltinServer): void {
+  builtins.set(name, create);
+}
 
 /**
  * The SDK's HTTP transport shares one AbortSignal across requests, so a long-lived client piles up abort
@@ -46,8 +56,10 @@ export async function buildTransport(cfg: UpstreamConfig, limits: TransportLimit
       return { transport, stderr: transport.stderr, dispose: () => {} };
     }
     case 'builtin': {
+      const create = builtins.get(cfg.name);
+      if (!create) throw new MwsError('upstream_unavailable', `No built-in upstream "${cfg.name}" in this process. Use "demo" with mws serve --demo, or an http or stdio upstream.`);
       const [client, server] = InMemoryTransport.createLinkedPair();
-      await createDemoServer().connect(server);
+      await create().connect(server);
       return { transport: client, dispose: () => void server.close() };
     }
   }

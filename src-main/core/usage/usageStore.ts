@@ -11,16 +11,13 @@ import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
 import { readAllNewLines, type Cursor } from './tail.js';
 import { parseTranscriptLine, transcriptFiles } from './transcripts.js';
 import { CALL_LOG_FILE } from './callLog.js';
-import type { AgentUsage, ToolUsage } from '../workingset/usagePromotion.js';
-import { DAY_MS } from '../workingset/types.js';
+import type { AgentUsage, ToolUsage } from './types.js';
+import { nextGapSession } from './sessions.js';
+import { DAY_MS } from '../clock.js';
 import { fits, usageFileSchema } from '../store/shapes.js';
 
 export const USAGE_FILE = 'usage.json';
-/**
- * Stateless (2026-07-28) clients have no MCP session: calls by one agent and client with less than
- * this between them are one session. Half an hour separates one task from the next for most people.
- */
-export const SESSION_GAP_MS = 30 * 60 * 1000;
+export { SESSION_GAP_MS } from './sessions.js';
 
 export type Tally = { ok: number; failed: number };
 
@@ -295,14 +292,9 @@ export class UsageStore {
 
   private gapSession(agent: string, client: string, ts: number): string {
     const k = `${agent}\u0000${client}`;
-    const g = this.data.gapSessions[k];
-    if (g && ts - g.last < SESSION_GAP_MS && ts >= g.last - SESSION_GAP_MS) {
-      g.last = Math.max(g.last, ts);
-      return g.key;
-    }
-    const key = `gap:${client}:${ts}`;
-    this.data.gapSessions[k] = { key, last: ts };
-    return key;
+    const g = nextGapSession(this.data.gapSessions[k], client, ts);
+    this.data.gapSessions[k] = g;
+    return g.key;
   }
 }
 

@@ -1,6 +1,7 @@
 // Pin reconciliation, as a pure function: which pins enter the set, which stop being pins, and which
 // pin-file pins decayed (unused for pinDecayDays).
-import { DAY_MS, type AgentState, type Decision, type PinSource } from './types.js';
+import { DAY_MS } from '../clock.js';
+import type { AgentState, Decision, PinSource } from './types.js';
 
 export type PinInput = {
   /** Config pins (global and the agent's) and the seed file: never decay. */

@@ -1,6 +1,7 @@
 // The sweep rule, as a pure function: (state, settings, now) → demotions. Idle first, then the cap.
 // Hand-written: the rule is the product's own (docs/sweep.md).
-import { DAY_MS, type AgentState, type Decision } from './types.js';
+import { DAY_MS } from '../clock.js';
+import type { AgentState, Decision } from './types.js';
 
 export type SweepSettings = {
   cap: number;

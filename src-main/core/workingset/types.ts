@@ -33,5 +33,3 @@ export type Decision = { agent: string; tool: string; action: 'promote' | 'demot
 export type HistoryEntry = { ts: string; tool: string; action: 'promote' | 'demote'; cause: Cause };
 
 export const emptyAgentState = (): AgentState => ({ tools: {}, demotedAt: {}, approvals: {} });
-
-export const DAY_MS = 24 * 60 * 60 * 1000;

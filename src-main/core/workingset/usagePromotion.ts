@@ -1,16 +1,9 @@
 // Usage promotion, as a pure function: a tool with successful calls in enough distinct sessions
 // within the window comes into the agent's set. Only calls after the tool last left the set count.
 import type { PromoteSettings } from '../config/schema.js';
-import { DAY_MS, type AgentState, type Decision } from './types.js';
-
-/**
- * One agent's successful use of one tool, per session: first and last call, and how many. An entry
- * with `sessions` is a roll-up of that many older sessions of one day (usage.json stays bounded).
- */
-export type SessionUse = { first: number; last: number; calls: number; sessions?: number };
-export type ToolUsage = Record<string, SessionUse>;
-/** tool → session key → use */
-export type AgentUsage = Record<string, ToolUsage>;
+import { DAY_MS } from '../clock.js';
+import type { AgentState, Decision } from './types.js';
+import type { AgentUsage } from '../usage/types.js';
 
 export type UsageCandidate = { tool: string; sessions: number; calls: number; lastUse: number; promote: boolean; reason: string };
 
@@ -57,6 +50,20 @@ export function scoreUsage(
   return out.sort((a, b) => Number(b.promote) - Number(a.promote) || b.sessions - a.sessions || a.tool.localeCompare(b.tool));
 }
 
-export function decideUsagePromotions(agent: string, candidates: UsageCandidate[], known: ReadonlyMap<string, string>): Decision[] {
-  return candidates.filter((c) => c.promote).map((c) => ({ agent, tool: c.tool, action: 'promote', cause: 'usage', vendor: known.get(c.tool)! }));
+/**
+ * The usage promotion rule whole: every used tool scored (distinct sessions and calls inside the window,
+ * counted only after the tool last left the set), and the ones that pass come in, with their vendor.
+ */
+export function decideUsagePromotions(
+  agent: string,
+  usage: AgentUsage,
+  state: AgentState,
+  s: PromoteSettings,
+  idleWindowDays: number,
+  known: ReadonlyMap<string, string>,
+  now: number,
+): { candidates: UsageCandidate[]; decisions: Decision[] } {
+  const candidates = scoreUsage(usage, state, s, idleWindowDays, known, now);
+  const decisions: Decision[] = candidates.filter((c) => c.promote).map((c) => ({ agent, tool: c.tool, action: 'promote', cause: 'usage', vendor: known.get(c.tool)! }));
+  return { candidates, decisions };
 }

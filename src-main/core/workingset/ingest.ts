@@ -1,0 +1,28 @@
+// Reading usage for the rules: the calls, transcripts and pin files gained since the last read,
+// persisted with the cursors. Single-flight: a reader arriving while a read is in flight (a report,
+// the cycle) shares it, never re-reads.
+import type { Config } from '../config/schema.js';
+import type { UsageStore } from '../usage/usageStore.js';
+import type { PinSources } from './pinSources.js';
+
+export class UsageIngest {
+  private ingesting: Promise<void> | undefined;
+
+  constructor(private readonly o: { config: Config; usage: UsageStore; pins: PinSources; markUsed: (agent: string, tool: string, ts: number) => void }) {}
+
+  run(now: number): Promise<void> {
+    this.ingesting ??= this.ingestNow(now).finally(() => (this.ingesting = undefined));
+    return this.ingesting;
+  }
+
+  private async ingestNow(now: number): Promise<void> {
+    const used = [
+      ...(await this.o.usage.ingestCallLog()),
+      ...(await this.o.usage.ingestTranscripts(this.o.config.transcripts, this.o.config.serverName)),
+    ];
+    for (const u of used) this.o.markUsed(u.agent, u.tool, u.ts);
+    // The cursors move on disk only with what they read (lastUsed included), in one atomic write.
+    await this.o.usage.save();
+    await this.o.pins.readFiles(now);
+  }
+}

@@ -1,0 +1,130 @@
+// The seed rules as pure functions, each on its own: the listing, usage promotion (sessions counted
+// inside it), the session gap, one cycle of the rules deciding without touching the state it is given,
+// and the approval grants apart from the working sets.
+import { describe, expect, it } from 'vitest';
+import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
+import { decideListing, listingOrder } from '../../src-main/core/workingset/listing.js';
+import { decideUsagePromotions } from '../../src-main/core/workingset/usagePromotion.js';
+import { decideCycle, type CycleInputs } from '../../src-main/core/workingset/cycle.js';
+import { applyDecision } from '../../src-main/core/workingset/apply.js';
+import { emptyAgentState, type AgentState, type ToolState } from '../../src-main/core/workingset/types.js';
+import { nextGapSession, SESSION_GAP_MS } from '../../src-main/core/usage/sessions.js';
+import { ApprovalGrants } from '../../src-main/core/approvals/grants.js';
+import type { PromoteSettings } from '../../src-main/core/config/schema.js';
+import { DAY, T0, tool } from '../helpers/sets.js';
+
+const member = (promotedAt: number, extra: Partial<ToolState> = {}): ToolState => ({ vendor: 'v', promotedBy: 'agent', promotedAt, lastUsedAt: null, ...extra });
+const promote: PromoteSettings = { minSessions: 2, minCalls: 2, windowDays: 14, pinDecayDays: 30, keepDays: 30 } as PromoteSettings;
+
+function deepFreeze<T>(o: T): T {
+  if (typeof o === 'object' && o !== null) {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}
+
+describe('decideListing, the listing rule', () => {
+  const toolbox = new Toolbox(new Map([['v', ['a', 'b', 'c', 'read_graph'].map((n) => tool(n))]]), true);
+
+  it('lists fixed pins first, then pinned members, then by promotion time, names tied by name', () => {
+    const tools = { 'v__c': member(3), 'v__b': member(5, { pinned: 'file' }), 'v__a': member(3) };
+    expect(listingOrder(['v__read_graph'], tools)).toEqual(['v__read_graph', 'v__b', 'v__a', 'v__c']);
+  });
+
+  it('meets the toolbox once: unknown names left out, an upstream-own name resolved, no duplicates', () => {
+    const tools = { 'v__a': member(1), 'gone__x': member(2), 'v__read_graph': member(3) };
+    expect(decideListing(['read_graph'], tools, toolbox).map((e) => e.name)).toEqual(['v__read_graph', 'v__a']);
+  });
+});
+
+describe('decideUsagePromotions', () => {
+  const known = new Map([['a', 'v'], ['b', 'v']]);
+  const now = T0 + 10 * DAY;
+
+  it('counts distinct sessions and calls inside the window, and promotes what passes', () => {
+    const usage = { a: { s1: { first: now - DAY, last: now - DAY, calls: 1 }, s2: { first: now - 1000, last: now - 1000, calls: 1 } }, b: { s1: { first: now, last: now, calls: 5 } } };
+    const r = decideUsagePromotions('default', usage, emptyAgentState(), promote, 21, known, now);
+    expect(r.decisions).toEqual([{ agent: 'default', tool: 'a', action: 'promote', cause: 'usage', vendor: 'v' }]);
+    expect(r.candidates.find((c) => c.tool === 'b')).toMatchObject({ promote: false, reason: '1 of 2 sessions' });
+  });
+
+  it('counts only sessions after the tool last left the set, and a roll-up as its session count', () => {
+    const st: AgentState = { ...emptyAgentState(), demotedAt: { a: now - 2 * DAY } };
+    const usage = { a: { s1: { first: now - 3 * DAY, last: now - 3 * DAY, calls: 4 }, 'day:x': { first: now - DAY, last: now - DAY, calls: 3, sessions: 2 } } };
+    const r = decideUsagePromotions('default', usage, st, promote, 21, known, now);
+    expect(r.candidates[0]).toMatchObject({ tool: 'a', sessions: 2, calls: 3, promote: true });
+  });
+});
+
+describe('nextGapSession, the session rule for stateless clients', () => {
+  it('keeps the running session within the gap (either side) and starts a new one after it', () => {
+    const s = nextGapSession(undefined, 'codex', T0);
+    expect(s).toEqual({ key: `gap:codex:${T0}`, last: T0 });
+    expect(nextGapSession(s, 'codex', T0 + SESSION_GAP_MS - 1)).toEqual({ key: s.key, last: T0 + SESSION_GAP_MS - 1 });
+    expect(nextGapSession(s, 'codex', T0 - 60_000)).toEqual({ key: s.key, last: T0 });
+    expect(nextGapSession(s, 'codex', T0 + SESSION_GAP_MS).key).not.toBe(s.key);
+  });
+});
+
+describe('decideCycle, one pass of the rules', () => {
+  const now = T0 + 30 * DAY;
+  const inputs = (o: Partial<CycleInputs> = {}): CycleInputs => ({
+    fixed: new Map([['c', 'config']]),
+    files: new Map(),
+    promote,
+    usage: { b: { s1: { first: now - DAY, last: now - DAY, calls: 1 }, s2: { first: now - 1, last: now - 1, calls: 1 } } },
+    cap: 20,
+    idleWindowDays: 21,
+    vendors: new Set(['v']),
+    busy: false,
+    sweep: true,
+    known: new Map([['a', 'v'], ['b', 'v'], ['c', 'v']]),
+    facts: () => ({ vendor: 'v', lastUsedAt: null }),
+    ...o,
+  });
+
+  it('decides pins, usage promotions and the sweep without touching the state it is given', () => {
+    // `a` was promoted 25 days ago and never used: idle. Frozen: any write to it throws.
+    const st = deepFreeze({ ...emptyAgentState(), tools: { a: member(now - 25 * DAY) } });
+    const r = decideCycle('default', st, inputs(), now);
+    expect(r.pinChanges).toEqual([{ agent: 'default', tool: 'c', action: 'promote', cause: 'pin', vendor: 'v', pinned: 'config' }]);
+    expect(r.promotions.map((d) => d.tool)).toEqual(['b']);
+    expect(r.demotions.map((d) => `${d.tool}:${d.cause}`)).toEqual(['a:idle']);
+  });
+
+  it('lets each step see the ones before it: a tool just promoted by usage counts against the cap', () => {
+    const st = { ...emptyAgentState(), tools: { a: member(now - 25 * DAY, { lastUsedAt: now }) } };
+    const r = decideCycle('default', st, inputs({ cap: 2, fixed: new Map() }), now);
+    expect(r.promotions.map((d) => d.tool)).toEqual(['b']);
+    expect(r.demotions).toEqual([]); // two members, cap 2
+    const over = decideCycle('default', st, inputs({ cap: 1, fixed: new Map() }), now);
+    expect(over.demotions.map((d) => `${d.tool}:${d.cause}`)).toEqual(['b:cap']);
+  });
+
+  it('decides nothing in the sweep while demotion is paused', () => {
+    const st = { ...emptyAgentState(), tools: { a: member(now - 25 * DAY) } };
+    expect(decideCycle('default', st, inputs({ sweep: false }), now).demotions).toEqual([]);
+  });
+
+  it('applying its decisions to the real state gives what it decided on its copy', () => {
+    const st = { ...emptyAgentState(), tools: { a: member(now - 25 * DAY) } };
+    const r = decideCycle('default', st, inputs(), now);
+    for (const d of [...r.promotions, ...r.demotions]) applyDecision(st, d, now, () => ({ vendor: 'v', lastUsedAt: null }));
+    expect(Object.keys(st.tools)).toEqual(['b']);
+    expect(st.demotedAt).toEqual({ a: now });
+  });
+});
+
+describe('approval grants, apart from the working sets', () => {
+  it('grant and withdraw change the agent record and save it', async () => {
+    const records: Record<string, Record<string, { hash: string; at: number }>> = { default: {} };
+    const saved: string[] = [];
+    const g = new ApprovalGrants({ records: (a) => records[a]!, save: async (a) => void saved.push(a) }, () => 42);
+    await g.grant('default', 'v__write', 'h1');
+    expect(g.of('default')).toEqual({ v__write: { hash: 'h1', at: 42 } });
+    await g.withdraw('default', 'v__write');
+    expect(g.of('default')).toEqual({});
+    expect(saved).toEqual(['default', 'default']);
+  });
+});
