@@ -25,6 +25,7 @@ import { AgentEndpoint } from './proxy/endpoint.js';
 import { Passthrough } from './proxy/passthrough.js';
 import { listen, mcpRoute, type Listener, type Route } from './proxy/listener.js';
 import { createFastPath } from './proxy/fastPath.js';
+import { buildToolbox, type ToolboxCatalog } from './toolbox/merge.js';
 import { SearchService } from './search/service.js';
 import { SearchLearning } from './search/learning.js';
 import { transcriptLearner } from './search/transcriptPairs.js';
@@ -95,7 +96,7 @@ export type StartOptions = {
 
 export type App = {
   readonly config: Config;
-  readonly catalog: Catalog;
+  readonly catalog: ToolboxCatalog;
   readonly router: ToolRouter;
   readonly search: SearchService;
   readonly sets: WorkingSets;
@@ -133,6 +134,7 @@ export function createApp(opts: AppOptions): App {
   const setsChanged: Array<(agents: string[]) => void> = [];
   const catalog = new Catalog({
     config,
+    build: buildToolbox,
     log,
     now: () => clock.now(),
     onChange: () => toolboxChanged.forEach((f) => f()),

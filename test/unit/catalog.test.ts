@@ -8,13 +8,14 @@ import { ManualClock } from '../../src-main/core/clock.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import type { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
 import { TwinUpstream, twinTool } from '../helpers/twins.js';
+import { buildToolbox } from '../../src-main/core/toolbox/merge.js';
 
 function setup(stateDir = mkdtempSync(join(tmpdir(), 'mws-cat-'))) {
   const config = validateConfig({ stateDir, upstreams: { a: { url: 'http://127.0.0.1:1/mcp' }, b: { url: 'http://127.0.0.1:2/mcp' } }, timeouts: { catalogTtlMs: 1000 } }, stateDir);
   const twins = { a: new TwinUpstream('a', [twinTool('x'), twinTool('y')]), b: new TwinUpstream('b', [twinTool('z')]) };
   const clock = new ManualClock();
   const changes: Toolbox[] = [];
-  const catalog = new Catalog({ config, log: new MemoryLogger(), now: () => clock.now(), onChange: (t) => changes.push(t), connect: (v) => twins[v as 'a' | 'b'] });
+  const catalog = new Catalog({ config, build: buildToolbox, log: new MemoryLogger(), now: () => clock.now(), onChange: (t) => changes.push(t), connect: (v) => twins[v as 'a' | 'b'] });
   return { catalog, twins, clock, changes, stateDir };
 }
 

@@ -11,13 +11,14 @@ import { ManualClock } from '../../src-main/core/clock.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import type { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
 import { TwinUpstream, twinTool } from '../helpers/twins.js';
+import { buildToolbox } from '../../src-main/core/toolbox/merge.js';
 
 function setup() {
   const stateDir = mkdtempSync(join(tmpdir(), 'mws-catchg-'));
   const config = validateConfig({ stateDir, upstreams: { a: { url: 'http://127.0.0.1:1/mcp' } } }, stateDir);
   const twin = new TwinUpstream('a', Array.from({ length: 50 }, (_, i) => twinTool(`t${i}`)));
   const changes: Toolbox[] = [];
-  const catalog = new Catalog({ config, log: new MemoryLogger(), now: () => new ManualClock().now(), onChange: (t) => changes.push(t), connect: () => twin });
+  const catalog = new Catalog({ config, build: buildToolbox, log: new MemoryLogger(), now: () => new ManualClock().now(), onChange: (t) => changes.push(t), connect: () => twin });
   return { catalog, twin, changes, stateDir };
 }
 

@@ -12,6 +12,7 @@ import { MemoryLogger } from '../../src-main/core/log.js';
 import type { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
 import { generateCatalog } from '../../bench/genCatalog.js';
 import { TwinUpstream } from '../helpers/twins.js';
+import { buildToolbox } from '../../src-main/core/toolbox/merge.js';
 
 const copy = (tools: Tool[]) => JSON.parse(JSON.stringify(tools)) as Tool[];
 
@@ -20,7 +21,7 @@ function setup(n: number) {
   const config = validateConfig({ stateDir, upstreams: { a: { url: 'http://127.0.0.1:1/mcp' } } }, stateDir);
   const twin = new TwinUpstream('a', generateCatalog(n).tools as Tool[]);
   const changes: Toolbox[] = [];
-  const catalog = new Catalog({ config, log: new MemoryLogger(), now: () => new ManualClock().now(), onChange: (t) => changes.push(t), connect: () => twin });
+  const catalog = new Catalog({ config, build: buildToolbox, log: new MemoryLogger(), now: () => new ManualClock().now(), onChange: (t) => changes.push(t), connect: () => twin });
   return { catalog, twin, changes };
 }
 

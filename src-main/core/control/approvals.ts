@@ -4,7 +4,7 @@
 import { MwsError } from '../errors.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../clock.js';
-import type { Catalog } from '../upstream/catalog.js';
+import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { WorkingSets } from '../workingset/manager.js';
 import type { ApprovalGate } from '../approvals/gate.js';
 import type { ToolKind } from '../approvals/types.js';
@@ -15,7 +15,7 @@ import type { CoreEvents } from './events.js';
 export type ApprovalParts = {
   config: Config;
   clock: Clock;
-  catalog: Catalog;
+  catalog: ToolboxCatalog;
   sets: WorkingSets;
   gate: ApprovalGate;
   events: CoreEvents;

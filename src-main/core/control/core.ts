@@ -2,7 +2,7 @@
 import { MwsError } from '../errors.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../clock.js';
-import type { Catalog } from '../upstream/catalog.js';
+import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { ToolRouter } from '../proxy/toolRouter.js';
 import type { SearchService } from '../search/service.js';
 import type { WorkingSets } from '../workingset/manager.js';
@@ -24,7 +24,7 @@ export type InstanceState = { proxyPaused: boolean; restartNeeded: boolean; demo
 export type ControlParts = {
   config: Config;
   clock: Clock;
-  catalog: Catalog;
+  catalog: ToolboxCatalog;
   router: ToolRouter;
   search: SearchService;
   sets: WorkingSets;

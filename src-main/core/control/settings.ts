@@ -4,7 +4,7 @@ import { MwsError } from '../errors.js';
 import type { Config, UpstreamConfig } from '../config/schema.js';
 import type { ConfigEditor, Raw } from '../config/editor.js';
 import { validateConfig } from '../config/validate.js';
-import type { Catalog } from '../upstream/catalog.js';
+import type { ToolboxCatalog } from '../toolbox/merge.js';
 import { maskUrl, maskUrlsIn } from '../redact.js';
 import { newAgentToken } from '../proxy/agentAccess.js';
 import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
@@ -12,7 +12,7 @@ import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput,
 export type SettingsParts = {
   config: Config;
   editor: ConfigEditor;
-  catalog: Catalog;
+  catalog: ToolboxCatalog;
   configPath: string | null;
   agentView: (id: string) => AgentView;
   members: ControlApi['workingSet'];

@@ -5,7 +5,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Config } from '../config/schema.js';
 import { MwsError, errorMessage } from '../errors.js';
 import type { Clock } from '../clock.js';
-import type { Catalog } from '../upstream/catalog.js';
+import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { CallLog } from '../usage/callLog.js';
 import { ArgumentValidator } from './argValidation.js';
@@ -29,7 +29,7 @@ export type CallHooks = {
 
 export type ToolRouterOptions = {
   config: Config;
-  catalog: Catalog;
+  catalog: ToolboxCatalog;
   callLog: CallLog;
   clock: Clock;
   /** What an agent lists after the meta-tools, in order: the listing rule (workingset/listing.ts). */

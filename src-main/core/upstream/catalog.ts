@@ -5,8 +5,6 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
-import type { Toolbox } from '../toolbox/toolbox.js';
-import { buildToolbox } from '../toolbox/merge.js';
 import { UpstreamConnection } from './connection.js';
 import type { Upstream, UpstreamStatusView } from './types.js';
 
@@ -35,12 +33,21 @@ const ACCEPT_CHECK_EVERY = 64;
 
 export type { UpstreamStatusView } from './types.js';
 
-export type CatalogOptions = {
+/**
+ * `T` is the merged toolbox (toolbox/toolbox.ts): upstream/ sits below toolbox/, so it holds whatever the
+ * app's `build` makes of the lists without knowing its shape.
+ */
+export type CatalogOptions<T> = {
   config: Config;
   log: Logger;
   now: () => number;
+  /**
+   * Builds the merged toolbox from each vendor's last-good list. Given by the app (toolbox/merge.ts):
+   * upstream/ sits below toolbox/ and keeps the lists, it does not merge them.
+   */
+  build: (state: ReadonlyMap<string, { tools: readonly Tool[] | undefined }>, prefixNames: boolean) => T;
   /** Called after the merged toolbox changed. */
-  onChange: (toolbox: Toolbox) => void;
+  onChange: (toolbox: T) => void;
   /** Replaces real connections in unit tests. */
   connect?: (vendor: string) => Upstream;
   /** Called when an upstream's status changes (up ↔ down), for the tray and notifications. */
@@ -49,10 +56,10 @@ export type CatalogOptions = {
   onNotification?: (vendor: string, method: string, params: Record<string, unknown> | undefined) => void;
 };
 
-export class Catalog {
+export class Catalog<T> {
   private readonly upstreams = new Map<string, Upstream>();
   private readonly state = new Map<string, VendorState>();
-  private current: Toolbox;
+  private current: T;
   private refreshing: Promise<void> | undefined;
   /** Each vendor's config as JSON, to tell an edited upstream from an unchanged one. */
   private readonly configs = new Map<string, string>();
@@ -61,12 +68,12 @@ export class Catalog {
   private saveTimer: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
 
-  constructor(private readonly opts: CatalogOptions) {
+  constructor(private readonly opts: CatalogOptions<T>) {
     this.path = join(opts.config.stateDir, CATALOG_FILE);
     for (const vendor of Object.keys(opts.config.upstreams)) {
       this.state.set(vendor, { tools: undefined, source: 'none', listedAt: 0 });
     }
-    this.current = buildToolbox(this.state, opts.config.prefixNames);
+    this.current = opts.build(this.state, opts.config.prefixNames);
   }
 
   /** Loads the saved catalog as the fallback, connects every upstream and waits for the first list. */
@@ -149,7 +156,7 @@ export class Catalog {
     await Promise.all([...this.upstreams.values()].map((u) => u.close().catch(() => {})));
   }
 
-  toolbox(): Toolbox {
+  toolbox(): T {
     return this.current;
   }
 
@@ -364,7 +371,7 @@ export class Catalog {
   }
 
   private rebuild(): void {
-    this.current = buildToolbox(this.state, this.opts.config.prefixNames);
+    this.current = this.opts.build(this.state, this.opts.config.prefixNames);
     this.opts.onChange(this.current);
   }
 
