@@ -68,4 +68,18 @@ describe('the catalog', () => {
     expect([...second.catalog.toolbox().all()].map((e) => e.name)).toEqual(['a__x', 'a__y', 'b__z']);
     expect(second.catalog.statuses().map((x) => x.source)).toEqual(['file', 'file']);
   });
+
+  it('announces an upstream that is up by its first list (a tray drawn while it was starting redraws)', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'mws-cat-'));
+    const config = validateConfig({ stateDir, upstreams: { a: { url: 'http://127.0.0.1:1/mcp' } } }, stateDir);
+    const twin = new TwinUpstream('a', [twinTool('x')]);
+    let status = 'starting';
+    twin.info = () => ({ vendor: 'a', kind: 'http', status: status as 'up', era: '2026-07-28', lastError: undefined });
+    twin.listTools = async () => ((status = 'up'), twin.tools);
+    const seen: string[] = [];
+    const catalog = new Catalog({ config, build: buildToolbox, log: new MemoryLogger(), now: () => 0, onChange: () => {}, onStatus: (v, s) => seen.push(`${v}:${s}`), connect: () => twin });
+    await catalog.start();
+    expect(seen).toEqual(['a:up']);
+    await catalog.stop();
+  });
 });

@@ -94,7 +94,12 @@ export class Catalog<T> {
 
   private open(vendor: string): void {
     this.configs.set(vendor, JSON.stringify(this.opts.config.upstreams[vendor]));
-    this.upstreams.set(vendor, this.opts.connect?.(vendor) ?? this.connection(vendor));
+    const upstream = this.opts.connect?.(vendor) ?? this.connection(vendor);
+    this.upstreams.set(vendor, upstream);
+    // Its status as it opens (starting): the first list that finds it up is then a change the tray
+    // hears of. Recorded only at the first report, an upstream already up by then was never announced
+    // and a window or tray drawn before it came up went on saying "down".
+    this.lastStatus.set(vendor, upstream.info().status);
   }
 
   /**
