@@ -10,6 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
+import { CONFIG_VERSION } from '../../src-main/core/config/migrate.js';
 
 type Run = { code: number | null; report: Record<string, unknown>; stderr: string; configPath: string };
 
@@ -72,7 +73,8 @@ describe('the built Electron shell', () => {
     });
     const { desktop, ...rest } = old;
     expect(desktop).toBeDefined();
-    expect(JSON.parse(readFileSync(first.configPath, 'utf8'))).toEqual(rest);
+    // Written back through the config's migrations, so the file also gains its version.
+    expect(JSON.parse(readFileSync(first.configPath, 'utf8'))).toEqual({ ...rest, version: CONFIG_VERSION });
     expect(first.report.windowBounds).toEqual([{ width: 1180, height: 820 }]);
 
     // Second start: the config keeps working without the block, and a block written back by hand
@@ -81,7 +83,7 @@ describe('the built Electron shell', () => {
     writeFileSync(first.configPath, JSON.stringify({ ...rest, stateDir: join(dir, 'state2'), desktop: { startAtLogin: false } }));
     const second = await runShell(undefined, userData, configDir);
     expect(second.report.errors, `${second.stderr}\n${JSON.stringify(second.report.tray)}`).toEqual([]);
-    expect(second.report.invokeResult).toMatchObject({ toolboxSize: 67 });
+    expect(second.report.invokeResult).toMatchObject({ ok: true, result: { toolboxSize: 67 } });
     expect(second.report.loginItem).toEqual({ openAtLogin: true });
     expect(second.report.windowBounds).toEqual([{ x: 40, y: 60, width: 900, height: 700 }]);
     expect(second.report.loadedHash).toEqual(['/agents/default/history']);

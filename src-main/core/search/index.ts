@@ -331,6 +331,8 @@ export class SearchIndex {
   private best = new Float32Array(0);
   private sum = new Float32Array(0);
   private cover = new Uint8Array(0);
+  /** Per cell: the tool's own text matched the query word (not only its learned words). */
+  private text = new Uint8Array(0);
   private touched = new Int32Array(0);
   private nameMask = new Int32Array(0);
 
@@ -345,6 +347,7 @@ export class SearchIndex {
       this.best = new Float32Array(n * groups);
       this.sum = new Float32Array(n * groups);
       this.cover = new Uint8Array(n * groups);
+      this.text = new Uint8Array(n * groups);
     }
   }
 
@@ -387,6 +390,7 @@ export class SearchIndex {
         this.best.fill(0, s * G, s * G + G);
         this.sum.fill(0, s * G, s * G + G);
         this.cover.fill(0, s * G, s * G + G);
+        this.text.fill(0, s * G, s * G + G);
       }
       return s;
     };
@@ -412,6 +416,7 @@ export class SearchIndex {
             const s = slot(doc);
             const cell = s * G + g;
             add(cell, w * list.sat[p]!);
+            this.text[cell] = 1;
             if (list.inName[p]) {
               this.cover[cell] = 1;
               this.nameMask[s]! |= 1 << (this.nameBits[doc]!.get(term) ?? 0);
@@ -419,7 +424,14 @@ export class SearchIndex {
           }
         }
         const learned = syn ? undefined : boost?.(term);
-        if (learned) this.addLearned(learned, weight, list?.docs.length ?? 0, (doc, sc) => add(slot(doc) * G + g, sc));
+        if (learned)
+          this.addLearned(learned, weight, list?.docs.length ?? 0, (doc, sc) => {
+            // Learned words fill words a tool's own text lacks ("buy" for the browser); where its text
+            // already has the word, they would only count it twice ("move" learned for drive_move_file
+            // took "move my 3pm to thursday" from the calendar on the gold set's held-out half).
+            const cell = slot(doc) * G + g;
+            if (!this.text[cell]) add(cell, sc);
+          });
       }
     });
     // Keep only the best `limit`, sorted, as scores come: hit lists run to thousands on big catalogs.
@@ -437,7 +449,7 @@ export class SearchIndex {
         const cell = s * G + g;
         total += this.best[cell]! + EXTRA_ALT_SHARE * (this.sum[cell]! - this.best[cell]!);
         covered += this.cover[cell]!;
-        if (this.best[cell]! > 0) matched++;
+        matched += this.text[cell]!; // the tool's own words: learned ones do not make it cover more of the query
       }
       total *= 1 - COORDINATION + (COORDINATION * matched) / G;
       // One name word cannot cover two query words ("list" for both "what" and "inbox").

@@ -11,6 +11,7 @@ import { restoredPlace, screenOf, DEFAULT_SIZE } from '../../../src-main/desktop
 import { withDesktopPrefs } from '../../../src-main/desktop/settingsBridge.js';
 import type { ControlApi, SettingsView } from '../../../src-main/core/control/api.js';
 import { tempDir } from '../../helpers/app.js';
+import { CONFIG_VERSION } from '../../../src-main/core/config/migrate.js';
 
 const store = (cwd = tempDir()): PrefsStore => new Conf<DesktopPrefs>({ cwd, configName: 'preferences', ...PREFS_STORE_OPTIONS });
 
@@ -25,7 +26,9 @@ describe('moving the desktop fields out of an old config', () => {
     expect(r.moved).toEqual(['notifyDemotions', 'startAtLogin']);
     expect(editablePrefs(prefs)).toEqual({ notifyDemotions: false, notifyUpstreams: true, notifyApprovals: true, startAtLogin: true });
     expect(prefs.get('migratedFromConfig')).toBe(true);
-    const { desktop: _gone, ...rest } = old;
+    const { desktop: _gone, ...before } = old;
+    // Written back through the config's migrations, so the file also gains its version.
+    const rest = { ...before, version: CONFIG_VERSION };
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(rest);
     expect(r.loaded.raw).toEqual(rest);
     const again = await loadConfig(path);
