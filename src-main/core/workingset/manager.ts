@@ -107,9 +107,10 @@ export class WorkingSets {
   /** The names an agent lists (before meeting the toolbox): pins first, then by promotion time. */
   names(agent: string): string[] {
     const st = this.state(agent);
-    const fixed = [...this.fixedPins(agent).keys()];
+    const pins = this.fixedPins(agent);
+    const fixed = [...pins.keys()];
     const rest = Object.entries(st.tools)
-      .filter(([t]) => !fixed.includes(t))
+      .filter(([t]) => !pins.has(t))
       .sort((a, b) => Number(Boolean(b[1].pinned)) - Number(Boolean(a[1].pinned)) || a[1].promotedAt - b[1].promotedAt || a[0].localeCompare(b[0]))
       .map(([t]) => t);
     return [...fixed, ...rest];
