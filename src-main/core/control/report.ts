@@ -1,20 +1,17 @@
 // The report: what each agent lists and what that costs in context, against listing everything.
-// Token counts use a real tokenizer (gpt-tokenizer, o200k_base), not bytes/4.
+// Token counts use a real tokenizer (gpt-tokenizer, o200k_base, in a worker: tokenizer.ts), not bytes/4.
 import type { Tool } from '@modelcontextprotocol/client';
 import type { HistoryEntry } from '../workingset/types.js';
 import type { AgentReport, MemberRow } from './api.js';
 import type { Tally } from '../usage/usageStore.js';
 import { definitionKey, type Cost, type TokenCountFile } from './tokenCounts.js';
+import { countTokensOf, tokenizerWorkersStarted } from './tokenizer.js';
 
-/** Loaded on first use: its encoding tables take a moment to parse, and only reports need them. */
-let tokenizer: Promise<(text: string) => number> | undefined;
 let tokenized = 0;
 
-const loadTokenizer = () => (tokenizer ??= import('gpt-tokenizer').then((m) => m.countTokens));
-
-/** For tests: whether this process loaded the tokenizer, and how many definitions it tokenized. */
+/** For tests: whether this process started the tokenizer, and how many definitions it tokenized. */
 export function tokenizerStats(): { loaded: boolean; tokenized: number } {
-  return { loaded: tokenizer !== undefined, tokenized };
+  return { loaded: tokenizerWorkersStarted() > 0, tokenized };
 }
 
 /**
@@ -31,7 +28,7 @@ const toolCosts = new WeakMap<Tool, Cost>();
  * loaded only when some definition is new.
  */
 export async function listingCost(tools: Tool[], file?: TokenCountFile): Promise<Cost> {
-  if (tools.length === 0) return { bytes: 2, tokens: (await loadTokenizer())('[]') };
+  if (tools.length === 0) return { bytes: 2, tokens: (await countTokensOf(['[]']))[0]! };
   await file?.load();
   let bytes = 2 + tools.length - 1;
   let tokens = 2;
@@ -52,9 +49,9 @@ export async function listingCost(tools: Tool[], file?: TokenCountFile): Promise
     tokens += c.tokens;
   }
   if (missing.length) {
-    const count = await loadTokenizer();
-    for (const m of missing) {
-      const c = { bytes: Buffer.byteLength(m.text), tokens: count(m.text) };
+    const counts = await countTokensOf(missing.map((m) => m.text));
+    for (const [i, m] of missing.entries()) {
+      const c = { bytes: Buffer.byteLength(m.text), tokens: counts[i]! };
       tokenized++;
       toolCosts.set(m.tool, c);
       if (m.key !== undefined) file!.set(m.key, c);
