@@ -1,4 +1,4 @@
-// Counting tokens in a worker thread that ends a little after the last report that needed it. The
+// Counting tokens in a worker thread that ends as soon as it has answered. The
 // tokenizer's tables (o200k_base: ~25 MB of heap once parsed, and as much again while parsing) then
 // live in the worker's own heap and are returned whole when it ends, instead of staying in the
 // proxy's heap for the life of the process. Reports after the first find their counts in caches
@@ -7,10 +7,11 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 
 /**
- * How long an idle worker stays: long enough for the rest of the same report (and the window's
- * report that often follows a change), short enough that its memory is back soon after.
+ * How long an idle worker stays: none past the current turn. A report asks once (for the whole
+ * toolbox; its agents' listings are then in the caches), and the worker's ~40 MB should be back
+ * before anyone reads the memory figure after it.
  */
-export const TOKENIZER_IDLE_MS = 1_000;
+export const TOKENIZER_IDLE_MS = 0;
 
 // A CommonJS script, so sources (tsx, vitest) and the built bundle run the same worker without a
 // separate file to build and find; the tokenizer is required by the path resolved here.
