@@ -5,8 +5,10 @@
 //   BENCH_SCALE_PAGE=0                 tools/list page size of the upstream (0: one reply)
 //   BENCH_SCALE_CALLS=10000            calls to distinct tools before the memory figure
 //   BENCH_SCALE_USAGE_LINES=1000000    calls.jsonl backlog read by one usage cycle
+//   BENCH_SCALE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p"   node flags for `mws serve` (profiles)
+//   BENCH_SCALE_HEAP_SNAPSHOTS=1       heap snapshots of `mws serve` at each RSS figure (in its cwd)
 // Targets at 5,000 tools × 100 agents are printed beside each figure.
-import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, existsSync, readdirSync, statSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -19,6 +21,8 @@ const SIZES = (process.env.BENCH_SCALE_SIZES ?? '500,5000').split(',').map(Numbe
 const PAGE = Number(process.env.BENCH_SCALE_PAGE ?? 0);
 const CALLS = Number(process.env.BENCH_SCALE_CALLS ?? 10_000);
 const USAGE_LINES = Number(process.env.BENCH_SCALE_USAGE_LINES ?? 1_000_000);
+const NODE_ARGS = (process.env.BENCH_SCALE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const SNAPSHOTS = process.env.BENCH_SCALE_HEAP_SNAPSHOTS === '1';
 const AGENTS = 100;
 const CLI = join(ROOT, 'out', 'main', 'cli.js');
 const MANY = join(ROOT, 'bench', 'fixtures', 'manyTools.mjs');
@@ -63,6 +67,25 @@ function timeCli(args: string[], env: NodeJS.ProcessEnv): number {
   return t;
 }
 
+/** With BENCH_SCALE_HEAP_SNAPSHOTS=1: a heap snapshot of mws serve, written whole before the bench goes on. */
+async function snapshot(mws: ChildProcess, dir: string, label: string): Promise<void> {
+  if (!SNAPSHOTS) return;
+  const snaps = () => readdirSync(dir).filter((f) => f.endsWith('.heapsnapshot'));
+  const before = new Set(snaps());
+  mws.kill('SIGUSR1');
+  const file = await until(() => snaps().find((f) => !before.has(f)), 120_000, `heap snapshot ${label}`);
+  let size = -1;
+  await until(async () => {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = statSync(join(dir, file)).size;
+    if (now === size && now > 0) return true;
+    size = now;
+    return undefined;
+  }, 300_000, `heap snapshot ${label} written`);
+  renameSync(join(dir, file), join(dir, `${label}.heapsnapshot`));
+  console.error(`heap snapshot: ${join(dir, `${label}.heapsnapshot`)}`);
+}
+
 /** Set size of agent i: 20 … 500, spread evenly over the agents. */
 const setSize = (i: number, n: number) => Math.min(n, 20 + Math.round((i * 480) / (AGENTS - 1)));
 
@@ -77,7 +100,8 @@ async function scale(n: number): Promise<Row[]> {
   const env = { MWS_CONFIG: cfg };
 
   const t0 = performance.now();
-  const mws: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--config', cfg], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const nodeArgs = [...NODE_ARGS, ...(SNAPSHOTS ? ['--heapsnapshot-signal=SIGUSR1'] : [])];
+  const mws: ChildProcess = spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--config', cfg], { stdio: ['ignore', 'pipe', 'pipe'], cwd: stateDir });
   let out = '';
   mws.stdout!.on('data', (d) => (out += d));
   mws.stderr!.on('data', (d) => (out += d));
@@ -100,6 +124,7 @@ async function scale(n: number): Promise<Row[]> {
   await until(async () => ((await big.listTools()).tools.length >= want ? true : undefined), 180_000, 'the first full list');
   rows.push(['first full list (from start)', ms(performance.now() - t0), '']);
   rows.push(['RSS after start', mb(rss(mws.pid!)), 'target < 150 MB']);
+  await snapshot(mws, stateDir, 'start');
 
   // tools/list by set size (the fast path, 2026-07-28).
   for (const i of [0, Math.floor(AGENTS / 2), AGENTS - 1]) {
@@ -139,6 +164,7 @@ async function scale(n: number): Promise<Row[]> {
   const cr = summarize(cl);
   rows.push([`${CALLS} calls to ${Math.min(CALLS, n)} distinct tools`, `p50 ${ms(cr.p50)} · p99 ${ms(cr.p99)}`, '']);
   rows.push(['RSS after the calls', mb(rss(mws.pid!)), 'target < 200 MB']);
+  await snapshot(mws, stateDir, 'calls');
 
   // Reports and the sweep preview: through the CLI (a new process that finds the instance) and control.
   const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
@@ -153,6 +179,7 @@ async function scale(n: number): Promise<Row[]> {
   const reportAgain = await control('report', {});
   rows.push(['report, all agents (control)', `first ${ms(reportFirst)} · again ${ms(reportAgain)}`, 'target < 200 ms']);
   rows.push(['RSS after a report', mb(rss(mws.pid!)), 'target < 200 MB']);
+  await snapshot(mws, stateDir, 'report');
   rows.push(['mws report (CLI, running instance)', ms(timeCli(['report', '--json'], env)), 'target < 500 ms']);
   const now = new Date(Date.now() + 30 * 86_400_000).toISOString();
   rows.push(['sweep --dry-run (control)', ms(await control('sweepPreview', { now })), '']);

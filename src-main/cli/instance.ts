@@ -7,9 +7,6 @@ import { readFile } from 'node:fs/promises';
 import type { Config } from '../core/config/schema.js';
 import type { ControlApi } from '../core/control/api.js';
 import { httpControlClient } from '../core/control/http.js';
-import { createApp } from '../core/app.js';
-import { systemClock } from '../core/clock.js';
-import { silentLogger } from '../core/log.js';
 import { MwsError } from '../core/errors.js';
 import { describeHolder, lockHolder, LOCK_WAIT_MS, type InstanceRecord } from '../core/store/stateLock.js';
 
@@ -76,6 +73,8 @@ export async function openControl(config: Config, command = `mws ${process.argv[
       continue;
     }
     // Nobody runs: this command owns the folder while it works (StateLock waits for a short holder).
+    // The core is loaded only here: a command that talks to a running instance never loads it.
+    const [{ createApp }, { systemClock }, { silentLogger }] = await Promise.all([import('../core/app.js'), import('../core/clock.js'), import('../core/log.js')]);
     const app = createApp({ config, clock: systemClock, log: silentLogger, lock: { command, waitMs: Math.max(0, end - Date.now()) } });
     try {
       await app.start({ listen: false, schedule: false });

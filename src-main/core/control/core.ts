@@ -10,8 +10,9 @@ import type { ApprovalGate } from '../approvals/gate.js';
 import type { UsageStore } from '../usage/usageStore.js';
 import { metaTools } from '../metaTools/definitions.js';
 import { hitView } from '../search/reply.js';
-import type { AgentView, ControlApi, MemberRow } from './api.js';
-import { buildReport, listingCost } from './report.js';
+import type { AgentReport, AgentView, ControlApi, MemberRow } from './api.js';
+import { buildReport, countHistory, listingCost, memoIso } from './report.js';
+import { TokenCountFile } from './tokenCounts.js';
 import type { ConfigEditor } from '../config/editor.js';
 import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
@@ -62,17 +63,18 @@ export function createControl(p: ControlParts): ControlApi {
     }
     return entry;
   };
-  const members = (agent: string): MemberRow[] => {
+  const members = (agent: string, isoOf: (ms: number | null) => string | null = iso): MemberRow[] => {
     const tb = p.catalog.toolbox();
     const state = new Map(p.sets.members(agent).map((m) => [m.tool, m]));
+    const lastUsed = p.usage.lastUsed(agent);
     return p.sets.names(agent).map((tool) => {
       const m = state.get(tool);
       const e = tb.get(tool) ?? tb.resolve(tool);
       return {
         tool,
         promotedBy: m?.promotedBy ?? 'pin',
-        promotedAt: iso(m?.promotedAt ?? 0)!,
-        lastUsedAt: iso(m?.lastUsedAt ?? p.usage.lastUsed(agent)[tool] ?? null),
+        promotedAt: isoOf(m?.promotedAt ?? 0)!,
+        lastUsedAt: isoOf(m?.lastUsedAt ?? lastUsed[tool] ?? null),
         pinned: m?.pinned ?? (m ? null : 'config'),
         readOnly: e?.readOnly ?? false,
         destructive: e?.destructive ?? false,
@@ -93,6 +95,8 @@ export function createControl(p: ControlParts): ControlApi {
   const agentList = (v: unknown) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).map(agentId));
 
   const paused = () => p.events.emit({ type: 'paused', proxy: p.runtime.proxyPaused, demotion: p.sets.demotionPaused });
+  /** Token counts by definition, kept in the state folder across restarts. */
+  const tokenCounts = new TokenCountFile(p.config.stateDir);
   /** What listing the whole toolbox would cost: tokenized once per toolbox and description setting. */
   const toolboxCosts = new WeakMap<object, Map<boolean, Promise<{ bytes: number; tokens: number; tools: number }>>>();
   const toolboxCost = () => {
@@ -103,10 +107,32 @@ export function createControl(p: ControlParts): ControlApi {
     let cost = byFlag.get(compact);
     if (!cost) {
       const whole = [...metaTools(p.config.backendHints), ...[...tb.all()].map((e) => tb.listed(e, compact))];
-      cost = listingCost(whole).then((c) => ({ ...c, tools: tb.size }));
+      cost = listingCost(whole, tokenCounts).then((c) => ({ ...c, tools: tb.size }));
       byFlag.set(compact, cost);
     }
     return cost;
+  };
+
+  /**
+   * Per agent, its history counted by cause, read again only after the agent's set changed: every
+   * history line is written by a change that emits setChanged for that agent. A change during a read
+   * makes that read's answer stale, so it is not kept.
+   */
+  const historyGen = new Map<string, number>();
+  const historyCache = new Map<string, { gen: number; counts: Promise<AgentReport['history']> }>();
+  p.events.on((e) => {
+    if (e.type !== 'setChanged' && e.type !== 'toolsDemoted') return;
+    historyGen.set(e.agent, (historyGen.get(e.agent) ?? 0) + 1);
+    historyCache.delete(e.agent);
+  });
+  const historyCounts = (agent: string): Promise<AgentReport['history']> => {
+    const gen = historyGen.get(agent) ?? 0;
+    const hit = historyCache.get(agent);
+    if (hit && hit.gen === gen) return hit.counts;
+    const counts = p.sets.history(agent).then(countHistory);
+    historyCache.set(agent, { gen, counts });
+    counts.catch(() => historyCache.delete(agent));
+    return counts;
   };
 
   return {
@@ -184,20 +210,26 @@ export function createControl(p: ControlParts): ControlApi {
       await p.sets.ingest(p.clock.now());
       const whole = await toolboxCost();
       const ids = a.agent ? [agentId(a.agent)] : p.config.agents.map((x) => x.id);
-      return Promise.all(
+      // Pins and promotions made together share their times: each is written out once per report.
+      const isoOf = memoIso();
+      const reports = await Promise.all(
         ids.map(async (id) =>
           buildReport({
+            counts: tokenCounts,
             agent: p.sets.agent(id),
-            listed: members(id),
+            listed: members(id, isoOf),
             listedTools: p.router.listTools(id),
             toolboxCost: whole,
             tallies: p.usage.tallies(id),
             searches: p.usage.searches(id),
-            history: await p.sets.history(id),
+            history: await historyCounts(id),
             daily: p.usage.daily(id, p.clock.now()),
           }),
         ),
       );
+      // Whatever was tokenized for the first time is kept for the next start (a write only then).
+      await tokenCounts.save();
+      return reports;
     },
     async setDemotionPaused(a) {
       p.sets.demotionPaused = a.paused === true;

@@ -9,6 +9,7 @@ import type { Route } from '../proxy/listener.js';
 import { CONTROL_METHODS, isControlMethod, type ControlApi, type ControlMethod } from './api.js';
 import { dispatch, statusOf, type ControlErrorBody } from './envelope.js';
 import { tokenMatches } from '../store/controlToken.js';
+import { postJson } from './post.js';
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
@@ -50,13 +51,8 @@ export function controlRoute(api: ControlApi, token: () => string, extraAuth?: (
 /** A ControlApi that calls a running instance over HTTP. */
 export function httpControlClient(baseUrl: string, token: string, timeoutMs = 30_000): ControlApi {
   const call = async (method: ControlMethod, args: unknown) => {
-    const res = await fetch(`${baseUrl}/control/${method}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(args ?? {}),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const body = (await res.json()) as { ok: boolean; result?: unknown; error?: Partial<ControlErrorBody> };
+    const res = await postJson(`${baseUrl}/control/${method}`, { 'content-type': 'application/json', authorization: `Bearer ${token}` }, JSON.stringify(args ?? {}), timeoutMs);
+    const body = JSON.parse(res.text) as { ok: boolean; result?: unknown; error?: Partial<ControlErrorBody> };
     if (!body.ok) throw new MwsError((body.error?.code ?? 'usage') as never, body.error?.message ?? `control ${method} failed (${res.status})`, body.error?.data ?? {});
     return body.result;
   };

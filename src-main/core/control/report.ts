@@ -1,41 +1,86 @@
 // The report: what each agent lists and what that costs in context, against listing everything.
-// Token counts use a real tokenizer (gpt-tokenizer, o200k_base), not bytes/4.
+// Token counts use a real tokenizer (gpt-tokenizer, o200k_base, in a worker: tokenizer.ts), not bytes/4.
 import type { Tool } from '@modelcontextprotocol/client';
 import type { HistoryEntry } from '../workingset/types.js';
 import type { AgentReport, MemberRow } from './api.js';
 import type { Tally } from '../usage/usageStore.js';
+import { definitionKey, type Cost, type TokenCountFile } from './tokenCounts.js';
+import { countTokensOf, tokenizerWorkersStarted } from './tokenizer.js';
 
-/** Loaded on first use: its encoding tables take a moment to parse, and only reports need them. */
-let tokenizer: Promise<(text: string) => number> | undefined;
+let tokenized = 0;
+
+/** For tests: whether this process started the tokenizer, and how many definitions it tokenized. */
+export function tokenizerStats(): { loaded: boolean; tokenized: number } {
+  return { loaded: tokenizerWorkersStarted() > 0, tokenized };
+}
 
 /**
  * Per listed tool object (listings reuse one object per unchanged tool definition, Toolbox.listed):
  * a report tokenizes only tools it has not seen, never the whole listing again.
  */
-const toolCosts = new WeakMap<Tool, { bytes: number; tokens: number }>();
+const toolCosts = new WeakMap<Tool, Cost>();
 
 /**
  * What a tools/list of `tools` costs: the sum of each tool's JSON, plus the brackets and commas. In
  * o200k_base the comma between two tools merges with the next tool's opening `{"`, so this equals
- * tokenizing the whole array (checked in test/unit/reportCost.test.ts).
+ * tokenizing the whole array (checked in test/unit/reportCost.test.ts). With `file`, a definition
+ * counted before (in this process or an earlier one) is not tokenized again, and the tokenizer is
+ * loaded only when some definition is new.
  */
-export async function listingCost(tools: Tool[]): Promise<{ bytes: number; tokens: number }> {
-  tokenizer ??= import('gpt-tokenizer').then((m) => m.countTokens);
-  const count = await tokenizer;
-  if (tools.length === 0) return { bytes: 2, tokens: count('[]') };
+export async function listingCost(tools: Tool[], file?: TokenCountFile): Promise<Cost> {
+  if (tools.length === 0) return { bytes: 2, tokens: (await countTokensOf(['[]']))[0]! };
+  await file?.load();
   let bytes = 2 + tools.length - 1;
   let tokens = 2;
+  const missing: Array<{ tool: Tool; text: string; key: string | undefined }> = [];
   for (const t of tools) {
     let c = toolCosts.get(t);
     if (!c) {
       const text = JSON.stringify(t);
-      c = { bytes: Buffer.byteLength(text), tokens: count(text) };
+      const key = file ? definitionKey(text) : undefined;
+      c = key === undefined ? undefined : file!.get(key);
+      if (!c) {
+        missing.push({ tool: t, text, key });
+        continue;
+      }
       toolCosts.set(t, c);
     }
     bytes += c.bytes;
     tokens += c.tokens;
   }
+  if (missing.length) {
+    const counts = await countTokensOf(missing.map((m) => m.text));
+    for (const [i, m] of missing.entries()) {
+      const c = { bytes: Buffer.byteLength(m.text), tokens: counts[i]! };
+      tokenized++;
+      toolCosts.set(m.tool, c);
+      if (m.key !== undefined) file!.set(m.key, c);
+      bytes += c.bytes;
+      tokens += c.tokens;
+    }
+  }
   return { bytes, tokens };
+}
+
+/** An agent's history as the report shows it: promotions and demotions by cause. */
+export function countHistory(entries: HistoryEntry[]): AgentReport['history'] {
+  const history: AgentReport['history'] = {};
+  for (const h of entries) {
+    const c = (history[h.cause] ??= { promote: 0, demote: 0 });
+    c[h.action]++;
+  }
+  return history;
+}
+
+/** `toISOString` remembered for the times seen: a report writes the same few times thousands of times. */
+export function memoIso(): (ms: number | null) => string | null {
+  const seen = new Map<number, string>();
+  return (ms) => {
+    if (ms === null) return null;
+    let s = seen.get(ms);
+    if (s === undefined) seen.set(ms, (s = new Date(ms).toISOString()));
+    return s;
+  };
 }
 
 export async function buildReport(input: {
@@ -45,15 +90,13 @@ export async function buildReport(input: {
   toolboxCost: { bytes: number; tokens: number; tools: number };
   tallies: Record<string, Tally>;
   searches: number;
-  history: HistoryEntry[];
+  history: AgentReport['history'];
   daily: AgentReport['daily'];
+  /** Counts kept across restarts (control/tokenCounts.ts). */
+  counts?: TokenCountFile;
 }): Promise<AgentReport> {
-  const listedCost = await listingCost(input.listedTools);
-  const history: AgentReport['history'] = {};
-  for (const h of input.history) {
-    const c = (history[h.cause] ??= { promote: 0, demote: 0 });
-    c[h.action]++;
-  }
+  const listedCost = await listingCost(input.listedTools, input.counts);
+  const history = input.history;
   return {
     agent: input.agent.id,
     name: input.agent.name,

@@ -14,14 +14,29 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
  */
 export const VALIDATOR_CACHE_SIZE = 500;
 
+function newAjv(): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
+  addFormats(ajv);
+  return ajv;
+}
+
 export class ArgumentValidator {
-  private readonly ajv: Ajv;
+  /**
+   * Made at the first check, and made anew after 2 × the bound compiles: ajv keeps every compiled
+   * function's code and names in its scope (`removeSchema` does not free them, and each validator
+   * holds the whole scope), so one instance grows with every distinct schema ever compiled — 73 MB
+   * after 10,000 at 5,000 tools. A fresh instance with an empty cache lets the old one go whole.
+   */
+  private ajv: Ajv | undefined;
+  private compiledHere = 0;
   /** Insertion order is recency order: a hit is moved to the end, the first is the one to evict. */
   private readonly cache = new Map<string, { fn: ValidateFunction | null; schema: object }>();
 
-  constructor(private readonly maxSize = VALIDATOR_CACHE_SIZE) {
-    this.ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
-    addFormats(this.ajv);
+  constructor(private readonly maxSize = VALIDATOR_CACHE_SIZE) {}
+
+  /** Compiles made by the ajv instance in use (at most 2 × the bound). */
+  get compiledByCurrent(): number {
+    return this.compiledHere;
   }
 
   /** Validators held now (at most the bound). */
@@ -47,6 +62,12 @@ export class ArgumentValidator {
       return hit.fn;
     }
     const schema = entry.tool.inputSchema as object;
+    if (!this.ajv || this.compiledHere >= 2 * this.maxSize) {
+      this.ajv = newAjv();
+      this.compiledHere = 0;
+      this.cache.clear(); // their functions hold the old instance's scope: let it all go
+    }
+    this.compiledHere++;
     let fn: ValidateFunction | null;
     try {
       fn = this.ajv.compile(schema);

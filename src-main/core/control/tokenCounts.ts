@@ -1,0 +1,86 @@
+// Token counts of listed tool definitions, kept across restarts in `token-counts.json` in the state
+// folder: a report after a restart (or from a CLI with no instance running) tokenizes only definitions
+// it has never seen, and loads no tokenizer at all when it has seen them all.
+import { createHash } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export type Cost = { bytes: number; tokens: number };
+
+/** The tokenizer the counts were made with: counts made by another are not reused. */
+export const ENCODING = 'o200k_base';
+const FILE = 'token-counts.json';
+/** Definitions kept at most: a toolbox of 20,000 tools, each listed both full and compact. */
+export const MAX_ENTRIES = 50_000;
+
+type Stored = { version: 1; encoding: string; counts: Record<string, [number, number]> };
+
+/** The key of a definition: its listed JSON, hashed (the same text always costs the same). */
+export function definitionKey(json: string): string {
+  return createHash('sha256').update(json).digest('base64url').slice(0, 22);
+}
+
+export class TokenCountFile {
+  private counts = new Map<string, [number, number]>();
+  private loaded: Promise<void> | undefined;
+  private dirty = false;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly stateDir: string | undefined) {}
+
+  /** Reads the file once; a missing, damaged or foreign file is an empty cache (it is only a cache). */
+  load(): Promise<void> {
+    this.loaded ??= (async () => {
+      if (!this.stateDir) return;
+      try {
+        const v = JSON.parse(await readFile(join(this.stateDir, FILE), 'utf8')) as Stored;
+        if (v?.version !== 1 || v.encoding !== ENCODING || typeof v.counts !== 'object' || v.counts === null) return;
+        for (const [k, c] of Object.entries(v.counts)) {
+          if (Array.isArray(c) && c.length === 2 && Number.isInteger(c[0]) && Number.isInteger(c[1])) this.counts.set(k, [c[0], c[1]]);
+        }
+      } catch {
+        // missing or unreadable: counted again, and written anew
+      }
+    })();
+    return this.loaded;
+  }
+
+  get(key: string): Cost | undefined {
+    const c = this.counts.get(key);
+    if (!c) return undefined;
+    // Recently used last: the oldest are the first dropped past the bound.
+    this.counts.delete(key);
+    this.counts.set(key, c);
+    return { bytes: c[0], tokens: c[1] };
+  }
+
+  set(key: string, cost: Cost): void {
+    this.counts.delete(key);
+    this.counts.set(key, [cost.bytes, cost.tokens]);
+    while (this.counts.size > MAX_ENTRIES) this.counts.delete(this.counts.keys().next().value!);
+    this.dirty = true;
+  }
+
+  get size(): number {
+    return this.counts.size;
+  }
+
+  /**
+   * Writes the file if anything new was counted; one write at a time. Renamed into place but not
+   * fsync'd: a cache lost in a crash is only counted again.
+   */
+  save(): Promise<void> {
+    if (!this.stateDir || !this.dirty) return this.writing;
+    this.dirty = false;
+    const value: Stored = { version: 1, encoding: ENCODING, counts: Object.fromEntries(this.counts) };
+    const path = join(this.stateDir, FILE);
+    const tmp = `${path}.${process.pid}.tmp`;
+    this.writing = this.writing
+      .then(() => writeFile(tmp, JSON.stringify(value), { mode: 0o600 }))
+      .then(() => rename(tmp, path))
+      .catch(() => {
+        this.dirty = true; // tried again after the next report
+      });
+    return this.writing;
+  }
+}
