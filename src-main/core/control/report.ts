@@ -18,7 +18,12 @@ export function tokenizerStats(): { loaded: boolean; tokenized: number } {
  * Per listed tool object (listings reuse one object per unchanged tool definition, Toolbox.listed):
  * a report tokenizes only tools it has not seen, never the whole listing again.
  */
-const toolCosts = new WeakMap<Tool, Cost>();
+/**
+ * Per tool object, its cost and the key of its definition. The key goes with it so that a file that
+ * lacks a cost counted in this process (another core in the same process counted the same objects:
+ * the built-in demo's tools are shared) still receives it, and a restart finds it there.
+ */
+const toolCosts = new WeakMap<Tool, Cost & { key: string }>();
 
 /**
  * What a tools/list of `tools` costs: the sum of each tool's JSON, plus the brackets and commas. In
@@ -32,18 +37,20 @@ export async function listingCost(tools: Tool[], file?: TokenCountFile): Promise
   await file?.load();
   let bytes = 2 + tools.length - 1;
   let tokens = 2;
-  const missing: Array<{ tool: Tool; text: string; key: string | undefined }> = [];
+  const missing: Array<{ tool: Tool; text: string; key: string }> = [];
   for (const t of tools) {
     let c = toolCosts.get(t);
-    if (!c) {
+    if (c) {
+      if (file && !file.has(c.key)) file.set(c.key, c);
+    } else {
       const text = JSON.stringify(t);
-      const key = file ? definitionKey(text) : undefined;
-      c = key === undefined ? undefined : file!.get(key);
-      if (!c) {
+      const key = definitionKey(text);
+      const stored = file?.get(key);
+      if (!stored) {
         missing.push({ tool: t, text, key });
         continue;
       }
-      toolCosts.set(t, c);
+      toolCosts.set(t, (c = { ...stored, key }));
     }
     bytes += c.bytes;
     tokens += c.tokens;
@@ -51,10 +58,10 @@ export async function listingCost(tools: Tool[], file?: TokenCountFile): Promise
   if (missing.length) {
     const counts = await countTokensOf(missing.map((m) => m.text));
     for (const [i, m] of missing.entries()) {
-      const c = { bytes: Buffer.byteLength(m.text), tokens: counts[i]! };
+      const c = { bytes: Buffer.byteLength(m.text), tokens: counts[i]!, key: m.key };
       tokenized++;
       toolCosts.set(m.tool, c);
-      if (m.key !== undefined) file!.set(m.key, c);
+      file?.set(m.key, c);
       bytes += c.bytes;
       tokens += c.tokens;
     }

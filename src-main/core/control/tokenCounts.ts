@@ -45,6 +45,10 @@ export class TokenCountFile {
     return this.loaded;
   }
 
+  has(key: string): boolean {
+    return this.counts.has(key);
+  }
+
   get(key: string): Cost | undefined {
     const c = this.counts.get(key);
     if (!c) return undefined;
