@@ -182,6 +182,23 @@ describe('pins', () => {
     expect(h.sets.members('default').find((m) => m.tool === 'd')?.pinned).toBe('file');
   });
 
+  it('tells the agent when a pin file pins a tool already in its set (the listing puts it first)', async () => {
+    h = await setsHarness();
+    await h.sets.promote('default', 'a', 'v', 'agent');
+    h.clock.advance(1000);
+    await h.sets.promote('default', 'b', 'v', 'agent');
+    expect(h.listed()).toEqual(['a', 'b']);
+    const skill = join(h.stateDir, 'skills', 'deploy');
+    mkdirSync(skill, { recursive: true });
+    writeFileSync(join(skill, 'SKILL.md'), '---\nname: deploy\nworking-set-pins: [b]\n---\n');
+    await h.close();
+    h = await setsHarness({ pinFiles: [join(h.stateDir, 'skills', '*', 'SKILL.md')] }, undefined, h.stateDir);
+    expect(await cycle()).toEqual([]);
+    expect(h.listed()).toEqual(['b', 'a']);
+    // Listeners recompute only the agents named: without this the agent's tools/list stayed [a, b].
+    expect(h.changed).toContainEqual(['default']);
+  });
+
   it('reads front matter pins inline or as a list', () => {
     expect(pinsFromFrontMatter('---\nworking-set-pins: [a, "b"]\n---\n')).toEqual(['a', 'b']);
     expect(pinsFromFrontMatter('---\ntitle: x\nworking-set-pins:\n  - a\n  - b\nother: 1\n---\nbody')).toEqual(['a', 'b']);

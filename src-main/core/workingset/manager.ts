@@ -157,17 +157,14 @@ export class WorkingSets {
   async reconcilePinsNow(now = this.o.clock.now()): Promise<Decision[]> {
     const known = this.known();
     const out: Decision[] = [];
-    const touched: string[] = [];
     for (const a of this.o.config.agents) {
       const st = this.states.loaded(a.id);
       if (!st) continue;
       let changes = reconcilePins(a.id, st, { fixed: this.pins.fixed(a), files: this.pins.files(), pinDecayDays: this.o.config.promote.pinDecayDays }, known, now);
       // Pin files are read by the cycle; until it has read them once, their pins are left as they are.
       if (!this.pins.filesRead) changes = changes.filter((c) => st.tools[c.tool]?.pinned !== 'file');
-      if (changes.some(isPinMark)) touched.push(a.id);
       out.push(...(await this.applyPinChanges(changes, now)));
     }
-    if (touched.length) this.o.events.changed(touched);
     return out;
   }
 
@@ -245,12 +242,19 @@ export class WorkingSets {
 
   private async applyPinChanges(changes: PinChange[], now: number): Promise<Decision[]> {
     const decisions: Decision[] = [];
+    const marked = new Set<string>();
     for (const c of changes) {
       if (isPinMark(c)) {
-        if (applyPinMark(this.states.state(c.agent), c)) await this.states.save(c.agent);
+        if (applyPinMark(this.states.state(c.agent), c)) {
+          await this.states.save(c.agent);
+          marked.add(c.agent);
+        }
       } else decisions.push(c);
     }
     await this.apply(decisions, now);
+    // A member pinned or unpinned moves in the listing (pins first): its agent is told, as for a
+    // promotion. Listeners recompute only the agents named, so no other change covers it.
+    if (marked.size) this.o.events.changed([...marked]);
     return decisions;
   }
 
