@@ -145,7 +145,11 @@ export function createApp(opts: AppOptions): App {
   const learning = new SearchLearning({ stateDir: config.stateDir, now: () => clock.now(), enabled: () => config.search?.learn !== false, log });
   const search = new SearchService(() => catalog.toolbox(), config.searchAliases, 'bm25f', learning);
   // Claude Code transcripts, read by the usage cycle, also teach which tool a search led to.
-  usage.onTranscriptLine = transcriptLearner(learning, config.serverName);
+  usage.onTranscriptLine = transcriptLearner(
+    learning,
+    () => config.serverName,
+    (name) => catalog.toolbox().resolve(name)?.name ?? name,
+  );
   const sets: WorkingSets = new WorkingSets({
     config,
     clock,

@@ -21,7 +21,7 @@ function setup() {
   const learning = new SearchLearning({ now: () => Date.parse('2026-11-30T12:00:00Z'), enabled: () => true });
   const open = () => {
     const usage = new UsageStore(state, silentLogger);
-    usage.onTranscriptLine = transcriptLearner(learning, 'mws');
+    usage.onTranscriptLine = transcriptLearner(learning, () => 'mws');
     return usage;
   };
   return { state, root, learning, open, sources: [{ root, agent: 'claude' }] };
@@ -75,7 +75,7 @@ describe('search → call pairs from the usage cycle', () => {
       ].join('\n') + '\n',
     );
     const usage = open();
-    usage.onTranscriptLine = transcriptLearner(learning, 'mws');
+    usage.onTranscriptLine = transcriptLearner(learning, () => 'mws');
     await usage.ingestTranscripts(sources, 'mws');
     expect(learning.counts()).toEqual({});
     on = false;
@@ -83,4 +83,23 @@ describe('search → call pairs from the usage cycle', () => {
     await usage.ingestTranscripts(sources, 'mws');
     expect(learning.counts()).toEqual({});
   });
+
+  it('does not learn a second time a search→call the proxy saw live, and learns the resolved name of a short one', async () => {
+    const { root, learning, sources } = setup();
+    // The proxy saw this search and call live (its clock a second off the transcript's).
+    learning.train('claude', [{ query: 'send the invoice', tool: 'demo__mail_send_message', ts: Date.parse('2026-11-30T10:00:06Z') }]);
+    writeFileSync(
+      join(root, 's3.jsonl'),
+      [
+        use('s3', '2026-11-30T10:00:00Z', 'a', 'search_tools', { query: 'send the invoice' }),
+        use('s3', '2026-11-30T10:00:05Z', 'b', 'call_tool', { name: 'mail_send_message', arguments: {} }),
+      ].join('\n') + '\n',
+    );
+    const usage = new UsageStore(tempDir(), silentLogger);
+    usage.onTranscriptLine = transcriptLearner(learning, () => 'mws', (name) => (name === 'mail_send_message' ? 'demo__mail_send_message' : name));
+    await usage.ingestTranscripts(sources, 'mws');
+    expect(learning.counts()).toEqual({ claude: 1 });
+    expect(learning.wordsFor('mail_send_message', 'claude')).toEqual([]);
+  });
 });
+

@@ -150,15 +150,17 @@ export class SearchLearning {
 
   /**
    * Feeds pairs observed in a log read more than once (transcripts: a rebuilt usage file starts its
-   * cursors over): a pair already kept (same query, tool and time) is not counted again. Answers how
-   * many were new.
+   * cursors over): a pair already kept (same query and tool, within LEARN_WINDOW_MS) is not counted
+   * again. Answers how many were new.
    */
   observed(agent: string, pairs: Array<{ query: string; tool: string; ts: number }>): number {
     if (!this.enabled) return 0;
     let n = 0;
     for (const p of pairs) {
       const q = capQuery(p.query).query;
-      if (this.pairs.get(agent)?.some((k) => k.ts === p.ts && k.t === p.tool && k.q === q && !k.neg)) continue;
+      // The same pair within the learning window is one observation: a transcript also records every
+      // search→call that went through this proxy, which the live hooks have already learned.
+      if (this.pairs.get(agent)?.some((k) => !k.neg && k.t === p.tool && k.q === q && Math.abs(k.ts - p.ts) <= LEARN_WINDOW_MS)) continue;
       this.add(agent, { q, t: p.tool, ts: p.ts });
       n++;
     }

@@ -61,18 +61,28 @@ const MAX_READERS = 200;
  * read, with the agent its folder belongs to, becomes search→call pairs for `learning`. Idempotent:
  * a line read twice (cursors started over) adds no pair twice (SearchLearning.observed).
  */
-export function transcriptLearner(learning: SearchLearning, serverName: string): (line: string, agent: string) => void {
+export function transcriptLearner(
+  learning: SearchLearning,
+  serverName: () => string,
+  /** The toolbox's name for a name as the agent typed it (`call_tool` takes short names), as the live path records it. */
+  resolve: (name: string) => string = (name) => name,
+): (line: string, agent: string) => void {
   const readers = new Map<string, TranscriptPairReader>();
-  const marker = `mcp__${serverName}__`;
+  let name = serverName();
   return (line, agent) => {
+    // The server name is read each time: a hand edit of serverName changes which tools are ours.
+    if (serverName() !== name) {
+      name = serverName();
+      readers.clear();
+    }
     // Most lines are prose or other tools: only ones naming this proxy's tools are parsed.
-    if (!learning.enabled || !line.includes(marker)) return;
+    if (!learning.enabled || !line.includes(`mcp__${name}__`)) return;
     let r = readers.get(agent);
     if (!r) {
       if (readers.size >= MAX_READERS) readers.delete(readers.keys().next().value!);
-      readers.set(agent, (r = new TranscriptPairReader(serverName)));
+      readers.set(agent, (r = new TranscriptPairReader(name)));
     }
     const pairs = r.read(line);
-    if (pairs.length) learning.observed(agent, pairs);
+    if (pairs.length) learning.observed(agent, pairs.map((p) => ({ ...p, tool: resolve(p.tool) })));
   };
 }
