@@ -11,8 +11,9 @@ export function withDesktopPrefs(control: ControlApi, store: PrefsStore): Contro
     settings: async (a) => view(await control.settings(a)),
     updateSettings: async (a) => {
       const { desktop, ...rest } = a ?? {};
-      // The core checks and saves its own fields first: a refused port saves no switch either.
-      const saved = await control.updateSettings(rest);
+      // The core checks and saves its own fields first: a refused port saves no switch either. A
+      // switch alone does not touch the core (no config write, no recompute of every agent).
+      const saved = Object.keys(rest).length ? await control.updateSettings(rest) : await control.settings({});
       if (desktop && typeof desktop === 'object') setEditablePrefs(store, desktop);
       return view(saved);
     },

@@ -118,6 +118,10 @@ describe('the settings the desktop window sees', () => {
     expect(seen).toEqual([{ compactDescriptions: true }]);
     expect(r.desktop).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: false, startAtLogin: true });
     expect((await bridged.settings({})).desktop.startAtLogin).toBe(true);
+    // A switch alone leaves the core's config alone.
+    await bridged.updateSettings({ desktop: { notifyDemotions: false } });
+    expect(seen).toEqual([{ compactDescriptions: true }]);
+    expect(prefs.get('notifyDemotions')).toBe(false);
   });
   it('saves no switch when the core refuses the edit', async () => {
     const core = { updateSettings: async () => Promise.reject(new Error('config_invalid: port')) } as unknown as ControlApi;
