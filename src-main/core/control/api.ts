@@ -139,7 +139,7 @@ export interface ControlApi {
 /** One hit of a search as data (search/reply.ts's HitView without the schema; the window imports this file). */
 export type SearchHit = { name: string; promoted: boolean; readOnlyHint: boolean; destructiveHint: boolean; description?: string };
 /** A search as the window and the CLI show it. `kind` is how the query was read (search/service.ts's SearchAnswer). */
-export type SearchView = { text: string; bytes: number; kind: 'exact' | 'backend' | 'ranked' | 'catalog' | 'none'; hits: SearchHit[]; message?: string; explain?: ExplainedHit[] };
+export type SearchView = { text: string; bytes: number; kind: 'exact' | 'backend' | 'ranked' | 'overview' | 'none'; hits: SearchHit[]; message?: string; explain?: ExplainedHit[] };
 
 /** One search hit with the query words that matched it, and in which fields (`mws search --explain`). */
 export type ExplainedHit = { tool: string; score: number; matches: Array<{ word: string; via: string; fields: string[] }> };

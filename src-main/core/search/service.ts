@@ -14,7 +14,7 @@ import { MAX_NAME_CHARS, NEAR_NAME_CHARS, QUERY_CUT_NOTE, capQuery } from './lim
 export const DEFAULT_SEARCH_LIMIT = 8;
 export const MAX_SEARCH_LIMIT = 50;
 
-export type SearchAnswer = { text: string; results: number; kind: 'exact' | 'backend' | 'ranked' | 'catalog' | 'none'; /** Tool names in the reply, best first. */ names: string[] };
+export type SearchAnswer = { text: string; results: number; kind: 'exact' | 'backend' | 'ranked' | 'overview' | 'none'; /** Tool names in the reply, best first. */ names: string[] };
 
 export type Resolved = {
   kind: SearchAnswer['kind'];
@@ -175,7 +175,7 @@ export class SearchService {
     const k = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(limit ?? DEFAULT_SEARCH_LIMIT)));
     const capped = capQuery((query ?? '').trim());
     const q = capped.query;
-    if (!q) return { kind: 'catalog', query: q, entries: [] };
+    if (!q) return { kind: 'overview', query: q, entries: [] };
     const boost = this.boostFor(p, agent);
     if (capped.cut) return { ...this.rank(p, q, k, boost), cut: true };
     return this.rank(p, q, k, boost);
@@ -237,8 +237,8 @@ export class SearchService {
   search(query: string | undefined, limit: number | undefined, isPromoted: (e: ToolEntry) => boolean, agent?: string): SearchAnswer {
     const r = this.resolve(query, limit, agent);
     switch (r.kind) {
-      case 'catalog':
-        return this.catalog(this.toolbox(), isPromoted);
+      case 'overview':
+        return this.overview(this.toolbox(), isPromoted);
       case 'exact': {
         const e = r.entries[0]!;
         const view = { ...hitView(e, isPromoted(e), true), ...(e.tool.outputSchema ? { outputSchema: e.tool.outputSchema } : {}) };
@@ -262,8 +262,11 @@ export class SearchService {
     }
   }
 
-  /** No query: every tool by name, grouped by backend, listed ones marked with `*`. */
-  private catalog(tb: Toolbox, isPromoted: (e: ToolEntry) => boolean): SearchAnswer {
+  /**
+   * No query: every tool by name, grouped by backend, listed ones marked with `*` (kind `overview`; the
+   * reply's key stays `catalog`, which models read).
+   */
+  private overview(tb: Toolbox, isPromoted: (e: ToolEntry) => boolean): SearchAnswer {
     const groups: Record<string, string[]> = {};
     for (const e of tb.all()) (groups[displayBackend(e, tb.prefixNames)] ??= []).push(isPromoted(e) ? `${e.name}*` : e.name);
     const head = { total: tb.size, note: '* = in your tool list. Search by words or a backend name for details.' };
@@ -279,7 +282,7 @@ export class SearchService {
         reply = per > 0 ? { ...head, catalog: shrink() } : { ...head, backends: Object.fromEntries(names.map(([b, l]) => [b, l.length])) };
       }
     }
-    return { text: JSON.stringify(reply), results: tb.size, kind: 'catalog', names: [] };
+    return { text: JSON.stringify(reply), results: tb.size, kind: 'overview', names: [] };
   }
 
   private ranker(bm25f: SearchIndex, entries: ToolEntry[]): Ranker {
