@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAY, setsHarness, type SetsHarness } from '../helpers/sets.js';
-import { MAX_SESSIONS_PER_TOOL, USAGE_FILE } from '../../src-main/core/usage/usageStore.js';
+import { INGEST_SLICE_MS, MAX_SESSIONS_PER_TOOL, Slicer, USAGE_FILE } from '../../src-main/core/usage/usageStore.js';
 import { TAIL_CHUNK_BYTES } from '../../src-main/core/usage/tail.js';
 
 let h: SetsHarness;
@@ -101,5 +101,57 @@ describe('usage.json', () => {
     await h.sets.ingest(h.clock.now());
     const after = statSync(file);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+  });
+});
+
+describe('a backlog of many calls', () => {
+  it('hands the idle clock the latest call per agent and tool, whatever order the log holds them in', async () => {
+    h = await setsHarness();
+    await h.sets.promote('default', 'a', 'v', 'agent');
+    await h.sets.promote('default', 'b', 'v', 'agent');
+    const t = h.clock.now();
+    // Out of order on purpose: the latest call of 'a' is not its last line.
+    await h.call('a', { at: t - 3000 });
+    await h.call('a', { at: t - 1000 });
+    await h.call('a', { at: t - 2000 });
+    await h.call('b', { at: t - 5000, agent: 'other' });
+    await h.call('b', { at: t - 4000 });
+    await h.call('b', { at: t - 500, ok: false });
+    const used = await h.usage.ingestCallLog();
+    expect(used.sort((x, y) => `${x.agent}${x.tool}`.localeCompare(`${y.agent}${y.tool}`))).toEqual([
+      { agent: 'default', tool: 'a', ts: t - 1000 },
+      { agent: 'default', tool: 'b', ts: t - 4000 },
+      { agent: 'other', tool: 'b', ts: t - 5000 },
+    ]);
+  });
+
+  it('sets each member\'s last use to its latest call through a cycle', async () => {
+    h = await setsHarness();
+    await h.sets.promote('default', 'a', 'v', 'agent');
+    const t = h.clock.now();
+    await h.call('a', { at: t - 1000 });
+    await h.call('a', { at: t - 3000 });
+    await h.sets.ingest(t);
+    expect(h.sets.members('default')[0]).toMatchObject({ tool: 'a', lastUsedAt: t - 1000 });
+  });
+});
+
+describe('the slicer', () => {
+  it('carries one time budget across the steps that share it, so back-to-back steps do not add up', async () => {
+    let now = 0;
+    let pauses = 0;
+    const slicer = new Slicer(() => now, async () => void pauses++);
+    // Step one uses all but 2 ms of the budget.
+    for (let i = 0; i < 64 * (INGEST_SLICE_MS - 2); i++) {
+      if (i % 64 === 0) now += 1;
+      await slicer.maybeYield();
+    }
+    expect(pauses).toBe(0);
+    // Step two, on the same slicer, pauses as soon as the budget is spent, not after a budget of its own.
+    for (let i = 0; i < 64 * 3; i++) {
+      if (i % 64 === 0) now += 1;
+      await slicer.maybeYield();
+    }
+    expect(pauses).toBe(1);
   });
 });

@@ -50,6 +50,28 @@ const ROLLUP_PREFIX = 'day:';
 
 type Used = Array<{ agent: string; tool: string; ts: number }>;
 
+/**
+ * The successful calls one read found, kept as the latest call per agent and tool: what the idle clock
+ * needs (it keeps the latest), and a backlog of a million calls holds a few thousand entries instead
+ * of a million objects that live until the read ends (which made every young-generation GC copy them).
+ */
+class UsedCalls {
+  private readonly byAgent = new Map<string, Map<string, number>>();
+
+  add(agent: string, tool: string, ts: number): void {
+    let tools = this.byAgent.get(agent);
+    if (!tools) this.byAgent.set(agent, (tools = new Map()));
+    const had = tools.get(tool);
+    if (had === undefined || ts > had) tools.set(tool, ts);
+  }
+
+  list(): Used {
+    const out: Used = [];
+    for (const [agent, tools] of this.byAgent) for (const [tool, ts] of tools) out.push({ agent, tool, ts });
+    return out;
+  }
+}
+
 const empty = (): UsageFileShape => ({ version: 1, cursors: {}, pending: {}, gapSessions: {}, agents: {}, tallies: {}, searches: {}, lastUsed: {}, daily: {} });
 const isUsageFile = fits(usageFileSchema) as (v: unknown) => v is UsageFileShape;
 
@@ -59,6 +81,11 @@ export class UsageStore {
   private readonly path: string;
   /** Something changed since the last save: unchanged usage is never rewritten. */
   private dirty = false;
+  /**
+   * One time budget for all the store's long steps: a cycle runs ingestion, save and prune back to
+   * back, and a fresh budget per step let their slices add up between two yields.
+   */
+  private readonly slice = new Slicer();
 
   /** Sees each transcript line read, with its agent: search→call pairs for learning (search/transcriptPairs.ts). */
   onTranscriptLine: ((line: string, agent: string) => void) | undefined;
@@ -91,7 +118,7 @@ export class UsageStore {
    * JSON.stringify of a large usage file would hold the event loop for its whole length.
    */
   private async serialize(): Promise<string> {
-    const slice = new Slicer();
+    const slice = this.slice;
     // Objects are opened down to per-tool entries (depth 3: field → agent → tool), then stringified whole.
     const write = async (value: unknown, depth: number): Promise<string> => {
       if (depth === 0 || typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -146,13 +173,13 @@ export class UsageStore {
   }
 
   /**
-   * Reads everything calls.jsonl gained, to its end, in chunks that yield; answers the (agent, tool,
-   * ts) of new successful calls. Callers must not overlap (WorkingSets.ingest is single-flight).
+   * Reads everything calls.jsonl gained, to its end, in chunks that yield; answers, per agent and tool
+   * with new successful calls, the latest one's ts. Callers must not overlap (WorkingSets.ingest is single-flight).
    */
   async ingestCallLog(): Promise<Used> {
     const path = join(this.stateDir, CALL_LOG_FILE);
-    const used: Used = [];
-    const slice = new Slicer();
+    const used = new UsedCalls();
+    const slice = this.slice;
     const end = await readAllNewLines(path, this.data.cursors[path], async (lines) => {
       for (const line of lines) {
         await slice.maybeYield();
@@ -160,7 +187,7 @@ export class UsageStore {
       }
     });
     if (end) this.moveCursor(path, end);
-    return used;
+    return used.list();
   }
 
   private moveCursor(path: string, c: Cursor): void {
@@ -170,7 +197,7 @@ export class UsageStore {
     this.dirty = true;
   }
 
-  private callLine(line: string, used: Used): void {
+  private callLine(line: string, used: UsedCalls): void {
     let r: Record<string, unknown>;
     try {
       r = JSON.parse(line) as Record<string, unknown>;
@@ -195,13 +222,13 @@ export class UsageStore {
     tally.ok++;
     const session = typeof r.session === 'string' && r.session ? `mcp:${r.session}` : this.gapSession(agent, typeof r.client === 'string' ? r.client : 'unknown', ts);
     this.use(agent, r.tool, session, ts);
-    used.push({ agent, tool: r.tool, ts });
+    used.add(agent, r.tool, ts);
   }
 
-  /** Reads what the Claude Code transcripts gained; answers the new successful calls. */
-  async ingestTranscripts(sources: ReadonlyArray<{ root: string; agent: string }>, serverName: string): Promise<Array<{ agent: string; tool: string; ts: number }>> {
-    const used: Used = [];
-    const slice = new Slicer();
+  /** Reads what the Claude Code transcripts gained; answers, per agent and tool newly used, the latest call's ts. */
+  async ingestTranscripts(sources: ReadonlyArray<{ root: string; agent: string }>, serverName: string): Promise<Used> {
+    const used = new UsedCalls();
+    const slice = this.slice;
     for (const src of sources) {
       for (const file of await transcriptFiles(src.root)) {
         const end = await readAllNewLines(file, this.data.cursors[file], async (lines) => {
@@ -216,19 +243,19 @@ export class UsageStore {
             delete this.data.pending[r.id];
             if (!r.ok) continue;
             this.use(p.agent, p.tool, p.session, p.ts);
-            used.push({ agent: p.agent, tool: p.tool, ts: p.ts });
+            used.add(p.agent, p.tool, p.ts);
           }
         }
         });
         if (end) this.moveCursor(file, end);
       }
     }
-    return used;
+    return used.list();
   }
 
   /** Forgets sessions and pending calls older than `retentionDays`. */
   async prune(now: number, retentionDays: number): Promise<void> {
-    const slice = new Slicer();
+    const slice = this.slice;
     const cutoff = now - retentionDays * DAY_MS;
     const drop = (o: Record<string, unknown>, k: string) => {
       delete o[k];
@@ -299,16 +326,24 @@ export class UsageStore {
 }
 
 /** Splits long synchronous work: yields to the event loop once INGEST_SLICE_MS have gone by. */
-class Slicer {
-  private start = performance.now();
+export class Slicer {
+  private start: number;
   private n = 0;
+  /** `now` and `pause` are injectable so tests can drive the budget without a real clock. */
+  constructor(
+    private readonly now: () => number = () => performance.now(),
+    private readonly pause: () => Promise<void> = () => new Promise<void>((resolve) => setImmediate(resolve)),
+  ) {
+    this.start = now();
+  }
+
   /** `weight`: how many light steps this one counts for (the clock is read every 64 steps). */
   async maybeYield(weight = 1): Promise<void> {
     this.n += weight;
     if (this.n < 64) return;
     this.n = 0;
-    if (performance.now() - this.start < INGEST_SLICE_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    this.start = performance.now();
+    if (this.now() - this.start < INGEST_SLICE_MS) return;
+    await this.pause();
+    this.start = this.now();
   }
 }
