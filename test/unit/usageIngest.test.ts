@@ -136,6 +136,27 @@ describe('a backlog of many calls', () => {
   });
 });
 
+describe('rolled-up sessions', () => {
+  it('are keyed by the UTC day of their last call, across days and back again', async () => {
+    h = await setsHarness();
+    const day0 = Math.floor(h.clock.now() / DAY) * DAY;
+    // Sessions over three days, then more on the first day again, enough to fold most of them.
+    const days = [0, 1, 2, 0];
+    let s = 0;
+    for (const d of days) {
+      for (let i = 0; i < MAX_SESSIONS_PER_TOOL; i++) await h.call('a', { session: `s${s++}`, at: day0 + d * DAY + i * 60_000 });
+    }
+    await h.sets.ingest(h.clock.now());
+    const keys = Object.keys(h.usage.usage('default').a!).filter((k) => k.startsWith('day:')).sort();
+    const iso = (d: number) => `day:${new Date(day0 + d * DAY).toISOString().slice(0, 10)}`;
+    expect(keys.length).toBeGreaterThan(0);
+    for (const k of keys) expect([iso(0), iso(1), iso(2)]).toContain(k);
+    const folded = Object.entries(h.usage.usage('default').a!).filter(([k]) => k.startsWith('day:'));
+    for (const [k, u] of folded) expect(k).toBe(`day:${new Date(u.last).toISOString().slice(0, 10)}`);
+    expect(Object.values(h.usage.usage('default').a!).reduce((n, u) => n + (u.sessions ?? 1), 0)).toBe(s);
+  });
+});
+
 describe('the slicer', () => {
   it('carries one time budget across the steps that share it, so back-to-back steps do not add up', async () => {
     let now = 0;

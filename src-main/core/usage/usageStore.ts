@@ -287,7 +287,7 @@ export class UsageStore {
     exact.sort((a, b) => b[1].last - a[1].last);
     for (const [key, u] of exact.slice(MAX_SESSIONS_PER_TOOL)) {
       delete sessions[key];
-      const dayKey = ROLLUP_PREFIX + new Date(u.last).toISOString().slice(0, 10);
+      const dayKey = this.rollupKey(u.last);
       const d = sessions[dayKey];
       if (d) {
         d.first = Math.min(d.first, u.first);
@@ -297,6 +297,20 @@ export class UsageStore {
       } else sessions[dayKey] = { first: u.first, last: u.last, calls: u.calls, sessions: u.sessions ?? 1 };
     }
     this.exactCount.set(sessions, Math.min(exact.length, MAX_SESSIONS_PER_TOOL));
+  }
+
+  /** Roll-up keys by day number: a backlog folds a million sessions into a few days' keys. */
+  private readonly rollupKeys = new Map<number, string>();
+
+  private rollupKey(ts: number): string {
+    const n = Math.floor(ts / DAY_MS);
+    let key = this.rollupKeys.get(n);
+    if (key === undefined) {
+      if (this.rollupKeys.size >= 1024) this.rollupKeys.clear(); // bounded, whatever the log's span
+      key = ROLLUP_PREFIX + new Date(n * DAY_MS).toISOString().slice(0, 10);
+      this.rollupKeys.set(n, key);
+    }
+    return key;
   }
 
   private use(agent: string, tool: string, session: string, ts: number): void {
