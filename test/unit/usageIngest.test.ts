@@ -136,6 +136,26 @@ describe('a backlog of many calls', () => {
   });
 });
 
+describe('usage.json written in pieces', () => {
+  it('holds exactly what one JSON.stringify of the usage would, across many pieces', async () => {
+    h = await setsHarness();
+    const t = h.clock.now() - 3600_000;
+    const lines: string[] = [];
+    for (let i = 0; i < 6000; i++) {
+      lines.push(JSON.stringify({ ts: new Date(t + i * 100).toISOString(), agent: `agent-${i % 7}`, tool: `tool-${i % 900}`, via: 'direct', ok: i % 13 !== 0, ms: 1, client: 'c', session: `s${i % 40}` }));
+      if (i % 50 === 0) lines.push(JSON.stringify({ ts: new Date(t + i * 100).toISOString(), agent: `agent-${i % 7}`, event: 'search' }));
+    }
+    writeFileSync(join(h.stateDir, 'calls.jsonl'), lines.join('\n') + '\n');
+    await h.sets.ingest(h.clock.now());
+    const text = readFileSync(join(h.stateDir, USAGE_FILE), 'utf8');
+    // Several 64 KB pieces, and the same bytes as the one-string form, key order included.
+    expect(text.length).toBeGreaterThan(4 * 64 * 1024);
+    expect(text).toBe(JSON.stringify(JSON.parse(text)) + '\n');
+    const stored = JSON.parse(text) as { tallies: Record<string, Record<string, { ok: number }>> };
+    expect(stored.tallies['agent-3']).toEqual(h.usage.tallies('agent-3'));
+  });
+});
+
 describe('rolled-up sessions', () => {
   it('are keyed by the UTC day of their last call, across days and back again', async () => {
     h = await setsHarness();

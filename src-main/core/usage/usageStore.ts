@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log.js';
-import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
+import { readJsonSafe, writePiecesAtomic } from '../store/atomicJson.js';
 import { readAllNewLines, type Cursor } from './tail.js';
 import { parseTranscriptLine, transcriptFiles } from './transcripts.js';
 import { CALL_LOG_FILE } from './callLog.js';
@@ -44,8 +44,10 @@ export const DAILY_DAYS = 90;
  * (`day:YYYY-MM-DD`, with a session count), so a tool used in a million sessions costs a few entries.
  */
 export const MAX_SESSIONS_PER_TOOL = 16;
+/** usage.json is written in pieces of about this many characters (each encoded and written alone). */
+const PIECE_CHARS = 64 * 1024;
 /** Parsing work between two yields to the event loop: calls wait at most about this long for it. */
-export const INGEST_SLICE_MS = 8;
+export const INGEST_SLICE_MS = 5;
 const ROLLUP_PREFIX = 'day:';
 
 type Used = Array<{ agent: string; tool: string; ts: number }>;
@@ -106,7 +108,7 @@ export class UsageStore {
     if (!this.dirty) return;
     this.dirty = false;
     try {
-      await writeTextAtomic(this.path, await this.serialize(), 0o600);
+      await writePiecesAtomic(this.path, (out) => this.serialize(out), 0o600);
     } catch (err) {
       this.dirty = true;
       throw err;
@@ -114,22 +116,41 @@ export class UsageStore {
   }
 
   /**
-   * The file's JSON, built agent by agent and tool by tool with yields between slices: one
-   * JSON.stringify of a large usage file would hold the event loop for its whole length.
+   * Writes the file's JSON in pieces of about PIECE_CHARS, built agent by agent and tool by tool with
+   * yields between slices: one JSON.stringify (or one string) of a large usage file would hold the event
+   * loop for its whole length, when stringified and again when encoded for the write.
    */
-  private async serialize(): Promise<string> {
+  private async serialize(out: (piece: string) => Promise<void>): Promise<void> {
     const slice = this.slice;
+    let parts: string[] = [];
+    let size = 0;
+    const emit = async (s: string) => {
+      parts.push(s);
+      size += s.length;
+      if (size < PIECE_CHARS) return;
+      const piece = parts.join('');
+      parts = [];
+      size = 0;
+      await out(piece);
+    };
     // Objects are opened down to per-tool entries (depth 3: field → agent → tool), then stringified whole.
-    const write = async (value: unknown, depth: number): Promise<string> => {
+    const write = async (value: unknown, depth: number): Promise<void> => {
       if (depth === 0 || typeof value !== 'object' || value === null || Array.isArray(value)) {
         await slice.maybeYield();
-        return JSON.stringify(value);
+        await emit(`${JSON.stringify(value)}`);
+        return;
       }
-      const parts: string[] = [];
-      for (const [k, v] of Object.entries(value)) parts.push(`${JSON.stringify(k)}:${await write(v, depth - 1)}`);
-      return `{${parts.join(',')}}`;
+      let sep = '{';
+      for (const [k, v] of Object.entries(value)) {
+        await emit(`${sep}${JSON.stringify(k)}:`);
+        sep = ',';
+        await write(v, depth - 1);
+      }
+      await emit(sep === '{' ? '{}' : '}');
     };
-    return (await write(this.data, 3)) + '\n';
+    await write(this.data, 3);
+    parts.push('\n');
+    await out(parts.join(''));
   }
 
   usage(agent: string): AgentUsage {
