@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAY, setsHarness, type SetsHarness } from '../helpers/sets.js';
-import { MAX_SESSIONS_PER_TOOL, USAGE_FILE } from '../../src-main/core/usage/usageStore.js';
+import { INGEST_SLICE_MS, MAX_SESSIONS_PER_TOOL, Slicer, USAGE_FILE } from '../../src-main/core/usage/usageStore.js';
 import { TAIL_CHUNK_BYTES } from '../../src-main/core/usage/tail.js';
 
 let h: SetsHarness;
@@ -101,5 +101,98 @@ describe('usage.json', () => {
     await h.sets.ingest(h.clock.now());
     const after = statSync(file);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+  });
+});
+
+describe('a backlog of many calls', () => {
+  it('hands the idle clock the latest call per agent and tool, whatever order the log holds them in', async () => {
+    h = await setsHarness();
+    await h.sets.promote('default', 'a', 'v', 'agent');
+    await h.sets.promote('default', 'b', 'v', 'agent');
+    const t = h.clock.now();
+    // Out of order on purpose: the latest call of 'a' is not its last line.
+    await h.call('a', { at: t - 3000 });
+    await h.call('a', { at: t - 1000 });
+    await h.call('a', { at: t - 2000 });
+    await h.call('b', { at: t - 5000, agent: 'other' });
+    await h.call('b', { at: t - 4000 });
+    await h.call('b', { at: t - 500, ok: false });
+    const used = await h.usage.ingestCallLog();
+    expect(used.sort((x, y) => `${x.agent}${x.tool}`.localeCompare(`${y.agent}${y.tool}`))).toEqual([
+      { agent: 'default', tool: 'a', ts: t - 1000 },
+      { agent: 'default', tool: 'b', ts: t - 4000 },
+      { agent: 'other', tool: 'b', ts: t - 5000 },
+    ]);
+  });
+
+  it('sets each member\'s last use to its latest call through a cycle', async () => {
+    h = await setsHarness();
+    await h.sets.promote('default', 'a', 'v', 'agent');
+    const t = h.clock.now();
+    await h.call('a', { at: t - 1000 });
+    await h.call('a', { at: t - 3000 });
+    await h.sets.ingest(t);
+    expect(h.sets.members('default')[0]).toMatchObject({ tool: 'a', lastUsedAt: t - 1000 });
+  });
+});
+
+describe('usage.json written in pieces', () => {
+  it('holds exactly what one JSON.stringify of the usage would, across many pieces', async () => {
+    h = await setsHarness();
+    const t = h.clock.now() - 3600_000;
+    const lines: string[] = [];
+    for (let i = 0; i < 6000; i++) {
+      lines.push(JSON.stringify({ ts: new Date(t + i * 100).toISOString(), agent: `agent-${i % 7}`, tool: `tool-${i % 900}`, via: 'direct', ok: i % 13 !== 0, ms: 1, client: 'c', session: `s${i % 40}` }));
+      if (i % 50 === 0) lines.push(JSON.stringify({ ts: new Date(t + i * 100).toISOString(), agent: `agent-${i % 7}`, event: 'search' }));
+    }
+    writeFileSync(join(h.stateDir, 'calls.jsonl'), lines.join('\n') + '\n');
+    await h.sets.ingest(h.clock.now());
+    const text = readFileSync(join(h.stateDir, USAGE_FILE), 'utf8');
+    // Several 64 KB pieces, and the same bytes as the one-string form, key order included.
+    expect(text.length).toBeGreaterThan(4 * 64 * 1024);
+    expect(text).toBe(JSON.stringify(JSON.parse(text)) + '\n');
+    const stored = JSON.parse(text) as { tallies: Record<string, Record<string, { ok: number }>> };
+    expect(stored.tallies['agent-3']).toEqual(h.usage.tallies('agent-3'));
+  });
+});
+
+describe('rolled-up sessions', () => {
+  it('are keyed by the UTC day of their last call, across days and back again', async () => {
+    h = await setsHarness();
+    const day0 = Math.floor(h.clock.now() / DAY) * DAY;
+    // Sessions over three days, then more on the first day again, enough to fold most of them.
+    const days = [0, 1, 2, 0];
+    let s = 0;
+    for (const d of days) {
+      for (let i = 0; i < MAX_SESSIONS_PER_TOOL; i++) await h.call('a', { session: `s${s++}`, at: day0 + d * DAY + i * 60_000 });
+    }
+    await h.sets.ingest(h.clock.now());
+    const keys = Object.keys(h.usage.usage('default').a!).filter((k) => k.startsWith('day:')).sort();
+    const iso = (d: number) => `day:${new Date(day0 + d * DAY).toISOString().slice(0, 10)}`;
+    expect(keys.length).toBeGreaterThan(0);
+    for (const k of keys) expect([iso(0), iso(1), iso(2)]).toContain(k);
+    const folded = Object.entries(h.usage.usage('default').a!).filter(([k]) => k.startsWith('day:'));
+    for (const [k, u] of folded) expect(k).toBe(`day:${new Date(u.last).toISOString().slice(0, 10)}`);
+    expect(Object.values(h.usage.usage('default').a!).reduce((n, u) => n + (u.sessions ?? 1), 0)).toBe(s);
+  });
+});
+
+describe('the slicer', () => {
+  it('carries one time budget across the steps that share it, so back-to-back steps do not add up', async () => {
+    let now = 0;
+    let pauses = 0;
+    const slicer = new Slicer(() => now, async () => void pauses++);
+    // Step one uses all but 2 ms of the budget.
+    for (let i = 0; i < 64 * (INGEST_SLICE_MS - 2); i++) {
+      if (i % 64 === 0) now += 1;
+      await slicer.maybeYield();
+    }
+    expect(pauses).toBe(0);
+    // Step two, on the same slicer, pauses as soon as the budget is spent, not after a budget of its own.
+    for (let i = 0; i < 64 * 3; i++) {
+      if (i % 64 === 0) now += 1;
+      await slicer.maybeYield();
+    }
+    expect(pauses).toBe(1);
   });
 });

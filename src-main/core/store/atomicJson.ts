@@ -22,6 +22,25 @@ export async function writeTextAtomic(path: string, text: string, mode = 0o600):
   await rename(tmp, path);
 }
 
+/**
+ * The same for text produced in pieces: each piece is written as it comes, so a large file is never
+ * one string (whose encoding holds the event loop for its whole length) and the producer may yield.
+ */
+export async function writePiecesAtomic(path: string, produce: (write: (piece: string) => Promise<void>) => Promise<void>, mode = 0o600): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  const fh = await open(tmp, 'w', mode);
+  try {
+    await produce(async (piece) => {
+      await fh.write(piece);
+    });
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, path);
+}
+
 export type ReadResult<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'damaged'; movedTo: string };
 
 /**

@@ -8,7 +8,7 @@ export type Cursor = { offset: number; ino: number };
  * One read's size. A backlog is read to its end in one pass, chunk by chunk, so a chunk bounds the
  * memory one read holds and the work done between two yields to the event loop, not how far it gets.
  */
-export const TAIL_CHUNK_BYTES = 1024 * 1024;
+export const TAIL_CHUNK_BYTES = 256 * 1024;
 
 export async function readNewLines(path: string, cursor: Cursor | undefined, maxBytes = TAIL_CHUNK_BYTES): Promise<{ lines: string[]; cursor: Cursor } | undefined> {
   let st;

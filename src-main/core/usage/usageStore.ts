@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log.js';
-import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
+import { readJsonSafe, writePiecesAtomic } from '../store/atomicJson.js';
 import { readAllNewLines, type Cursor } from './tail.js';
 import { parseTranscriptLine, transcriptFiles } from './transcripts.js';
 import { CALL_LOG_FILE } from './callLog.js';
@@ -44,11 +44,35 @@ export const DAILY_DAYS = 90;
  * (`day:YYYY-MM-DD`, with a session count), so a tool used in a million sessions costs a few entries.
  */
 export const MAX_SESSIONS_PER_TOOL = 16;
+/** usage.json is written in pieces of about this many characters (each encoded and written alone). */
+const PIECE_CHARS = 64 * 1024;
 /** Parsing work between two yields to the event loop: calls wait at most about this long for it. */
-export const INGEST_SLICE_MS = 8;
+export const INGEST_SLICE_MS = 5;
 const ROLLUP_PREFIX = 'day:';
 
 type Used = Array<{ agent: string; tool: string; ts: number }>;
+
+/**
+ * The successful calls one read found, kept as the latest call per agent and tool: what the idle clock
+ * needs (it keeps the latest), and a backlog of a million calls holds a few thousand entries instead
+ * of a million objects that live until the read ends (which made every young-generation GC copy them).
+ */
+class UsedCalls {
+  private readonly byAgent = new Map<string, Map<string, number>>();
+
+  add(agent: string, tool: string, ts: number): void {
+    let tools = this.byAgent.get(agent);
+    if (!tools) this.byAgent.set(agent, (tools = new Map()));
+    const had = tools.get(tool);
+    if (had === undefined || ts > had) tools.set(tool, ts);
+  }
+
+  list(): Used {
+    const out: Used = [];
+    for (const [agent, tools] of this.byAgent) for (const [tool, ts] of tools) out.push({ agent, tool, ts });
+    return out;
+  }
+}
 
 const empty = (): UsageFileShape => ({ version: 1, cursors: {}, pending: {}, gapSessions: {}, agents: {}, tallies: {}, searches: {}, lastUsed: {}, daily: {} });
 const isUsageFile = fits(usageFileSchema) as (v: unknown) => v is UsageFileShape;
@@ -59,6 +83,11 @@ export class UsageStore {
   private readonly path: string;
   /** Something changed since the last save: unchanged usage is never rewritten. */
   private dirty = false;
+  /**
+   * One time budget for all the store's long steps: a cycle runs ingestion, save and prune back to
+   * back, and a fresh budget per step let their slices add up between two yields.
+   */
+  private readonly slice = new Slicer();
 
   /** Sees each transcript line read, with its agent: search→call pairs for learning (search/transcriptPairs.ts). */
   onTranscriptLine: ((line: string, agent: string) => void) | undefined;
@@ -79,7 +108,7 @@ export class UsageStore {
     if (!this.dirty) return;
     this.dirty = false;
     try {
-      await writeTextAtomic(this.path, await this.serialize(), 0o600);
+      await writePiecesAtomic(this.path, (out) => this.serialize(out), 0o600);
     } catch (err) {
       this.dirty = true;
       throw err;
@@ -87,22 +116,41 @@ export class UsageStore {
   }
 
   /**
-   * The file's JSON, built agent by agent and tool by tool with yields between slices: one
-   * JSON.stringify of a large usage file would hold the event loop for its whole length.
+   * Writes the file's JSON in pieces of about PIECE_CHARS, built agent by agent and tool by tool with
+   * yields between slices: one JSON.stringify (or one string) of a large usage file would hold the event
+   * loop for its whole length, when stringified and again when encoded for the write.
    */
-  private async serialize(): Promise<string> {
-    const slice = new Slicer();
+  private async serialize(out: (piece: string) => Promise<void>): Promise<void> {
+    const slice = this.slice;
+    let parts: string[] = [];
+    let size = 0;
+    const emit = async (s: string) => {
+      parts.push(s);
+      size += s.length;
+      if (size < PIECE_CHARS) return;
+      const piece = parts.join('');
+      parts = [];
+      size = 0;
+      await out(piece);
+    };
     // Objects are opened down to per-tool entries (depth 3: field → agent → tool), then stringified whole.
-    const write = async (value: unknown, depth: number): Promise<string> => {
+    const write = async (value: unknown, depth: number): Promise<void> => {
       if (depth === 0 || typeof value !== 'object' || value === null || Array.isArray(value)) {
         await slice.maybeYield();
-        return JSON.stringify(value);
+        await emit(`${JSON.stringify(value)}`);
+        return;
       }
-      const parts: string[] = [];
-      for (const [k, v] of Object.entries(value)) parts.push(`${JSON.stringify(k)}:${await write(v, depth - 1)}`);
-      return `{${parts.join(',')}}`;
+      let sep = '{';
+      for (const [k, v] of Object.entries(value)) {
+        await emit(`${sep}${JSON.stringify(k)}:`);
+        sep = ',';
+        await write(v, depth - 1);
+      }
+      await emit(sep === '{' ? '{}' : '}');
     };
-    return (await write(this.data, 3)) + '\n';
+    await write(this.data, 3);
+    parts.push('\n');
+    await out(parts.join(''));
   }
 
   usage(agent: string): AgentUsage {
@@ -146,13 +194,13 @@ export class UsageStore {
   }
 
   /**
-   * Reads everything calls.jsonl gained, to its end, in chunks that yield; answers the (agent, tool,
-   * ts) of new successful calls. Callers must not overlap (WorkingSets.ingest is single-flight).
+   * Reads everything calls.jsonl gained, to its end, in chunks that yield; answers, per agent and tool
+   * with new successful calls, the latest one's ts. Callers must not overlap (WorkingSets.ingest is single-flight).
    */
   async ingestCallLog(): Promise<Used> {
     const path = join(this.stateDir, CALL_LOG_FILE);
-    const used: Used = [];
-    const slice = new Slicer();
+    const used = new UsedCalls();
+    const slice = this.slice;
     const end = await readAllNewLines(path, this.data.cursors[path], async (lines) => {
       for (const line of lines) {
         await slice.maybeYield();
@@ -160,7 +208,7 @@ export class UsageStore {
       }
     });
     if (end) this.moveCursor(path, end);
-    return used;
+    return used.list();
   }
 
   private moveCursor(path: string, c: Cursor): void {
@@ -170,7 +218,7 @@ export class UsageStore {
     this.dirty = true;
   }
 
-  private callLine(line: string, used: Used): void {
+  private callLine(line: string, used: UsedCalls): void {
     let r: Record<string, unknown>;
     try {
       r = JSON.parse(line) as Record<string, unknown>;
@@ -195,13 +243,13 @@ export class UsageStore {
     tally.ok++;
     const session = typeof r.session === 'string' && r.session ? `mcp:${r.session}` : this.gapSession(agent, typeof r.client === 'string' ? r.client : 'unknown', ts);
     this.use(agent, r.tool, session, ts);
-    used.push({ agent, tool: r.tool, ts });
+    used.add(agent, r.tool, ts);
   }
 
-  /** Reads what the Claude Code transcripts gained; answers the new successful calls. */
-  async ingestTranscripts(sources: ReadonlyArray<{ root: string; agent: string }>, serverName: string): Promise<Array<{ agent: string; tool: string; ts: number }>> {
-    const used: Used = [];
-    const slice = new Slicer();
+  /** Reads what the Claude Code transcripts gained; answers, per agent and tool newly used, the latest call's ts. */
+  async ingestTranscripts(sources: ReadonlyArray<{ root: string; agent: string }>, serverName: string): Promise<Used> {
+    const used = new UsedCalls();
+    const slice = this.slice;
     for (const src of sources) {
       for (const file of await transcriptFiles(src.root)) {
         const end = await readAllNewLines(file, this.data.cursors[file], async (lines) => {
@@ -216,19 +264,19 @@ export class UsageStore {
             delete this.data.pending[r.id];
             if (!r.ok) continue;
             this.use(p.agent, p.tool, p.session, p.ts);
-            used.push({ agent: p.agent, tool: p.tool, ts: p.ts });
+            used.add(p.agent, p.tool, p.ts);
           }
         }
         });
         if (end) this.moveCursor(file, end);
       }
     }
-    return used;
+    return used.list();
   }
 
   /** Forgets sessions and pending calls older than `retentionDays`. */
   async prune(now: number, retentionDays: number): Promise<void> {
-    const slice = new Slicer();
+    const slice = this.slice;
     const cutoff = now - retentionDays * DAY_MS;
     const drop = (o: Record<string, unknown>, k: string) => {
       delete o[k];
@@ -260,7 +308,7 @@ export class UsageStore {
     exact.sort((a, b) => b[1].last - a[1].last);
     for (const [key, u] of exact.slice(MAX_SESSIONS_PER_TOOL)) {
       delete sessions[key];
-      const dayKey = ROLLUP_PREFIX + new Date(u.last).toISOString().slice(0, 10);
+      const dayKey = this.rollupKey(u.last);
       const d = sessions[dayKey];
       if (d) {
         d.first = Math.min(d.first, u.first);
@@ -270,6 +318,20 @@ export class UsageStore {
       } else sessions[dayKey] = { first: u.first, last: u.last, calls: u.calls, sessions: u.sessions ?? 1 };
     }
     this.exactCount.set(sessions, Math.min(exact.length, MAX_SESSIONS_PER_TOOL));
+  }
+
+  /** Roll-up keys by day number: a backlog folds a million sessions into a few days' keys. */
+  private readonly rollupKeys = new Map<number, string>();
+
+  private rollupKey(ts: number): string {
+    const n = Math.floor(ts / DAY_MS);
+    let key = this.rollupKeys.get(n);
+    if (key === undefined) {
+      if (this.rollupKeys.size >= 1024) this.rollupKeys.clear(); // bounded, whatever the log's span
+      key = ROLLUP_PREFIX + new Date(n * DAY_MS).toISOString().slice(0, 10);
+      this.rollupKeys.set(n, key);
+    }
+    return key;
   }
 
   private use(agent: string, tool: string, session: string, ts: number): void {
@@ -299,16 +361,24 @@ export class UsageStore {
 }
 
 /** Splits long synchronous work: yields to the event loop once INGEST_SLICE_MS have gone by. */
-class Slicer {
-  private start = performance.now();
+export class Slicer {
+  private start: number;
   private n = 0;
+  /** `now` and `pause` are injectable so tests can drive the budget without a real clock. */
+  constructor(
+    private readonly now: () => number = () => performance.now(),
+    private readonly pause: () => Promise<void> = () => new Promise<void>((resolve) => setImmediate(resolve)),
+  ) {
+    this.start = now();
+  }
+
   /** `weight`: how many light steps this one counts for (the clock is read every 64 steps). */
   async maybeYield(weight = 1): Promise<void> {
     this.n += weight;
     if (this.n < 64) return;
     this.n = 0;
-    if (performance.now() - this.start < INGEST_SLICE_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    this.start = performance.now();
+    if (this.now() - this.start < INGEST_SLICE_MS) return;
+    await this.pause();
+    this.start = this.now();
   }
 }
