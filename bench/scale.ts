@@ -7,6 +7,7 @@
 //   BENCH_SCALE_USAGE_LINES=1000000    calls.jsonl backlog read by one usage cycle
 //   BENCH_SCALE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p"   node flags for `mws serve` (profiles)
 //   BENCH_SCALE_HEAP_SNAPSHOTS=1       heap snapshots of `mws serve` at each RSS figure (in its cwd)
+//   BENCH_SCALE_START_ONLY=1           stop after the start figures (listening, first list, RSS after start)
 // Targets at 5,000 tools × 100 agents are printed beside each figure.
 import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, existsSync, readdirSync, statSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ const CALLS = Number(process.env.BENCH_SCALE_CALLS ?? 10_000);
 const USAGE_LINES = Number(process.env.BENCH_SCALE_USAGE_LINES ?? 1_000_000);
 const NODE_ARGS = (process.env.BENCH_SCALE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const SNAPSHOTS = process.env.BENCH_SCALE_HEAP_SNAPSHOTS === '1';
+const START_ONLY = process.env.BENCH_SCALE_START_ONLY === '1';
 const AGENTS = 100;
 const CLI = join(ROOT, 'out', 'main', 'cli.js');
 const MANY = join(ROOT, 'bench', 'fixtures', 'manyTools.mjs');
@@ -126,6 +128,12 @@ async function scale(n: number): Promise<Row[]> {
   rows.push(['first full list (from start)', ms(performance.now() - t0), '']);
   rows.push(['RSS after start', mb(rss(mws.pid!)), 'target < 150 MB']);
   await snapshot(mws, stateDir, 'start');
+  if (START_ONLY) {
+    await big.close().catch(() => {});
+    mws.kill('SIGTERM');
+    await new Promise((r) => mws.once('exit', r));
+    return rows;
+  }
 
   // tools/list by set size (the fast path, 2026-07-28).
   for (const i of [0, Math.floor(AGENTS / 2), AGENTS - 1]) {

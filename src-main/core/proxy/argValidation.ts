@@ -1,11 +1,12 @@
 // Checks call arguments against the tool's inputSchema before anything reaches the upstream, and
 // words the problems so a model can fix its call.
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { ToolEntry } from '../toolbox/toolbox.js';
 
-// ajv-formats ships CommonJS; under ESM its default export is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => void;
+// ajv and ajv-formats (CommonJS) are required by the first check, not imported with this module:
+// evaluating them cost ~20–40 ms before `mws serve` listened, and the first call can pay it once.
+const requireCjs = createRequire(import.meta.url);
 
 /**
  * Compiled validators kept at once. Each costs tens of kB; a 20,000-tool toolbox called tool by tool
@@ -15,6 +16,10 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 export const VALIDATOR_CACHE_SIZE = 500;
 
 function newAjv(): Ajv {
+  const { Ajv } = requireCjs('ajv') as typeof import('ajv');
+  const formats = requireCjs('ajv-formats') as { default?: unknown };
+  // ajv-formats ships CommonJS: its function is the module itself, or its `default`.
+  const addFormats = (formats.default ?? formats) as (a: Ajv) => void;
   const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
   addFormats(ajv);
   return ajv;

@@ -1,6 +1,7 @@
 // Is this a real English word? Typo correction must leave real words alone ("bread" is not a typo of
-// "read"). The list is the `word-list` package (MIT, ~274,000 words), read once when the search index
-// is built and kept as one string with line offsets for binary search (≈4 MB, against ≈15 MB for a Set).
+// "read"). The list is the `word-list` package (MIT, ~274,000 words), read once by the first query word
+// that needs a typo correction (≈50 ms then), and kept as one string with line offsets for binary
+// search (≈5 MB, against ≈15 MB for a Set).
 import { readFileSync } from 'node:fs';
 import wordListPath from 'word-list';
 
@@ -48,6 +49,11 @@ function load(): boolean {
 /** Reads the list now (≈50 ms) rather than on the first search that needs it. */
 export function loadEnglishWords(): void {
   load();
+}
+
+/** Whether the list has been read (it is read on first need: tests check that start-up does not). */
+export function englishWordsLoaded(): boolean {
+  return state === 'loaded';
 }
 
 /** True when `word` (lowercase) is in the English word list. */

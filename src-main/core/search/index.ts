@@ -8,7 +8,7 @@ import { splitWords, stem, isStopWord } from './text.js';
 import { buildSynonyms, joinPhrases, type SynonymTable } from './synonyms.js';
 import { TypoIndex } from './typo.js';
 import { MAX_QUERY_WORDS, MAX_SCORED_WORDS, MAX_TYPO_WORD_CHARS, MAX_TYPO_WORDS_PER_QUERY, capQuery } from './limits.js';
-import { isEnglishWord, loadEnglishWords } from './englishWords.js';
+import { isEnglishWord } from './englishWords.js';
 
 const FIELDS = 6; // name, title, params, paramDesc, desc, backend
 /** A slice of a deferred build (SearchIndex.buildFor): this many tools (~1–3 ms), or this many terms. */
@@ -107,7 +107,8 @@ export class SearchIndex {
     this.entries = [...entries];
     this.backendPrefixes = new Set(backendPrefixes);
     this.synonyms = buildSynonyms(aliases);
-    loadEnglishWords();
+    // The English word list (~5 MB in memory) is read by the first query word that needs a typo
+    // correction (isEnglishWord: a query word the index does not know), not here, at start-up.
     for (const k of Object.keys(aliases)) for (const w of splitWords(k)) this.typos.add(w);
     this.building = this.build();
     if (!deferred) this.finish();

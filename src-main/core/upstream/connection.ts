@@ -2,7 +2,8 @@
 // in the background when a list cannot wait, retries a down upstream with backoff, keeps the last
 // lines of a stdio server's stderr, and forwards what a downstream call brings with it (progress,
 // server→client requests) through the DownstreamPeer of the call that caused it.
-import { Client, SdkHttpError, UnauthorizedError, type CallToolResult, type ServerCapabilities, type Tool, type Transport } from '@modelcontextprotocol/client';
+import type { Client, CallToolResult, ServerCapabilities, Tool, Transport } from '@modelcontextprotocol/client';
+import { clientSdk, loadedClientSdk } from './clientSdk.js';
 import type { UpstreamConfig } from '../config/schema.js';
 import { MwsError, errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -252,6 +253,7 @@ export class UpstreamConnection implements Upstream {
   }
 
   private async connect(): Promise<Live> {
+    const { Client } = await clientSdk();
     const built = await (this.opts.transport?.() ?? buildTransport(this.opts.config, { maxResultBytes: this.opts.maxResultBytes }));
     // The tail is kept across restarts: a retry must not hide why the last attempt died.
     built.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
@@ -381,8 +383,10 @@ function isStarting(err: unknown): boolean {
 
 /** The upstream answered, and refused our credentials: access was revoked (or never granted). */
 function isRefused(err: unknown): boolean {
-  if (err instanceof UnauthorizedError) return true;
-  const status = err instanceof SdkHttpError ? err.status : (err as { data?: { status?: unknown }; cause?: unknown })?.data?.status;
+  // Before the SDK is loaded no SDK error can exist.
+  const sdk = loadedClientSdk();
+  if (sdk && err instanceof sdk.UnauthorizedError) return true;
+  const status = sdk && err instanceof sdk.SdkHttpError ? err.status : (err as { data?: { status?: unknown }; cause?: unknown })?.data?.status;
   if (status === 401 || status === 403) return true;
   const cause = (err as { cause?: unknown })?.cause;
   return cause !== undefined && cause !== err && isRefused(cause);

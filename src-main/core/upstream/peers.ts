@@ -2,7 +2,8 @@
 // the downstream client whose call is in flight on that upstream. Stdio and 2025 upstreams do not say
 // which of our requests a server→client request belongs to, so the most recent call still running is
 // taken as its cause (the usual case is one call at a time per upstream).
-import { ProtocolError, ProtocolErrorCode, type Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
+import { loadedClientSdk } from './clientSdk.js';
 import type { DownstreamPeer } from './types.js';
 
 type Need = { method: string; capability: 'sampling' | 'elicitation' | 'roots'; what: string };
@@ -36,6 +37,10 @@ export class PeerRouter {
   }
 
   install(client: Client, vendor: string): void {
+    // A client exists, so its SDK module is loaded (the client's own error class, not the server's copy).
+    const sdk = loadedClientSdk();
+    if (!sdk) throw new Error('PeerRouter.install: the MCP client SDK is not loaded yet (load it with clientSdk() before making a Client).');
+    const { ProtocolError, ProtocolErrorCode } = sdk;
     for (const need of ROUTED) {
       client.setRequestHandler(need.method as 'sampling/createMessage', (async (req: { params?: Record<string, unknown> }) => {
         const peer = this.pick((p) => !p.passive && !p.modern && !!p.capabilities?.[need.capability]);

@@ -5,7 +5,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 
 export type StdioParams = { command: string; args: string[]; env: Record<string, string>; cwd: string | undefined; maxMessageBytes: number };
 
@@ -45,8 +44,11 @@ export class StdioUpstreamTransport implements Transport {
     return this.child?.pid;
   }
 
-  start(): Promise<void> {
+  async start(): Promise<void> {
     if (this.child) throw new Error('The stdio transport is already started.');
+    // Loaded on start, not with this module: the SDK's stdio module brings the client's protocol code
+    // with it, which `mws serve` need not evaluate before it listens (see clientSdk.ts).
+    const { getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
     return new Promise((resolve, reject) => {
       const child = spawn(this.params.command, this.params.args, {
         env: { ...getDefaultEnvironment(), ...this.params.env },

@@ -1,5 +1,6 @@
 // Builds the SDK client transport for each kind of upstream.
-import { InMemoryTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
+import { clientSdk } from './clientSdk.js';
 import { StdioUpstreamTransport } from './stdioTransport.js';
 import type { UpstreamConfig } from '../config/schema.js';
 import { MwsError } from '../errors.js';
@@ -44,6 +45,7 @@ export type TransportLimits = { maxResultBytes: number };
 export async function buildTransport(cfg: UpstreamConfig, limits: TransportLimits): Promise<BuiltTransport> {
   switch (cfg.kind) {
     case 'http': {
+      const { StreamableHTTPClientTransport } = await clientSdk();
       const f = perRequestSignalFetch();
       const transport = new StreamableHTTPClientTransport(new URL(cfg.url), {
         requestInit: { headers: cfg.headers },
@@ -58,6 +60,7 @@ export async function buildTransport(cfg: UpstreamConfig, limits: TransportLimit
     case 'builtin': {
       const create = builtins.get(cfg.name);
       if (!create) throw new MwsError('upstream_unavailable', `No built-in upstream "${cfg.name}" in this process. Use "demo" with mws serve --demo, or an http or stdio upstream.`);
+      const { InMemoryTransport } = await clientSdk();
       const [client, server] = InMemoryTransport.createLinkedPair();
       await create().connect(server);
       return { transport: client, dispose: () => void server.close() };

@@ -1,7 +1,6 @@
 // Pins from Markdown front matter: files matching `pinFiles` globs (for example a skill's SKILL.md)
 // may carry `working-set-pins: [tool_a, tool_b]` (or a YAML list under that key).
 import { readFile } from 'node:fs/promises';
-import { glob } from 'tinyglobby';
 
 export const PIN_KEY = 'working-set-pins';
 
@@ -36,6 +35,9 @@ function unquote(s: string): string {
 /** Every pin named in the files the globs match. */
 export async function readPinFiles(globs: string[]): Promise<string[]> {
   if (globs.length === 0) return [];
+  // Loaded here, not with the module: tinyglobby (fdir, picomatch) cost ~20 ms before `mws serve`
+  // listened, and most configs name no pin files.
+  const { glob } = await import('tinyglobby');
   const files = await glob(globs, { absolute: true, onlyFiles: true, dot: true });
   const pins = new Set<string>();
   for (const f of files.sort()) {
