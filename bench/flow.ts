@@ -12,6 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ROOT, deadPort } from '../test/helpers/processes.js';
 import { summarize } from './stats.js';
+import { until } from './until.js';
 
 const N = Number(process.env.BENCH_FLOW_TOOLS ?? 5000);
 const CHANGES = Number(process.env.BENCH_FLOW_CHANGES ?? 5);
@@ -30,15 +31,6 @@ const ownSignalFetch: typeof fetch = (input, init) => {
 };
 const setSize = (i: number) => Math.min(N, 20 + Math.round((i * 480) / (AGENTS - 1)));
 
-async function until<T>(f: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run npm run build first.');
 const stateDir = mkdtempSync(join(tmpdir(), 'mws-flow-'));

@@ -18,6 +18,7 @@ import { ROOT, deadPort } from '../test/helpers/processes.js';
 import { setsHarness } from '../test/helpers/sets.js';
 import { summarize } from './stats.js';
 import { stallWatch } from './schedstat.js';
+import { until } from './until.js';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '500,5000').split(',').map(Number).filter((n) => n > 0); // empty: the usage part only
 const PAGE = Number(process.env.BENCH_SCALE_PAGE ?? 0);
@@ -52,15 +53,6 @@ function children(pid: number): number[] {
   }
 }
 
-async function until<T>(f: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await f();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`${what} did not happen within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function timeCli(args: string[], env: NodeJS.ProcessEnv): number {
   const t0 = performance.now();

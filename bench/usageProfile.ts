@@ -1,20 +1,14 @@
 // Profiles one usage cycle over a calls.jsonl backlog (bench/scale measures it; this shows where it goes).
 //   node --cpu-prof --import tsx bench/usageProfile.ts [LINES]
-import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setsHarness } from '../test/helpers/sets.js';
+import { writeCallBacklog } from './callBacklog.js';
 
 const lines = Number(process.argv[2] ?? 200_000);
 const h = await setsHarness();
 const path = join(h.stateDir, 'calls.jsonl');
 const t = h.clock.now() - 86_400_000;
-writeFileSync(path, '');
-const chunk: string[] = [];
-for (let i = 0; i < lines; i++) {
-  chunk.push(JSON.stringify({ ts: new Date(t + i * 50).toISOString(), agent: `a${i % 100}`, tool: `t${i % 5000}`, via: 'direct', ok: i % 50 !== 0, ms: 1, client: 'c', session: `s${Math.floor(i / 200)}` }));
-  if (chunk.length === 50_000) appendFileSync(path, chunk.splice(0).join('\n') + '\n');
-}
-if (chunk.length) appendFileSync(path, chunk.join('\n') + '\n');
+writeCallBacklog(path, lines, t);
 const gaps: Array<[string, number]> = [];
 let last = performance.now();
 const t0 = performance.now();

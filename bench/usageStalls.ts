@@ -1,23 +1,17 @@
 // Where one usage cycle over a calls.jsonl backlog holds the event loop: every stall over 15 ms with
 // the garbage collections that overlap it (bench/scale gives the headline figure; this explains it).
 //   node --import tsx bench/usageStalls.ts [LINES]
-import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { setsHarness } from '../test/helpers/sets.js';
+import { writeCallBacklog } from './callBacklog.js';
 import { stallWatch } from './schedstat.js';
 
 const lines = Number(process.argv[2] ?? 1_000_000);
 const h = await setsHarness();
 const path = join(h.stateDir, 'calls.jsonl');
 const t = h.clock.now() - 86_400_000;
-writeFileSync(path, '');
-const chunk: string[] = [];
-for (let i = 0; i < lines; i++) {
-  chunk.push(JSON.stringify({ ts: new Date(t + i * 50).toISOString(), agent: `a${i % 100}`, tool: `t${i % 5000}`, via: 'direct', ok: i % 50 !== 0, ms: 1, client: 'c', session: `s${Math.floor(i / 200)}` }));
-  if (chunk.length === 50_000) appendFileSync(path, chunk.splice(0).join('\n') + '\n');
-}
-if (chunk.length) appendFileSync(path, chunk.join('\n') + '\n');
+writeCallBacklog(path, lines, t);
 const kinds: Record<number, string> = { [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major', [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor', [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incr', [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak' };
 const gcs: Array<{ start: number; dur: number; kind: string }> = [];
 const obs = new PerformanceObserver((l) => {
