@@ -29,15 +29,15 @@ describe('calls waiting for approval', () => {
   });
   afterAll(() => t?.stop());
 
-  const call = (content: string) =>
+  const call = (content: string, tool = 'drive_upload_file', args: Record<string, unknown> = { name: 'a.txt', content }) =>
     fetch(`${t.url}/mcp/asker`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'drive_upload_file' },
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { name: 'drive_upload_file', arguments: { name: 'a.txt', content }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'flood', version: '1' } } },
+        params: { name: tool, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'flood', version: '1' } } },
       }),
     }).then((r) => r.json() as Promise<{ result: { content: Array<{ text: string }> } }>);
 
@@ -47,6 +47,9 @@ describe('calls waiting for approval', () => {
     await expect.poll(() => t.app.gate.pending.list().length, { timeout: 30_000 }).toBe(1);
     await t.app.control.approve({ agent: 'asker', tool: 'drive_upload_file', deny: true });
     await warm;
+    // And one that runs (a read-only tool needs no approval): argument checks load their validator
+    // library on first use, which would otherwise count as held (~3 MB).
+    await call('', 'drive_search_files', { query: 'warm' });
     const baseline = held();
 
     // 40 calls of 450 KB each: 16 wait (7 MB, under the 8 MB cap), the rest are refused at once.
@@ -62,9 +65,11 @@ describe('calls waiting for approval', () => {
     await Promise.all(calls);
     expect(t.app.gate.pending.heldBytes).toBe(0);
     const after = held();
-    // The arguments were held while waiting, and released after (within a few MB of noise).
+    // The arguments were held while waiting (7 MB), and released after. What stays is code and
+    // connection buffers of 40 calls in this process: 2.6–3.2 MB measured, so 3 MB flaked under load;
+    // 5 MB still fails if the held arguments were kept.
     expect(during - baseline).toBeGreaterThan(5 * MB);
-    expect(after - baseline, `baseline ${baseline}, during ${during}, after ${after}`).toBeLessThan(3 * MB);
+    expect(after - baseline, `baseline ${baseline}, during ${during}, after ${after}`).toBeLessThan(5 * MB);
   });
 });
 
