@@ -5,7 +5,6 @@ import { MwsError } from '../errors.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../clock.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
-import type { WorkingSets } from '../workingset/manager.js';
 import type { ApprovalGate } from '../approvals/gate.js';
 import type { ToolKind } from '../approvals/types.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
@@ -16,7 +15,6 @@ export type ApprovalParts = {
   config: Config;
   clock: Clock;
   catalog: ToolboxCatalog;
-  sets: WorkingSets;
   gate: ApprovalGate;
   events: CoreEvents;
   /** Checks an agent id (throws agent_not_found with the known ids). */

@@ -136,7 +136,7 @@ export function createControl(p: ControlParts): ControlApi {
   };
 
   return {
-    ...approvalsControl({ config: p.config, clock: p.clock, catalog: p.catalog, sets: p.sets, gate: p.gate, events: p.events, agentId, resolve }),
+    ...approvalsControl({ config: p.config, clock: p.clock, catalog: p.catalog, gate: p.gate, events: p.events, agentId, resolve }),
     ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null }),
     async status() {
       return {
