@@ -20,7 +20,12 @@ const sets = {
   gold: { tools: read<{ tools: Tool[] }>('catalog.json').tools, gold: read<GoldQuery[]>('search-gold.json') },
   servers: { tools: read<{ tools: Tool[] }>('servers-catalog.json').tools, gold: read<GoldQuery[]>('search-servers.json') },
   third: { tools: read<{ tools: Tool[] }>('third-catalog.json').tools, gold: read<GoldQuery[]>('search-third.json') },
+  learning: { tools: read<{ tools: Tool[] }>('servers-catalog.json').tools, gold: read<GoldQuery[]>('search-learning.json') },
+  // An external set nobody here wrote, where many queries lead to each tool (test/fixtures/metatool/README.md).
+  metatool: { tools: read<{ tools: Tool[] }>('metatool-catalog.json').tools, gold: read<GoldQuery[]>('search-metatool.json') },
 };
+/** Issue 13: learning gains this much top-1 on the held-out half of a set where several queries lead to each tool. */
+const LEARNING_TARGET = 0.15;
 const REAL_SET_TARGET = 0.8;
 const target = (top1: number) => `target ${REAL_SET_TARGET * 100} % top-1: ${top1 >= REAL_SET_TARGET ? 'met' : 'not met'}`;
 
@@ -82,5 +87,34 @@ describe('search quality on both evaluation sets', () => {
     }
     const s = sets.servers.gold;
     expect(run('servers', s, s).top1 - run('servers', s).top1).toBeGreaterThanOrEqual(0.15);
+  });
+
+  it('learning on MetaTool (external, many queries per tool, never tuned on): +15 points top-1 on the held-out half', () => {
+    const all = sets.metatool.gold;
+    const gains = [1, 2, 3, 4].map((seed) => {
+      const { train, test } = splitGold(all, 0.5, seed, 'query');
+      return run('metatool', test, train).top1 - run('metatool', test).top1;
+    });
+    const mean = gains.reduce((a, b) => a + b, 0) / gains.length;
+    const plain = run('metatool', all);
+    console.log(`MetaTool (${all.length} queries, ${sets.metatool.tools.length} tools): ${fmt(plain)}; learning 50/50 by query, seeds 1-4: +${(mean * 100).toFixed(1)} points top-1 (target +${LEARNING_TARGET * 100}: ${mean >= LEARNING_TARGET ? 'met' : 'not met'})`);
+    expect(mean).toBeGreaterThanOrEqual(LEARNING_TARGET);
+  });
+
+  it('learning loses nothing where train and test share no tools (gold, second, third and learning sets)', () => {
+    for (const name of ['gold', 'servers', 'third', 'learning'] as const) {
+      for (const seed of [1, 2]) {
+        const { train, test } = splitGold(sets[name].gold, 0.5, seed, 'tool');
+        const [before, after] = [run(name, test), run(name, test, train)];
+        expect(after.top1, `${name}, seed ${seed}`).toBeGreaterThanOrEqual(before.top1);
+      }
+    }
+    // MetaTool's held-out tools include near twins of trained ones (ProductSearch beside Review, Discount
+    // and TripTool; ResearchHelper beside ResearchFinder): words learned for one pull the other's queries.
+    // Measured at its first measurement: −1.4 ± 0.3 points (seeds 1-8); the floor is just under it.
+    const { train, test } = splitGold(sets.metatool.gold, 0.5, 1, 'tool');
+    const loss = run('metatool', test, train).top1 - run('metatool', test).top1;
+    console.log(`MetaTool, train and test share no tools (seed 1): ${(loss * 100).toFixed(1)} points top-1`);
+    expect(loss).toBeGreaterThanOrEqual(-0.02);
   });
 });

@@ -40,7 +40,11 @@ describe('learning from search → call pairs', () => {
     expect(top(service, 'gdrive')[0]).not.toBe('calendar_list_events');
     learning.train('a', [{ query: 'gdrive', tool: 'calendar_list_events' }, { query: 'open the gdrive', tool: 'calendar_list_events' }]);
     expect(top(service, 'gdrive')[0]).toBe('calendar_list_events');
-    expect(service.explain('gdrive', 1, 'a')[0]!.matches).toEqual([{ word: 'gdrive', via: 'word', fields: ['learned words'] }]);
+    // Learned as a word of the tool, and remembered as a request asked before.
+    expect(service.explain('gdrive', 1, 'a')[0]!.matches).toEqual([
+      { word: 'gdrive', via: 'word', fields: ['learned words'] },
+      { word: 'gdrive', via: 'the same request', fields: ['learned words'] },
+    ]);
   });
 
   it('ignores calls long after the search, and counts an ignored first hit against it', () => {
@@ -60,7 +64,7 @@ describe('learning from search → call pairs', () => {
 
   it("weighs the agent's own pairs above other agents'", () => {
     const { learning } = setup();
-    learning.train('a', [{ query: 'zap the retro', tool: 'calendar_delete_event' }]);
+    learning.train('a', [{ query: 'zap the retro', tool: 'calendar_delete_event' }, { query: 'zap the standup', tool: 'calendar_delete_event' }, { query: 'zap friday lunch', tool: 'calendar_delete_event' }]);
     const own = learning.wordsFor('calendar_delete_event', 'a').find((w) => w.word === 'zap')!.weight;
     const shared = learning.wordsFor('calendar_delete_event', 'b').find((w) => w.word === 'zap')!.weight;
     expect(own).toBeGreaterThan(shared);
@@ -132,12 +136,33 @@ describe('learning that generalises to new wordings', () => {
     return (hits(learned) - hits(plain)) / test.length;
   };
 
-  it('finds held-out queries of learned tools more often (a word the catalog lacks counts, not only a repeated query)', () => {
-    // Before learned words took part in each query word's alternatives this was +3.7 points (seeds 1-4);
-    // now +5.5 (learned words only fill words the tool's own text lacks, since the merge with the
-    // coordination factor of the ranking).
+  it('finds held-out queries of learned tools more often, even on a set whose queries of a tool share few words', () => {
+    // This set was written so that a tool's queries share few words (four paraphrases each): +2.4 points
+    // on seeds 1-4 since a word must recur before it is trusted (+5.5 before, at a cost of 2.2 points
+    // where train and test share no tools). MetaTool, whose queries repeat their vocabulary, gains +18
+    // (searchEval.test.ts).
     const mean = [1, 2, 3, 4].reduce((a, s) => a + gain(s, 'query'), 0) / 4;
-    expect(mean).toBeGreaterThanOrEqual(0.05);
+    expect(mean).toBeGreaterThanOrEqual(0.015);
+  });
+
+  it('trusts a word once it recurs: one pair teaches little, three teach it, the same request is remembered at once', () => {
+    const { learning, service } = setup();
+    const q = 'zap the retro';
+    learning.train('a', [{ query: 'zap the standup', tool: 'calendar_delete_event' }]);
+    const once = learning.wordsFor('calendar_delete_event', 'a').find((w) => w.word === 'zap')!.weight;
+    learning.train('a', [{ query: 'zap friday lunch', tool: 'calendar_delete_event' }, { query: 'zap my 3pm', tool: 'calendar_delete_event' }]);
+    const thrice = learning.wordsFor('calendar_delete_event', 'a').find((w) => w.word === 'zap')!.weight;
+    expect(once).toBeLessThan(0.1);
+    expect(thrice).toBeGreaterThan(0.7);
+    expect(top(service, q)[0]).toBe('calendar_delete_event');
+    // A request asked once before comes back first even though none of its words is trusted yet.
+    const fresh = setup();
+    const odd = 'the thing for friday';
+    expect(top(fresh.service, odd)[0]).not.toBe('drive_share_file');
+    fresh.learning.train('a', [{ query: odd, tool: 'drive_share_file' }]);
+    expect(top(fresh.service, 'Friday: the thing for')[0]).toBe('drive_share_file');
+    // Another agent's pair is remembered less: the tool comes near the top, not above a better match.
+    expect(top(fresh.service, odd, 'b').slice(0, 3)).toContain('drive_share_file');
   });
 
   it('moves little where train and test share no tools', () => {
@@ -148,13 +173,13 @@ describe('learning that generalises to new wordings', () => {
     const { runEval } = await import('../../src-main/cli/commands/eval.js');
     const out: string[] = [];
     const io = { out: (s: string) => out.push(s), err: () => {} };
-    const flags = { catalog: join(ROOT, 'test/fixtures/servers-catalog.json'), gold: join(ROOT, 'test/fixtures/search-learning.json'), json: true, engine: undefined, split: '0.5', seed: '1-3' };
+    const flags = { catalog: join(ROOT, 'test/fixtures/metatool-catalog.json'), gold: join(ROOT, 'test/fixtures/search-metatool.json'), json: true, engine: undefined, split: '0.5', seed: '1-3' };
     expect(await runEval(io, flags)).toBe(0);
     const r = JSON.parse(out[0]!) as { seeds: Array<{ seed: number; with: number; without: number }>; gain: { mean: number; sd: number } };
     expect(r.seeds.map((x) => x.seed)).toEqual([1, 2, 3]);
     const gains = r.seeds.map((x) => x.with - x.without);
     expect(r.gain.mean).toBeCloseTo(gains.reduce((a, b) => a + b, 0) / 3, 3);
-    expect(r.gain.mean).toBeGreaterThan(0.04);
+    expect(r.gain.mean).toBeGreaterThan(0.15);
     expect(r.gain.sd).toBeGreaterThanOrEqual(0);
     await expect(runEval(io, { ...flags, seed: '5-2' })).rejects.toThrow(/A ≤ B/);
   });

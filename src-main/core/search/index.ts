@@ -59,7 +59,7 @@ const URL_LIKE = /^[a-z]+:\/\/\S+$|^www\.\S+$/i;
 /** Query words this long that mix letters and digits are ids, hashes or keys: they name no tool. */
 const OPAQUE_MIN_CHARS = 10;
 /** How much a learned word (a query word that led agents to a tool) counts, as a field of that tool. */
-export const LEARNED_WEIGHT = 1.5;
+export const LEARNED_WEIGHT = 1.0;
 /**
  * Learned evidence for a query word is scaled by (the word's idf in the catalog / the idf of a word no
  * tool uses) to this power: learning fills the vocabulary the tools' own text lacks ("buy", "ticket",

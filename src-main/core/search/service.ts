@@ -5,6 +5,7 @@ import type { Toolbox, ToolEntry } from '../toolbox/toolbox.js';
 import { SearchIndex, type Explained, type TermBoost } from './index.js';
 import type { SearchLearning } from './learning.js';
 import { splitTasks } from './tasks.js';
+import { withRecall } from './recall.js';
 import { MiniSearchEngine } from './miniSearchEngine.js';
 import { backendsOf, displayBackend } from './backends.js';
 import { SEARCH_REPLY_MAX_BYTES, budgetedReply, hitView } from './reply.js';
@@ -177,8 +178,22 @@ export class SearchService {
     const q = capped.query;
     if (!q) return { kind: 'overview', query: q, entries: [] };
     const boost = this.boostFor(p, agent);
-    if (capped.cut) return { ...this.rank(p, q, k, boost), cut: true };
-    return this.rank(p, q, k, boost);
+    const remembered = this.rememberedFor(p, q, agent);
+    if (capped.cut) return { ...this.rank(p, q, k, boost, remembered), cut: true };
+    return this.rank(p, q, k, boost, remembered);
+  }
+
+  /** The tools this request led `agent` to before, as entries of this index (undefined: none, or learning off). */
+  private rememberedFor(p: Prepared, q: string, agent: string | undefined): Map<ToolEntry, number> | undefined {
+    const l = this.learning;
+    const recalled = l?.enabled ? l.recall(q, agent) : undefined;
+    if (!recalled) return undefined;
+    const out = new Map<ToolEntry, number>();
+    for (const [name, trust] of recalled) {
+      const doc = p.bm25f.docOf(name);
+      if (doc >= 0) out.set(p.bm25f.entries[doc]!, trust);
+    }
+    return out.size ? out : undefined;
   }
 
   /** The ranked hits for a query with, per hit, which query word matched which field. */
@@ -187,10 +202,14 @@ export class SearchService {
     const k = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(limit ?? DEFAULT_SEARCH_LIMIT)));
     const q = capQuery(query.trim()).query;
     const boost = this.boostFor(p, agent);
-    return p.bm25f.explain(q, p.bm25f.search(q, k, undefined, boost), boost);
+    const remembered = this.rememberedFor(p, q, agent);
+    const hits = withRecall(p.bm25f.search(q, k, undefined, boost), remembered).slice(0, k);
+    return p.bm25f.explain(q, hits, boost).map((h, i) =>
+      remembered?.has(hits[i]!.entry) ? { ...h, matches: [...h.matches, { word: q, via: 'the same request', fields: ['learned words'] }] } : h,
+    );
   }
 
-  private rank(p: Prepared, q: string, k: number, boost: TermBoost | undefined): Resolved {
+  private rank(p: Prepared, q: string, k: number, boost: TermBoost | undefined, remembered?: Map<ToolEntry, number>): Resolved {
     const exact = p.byLowerName.get(q.toLowerCase());
     if (exact) return { kind: 'exact', query: q, entries: [exact] };
     const words = q.toLowerCase().split(/\s+/);
@@ -199,13 +218,14 @@ export class SearchService {
     if (backend) {
       const rest = words.slice(1).join(' ');
       const members = new Set(backend);
-      const ranked = rest ? p.index.search(rest, k, (e) => members.has(e), boost).map((h) => h.entry) : [];
+      const mine = remembered && new Map([...remembered].filter(([e]) => members.has(e)));
+      const ranked = rest ? withRecall(p.index.search(rest, k, (e) => members.has(e), boost), mine).slice(0, k).map((h) => h.entry) : [];
       return { kind: 'backend', query: q, backend: backendName, total: backend.length, entries: ranked.length ? ranked : backend.slice(0, k) };
     }
     // "Find the invoice and email it to Ana": the best tool for each task goes first, then the rest.
     const parts = splitTasks(q);
     // One ranking of the whole query serves both the hits and the tasks' pool (bounded work).
-    const whole = p.index.search(q, parts ? Math.max(k, TASK_POOL) : k, undefined, boost);
+    const whole = withRecall(p.index.search(q, parts ? Math.max(k, TASK_POOL) : k, undefined, boost), remembered);
     const hits = whole.slice(0, k).map((h) => h.entry);
     if (!hits.length) return { kind: 'none', query: q, entries: [] };
     if (parts) {
