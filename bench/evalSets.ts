@@ -1,5 +1,5 @@
-// Quality on the three evaluation sets, Working Set beside plain BM25 (MiniSearch over name, parameters
-// and description): `node --import tsx bench/evalSets.ts [--misses gold|second|third]`.
+// Quality on the evaluation sets, Working Set beside plain BM25 (MiniSearch over name, parameters
+// and description): `node --import tsx bench/evalSets.ts [--misses SET] [--only SET,SET]`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
@@ -15,6 +15,9 @@ export const EVAL_SETS = {
   gold: { catalog: 'catalog.json', queries: 'search-gold.json' },
   second: { catalog: 'servers-catalog.json', queries: 'search-servers.json' },
   third: { catalog: 'third-catalog.json', queries: 'search-third.json' },
+  learning: { catalog: 'servers-catalog.json', queries: 'search-learning.json' },
+  metatool: { catalog: 'metatool-catalog.json', queries: 'search-metatool.json' },
+  'metatool-two-tool': { catalog: 'metatool-catalog.json', queries: 'search-metatool-multi.json' },
 } as const;
 
 export function plainBm25(tools: Tool[], gold: GoldQuery[]): EvalResult {
@@ -33,17 +36,17 @@ export function workingSet(tools: Tool[], gold: GoldQuery[]): EvalResult {
   }, gold);
 }
 
-const pct = (r: EvalResult) => `${(r.top1 * 100).toFixed(1)} % / ${(r.top3 * 100).toFixed(1)} % / ${r.mrr.toFixed(3)}`;
+const pct = (r: EvalResult) => `${(r.top1 * 100).toFixed(1)} % / ${(r.top3 * 100).toFixed(1)} % / ${r.mrr.toFixed(3)} / ${(r.recall5 * 100).toFixed(1)} %`;
 if (process.argv[1]?.endsWith('evalSets.ts')) {
   const misses = process.argv.indexOf('--misses') > 0 ? process.argv[process.argv.indexOf('--misses') + 1] : undefined;
   const only = process.argv.indexOf('--only') > 0 ? process.argv[process.argv.indexOf('--only') + 1]!.split(',') : Object.keys(EVAL_SETS);
-  console.log('set                    Working Set top-1/top-3/MRR     plain BM25');
+  console.log('set                              Working Set top-1/top-3/MRR/recall@5     plain BM25');
   for (const [name, f] of Object.entries(EVAL_SETS)) {
     if (!only.includes(name)) continue;
     const tools = read<{ tools: Tool[] }>(f.catalog).tools;
     const gold = read<GoldQuery[]>(f.queries);
     const ws = workingSet(tools, gold);
-    console.log(`${`${name} (${gold.length} q, ${tools.length} tools)`.padEnd(22)} ${pct(ws).padEnd(31)} ${pct(plainBm25(tools, gold))}`);
+    console.log(`${`${name} (${gold.length} q, ${tools.length} tools)`.padEnd(32)} ${pct(ws).padEnd(40)} ${pct(plainBm25(tools, gold))}`);
     if (misses === name) for (const m of ws.misses) console.log(`  ${m.query}  →  ${m.got.join(', ')}   (want ${m.expected.join(' | ')})`);
   }
 }
