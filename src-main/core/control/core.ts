@@ -204,7 +204,8 @@ export function createControl(p: ControlParts): ControlApi {
     },
     async forgetLearned(a) {
       const tool = str(a.tool, '"tool"');
-      return { tool, forgotten: p.search.learning?.forget(tool) ?? 0 };
+      const word = a.word === undefined ? undefined : str(a.word, '"word"');
+      return { tool, ...(word !== undefined ? { word } : {}), forgotten: p.search.learning?.forget(tool, word) ?? 0 };
     },
     async report(a) {
       await p.sets.ingest(p.clock.now());
