@@ -194,6 +194,12 @@ export class SearchLearning {
     return n;
   }
 
+  /** Whether any agent's pairs name `tool` (a tool gone from the toolbox may still have some). */
+  knows(tool: string): boolean {
+    for (const list of this.pairs.values()) if (list.some((p) => p.t === tool)) return true;
+    return false;
+  }
+
   private forgetWord(tool: string, word: string): number {
     // Content words only, stemmed as learned words are: "the" forgets nothing, "buying" forgets "buy".
     const stems = new Set(learnedWordsOf(word));
