@@ -217,6 +217,8 @@ export function createControl(p: ControlParts): ControlApi {
     async forgetLearned(a) {
       const tool = learnedTool(a.tool);
       const word = a.word === undefined ? undefined : str(a.word, '"word"');
+      // As argSchemas.ts bounds it at the transports; an in-process caller (a headless CLI) is held to it too.
+      if (word !== undefined && word.length > 100) throw new MwsError('usage', `"word" is ${word.length} characters; a learned word is at most 24 letters (a phrase up to 100 characters forgets each of its words).`);
       return { tool, ...(word !== undefined ? { word } : {}), forgotten: p.search.learning?.forget(tool, word) ?? 0 };
     },
     async report(a) {
