@@ -38,6 +38,16 @@ describe('forgetting one learned word', () => {
     expect(words(l, 'browser_navigate')).toEqual(['buy', 'monitor']);
   });
 
+  it('does not let a word of a long query that never counted start counting', () => {
+    const l = make();
+    const twelve = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima';
+    l.train('a', [{ query: `${twelve} mike`, tool: 'browser_navigate', ts: NOW }]);
+    expect(words(l, 'browser_navigate')).not.toContain('mike');
+    expect(l.forget('browser_navigate', 'alpha')).toBe(1);
+    expect(words(l, 'browser_navigate')).toHaveLength(11);
+    expect(words(l, 'browser_navigate')).not.toContain('mike');
+  });
+
   it('stays forgotten after a restart, in a file the loader reads as before', async () => {
     const dir = tempDir();
     const l = make(dir);
@@ -46,7 +56,7 @@ describe('forgetting one learned word', () => {
     await l.flush();
     const file = JSON.parse(readFileSync(join(dir, 'learned.json'), 'utf8')) as { version: number; agents: Record<string, Array<Record<string, unknown>>> };
     expect(file.version).toBe(1);
-    expect(file.agents.a![0]).toMatchObject({ t: 'browser_navigate', q: 'buy a', o: 'buy a monitor' });
+    expect(file.agents.a![0]).toMatchObject({ t: 'browser_navigate', q: 'buy', o: 'buy a monitor' });
     const again = make(dir);
     await again.load();
     expect(words(again, 'browser_navigate')).toEqual(['buy']);

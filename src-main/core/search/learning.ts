@@ -208,10 +208,12 @@ export class SearchLearning {
     for (const list of this.pairs.values()) {
       for (const [i, p] of list.entries()) {
         if (p.t !== tool) continue;
-        const words = splitWords(p.q, false);
-        const kept = words.filter((w) => !stems.has(stem(w)));
-        if (kept.length === words.length) continue;
-        list[i] = { ...p, q: kept.join(' '), o: p.o ?? p.q };
+        // What is left is the pair's learned words but these: a word past the first 12 of a long query,
+        // which never counted, does not start counting because one before it went.
+        const learned = surfaceWordsOf(p.q);
+        const kept = [...learned].filter(([s]) => !stems.has(s));
+        if (kept.length === learned.size) continue;
+        list[i] = { ...p, q: kept.map(([, w]) => w).join(' '), o: p.o ?? p.q };
         n++;
       }
     }
