@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from '
 import { join } from 'node:path';
 import { UsageStore, USAGE_FILE } from '../../src-main/core/usage/usageStore.js';
 import { SearchLearning } from '../../src-main/core/search/learning.js';
-import { transcriptLearner } from '../../src-main/core/search/transcriptPairs.js';
+import { firstHitOf, transcriptLearner } from '../../src-main/core/search/transcriptPairs.js';
 import { silentLogger } from '../../src-main/core/log.js';
 import { tempDir } from '../helpers/app.js';
 
@@ -203,5 +203,24 @@ describe('ignored first hits from transcripts', () => {
     await open().ingestTranscripts(sources, 'mws');
     // The live positive and negative stay as they were; the new search brings one positive and one negative.
     expect(learning.counts()).toEqual({ claude: 4 });
+  });
+});
+
+describe('the first hit of a search_tools reply', () => {
+  it('is read from the very text the proxy answers, ranked or exact, and from nothing else', async () => {
+    const { Toolbox } = await import('../../src-main/core/toolbox/toolbox.js');
+    const { DEMO_TOOLS } = await import('../../src-main/core/demo/tools.js');
+    const { SearchService } = await import('../../src-main/core/search/service.js');
+    const service = new SearchService(() => new Toolbox(new Map([['demo', [...DEMO_TOOLS]]]), true), {}, 'bm25f');
+    for (const query of ['read the text of a page', 'send an email', 'demo__browser_navigate', 'mail']) {
+      const answer = service.search(query, 5, () => false);
+      expect(answer.names.length, query).toBeGreaterThan(0);
+      expect(firstHitOf([{ type: 'text', text: answer.text }]), query).toBe(answer.names[0]);
+      expect(firstHitOf(answer.text), query).toBe(answer.names[0]);
+    }
+    expect(firstHitOf(service.search('zzqx vvq', 5, () => false).text)).toBeUndefined();
+    expect(firstHitOf('{"results": [{"name": 3}]}')).toBeUndefined();
+    expect(firstHitOf('not json')).toBeUndefined();
+    expect(firstHitOf([{ type: 'image', data: '' }])).toBeUndefined();
   });
 });
