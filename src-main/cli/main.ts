@@ -86,6 +86,18 @@ const COMMANDS: Record<string, Spec> = {
     positionals: 0,
     run: async (io, v) => (await import('./commands/eval.js')).runEval(io, { catalog: str(v.catalog), gold: str(v.gold), json: flag(v.json), engine: str(v.engine), train: str(v.train), split: str(v.split), seed: str(v.seed), by: str(v.by) }),
   },
+  learned: {
+    summary: 'the words search learned for each tool from searches followed by a call; forget them',
+    usage: ['mws learned [--tool NAME] [--agent ID] [--json]', 'mws learned forget TOOL [WORD]   every learned word of TOOL, or only WORD'],
+    options: { config: CONFIG, agent: { type: 'string', arg: 'ID', help: 'weigh as this agent sees them (its own searches count double)' }, tool: { type: 'string', arg: 'NAME', help: 'only this tool' }, json: JSON_OUT, demo: DEMO },
+    positionals: 3,
+    run: async (io, v, pos) => {
+      const cmd = await import('./commands/learned.js');
+      if (pos[0] === 'forget') return cmd.runForgetLearned(io, { ...common(v), tool: pos[1], word: pos[2] });
+      if (pos.length) throw new MwsError('usage', `mws learned takes no words but "forget" (got "${pos[0]}"): \`mws learned [--tool NAME]\` lists learned words, \`mws learned forget TOOL [WORD]\` forgets them.`);
+      return cmd.runLearned(io, { ...common(v), tool: str(v.tool) });
+    },
+  },
   promote: {
     summary: 'put a tool in an agent\'s working set',
     usage: ['mws promote TOOL [--agent ID]'],

@@ -1,6 +1,6 @@
 // The window's learned words in a real browser (Debian's Chromium) against a real `mws serve`: an
-// agent searches, then calls a tool; the Search screen shows the words that tool was learned for, and
-// "Forget" drops them (and search stops ranking with them).
+// agent searches, then calls a tool; the Search screen shows the words that tool was learned for, a
+// word's × forgets that word alone, and "Forget" drops them all (and search stops ranking with them).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,6 +52,11 @@ describe('learned words in the window', () => {
     await page.evaluate(() => (location.hash = '#/search'));
     const row = page.getByTestId('learned-demo__browser_get_page_text');
     await expect.poll(() => row.textContent()).toContain('monitor');
+    expect(await row.textContent()).toContain('buy');
+    // The × of one word forgets only that word of that tool; the tool keeps its other words.
+    await page.getByRole('button', { name: 'Forget "monitor" for demo__browser_get_page_text' }).click();
+    await page.getByRole('status').filter({ hasText: 'Forgot "monitor" for demo__browser_get_page_text (2 searches changed).' }).waitFor();
+    await expect.poll(() => row.textContent()).not.toContain('monitor');
     expect(await row.textContent()).toContain('buy');
     await page.getByRole('button', { name: 'Forget the words of demo__browser_get_page_text' }).click();
     await page.getByRole('status').filter({ hasText: /Forgot \d+ searches that led to demo__browser_get_page_text/ }).waitFor();

@@ -8,7 +8,7 @@ import { connectClient, tempDir, textOf } from '../helpers/app.js';
 import { main } from '../../src-main/cli/main.js';
 
 const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
-const COMMANDS = ['serve', 'init', 'import', 'search', 'eval', 'promote', 'demote', 'cycle', 'sweep', 'report', 'approve', 'pause', 'resume', 'ui'];
+const COMMANDS = ['serve', 'init', 'import', 'search', 'eval', 'learned', 'promote', 'demote', 'cycle', 'sweep', 'report', 'approve', 'pause', 'resume', 'ui'];
 let serve: Running;
 let dir: string;
 let cfg: string;

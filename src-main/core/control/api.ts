@@ -105,8 +105,11 @@ export interface ControlApi {
   search(args: { agent: string; query?: string; limit?: number; explain?: boolean }): Promise<SearchView>;
   /** The words each tool was learned for from search→call pairs (one tool, or the tools with most). */
   learnedWords(args: { tool?: string; agent?: string }): Promise<LearnedWordsView>;
-  /** Forgets what was learned for a tool (every agent's pairs that led to it or away from it). */
-  forgetLearned(args: { tool: string }): Promise<{ tool: string; forgotten: number }>;
+  /**
+   * Forgets what was learned for a tool (every agent's pairs that led to it or away from it); with
+   * `word`, only that word stops counting for the tool. `forgotten`: how many pairs changed.
+   */
+  forgetLearned(args: { tool: string; word?: string }): Promise<{ tool: string; word?: string; forgotten: number }>;
   report(args: { agent?: string }): Promise<AgentReport[]>;
   setDemotionPaused(args: { paused: boolean }): Promise<{ paused: boolean }>;
   setProxyPaused(args: { paused: boolean }): Promise<{ paused: boolean }>;

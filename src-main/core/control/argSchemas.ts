@@ -39,7 +39,8 @@ export const CONTROL_ARG_SCHEMAS = {
   revokeGrant: args({ agent: id(), tool: id() }),
   search: args({ agent: id(), query: text().optional(), limit: whole().min(1).optional(), explain: z.boolean().optional() }),
   learnedWords: args({ tool: id().optional(), agent: id().optional() }),
-  forgetLearned: args({ tool: id() }),
+  // A learned word is at most 24 letters (learning.ts); 100 leaves room for a phrase, not a document.
+  forgetLearned: args({ tool: id(), word: id().max(100).optional() }),
   report: args({ agent: id().optional() }),
   setDemotionPaused: args({ paused: z.boolean() }),
   setProxyPaused: args({ paused: z.boolean() }),

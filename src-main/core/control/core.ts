@@ -63,6 +63,18 @@ export function createControl(p: ControlParts): ControlApi {
     }
     return entry;
   };
+  /**
+   * The tool whose learned words are asked for: a name pairs were kept under (the tool may have left the
+   * toolbox since), else the toolbox's tool for the name as typed (a short name included).
+   */
+  const learnedTool = (name: unknown) => {
+    const tool = str(name, '"tool"');
+    if (p.search.learning?.knows(tool)) return tool;
+    const entry = p.catalog.toolbox().resolve(tool);
+    if (entry) return entry.name;
+    const near = p.search.closeNames(tool, 3);
+    throw new MwsError('tool_not_found', `No tool named "${tool}" in the toolbox, and nothing was learned for it.${near.length ? ` Close matches: ${near.join(', ')}.` : ''} \`mws learned\` lists the tools with learned words; \`mws search\` with no query lists the toolbox.`, { tool, matches: near });
+  };
   const members = (agent: string, isoOf: (ms: number | null) => string | null = iso): MemberRow[] => {
     const tb = p.catalog.toolbox();
     const state = new Map(p.sets.members(agent).map((m) => [m.tool, m]));
@@ -199,12 +211,15 @@ export function createControl(p: ControlParts): ControlApi {
       const l = p.search.learning;
       if (!l) return { learning: false, tools: [] };
       const agent = a.agent === undefined ? undefined : agentId(a.agent);
-      const names = a.tool !== undefined ? [str(a.tool, '"tool"')] : [...new Set([...l.terms(agent).values()].flatMap((m) => [...m.keys()]))].sort();
+      const names = a.tool !== undefined ? [learnedTool(a.tool)] : [...new Set([...l.terms(agent).values()].flatMap((m) => [...m.keys()]))].sort();
       return { learning: l.enabled, tools: names.map((tool) => ({ tool, words: l.wordsFor(tool, agent).slice(0, 20) })).filter((t) => a.tool !== undefined || t.words.length > 0) };
     },
     async forgetLearned(a) {
-      const tool = str(a.tool, '"tool"');
-      return { tool, forgotten: p.search.learning?.forget(tool) ?? 0 };
+      const tool = learnedTool(a.tool);
+      const word = a.word === undefined ? undefined : str(a.word, '"word"');
+      // As argSchemas.ts bounds it at the transports; an in-process caller (a headless CLI) is held to it too.
+      if (word !== undefined && word.length > 100) throw new MwsError('usage', `"word" is ${word.length} characters; a learned word is at most 24 letters (a phrase up to 100 characters forgets each of its words).`);
+      return { tool, ...(word !== undefined ? { word } : {}), forgotten: p.search.learning?.forget(tool, word) ?? 0 };
     },
     async report(a) {
       await p.sets.ingest(p.clock.now());

@@ -43,8 +43,12 @@ const RECALL_SCALE = 1;
 /** Writes are batched: at most one every this many ms. */
 const SAVE_DELAY_MS = 5_000;
 
-/** One observed outcome: query `q` led to tool `t` (or, with `neg`, its first hit `t` was ignored). */
-export type LearnedPair = { q: string; t: string; ts: number; neg?: true };
+/**
+ * One observed outcome: query `q` led to tool `t` (or, with `neg`, its first hit `t` was ignored).
+ * `o` is the query as observed when words were since forgotten out of `q` (forget(tool, word)): the
+ * transcript de-duplication compares against it, so re-reading a transcript does not bring them back.
+ */
+export type LearnedPair = { q: string; t: string; ts: number; neg?: true; o?: string };
 type FileShape = { version: 1; agents: Record<string, LearnedPair[]> };
 type LastSearch = { query: string; shown: string[]; ts: number; calls: number };
 /** Per request (its content words, sorted): tool name → how far it is remembered (0–1). */
@@ -167,30 +171,68 @@ export class SearchLearning {
 
   /**
    * Feeds pairs observed in a log read more than once (transcripts: a rebuilt usage file starts its
-   * cursors over): a pair already kept (same query and tool, within LEARN_WINDOW_MS) is not counted
-   * again. Answers how many were new.
+   * cursors over): a pair already kept (same query, tool and sign, within LEARN_WINDOW_MS) is not
+   * counted again. `neg` marks an ignored first hit, as `called` records it. Answers how many were new.
    */
-  observed(agent: string, pairs: Array<{ query: string; tool: string; ts: number }>): number {
+  observed(agent: string, pairs: Array<{ query: string; tool: string; ts: number; neg?: boolean }>): number {
     if (!this.enabled) return 0;
     let n = 0;
     for (const p of pairs) {
       const q = capQuery(p.query).query;
+      const neg = p.neg === true;
       // The same pair within the learning window is one observation: a transcript also records every
-      // search→call that went through this proxy, which the live hooks have already learned.
-      if (this.pairs.get(agent)?.some((k) => !k.neg && k.t === p.tool && k.q === q && Math.abs(k.ts - p.ts) <= LEARN_WINDOW_MS)) continue;
-      this.add(agent, { q, t: p.tool, ts: p.ts });
+      // search→call that went through this proxy, which the live hooks have already learned (the
+      // ignored first hit included).
+      if (this.pairs.get(agent)?.some((k) => (k.neg === true) === neg && k.t === p.tool && (k.o ?? k.q) === q && Math.abs(k.ts - p.ts) <= LEARN_WINDOW_MS)) continue;
+      this.add(agent, neg ? { q, t: p.tool, ts: p.ts, neg: true } : { q, t: p.tool, ts: p.ts });
       n++;
     }
     return n;
   }
 
-  /** Drops everything learned for a tool (all agents); answers how many pairs went. */
-  forget(tool: string): number {
+  /**
+   * Drops what was learned for a tool (all agents); answers how many pairs changed. With `word`, only
+   * that word (every word of it, matched by stem as ranking matches) stops counting for the tool.
+   *
+   * A forgotten word is cut out of the stored query text of the tool's pairs rather than kept in a
+   * separate forgotten list: the file keeps its shape (the loader reads it as before), ranking needs no
+   * second look-up, and new searches that lead to the tool with that word teach it again, as they
+   * would after forgetting the whole tool. The query as observed stays in `o` for de-duplication.
+   */
+  forget(tool: string, word?: string): number {
+    if (word !== undefined) return this.forgetWord(tool, word);
     let n = 0;
     for (const [agent, list] of this.pairs) {
       const kept = list.filter((p) => p.t !== tool);
       n += list.length - kept.length;
       this.pairs.set(agent, kept);
+    }
+    if (n > 0) this.changed();
+    return n;
+  }
+
+  /** Whether any agent's pairs name `tool` (a tool gone from the toolbox may still have some). */
+  knows(tool: string): boolean {
+    for (const list of this.pairs.values()) if (list.some((p) => p.t === tool)) return true;
+    return false;
+  }
+
+  private forgetWord(tool: string, word: string): number {
+    // Content words only, stemmed as learned words are: "the" forgets nothing, "buying" forgets "buy".
+    const stems = new Set(learnedWordsOf(word));
+    if (stems.size === 0) return 0;
+    let n = 0;
+    for (const list of this.pairs.values()) {
+      for (const [i, p] of list.entries()) {
+        if (p.t !== tool) continue;
+        // What is left is the pair's learned words but these: a word past the first 12 of a long query,
+        // which never counted, does not start counting because one before it went.
+        const learned = surfaceWordsOf(p.q);
+        const kept = [...learned].filter(([s]) => !stems.has(s));
+        if (kept.length === learned.size) continue;
+        list[i] = { ...p, q: kept.map(([, w]) => w).join(' '), o: p.o ?? p.q };
+        n++;
+      }
     }
     if (n > 0) this.changed();
     return n;
