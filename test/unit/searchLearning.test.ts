@@ -121,6 +121,51 @@ describe('evaluation with learning', () => {
   });
 });
 
+describe('remembered requests beside forgetting and negatives', () => {
+  it('forgetting a word does not make the rest of its query a remembered request', () => {
+    const { learning, service } = setup();
+    learning.train('a', [{ query: 'buy a monitor', tool: 'browser_navigate' }]);
+    expect(learning.recall('monitor', 'a')).toBeUndefined();
+    learning.forget('browser_navigate', 'buy');
+    expect(learning.recall('monitor', 'a')).toBeUndefined();
+    expect(learning.recall('buy a monitor', 'a')).toBeUndefined();
+    // "monitor" still counts as a learned word (weakly: one pair); it is not a request anyone asked.
+    expect(service.explain('monitor', 3, 'a').flatMap((h) => h.matches).some((m) => m.via === 'the same request')).toBe(false);
+  });
+
+  it('a forgotten tool is not learned again from a transcript read after the forget', () => {
+    const { learning } = setup();
+    const pair = { query: 'the thing for friday', tool: 'drive_share_file', ts: Date.parse('2026-11-30T00:00:00Z') };
+    expect(learning.observed('a', [pair])).toBe(1);
+    expect(learning.forget('drive_share_file')).toBe(1);
+    expect(learning.forget('drive_share_file')).toBe(0);
+    expect(learning.observed('a', [pair])).toBe(0);
+    expect(learning.recall(pair.query, 'a')).toBeUndefined();
+    expect(learning.knows('drive_share_file')).toBe(false);
+  });
+
+  it('a request whose first hit the agent passed over brings back the tool it chose, first, at any limit', () => {
+    const { learning, service } = setup();
+    const q = 'send an email';
+    const shown = top(service, q);
+    const chosen = shown[1]!;
+    learning.searched('a', q, shown);
+    learning.called('a', chosen);
+    expect(service.resolve(q, 8, 'a').entries[0]!.name).toBe(chosen);
+    expect(service.resolve(q, 1, 'a').entries[0]!.name).toBe(chosen);
+    expect(service.explain(q, 1, 'a')[0]!.tool).toBe(chosen);
+  });
+
+  it('lists a tool that only a remembered request brings back, so it can be forgotten', () => {
+    const { learning, service } = setup();
+    learning.train('a', [{ query: 'the thing for friday', tool: 'drive_share_file' }]);
+    // Seen by agent b: no word trusted (one pair, shared), but the request is remembered.
+    expect(learning.wordsFor('drive_share_file', 'b')).toEqual([]);
+    expect(top(service, 'the thing for friday', 'b').slice(0, 3)).toContain('drive_share_file');
+    expect(learning.learnedTools('b')).toContain('drive_share_file');
+  });
+});
+
 describe('learning that generalises to new wordings', () => {
   // search-learning.json: several queries per tool, worded as one team's habits the descriptions lack.
   const tools = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/servers-catalog.json'), 'utf8')).tools;

@@ -211,8 +211,10 @@ export function createControl(p: ControlParts): ControlApi {
       const l = p.search.learning;
       if (!l) return { learning: false, tools: [] };
       const agent = a.agent === undefined ? undefined : agentId(a.agent);
-      const names = a.tool !== undefined ? [learnedTool(a.tool)] : [...new Set([...l.terms(agent).values()].flatMap((m) => [...m.keys()]))].sort();
-      return { learning: l.enabled, tools: names.map((tool) => ({ tool, words: l.wordsFor(tool, agent).slice(0, 20) })).filter((t) => a.tool !== undefined || t.words.length > 0) };
+      // Every tool search ranks with learned evidence is listed, so each can be forgotten: one a
+      // remembered request brings back may have no word trusted yet (a word needs to recur).
+      const names = a.tool !== undefined ? [learnedTool(a.tool)] : l.learnedTools(agent);
+      return { learning: l.enabled, tools: names.map((tool) => ({ tool, words: l.wordsFor(tool, agent).slice(0, 20) })) };
     },
     async forgetLearned(a) {
       const tool = learnedTool(a.tool);

@@ -201,11 +201,16 @@ export class SearchLearning {
    */
   forget(tool: string, word?: string): number {
     if (word !== undefined) return this.forgetWord(tool, word);
+    // The pairs stay as tombstones, with no words and no request, but with the query as observed in
+    // `o`: a transcript read after the forget (the usage cycle reads them minutes after the live call)
+    // would otherwise bring the same search→call back as new.
     let n = 0;
-    for (const [agent, list] of this.pairs) {
-      const kept = list.filter((p) => p.t !== tool);
-      n += list.length - kept.length;
-      this.pairs.set(agent, kept);
+    for (const list of this.pairs.values()) {
+      list.forEach((p, i) => {
+        if (p.t !== tool || isTombstone(p)) return;
+        list[i] = { ...p, q: '', o: p.o ?? p.q };
+        n++;
+      });
     }
     if (n > 0) this.changed();
     return n;
@@ -213,7 +218,7 @@ export class SearchLearning {
 
   /** Whether any agent's pairs name `tool` (a tool gone from the toolbox may still have some). */
   knows(tool: string): boolean {
-    for (const list of this.pairs.values()) if (list.some((p) => p.t === tool)) return true;
+    for (const list of this.pairs.values()) if (list.some((p) => p.t === tool && !isTombstone(p))) return true;
     return false;
   }
 
@@ -284,7 +289,9 @@ export class SearchLearning {
           if (this.surface.size < 50_000 && !this.surface.has(word)) this.surface.set(word, shown);
           put(sums, word, p.t, w);
         }
-        if (words.size) put(requests, [...words.keys()].sort().join(' '), p.t, w);
+        // A pair with a word forgotten out of it (`o`) is no longer the request anyone asked: its other
+        // words alone must not become a remembered request.
+        if (words.size && p.o === undefined) put(requests, [...words.keys()].sort().join(' '), p.t, w);
       }
     }
     // A word that led to many tools says little about any one: each tool gets its share of the word's
@@ -297,6 +304,15 @@ export class SearchLearning {
     const entry = { version: this.version, terms: sums, recalled: requests };
     this.cache.set(key, entry);
     return entry;
+  }
+
+  /** The tools something was learned for, as `agent` sees them: by a word, or by a remembered request. */
+  learnedTools(agent?: string): string[] {
+    const d = this.derived(agent);
+    const out = new Set<string>();
+    for (const m of d.terms.values()) for (const t of m.keys()) out.add(t);
+    for (const m of d.recalled.values()) for (const t of m.keys()) out.add(t);
+    return [...out].sort();
   }
 
   /** How many pairs are kept, per agent. */
@@ -337,14 +353,21 @@ export class SearchLearning {
   }
 }
 
+/** A forgotten tool's pair: kept only so the same observation is not learned again (see forget). */
+function isTombstone(p: LearnedPair): boolean {
+  return p.q === '' && p.o !== undefined;
+}
+
 /**
  * Turns summed evidence per key (a word, or a request) and tool into trust in (0, 1]: the tool's share
  * of the key's evidence times `confidence(evidence)`. Keys and tools left with no positive trust go.
  */
 function trust(sums: Map<string, Map<string, number>>, confidence: (evidence: number) => number): void {
   for (const [key, tools] of sums) {
+    // The share is of positive evidence: a first hit passed over counts against that hit only, not
+    // against the tool the agent chose instead (its negative pair names the same query).
     let total = 0;
-    for (const w of tools.values()) total += Math.abs(w);
+    for (const w of tools.values()) total += Math.max(0, w);
     for (const [t, w] of tools) {
       const v = w <= 0 ? 0 : (w / total) * confidence(w);
       if (v <= 0.01) tools.delete(t);

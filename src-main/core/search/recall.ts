@@ -6,7 +6,8 @@ import type { ToolEntry } from '../toolbox/toolbox.js';
 /**
  * A remembered tool gains this share of the best hit's score per unit of trust: one fresh own pair
  * (trust ~0.63) puts it above a first hit that matched the words better (1.26 × its score), and a
- * pair another agent made (trust ~0.39) just under it.
+ * pair another agent made (trust ~0.39) just under it. Trust is a share of positive evidence only, so
+ * the negative pair a passed-over first hit records does not weaken the tool the agent chose.
  */
 export const RECALL_WEIGHT = 2;
 

@@ -203,10 +203,22 @@ export class SearchService {
     const q = capQuery(query.trim()).query;
     const boost = this.boostFor(p, agent);
     const remembered = this.rememberedFor(p, q, agent);
-    const hits = withRecall(p.bm25f.search(q, k, undefined, boost), remembered).slice(0, k);
+    const hits = this.searchRecalled(p, q, k, undefined, boost, remembered).slice(0, k);
     return p.bm25f.explain(q, hits, boost).map((h, i) =>
       remembered?.has(hits[i]!.entry) ? { ...h, matches: [...h.matches, { word: q, via: 'the same request', fields: ['learned words'] }] } : h,
     );
+  }
+
+  /**
+   * The best `n` hits with remembered tools moved up (withRecall). A remembered tool is scored on its
+   * own words too, wherever it ranks: otherwise whether it came first would depend on `n`.
+   */
+  private searchRecalled(p: Prepared, q: string, n: number, within: ((e: ToolEntry) => boolean) | undefined, boost: TermBoost | undefined, remembered: Map<ToolEntry, number> | undefined) {
+    const hits = p.index.search(q, n, within, boost);
+    if (!remembered) return hits;
+    const seen = new Set(hits.map((h) => h.entry));
+    const own = p.index.search(q, remembered.size, (e) => remembered.has(e) && !seen.has(e) && (!within || within(e)), boost);
+    return withRecall([...hits, ...own], remembered);
   }
 
   private rank(p: Prepared, q: string, k: number, boost: TermBoost | undefined, remembered?: Map<ToolEntry, number>): Resolved {
@@ -219,13 +231,13 @@ export class SearchService {
       const rest = words.slice(1).join(' ');
       const members = new Set(backend);
       const mine = remembered && new Map([...remembered].filter(([e]) => members.has(e)));
-      const ranked = rest ? withRecall(p.index.search(rest, k, (e) => members.has(e), boost), mine).slice(0, k).map((h) => h.entry) : [];
+      const ranked = rest ? this.searchRecalled(p, rest, k, (e) => members.has(e), boost, mine?.size ? mine : undefined).slice(0, k).map((h) => h.entry) : [];
       return { kind: 'backend', query: q, backend: backendName, total: backend.length, entries: ranked.length ? ranked : backend.slice(0, k) };
     }
     // "Find the invoice and email it to Ana": the best tool for each task goes first, then the rest.
     const parts = splitTasks(q);
     // One ranking of the whole query serves both the hits and the tasks' pool (bounded work).
-    const whole = withRecall(p.index.search(q, parts ? Math.max(k, TASK_POOL) : k, undefined, boost), remembered);
+    const whole = this.searchRecalled(p, q, parts ? Math.max(k, TASK_POOL) : k, undefined, boost, remembered);
     const hits = whole.slice(0, k).map((h) => h.entry);
     if (!hits.length) return { kind: 'none', query: q, entries: [] };
     if (parts) {
