@@ -284,14 +284,14 @@ export class SearchLearning {
       for (const p of list) {
         const ageDays = Math.max(0, now - p.ts) / 86_400_000;
         const w = share * (p.neg ? IGNORED_WEIGHT : 1) * 0.5 ** (ageDays / HALF_LIFE_DAYS);
-        const words = surfaceWordsOf(p.q);
+        const { words, key: request } = wordsOfPair(p);
         for (const [word, shown] of words) {
           if (this.surface.size < 50_000 && !this.surface.has(word)) this.surface.set(word, shown);
           put(sums, word, p.t, w);
         }
         // A pair with a word forgotten out of it (`o`) is no longer the request anyone asked: its other
         // words alone must not become a remembered request.
-        if (words.size && p.o === undefined) put(requests, [...words.keys()].sort().join(' '), p.t, w);
+        if (words.size && p.o === undefined) put(requests, request, p.t, w);
       }
     }
     // A word that led to many tools says little about any one: each tool gets its share of the word's
@@ -351,6 +351,21 @@ export class SearchLearning {
   private file(): string {
     return join(this.opts.stateDir!, 'learned.json');
   }
+}
+
+/**
+ * A pair's content words, read once per pair: derived() runs over every kept pair after each change
+ * (up to 2,000 per agent), and splitting and stemming each query again was most of its cost (~360 ms
+ * over 20,000 pairs; see test/unit/searchLearning.test.ts). A pair whose query changes is a new object.
+ */
+const pairWords = new WeakMap<LearnedPair, { words: Map<string, string>; key: string }>();
+function wordsOfPair(p: LearnedPair): { words: Map<string, string>; key: string } {
+  let w = pairWords.get(p);
+  if (!w) {
+    const words = surfaceWordsOf(p.q);
+    pairWords.set(p, (w = { words, key: [...words.keys()].sort().join(' ') }));
+  }
+  return w;
 }
 
 /** A forgotten tool's pair: kept only so the same observation is not learned again (see forget). */
