@@ -93,7 +93,11 @@ const COMMANDS: Record<string, Spec> = {
     positionals: 3,
     run: async (io, v, pos) => {
       const cmd = await import('./commands/learned.js');
-      if (pos[0] === 'forget') return cmd.runForgetLearned(io, { ...common(v), tool: pos[1], word: pos[2] });
+      // `--tool NAME` works for forget too (`mws learned forget --tool NAME [WORD]`).
+      if (pos[0] === 'forget') {
+        const tool = str(v.tool);
+        return cmd.runForgetLearned(io, { ...common(v), tool: tool ?? pos[1], word: tool !== undefined ? pos[1] : pos[2] });
+      }
       if (pos.length) throw new MwsError('usage', `mws learned takes no words but "forget" (got "${pos[0]}"): \`mws learned [--tool NAME]\` lists learned words, \`mws learned forget TOOL [WORD]\` forgets them.`);
       return cmd.runLearned(io, { ...common(v), tool: str(v.tool) });
     },

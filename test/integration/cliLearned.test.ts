@@ -63,6 +63,10 @@ describe('mws learned', () => {
     const word = await mws(['learned', 'forget', TOOL, 'keyboard']);
     expect(word.code).toBe(1);
     expect(word.err).toMatch(new RegExp(`"keyboard" is not a learned word of ${TOOL}; its learned words are: .*buy`));
+    // `--tool` names the tool for forget too, as it does for the listing.
+    const flagged = await mws(['learned', 'forget', '--tool', TOOL, 'keyboard']);
+    expect(flagged.code).toBe(1);
+    expect(flagged.err).toMatch(new RegExp(`"keyboard" is not a learned word of ${TOOL}`));
     const tool = await mws(['learned', 'forget', 'no_such_tool']);
     expect(tool.code).toBe(1);
     expect(tool.err).toMatch(/No tool named "no_such_tool" in the toolbox, and nothing was learned for it\..*`mws learned` lists the tools with learned words/);

@@ -224,3 +224,16 @@ describe('the first hit of a search_tools reply', () => {
     expect(firstHitOf([{ type: 'image', data: '' }])).toBeUndefined();
   });
 });
+
+describe('the transcript reader lets go of searches past the learning window', () => {
+  it('stops awaiting a reply that never came once the window has passed, and learns nothing from it', async () => {
+    const { TranscriptPairReader } = await import('../../src-main/core/search/transcriptPairs.js');
+    const r = new TranscriptPairReader('mws');
+    r.read(use('s1', '2026-11-30T10:00:00Z', 'x1', 'search_tools', { query: 'send mail' }));
+    expect(r.awaitsReply).toBe(true);
+    // A line of another session 11 minutes later: that search can teach nothing any more.
+    expect(r.read(use('s2', '2026-11-30T10:11:00Z', 'y1', 'mail_send_message', {}))).toEqual([]);
+    expect(r.awaitsReply).toBe(false);
+    expect(r.read(use('s1', '2026-11-30T10:11:01Z', 'x2', 'mail_send_message', {}))).toEqual([]);
+  });
+});

@@ -19,12 +19,14 @@ export async function runLearned(io: Io, f: LearnedFlags): Promise<number> {
       return 0;
     }
     if (!r.learning) io.err('Learning is off (search.learn: false in the config): search ranks without learned words and records none.');
-    const rows = r.tools.filter((t) => t.words.length > 0);
+    // With --tool the tool is listed even with nothing learned; without, every tool search ranks with
+    // learned evidence, including one only a remembered request brings back (no word trusted yet).
+    const rows = f.tool ? r.tools.filter((t) => t.words.length > 0) : r.tools;
     if (rows.length === 0) {
       io.out(f.tool ? `Nothing learned for ${r.tools[0]?.tool ?? f.tool} yet.` : 'Nothing learned yet: it comes from searches followed by a call.');
       return 0;
     }
-    io.out(table(['tool', 'learned words (weight)'], rows.map((t) => [t.tool, t.words.map((w) => `${w.word} (${w.weight})`).join(', ')])));
+    io.out(table(['tool', 'learned words (weight)'], rows.map((t) => [t.tool, t.words.length ? t.words.map((w) => `${w.word} (${w.weight})`).join(', ') : '(no word trusted yet; a request it answered is remembered)'])));
     io.err(`(${plural(rows.length, 'tool')}${f.agent ? `, as agent ${f.agent} sees them` : ''}; \`mws learned forget TOOL [WORD]\` forgets)`);
     return 0;
   });

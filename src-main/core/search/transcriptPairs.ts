@@ -36,6 +36,8 @@ export class TranscriptPairReader {
   private readonly pending = new Map<string, Pending>();
   /** search_tools tool_use ids whose reply is not read yet → their session. */
   private readonly awaiting = new Map<string, string>();
+  /** When (by the transcript's clock) searches past the learning window were last let go. */
+  private sweptAt = -Infinity;
 
   constructor(
     private readonly serverName: string,
@@ -58,6 +60,12 @@ export class TranscriptPairReader {
     const content = Array.isArray(ev.message?.content) ? (ev.message!.content as Block[]) : [];
     const ts = ev.timestamp ? Date.parse(ev.timestamp) : NaN;
     if (Number.isNaN(ts)) return [];
+    // A search older than the learning window teaches nothing more; while its reply is awaited, every
+    // tool_result line would be parsed (awaitsReply), so such searches are let go once a minute.
+    if (ts - this.sweptAt > 60_000) {
+      this.sweptAt = ts;
+      for (const [session, s] of this.pending) if (ts - s.ts > LEARN_WINDOW_MS) this.drop(session);
+    }
     const session = ev.sessionId ?? 'unknown';
     const prefix = `mcp__${this.serverName}__`;
     const out: TranscriptPair[] = [];
