@@ -1,6 +1,6 @@
 // Learning from use: search→call pairs become learned words of a tool, bounded, per agent, gated.
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
 import { DEMO_TOOLS } from '../../src-main/core/demo/tools.js';
@@ -92,6 +92,16 @@ describe('learning from search → call pairs', () => {
     const b = new SearchLearning({ stateDir: dir, now: () => 2_000, enabled: () => true });
     await b.load();
     expect(b.wordsFor('browser_navigate').map((w) => w.word)).toContain('official');
+  });
+
+  it('reads a hand-edited learned.json safely: pairs with a time out of range or a bad field are left out', async () => {
+    const dir = tempDir();
+    const good = (q: string) => `{"q":"${q}","t":"browser_navigate","ts":1000}`;
+    writeFileSync(join(dir, 'learned.json'), `{"version":1,"agents":{"bot":[${good('zap one')},${good('zap two')},${good('zap three')},{"q":"zap four","t":"browser_navigate","ts":1e999},{"q":"zap five","t":"browser_navigate","ts":1000,"o":7},{"q":"zap six","t":"browser_navigate"}]}}`);
+    const b = new SearchLearning({ stateDir: dir, now: () => 2_000, enabled: () => true });
+    await b.load();
+    expect(b.counts()).toEqual({ bot: 3 });
+    expect(b.wordsFor('browser_navigate').find((w) => w.word === 'zap')!.weight).toBeGreaterThan(0.7);
   });
 
   it('takes each content word of a query once, stemmed, without stop words', () => {

@@ -73,7 +73,7 @@ export class SearchLearning {
     const agents = r.value.agents;
     for (const [agent, list] of Object.entries(agents)) {
       if (!Array.isArray(list)) continue;
-      const ok = list.filter((p): p is LearnedPair => !!p && typeof p.q === 'string' && typeof p.t === 'string' && typeof p.ts === 'number');
+      const ok = list.filter((p): p is LearnedPair => !!p && typeof p.q === 'string' && typeof p.t === 'string' && Number.isFinite(p.ts) && (p.o === undefined || typeof p.o === 'string'));
       const had = this.pairs.get(agent);
       if (had && this.evidenceBuilt) this.evidence.dropOwner(agent, had);
       const kept = ok.slice(-MAX_PAIRS_PER_AGENT);
