@@ -75,16 +75,17 @@ const COMMANDS: Record<string, Spec> = {
   },
   eval: {
     summary: 'offline search quality on any catalog and gold set',
-    usage: ['mws eval --catalog FILE --gold FILE [--json] [--engine bm25f|minisearch]', 'mws eval --catalog FILE --gold FILE [--train FILE | --split 0.5 [--seed N] [--by query|tool]]'],
+    usage: ['mws eval --catalog FILE --gold FILE [--json] [--engine bm25f|minisearch]', 'mws eval --catalog FILE --gold FILE [--train FILE | --split 0.5 [--seed N] [--by query|tool]] [--online]'],
     options: {
       catalog: { type: 'string', arg: 'FILE', help: 'a JSON file {"tools": [...]}' }, gold: { type: 'string', arg: 'FILE', help: 'a JSON array of {"query", "expected": [...]}' }, json: JSON_OUT, engine: { type: 'string', arg: 'NAME', help: 'bm25f (default) or minisearch' },
       train: { type: 'string', arg: 'FILE', help: 'a gold file fed first as observed search→call pairs (learning), then --gold is evaluated' },
       split: { type: 'string', arg: 'F', help: 'split --gold: this share of it trains, the rest is evaluated' },
       seed: { type: 'string', arg: 'N', help: 'the seed of --split, or a range like 1-8 for the mean and spread over seeds' },
       by: { type: 'string', arg: 'HOW', help: 'split by query (default) or by tool (train and test share no tool)' },
+      online: { type: 'boolean', help: 'learn as in use: each evaluated query is answered, then its search→call learned, before the next' },
     },
     positionals: 0,
-    run: async (io, v) => (await import('./commands/eval.js')).runEval(io, { catalog: str(v.catalog), gold: str(v.gold), json: flag(v.json), engine: str(v.engine), train: str(v.train), split: str(v.split), seed: str(v.seed), by: str(v.by) }),
+    run: async (io, v) => (await import('./commands/eval.js')).runEval(io, { catalog: str(v.catalog), gold: str(v.gold), json: flag(v.json), engine: str(v.engine), train: str(v.train), split: str(v.split), seed: str(v.seed), by: str(v.by), online: flag(v.online) }),
   },
   learned: {
     summary: 'the words search learned for each tool from searches followed by a call; forget them',

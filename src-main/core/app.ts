@@ -311,6 +311,8 @@ export function createApp(opts: AppOptions): App {
     try {
       await sets.start();
       await learning.load();
+      // What the kept pairs say is built off the request path, in slices, while the proxy starts.
+      void learning.warmInSlices();
     } catch (err) {
       throw (err as NodeJS.ErrnoException).code ? stateFolderError(config.stateDir, err) : err;
     }

@@ -208,6 +208,28 @@ describe('learned evidence kept up to date as pairs come and go', () => {
     }
   });
 
+  it('is built in slices after start-up, so the first search does not build it; a change meanwhile is not lost', async () => {
+    const dir = tempDir();
+    const now = () => Date.parse('2026-11-30T00:00:00Z');
+    const a = new SearchLearning({ stateDir: dir, now, enabled: () => true });
+    for (let g = 0; g < 10; g++) a.train(`agent${g}`, Array.from({ length: MAX_PAIRS_PER_AGENT }, () => ({ query: query(), tool: `tool${Math.floor(rnd() * 300)}` })));
+    await a.flush();
+    const b = new SearchLearning({ stateDir: dir, now, enabled: () => true });
+    await b.load();
+    const warming = b.warmInSlices(4);
+    // A pair learned while the slices run: the build starts over from the pairs as they are.
+    b.train('agent1', [{ query: 'zap zap the retro', tool: 'tool1' }, { query: 'zap the standup', tool: 'tool1' }, { query: 'zap friday', tool: 'tool1' }]);
+    await warming;
+    const t0 = process.cpuUsage();
+    const words = b.terms('agent1');
+    for (const w of ['send', 'email', 'zap']) words.get(w);
+    const used = process.cpuUsage(t0);
+    expect((used.user + used.system) / 1000).toBeLessThan(20);
+    a.train('agent1', [{ query: 'zap zap the retro', tool: 'tool1' }, { query: 'zap the standup', tool: 'tool1' }, { query: 'zap friday', tool: 'tool1' }]);
+    for (const t of ['tool1', 'tool2']) expect(b.wordsFor(t, 'agent1')).toEqual(a.wordsFor(t, 'agent1'));
+    expect(b.wordsFor('tool1', 'agent1').some((w) => w.word === 'zap')).toBe(true);
+  });
+
   it('the first search after a change reads only its own words: under 20 ms of CPU with 20,000 pairs kept', () => {
     const l = new SearchLearning({ now: () => Date.now(), enabled: () => true });
     for (let g = 0; g < 10; g++) l.train(`agent${g}`, Array.from({ length: MAX_PAIRS_PER_AGENT }, () => ({ query: query(), tool: `tool${Math.floor(rnd() * 300)}` })));
@@ -248,6 +270,15 @@ describe('learning that generalises to new wordings', () => {
     // (searchEval.test.ts).
     const mean = [1, 2, 3, 4].reduce((a, s) => a + gain(s, 'query'), 0) / 4;
     expect(mean).toBeGreaterThanOrEqual(0.015);
+  });
+
+  it('lets learned words fade with time even when nothing new is learned (60-day half-life)', () => {
+    const { learning, service, tick } = setup();
+    learning.train('a', [{ query: 'zap the standup', tool: 'calendar_delete_event' }, { query: 'zap friday lunch', tool: 'calendar_delete_event' }, { query: 'zap my 3pm', tool: 'calendar_delete_event' }]);
+    expect(top(service, 'zap the retro')[0]).toBe('calendar_delete_event');
+    tick(365 * 86_400_000);
+    expect(learning.wordsFor('calendar_delete_event', 'a')).toEqual([]);
+    expect(top(service, 'zap the retro')[0]).not.toBe('calendar_delete_event');
   });
 
   it('trusts a word once it recurs: one pair teaches little, three teach it, the same request is remembered at once', () => {

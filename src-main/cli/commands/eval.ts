@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox } from '../../core/toolbox/toolbox.js';
 import { SearchService, type SearchEngine } from '../../core/search/service.js';
-import { evaluate, type EvalResult, type GoldQuery } from '../../core/search/evaluate.js';
+import { evaluate, evaluateOnline, type EvalResult, type GoldQuery } from '../../core/search/evaluate.js';
 import { SearchLearning } from '../../core/search/learning.js';
 import { splitGold } from '../../core/search/split.js';
 import { MwsError } from '../../core/errors.js';
@@ -21,6 +21,8 @@ export type EvalFlags = {
   seed?: string | undefined;
   /** Split by query (default) or by tool (train and test then share no tools). */
   by?: string | undefined;
+  /** Learning as in use: each evaluated query is answered, then learned from, before the next. */
+  online?: boolean;
 };
 
 async function readJsonFile(path: string, what: string): Promise<unknown> {
@@ -89,12 +91,12 @@ export async function runEval(io: Io, flags: EvalFlags): Promise<number> {
     ({ train, test: gold } = splitGold(gold, share, seed, by));
   }
   const toolbox = new Toolbox(new Map([['catalog', tools]]), false);
-  const run = (pairs: GoldQuery[] | undefined): EvalResult => evalWith(toolbox, engine, pairs, gold);
+  const run = (pairs: GoldQuery[] | undefined, online = false): EvalResult => evalWith(toolbox, engine, pairs, gold, online);
   const result = run(undefined);
-  const learned = train ? run(train) : undefined;
+  const learned = train || flags.online ? run(train, flags.online) : undefined;
   const { misses, ...metrics } = learned ?? result;
   if (!flags.json) {
-    io.out(`search eval: ${result.n} queries over ${toolbox.size} tools (engine ${engine})${train ? `, after learning from ${train.length} search→call pairs` : ''}`);
+    io.out(`search eval: ${result.n} queries over ${toolbox.size} tools (engine ${engine})${train ? `, after learning from ${train.length} search→call pairs` : ''}${flags.online ? ', learning from each query after answering it' : ''}`);
     const line = (r: EvalResult) => `top-1 ${pct(r.top1)}  top-3 ${pct(r.top3)}  top-5 ${pct(r.top5)}  MRR ${r.mrr.toFixed(3)}  recall@5 ${pct(r.recall5)}`;
     if (learned) {
       io.out(`without learning: ${line(result)}`);
@@ -105,7 +107,7 @@ export async function runEval(io: Io, flags: EvalFlags): Promise<number> {
   } else if (learned) {
     const { misses: _m, ...base } = result;
     void _m;
-    io.out(JSON.stringify({ ...metrics, trained: train!.length, withoutLearning: base }));
+    io.out(JSON.stringify({ ...metrics, trained: train?.length ?? 0, ...(flags.online ? { online: true } : {}), withoutLearning: base }));
   } else {
     io.out(JSON.stringify(metrics));
   }
@@ -113,7 +115,24 @@ export async function runEval(io: Io, flags: EvalFlags): Promise<number> {
 }
 
 /** Evaluates `gold` after learning from `pairs` (none: without learning). */
-function evalWith(toolbox: Toolbox, engine: SearchEngine, pairs: GoldQuery[] | undefined, gold: GoldQuery[]): EvalResult {
+function evalWith(toolbox: Toolbox, engine: SearchEngine, pairs: GoldQuery[] | undefined, gold: GoldQuery[], online = false): EvalResult {
+  if (online) {
+    // A minute between searches, a second to the call: as an agent works, inside the learning window.
+    let clock = Date.now();
+    const learning = new SearchLearning({ now: () => clock, enabled: () => true });
+    if (pairs) learning.train(EVAL_AGENT, pairs.map((g) => ({ query: g.query, tool: g.expected[0]!, ts: clock })));
+    const s = new SearchService(() => toolbox, {}, engine, learning);
+    return evaluateOnline(
+      () => (s.warm(), (q, k) => s.resolve(q, k, EVAL_AGENT).entries.map((e) => e.name)),
+      gold,
+      (g, shown) => {
+        clock += 60_000;
+        learning.searched(EVAL_AGENT, g.query, shown);
+        clock += 1_000;
+        learning.called(EVAL_AGENT, g.expected[0]!);
+      },
+    );
+  }
   return evaluate(() => {
     const learning = pairs ? new SearchLearning({ now: () => Date.now(), enabled: () => true }) : undefined;
     if (learning && pairs) learning.train(EVAL_AGENT, pairs.map((g) => ({ query: g.query, tool: g.expected[0]! })));
@@ -134,20 +153,20 @@ function seedRange(io: Io, flags: EvalFlags, tools: ReturnType<typeof parseCatal
   const rows: Array<{ seed: number; n: number; trained: number; without: number; with: number }> = [];
   for (let seed = from; seed <= to; seed++) {
     const { train, test } = splitGold(gold, share, seed, by);
-    rows.push({ seed, n: test.length, trained: train.length, without: evalWith(toolbox, engine, undefined, test).top1, with: evalWith(toolbox, engine, train, test).top1 });
+    rows.push({ seed, n: test.length, trained: train.length, without: evalWith(toolbox, engine, undefined, test).top1, with: evalWith(toolbox, engine, train, test, flags.online).top1 });
   }
   const stat = (xs: number[]) => {
     const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
     const sd = xs.length > 1 ? Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1)) : 0;
     return { mean: Math.round(mean * 10_000) / 10_000, sd: Math.round(sd * 10_000) / 10_000 };
   };
-  const summary = { by, split: share, seeds: rows, without: stat(rows.map((r) => r.without)), with: stat(rows.map((r) => r.with)), gain: stat(rows.map((r) => r.with - r.without)) };
+  const summary = { by, split: share, ...(flags.online ? { online: true } : {}), seeds: rows, without: stat(rows.map((r) => r.without)), with: stat(rows.map((r) => r.with)), gain: stat(rows.map((r) => r.with - r.without)) };
   if (flags.json) {
     io.out(JSON.stringify(summary));
     return 0;
   }
   const pts = (x: number) => (x * 100).toFixed(1);
-  io.out(`search eval: --split ${share} by ${by}, seeds ${from}-${to}, ${toolbox.size} tools (engine ${engine})`);
+  io.out(`search eval: --split ${share} by ${by}, seeds ${from}-${to}, ${toolbox.size} tools (engine ${engine})${flags.online ? '; held-out queries learned from as they are answered' : ''}`);
   for (const r of rows) io.out(`  seed ${r.seed}: ${r.trained} pairs learned, ${r.n} held out: top-1 ${pct(r.without)} → ${pct(r.with)}`);
   io.out(`top-1 without learning ${pts(summary.without.mean)} ± ${pts(summary.without.sd)}, with ${pts(summary.with.mean)} ± ${pts(summary.with.sd)}; gain ${summary.gain.mean >= 0 ? '+' : ''}${pts(summary.gain.mean)} ± ${pts(summary.gain.sd)} points (min ${pts(Math.min(...rows.map((r) => r.with - r.without)))})`);
   return 0;

@@ -24,15 +24,30 @@ export function evaluate(build: () => Ranker, gold: GoldQuery[]): EvalResult {
   const t0 = performance.now();
   const rank = build();
   const indexMs = performance.now() - t0;
+  // One untimed pass first: latency is reported for a warmed-up engine, as a running proxy has.
+  for (const g of gold) rank(g.query, 10);
+  return tally(rank, gold, indexMs);
+}
+
+/**
+ * Learning as it happens in use: each query is answered first, then its search→call is fed back
+ * (`learn`) before the next one, so no query is scored with what its own answer taught. In order, once.
+ */
+export function evaluateOnline(build: () => Ranker, gold: GoldQuery[], learn: (g: GoldQuery, shown: string[]) => void): EvalResult {
+  const t0 = performance.now();
+  const rank = build();
+  return tally(rank, gold, performance.now() - t0, learn);
+}
+
+function tally(rank: Ranker, gold: GoldQuery[], indexMs: number, after?: (g: GoldQuery, shown: string[]) => void): EvalResult {
   let top1 = 0, top3 = 0, top5 = 0, rr = 0, recall = 0;
   const times: number[] = [];
   const misses: EvalResult['misses'] = [];
-  // One untimed pass first: latency is reported for a warmed-up engine, as a running proxy has.
-  for (const g of gold) rank(g.query, 10);
   for (const g of gold) {
     const s = performance.now();
     const got = rank(g.query, 10);
     times.push(performance.now() - s);
+    after?.(g, got);
     const pos = got.findIndex((name) => g.expected.includes(name));
     if (pos === 0) top1++;
     if (pos >= 0 && pos < 3) top3++;

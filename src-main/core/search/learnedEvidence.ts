@@ -68,8 +68,12 @@ function keyOf(words: Map<string, string>): string {
   return [...words.keys()].sort().join(' ');
 }
 
-/** Per key (a stemmed word, or a request key): tool name → summed weight as of EPOCH. */
-type Sums = Map<string, Map<string, number>>;
+/**
+ * Per key (a stemmed word, or a request key): tool name → summed weight as of EPOCH, and how many pairs
+ * make it. The count, not the sum, says when an entry goes: sums of opposite pairs can cancel to zero
+ * while an agent's own view of them (its own pairs count double) does not.
+ */
+type Sums = Map<string, Map<string, { w: number; n: number }>>;
 type Side = { words: Sums; requests: Sums };
 /** What a pair adds, read once: its words, its request (none once a word was forgotten), its weight. */
 type Read = { words: Map<string, string>; request: string | undefined; weight: number };
@@ -96,12 +100,12 @@ export class LearnedEvidence {
     const w = sign * r.weight;
     for (const [word, shown] of r.words) {
       if (this.surface.size < 50_000 && !this.surface.has(word)) this.surface.set(word, shown);
-      put(this.all.words, word, pair.t, w);
-      put(mine.words, word, pair.t, w);
+      put(this.all.words, word, pair.t, w, sign);
+      put(mine.words, word, pair.t, w, sign);
     }
     if (r.request !== undefined) {
-      put(this.all.requests, r.request, pair.t, w);
-      put(mine.requests, r.request, pair.t, w);
+      put(this.all.requests, r.request, pair.t, w, sign);
+      put(mine.requests, r.request, pair.t, w, sign);
     }
     this.version++;
   }
@@ -145,7 +149,7 @@ export class LearnedEvidence {
     let r = this.reads.get(pair);
     if (!r) {
       const words = surfaceWordsOf(pair.q);
-      // A pair in the future (a clock set back) counts as fresh, not as more than fresh.
+      // A pair in the future (a clock set back) counts as fresh when first read, and decays from then.
       const ts = Math.min(pair.ts, this.now());
       this.reads.set(pair, (r = {
         words,
@@ -176,7 +180,7 @@ export class LearnedEvidence {
     if (all) {
       // Own pairs fully, others' at SHARED_WEIGHT: share × (everyone's) + (1 − share) × (the agent's own).
       const sums = new Map<string, number>();
-      for (const [t, w] of all) sums.set(t, scale * (agent === undefined ? w : SHARED_WEIGHT * w + (1 - SHARED_WEIGHT) * (own?.get(t) ?? 0)));
+      for (const [t, { w }] of all) sums.set(t, scale * (agent === undefined ? w : SHARED_WEIGHT * w + (1 - SHARED_WEIGHT) * (own?.get(t)?.w ?? 0)));
       result = trust(sums, kind === 'words' ? wordConfidence : requestConfidence);
     }
     view[kind].set(key, result);
@@ -187,13 +191,14 @@ export class LearnedEvidence {
 const wordConfidence = (w: number) => 1 - Math.exp(-((w / CONFIDENCE_SCALE) ** CONFIDENCE_POWER));
 const requestConfidence = (w: number) => 1 - Math.exp(-w / RECALL_SCALE);
 
-function put(sums: Sums, key: string, tool: string, w: number): void {
+/** Adds a pair's weight `w` (sign: kept +1, dropped −1) to a key's entry for a tool. */
+function put(sums: Sums, key: string, tool: string, w: number, sign: 1 | -1): void {
   let tools = sums.get(key);
   if (!tools) sums.set(key, (tools = new Map()));
-  const v = (tools.get(tool) ?? 0) + w;
-  // What a dropped pair leaves is rounding: below a millionth of a pair, the entry goes.
-  if (Math.abs(v) <= Math.abs(w) * 1e-6) tools.delete(tool);
-  else tools.set(tool, v);
+  const had = tools.get(tool) ?? { w: 0, n: 0 };
+  const next = { w: had.w + w, n: had.n + sign };
+  if (next.n <= 0) tools.delete(tool);
+  else tools.set(tool, next);
   if (tools.size === 0) sums.delete(key);
 }
 

@@ -39,7 +39,7 @@ type Prepared = {
   byLowerName: Map<string, ToolEntry>;
   names: NearNames;
   /** Learned words mapped to this index's tools, per agent, for one learning revision. */
-  boosts: Map<string, { revision: number; boost: TermBoost }>;
+  boosts: Map<string, { revision: string; boost: TermBoost }>;
 };
 
 /** A task of a several-task query is ranked among this many of the whole query's best tools. */
