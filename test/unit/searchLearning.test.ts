@@ -319,6 +319,21 @@ describe('learning that generalises to new wordings', () => {
     expect(r.gain.sd).toBeGreaterThanOrEqual(0);
     await expect(runEval(io, { ...flags, seed: '5-2' })).rejects.toThrow(/A ≤ B/);
   });
+
+  it('`mws eval --online` learns from each held-out query after answering it: in use, tools never trained on gain too', async () => {
+    const { runEval } = await import('../../src-main/cli/commands/eval.js');
+    const out: string[] = [];
+    const io = { out: (s: string) => out.push(s), err: () => {} };
+    const flags = { catalog: join(ROOT, 'test/fixtures/metatool-catalog.json'), gold: join(ROOT, 'test/fixtures/search-metatool.json'), json: true, engine: undefined, split: '0.5', seed: '1-2', by: 'tool' };
+    expect(await runEval(io, flags)).toBe(0);
+    const statically = JSON.parse(out[0]!) as { gain: { mean: number } };
+    expect(await runEval(io, { ...flags, online: true })).toBe(0);
+    const online = JSON.parse(out[1]!) as { online: boolean; gain: { mean: number } };
+    expect(online.online).toBe(true);
+    // Measured: −1.3 points statically (MetaTool's near-twin tools), +12 online (seeds 1-2).
+    expect(statically.gain.mean).toBeLessThan(0);
+    expect(online.gain.mean).toBeGreaterThan(0.08);
+  });
 });
 
 describe('search → call pairs from Claude Code transcripts', () => {
