@@ -290,6 +290,7 @@ export function createApp(opts: AppOptions): App {
         ...[...endpoints.values()].map((e) => () => e.close()),
         () => catalog.stop(),
         () => callLog.close(),
+        () => learning.stopWarming(),
         () => learning.flush(),
         () => files.close(),
         // Last: the folder is free only once every file in it is written.
@@ -311,8 +312,9 @@ export function createApp(opts: AppOptions): App {
     try {
       await sets.start();
       await learning.load();
-      // What the kept pairs say is built off the request path, in slices, while the proxy starts.
-      void learning.warmInSlices();
+      // What the kept pairs say is built off the request path, in slices, while the proxy starts (not
+      // for a CLI command that opens the state folder without serving, nor with learning off).
+      if (so.listen !== false && learning.enabled) void learning.warmInSlices().catch((err: Error) => log.warn(`learned words could not be built: ${err.message}`));
     } catch (err) {
       throw (err as NodeJS.ErrnoException).code ? stateFolderError(config.stateDir, err) : err;
     }

@@ -230,6 +230,17 @@ describe('learned evidence kept up to date as pairs come and go', () => {
     expect(b.wordsFor('tool1', 'agent1').some((w) => w.word === 'zap')).toBe(true);
   });
 
+  it('a build in slices stops with the app, and a later use builds what was kept', async () => {
+    const l = new SearchLearning({ now: () => Date.parse('2026-11-30T00:00:00Z'), enabled: () => true });
+    l.train('a', Array.from({ length: 3 }, (_, i) => ({ query: `zap thing ${i}`, tool: 'tool1' })));
+    let slices = 0;
+    const warming = l.warmInSlices(0, () => slices++);
+    l.stopWarming();
+    await warming;
+    expect(slices).toBeLessThan(10);
+    expect(l.wordsFor('tool1').find((w) => w.word === 'zap')!.weight).toBeGreaterThan(0.7);
+  });
+
   it('the first search after a change reads only its own words: under 20 ms of CPU with 20,000 pairs kept', () => {
     const l = new SearchLearning({ now: () => Date.now(), enabled: () => true });
     for (let g = 0; g < 10; g++) l.train(`agent${g}`, Array.from({ length: MAX_PAIRS_PER_AGENT }, () => ({ query: query(), tool: `tool${Math.floor(rnd() * 300)}` })));
@@ -330,9 +341,10 @@ describe('learning that generalises to new wordings', () => {
     expect(await runEval(io, { ...flags, online: true })).toBe(0);
     const online = JSON.parse(out[1]!) as { online: boolean; gain: { mean: number } };
     expect(online.online).toBe(true);
-    // Measured: −1.3 points statically (MetaTool's near-twin tools), +12 online (seeds 1-2).
+    // Measured: −1.3 points statically (MetaTool's near-twin tools), +5.4 online (seeds 1-2), where a
+    // held-out query teaches only when its tool was among the 8 hits shown.
     expect(statically.gain.mean).toBeLessThan(0);
-    expect(online.gain.mean).toBeGreaterThan(0.08);
+    expect(online.gain.mean).toBeGreaterThan(0.03);
   });
 });
 

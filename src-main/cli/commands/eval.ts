@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox } from '../../core/toolbox/toolbox.js';
-import { SearchService, type SearchEngine } from '../../core/search/service.js';
+import { DEFAULT_SEARCH_LIMIT, SearchService, type SearchEngine } from '../../core/search/service.js';
 import { evaluate, evaluateOnline, type EvalResult, type GoldQuery } from '../../core/search/evaluate.js';
 import { SearchLearning } from '../../core/search/learning.js';
 import { splitGold } from '../../core/search/split.js';
@@ -127,9 +127,12 @@ function evalWith(toolbox: Toolbox, engine: SearchEngine, pairs: GoldQuery[] | u
       gold,
       (g, shown) => {
         clock += 60_000;
-        learning.searched(EVAL_AGENT, g.query, shown);
+        const hits = shown.slice(0, DEFAULT_SEARCH_LIMIT);
+        learning.searched(EVAL_AGENT, g.query, hits);
+        // The agent calls the tool only if the search showed it (search_tools shows 8 by default);
+        // otherwise it found nothing to call, and nothing is learned.
         clock += 1_000;
-        learning.called(EVAL_AGENT, g.expected[0]!);
+        if (hits.some((h) => g.expected.includes(h))) learning.called(EVAL_AGENT, g.expected.find((e) => hits.includes(e))!);
       },
     );
   }

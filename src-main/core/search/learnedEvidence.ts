@@ -107,13 +107,9 @@ export class LearnedEvidence {
       put(this.all.requests, r.request, pair.t, w, sign);
       put(mine.requests, r.request, pair.t, w, sign);
     }
+    // An agent whose pairs all went (dropped past MAX_AGENTS) leaves nothing behind.
+    if (mine.words.size === 0 && mine.requests.size === 0) this.byOwner.delete(owner);
     this.version++;
-  }
-
-  /** Drops everything an agent's pairs added (the agent itself was dropped). */
-  dropOwner(owner: string, pairs: readonly LearnedPair[]): void {
-    for (const p of pairs) this.apply(owner, p, -1);
-    this.byOwner.delete(owner);
   }
 
   /** Tools a word led `agent` to, with trust (own pairs fully, others' at SHARED_WEIGHT). */

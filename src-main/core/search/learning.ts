@@ -41,8 +41,11 @@ export class SearchLearning {
    */
   private evidence: LearnedEvidence;
   private evidenceBuilt = false;
-  /** The build in slices under way (warmInSlices); a change to the pairs meanwhile starts it over. */
-  private warming: object | undefined;
+  /**
+   * The build in slices under way (warmInSlices): its steps over the pairs kept when it started, and
+   * the changes to the pairs since, applied once the steps are done.
+   */
+  private warming: { steps: Generator<void, void, void>; changes: Array<[string, LearnedPair, 1 | -1]> } | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
   private dirty = false;
   private writing: Promise<void> = Promise.resolve();
@@ -80,12 +83,11 @@ export class SearchLearning {
     for (const [agent, list] of Object.entries(agents)) {
       if (!Array.isArray(list)) continue;
       const ok = list.filter((p): p is LearnedPair => !!p && typeof p.q === 'string' && typeof p.t === 'string' && Number.isFinite(p.ts) && (p.o === undefined || typeof p.o === 'string'));
-      if (!this.evidenceBuilt) this.warming = undefined;
       const had = this.pairs.get(agent);
-      if (had && this.evidenceBuilt) this.evidence.dropOwner(agent, had);
+      for (const p of had ?? []) this.evidenceOf(agent, p, -1);
       const kept = ok.slice(-MAX_PAIRS_PER_AGENT);
       this.pairs.set(agent, kept);
-      if (this.evidenceBuilt) for (const p of kept) this.evidence.apply(agent, p, 1);
+      for (const p of kept) this.evidenceOf(agent, p, 1);
     }
     this.version++;
   }
@@ -250,71 +252,93 @@ export class SearchLearning {
         let oldestTs = Infinity;
         for (const [a, l] of this.pairs) if ((l[l.length - 1]?.ts ?? 0) < oldestTs) [oldest, oldestTs] = [a, l[l.length - 1]?.ts ?? 0];
         if (oldest !== undefined) {
-          if (this.evidenceBuilt) this.evidence.dropOwner(oldest, this.pairs.get(oldest)!);
+          for (const p of this.pairs.get(oldest)!) this.evidenceOf(oldest, p, -1);
           this.pairs.delete(oldest);
         }
       }
       this.pairs.set(agent, (list = []));
     }
     list.push(pair);
-    if (this.evidenceBuilt) this.evidence.apply(agent, pair, 1);
-    if (list.length > MAX_PAIRS_PER_AGENT) for (const old of list.splice(0, list.length - MAX_PAIRS_PER_AGENT)) if (this.evidenceBuilt) this.evidence.apply(agent, old, -1);
+    this.evidenceOf(agent, pair, 1);
+    if (list.length > MAX_PAIRS_PER_AGENT) for (const old of list.splice(0, list.length - MAX_PAIRS_PER_AGENT)) this.evidenceOf(agent, old, -1);
     this.changed();
   }
 
   /** Puts `pair` in place of the i-th pair of an agent's list (a forget), and its evidence with it. */
   private replace(agent: string, list: LearnedPair[], i: number, pair: LearnedPair): void {
-    if (this.evidenceBuilt) this.evidence.apply(agent, list[i]!, -1);
+    this.evidenceOf(agent, list[i]!, -1);
     list[i] = pair;
-    if (this.evidenceBuilt) this.evidence.apply(agent, pair, 1);
+    this.evidenceOf(agent, pair, 1);
+  }
+
+  /** A pair was kept (1) or dropped (−1): the evidence follows, now or once its build is done. */
+  private evidenceOf(agent: string, pair: LearnedPair, sign: 1 | -1): void {
+    if (this.evidenceBuilt) this.evidence.apply(agent, pair, sign);
+    else this.warming?.changes.push([agent, pair, sign]);
   }
 
   /**
    * Builds the evidence off the request path after start-up (~20 µs a pair), in slices of about
-   * `sliceMs` with the event loop free between them, from the pairs as they are; a change meanwhile
-   * starts it over (twice at most: then the first search builds it at once).
+   * `sliceMs` with the event loop free between them. Pairs that change meanwhile are applied when the
+   * slices are done; a search that comes first finishes the build itself.
    */
   async warmInSlices(sliceMs = 4, clock: () => number = () => performance.now()): Promise<void> {
-    for (let attempt = 0; attempt < 3 && !this.evidenceBuilt; attempt++) {
-      const token = {};
-      this.warming = token;
-      const evidence = new LearnedEvidence(this.opts.now);
-      const snapshot = [...this.pairs].map(([agent, list]) => [agent, [...list]] as const);
-      let end = clock() + sliceMs;
-      let whole = true;
-      build: for (const [agent, list] of snapshot) {
-        for (const p of list) {
-          evidence.apply(agent, p, 1);
-          if (clock() < end) continue;
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          if (this.warming !== token || this.evidenceBuilt) {
-            whole = false;
-            break build;
+    if (this.evidenceBuilt || this.warming) return;
+    const snapshot = [...this.pairs].map(([agent, list]) => [agent, [...list]] as const);
+    const evidence = this.evidence;
+    const warming = {
+      steps: (function* () {
+        for (const [agent, list] of snapshot) {
+          for (const p of list) {
+            evidence.apply(agent, p, 1);
+            yield;
           }
-          end = clock() + sliceMs;
         }
+      })(),
+      changes: [] as Array<[string, LearnedPair, 1 | -1]>,
+    };
+    this.warming = warming;
+    for (;;) {
+      const end = clock() + sliceMs;
+      while (clock() < end) {
+        if (!warming.steps.next().done) continue;
+        this.finishWarming();
+        return;
       }
-      if (this.evidenceBuilt) return;
-      if (whole && this.warming === token) {
-        this.evidence = evidence;
-        this.evidenceBuilt = true;
-        this.warming = undefined;
-      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      // Finished by a search meanwhile, or stopped.
+      if (this.warming !== warming) return;
     }
+  }
+
+  /** Stops a build in slices (on stop): what it built so far is dropped; a later use builds at once. */
+  stopWarming(): void {
+    if (!this.warming) return;
+    this.warming = undefined;
+    this.evidence = new LearnedEvidence(this.opts.now);
+  }
+
+  private finishWarming(): void {
+    const w = this.warming!;
+    while (!w.steps.next().done);
+    for (const [agent, pair, sign] of w.changes) this.evidence.apply(agent, pair, sign);
+    this.warming = undefined;
+    this.evidenceBuilt = true;
   }
 
   /** The evidence, built from every kept pair at its first use (later changes keep it up to date). */
   private built(): LearnedEvidence {
-    if (!this.evidenceBuilt) {
-      this.warming = undefined;
-      this.evidenceBuilt = true;
-      for (const [agent, list] of this.pairs) for (const p of list) this.evidence.apply(agent, p, 1);
+    if (this.evidenceBuilt) return this.evidence;
+    if (this.warming) {
+      this.finishWarming();
+      return this.evidence;
     }
+    this.evidenceBuilt = true;
+    for (const [agent, list] of this.pairs) for (const p of list) this.evidence.apply(agent, p, 1);
     return this.evidence;
   }
 
   private changed(): void {
-    if (!this.evidenceBuilt) this.warming = undefined;
     this.version++;
     this.dirty = true;
     if (!this.opts.stateDir || this.saveTimer) return;
