@@ -104,6 +104,18 @@ describe('learning from search → call pairs', () => {
     expect(b.wordsFor('browser_navigate').find((w) => w.word === 'zap')!.weight).toBeGreaterThan(0.7);
   });
 
+  it('reads at most 200 agents from learned.json, the most recently active', async () => {
+    const dir = tempDir();
+    const agents = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`agent${i}`, [{ q: `zap ${i}`, t: 'browser_navigate', ts: 1000 + i }]]));
+    writeFileSync(join(dir, 'learned.json'), JSON.stringify({ version: 1, agents }));
+    const b = new SearchLearning({ stateDir: dir, now: () => 2_000, enabled: () => true });
+    await b.load();
+    const kept = Object.keys(b.counts());
+    expect(kept).toHaveLength(200);
+    expect(kept).toContain('agent249');
+    expect(kept).not.toContain('agent0');
+  });
+
   it('takes each content word of a query once, stemmed, without stop words', () => {
     expect(learnedWordsOf('Email the emails to Bob')).toEqual(['email', 'bob']);
   });

@@ -79,10 +79,13 @@ export class SearchLearning {
     if (!this.opts.stateDir) return;
     const r = await readJsonSafe<FileShape>(this.file(), this.opts.log ?? silentLogger, (v): v is FileShape => typeof v === 'object' && v !== null && typeof (v as FileShape).agents === 'object' && (v as FileShape).agents !== null);
     if (r.kind !== 'ok') return;
-    const agents = r.value.agents;
-    for (const [agent, list] of Object.entries(agents)) {
-      if (!Array.isArray(list)) continue;
-      const ok = list.filter((p): p is LearnedPair => !!p && typeof p.q === 'string' && typeof p.t === 'string' && Number.isFinite(p.ts) && (p.o === undefined || typeof p.o === 'string'));
+    // As many agents as the bound (a hand-edited or foreign file may hold more): the most recently
+    // active ones, as add() would have kept.
+    const lists = Object.entries(r.value.agents)
+      .flatMap(([agent, list]) => (Array.isArray(list) ? [[agent, (list as unknown[]).filter(isPair)] as const] : []))
+      .sort((a, b) => (b[1][b[1].length - 1]?.ts ?? 0) - (a[1][a[1].length - 1]?.ts ?? 0))
+      .slice(0, MAX_AGENTS);
+    for (const [agent, ok] of lists) {
       const had = this.pairs.get(agent);
       for (const p of had ?? []) this.evidenceOf(agent, p, -1);
       const kept = ok.slice(-MAX_PAIRS_PER_AGENT);
@@ -352,6 +355,12 @@ export class SearchLearning {
   private file(): string {
     return join(this.opts.stateDir!, 'learned.json');
   }
+}
+
+/** A pair as learned.json should hold it (a hand-edited file may hold anything). */
+function isPair(p: unknown): p is LearnedPair {
+  const x = p as LearnedPair | null;
+  return !!x && typeof x.q === 'string' && typeof x.t === 'string' && Number.isFinite(x.ts) && (x.o === undefined || typeof x.o === 'string');
 }
 
 /** A forgotten tool's pair: kept only so the same observation is not learned again (see forget). */
