@@ -12,7 +12,7 @@ import { silentLogger, type Logger } from '../log.js';
 import { capQuery } from './limits.js';
 import { LearnedEvidence, learnedWordsOf, requestKey, surfaceWordsOf, type LearnedPair } from './learnedEvidence.js';
 
-export { learnedWordsOf, requestKey, SHARED_WEIGHT, type LearnedPair } from './learnedEvidence.js';
+export { learnedWordsOf, type LearnedPair } from './learnedEvidence.js';
 
 /** A call this long after a search still counts as its outcome; later, the agent has moved on. */
 export const LEARN_WINDOW_MS = 10 * 60_000;
