@@ -234,7 +234,7 @@ describe('the control plane cannot be driven cross-site', () => {
       await windowPage.goto(url);
       // The window took its CSRF token from the fragment and cleared the address bar.
       await expect.poll(() => windowPage.url(), { timeout: 30_000 }).toBe(`${base}/ui/`);
-      expect((await context.cookies(base)).map((c) => c.name)).toContain('mws_session');
+      expect((await context.cookies(base)).map((c) => c.name)).toContain(`mws_session_${port}`);
 
       const page = await context.newPage();
       await page.goto(evilUrl);

@@ -14,7 +14,7 @@ import { MemoryLogger } from '../../src-main/core/log.js';
 const PORT = 4484;
 
 describe('who may reach the listener', () => {
-  const ok = (headers: Record<string, string>, method = 'POST') => refuseForeign(method, headers, PORT) === undefined;
+  const ok = (headers: Record<string, string>, method = 'POST', path?: string) => refuseForeign(method, headers, PORT, path) === undefined;
 
   it('accepts loopback Host with its own port, and no Origin (a CLI or an agent)', () => {
     expect(ok({ host: '127.0.0.1:4484' })).toBe(true);
@@ -23,7 +23,8 @@ describe('who may reach the listener', () => {
   });
 
   it('refuses a foreign, malformed or other-port Host', () => {
-    for (const host of ['evil.example', '127.0.0.1@evil.example', '127.0.0.1:4484@evil.example', '127.0.0.1:9999', 'localhost.evil.example:4484', '']) {
+    // Octets a URL parser refuses (256, 999, a leading zero read as bad octal) used to reach `new URL` and answer 500.
+    for (const host of ['evil.example', '127.0.0.1@evil.example', '127.0.0.1:4484@evil.example', '127.0.0.1:9999', 'localhost.evil.example:4484', '', '127.0.0.256', '127.0.0.999:4484', '127.300.0.1', '127.0.0.08:4484', '127.0.0.1.:4484']) {
       expect(ok({ host }), host).toBe(false);
     }
     expect(refuseForeign('POST', {}, PORT)?.status).toBe(403);
@@ -41,8 +42,21 @@ describe('who may reach the listener', () => {
     expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'same-site' }, 'GET')).toBe(false);
     expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'cross-site' })).toBe(false);
     expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'same-origin' })).toBe(true);
-    expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }, 'GET')).toBe(true);
+    expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }, 'GET', '/ui/')).toBe(true);
+    expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }, 'GET', '/ui')).toBe(true);
     expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }, 'POST')).toBe(false);
+  });
+
+  it('lets another site open only the window, and only at the top level: never in a frame, never another path', () => {
+    const nav = { host: '127.0.0.1:4484', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' };
+    for (const dest of ['iframe', 'frame', 'embed', 'object', 'fencedframe']) {
+      expect(ok({ ...nav, 'sec-fetch-dest': dest }, 'GET', '/ui/'), dest).toBe(false);
+      // Not even from the window itself.
+      expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': dest }, 'GET', '/ui/'), `same-origin ${dest}`).toBe(false);
+    }
+    expect(refuseForeign('GET', { ...nav, 'sec-fetch-dest': 'iframe' }, PORT, '/ui/')?.message).toMatch(/inside a frame/);
+    for (const path of ['/mcp', '/control/status', '/control/events', undefined]) expect(ok(nav, 'GET', path), String(path)).toBe(false);
+    for (const path of ['/', '/ui', '/ui/', '/ui/assets/index.js']) expect(ok({ ...nav, 'sec-fetch-dest': 'document' }, 'GET', path), path).toBe(true);
   });
 
   it('reads the agent from the path without throwing on malformed escapes', () => {
@@ -83,7 +97,7 @@ describe('per-agent access', () => {
 
 describe('window sessions', () => {
   const req = (cookie: string | undefined, csrf?: string, url = 'http://127.0.0.1:4484/control/status') =>
-    new Request(url, { method: 'POST', headers: { ...(cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {}), ...(csrf ? { [CSRF_HEADER]: csrf } : {}) } });
+    new Request(url, { method: 'POST', headers: { ...(cookie ? { cookie: `${SESSION_COOKIE}_4484=${cookie}` } : {}), ...(csrf ? { [CSRF_HEADER]: csrf } : {}) } });
 
   it('needs the cookie and the CSRF header together', () => {
     const t = { now: 0 };
@@ -95,6 +109,18 @@ describe('window sessions', () => {
     expect(ui.authorized(req(undefined, session.csrf))).toBe(false);
     expect(ui.authorized(req(id, session.csrf))).toBe(true);
     expect(ui.authorized(req(id, undefined, `http://127.0.0.1:4484/control/events?csrf=${session.csrf}`))).toBe(true);
+  });
+
+  it('tries every cookie of its name, so one tossed by a page on another port cannot hide the real one', () => {
+    const ui = new UiSessions(() => 0);
+    const id = ui.exchange(ui.link())!.id;
+    const r = (cookie: string) => new Request('http://127.0.0.1:4484/ui/', { headers: { cookie } });
+    expect(ui.session(r(`${SESSION_COOKIE}_4484=tossed; ${SESSION_COOKIE}_4484=${id}`))).toBeDefined();
+    expect(ui.session(r(`${SESSION_COOKIE}_4484=; a=b; ${SESSION_COOKIE}_4484=${id}`))).toBeDefined();
+    // The name carries the port: another instance's cookie (or a bare mws_session) is not ours.
+    expect(ui.session(r(`${SESSION_COOKIE}_4485=${id}`))).toBeUndefined();
+    expect(ui.session(r(`${SESSION_COOKIE}=${id}`))).toBeUndefined();
+    expect(ui.session(r(`${SESSION_COOKIE}_4484=tossed`))).toBeUndefined();
   });
 
   it('a link is spent once', () => {

@@ -1,20 +1,24 @@
 // The page a browser gets at / and at /ui without a session: where the window lives and how to get
 // in (a one-time link from `mws serve` or `mws ui`), styled like the window, light or dark. A plain
 // 401 told a person nothing about what to do.
+import { createHash } from 'node:crypto';
 import type { Route } from '../proxy/listener.js';
 
-const PAGE = (title: string, body: string) => `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>${title} — Working Set</title>
-<style>
+const STYLE = `
   :root { color-scheme: light dark; --bg: #fbfbfc; --fg: #1b1d21; --muted: #5d6470; --line: #d9dce1; --card: #fff; --accent: #2459d6; }
   @media (prefers-color-scheme: dark) { :root { --bg: #15171b; --fg: #e8eaee; --muted: #a0a7b3; --line: #2c3038; --card: #1c1f25; --accent: #7aa2ff; } }
   body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: var(--bg); color: var(--fg); font: 15px/1.5 system-ui, -apple-system, 'Segoe UI', sans-serif; }
   main { max-width: 520px; margin: 24px; padding: 28px 32px; background: var(--card); border: 1px solid var(--line); border-radius: 12px; }
   h1 { font-size: 19px; margin: 0 0 10px; } p { margin: 8px 0; } .muted { color: var(--muted); font-size: 13px; }
   code { font: 13px ui-monospace, Menlo, Consolas, monospace; background: var(--bg); border: 1px solid var(--line); border-radius: 5px; padding: 1px 6px; }
-</style></head>
+`;
+/** The page's one inline style is allowed by its hash, nothing else: no script at all, never in a frame. */
+export const SIGN_IN_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
+const PAGE = (title: string, body: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} — Working Set</title>
+<style>${STYLE}</style></head>
 <body><main><h1>${title}</h1>${body}</main></body></html>`;
 
 /** Answered where the window refuses: an expired or reused link, or no link at all. */
@@ -26,7 +30,7 @@ export function signInPage(kind: 'no-session' | 'link-spent'): Response {
   const title = kind === 'link-spent' ? 'This link has expired' : 'Sign in to Working Set';
   return new Response(PAGE(title, `${body}<p class="muted">The link signs this browser in; it needs no password.</p>`), {
     status: 401,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': SIGN_IN_CSP },
   });
 }
 

@@ -6,6 +6,10 @@
 // token reaches the window once, in the fragment of the login redirect (never sent to any server),
 // and the window keeps it in its origin's localStorage, which no other port can read. Sessions end
 // after an idle and an absolute limit, or all at once (`mws ui --revoke-all`).
+// A page on another port can also set a cookie for 127.0.0.1 (cookies know no ports, and `__Host-`
+// needs https): the cookie's name carries this port, so two instances do not sign each other out, and
+// every cookie of that name is tried, so a tossed one (a longer Path is sent first) cannot hide ours.
+// Script cannot overwrite an HttpOnly cookie.
 import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
@@ -13,8 +17,25 @@ import type { UiSessionSettings } from '../config/schema.js';
 import type { Route } from '../proxy/listener.js';
 import { tokenMatches } from '../store/controlToken.js';
 import { signInPage } from './signInPage.js';
+import { withWindowHeaders } from './windowHeaders.js';
 
+/** The session cookie's name is this, then `_` and the listener's port (`mws_session_4484`). */
 export const SESSION_COOKIE = 'mws_session';
+/** The cookie's name for the port this request came to (its Host, which the listener checked is ours). */
+export function sessionCookieName(request: Request): string {
+  return `${SESSION_COOKIE}_${new URL(request.url).port || '80'}`;
+}
+/** Every value sent under `name` (a browser sends one per Path that matches), at most 32 of them. */
+export function cookieValues(header: string | null, name: string): string[] {
+  const out: string[] = [];
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    out.push(part.slice(eq + 1).trim());
+    if (out.length >= 32) break;
+  }
+  return out;
+}
 /** The header (and, for EventSource, which cannot send headers, the query parameter) with the CSRF token. */
 export const CSRF_HEADER = 'x-mws-csrf';
 export const CSRF_PARAM = 'csrf';
@@ -81,12 +102,11 @@ export class UiSessions {
 
   /** The live session the request's cookie names (cookie only: enough to load the window's files). */
   session(request: Request): Session | undefined {
-    const cookie = request.headers.get('cookie') ?? '';
-    const m = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=([^;]+)`).exec(cookie);
-    if (!m) return undefined;
+    const given = cookieValues(request.headers.get('cookie'), sessionCookieName(request)).filter((v) => v.length > 0);
+    if (!given.length) return undefined;
     this.expire();
     for (const s of this.sessions.values()) {
-      if (tokenMatches(m[1]!, s.id)) {
+      if (given.some((v) => tokenMatches(v, s.id))) {
         s.lastSeen = this.now();
         return s;
       }
@@ -116,7 +136,7 @@ const refused = (kind: 'no-session' | 'link-spent' = 'no-session') => signInPage
 export function uiRoute(sessions: UiSessions, rendererDir: string): Route {
   return (request, url) => {
     if (url.pathname !== '/ui' && !url.pathname.startsWith('/ui/')) return undefined;
-    return (async () => {
+    return (async (): Promise<Response> => {
       const token = url.searchParams.get('token');
       if (token !== null) {
         const session = sessions.exchange(token);
@@ -127,7 +147,8 @@ export function uiRoute(sessions: UiSessions, rendererDir: string): Route {
           status: 303,
           headers: {
             location: `/ui/#${CSRF_FRAGMENT}=${session.csrf}`,
-            'set-cookie': `${SESSION_COOKIE}=${session.id}; HttpOnly; SameSite=Strict; Path=/`,
+            // Priority=High: Chromium evicts it last when a page floods the host's cookie jar.
+            'set-cookie': `${sessionCookieName(request)}=${session.id}; HttpOnly; SameSite=Strict; Path=/; Priority=High`,
             'cache-control': 'no-store',
             'referrer-policy': 'no-referrer',
           },
@@ -150,6 +171,6 @@ export function uiRoute(sessions: UiSessions, rendererDir: string): Route {
         if (rel === 'index.html') return new Response('The window is not built yet: run `npm run build`, then reload.\n', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } });
         return new Response('Not found.\n', { status: 404 });
       }
-    })();
+    })().then(withWindowHeaders);
   };
 }

@@ -6,7 +6,19 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 /** The loopback names a browser or client may use to reach us. */
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
-const HOST_HEADER = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(?::(\d{1,5}))?$/i;
+/** One IPv4 octet as URL parsers accept it unchanged: 0–255, no leading zero (`08` is bad octal, `256` no address). */
+const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
+const HOST_HEADER = new RegExp(`^(localhost|127\\.${OCTET}\\.${OCTET}\\.${OCTET}|\\[::1\\])(?::(\\d{1,5}))?$`, 'i');
+
+/**
+ * The paths a page of another site or port may open as a top-level navigation (a link in a chat or an
+ * editor): the window and its sign-in. Anything else must come from the window itself or a non-browser
+ * client. One line per path (exact, or a prefix ending in `/`).
+ */
+export const NAVIGABLE_PATHS: readonly string[] = ['/', '/ui', '/ui/'];
+
+/** What a browser says a request will become: a frame of any kind may never hold the window (clickjacking). */
+const FRAME_DESTS = new Set(['iframe', 'frame', 'embed', 'object', 'fencedframe']);
 
 export type Refusal = { status: number; message: string };
 
@@ -15,8 +27,13 @@ export function ownOrigins(port: number): string[] {
   return LOOPBACK_NAMES.map((h) => `http://${h}:${port}`);
 }
 
-/** A refusal when Host or Origin is not this listener; undefined when the request may proceed. */
-export function refuseForeign(method: string | undefined, headers: IncomingHttpHeaders, port: number): Refusal | undefined {
+function navigable(path: string | undefined): boolean {
+  if (path === undefined) return false;
+  return NAVIGABLE_PATHS.some((p) => (p.endsWith('/') && p !== '/' ? path.startsWith(p) : path === p));
+}
+
+/** A refusal when Host or Origin is not this listener; undefined when the request may proceed. `path` is the normalized path, when it parses. */
+export function refuseForeign(method: string | undefined, headers: IncomingHttpHeaders, port: number, path?: string): Refusal | undefined {
   const host = headers.host;
   const m = typeof host === 'string' ? HOST_HEADER.exec(host) : null;
   if (!m || (m[2] !== undefined && Number(m[2]) !== port)) {
@@ -26,13 +43,19 @@ export function refuseForeign(method: string | undefined, headers: IncomingHttpH
   if (origin !== undefined && !ownOrigins(port).includes(origin.toLowerCase())) {
     return { status: 403, message: `Forbidden: requests from ${clip(origin)} are refused; only pages served by this proxy itself (${ownOrigins(port)[0]}) may call it.` };
   }
+  // No page may put us in a frame, not even one of ours: a framed window under another page's
+  // buttons would take the user's clicks (the CSP's frame-ancestors says the same to the browser).
+  const dest = headers['sec-fetch-dest'];
+  if (typeof dest === 'string' && FRAME_DESTS.has(dest.toLowerCase())) {
+    return { status: 403, message: 'Forbidden: Working Set cannot be shown inside a frame; open it in its own tab or window.' };
+  }
   // Browsers label every request; a request another site's page started (even a no-cors GET, which
   // carries no Origin) says cross-site or same-site here. `none` is the user typing the link; a
-  // top-level navigation (clicking the one-time link in a chat or an editor) only opens the window,
-  // whose content the linking page cannot read.
+  // top-level navigation to the window (clicking the one-time link in a chat or an editor) only opens
+  // it, whose content the linking page cannot read.
   const site = headers['sec-fetch-site'];
-  const navigation = method === 'GET' && headers['sec-fetch-mode'] === 'navigate';
-  if (site !== undefined && site !== 'same-origin' && site !== 'none' && !navigation) {
+  const topLevel = method === 'GET' && headers['sec-fetch-mode'] === 'navigate' && (dest === undefined || dest === 'document') && navigable(path);
+  if (site !== undefined && site !== 'same-origin' && site !== 'none' && !topLevel) {
     return { status: 403, message: 'Forbidden: this request was started by a page of another site or port; only pages served by this proxy itself may call it.' };
   }
   return undefined;

@@ -8,6 +8,7 @@ import { DEFAULT_AGENT_ID } from '../config/schema.js';
 import { isLoopbackHost } from '../config/validate.js';
 import { MwsError } from '../errors.js';
 import { refuseForeign } from './guard.js';
+import { admitBody, BodyBudget, CapLog, collectAfterFlood, CONNECTIONS_CHECK_MS, endAndClose, limitConnections, TIMEOUT_ANSWER } from './edgeLimits.js';
 import type { FastPath } from './fastPath.js';
 import type { Logger } from '../log.js';
 
@@ -92,7 +93,7 @@ function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: un
 /** Decides whether a request may reach an agent's endpoint (its bearer token, a switched-off default). */
 export type McpGate = (agentId: string, authorization: string | undefined) => { status: number; message: string } | undefined;
 
-export type ListenOptions = { log?: Logger; mcpGate?: McpGate };
+export type ListenOptions = { log?: Logger; mcpGate?: McpGate; now?: () => number; bodyBudget?: BodyBudget };
 
 function normalizedPath(target: string | undefined): string | undefined {
   if (!target?.startsWith('/')) return undefined;
@@ -132,13 +133,24 @@ export async function listen(host: string, port: number, routes: Route[], fast?:
     return (await sdkHandler)(req, res, body);
   };
   let boundPort = port;
+  const caps = new CapLog(opts.log, opts.now);
+  const bodies = opts.bodyBudget ?? new BodyBudget(undefined, () => collectAfterFlood(opts.now));
   const dispatch = async (req: IncomingMessage, res: ServerResponse) => {
-    // Host and Origin first, before any part of the request is parsed.
-    const refused = refuseForeign(req.method, req.headers, boundPort);
-    if (refused) return sendJsonRpcError(res, refused.status, -32000, refused.message);
+    // Every page may be framed by nothing (the window sets its full CSP itself).
+    res.setHeader('x-frame-options', 'DENY');
+    res.setHeader('content-security-policy', "frame-ancestors 'none'");
+    // What reading this body costs is settled first, before any credential or route is looked at.
+    const over = admitBody(req, res, bodies, MAX_BODY_BYTES, caps);
+    if (over) {
+      res.shouldKeepAlive = false;
+      return sendJsonRpcError(res, over.status, -32000, over.message);
+    }
     // The path as the routes will see it (URL-normalized: `/x/../mcp` and `/x/%2e%2e/mcp` are /mcp),
     // so the agent's gate below judges the same endpoint the request reaches.
     const pathname = normalizedPath(req.url);
+    // Host and Origin next, before anything else of the request is parsed.
+    const refused = refuseForeign(req.method, req.headers, boundPort, pathname);
+    if (refused) return sendJsonRpcError(res, refused.status, -32000, refused.message);
     if (pathname === undefined) return sendJsonRpcError(res, 400, -32600, 'Bad request: the request target must be a path such as /mcp.');
     const agentId = agentIdOf(pathname);
     if (agentId === null) return sendJsonRpcError(res, 400, -32600, BAD_PATH);
@@ -154,6 +166,8 @@ export async function listen(host: string, port: number, routes: Route[], fast?:
   };
   // The safety net: a request the code above did not foresee is answered and logged, never fatal.
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    // A connection over the cap has its 503 already; nothing more is written on it.
+    if (refusedSockets.has(req.socket)) return;
     dispatch(req, res).catch((err: unknown) => {
       opts.log?.warn(`request ${req.method ?? '?'} ${JSON.stringify((req.url ?? '').slice(0, 200))} failed inside the proxy: ${(err as Error)?.message ?? String(err)}`);
       try {
@@ -163,20 +177,24 @@ export async function listen(host: string, port: number, routes: Route[], fast?:
       }
     });
   };
-  const server: HttpServer = createServer(onRequest);
+  const server: HttpServer = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_MS }, onRequest);
+  const refusedSockets = limitConnections(server, caps);
   // A request Node's parser refuses (bad framing, oversized headers) never reaches `onRequest`;
   // it still gets a status and a sentence, as every other answer does.
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     // A response already under way on this socket must not get raw bytes in its middle (as Node's own handler).
     const inFlight = (socket as unknown as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) return void socket.destroy();
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent || refusedSockets.has(socket as never)) return void socket.destroy();
+    if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      caps.hit('timeout', 'closed a request that did not arrive whole in time (a slow or stalled client?).');
+      return endAndClose(socket, TIMEOUT_ANSWER);
+    }
     const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
     // An answer to HEAD carries no body, or the client reads it as the start of the next response.
     const head = err.rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
     const body = head ? '' : tooLarge ? 'Request headers too large.\n' : 'Bad request: the HTTP request is malformed.\n';
-    socket.end(`HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+    endAndClose(socket, `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
   });
-  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       reject(
@@ -187,6 +205,9 @@ export async function listen(host: string, port: number, routes: Route[], fast?:
     });
     server.listen(port, host, () => resolve());
   });
+  // After listening, an error of the server (EMFILE at accept when the process is out of file
+  // handles) is logged, never fatal; the caps above keep it rare.
+  server.on('error', (err: NodeJS.ErrnoException) => caps.hit(`server-${err.code ?? 'error'}`, `the listener could not accept a connection: ${err.message}`));
   const addr = server.address() as AddressInfo;
   boundPort = addr.port;
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
