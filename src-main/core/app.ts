@@ -36,6 +36,7 @@ import { ensureToken } from './store/controlToken.js';
 import type { ControlApi } from './control/api.js';
 import { eventsRoute } from './control/sse.js';
 import { UiSessions, uiRoute } from './control/uiRoute.js';
+import { renewRoute } from './control/sessionRenew.js';
 import { rootRoute } from './control/signInPage.js';
 import { ConfigEditor, type Raw } from './config/editor.js';
 import { tokenMatches } from './store/controlToken.js';
@@ -328,6 +329,7 @@ export function createApp(opts: AppOptions): App {
           mcpRoute({ endpoint: (id) => (runtime.proxyPaused && endpoints.has(id) ? pausedEndpoint : endpoints.get(id)) }),
           eventsRoute(events, authorized),
           controlRoute(control, () => token, (r) => ui.authorized(r)),
+          renewRoute(ui),
           uiRoute(ui, opts.rendererDir ?? DEFAULT_RENDERER_DIR),
           rootRoute(),
           ...(opts.routes ?? []),

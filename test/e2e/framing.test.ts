@@ -1,8 +1,8 @@
 // The window against pages on another loopback port, in a real Chromium and a real `mws serve`
 // (issue 19): a page that frames /ui/ to take the user's clicks (clickjacking) gets nothing shown and
 // no access; the window runs under its full CSP with no violation on any screen; a destructive call
-// is never run or granted by one stray click; and a page that tosses cookies for 127.0.0.1 cannot sign
-// the window out.
+// is never run or granted by one stray click; and a page (or a server) on another port that tosses,
+// overwrites or floods cookies for 127.0.0.1 cannot sign the window out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -147,7 +147,7 @@ describe('a page on another loopback port', () => {
     await context.close();
   }, 120_000);
 
-  it('cannot sign the window out by tossing cookies for 127.0.0.1 (other paths, the old name, from script and from a server)', async () => {
+  it('cannot sign the window out by tossing cookies for 127.0.0.1 (other paths, the old name, an overwrite by another server, a flood)', async () => {
     const context = await browser.newContext();
     const { page: windowPage } = await signedIn(context);
     const name = `mws_session_${port}`;
@@ -177,10 +177,54 @@ describe('a page on another loopback port', () => {
     expect(status).toBe(200);
     await windowPage.reload();
     await windowPage.getByTestId('status').waitFor({ timeout: 30_000 });
+
+    // A server on another port replaces the cookie itself (an HTTP answer may overwrite an HttpOnly
+    // cookie of the same name and path): the window's next call gets it back with its CSRF token.
+    evilPages.set('/overwrite', { headers: { 'set-cookie': `${name}=overwritten; Path=/; HttpOnly; SameSite=Lax` }, html: '<p>ok</p>' });
+    await page.goto(`${evilBase}/overwrite`);
+    expect((await context.cookies()).find((c) => c.name === name && c.path === '/')?.value).toBe('overwritten');
+    await windowPage.evaluate(() => (location.hash = '#/report'));
+    await expect.poll(() => windowPage.getByTestId('report-default').textContent(), { timeout: 30_000 }).toMatch(/tokens listed/);
+    expect((await context.cookies()).find((c) => c.name === name && c.path === '/')?.value).not.toBe('overwritten');
+
+    // A flood of cookies for the host pushes the real one out of Chromium's jar: a reload comes back
+    // to the window all the same (the sign-in page's script gets the cookie back), with no new link.
+    // (Large cookies would instead push the Cookie header past 16 KB, answered 431: see docs/security.md.)
+    evilPages.set('/flood', {
+      html: `<!doctype html><script>
+        for (let i = 0; i < 400; i++) document.cookie = 'f' + i + '=x; path=/; priority=high';
+        window.flooded = true;
+      </script>`,
+    });
+    await page.goto(`${evilBase}/flood`);
+    await page.waitForFunction(() => (window as unknown as { flooded?: boolean }).flooded === true, undefined, { timeout: 30_000 });
+    expect((await context.cookies()).filter((c) => c.name === name && c.path === '/'), 'the flood evicted the cookie').toEqual([]);
+    await windowPage.reload();
+    await windowPage.getByTestId('status').waitFor({ timeout: 30_000 });
+    expect(windowPage.url()).toMatch(new RegExp(`^${base}/ui/`));
     await windowPage.close();
     await page.close();
     await context.close();
   }, 120_000);
+
+  it('gives a cookie back only for the window\'s own CSRF token in a header, from its own origin', async () => {
+    const post = (headers: Record<string, string>) => rawRequest(base, 'POST', '/ui/_session', headers);
+    expect((await post({})).status).toBe(401);
+    expect((await post({ 'x-mws-csrf': 'guess' })).status).toBe(401);
+    expect((await rawRequest(base, 'GET', '/ui/_session')).status).toBe(405);
+    const { url } = await api.uiLink({});
+    const redirect = await rawRequest(base, 'GET', new URL(url).pathname + new URL(url).search);
+    const csrf = /#mws-csrf=([\w-]+)$/.exec(String(redirect.headers.location))![1]!;
+    // Not in the query (that is for the event stream only), not from another port.
+    expect((await rawRequest(base, 'POST', `/ui/_session?csrf=${csrf}`)).status).toBe(401);
+    expect((await post({ 'x-mws-csrf': csrf, origin: evilBase })).status).toBe(403);
+    const ok = await post({ 'x-mws-csrf': csrf, origin: base });
+    expect(ok.status).toBe(204);
+    expect(String(ok.headers['set-cookie'])).toBe(String(redirect.headers['set-cookie']));
+    // An ended session gives nothing back.
+    await api.uiRevokeAll({});
+    expect((await post({ 'x-mws-csrf': csrf, origin: base })).status).toBe(401);
+  });
 });
 
 describe('the window under its CSP', () => {

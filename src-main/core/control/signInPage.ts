@@ -12,13 +12,16 @@ const STYLE = `
   h1 { font-size: 19px; margin: 0 0 10px; } p { margin: 8px 0; } .muted { color: var(--muted); font-size: 13px; }
   code { font: 13px ui-monospace, Menlo, Consolas, monospace; background: var(--bg); border: 1px solid var(--line); border-radius: 5px; padding: 1px 6px; }
 `;
-/** The page's one inline style is allowed by its hash, nothing else: no script at all, never in a frame. */
-export const SIGN_IN_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+/**
+ * The page's one inline style is allowed by its hash; its one script is the window's own file that
+ * gives a window back a lost cookie (sessionRenew.ts); nothing else, never in a frame.
+ */
+export const SIGN_IN_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
 const PAGE = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} — Working Set</title>
-<style>${STYLE}</style></head>
+<style>${STYLE}</style><script src="/ui/_renew.js" defer></script></head>
 <body><main><h1>${title}</h1>${body}</main></body></html>`;
 
 /** Answered where the window refuses: an expired or reused link, or no link at all. */

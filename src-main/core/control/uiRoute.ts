@@ -9,7 +9,9 @@
 // A page on another port can also set a cookie for 127.0.0.1 (cookies know no ports, and `__Host-`
 // needs https): the cookie's name carries this port, so two instances do not sign each other out, and
 // every cookie of that name is tried, so a tossed one (a longer Path is sent first) cannot hide ours.
-// Script cannot overwrite an HttpOnly cookie.
+// Script cannot overwrite an HttpOnly cookie; a cookie pushed out of the jar (a flood of cookies) or
+// replaced by another local server is given back to the window that still holds its CSRF token
+// (sessionRenew.ts), so neither signs it out.
 import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
@@ -24,6 +26,10 @@ export const SESSION_COOKIE = 'mws_session';
 /** The cookie's name for the port this request came to (its Host, which the listener checked is ours). */
 export function sessionCookieName(request: Request): string {
   return `${SESSION_COOKIE}_${new URL(request.url).port || '80'}`;
+}
+/** The Set-Cookie value that makes `id` this browser's session. Priority=High: Chromium evicts it last from a crowded jar. */
+export function sessionCookie(request: Request, id: string): string {
+  return `${sessionCookieName(request)}=${id}; HttpOnly; SameSite=Strict; Path=/; Priority=High`;
 }
 /** Every value sent under `name` (a browser sends one per Path that matches), at most 32 of them. */
 export function cookieValues(header: string | null, name: string): string[] {
@@ -114,6 +120,20 @@ export class UiSessions {
     return undefined;
   }
 
+  /** The live session whose CSRF token the request carries in its header (the window's own proof, readable by no other origin). */
+  byCsrfHeader(request: Request): Session | undefined {
+    const given = request.headers.get(CSRF_HEADER);
+    if (!given) return undefined;
+    this.expire();
+    for (const s of this.sessions.values()) {
+      if (tokenMatches(given, s.csrf)) {
+        s.lastSeen = this.now();
+        return s;
+      }
+    }
+    return undefined;
+  }
+
   /** A request the window itself made: its session cookie, plus that session's CSRF token in the header (or query, for events). */
   authorized(request: Request): boolean {
     const s = this.session(request);
@@ -147,8 +167,7 @@ export function uiRoute(sessions: UiSessions, rendererDir: string): Route {
           status: 303,
           headers: {
             location: `/ui/#${CSRF_FRAGMENT}=${session.csrf}`,
-            // Priority=High: Chromium evicts it last when a page floods the host's cookie jar.
-            'set-cookie': `${sessionCookieName(request)}=${session.id}; HttpOnly; SameSite=Strict; Path=/; Priority=High`,
+            'set-cookie': sessionCookie(request, session.id),
             'cache-control': 'no-store',
             'referrer-policy': 'no-referrer',
           },

@@ -192,7 +192,7 @@ export async function listen(host: string, port: number, routes: Route[], fast?:
     const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
     // An answer to HEAD carries no body, or the client reads it as the start of the next response.
     const head = err.rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
-    const body = head ? '' : tooLarge ? 'Request headers too large.\n' : 'Bad request: the HTTP request is malformed.\n';
+    const body = head ? '' : tooLarge ? 'Request headers too large (over 16 KB). A browser may hold too many cookies for this host: clear them, or open the window under another loopback name (localhost, 127.0.0.1 or [::1]).\n' : 'Bad request: the HTTP request is malformed.\n';
     endAndClose(socket, `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
   });
   await new Promise<void>((resolve, reject) => {

@@ -42,14 +42,26 @@ function csrf(): string {
 }
 if (!window.workingSet) csrf();
 
+/**
+ * A page on another port can push the session cookie out of the browser's jar (cookies know no ports);
+ * the CSRF token this window holds gets it back (core/control/sessionRenew.ts), and the call is tried once more.
+ */
+async function renewCookie(): Promise<boolean> {
+  const res = await fetch('/ui/_session', { method: 'POST', credentials: 'same-origin', headers: { 'x-mws-csrf': csrf() } });
+  return res.status === 204;
+}
+
 const httpBridge: Bridge = {
   async invoke(method, args) {
-    const res = await fetch(`/control/${method}`, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', 'x-mws-csrf': csrf() },
-      body: JSON.stringify(args ?? {}),
-    });
+    const send = () =>
+      fetch(`/control/${method}`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', 'x-mws-csrf': csrf() },
+        body: JSON.stringify(args ?? {}),
+      });
+    let res = await send();
+    if (res.status === 401 && (await renewCookie())) res = await send();
     return (await res.json()) as Envelope;
   },
   onEvent(listener) {
