@@ -139,7 +139,7 @@ export function endAndClose(socket: Socket | import('node:stream').Duplex, raw: 
   setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
 }
 
-export function rawAnswer(status: string, sentence: string): string {
+function rawAnswer(status: string, sentence: string): string {
   const body = `${sentence}\n`;
   return `HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
