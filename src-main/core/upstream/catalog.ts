@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
 import { UpstreamConnection } from './connection.js';
 import type { Upstream, UpstreamStatusView } from './types.js';
+import type { ResolveParts } from '../secrets/refs.js';
 
 export const CATALOG_FILE = 'catalog.json';
 /** The longest a settings-window "test this upstream" waits for the upstream to start. */
@@ -54,6 +55,8 @@ export type CatalogOptions<T> = {
   onStatus?: (vendor: string, status: string) => void;
   /** Upstream notifications for every client (resources/prompts list_changed, resources/updated). */
   onNotification?: (vendor: string, method: string, params: Record<string, unknown> | undefined) => void;
+  /** Where connections read `${secret:…}` / `${input:…}` values when they connect. */
+  values?: ResolveParts;
 };
 
 export class Catalog<T> {
@@ -142,7 +145,7 @@ export class Catalog<T> {
   /** Connects to an upstream that is not (yet) configured, lists it once and disconnects. */
   async probe(vendor: string, config: Config['upstreams'][string]): Promise<{ ok: boolean; era: string | undefined; tools: string[]; error: string | undefined }> {
     const t = this.opts.config.timeouts;
-    const c = new UpstreamConnection({ vendor, config, log: this.opts.log, clientName: 'mcp-working-set', now: this.opts.now, connectMs: t.connectMs, maxResultBytes: this.opts.config.maxResultBytes, onToolsChanged: () => {}, onUp: () => {} });
+    const c = new UpstreamConnection({ vendor, config, log: this.opts.log, clientName: 'mcp-working-set', now: this.opts.now, connectMs: t.connectMs, maxResultBytes: this.opts.config.maxResultBytes, onToolsChanged: () => {}, onUp: () => {}, ...(this.opts.values ? { values: this.opts.values } : {}) });
     try {
       // A test waits for a slow start, not only the list budget (a slow server is still a good one),
       // but no longer than 30 s: someone is looking at "Testing…".
@@ -153,6 +156,17 @@ export class Catalog<T> {
     } finally {
       await c.close();
     }
+  }
+
+  /**
+   * Connects one upstream again from the start (its config unchanged): a value it waited for was given,
+   * so the references are read again. Its last-good tools stay until it lists.
+   */
+  async reconnect(vendor: string): Promise<void> {
+    if (!this.state.has(vendor) || this.stopped) return;
+    await this.upstreams.get(vendor)?.close().catch(() => {});
+    this.open(vendor);
+    await this.relist(vendor);
   }
 
   async stop(): Promise<void> {
@@ -402,6 +416,7 @@ export class Catalog<T> {
         this.listedWaiters.get(vendor)?.splice(0).forEach((w) => w());
         this.reportStatuses();
       },
+      ...(this.opts.values ? { values: this.opts.values } : {}),
     });
   }
 }
