@@ -106,13 +106,13 @@ export class FileSecretStore implements SecretStore {
     return Object.keys((await this.read()).secrets).sort();
   }
 
-  set(name: string, value: string): Promise<void> {
+  async set(name: string, value: string): Promise<void> {
     checkName(name);
     if (typeof value !== 'string') throw new MwsError('usage', 'A secret\'s value must be a string.');
-    return this.write((plain) => void (plain[name] = value)).then(() => {});
+    await this.write((plain) => void (plain[name] = value));
   }
 
-  delete(name: string): Promise<boolean> {
+  async delete(name: string): Promise<boolean> {
     checkName(name);
     return this.write((plain) => {
       const had = Object.hasOwn(plain, name);
