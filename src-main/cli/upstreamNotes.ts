@@ -1,6 +1,6 @@
 // One line per upstream that is not serving, so `mws search` and `mws report` say why a tool is missing.
 import type { UpstreamStatusView } from '../core/upstream/types.js';
-import { statusWord } from '../core/upstream/statusWords.js';
+import { statusWord } from '../shared/statusWords.js';
 
 export function notServing(upstreams: UpstreamStatusView[]): string[] {
   return upstreams

@@ -14,8 +14,8 @@ import type { UpstreamConfig } from '../../src-main/core/config/schema.js';
 /** A cipher twin: reversible, and visibly not the plain text. */
 const rot: SecretCipher = {
   id: 'test-rot',
-  encrypt: (s) => Buffer.from(s, 'utf8').toString('base64').split('').reverse().join(''),
-  decrypt: (s) => Buffer.from(s.split('').reverse().join(''), 'base64').toString('utf8'),
+  encrypt: async (s) => Buffer.from(s, 'utf8').toString('base64').split('').reverse().join(''),
+  decrypt: async (s) => Buffer.from(s.split('').reverse().join(''), 'base64').toString('utf8'),
 };
 
 describe('the secret store file', () => {

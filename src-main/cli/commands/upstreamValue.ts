@@ -9,7 +9,7 @@ import { isSecretName } from '../../core/redact.js';
 import { FileSecretStore } from '../../core/secrets/store.js';
 import { valuesControl } from '../../core/control/values.js';
 import { silentLogger } from '../../core/log.js';
-import { statusWord } from '../../core/upstream/statusWords.js';
+import { statusWord } from '../../shared/statusWords.js';
 import { cliConfig } from '../config.js';
 import { withControl } from '../instance.js';
 import type { Io } from '../output.js';

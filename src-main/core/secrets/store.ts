@@ -24,8 +24,8 @@ export interface SecretStore {
  */
 export interface SecretCipher {
   readonly id: string;
-  encrypt(plain: string): string;
-  decrypt(sealed: string): string;
+  encrypt(plain: string): Promise<string>;
+  decrypt(sealed: string): Promise<string>;
 }
 
 type SecretsFile = { version: 1; cipher?: string; secrets: Record<string, string> };
@@ -84,10 +84,10 @@ export class FileSecretStore implements SecretStore {
     return file;
   }
 
-  private open(file: SecretsFile, sealed: string): string {
+  private async open(file: SecretsFile, sealed: string): Promise<string> {
     if (file.cipher === undefined || !this.cipher) return sealed;
     try {
-      return this.cipher.decrypt(sealed);
+      return await this.cipher.decrypt(sealed);
     } catch {
       throw new MwsError('secrets_locked', `A secret in ${this.path} cannot be opened with this user's keychain; set it again with \`mws upstream set\`.`, { path: this.path });
     }
@@ -126,9 +126,10 @@ export class FileSecretStore implements SecretStore {
     const run = this.queue.then(async () => {
       const file = await this.read();
       const plain: Record<string, string> = Object.create(null) as Record<string, string>;
-      for (const [k, v] of Object.entries(file.secrets)) plain[k] = this.open(file, v);
+      for (const [k, v] of Object.entries(file.secrets)) plain[k] = await this.open(file, v);
       const answer = change(plain) ?? true;
-      const secrets = Object.fromEntries(Object.entries(plain).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => [k, this.cipher ? this.cipher.encrypt(v) : v]));
+      const secrets: Record<string, string> = {};
+      for (const k of Object.keys(plain).sort()) secrets[k] = this.cipher ? await this.cipher.encrypt(plain[k]!) : plain[k]!;
       const next: SecretsFile = { version: 1, ...(this.cipher ? { cipher: this.cipher.id } : {}), secrets };
       await writeJsonAtomic(this.path, next, 0o600);
       return answer;
