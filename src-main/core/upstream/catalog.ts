@@ -152,7 +152,7 @@ export class Catalog<T> {
       const tools = await c.listTools(Math.min(t.connectMs, Math.max(t.listMs, PROBE_MAX_MS)));
       return { ok: true, era: c.info().era, tools: tools.map((t) => t.name), error: undefined };
     } catch (err) {
-      return { ok: false, era: undefined, tools: [], error: (err as Error).message };
+      return { ok: false, era: undefined, tools: [], error: c.maskSecrets((err as Error).message) };
     } finally {
       await c.close();
     }

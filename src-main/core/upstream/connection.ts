@@ -107,7 +107,8 @@ export class UpstreamConnection implements Upstream {
     const remaining = () => Math.max(1, deadline - Date.now());
     try {
       return await this.listOnce(remaining);
-    } catch (first) {
+    } catch (caught) {
+      const first = this.scrub(caught);
       if (this.closed || isStarting(first)) throw first;
       // A failed list on an open connection is most often an expired 2025 session or a restarted
       // server: re-open once within the same budget before giving up.
@@ -115,7 +116,8 @@ export class UpstreamConnection implements Upstream {
         await this.drop();
         try {
           return await this.listOnce(remaining);
-        } catch (second) {
+        } catch (caught) {
+          const second = this.scrub(caught);
           if (!isStarting(second)) this.markDown(second);
           throw second;
         }
@@ -163,7 +165,7 @@ export class UpstreamConnection implements Upstream {
     } catch (err) {
       // The call is not retried, but a broken session is dropped so the next list re-opens it.
       if (isTransportFailure(err)) await this.drop();
-      throw err;
+      throw this.scrub(err);
     } finally {
       release?.();
     }
@@ -265,7 +267,9 @@ export class UpstreamConnection implements Upstream {
 
   private async connect(): Promise<Live> {
     const { Client } = await clientSdk();
-    const built = await (this.opts.transport?.() ?? buildTransport(await this.resolved(), { maxResultBytes: this.opts.maxResultBytes }));
+    // References are read first, also for a transport given by a test: a value still missing stops here.
+    const config = await this.resolved();
+    const built = await (this.opts.transport?.() ?? buildTransport(config, { maxResultBytes: this.opts.maxResultBytes }));
     // The tail is kept across restarts: a retry must not hide why the last attempt died.
     built.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     const client = new Client(
@@ -318,6 +322,20 @@ export class UpstreamConnection implements Upstream {
     this.status = 'up';
     this.lastError = undefined;
     return live;
+  }
+
+  /** `text` with the values read from references masked (an upstream's error may quote its own key). */
+  maskSecrets(text: string): string {
+    return this.secretValues.length ? maskValues(text, this.secretValues) : text;
+  }
+
+  /** The error, its message masked where it quotes a secret value, so no log, reply or report shows it. */
+  private scrub(err: unknown): unknown {
+    if (this.secretValues.length && err instanceof Error) {
+      const masked = maskValues(err.message, this.secretValues);
+      if (masked !== err.message) err.message = masked;
+    }
+    return err;
   }
 
   /** The config with its references read (only now, when connecting), or the values it still needs. */
