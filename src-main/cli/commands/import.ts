@@ -70,6 +70,7 @@ function resultText(r: ImportResult, live: boolean): string {
   for (const s of r.skipped) lines.push(`  skipped ${s.name}: ${s.reason}.`);
   if (r.backup) lines.push(`Your Working Set config was backed up to ${tilde(r.backup)} first.`);
   if (!r.dryRun && r.added.length) lines.push(live ? 'The running instance serves them now.' : 'They are served from the next `mws serve`.');
+  if (r.secretsStored?.length) lines.push(`Their secret values went to the secret store, not config.json: ${r.secretsStored.join(', ')}.`);
   if (!r.added.length) return lines.join('\n');
   const e = r.clientEdit;
   lines.push('', `Then take them out of the client, so its tools come through Working Set only: ${e.summary}`);
