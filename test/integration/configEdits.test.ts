@@ -107,6 +107,7 @@ describe('secrets out of config.json', () => {
     expect(secretsOnDisk(a)).toEqual({ 'upstreams.h.headers.X-Api-Key': 'k-123456' });
     await expect(a.app.control.setUpstreamValue({ vendor: 'nope', key: 'K', value: 'v' })).rejects.toThrow(/No upstream "nope"/);
     await expect(a.app.control.setUpstreamValue({ vendor: 'h', key: 'bad key', value: 'v' })).rejects.toThrow(/is not a value upstream "h" asks for/);
+    await expect(a.app.control.setUpstreamValue({ vendor: 'h', key: '__proto__', value: 'v' })).rejects.toThrow(/is not a value upstream "h" asks for/);
   });
 });
 

@@ -71,6 +71,11 @@ describe('the secret store file', () => {
     await expect(s.set('}', 'v')).rejects.toThrow(/secret's name/);
     await expect(s.set('ok', 5 as unknown as string)).rejects.toThrow(/must be a string/);
     await expect(s.get('__proto__')).resolves.toBeUndefined();
+    // A name that is special to JavaScript objects is kept like any other.
+    await s.set('__proto__', 'proto-value');
+    await s.set('b', 'b-value');
+    expect(await s.get('__proto__')).toBe('proto-value');
+    expect(await s.list()).toEqual(['__proto__', 'b']);
   });
 
   it('with a cipher (the desktop app\'s keychain), the file holds no plain value, and a store without it refuses with a sentence', async () => {

@@ -36,7 +36,7 @@ function target(vendor: string, u: UpstreamConfig, key: string): { stored: 'inpu
   }
   if (u.kind === 'builtin') throw new MwsError('usage', `Upstream "${vendor}" is built in and takes no values.`);
   const field = u.kind === 'http' ? 'headers' : 'env';
-  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(key)) throw new MwsError('usage', `"${key.slice(0, 60)}" is not a value upstream "${vendor}" asks for, nor a ${field === 'headers' ? 'header' : 'variable'} name (letters, digits, _ . -).`);
+  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(key) || ['__proto__', 'constructor', 'prototype'].includes(key)) throw new MwsError('usage', `"${key.slice(0, 60)}" is not a value upstream "${vendor}" asks for, nor a ${field === 'headers' ? 'header' : 'variable'} name (letters, digits, _ . -).`);
   return { stored: 'secret', name: fieldSecretName(vendor, field, key), field };
 }
 

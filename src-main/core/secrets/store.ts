@@ -128,7 +128,8 @@ export class FileSecretStore implements SecretStore {
       const plain: Record<string, string> = Object.create(null) as Record<string, string>;
       for (const [k, v] of Object.entries(file.secrets)) plain[k] = await this.open(file, v);
       const answer = change(plain) ?? true;
-      const secrets: Record<string, string> = {};
+      // No prototype: a name like "__proto__" is a key like any other.
+      const secrets = Object.create(null) as Record<string, string>;
       for (const k of Object.keys(plain).sort()) secrets[k] = this.cipher ? await this.cipher.encrypt(plain[k]!) : plain[k]!;
       const next: SecretsFile = { version: 1, ...(this.cipher ? { cipher: this.cipher.id } : {}), secrets };
       await writeJsonAtomic(this.path, next, 0o600);
