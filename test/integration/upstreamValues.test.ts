@@ -6,6 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir, connectClient } from '../helpers/app.js';
+import { spawn } from 'node:child_process';
+import { built } from '../helpers/build.js';
 import { exited, runMws, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
 import { until } from '../helpers/wait.js';
 import { createHash } from 'node:crypto';
@@ -68,5 +70,29 @@ describe('values a client asked for', () => {
     expect((await api.secretNames({})).names).toEqual(['upstreams.brave.inputs.BRAVE_API_KEY']);
     expect(JSON.stringify(await api.upstreams({}))).not.toContain(KEY_VALUE);
     expect(serve.stderr() + serve.stdout() + set.stderr() + set.stdout()).not.toContain(KEY_VALUE);
+  });
+
+  it('asks on a terminal without echoing what is typed (no instance running: straight into the store)', async () => {
+    const dir = tempDir('mws-values-tty-');
+    const stateDir = join(dir, 'state');
+    const cfg = join(dir, 'config.json');
+    writeFileSync(cfg, JSON.stringify({ stateDir, upstreams: { brave: { command: 'brave-mcp-not-installed', env: { BRAVE_API_KEY: '${input:BRAVE_API_KEY}' } } } }));
+    // `script` gives the command a real terminal (a pty); what it prints is what the person sees.
+    const command = [process.execPath, built('mws'), 'upstream', 'set', 'brave', 'BRAVE_API_KEY', '--config', cfg].map((a) => `'${a}'`).join(' ');
+    const proc = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const r: Running = { proc, stdout: () => out, stderr: () => err, kill: async () => void proc.kill('SIGKILL') };
+    let out = '';
+    let err = '';
+    proc.stdout.on('data', (d) => (out += d));
+    proc.stderr.on('data', (d) => (err += d));
+    running.push(r);
+    await waitForOutput(r, /\(not shown\): /, 'the prompt');
+    proc.stdin.write(`${KEY_VALUE}\r`);
+    expect(await exited(r, 'mws upstream set on a terminal')).toBe(0);
+    expect(out).toContain('Saved BRAVE_API_KEY for upstream "brave" in the secret store');
+    expect(out).toContain('No instance is running');
+    expect(out).not.toContain(KEY_VALUE);
+    expect(JSON.parse(readFileSync(join(stateDir, 'secrets.json'), 'utf8')).secrets).toEqual({ 'upstreams.brave.inputs.BRAVE_API_KEY': KEY_VALUE });
+    expect(readFileSync(cfg, 'utf8')).not.toContain(KEY_VALUE);
   });
 });

@@ -34,8 +34,9 @@ async function readStdin(): Promise<string> {
 /** Asks on the terminal with echo off (raw mode); Ctrl-C cancels. */
 function askHidden(question: string): Promise<string> {
   const stdin = process.stdin;
-  process.stderr.write(question);
+  // Echo goes off before the question shows: what is typed (or pasted) right after it is never shown.
   stdin.setRawMode(true);
+  process.stderr.write(question);
   stdin.setEncoding('utf8');
   stdin.resume();
   return new Promise((resolve, reject) => {
