@@ -18,6 +18,16 @@ async function app(raw: Record<string, unknown>): Promise<FileApp> {
   return a;
 }
 const onDisk = (a: FileApp) => JSON.parse(readFileSync(a.configPath, 'utf8')) as Record<string, any>;
+/** An HTTP upstream that answers 401 and records the headers it was sent. */
+async function refusingServer() {
+  const seen: IncomingHttpHeaders[] = [];
+  const srv = createServer((req, res) => {
+    seen.push(req.headers);
+    res.writeHead(401).end();
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  return { seen, srv, url: `http://127.0.0.1:${(srv.address() as { port: number }).port}/mcp` };
+}
 const secretsOnDisk = (a: FileApp) => (JSON.parse(readFileSync(join(a.stateDir, 'secrets.json'), 'utf8')) as { secrets: Record<string, string> }).secrets;
 
 describe('editing an upstream', () => {
@@ -50,13 +60,7 @@ describe('editing an upstream', () => {
   });
 
   it('tests an edited HTTP upstream with its saved header, not an empty one', async () => {
-    const seen: IncomingHttpHeaders[] = [];
-    const srv = createServer((req, res) => {
-      seen.push(req.headers);
-      res.writeHead(401).end();
-    });
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-    const url = `http://127.0.0.1:${(srv.address() as { port: number }).port}/mcp`;
+    const { seen, srv, url } = await refusingServer();
     try {
       const a = await app({ upstreams: { h: { url, headers: { Authorization: 'Bearer real-token' } } }, timeouts: { listMs: 2000 } });
       const row = (await a.app.control.upstreams({})).find((r) => r.vendor === 'h')!;
@@ -74,13 +78,7 @@ describe('editing an upstream', () => {
 describe('secrets out of config.json', () => {
   const stdio = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: { API_TOKEN: 'secret-1' }, cwd: '/tmp' };
   it('`migrateSecrets` moves plain secret values to the store; the upstream still connects with them', async () => {
-    const seen: IncomingHttpHeaders[] = [];
-    const srv = createServer((req, res) => {
-      seen.push(req.headers);
-      res.writeHead(401).end();
-    });
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-    const url = `http://127.0.0.1:${(srv.address() as { port: number }).port}/mcp`;
+    const { seen, srv, url } = await refusingServer();
     try {
       const a = await app({ upstreams: { h: { url, headers: { Authorization: 'Bearer real-token', Accept: 'application/json, text/event-stream' } }, s: stdio }, timeouts: { listMs: 2000 } });
       const r = await a.app.control.migrateSecrets({});

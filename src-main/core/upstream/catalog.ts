@@ -218,7 +218,8 @@ export class Catalog<T> {
         try {
           return [vendor, await u.listTools(budget), seq] as const;
         } catch (err) {
-          if (!this.stopped) this.opts.log.warn(`upstream "${vendor}" did not list its tools: ${(err as Error).message}`);
+          // One waiting for a value says so in its status (and the tray), not in the log at every refresh.
+          if (!this.stopped && (err as { code?: unknown }).code !== 'upstream_needs_value') this.opts.log.warn(`upstream "${vendor}" did not list its tools: ${(err as Error).message}`);
           const s = this.state.get(vendor);
           if (s) s.listedAt = this.opts.now();
           return [vendor, undefined, seq] as const;
