@@ -73,4 +73,18 @@ describe('import moves secret values into the secret store', () => {
     await applyImport({ file: otherFile, names: ['fetch'] }, other.parts);
     expect(JSON.parse(readFileSync(other.cfg, 'utf8')).upstreams.fetch.envFile).toBe(join(other.where.projectDir, '.vscode', 'local.env'));
   });
+
+  it('Claude Code: its ${VAR} and ${VAR:-default} become ${env:…}, read from mws\'s environment when connecting', async () => {
+    const { where, cfg, parts, secrets } = layout();
+    const file = join(where.projectDir, '.mcp.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { api: { command: 'npx', args: ['-y', 'api-mcp', '--region', '${REGION:-eu}'], env: { API_KEY: '${API_KEY}', PLAIN: 'x' } } } }));
+    const r = await applyImport({ file }, parts);
+    expect(r.secretsStored).toEqual([]);
+    const saved = JSON.parse(readFileSync(cfg, 'utf8'));
+    expect(saved.upstreams.api).toEqual({ command: 'npx', args: ['-y', 'api-mcp', '--region', '${env:REGION:-eu}'], env: { API_KEY: '${env:API_KEY}', PLAIN: 'x' } });
+    const config = validateConfig(saved, parts.config.stateDir);
+    expect(await resolveUpstream('api', config.upstreams.api!, { secrets, env: {} })).toEqual({ ok: false, needs: ['API_KEY'] });
+    const ok = await resolveUpstream('api', config.upstreams.api!, { secrets, env: { API_KEY: 'k-from-env', REGION: '' } });
+    expect(ok.ok && ok.config.kind === 'stdio' && [ok.config.args, ok.config.env]).toEqual([['-y', 'api-mcp', '--region', 'eu'], { API_KEY: 'k-from-env', PLAIN: 'x' }]);
+  });
 });

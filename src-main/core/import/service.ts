@@ -116,7 +116,7 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
   if (!p.editor.editable) await p.editor.update(() => {}); // throws the editor's own sentence
   result.backup = p.configPath ? await backup(p.configPath, p.now()) : null;
   // Secret values go to the secret store before the config names them; envFile becomes absolute.
-  result.secretsStored = await keepImportedValues(chosen, src.file, p.secrets);
+  result.secretsStored = await keepImportedValues(chosen, src.file, p.secrets, src.client);
   await p.editor.update((raw) => {
     if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
     for (const s of chosen) (raw.upstreams as Raw)[s.vendor] = s.upstream as Raw;

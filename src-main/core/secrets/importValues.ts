@@ -14,12 +14,26 @@ function workspaceOf(clientFile: string): string {
   return /[\\/]\.(vscode|cursor)$/.test(dir) ? dirname(dir) : dir;
 }
 
+/** Claude Code expands `${NAME}` and `${NAME:-default}` from its environment: here that is `${env:…}`. */
+const CLAUDE_VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g;
+const asEnvRefs = (v: unknown): unknown => (typeof v === 'string' ? v.replace(CLAUDE_VAR, (_m, name: string, dflt: string | undefined) => `\${env:${name}${dflt ?? ''}}`) : v);
+
+function claudeVariables(u: Json): void {
+  for (const k of ['url', 'command'] as const) if (typeof u[k] === 'string') u[k] = asEnvRefs(u[k]);
+  if (Array.isArray(u.args)) u.args = u.args.map(asEnvRefs);
+  for (const k of ['env', 'headers'] as const) {
+    const r = u[k];
+    if (typeof r === 'object' && r !== null) for (const [name, v] of Object.entries(r)) (r as Json)[name] = asEnvRefs(v);
+  }
+}
+
 /** Answers the names of the values moved to the store ("github: headers.Authorization"). */
-export async function keepImportedValues(servers: Array<{ vendor: string; upstream: unknown }>, clientFile: string, store: Pick<SecretStore, 'set'> | undefined): Promise<string[]> {
+export async function keepImportedValues(servers: Array<{ vendor: string; upstream: unknown }>, clientFile: string, store: Pick<SecretStore, 'set'> | undefined, client?: string | null): Promise<string[]> {
   const moved: string[] = [];
   for (const s of servers) {
     if (typeof s.upstream !== 'object' || s.upstream === null) continue;
     const u = s.upstream as Json;
+    if (client === 'claude-code') claudeVariables(u);
     if (typeof u.envFile === 'string') {
       const f = u.envFile.replaceAll('${workspaceFolder}', workspaceOf(clientFile));
       const home = expandHome(f);

@@ -49,12 +49,19 @@ export function placeholderIds(value: string): Array<{ kind: 'secret' | 'input' 
 export async function resolveUpstream(vendor: string, cfg: UpstreamConfig, p: ResolveParts): Promise<Resolved> {
   const needs = new Set<string>();
   const used: string[] = [];
-  const lookup = async (kind: string, id: string, key: string | undefined): Promise<string | undefined> => {
+  const lookup = async (kind: string, given: string, key: string | undefined): Promise<string | undefined> => {
+    let id = given;
     let v: string | undefined;
     if (kind === 'secret') v = await p.secrets.get(id);
     else if (kind === 'input') v = await p.secrets.get(inputName(vendor, id));
-    // A variable the process lacks may be given to Working Set instead (`mws upstream set VENDOR NAME`).
-    else v = p.env[id] || (await p.secrets.get(inputName(vendor, id)));
+    else {
+      // `${env:NAME:-default}` (Claude Code's form, kept by import). A variable the process lacks may be
+      // given to Working Set instead (`mws upstream set VENDOR NAME`).
+      const at = id.indexOf(':-');
+      const name = at < 0 ? id : id.slice(0, at);
+      v = p.env[name] || (await p.secrets.get(inputName(vendor, name))) || (at < 0 ? undefined : id.slice(at + 2));
+      id = name;
+    }
     if (v === undefined) needs.add(kind === 'secret' ? (key ?? id) : id);
     else used.push(v);
     return v;
@@ -98,7 +105,7 @@ export async function resolveUpstream(vendor: string, cfg: UpstreamConfig, p: Re
     const env = { ...fromFile, ...(await fillRecord(cfg.env)) };
     const args: string[] = [];
     for (const a of cfg.args) args.push(await fill(a));
-    config = { ...cfg, args, env };
+    config = { ...cfg, command: await fill(cfg.command), args, env };
   } else {
     config = cfg;
   }
