@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { tempDir, connectClient } from '../helpers/app.js';
 import { spawn } from 'node:child_process';
 import { built } from '../helpers/build.js';
-import { exited, runMws, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
+import { ROOT, exited, runMws, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
 import { until } from '../helpers/wait.js';
 import { createHash } from 'node:crypto';
 import { httpControlClient } from '../../src-main/core/control/http.js';
@@ -94,5 +94,20 @@ describe('values a client asked for', () => {
     expect(out).not.toContain(KEY_VALUE);
     expect(JSON.parse(readFileSync(join(stateDir, 'secrets.json'), 'utf8')).secrets).toEqual({ 'upstreams.brave.inputs.BRAVE_API_KEY': KEY_VALUE });
     expect(readFileSync(cfg, 'utf8')).not.toContain(KEY_VALUE);
+  });
+
+  it('`mws import` with no instance running keeps the secret values out of config.json too', async () => {
+    const dir = tempDir('mws-values-import-');
+    const stateDir = join(dir, 'state');
+    const cfg = join(dir, 'config.json');
+    writeFileSync(cfg, JSON.stringify({ stateDir, upstreams: {} }));
+    const r = await runMws(['import', join(ROOT, 'test', 'fixtures', 'import', 'home', '.cursor', 'mcp.json'), '--only', 'postgres', '--config', cfg]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('Their secret values went to the secret store, not config.json: postgres: env.PGPASSWORD.');
+    expect(readFileSync(cfg, 'utf8')).not.toContain('hunter2');
+    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.postgres.env).toEqual({ PGPASSWORD: '${secret:upstreams.postgres.env.PGPASSWORD}' });
+    expect(statSync(join(stateDir, 'secrets.json')).mode & 0o777).toBe(0o600);
+    const list = await runMws(['secrets', '--config', cfg]);
+    expect(list.out).toBe('The secret store holds (names only):\n  upstreams.postgres.env.PGPASSWORD\n');
   });
 });

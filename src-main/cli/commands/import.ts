@@ -4,6 +4,8 @@
 import { homedir } from 'node:os';
 import { MwsError } from '../../core/errors.js';
 import { ConfigEditor } from '../../core/config/editor.js';
+import { FileSecretStore } from '../../core/secrets/store.js';
+import { stderrLogger } from '../../core/log.js';
 import { httpControlClient } from '../../core/control/http.js';
 import { readToken } from '../../core/store/controlToken.js';
 import type { ControlApi } from '../../core/control/api.js';
@@ -38,7 +40,7 @@ async function importer(f: ImportFlags): Promise<Importer> {
     live: false,
     importScan: (a) => scanImports(a),
     importServers: (a) =>
-      applyImport(a, { config: loaded.config, editor, configPath: loaded.path, agentUrl: (id) => `${baseUrl(loaded.config)}/mcp${id === 'default' ? '' : `/${id}`}`, now: Date.now }),
+      applyImport(a, { config: loaded.config, editor, configPath: loaded.path, agentUrl: (id) => `${baseUrl(loaded.config)}/mcp${id === 'default' ? '' : `/${id}`}`, now: Date.now, secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger) }),
   };
 }
 

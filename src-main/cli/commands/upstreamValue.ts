@@ -8,10 +8,12 @@ import { MwsError } from '../../core/errors.js';
 import { isSecretName } from '../../core/redact.js';
 import { FileSecretStore } from '../../core/secrets/store.js';
 import { valuesControl } from '../../core/control/values.js';
-import { silentLogger } from '../../core/log.js';
+import { silentLogger, stderrLogger } from '../../core/log.js';
+import { StateLock } from '../../core/store/stateLock.js';
+import type { ControlApi } from '../../core/control/api.js';
 import { statusWord } from '../../shared/statusWords.js';
 import { cliConfig } from '../config.js';
-import { withControl } from '../instance.js';
+import { runningInstance } from '../instance.js';
 import type { Io } from '../output.js';
 
 /** The largest value read from stdin: a token or a key, not a file. */
@@ -72,10 +74,22 @@ async function readValue(vendor: string, key: string, src: ValueSource): Promise
   return value;
 }
 
-/** The three methods on the files, for when no instance runs (its catalog connects nothing). */
-function offline(loaded: LoadedConfig) {
-  const editor = new ConfigEditor(loaded.exists ? loaded.path : undefined, loaded.raw, loaded.config.stateDir, async () => {});
-  return valuesControl({ config: loaded.config, editor, catalog: { reconnect: async () => {}, statuses: () => [] }, secrets: new FileSecretStore(loaded.config.stateDir, silentLogger) });
+type Values = Pick<ControlApi, 'setUpstreamValue' | 'secretNames' | 'migrateSecrets'>;
+
+/**
+ * Runs `fn` on the running instance's ControlApi, else on the files: the config and the secret store,
+ * under the state folder's lock, with no upstream connected (nothing here needs one).
+ */
+async function withValues<T>(loaded: LoadedConfig, command: string, fn: (m: Values, running: boolean) => Promise<T>): Promise<T> {
+  const api = await runningInstance(loaded.config);
+  if (api) return fn(api, true);
+  const lock = await StateLock.acquire(loaded.config.stateDir, { command }, silentLogger);
+  try {
+    const editor = new ConfigEditor(loaded.exists ? loaded.path : undefined, loaded.raw, loaded.config.stateDir, async () => {});
+    return await fn(valuesControl({ config: loaded.config, editor, catalog: { reconnect: async () => {}, statuses: () => [] }, secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger) }), false);
+  } finally {
+    await lock.release();
+  }
 }
 
 export async function runUpstreamSet(io: Io, f: { config: string | undefined; vendor: string | undefined; key: string | undefined } & ValueSource): Promise<number> {
@@ -86,7 +100,7 @@ export async function runUpstreamSet(io: Io, f: { config: string | undefined; ve
     throw new MwsError('not_found', `No upstream "${vendor}" in ${loaded.path}; the configured ones are ${Object.keys(loaded.config.upstreams).join(', ') || 'none'}.`);
   }
   const value = await readValue(vendor, key, f);
-  const r = await withControl(loaded.config, async ({ api, source }) => (source === 'running instance' ? { ...(await api.setUpstreamValue({ vendor, key, value })), running: true } : { ...(await offline(loaded).setUpstreamValue({ vendor, key, value })), running: false }));
+  const r = await withValues(loaded, 'mws upstream set', async (m, running) => ({ ...(await m.setUpstreamValue({ vendor, key, value })), running }));
   io.out(`Saved ${key} for upstream "${vendor}" in the secret store (${r.secret}); config.json holds no value.`);
   if (!r.running) io.out('No instance is running: it is used when Working Set starts.');
   else io.out(`Upstream "${vendor}" is ${statusWord(r)}${r.status !== 'up' && r.lastError && r.status !== 'needs-value' ? `: ${r.lastError}` : ''}.`);
@@ -97,8 +111,7 @@ export async function runSecrets(io: Io, f: { config: string | undefined; action
   const action = f.action ?? 'list';
   if (action !== 'list' && action !== 'migrate') throw new MwsError('usage', `mws secrets takes "list" or "migrate" (got "${action}").`);
   const loaded = await cliConfig({ config: f.config });
-  return withControl(loaded.config, async ({ api, source }) => {
-    const m = source === 'running instance' ? api : offline(loaded);
+  return withValues(loaded, `mws secrets ${action}`, async (m) => {
     if (action === 'list') {
       const { names } = await m.secretNames({});
       if (f.json) io.out(JSON.stringify({ names }, null, 2));
