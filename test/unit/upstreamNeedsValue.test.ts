@@ -10,6 +10,7 @@ import { MemorySecretStore } from '../../src-main/core/secrets/store.js';
 import { statusWord } from '../../src-main/shared/statusWords.js';
 import { notServing } from '../../src-main/cli/upstreamNotes.js';
 import { buildTrayMenu } from '../../src-main/desktop/trayMenu.js';
+import { notices } from '../../src-main/desktop/notices.js';
 import type { StatusView } from '../../src-main/core/control/api.js';
 
 const SECRET = 'sk-live-7f3a9c';
@@ -90,5 +91,7 @@ describe('an upstream that needs a value', () => {
     const labels = buildTrayMenu(status).flatMap((m) => ('label' in m ? [m.label] : []));
     expect(labels).toContain('Upstreams: 0 of 2 up (down: mail) · 3 tools');
     expect(labels).toContain('brave needs a value: BRAVE_API_KEY…');
+    const prefs = { notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false };
+    expect(notices([{ type: 'upstreamStatus', vendor: 'brave', status: 'needs-value' }], prefs, (id) => id)).toEqual([{ title: 'Upstream "brave" needs a value', body: expect.stringMatching(/Upstreams screen, or with `mws upstream set`/), open: '#/upstreams' }]);
   });
 });
