@@ -41,6 +41,8 @@ describe('values a client asked for', () => {
     const waiting = await until(async () => (await api.status({})).upstreams.find((u) => u.vendor === 'brave' && u.status === 'needs-value'), 'brave to say it needs a value');
     expect(waiting).toMatchObject({ status: 'needs-value', needs: ['BRAVE_API_KEY'] });
     expect(waiting.lastError).toMatch(/needs a value: BRAVE_API_KEY/);
+    // Headless, the log says it once.
+    await until(() => serve.stderr().includes('Upstream "brave" needs a value: BRAVE_API_KEY. Fill it in on the Upstreams screen, or run `mws upstream set brave BRAVE_API_KEY`.'), 'the log to say brave needs a value');
     const report = await runMws(['report', '--config', cfg]);
     expect(report.out).toContain('upstream "brave" needs a value: BRAVE_API_KEY (`mws upstream set brave BRAVE_API_KEY`)');
 
@@ -49,6 +51,7 @@ describe('values a client asked for', () => {
     expect(argv.code).toBe(2);
     expect(argv.err).toMatch(/looks like a secret.*--stdin/);
 
+    expect(serve.stderr().split('needs a value: BRAVE_API_KEY').length - 1).toBe(1);
     const set = spawnMws(['upstream', 'set', 'brave', 'BRAVE_API_KEY', '--stdin', '--config', cfg]);
     set.proc.stdin!.end(`${KEY_VALUE}\n`);
     expect(await exited(set, 'mws upstream set')).toBe(0);

@@ -266,9 +266,12 @@ export class Catalog<T> {
   private reportStatuses(): void {
     if (this.stopped) return;
     for (const [vendor, u] of this.upstreams) {
-      const status = u.info().status;
+      const info = u.info();
+      const status = info.status;
       const before = this.lastStatus.get(vendor);
       this.lastStatus.set(vendor, status);
+      // Said once when it starts waiting (headless, the log is where a person looks), not at every refresh.
+      if (status === 'needs-value' && before !== status) this.opts.log.warn(info.lastError ?? `upstream "${vendor}" needs a value.`);
       if (before !== undefined && before !== status) this.opts.onStatus?.(vendor, status);
     }
   }
