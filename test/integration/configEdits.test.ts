@@ -96,6 +96,16 @@ describe('secrets out of config.json', () => {
     }
   });
 
+  it('a window save keeps an imported bearerTokenEnvVar and envFile the form does not show', async () => {
+    const a = await app({ upstreams: { f: { url: 'http://127.0.0.1:9/mcp', bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' }, s: { ...stdio, envFile: '/tmp/none.env' } }, timeouts: { listMs: 500 } });
+    const f = await until(async () => (await a.app.control.upstreams({})).find((r) => r.vendor === 'f' && r.status !== 'starting'), 'f to have started or to wait');
+    expect(f).toMatchObject({ status: 'needs-value', needs: ['FIGMA_TOKEN_UNSET_HERE'], config: { bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' } });
+    await a.app.control.saveUpstream({ vendor: 'f', upstream: { url: 'http://127.0.0.1:9/mcp2' } });
+    await a.app.control.saveUpstream({ vendor: 's', upstream: { command: process.execPath, args: ['-e', '1'] } });
+    expect(onDisk(a).upstreams.f).toEqual({ url: 'http://127.0.0.1:9/mcp2', bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' });
+    expect(onDisk(a).upstreams.s.envFile).toBe('/tmp/none.env');
+  });
+
   it('`setUpstreamValue` for a header the upstream lacks stores it and writes a reference; the answer holds no value', async () => {
     const a = await app({ upstreams: { h: { url: 'http://127.0.0.1:9/mcp' } }, timeouts: { listMs: 500 } });
     const r = await a.app.control.setUpstreamValue({ vendor: 'h', key: 'X-Api-Key', value: 'k-123456' });
