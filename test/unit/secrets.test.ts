@@ -142,6 +142,11 @@ describe('references, resolved only when connecting', () => {
     await expect(resolveUpstream('s', stdio({}, { envFile: join(dir, 'none.env') }), { secrets: new MemorySecretStore(), env: {} })).rejects.toThrow(/reads its environment from .*none\.env, which cannot be read \(ENOENT\)/);
   });
 
+  it('counts a plain-text secret value (not migrated yet) among the values to mask', async () => {
+    const r = await resolveUpstream('s', stdio({ API_TOKEN: 'plain-token-1', DEBUG: 'verbose' }), { secrets: new MemorySecretStore(), env: {} });
+    expect(r.ok && r.secrets).toEqual(['plain-token-1']);
+  });
+
   it('masks resolved values wherever an error or stderr line quotes them', () => {
     expect(maskValues('401 for token sk-abc-123 (sk-abc-123)', ['sk-abc-123', 'ab'])).toBe('401 for token •••• (••••)');
   });

@@ -10,6 +10,7 @@ import { parseEnv } from 'node:util';
 import type { UpstreamConfig } from '../config/schema.js';
 import { MwsError, errorMessage } from '../errors.js';
 import type { SecretStore } from './store.js';
+import { isSecretName } from '../redact.js';
 
 /** Any of the three forms inside a string (a value may hold one among other text: "Bearer ${input:token}"). */
 export const PLACEHOLDER = /\$\{(secret|input|env):([^}\s]{1,200})\}/g;
@@ -77,7 +78,11 @@ export async function resolveUpstream(vendor: string, cfg: UpstreamConfig, p: Re
   };
   const fillRecord = async (r: Record<string, string>): Promise<Record<string, string>> => {
     const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(r)) out[k] = await fill(v, k);
+    for (const [k, v] of Object.entries(r)) {
+      out[k] = await fill(v, k);
+      // A plain-text secret still in the config (not migrated yet) is masked in errors too.
+      if (isSecretName(k) && !hasPlaceholder(v)) used.push(out[k]!);
+    }
     return out;
   };
 
