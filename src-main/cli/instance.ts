@@ -87,6 +87,19 @@ export async function openControl(config: Config, command = `mws ${process.argv[
   }
 }
 
+/**
+ * The running instance's ControlApi, or undefined when none runs — without starting the core (for
+ * commands that work on a file or two of the state folder and need no upstream connected).
+ */
+export async function runningInstance(config: Config): Promise<ControlApi | undefined> {
+  const end = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    const live = await findRunning(config, end);
+    if (live !== 'busy') return live?.api;
+    await new Promise((r) => setTimeout(r, RETRY_MS));
+  }
+}
+
 export async function withControl<T>(config: Config, fn: (c: Control) => Promise<T>): Promise<T> {
   const c = await openControl(config);
   try {

@@ -183,6 +183,23 @@ const COMMANDS: Record<string, Spec> = {
     positionals: 0,
     run: async (io, v) => (await import('./commands/ui.js')).runUi(io, { config: str(v.config), revokeAll: flag(v['revoke-all']) }),
   },
+  upstream: {
+    summary: 'give an upstream a value it needs (${input:…}, a token), kept in the secret store',
+    usage: ['mws upstream set NAME KEY            asked without echo', 'mws upstream set NAME KEY --stdin    read from stdin (e.g. piped from a password manager)', 'mws upstream set NAME KEY VALUE      only for a value that is not a secret'],
+    options: { config: CONFIG, stdin: { type: 'boolean', help: 'read the value from stdin (one trailing line end is dropped)' } },
+    positionals: 4,
+    run: async (io, v, pos) => {
+      if (pos[0] !== 'set') throw new MwsError('usage', 'Usage: `mws upstream set NAME KEY` gives upstream NAME the value KEY it needs (asked without echo).');
+      return (await import('./commands/upstreamValue.js')).runUpstreamSet(io, { config: str(v.config), vendor: pos[1], key: pos[2], value: pos[3], stdin: flag(v.stdin) });
+    },
+  },
+  secrets: {
+    summary: 'the secret store: list its names, or move config.json\'s plain-text secrets into it',
+    usage: ['mws secrets [list] [--json]', 'mws secrets migrate [--json]'],
+    options: { config: CONFIG, json: JSON_OUT },
+    positionals: 1,
+    run: async (io, v, pos) => (await import('./commands/upstreamValue.js')).runSecrets(io, { config: str(v.config), action: pos[0], json: flag(v.json) }),
+  },
   agent: {
     summary: 'a new bearer token for an agent (its endpoint then requires it)',
     usage: ['mws agent token ID'],

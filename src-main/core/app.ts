@@ -46,6 +46,7 @@ import { StateLock } from './store/stateLock.js';
 import { listenError } from './listenError.js';
 import { checkStateFiles, ensureStateFolder, stateFolderError } from './store/stateFolder.js';
 import { agentGate } from './proxy/agentAccess.js';
+import { FileSecretStore, type SecretStore } from './secrets/store.js';
 
 /** How often idle 2025 sessions are looked for (they close after LEGACY_SESSION_IDLE_MS). */
 const SESSION_SWEEP_MS = 60 * 1000;
@@ -82,6 +83,11 @@ export type AppOptions = {
    * named: "mws serve", "mws promote", … false only for tests that build parts without starting them.
    */
   lock?: { command: string; waitMs?: number } | false;
+  /**
+   * Where secret values and filled-in values live (default: stateDir/secrets.json, 0600). The desktop
+   * app passes one that seals them with the OS keychain.
+   */
+  secrets?: SecretStore;
 };
 
 /** The built renderer, two folders up from src-main/core. */
@@ -116,6 +122,7 @@ export function createApp(opts: AppOptions): App {
   registerBuiltin('demo', () => createDemoServer());
   const endpoints = new Map<string, AgentEndpoint>();
   const events = new CoreEvents();
+  const secrets = opts.secrets ?? new FileSecretStore(config.stateDir, log);
   const callLog = new CallLog(config.stateDir);
   const seed = new SeedWorkingSetFile(config.stateDir, log);
   const usage = new UsageStore(config.stateDir, log);
@@ -140,6 +147,7 @@ export function createApp(opts: AppOptions): App {
     onChange: () => toolboxChanged.forEach((f) => f()),
     onStatus: (vendor, status) => events.emit({ type: 'upstreamStatus', vendor, status }),
     onNotification: (_vendor, method, params) => endpoints.forEach((e) => e.notifyUpstream(method, params)),
+    values: { secrets, env: process.env },
     ...(opts.connect ? { connect: opts.connect } : {}),
   });
   const passthrough = new Passthrough(catalog, config, log);
@@ -245,7 +253,7 @@ export function createApp(opts: AppOptions): App {
   };
   const editor = new ConfigEditor(opts.configFile?.path, opts.configFile?.raw ?? {}, opts.configFile?.stateDirDefault ?? config.stateDir, applyConfig, log);
   const ui = new UiSessions(() => clock.now(), () => config.uiSessions);
-  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link(), uiRevokeAll: () => ui.revokeAll() });
+  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link(), uiRevokeAll: () => ui.revokeAll(), secrets });
   /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */
   const pausedEndpoint = { handle: async () => text(503, 'Working Set is paused. Resume it from the tray, the window or `mws resume`, then try again.') };
 

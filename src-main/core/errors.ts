@@ -20,6 +20,10 @@ export type ErrorCode =
   | 'method_not_found'
   /** The call is well formed but the current state forbids it (an id taken, nothing waiting). */
   | 'conflict'
+  /** Secrets are sealed by a keychain this process cannot open (the desktop app's). */
+  | 'secrets_locked'
+  /** An upstream waits for a value the user has not given yet (`${input:…}`, an unset variable). */
+  | 'upstream_needs_value'
   | 'usage';
 
 export class MwsError extends Error {

@@ -7,6 +7,14 @@ const MASK = '***';
 /** Query parameters whose values are credentials. */
 const SECRET_PARAM = /(?:key|token|secret|password|passwd|pwd|auth|signature|sig|credential|session)/i;
 
+/**
+ * Header and env names whose values are secrets: the credential words of query parameters, and
+ * cookies. `mws import`, the window's save and `mws secrets migrate` move such values to the secret store.
+ */
+export function isSecretName(name: string): boolean {
+  return SECRET_PARAM.test(name) || /cookie|bearer/i.test(name);
+}
+
 /** The URL with its user/password and credential-like query values replaced by ***. */
 export function maskUrl(url: string): string {
   let u: URL;

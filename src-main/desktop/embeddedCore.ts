@@ -8,6 +8,7 @@ import { systemClock } from '../core/clock.js';
 import { stderrLogger } from '../core/log.js';
 import type { ControlApi } from '../core/control/api.js';
 import type { CoreEvents } from '../core/control/events.js';
+import { FileSecretStore, type SecretCipher } from '../core/secrets/store.js';
 
 /** The desktop shell's whole view of the core: not the `App` with its catalog, router and sets. */
 export type EmbeddedCore = {
@@ -21,10 +22,12 @@ export type EmbeddedCore = {
 };
 
 /** `prepare` runs on the loaded config before the core sees it (the desktop store's migration). */
-export async function startEmbeddedCore(rendererDir: string, prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l): Promise<EmbeddedCore> {
+/** `cipher`: seals the secret store with the OS keychain (secretCipher.ts); without one it is the 0600 file `mws serve` uses. */
+export async function startEmbeddedCore(rendererDir: string, prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l, cipher?: SecretCipher): Promise<EmbeddedCore> {
   const path = resolveConfigPath(undefined);
   const loaded = await prepare(await loadConfig(path));
-  const app = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, lock: { command: 'the Working Set app', waitMs: 5_000 } });
+  const secrets = new FileSecretStore(loaded.config.stateDir, stderrLogger, cipher);
+  const app = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, lock: { command: 'the Working Set app', waitMs: 5_000 }, secrets });
   await app.start();
   return {
     control: app.control,

@@ -3,6 +3,7 @@
 import { app, dialog, ipcMain } from 'electron';
 import { join } from 'node:path';
 import { startEmbeddedCore } from './embeddedCore.js';
+import { safeStorageCipher } from './secretCipher.js';
 import { openPrefsStore } from './prefsStore.js';
 import { migrateConfigPrefs } from './prefsMigration.js';
 import { withDesktopPrefs } from './settingsBridge.js';
@@ -19,7 +20,7 @@ async function initialize(): Promise<void> {
   const root = app.getAppPath();
   const rendererDir = join(root, 'out', 'renderer');
   const prefs = openPrefsStore();
-  const core = await startEmbeddedCore(rendererDir, async (loaded) => (await migrateConfigPrefs(prefs, loaded, stderrLogger)).loaded);
+  const core = await startEmbeddedCore(rendererDir, async (loaded) => (await migrateConfigPrefs(prefs, loaded, stderrLogger)).loaded, await safeStorageCipher());
   const win = windowOpener({ rendererDir, preloadPath: join(root, 'out', 'preload', 'index.cjs'), prefs });
   stops.push(() => core.stop());
   stops.push(registerControlIpc(ipcMain, withDesktopPrefs(core.control, prefs), core.events, (channel, payload) => win.webContents()?.send(channel, payload)));

@@ -1,6 +1,7 @@
 // The tray menu as data, built by a pure function from the core's status, so it is tested in plain
 // Node; tray.ts turns it into an Electron menu. No electron import here.
 import type { StatusView } from '../core/control/api.js';
+import { statusWord, waitsForUser } from '../shared/statusWords.js';
 
 export type TrayAction =
   | { kind: 'toggleProxy' }
@@ -49,10 +50,13 @@ export function trayTooltip(s: StatusView | undefined): string {
 export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
   if (!s) return [{ type: 'normal', label: 'Starting…', enabled: false }, { type: 'separator' }, { type: 'normal', label: 'Quit Working Set', enabled: true, action: { kind: 'quit' } }];
   const up = s.upstreams.filter((u) => u.status === 'up').length;
-  const down = s.upstreams.filter((u) => u.status !== 'up').map((u) => u.vendor);
+  // An upstream that waits for the user (a value, a sign-in) is not "down": it gets its own line to act on.
+  const down = s.upstreams.filter((u) => u.status !== 'up' && !waitsForUser(u)).map((u) => u.vendor);
+  const waiting = s.upstreams.filter((u) => waitsForUser(u));
   return [
     { type: 'normal', label: `${s.proxyPaused ? 'Paused' : 'Listening'} on ${s.url}/mcp`, enabled: false },
     { type: 'normal', label: `Upstreams: ${up} of ${s.upstreams.length} up${down.length ? ` (down: ${down.join(', ')})` : ''} · ${plural(s.toolboxSize, 'tool')}`, enabled: false },
+    ...waiting.map((u): MenuItem => ({ type: 'normal', label: `${u.vendor} ${statusWord(u)}…`, enabled: true, action: { kind: 'settings' } })),
     { type: 'separator' },
     s.pendingApprovals > 0
       ? { type: 'normal', label: `Approvals: ${s.pendingApprovals} waiting…`, enabled: true, action: { kind: 'openInbox' } }

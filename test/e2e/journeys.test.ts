@@ -115,7 +115,9 @@ describe('a new user', () => {
     await claude.getByTestId('import-result').waitFor();
     expect(await claude.getByTestId('import-result').textContent()).toMatch(/the file was rewritten; the old one is .*\.claude\.json\..*\.bak/);
     expect(JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')).mcpServers).toEqual({ toolbox: { type: 'http', url: `${fresh.base}/mcp` } });
-    expect(JSON.parse(readFileSync(fresh.cfg, 'utf8')).upstreams).toEqual({ fixture: { url: fixture.url }, local: { ...stdioFixture(), env: { LOCAL_KEY: 'l_SECRET' } } });
+    // The key went to the secret store: config.json names it by reference.
+    expect(JSON.parse(readFileSync(fresh.cfg, 'utf8')).upstreams).toEqual({ fixture: { url: fixture.url }, local: { ...stdioFixture(), env: { LOCAL_KEY: '${secret:upstreams.local.env.LOCAL_KEY}' } } });
+    expect(readFileSync(fresh.cfg, 'utf8')).not.toContain('l_SECRET');
     // The running instance serves both at once; the first-run card is gone.
     await page.getByRole('button', { name: 'Upstreams', exact: true }).click();
     await expect.poll(() => page.getByTestId('tools-fixture').textContent(), { timeout: 20_000 }).toBe('8');

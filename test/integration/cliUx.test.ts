@@ -8,7 +8,7 @@ import { connectClient, tempDir, textOf } from '../helpers/app.js';
 import { main } from '../../src-main/cli/main.js';
 
 const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
-const COMMANDS = ['serve', 'init', 'import', 'search', 'eval', 'learned', 'promote', 'demote', 'cycle', 'sweep', 'report', 'approve', 'pause', 'resume', 'ui'];
+const COMMANDS = ['serve', 'init', 'import', 'search', 'eval', 'learned', 'promote', 'demote', 'cycle', 'sweep', 'report', 'approve', 'pause', 'resume', 'ui', 'upstream', 'secrets'];
 let serve: Running;
 let dir: string;
 let cfg: string;
@@ -135,7 +135,11 @@ describe('mws import', () => {
     expect(r.out).not.toMatch(/hunter2/);
     expect(r.out).toMatch(/Added 1 upstream from ~\/\.cursor\/mcp\.json: postgres\.\nYour Working Set config was backed up to .*\.bak first\.\nThe running instance serves them now\./);
     expect(r.out).toContain(`"url": "${url}"`);
-    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.postgres.env).toEqual({ PGPASSWORD: 'hunter2_SECRETVALUE' });
+    // The password went to the secret store: config.json names it by reference.
+    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.postgres.env).toEqual({ PGPASSWORD: '${secret:upstreams.postgres.env.PGPASSWORD}' });
+    expect(readFileSync(cfg, 'utf8')).not.toMatch(/hunter2/);
+    expect(r.out).toContain('Their secret values went to the secret store, not config.json: postgres: env.PGPASSWORD.');
+    expect(readFileSync(join(dir, 'state', 'secrets.json'), 'utf8')).toContain('hunter2_SECRETVALUE');
     // The running instance has it (its status lists the upstream, up or down).
     expect((await control<Array<{ vendor: string }>>('upstreams')).map((u) => u.vendor)).toContain('postgres');
   });

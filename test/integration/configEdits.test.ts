@@ -3,6 +3,7 @@
 // and an edited stdio upstream keeps its env and working folder.
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { startAppFromFile, type FileApp } from '../helpers/app.js';
 import { until } from '../helpers/wait.js';
@@ -17,6 +18,17 @@ async function app(raw: Record<string, unknown>): Promise<FileApp> {
   return a;
 }
 const onDisk = (a: FileApp) => JSON.parse(readFileSync(a.configPath, 'utf8')) as Record<string, any>;
+/** An HTTP upstream that answers 401 and records the headers it was sent. */
+async function refusingServer() {
+  const seen: IncomingHttpHeaders[] = [];
+  const srv = createServer((req, res) => {
+    seen.push(req.headers);
+    res.writeHead(401).end();
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  return { seen, srv, url: `http://127.0.0.1:${(srv.address() as { port: number }).port}/mcp` };
+}
+const secretsOnDisk = (a: FileApp) => (JSON.parse(readFileSync(join(a.stateDir, 'secrets.json'), 'utf8')) as { secrets: Record<string, string> }).secrets;
 
 describe('editing an upstream', () => {
   const stdio = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: { API_TOKEN: 'secret-1' }, cwd: '/tmp' };
@@ -24,7 +36,9 @@ describe('editing an upstream', () => {
   it('keeps a stdio upstream\'s env (its secrets) and cwd when the edit does not show them', async () => {
     const a = await app({ upstreams: { s: stdio }, timeouts: { listMs: 500 } });
     await a.app.control.saveUpstream({ vendor: 's', upstream: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 2000)'] } });
-    expect(onDisk(a).upstreams.s).toEqual({ ...stdio, args: ['-e', 'setInterval(() => {}, 2000)'] });
+    // Kept, and (saved from the window) moved to the secret store: the file names it by reference.
+    expect(onDisk(a).upstreams.s).toEqual({ ...stdio, env: { API_TOKEN: '${secret:upstreams.s.env.API_TOKEN}' }, args: ['-e', 'setInterval(() => {}, 2000)'] });
+    expect(secretsOnDisk(a)).toEqual({ 'upstreams.s.env.API_TOKEN': 'secret-1' });
   });
 
   it('keeps a masked secret unchanged, and takes a newly typed one', async () => {
@@ -32,19 +46,21 @@ describe('editing an upstream', () => {
     const row = (await a.app.control.upstreams({})).find((r) => r.vendor === 's')!;
     expect(row.config).toMatchObject({ env: { API_TOKEN: '••••' }, cwd: '/tmp' });
     await a.app.control.saveUpstream({ vendor: 's', upstream: row.config as never });
-    expect(onDisk(a).upstreams.s.env).toEqual({ API_TOKEN: 'secret-1' });
+    expect(onDisk(a).upstreams.s.env).toEqual({ API_TOKEN: '${secret:upstreams.s.env.API_TOKEN}' });
+    expect(secretsOnDisk(a)).toEqual({ 'upstreams.s.env.API_TOKEN': 'secret-1' });
+    // Masked again, it still keeps the saved one (now the reference).
+    const again = (await a.app.control.upstreams({})).find((r) => r.vendor === 's')!;
+    expect(again.config).toMatchObject({ env: { API_TOKEN: '••••' } });
+    await a.app.control.saveUpstream({ vendor: 's', upstream: again.config as never });
+    expect(secretsOnDisk(a)).toEqual({ 'upstreams.s.env.API_TOKEN': 'secret-1' });
     await a.app.control.saveUpstream({ vendor: 's', upstream: { ...(row.config as object), env: { API_TOKEN: 'secret-2', MORE: 'x' } } as never });
-    expect(onDisk(a).upstreams.s.env).toEqual({ API_TOKEN: 'secret-2', MORE: 'x' });
+    expect(onDisk(a).upstreams.s.env).toEqual({ API_TOKEN: '${secret:upstreams.s.env.API_TOKEN}', MORE: 'x' });
+    expect(secretsOnDisk(a)).toEqual({ 'upstreams.s.env.API_TOKEN': 'secret-2' });
+    expect(readFileSync(a.configPath, 'utf8')).not.toMatch(/secret-[12]/);
   });
 
   it('tests an edited HTTP upstream with its saved header, not an empty one', async () => {
-    const seen: IncomingHttpHeaders[] = [];
-    const srv = createServer((req, res) => {
-      seen.push(req.headers);
-      res.writeHead(401).end();
-    });
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-    const url = `http://127.0.0.1:${(srv.address() as { port: number }).port}/mcp`;
+    const { seen, srv, url } = await refusingServer();
     try {
       const a = await app({ upstreams: { h: { url, headers: { Authorization: 'Bearer real-token' } } }, timeouts: { listMs: 2000 } });
       const row = (await a.app.control.upstreams({})).find((r) => r.vendor === 'h')!;
@@ -56,6 +72,50 @@ describe('editing an upstream', () => {
     } finally {
       await new Promise<void>((r) => srv.close(() => r()));
     }
+  });
+});
+
+describe('secrets out of config.json', () => {
+  const stdio = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: { API_TOKEN: 'secret-1' }, cwd: '/tmp' };
+  it('`migrateSecrets` moves plain secret values to the store; the upstream still connects with them', async () => {
+    const { seen, srv, url } = await refusingServer();
+    try {
+      const a = await app({ upstreams: { h: { url, headers: { Authorization: 'Bearer real-token', Accept: 'application/json, text/event-stream' } }, s: stdio }, timeouts: { listMs: 2000 } });
+      const r = await a.app.control.migrateSecrets({});
+      expect(r.moved).toEqual(['upstreams.h.headers.Authorization', 'upstreams.s.env.API_TOKEN']);
+      const text = readFileSync(a.configPath, 'utf8');
+      expect(text).not.toMatch(/real-token|secret-1/);
+      expect(onDisk(a).upstreams.h.headers).toEqual({ Authorization: '${secret:upstreams.h.headers.Authorization}', Accept: 'application/json, text/event-stream' });
+      expect((await a.app.control.secretNames({})).names).toEqual(['upstreams.h.headers.Authorization', 'upstreams.s.env.API_TOKEN']);
+      expect(await a.app.control.migrateSecrets({})).toEqual({ moved: [] });
+      // Resolved when connecting: the server gets the real header.
+      await until(() => seen.some((h) => h.authorization === 'Bearer real-token'), 'the reconnected upstream to send the stored header');
+      expect(seen.some((h) => h.authorization?.includes('${secret'))).toBe(false);
+    } finally {
+      await new Promise<void>((r) => srv.close(() => r()));
+    }
+  });
+
+  it('a window save keeps an imported bearerTokenEnvVar and envFile the form does not show', async () => {
+    const a = await app({ upstreams: { f: { url: 'http://127.0.0.1:9/mcp', bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' }, s: { ...stdio, envFile: '/tmp/none.env' } }, timeouts: { listMs: 500 } });
+    const f = await until(async () => (await a.app.control.upstreams({})).find((r) => r.vendor === 'f' && r.status !== 'starting'), 'f to have started or to wait');
+    expect(f).toMatchObject({ status: 'needs-value', needs: ['FIGMA_TOKEN_UNSET_HERE'], config: { bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' } });
+    await a.app.control.saveUpstream({ vendor: 'f', upstream: { url: 'http://127.0.0.1:9/mcp2' } });
+    await a.app.control.saveUpstream({ vendor: 's', upstream: { command: process.execPath, args: ['-e', '1'] } });
+    expect(onDisk(a).upstreams.f).toEqual({ url: 'http://127.0.0.1:9/mcp2', bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' });
+    expect(onDisk(a).upstreams.s.envFile).toBe('/tmp/none.env');
+  });
+
+  it('`setUpstreamValue` for a header the upstream lacks stores it and writes a reference; the answer holds no value', async () => {
+    const a = await app({ upstreams: { h: { url: 'http://127.0.0.1:9/mcp' } }, timeouts: { listMs: 500 } });
+    const r = await a.app.control.setUpstreamValue({ vendor: 'h', key: 'X-Api-Key', value: 'k-123456' });
+    expect(r).toMatchObject({ vendor: 'h', key: 'X-Api-Key', stored: 'secret', secret: 'upstreams.h.headers.X-Api-Key' });
+    expect(JSON.stringify(r)).not.toContain('k-123456');
+    expect(onDisk(a).upstreams.h.headers).toEqual({ 'X-Api-Key': '${secret:upstreams.h.headers.X-Api-Key}' });
+    expect(secretsOnDisk(a)).toEqual({ 'upstreams.h.headers.X-Api-Key': 'k-123456' });
+    await expect(a.app.control.setUpstreamValue({ vendor: 'nope', key: 'K', value: 'v' })).rejects.toThrow(/No upstream "nope"/);
+    await expect(a.app.control.setUpstreamValue({ vendor: 'h', key: 'bad key', value: 'v' })).rejects.toThrow(/is not a value upstream "h" asks for/);
+    await expect(a.app.control.setUpstreamValue({ vendor: 'h', key: '__proto__', value: 'v' })).rejects.toThrow(/is not a value upstream "h" asks for/);
   });
 });
 

@@ -15,13 +15,13 @@ import { CONFIG_VERSION } from '../../src-main/core/config/migrate.js';
 type Run = { code: number | null; report: Record<string, unknown>; stderr: string; configPath: string };
 
 /** `userData` is electron-store's folder: pass the same one to run the app again as the same user. */
-function runShell(config: object | undefined, userData = tempDir(), configDir = tempDir()): Promise<Run> {
+function runShell(config: object | undefined, userData = tempDir(), configDir = tempDir(), env: NodeJS.ProcessEnv = {}): Promise<Run> {
   const dir = tempDir();
   const configPath = join(configDir, 'config.json');
   if (config) writeFileSync(configPath, JSON.stringify(config));
   const reportPath = join(dir, 'report.json');
   const child = spawn(process.execPath, ['--import', join(ROOT, 'test/fixtures/electron/register.mjs'), join(ROOT, 'out/main/index.js')], {
-    env: { ...process.env, MWS_CONFIG: configPath, ELECTRON_STUB_REPORT: reportPath, ELECTRON_STUB_APP_PATH: ROOT, ELECTRON_STUB_USER_DATA: userData },
+    env: { ...process.env, MWS_CONFIG: configPath, ELECTRON_STUB_REPORT: reportPath, ELECTRON_STUB_APP_PATH: ROOT, ELECTRON_STUB_USER_DATA: userData, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -47,6 +47,28 @@ describe('the built Electron shell', () => {
     expect(report.windows).toEqual([{ preload: join(ROOT, 'out', 'preload', 'index.cjs'), contextIsolation: true, nodeIntegration: false, sandbox: true }]);
     expect(existsSync(join(ROOT, 'out', 'preload', 'index.cjs'))).toBe(true);
     expect(report.quitCompleted).toBe(true);
+  });
+
+  it('seals secret values with the OS keychain (safeStorage): the store file holds no value, and headless mws cannot open it', async () => {
+    if (!existsSync(join(ROOT, 'out/main/index.js'))) throw new Error('Build first: npm run build (npm test does).');
+    const stateDir = join(tempDir(), 'state');
+    const value = 'BSA-desktop-typed-5521';
+    const { code, report } = await runShell(
+      { upstreams: { brave: { command: 'brave-mcp-not-installed', env: { BRAVE_API_KEY: '${input:BRAVE_API_KEY}' } } }, stateDir, listen: { port: 0 } },
+      tempDir(),
+      tempDir(),
+      { ELECTRON_STUB_SET_VALUE: JSON.stringify({ vendor: 'brave', key: 'BRAVE_API_KEY', value }) },
+    );
+    expect(report.errors).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.setValue).toMatchObject({ ok: true, result: { vendor: 'brave', stored: 'input', secret: 'upstreams.brave.inputs.BRAVE_API_KEY' } });
+    expect(JSON.stringify(report.setValue)).not.toContain(value);
+    const file = readFileSync(join(stateDir, 'secrets.json'), 'utf8');
+    expect(JSON.parse(file)).toMatchObject({ version: 1, cipher: 'electron-safe-storage', secrets: { 'upstreams.brave.inputs.BRAVE_API_KEY': expect.any(String) } });
+    expect(file).not.toContain(value);
+    const { FileSecretStore } = await import('../../src-main/core/secrets/store.js');
+    const { MemoryLogger } = await import('../../src-main/core/log.js');
+    await expect(new FileSecretStore(stateDir, new MemoryLogger()).get('upstreams.brave.inputs.BRAVE_API_KEY')).rejects.toThrow(/sealed with the OS keychain by the Working Set app/);
   });
 
   it('moves the desktop fields of an old config into its store once, and reopens the window where it was left', async () => {

@@ -44,7 +44,7 @@ describe('mws serve that cannot start', () => {
     expectOneSentence(await serveWith({ stateDir: '/proc/1/mws-state' }), /^mws: The state folder \/proc\/1\/mws-state cannot be created: \/proc\/1 does not accept new folders\./);
   });
 
-  it.each(['catalog.json', 'working-set.json', 'calls.jsonl', 'agents/default.json'])('names %s when a folder stands where that state file should be', async (file) => {
+  it.each(['catalog.json', 'working-set.json', 'calls.jsonl', 'agents/default.json', 'secrets.json'])('names %s when a folder stands where that state file should be', async (file) => {
     const stateDir = join(tempDir(), 'state');
     mkdirSync(join(stateDir, file), { recursive: true });
     expectOneSentence(await serveWith({ stateDir }), new RegExp(`^mws: ${join(stateDir, file).replace(/[.]/g, '\\.')} is a folder, but Working Set keeps a file there\\.`));

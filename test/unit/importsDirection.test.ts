@@ -11,7 +11,7 @@ const CORE = join(ROOT, 'src-main/core');
 
 /** Folders of src-main/core by layer, lowest first. '.' is the files directly in core/ (leaf helpers). */
 export const LAYERS: string[][] = [
-  ['.', 'config', 'store', 'demo'],
+  ['.', 'config', 'store', 'demo', 'secrets'],
   ['upstream'],
   ['toolbox'],
   ['search', 'workingset', 'approvals', 'usage', 'import'],

@@ -4,6 +4,8 @@
 import { homedir } from 'node:os';
 import { MwsError } from '../../core/errors.js';
 import { ConfigEditor } from '../../core/config/editor.js';
+import { FileSecretStore } from '../../core/secrets/store.js';
+import { stderrLogger } from '../../core/log.js';
 import { httpControlClient } from '../../core/control/http.js';
 import { readToken } from '../../core/store/controlToken.js';
 import type { ControlApi } from '../../core/control/api.js';
@@ -38,7 +40,7 @@ async function importer(f: ImportFlags): Promise<Importer> {
     live: false,
     importScan: (a) => scanImports(a),
     importServers: (a) =>
-      applyImport(a, { config: loaded.config, editor, configPath: loaded.path, agentUrl: (id) => `${baseUrl(loaded.config)}/mcp${id === 'default' ? '' : `/${id}`}`, now: Date.now }),
+      applyImport(a, { config: loaded.config, editor, configPath: loaded.path, agentUrl: (id) => `${baseUrl(loaded.config)}/mcp${id === 'default' ? '' : `/${id}`}`, now: Date.now, secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger) }),
   };
 }
 
@@ -70,6 +72,7 @@ function resultText(r: ImportResult, live: boolean): string {
   for (const s of r.skipped) lines.push(`  skipped ${s.name}: ${s.reason}.`);
   if (r.backup) lines.push(`Your Working Set config was backed up to ${tilde(r.backup)} first.`);
   if (!r.dryRun && r.added.length) lines.push(live ? 'The running instance serves them now.' : 'They are served from the next `mws serve`.');
+  if (r.secretsStored?.length) lines.push(`Their secret values went to the secret store, not config.json: ${r.secretsStored.join(', ')}.`);
   if (!r.added.length) return lines.join('\n');
   const e = r.clientEdit;
   lines.push('', `Then take them out of the client, so its tools come through Working Set only: ${e.summary}`);

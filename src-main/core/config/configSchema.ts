@@ -32,6 +32,15 @@ const int = (min: number, max: number) => {
 const bool = () => z.boolean({ error: 'must be true or false' });
 const strArray = () => z.array(nonEmpty(), { error: 'must be an array of strings' });
 const strRecord = () => z.record(z.string(), str(), { error: 'must be an object of strings' });
+/** A `${secret:NAME}` that is not well formed would be sent as it is: refused instead. */
+const BAD_SECRET_REF = /\$\{secret:(?![A-Za-z0-9._:/-]{1,200}\})/;
+const SECRET_REF_HINT = 'has a malformed ${secret:NAME} reference (NAME: 1 to 200 letters, digits or . _ - / :)';
+/** Header or env values: plain strings, or references `${secret:NAME}`, `${input:ID}`, `${env:NAME}` resolved when connecting. */
+const valueRecord = (what: string) =>
+  z
+    .record(z.string(), str().refine((v) => !BAD_SECRET_REF.test(v), { error: SECRET_REF_HINT, params: HIDE_INPUT }), { error: 'must be an object of strings' })
+    .meta({ description: `${what} A value may be, or contain, \${secret:NAME} (kept in the secret store, not in this file), \${input:ID} (a value you fill in with \`mws upstream set\`) or \${env:NAME} (mws's own environment variable).` });
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.map((x) => `"${x}"`).join(', ')}` });
 /** An object that names its own fields when it meets one it does not know. */
@@ -54,12 +63,19 @@ const httpUpstream = fields({
       ctx.addIssue({ code: 'custom', message: 'must not carry a user name or password (user:pass@); put the credential in "headers" instead, e.g. {"Authorization": "Bearer …"}', input: maskUrl(url) });
     }
   }).meta({ description: 'The MCP server\'s Streamable HTTP (or SSE) endpoint, e.g. http://127.0.0.1:4483/mcp.' }),
-  headers: strRecord().optional().meta({ description: 'Headers sent with every request, e.g. {"Authorization": "Bearer …"}.' }),
+  headers: valueRecord('Headers sent with every request, e.g. {"Authorization": "${secret:upstreams.github.headers.Authorization}"}.').optional(),
+  bearerTokenEnvVar: pattern(ENV_NAME, 'must be an environment variable name (letters, digits and _, not starting with a digit)')
+    .optional()
+    .meta({ description: 'Send "Authorization: Bearer $VAR" with VAR read from mws\'s environment when connecting (Codex\'s bearer_token_env_var). Unset: the upstream says it needs a value.' }),
 });
 const stdioUpstream = fields({
   command: nonEmpty().meta({ description: 'The program that starts the server (npx, uvx, a full path…).' }),
   args: strArray().optional(),
-  env: strRecord().optional(),
+  env: valueRecord('Environment variables for the server.').optional(),
+  envFile: nonEmpty()
+    .refine((f) => f.startsWith('/') || f.startsWith('~') || /^[A-Za-z]:[\\/]/.test(f) || f.startsWith('\\\\'), { error: 'must be an absolute path (or start with ~/); `mws import` writes it so' })
+    .optional()
+    .meta({ description: 'A dotenv file read each time the server starts; "env" wins over it.' }),
   cwd: nonEmpty().optional(),
 });
 const builtinUpstream = fields({ builtin: oneOf(['demo']) });

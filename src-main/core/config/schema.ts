@@ -1,12 +1,18 @@
 // The config file's shape after validation: every field filled, defaults applied.
 
-export type HttpUpstreamConfig = { kind: 'http'; url: string; headers: Record<string, string> };
+/**
+ * Header and env values may hold references (`${secret:NAME}`, `${input:ID}`, `${env:NAME}`) resolved only
+ * when connecting (secrets/refs.ts). `bearerTokenEnvVar`: Codex's `bearer_token_env_var`.
+ */
+export type HttpUpstreamConfig = { kind: 'http'; url: string; headers: Record<string, string>; bearerTokenEnvVar?: string };
 export type StdioUpstreamConfig = {
   kind: 'stdio';
   command: string;
   args: string[];
   env: Record<string, string>;
   cwd: string | undefined;
+  /** A dotenv file read at connect time (absolute; `mws import` makes a client's relative one so). */
+  envFile?: string;
 };
 /** An upstream served in-process by the app itself (the demo toolbox). */
 export type BuiltinUpstreamConfig = { kind: 'builtin'; name: 'demo' };

@@ -52,8 +52,8 @@ export function checkConfigFile(raw: unknown): ConfigFile {
 }
 
 function upstream(u: NonNullable<ConfigFile['upstream']>): UpstreamConfig {
-  if ('url' in u) return { kind: 'http', url: u.url, headers: u.headers ?? {} };
-  if ('command' in u) return { kind: 'stdio', command: u.command, args: u.args ?? [], env: u.env ?? {}, cwd: u.cwd === undefined ? undefined : expandHome(u.cwd) };
+  if ('url' in u) return { kind: 'http', url: u.url, headers: u.headers ?? {}, ...(u.bearerTokenEnvVar ? { bearerTokenEnvVar: u.bearerTokenEnvVar } : {}) };
+  if ('command' in u) return { kind: 'stdio', command: u.command, args: u.args ?? [], env: u.env ?? {}, cwd: u.cwd === undefined ? undefined : expandHome(u.cwd), ...(u.envFile ? { envFile: expandHome(u.envFile) } : {}) };
   return { kind: 'builtin', name: u.builtin };
 }
 

@@ -75,6 +75,9 @@ export type AgentReport = {
 
 export type SetChange = { size: number; changed: boolean; tool: string };
 
+/** What `setUpstreamValue` did: where the value went and the upstream's status after connecting again. */
+export type UpstreamValueSet = { vendor: string; key: string; stored: 'input' | 'secret'; secret: string; status: string; needs: string[]; lastError: string | null };
+
 export interface ControlApi {
   status(args: Record<string, never>): Promise<StatusView>;
   workingSet(args: { agent: string }): Promise<MemberRow[]>;
@@ -133,6 +136,16 @@ export interface ControlApi {
   /** Generates a new bearer token for an agent, saves it in the config and answers it (shown once). */
   agentToken(args: { agent: string }): Promise<{ agent: string; token: string; header: string }>;
   updateSettings(args: { port?: number; compactDescriptions?: boolean; promote?: Partial<SettingsView['promote']>; desktop?: Partial<SettingsView['desktop']> }): Promise<SettingsView>;
+  /**
+   * Gives an upstream a value it needs (an `${input:ID}`, a variable the process lacks) or a secret
+   * header/env value, kept in the secret store (config.json gets a reference), and connects it again.
+   * The answer never holds the value.
+   */
+  setUpstreamValue(args: { vendor: string; key: string; value: string }): Promise<UpstreamValueSet>;
+  /** The names of the values the secret store holds (never the values). */
+  secretNames(args: Record<string, never>): Promise<{ names: string[] }>;
+  /** Moves plain-text secret header and env values of config.json into the secret store (references stay). */
+  migrateSecrets(args: Record<string, never>): Promise<{ moved: string[] }>;
   /** Other clients' config files on this machine (or the one named) and the servers in them; env and header values never leave the core. */
   importScan(args: { from?: string; file?: string; projectDir?: string }): Promise<ImportSource[]>;
   /** Adds the named servers of one client file as upstreams (after a backup of the config) and answers the client edit. */
@@ -159,6 +172,7 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'uiRevokeAll', 'agentToken',
   'learnedWords', 'forgetLearned',
   'importScan', 'importServers', 'grants', 'revokeGrant', 'upstreamTools',
+  'setUpstreamValue', 'secretNames', 'migrateSecrets',
 ] as const;
 
 export function isControlMethod(name: string): name is ControlMethod {

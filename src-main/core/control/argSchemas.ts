@@ -15,8 +15,8 @@ const approvals = () => z.enum(['ask', 'allow', 'read-only']);
 
 const upstreamInput = z.union(
   [
-    z.strictObject({ url: text(), headers: strings().optional() }),
-    z.strictObject({ command: text(), args: z.array(text()).optional(), env: strings().optional(), cwd: text().optional() }),
+    z.strictObject({ url: text(), headers: strings().optional(), bearerTokenEnvVar: text().optional() }),
+    z.strictObject({ command: text(), args: z.array(text()).optional(), env: strings().optional(), cwd: text().optional(), envFile: text().optional() }),
   ],
   { error: 'must be an upstream: {"url": …} for an HTTP server, or {"command": …, "args": […]} for a stdio one' },
 );
@@ -64,6 +64,9 @@ export const CONTROL_ARG_SCHEMAS = {
     desktop: z.strictObject({ notifyDemotions: z.boolean().optional(), notifyUpstreams: z.boolean().optional(), notifyApprovals: z.boolean().optional(), startAtLogin: z.boolean().optional() }).optional(),
   }),
   importScan: args({ from: text().optional(), file: text().optional(), projectDir: text().optional() }),
+  setUpstreamValue: args({ vendor: id(), key: id().max(200), value: z.string().min(1).max(64 * 1024) }),
+  secretNames: args({}),
+  migrateSecrets: args({}),
   importServers: args({ file: text(), names: z.array(text()).optional(), dryRun: z.boolean().optional(), writeClient: z.boolean().optional(), projectDir: text().optional(), agent: id().optional() }),
 } satisfies { [M in ControlMethod]: z.ZodType<unknown, ControlArgs<M>> };
 

@@ -18,6 +18,9 @@ import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
 import { maskUrlsIn } from '../redact.js';
 import { approvalsControl, kindOf } from './approvals.js';
+import { valuesControl } from './values.js';
+import type { SecretStore } from '../secrets/store.js';
+import { MemorySecretStore } from '../secrets/store.js';
 
 /** Switches the running core holds outside the config. */
 export type InstanceState = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
@@ -40,6 +43,8 @@ export type ControlParts = {
   uiToken: () => string;
   /** Ends every headless window session; answers how many. */
   uiRevokeAll?: () => number;
+  /** Where secret and filled-in values live (the app's; tests may leave it out). */
+  secrets?: SecretStore;
 };
 
 function str(v: unknown, what: string): string {
@@ -48,6 +53,7 @@ function str(v: unknown, what: string): string {
 }
 
 export function createControl(p: ControlParts): ControlApi {
+  const secrets = p.secrets ?? new MemorySecretStore();
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   const agentId = (v: unknown) => {
     const id = str(v, '"agent"');
@@ -149,7 +155,8 @@ export function createControl(p: ControlParts): ControlApi {
 
   return {
     ...approvalsControl({ config: p.config, clock: p.clock, catalog: p.catalog, gate: p.gate, events: p.events, agentId, resolve }),
-    ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null }),
+    ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null, secrets }),
+    ...valuesControl({ config: p.config, editor: p.editor, catalog: p.catalog, secrets }),
     async status() {
       return {
         url: p.baseUrl(),
@@ -272,7 +279,7 @@ export function createControl(p: ControlParts): ControlApi {
       return (await import('../import/service.js')).scanImports(a);
     },
     async importServers(a) {
-      return (await import('../import/service.js')).applyImport(a, { config: p.config, editor: p.editor, configPath: p.configPath, agentUrl: (id) => agentView(agentId(id)).url, now: () => p.clock.now() });
+      return (await import('../import/service.js')).applyImport(a, { config: p.config, editor: p.editor, configPath: p.configPath, agentUrl: (id) => agentView(agentId(id)).url, now: () => p.clock.now(), secrets });
     },
     async setProxyPaused(a) {
       p.runtime.proxyPaused = a.paused === true;

@@ -8,6 +8,8 @@ import type { ToolboxCatalog } from '../toolbox/merge.js';
 import { maskUrl, maskUrlsIn } from '../redact.js';
 import { newAgentToken } from '../proxy/agentAccess.js';
 import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
+import type { SecretStore } from '../secrets/store.js';
+import { applyMoves, planMoves, storeMoves } from '../secrets/move.js';
 
 export type SettingsParts = {
   config: Config;
@@ -18,6 +20,8 @@ export type SettingsParts = {
   members: ControlApi['workingSet'];
   /** Set while the built-in demo is served: adding an upstream then means leaving the demo, asked first. */
   demo?: () => { stateDir: string } | null;
+  /** Where secret values typed into the form go (config.json gets `${secret:…}` references). */
+  secrets?: SecretStore;
 };
 
 type SettingsMethods = Pick<
@@ -29,8 +33,8 @@ const VENDOR = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 /** Header values are secrets (tokens): the window shows that they are set, not what they are. */
 function masked(u: UpstreamConfig): UpstreamRow['config'] {
-  if (u.kind === 'http') return { url: maskUrl(u.url), headers: Object.fromEntries(Object.keys(u.headers).map((k) => [k, MASK])) };
-  if (u.kind === 'stdio') return { command: u.command, args: u.args, env: Object.fromEntries(Object.keys(u.env).map((k) => [k, MASK])), ...(u.cwd ? { cwd: u.cwd } : {}) };
+  if (u.kind === 'http') return { url: maskUrl(u.url), headers: Object.fromEntries(Object.keys(u.headers).map((k) => [k, MASK])), ...(u.bearerTokenEnvVar ? { bearerTokenEnvVar: u.bearerTokenEnvVar } : {}) };
+  if (u.kind === 'stdio') return { command: u.command, args: u.args, env: Object.fromEntries(Object.keys(u.env).map((k) => [k, MASK])), ...(u.cwd ? { cwd: u.cwd } : {}), ...(u.envFile ? { envFile: u.envFile } : {}) };
   return { builtin: u.name };
 }
 
@@ -45,7 +49,7 @@ export const MASK = '••••';
  */
 export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
   if (typeof input !== 'object' || input === null) throw new MwsError('usage', 'An upstream needs "url" (HTTP) or "command" (stdio).');
-  const prev = (typeof previous === 'object' && previous !== null ? previous : {}) as { url?: unknown; command?: unknown; headers?: unknown; env?: unknown; cwd?: unknown; args?: unknown };
+  const prev = (typeof previous === 'object' && previous !== null ? previous : {}) as { url?: unknown; command?: unknown; headers?: unknown; env?: unknown; cwd?: unknown; args?: unknown; envFile?: unknown; bearerTokenEnvVar?: unknown };
   const keep = (next: Record<string, string>, old: unknown) =>
     Object.fromEntries(Object.entries(next).map(([k, v]) => [k, v === MASK ? String((old as Record<string, string> | undefined)?.[k] ?? '') : v]));
   if ('url' in input) {
@@ -53,7 +57,9 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
     const headers = input.headers ? keep(input.headers, prev.headers) : sameKind ? prev.headers : undefined;
     // The window shows the URL masked; sent back unchanged, it keeps the saved one.
     const url = typeof prev.url === 'string' && input.url === maskUrl(prev.url) ? prev.url : input.url;
-    return { url, ...(headers && Object.keys(headers).length ? { headers } : {}) };
+    // Fields the form may not show (an imported bearer-token variable) are kept unless given.
+    const bearer = 'bearerTokenEnvVar' in input ? input.bearerTokenEnvVar : sameKind ? prev.bearerTokenEnvVar : undefined;
+    return { url, ...(headers && Object.keys(headers).length ? { headers } : {}), ...(typeof bearer === 'string' && bearer ? { bearerTokenEnvVar: bearer } : {}) };
   }
   if ('command' in input) {
     const sameKind = typeof prev.command === 'string';
@@ -67,6 +73,10 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
       ...(input.args?.length ? { args: input.args } : {}),
       ...(env && Object.keys(env).length ? { env } : {}),
       ...(typeof cwd === 'string' && cwd ? { cwd } : {}),
+      ...(() => {
+        const envFile = 'envFile' in input ? input.envFile : sameKind ? prev.envFile : undefined;
+        return typeof envFile === 'string' && envFile ? { envFile } : {};
+      })(),
     };
   }
   throw new MwsError('usage', 'An upstream needs "url" (HTTP) or "command" (stdio).');
@@ -170,9 +180,13 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       if (demo && a.leaveDemo !== true) {
         throw new MwsError('demo_mode', `This is the demo. Adding an upstream leaves it: the upstream is saved to the config, and takes over when Working Set is restarted without --demo, with its own fresh state. The demo's state stays in ${demo.stateDir} for the next demo. Confirm to leave the demo (leaveDemo: true).`, { demoStateDir: demo.stateDir });
       }
+      // Secret values typed in go to the secret store first; the file gets references to them.
+      const moves = p.secrets ? planMoves(a.vendor, upstreamJson(a.upstream, (p.editor.current().upstreams as Raw | undefined)?.[a.vendor])) : [];
+      if (p.secrets) await storeMoves(moves, p.secrets);
       await p.editor.update((raw) => {
         const ups = upstreamsOf(raw);
         ups[a.vendor] = upstreamJson(a.upstream, ups[a.vendor]);
+        applyMoves(ups[a.vendor], moves);
       });
       return rows();
     },
@@ -190,7 +204,8 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       const json = upstreamJson(a.upstream, saved);
       // Validated as the config would be, so a test never tries what saving would refuse.
       const cfg = validateConfig({ upstreams: { test: json } }, p.config.stateDir).upstreams.test!;
-      const r = await p.catalog.probe('test', cfg);
+      // Named as saved, so its `${input:…}` values are the ones given to that upstream.
+      const r = await p.catalog.probe(a.vendor && VENDOR.test(a.vendor) ? a.vendor : 'test', cfg);
       return { ok: r.ok, era: r.era ?? null, tools: r.tools, error: r.error === undefined ? null : maskUrlsIn(r.error) };
     },
     async settings() {

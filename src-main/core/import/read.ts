@@ -32,19 +32,19 @@ function server(name: string, raw: unknown, path: string[], scope: string): Foun
   const env = record(o.env);
   const headers = { ...record(o.headers), ...record(o.http_headers) };
   const placeholders = [...Object.values(env), ...Object.values(headers), ...strings(o.args)].filter((v) => /\$\{input:|\$\{env:/.test(v));
-  if (placeholders.length) notes.push('it uses variables the client fills in (${input:…}); set their values in Working Set after importing');
-  if (typeof o.envFile === 'string') notes.push(`it reads env from ${o.envFile}; copy those variables into its env here`);
-  if (typeof o.bearer_token_env_var === 'string') notes.push(`it takes its bearer token from $${o.bearer_token_env_var}; add an Authorization header here`);
+  if (placeholders.length) notes.push('it uses values the client asks you for (${input:…}); it says "needs a value" until you fill them in (Upstreams screen, or `mws upstream set`)');
+  if (typeof o.envFile === 'string') notes.push(`it reads env from ${o.envFile} each time it starts`);
+  if (typeof o.bearer_token_env_var === 'string') notes.push(`it takes its bearer token from $${o.bearer_token_env_var} of mws's environment (or \`mws upstream set\`)`);
   const base = { name, vendor: vendorSlug(name), path, scope, envNames: Object.keys(env), headerNames: Object.keys(headers), notes };
   if (typeof o.command === 'string' && o.command) {
     const args = strings(o.args);
     const cwd = typeof o.cwd === 'string' ? o.cwd : undefined;
-    return { ...base, kind: 'stdio', command: o.command, args, url: null, upstream: { command: o.command, ...(args.length ? { args } : {}), ...(Object.keys(env).length ? { env } : {}), ...(cwd ? { cwd } : {}) } };
+    return { ...base, kind: 'stdio', command: o.command, args, url: null, upstream: { command: o.command, ...(args.length ? { args } : {}), ...(Object.keys(env).length ? { env } : {}), ...(cwd ? { cwd } : {}), ...(typeof o.envFile === 'string' && o.envFile ? { envFile: o.envFile } : {}) } };
   }
   const url = typeof o.url === 'string' ? o.url : typeof o.serverUrl === 'string' ? o.serverUrl : undefined;
   if (url) {
     if (o.type === 'sse' || o.transport === 'sse' || /\/sse\/?$/.test(url)) notes.push('the client reaches it over the older SSE transport; Working Set speaks Streamable HTTP, so test it after importing');
-    return { ...base, kind: 'http', command: null, args: [], url, upstream: { url, ...(Object.keys(headers).length ? { headers } : {}) } };
+    return { ...base, kind: 'http', command: null, args: [], url, upstream: { url, ...(Object.keys(headers).length ? { headers } : {}), ...(typeof o.bearer_token_env_var === 'string' && o.bearer_token_env_var ? { bearerTokenEnvVar: o.bearer_token_env_var } : {}) } };
   }
   return { ...base, kind: 'stdio', command: null, args: [], url: null, upstream: null, notes: [...notes, 'it has neither a command nor a URL, so it cannot be imported'] };
 }

@@ -10,6 +10,8 @@ import { CLIENT_IDS, CLIENT_NAMES, clientOfFile, guessFormat, knownFiles, type C
 import { readServers, type FoundWithValues } from './read.js';
 import { clientEdit } from './clientEdit.js';
 import type { ImportResult, ImportSource } from './types.js';
+import type { SecretStore } from '../secrets/store.js';
+import { keepImportedValues } from '../secrets/importValues.js';
 
 export type ScanArgs = { from?: string; file?: string; projectDir?: string };
 
@@ -74,7 +76,7 @@ async function backup(path: string, now: number): Promise<string | null> {
 
 export type ApplyArgs = { file: string; names?: string[]; dryRun?: boolean; writeClient?: boolean; projectDir?: string; agent?: string };
 
-export type ApplyParts = { config: Config; editor: ConfigEditor; configPath: string | null; agentUrl: (agent: string) => string; now: () => number; where?: Where };
+export type ApplyParts = { config: Config; editor: ConfigEditor; configPath: string | null; agentUrl: (agent: string) => string; now: () => number; where?: Where; /** Where secret values go (config.json gets references). */ secrets?: SecretStore };
 
 /** Adds the chosen servers of one file as upstreams and works out (or makes) the client edit. */
 export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportResult> {
@@ -113,6 +115,8 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
 
   if (!p.editor.editable) await p.editor.update(() => {}); // throws the editor's own sentence
   result.backup = p.configPath ? await backup(p.configPath, p.now()) : null;
+  // Secret values go to the secret store before the config names them; envFile becomes absolute.
+  result.secretsStored = await keepImportedValues(chosen, src.file, p.secrets, src.client);
   await p.editor.update((raw) => {
     if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
     for (const s of chosen) (raw.upstreams as Raw)[s.vendor] = s.upstream as Raw;

@@ -54,7 +54,11 @@ export type ImportResult = {
   /** Set when the client file itself was rewritten (after its own backup). */
   clientBackup: string | null;
   dryRun: boolean;
+  /** Secret values moved to the secret store ("github: headers.Authorization"); config.json names them by reference. */
+  secretsStored?: string[];
 };
 
 /** An upstream as the user gives it (the window's form, an imported client config). */
-export type UpstreamInput = { url: string; headers?: Record<string, string> } | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string };
+export type UpstreamInput =
+  | { url: string; headers?: Record<string, string>; bearerTokenEnvVar?: string }
+  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; envFile?: string };

@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
 import { UpstreamConnection } from './connection.js';
 import type { Upstream, UpstreamStatusView } from './types.js';
+import type { ResolveParts } from '../secrets/refs.js';
 
 export const CATALOG_FILE = 'catalog.json';
 /** The longest a settings-window "test this upstream" waits for the upstream to start. */
@@ -54,6 +55,8 @@ export type CatalogOptions<T> = {
   onStatus?: (vendor: string, status: string) => void;
   /** Upstream notifications for every client (resources/prompts list_changed, resources/updated). */
   onNotification?: (vendor: string, method: string, params: Record<string, unknown> | undefined) => void;
+  /** Where connections read `${secret:…}` / `${input:…}` values when they connect. */
+  values?: ResolveParts;
 };
 
 export class Catalog<T> {
@@ -142,17 +145,28 @@ export class Catalog<T> {
   /** Connects to an upstream that is not (yet) configured, lists it once and disconnects. */
   async probe(vendor: string, config: Config['upstreams'][string]): Promise<{ ok: boolean; era: string | undefined; tools: string[]; error: string | undefined }> {
     const t = this.opts.config.timeouts;
-    const c = new UpstreamConnection({ vendor, config, log: this.opts.log, clientName: 'mcp-working-set', now: this.opts.now, connectMs: t.connectMs, maxResultBytes: this.opts.config.maxResultBytes, onToolsChanged: () => {}, onUp: () => {} });
+    const c = new UpstreamConnection({ vendor, config, log: this.opts.log, clientName: 'mcp-working-set', now: this.opts.now, connectMs: t.connectMs, maxResultBytes: this.opts.config.maxResultBytes, onToolsChanged: () => {}, onUp: () => {}, ...(this.opts.values ? { values: this.opts.values } : {}) });
     try {
       // A test waits for a slow start, not only the list budget (a slow server is still a good one),
       // but no longer than 30 s: someone is looking at "Testing…".
       const tools = await c.listTools(Math.min(t.connectMs, Math.max(t.listMs, PROBE_MAX_MS)));
       return { ok: true, era: c.info().era, tools: tools.map((t) => t.name), error: undefined };
     } catch (err) {
-      return { ok: false, era: undefined, tools: [], error: (err as Error).message };
+      return { ok: false, era: undefined, tools: [], error: c.maskSecrets((err as Error).message) };
     } finally {
       await c.close();
     }
+  }
+
+  /**
+   * Connects one upstream again from the start (its config unchanged): a value it waited for was given,
+   * so the references are read again. Its last-good tools stay until it lists.
+   */
+  async reconnect(vendor: string): Promise<void> {
+    if (!this.state.has(vendor) || this.stopped) return;
+    await this.upstreams.get(vendor)?.close().catch(() => {});
+    this.open(vendor);
+    await this.relist(vendor);
   }
 
   async stop(): Promise<void> {
@@ -204,7 +218,8 @@ export class Catalog<T> {
         try {
           return [vendor, await u.listTools(budget), seq] as const;
         } catch (err) {
-          if (!this.stopped) this.opts.log.warn(`upstream "${vendor}" did not list its tools: ${(err as Error).message}`);
+          // One waiting for a value says so in its status (and the tray), not in the log at every refresh.
+          if (!this.stopped && (err as { code?: unknown }).code !== 'upstream_needs_value') this.opts.log.warn(`upstream "${vendor}" did not list its tools: ${(err as Error).message}`);
           const s = this.state.get(vendor);
           if (s) s.listedAt = this.opts.now();
           return [vendor, undefined, seq] as const;
@@ -251,9 +266,12 @@ export class Catalog<T> {
   private reportStatuses(): void {
     if (this.stopped) return;
     for (const [vendor, u] of this.upstreams) {
-      const status = u.info().status;
+      const info = u.info();
+      const status = info.status;
       const before = this.lastStatus.get(vendor);
       this.lastStatus.set(vendor, status);
+      // Said once when it starts waiting (headless, the log is where a person looks), not at every refresh.
+      if (status === 'needs-value' && before !== status) this.opts.log.warn(info.lastError ?? `upstream "${vendor}" needs a value.`);
       if (before !== undefined && before !== status) this.opts.onStatus?.(vendor, status);
     }
   }
@@ -402,6 +420,7 @@ export class Catalog<T> {
         this.listedWaiters.get(vendor)?.splice(0).forEach((w) => w());
         this.reportStatuses();
       },
+      ...(this.opts.values ? { values: this.opts.values } : {}),
     });
   }
 }

@@ -13,6 +13,7 @@ import { StderrTail } from './stderrTail.js';
 import { PeerRouter } from './peers.js';
 import { LIST_MAX_PAGES, listAllTools } from './toolList.js';
 import type { CallOptions, Upstream, UpstreamInfo, UpstreamStatus } from './types.js';
+import { maskValues, resolveUpstream, type ResolveParts } from '../secrets/refs.js';
 
 /** The SDK's debounce of an upstream's tools/list_changed before it re-lists (its default is 300 ms). */
 export const LIST_CHANGED_DEBOUNCE_MS = 30;
@@ -40,7 +41,12 @@ export type ConnectionOptions = {
   now: () => number;
   /** Replaces the transport the config describes (unit tests link an in-memory server). */
   transport?: () => Promise<BuiltTransport>;
+  /** Where `${secret:…}` and `${input:…}` values are read at connect time (none: every reference is missing). */
+  values?: ResolveParts;
 };
+
+/** With no store given, every reference is a value still missing. */
+const NO_VALUES: ResolveParts = { secrets: { get: async () => undefined }, env: process.env };
 
 type Live = { client: Client; built: BuiltTransport; connectedAt: number };
 
@@ -69,13 +75,17 @@ export class UpstreamConnection implements Upstream {
   private readonly peers = new PeerRouter();
   /** The revision a server named when it refused our 2025 opening. */
   private pinnedEra: string | undefined;
+  /** Values the last start read from references: masked in every error and stderr line shown. */
+  private secretValues: string[] = [];
+  /** What the config still needs from the user (status `needs-value`). */
+  private needs: string[] = [];
 
   constructor(private readonly opts: ConnectionOptions) {
     this.vendor = opts.vendor;
   }
 
   info(): UpstreamInfo {
-    const tail = this.status === 'up' ? [] : this.stderr.lines();
+    const tail = this.status === 'up' ? [] : this.stderr.lines().map((l) => maskValues(l, this.secretValues));
     const reason = this.status === 'starting' && this.connecting && this.lastError === undefined ? `starting for ${Math.round((this.opts.now() - this.connectStartedAt) / 1000)} s` : this.lastError;
     return {
       vendor: this.vendor,
@@ -84,6 +94,7 @@ export class UpstreamConnection implements Upstream {
       era: this.live?.client.getNegotiatedProtocolVersion(),
       lastError: reason === undefined ? undefined : tail.length ? `${reason}. Its stderr ended with: ${tail.join(' | ')}` : reason,
       stderr: tail,
+      ...(this.status === 'needs-value' ? { needs: [...this.needs] } : {}),
     };
   }
 
@@ -96,7 +107,8 @@ export class UpstreamConnection implements Upstream {
     const remaining = () => Math.max(1, deadline - Date.now());
     try {
       return await this.listOnce(remaining);
-    } catch (first) {
+    } catch (caught) {
+      const first = this.scrub(caught);
       if (this.closed || isStarting(first)) throw first;
       // A failed list on an open connection is most often an expired 2025 session or a restarted
       // server: re-open once within the same budget before giving up.
@@ -104,7 +116,8 @@ export class UpstreamConnection implements Upstream {
         await this.drop();
         try {
           return await this.listOnce(remaining);
-        } catch (second) {
+        } catch (caught) {
+          const second = this.scrub(caught);
           if (!isStarting(second)) this.markDown(second);
           throw second;
         }
@@ -152,7 +165,7 @@ export class UpstreamConnection implements Upstream {
     } catch (err) {
       // The call is not retried, but a broken session is dropped so the next list re-opens it.
       if (isTransportFailure(err)) await this.drop();
-      throw err;
+      throw this.scrub(err);
     } finally {
       release?.();
     }
@@ -227,7 +240,7 @@ export class UpstreamConnection implements Upstream {
       this.retryTimer = undefined;
       this.connectStartedAt = this.opts.now();
       // A retry of a down upstream stays "down" (with its reason) until it is up again.
-      if (this.status !== 'up' && this.status !== 'down') this.status = 'starting';
+      if (this.status !== 'up' && this.status !== 'down' && this.status !== 'needs-value') this.status = 'starting';
       this.connecting = this.connect().then(
         (live) => {
           this.connecting = undefined;
@@ -254,7 +267,9 @@ export class UpstreamConnection implements Upstream {
 
   private async connect(): Promise<Live> {
     const { Client } = await clientSdk();
-    const built = await (this.opts.transport?.() ?? buildTransport(this.opts.config, { maxResultBytes: this.opts.maxResultBytes }));
+    // References are read first, also for a transport given by a test: a value still missing stops here.
+    const config = await this.resolved();
+    const built = await (this.opts.transport?.() ?? buildTransport(config, { maxResultBytes: this.opts.maxResultBytes }));
     // The tail is kept across restarts: a retry must not hide why the last attempt died.
     built.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
     const client = new Client(
@@ -309,6 +324,32 @@ export class UpstreamConnection implements Upstream {
     return live;
   }
 
+  /** `text` with the values read from references masked (an upstream's error may quote its own key). */
+  maskSecrets(text: string): string {
+    return this.secretValues.length ? maskValues(text, this.secretValues) : text;
+  }
+
+  /** The error, its message masked where it quotes a secret value, so no log, reply or report shows it. */
+  private scrub(err: unknown): unknown {
+    if (this.secretValues.length && err instanceof Error) {
+      const masked = maskValues(err.message, this.secretValues);
+      if (masked !== err.message) err.message = masked;
+    }
+    return err;
+  }
+
+  /** The config with its references read (only now, when connecting), or the values it still needs. */
+  private async resolved(): Promise<UpstreamConfig> {
+    const r = await resolveUpstream(this.vendor, this.opts.config, this.opts.values ?? NO_VALUES);
+    if (!r.ok) {
+      this.needs = r.needs;
+      throw new MwsError('upstream_needs_value', `Upstream "${this.vendor}" needs a value: ${r.needs.join(', ')}. Fill it in on the Upstreams screen, or run \`mws upstream set ${this.vendor} ${r.needs[0]}\`.`, { vendor: this.vendor, needs: r.needs });
+    }
+    this.needs = [];
+    this.secretValues = r.secrets;
+    return r.config;
+  }
+
   private onClosed(live: Live): void {
     if (this.live !== live) return;
     this.live = undefined;
@@ -323,7 +364,8 @@ export class UpstreamConnection implements Upstream {
 
   /** Tries again later, with backoff; a success tells the catalog (onUp), which lists it again. */
   private scheduleRetry(): void {
-    if (this.closed || this.retryTimer || this.status === 'revoked') return;
+    // Waiting for a value, there is nothing to retry: giving it reconnects (Catalog.reconnect).
+    if (this.closed || this.retryTimer || this.status === 'revoked' || this.status === 'needs-value') return;
     const delay = restartDelayMs(this.attempt++);
     this.opts.log.warn(`upstream "${this.vendor}" is down (${this.lastError ?? 'unknown reason'}); retrying in ${delay} ms.`);
     this.retryTimer = setTimeout(() => {
@@ -338,8 +380,8 @@ export class UpstreamConnection implements Upstream {
   }
 
   private markDown(err: unknown): void {
-    this.status = isRefused(err) ? 'revoked' : 'down';
-    this.lastError = errorMessage(err);
+    this.status = err instanceof MwsError && err.code === 'upstream_needs_value' ? 'needs-value' : isRefused(err) ? 'revoked' : 'down';
+    this.lastError = maskValues(errorMessage(err), this.secretValues);
   }
 
   private async drop(): Promise<void> {

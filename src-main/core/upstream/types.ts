@@ -4,9 +4,11 @@ import type { CallToolResult, ClientCapabilities, ServerCapabilities, Tool } fro
 /**
  * `starting`: a first start (or restart) is under way; `down`: the last start or the connection
  * failed, and it is retried with backoff; `revoked`: the upstream refuses our credentials
- * (HTTP 401/403), so its tools leave every set.
+ * (HTTP 401/403), so its tools leave every set; `needs-value`: its config names a value the user has
+ * not given yet (`${input:…}`, an unset variable, a secret not in the store) — listed in `needs`, and
+ * it is not started (nor retried) until they are given.
  */
-export type UpstreamStatus = 'starting' | 'up' | 'down' | 'revoked';
+export type UpstreamStatus = 'starting' | 'up' | 'down' | 'revoked' | 'needs-value';
 export type UpstreamKind = 'http' | 'stdio' | 'builtin';
 
 export type UpstreamInfo = {
@@ -19,6 +21,8 @@ export type UpstreamInfo = {
   lastError: string | undefined;
   /** The last lines the server printed on stderr (stdio), when it is not up. */
   stderr?: string[];
+  /** What the user must give before it can start (status `needs-value`): names `mws upstream set` takes. */
+  needs?: string[];
 };
 
 /**

@@ -1,0 +1,14 @@
+// The words an upstream's status is shown with, the same in `mws`, the report, the tray and the window
+// (no Node imports: the renderer uses it). `needs-value` names what to fill in: "needs a value: KEY".
+export type StatusLike = { status: string; needs?: readonly string[] | undefined };
+
+export function statusWord(u: StatusLike): string {
+  if (u.status === 'needs-value') return u.needs?.length ? `needs a value: ${u.needs.join(', ')}` : 'needs a value';
+  if (u.status === 'needs-sign-in') return 'needs sign-in';
+  return u.status;
+}
+
+/** Whether the user must act before the upstream can start (a value, a sign-in): not "down", and never "up". */
+export function waitsForUser(u: StatusLike): boolean {
+  return u.status === 'needs-value' || u.status === 'needs-sign-in';
+}
