@@ -45,19 +45,20 @@ const COMMANDS: Record<string, Spec> = {
   },
   import: {
     summary: 'move servers in from Claude Desktop, Claude Code, Cursor, VS Code or Codex',
-    usage: ['mws import [--from CLIENT] [--dry-run]', 'mws import FILE [--only NAME,NAME] [--dry-run] [--edit-client]'],
+    usage: ['mws import [--from CLIENT] [--dry-run]', 'mws import FILE [--only NAME,NAME] [--as NAME=NEW] [--dry-run] [--edit-client]'],
     options: {
       config: CONFIG,
       from: { type: 'string', arg: 'CLIENT', help: 'only this client: claude-desktop, claude-code, cursor, vscode or codex' },
       only: { type: 'string', arg: 'NAMES', help: 'import only these servers (comma-separated names)' },
       'dry-run': { type: 'boolean', help: 'show what would be added and the client edit, change nothing' },
       'edit-client': { type: 'boolean', help: 'also rewrite the client file (a backup is kept next to it)' },
+      as: { type: 'string', arg: 'NAME=NEW', help: 'import the server NAME as the upstream NEW (when its name is taken here); comma-separated pairs' },
       agent: { type: 'string', arg: 'ID', help: 'the agent whose endpoint the client should use (default: default)' },
       json: JSON_OUT,
     },
     positionals: 1,
     run: async (io, v, pos) =>
-      (await import('./commands/import.js')).runImport(io, { config: str(v.config), file: pos[0], from: str(v.from), only: str(v.only), dryRun: flag(v['dry-run']), editClient: flag(v['edit-client']), agent: str(v.agent), json: flag(v.json) }),
+      (await import('./commands/import.js')).runImport(io, { config: str(v.config), file: pos[0], from: str(v.from), only: str(v.only), dryRun: flag(v['dry-run']), editClient: flag(v['edit-client']), agent: str(v.agent), json: flag(v.json), as: str(v.as) }),
   },
   search: {
     summary: 'the exact reply search_tools gives a model',

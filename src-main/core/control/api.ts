@@ -136,7 +136,7 @@ export interface ControlApi {
   /** Other clients' config files on this machine (or the one named) and the servers in them; env and header values never leave the core. */
   importScan(args: { from?: string; file?: string; projectDir?: string }): Promise<ImportSource[]>;
   /** Adds the named servers of one client file as upstreams (after a backup of the config) and answers the client edit. */
-  importServers(args: { file: string; names?: string[]; dryRun?: boolean; writeClient?: boolean; projectDir?: string; agent?: string }): Promise<ImportResult>;
+  importServers(args: { file: string; names?: string[]; dryRun?: boolean; writeClient?: boolean; projectDir?: string; agent?: string; as?: Record<string, string> }): Promise<ImportResult>;
 }
 
 /** One hit of a search as data (search/reply.ts's HitView without the schema; the window imports this file). */

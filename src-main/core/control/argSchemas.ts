@@ -64,7 +64,7 @@ export const CONTROL_ARG_SCHEMAS = {
     desktop: z.strictObject({ notifyDemotions: z.boolean().optional(), notifyUpstreams: z.boolean().optional(), notifyApprovals: z.boolean().optional(), startAtLogin: z.boolean().optional() }).optional(),
   }),
   importScan: args({ from: text().optional(), file: text().optional(), projectDir: text().optional() }),
-  importServers: args({ file: text(), names: z.array(text()).optional(), dryRun: z.boolean().optional(), writeClient: z.boolean().optional(), projectDir: text().optional(), agent: id().optional() }),
+  importServers: args({ file: text(), names: z.array(text()).optional(), dryRun: z.boolean().optional(), writeClient: z.boolean().optional(), projectDir: text().optional(), agent: id().optional(), as: strings().optional() }),
 } satisfies { [M in ControlMethod]: z.ZodType<unknown, ControlArgs<M>> };
 
 /** The schema of a method, or undefined for a method added to api.ts without one. */

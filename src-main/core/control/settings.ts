@@ -7,6 +7,7 @@ import { validateConfig } from '../config/validate.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import { maskUrl, maskUrlsIn } from '../redact.js';
 import { newAgentToken } from '../proxy/agentAccess.js';
+import { shellLine } from '../printable.js';
 import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
 
 export type SettingsParts = {
@@ -144,8 +145,9 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       const auth = token ? `Bearer ${token}` : undefined;
       return {
         url: v.url,
-        claudeCode: `claude mcp add --transport http ${name} ${v.url}${auth ? ` --header "Authorization: ${auth}"` : ''}`,
-        codex: `[mcp_servers.${name}]\nurl = "${v.url}"${auth ? `\nhttp_headers = { "Authorization" = "${auth}" }` : ''}`,
+        // Quoted for the shell by a library made for it; serverName is a bare TOML key (configSchema).
+        claudeCode: shellLine(['claude', 'mcp', 'add', '--transport', 'http', name, v.url, ...(auth ? ['--header', `Authorization: ${auth}`] : [])]) ?? '',
+        codex: `[mcp_servers.${name}]\nurl = ${JSON.stringify(v.url)}${auth ? `\nhttp_headers = { "Authorization" = ${JSON.stringify(auth)} }` : ''}`,
         json: JSON.stringify({ mcpServers: { [name]: { type: 'http', url: v.url, ...(auth ? { headers: { Authorization: auth } } : {}) } } }, null, 2),
       };
     },
