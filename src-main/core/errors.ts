@@ -20,6 +20,8 @@ export type ErrorCode =
   | 'method_not_found'
   /** The call is well formed but the current state forbids it (an id taken, nothing waiting). */
   | 'conflict'
+  /** An upstream of that name exists and the call did not say it replaces it. */
+  | 'upstream_exists'
   | 'usage';
 
 export class MwsError extends Error {

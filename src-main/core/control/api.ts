@@ -121,7 +121,7 @@ export interface ControlApi {
   clientConfigs(args: { agent: string }): Promise<ClientConfigs>;
   upstreams(args: Record<string, never>): Promise<UpstreamRow[]>;
   /** Adds an upstream, or replaces the one named `vendor`. */
-  saveUpstream(args: { vendor: string; upstream: UpstreamInput; leaveDemo?: boolean }): Promise<UpstreamRow[]>;
+  saveUpstream(args: { vendor: string; upstream: UpstreamInput; leaveDemo?: boolean; /** Replaces the upstream saved under that name; without it, a taken name is refused (upstream_exists). */ replace?: boolean }): Promise<UpstreamRow[]>;
   removeUpstream(args: { vendor: string }): Promise<UpstreamRow[]>;
   /** `vendor`: the saved upstream being edited, whose secrets stand in for masked values. */
   testUpstream(args: { upstream: UpstreamInput; vendor?: string }): Promise<{ ok: boolean; era: string | null; tools: string[]; error: string | null }>;

@@ -50,7 +50,7 @@ export const CONTROL_ARG_SCHEMAS = {
   pin: args({ agent: id(), tool: id(), pinned: z.boolean() }),
   clientConfigs: args({ agent: id() }),
   upstreams: args({}),
-  saveUpstream: args({ vendor: text(), upstream: upstreamInput, leaveDemo: z.boolean().optional() }),
+  saveUpstream: args({ vendor: text(), upstream: upstreamInput, leaveDemo: z.boolean().optional(), replace: z.boolean().optional() }),
   removeUpstream: args({ vendor: id() }),
   testUpstream: args({ upstream: upstreamInput, vendor: text().optional() }),
   settings: args({}),

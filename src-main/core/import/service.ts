@@ -7,6 +7,7 @@ import { MwsError } from '../errors.js';
 import { DEFAULT_PORT, type Config } from '../config/schema.js';
 import type { ConfigEditor, Raw } from '../config/editor.js';
 import { expandHome } from '../config/paths.js';
+import { backupStamp } from '../config/backups.js';
 import { printable } from '../printable.js';
 import { CLIENT_IDS, CLIENT_NAMES, clientOfFile, guessFormat, knownFiles, type ClientId, type FileFormat, type Where } from './clients.js';
 import { readServers, serversOf, unreadable, type FoundWithValues } from './read.js';
@@ -106,11 +107,9 @@ export async function scanImports(args: ScanArgs, where: Where = {}, ctx: ScanCo
   return out;
 }
 
-const stamp = (now: number) => new Date(now).toISOString().replace(/[:.]/g, '-');
-
-/** Copies `path` to `path.<time>.bak` next to it; null when there is no file yet. */
-export async function backup(path: string, now: number): Promise<string | null> {
-  const to = `${path}.${stamp(now)}.bak`;
+/** Copies the client's file to `path.<time>.bak` next to it; null when there is no file yet. */
+async function backup(path: string, now: number): Promise<string | null> {
+  const to = `${path}.${backupStamp(now)}.bak`;
   try {
     await copyFile(path, to);
     return to;
@@ -181,11 +180,12 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
   if (a.dryRun || chosen.length === 0) return result;
 
   if (!p.editor.editable) await p.editor.update(() => {}); // throws the editor's own sentence
-  result.backup = p.configPath ? await backup(p.configPath, p.now()) : null;
+  const saved: { now: number; path?: string | null } = { now: p.now() };
   await p.editor.update((raw) => {
     if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
     for (const s of chosen) (raw.upstreams as Raw)[s.vendor] = upstreamEntry(s);
-  });
+  }, { backup: saved });
+  result.backup = saved.path ?? null;
   if (a.writeClient) {
     result.clientBackup = await backup(src.file, p.now());
     await writeFile(src.file, edit.text, { mode: 0o600 });
