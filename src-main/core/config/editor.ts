@@ -14,6 +14,7 @@ import type { Config } from './schema.js';
 import { validateConfig } from './validate.js';
 import { migrateConfig } from './migrate.js';
 import { writeBackup } from './backups.js';
+import { jsonProblem } from './jsonText.js';
 
 export type Raw = Record<string, unknown>;
 
@@ -63,7 +64,7 @@ export class ConfigEditor {
     try {
       raw = JSON.parse(text);
     } catch (err) {
-      throw new MwsError('config_invalid', `The config file ${this.path} is not valid JSON now (${errorMessage(err)}), so the change was not saved. Fix the file, then try again.`, { path: this.path });
+      throw new MwsError('config_invalid', `The config file ${this.path} is not valid JSON now (${jsonProblem(text, err)}), so the change was not saved. Fix the file, then try again.`, { path: this.path });
     }
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new MwsError('config_invalid', `The config file ${this.path} must hold a JSON object; the change was not saved.`, { path: this.path });
     return { text, raw: raw as Raw };
