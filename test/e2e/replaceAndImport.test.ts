@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/http.js';
-import { ROOT, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
+import { ROOT, deadPort, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 
@@ -105,5 +105,34 @@ describe.each([1280, 800])('at %i px', (width) => {
     const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
     const api = httpControlClient(base, token);
     for (const v of Object.keys(onDisk().upstreams).filter((k) => k !== 'memory')) await api.removeUpstream({ vendor: v });
+  }, 60_000);
+});
+
+describe('General → Save with --port (issue 22, item 3)', () => {
+  it('shows the config\'s port, says which one this run listens on, and saves without writing --port into the file', async () => {
+    const d = tempDir();
+    const file = join(d, 'config.json');
+    const sd = join(d, 'state');
+    const configured = await deadPort();
+    writeFileSync(file, JSON.stringify({ upstreams: {}, stateDir: sd, listen: { port: configured } }, null, 2));
+    const s = spawnTs(MWS, ['serve', '--config', file, '--port', '0'], { HOME: join(d, 'home') });
+    try {
+      const b = (await waitForOutput(s, /listening on (http:\/\/\S+)\/mcp/, 'mws serve --port 0'))[1]!;
+      const token = readFileSync(join(sd, 'control-token'), 'utf8').trim();
+      const { url } = await httpControlClient(b, token).uiLink({});
+      const page = await browser.newPage({ viewport: { width: 800, height: 800 } });
+      await page.goto(url);
+      await page.evaluate(() => (location.hash = '#/general'));
+      await expect.poll(() => page.getByLabel('Port').inputValue()).toBe(String(configured));
+      expect(await page.getByTestId('listening-port').textContent()).toBe(new URL(b).port);
+      await page.getByLabel('Compact descriptions (first paragraph only)').check();
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByText('Saved.').waitFor();
+      const saved = JSON.parse(readFileSync(file, 'utf8')) as { listen: { port: number }; compactDescriptions: boolean };
+      expect(saved).toMatchObject({ listen: { port: configured }, compactDescriptions: true });
+      await page.close();
+    } finally {
+      await s.kill();
+    }
   }, 60_000);
 });
