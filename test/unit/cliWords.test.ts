@@ -48,3 +48,10 @@ describe('config errors', () => {
     await expect(loadConfig(file('{"upstreams": {"a": {"command": "x", "argz": []}}}'))).rejects.toThrow(/"upstreams\.a\.argz" is not a known field \(did you mean "args"\?\)/);
   });
 });
+
+describe('CLI tables', () => {
+  it('show control characters in a cell escaped, so a tool or server name cannot drive the terminal', async () => {
+    const { table } = await import('../../src-main/cli/table.js');
+    expect(table(['name'], [['mail\u001b]0;x\u0007'], ['a\nb']])).toBe('name\nmail\\e]0;x\\a\na\\nb');
+  });
+});
