@@ -11,8 +11,11 @@ export const JSON_WORKER_MS = 60_000;
 
 // A CommonJS script, so sources (tsx, vitest) and the built bundle run the same worker without a
 // separate file to build and find; jsonc-parser is required by the path resolved here.
+// On Linux the worker lowers its own priority (there the call applies to the calling thread only), so on a
+// machine with few cores the proxy's own thread is given the CPU first while a big file is parsed.
 const SCRIPT = `
 const { parentPort, workerData } = require('node:worker_threads');
+if (process.platform === 'linux') try { require('node:os').setPriority(0, 19); } catch {}
 const { readFileSync } = require('node:fs');
 const jsonc = require(workerData.jsonc);
 const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\\n' } };
@@ -98,6 +101,11 @@ export function runJsonJob(job: Job): Promise<WorkerAnswer> {
     w.once('error', (err) => {
       clearTimeout(timer);
       reject(new Error(`the worker reading ${job.file} failed: ${err.message}`));
+    });
+    // Out of memory, or killed: it ends without a word (a settled promise ignores this).
+    w.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`reading ${job.file} stopped (exit code ${code}); the file may be too large for this machine's memory`));
     });
   });
 }

@@ -3,7 +3,7 @@
 // makes the client reach them through Working Set instead.
 import { access, constants, copyFile, open, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { MwsError } from '../errors.js';
+import { MwsError, errorMessage } from '../errors.js';
 import { DEFAULT_PORT, type Config } from '../config/schema.js';
 import type { ConfigEditor, Raw } from '../config/editor.js';
 import { expandHome } from '../config/paths.js';
@@ -12,7 +12,7 @@ import { printable } from '../printable.js';
 import { CLIENT_IDS, CLIENT_NAMES, clientOfFile, guessFormat, knownFiles, type ClientId, type FileFormat, type Where } from './clients.js';
 import { readServers, serversOf, unreadable, type FoundWithValues } from './read.js';
 import { planClientEdit } from './clientEdit.js';
-import { runJsonJob, type JsonEdit } from './jsonWorker.js';
+import { runJsonJob, type JsonEdit, type WorkerAnswer } from './jsonWorker.js';
 import { judge } from './offers.js';
 import type { SelfKnowledge } from './self.js';
 import type { ImportResult, ImportSource } from './types.js';
@@ -49,9 +49,18 @@ function fileFor(args: ScanArgs, where: Where): Array<{ path: string; format?: F
 
 type Source = ImportSource & { found: FoundWithValues[] };
 
+/** The worker's answer; a worker that died or hung becomes a sentence about the file, not a stack trace. */
+async function jobOrSentence(job: Parameters<typeof runJsonJob>[0]): Promise<WorkerAnswer> {
+  try {
+    return await runJsonJob(job);
+  } catch (err) {
+    throw new MwsError('usage', `${job.file} cannot be read: ${errorMessage(err)}.`, { file: job.file });
+  }
+}
+
 /** The servers of a JSON file, parsed in a worker (a client file can be hundreds of MB). */
 async function jsonServers(path: string, format: FileFormat, scope: string): Promise<FoundWithValues[]> {
-  const r = await runJsonJob({ op: 'read', file: path, format });
+  const r = await jobOrSentence({ op: 'read', file: path, format });
   if (r.failed) throw Object.assign(new Error(r.failed.message), { code: r.failed.code });
   if (r.problem !== undefined) throw unreadable(path, 'JSON', r.problem);
   return serversOf(r.doc, format, path, scope);
@@ -199,7 +208,7 @@ function upstreamEntry(s: FoundWithValues): Raw {
 }
 
 async function editedJson(file: string, edits: JsonEdit[]): Promise<string> {
-  const r = await runJsonJob({ op: 'edit', file, edits });
+  const r = await jobOrSentence({ op: 'edit', file, edits });
   if (r.failed) throw new MwsError('usage', `${file} cannot be read (${r.failed.code ?? r.failed.message}).`, { file });
   if (r.problem !== undefined) throw unreadable(file, 'JSON', r.problem);
   return r.text!;
