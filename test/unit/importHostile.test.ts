@@ -134,6 +134,18 @@ describe('import knows Working Set and what is already here', () => {
   });
 });
 
+describe('names that are also JavaScript\'s', () => {
+  it('a server named constructor or toString is added as itself, not taken for an existing upstream', async () => {
+    const { dir, parts, cfg } = setup();
+    const file = join(dir, 'mcp.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { constructor: { command: 'echo', args: ['a'] }, toString: { command: 'echo', args: ['b'] }, __proto__x: { command: 'echo', args: ['c'] } } }));
+    const r = await applyImport({ file }, parts);
+    expect(r.replaced).toBeUndefined();
+    expect(r.added.map((a) => a.vendor)).toEqual(['constructor', 'tostring', 'proto-x']);
+    expect(Object.keys(JSON.parse(readFileSync(cfg, 'utf8')).upstreams)).toEqual(['constructor', 'tostring', 'proto-x']);
+  });
+});
+
 describe('files the editors could break', () => {
   it('TOML: a """ string holding a [mcp_servers.x] line is kept, and the edit means exactly what it should', async () => {
     const { dir, parts } = setup();

@@ -199,7 +199,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     async removeUpstream(a) {
       await edit((raw) => {
         const ups = upstreamsOf(raw);
-        if (!(a.vendor in ups)) throw new MwsError('not_found', `No upstream "${a.vendor}" in the config; the saved ones are listed by upstreams.`, { vendor: a.vendor });
+        if (!Object.hasOwn(ups, a.vendor)) throw new MwsError('not_found', `No upstream "${a.vendor}" in the config; the saved ones are listed by upstreams.`, { vendor: a.vendor });
         delete ups[a.vendor];
       });
       return rows();

@@ -171,7 +171,7 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
     if (!s.upstream) skipped.push({ name: s.name, reason: 'it has neither a command nor a URL' });
     else if (why) skipped.push({ name: s.name, reason: why.kind === 'exists' ? `${why.reason}; to import it too, give it another name (--as ${s.name}=${why.suggested})` : why.reason });
     else {
-      if (s.vendor in (ctx.upstreams ?? {})) replaced.push(s.vendor); // only the untouched sample gets here (judge)
+      if (Object.hasOwn(ctx.upstreams ?? {}, s.vendor)) replaced.push(s.vendor); // only the untouched sample gets here (judge)
       chosen.push(s);
       added.push({ name: s.name, vendor: s.vendor });
     }
