@@ -22,6 +22,8 @@ type Spec = {
 const CONFIG: Opt = { type: 'string', arg: 'FILE', help: 'the config file (else $MWS_CONFIG, else ~/.config/mcp-working-set/config.json)' };
 const JSON_OUT: Opt = { type: 'boolean', help: 'print JSON for scripts instead of a table' };
 const AGENT: Opt = { type: 'string', arg: 'ID', help: 'the agent (default: default)' };
+/** report, cycle and sweep cover every agent unless one is named. */
+const ONE_AGENT: Opt = { type: 'string', arg: 'ID', help: 'only this agent (default: every agent)' };
 const DEMO: Opt = { type: 'boolean', help: 'with no upstream configured, use the built-in demo toolbox' };
 
 const str = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
@@ -45,19 +47,20 @@ const COMMANDS: Record<string, Spec> = {
   },
   import: {
     summary: 'move servers in from Claude Desktop, Claude Code, Cursor, VS Code or Codex',
-    usage: ['mws import [--from CLIENT] [--dry-run]', 'mws import FILE [--only NAME,NAME] [--dry-run] [--edit-client]'],
+    usage: ['mws import [--from CLIENT] [--dry-run]', 'mws import FILE [--only NAME,NAME] [--as NAME=NEW] [--dry-run] [--edit-client]'],
     options: {
       config: CONFIG,
       from: { type: 'string', arg: 'CLIENT', help: 'only this client: claude-desktop, claude-code, cursor, vscode or codex' },
       only: { type: 'string', arg: 'NAMES', help: 'import only these servers (comma-separated names)' },
       'dry-run': { type: 'boolean', help: 'show what would be added and the client edit, change nothing' },
       'edit-client': { type: 'boolean', help: 'also rewrite the client file (a backup is kept next to it)' },
+      as: { type: 'string', arg: 'NAME=NEW', help: 'import the server NAME as the upstream NEW (when its name is taken here); comma-separated pairs' },
       agent: { type: 'string', arg: 'ID', help: 'the agent whose endpoint the client should use (default: default)' },
       json: JSON_OUT,
     },
     positionals: 1,
     run: async (io, v, pos) =>
-      (await import('./commands/import.js')).runImport(io, { config: str(v.config), file: pos[0], from: str(v.from), only: str(v.only), dryRun: flag(v['dry-run']), editClient: flag(v['edit-client']), agent: str(v.agent), json: flag(v.json) }),
+      (await import('./commands/import.js')).runImport(io, { config: str(v.config), file: pos[0], from: str(v.from), only: str(v.only), dryRun: flag(v['dry-run']), editClient: flag(v['edit-client']), agent: str(v.agent), json: flag(v.json), as: str(v.as) }),
   },
   search: {
     summary: 'the exact reply search_tools gives a model',
@@ -125,21 +128,21 @@ const COMMANDS: Record<string, Spec> = {
   cycle: {
     summary: 'usage promotion and the sweep now: the decision table, applied unless --dry-run',
     usage: ['mws cycle [--dry-run] [--agent ID] [--json]'],
-    options: { config: CONFIG, agent: AGENT, json: JSON_OUT, demo: DEMO, 'dry-run': { type: 'boolean', help: 'show the decisions, change nothing' } },
+    options: { config: CONFIG, agent: ONE_AGENT, json: JSON_OUT, demo: DEMO, 'dry-run': { type: 'boolean', help: 'show the decisions, change nothing' } },
     positionals: 0,
     run: async (io, v) => (await import('./commands/workingSet.js')).runCycle(io, { ...common(v), dryRun: flag(v['dry-run']) }),
   },
   sweep: {
-    summary: 'what the sweep would demote at a given time',
-    usage: ['mws sweep --dry-run [--now ISO-TIME] [--agent ID] [--json]'],
-    options: { config: CONFIG, agent: AGENT, json: JSON_OUT, demo: DEMO, 'dry-run': { type: 'boolean', help: 'show the decisions, change nothing' }, now: { type: 'string', arg: 'ISO', help: 'the time to sweep at, e.g. 2026-12-24T09:00:00Z' } },
+    summary: 'demote idle tools now (with --dry-run: what a sweep would demote at a given time)',
+    usage: ['mws sweep [--agent ID] [--json]                    sweep now (runs usage promotion too, as `mws cycle`)', 'mws sweep --dry-run [--now ISO-TIME] [--agent ID]   only show what a sweep then would demote'],
+    options: { config: CONFIG, agent: ONE_AGENT, json: JSON_OUT, demo: DEMO, 'dry-run': { type: 'boolean', help: 'show the decisions, change nothing' }, now: { type: 'string', arg: 'ISO', help: 'with --dry-run: the time to sweep at, e.g. 2026-12-24T09:00:00Z' } },
     positionals: 0,
     run: async (io, v) => (await import('./commands/workingSet.js')).runSweep(io, { ...common(v), dryRun: flag(v['dry-run']), now: str(v.now) }),
   },
   report: {
     summary: 'listed tools, context cost, calls, searches and history per agent',
     usage: ['mws report [--agent ID] [--json]'],
-    options: { config: CONFIG, agent: AGENT, json: JSON_OUT, demo: DEMO },
+    options: { config: CONFIG, agent: ONE_AGENT, json: JSON_OUT, demo: DEMO },
     positionals: 0,
     run: async (io, v) => (await import('./commands/report.js')).runReport(io, common(v)),
   },
@@ -276,6 +279,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       return 0;
     }
     const spec = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (!spec && command.startsWith('-')) {
+      // A mistyped top-level flag (`mws --verison`): the closest of the flags mws takes before a command.
+      const near = closest(command.replace(/^--?/, ''), ['version', 'help']);
+      throw new MwsError('usage', `There is no option ${command.split('=')[0]}${near ? `; did you mean --${near}?` : '.'} (\`mws --help\` lists the commands.)`);
+    }
     if (!spec) {
       const near = closest(command, Object.keys(COMMANDS));
       throw new MwsError('usage', `There is no command "${command}"${near ? `; did you mean \`mws ${near}\`?` : '.'} (\`mws --help\` lists them.)`);

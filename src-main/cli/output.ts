@@ -1,5 +1,6 @@
 // Where the CLI reports: results to stdout, problems to stderr, once each.
 import { MwsError } from '../core/errors.js';
+import { printable } from '../core/printable.js';
 
 export type Io = { out: (s: string) => void; err: (s: string) => void };
 
@@ -11,7 +12,8 @@ export const processIo: Io = {
 /** Exit code 2 for what the user must fix (config, arguments), 1 for everything else. */
 export function reportError(io: Io, err: unknown): number {
   if (err instanceof MwsError) {
-    io.err(`mws: ${err.message}`);
+    // A message may quote what a client's file or an upstream said: its control characters are escaped.
+    io.err(`mws: ${err.message.split('\n').map(printable).join('\n')}`);
     return err.code === 'config_invalid' || err.code === 'usage' || err.code === 'config_unreadable' ? 2 : 1;
   }
   io.err(`mws: ${(err as Error)?.stack ?? String(err)}`);

@@ -1,6 +1,8 @@
 // Plain-text tables and the words the CLI uses for people: columns padded to their widest cell.
+import { printable } from '../core/printable.js';
 export function table(head: string[], rows: Array<Array<string | number | null | undefined>>): string {
-  const cells = [head, ...rows.map((r) => r.map((c) => (c === null || c === undefined ? '—' : String(c))))];
+  // Cells often hold what an upstream or a client file named: control characters are shown escaped.
+  const cells = [head, ...rows.map((r) => r.map((c) => (c === null || c === undefined ? '—' : printable(String(c)))))];
   const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
   return cells.map((r) => r.map((c, i) => (c ?? '').padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
 }

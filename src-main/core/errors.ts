@@ -24,6 +24,8 @@ export type ErrorCode =
   | 'secrets_locked'
   /** An upstream waits for a value the user has not given yet (`${input:…}`, an unset variable). */
   | 'upstream_needs_value'
+  /** An upstream of that name exists and the call did not say it replaces it. */
+  | 'upstream_exists'
   | 'usage';
 
 export class MwsError extends Error {

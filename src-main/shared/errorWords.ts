@@ -41,6 +41,9 @@ export function fieldError(err: ErrorLike): FieldError {
 
 /** An upstream that failed to start or answer: the cause and what to do next. */
 export function upstreamFailure(error: string, target?: { url?: string; command?: string }): string {
+  // The status view appends what a stdio server last wrote to stderr: kept, as it often says why.
+  const tail = /\.? Its stderr ended with: [\s\S]*$/.exec(error);
+  if (tail) return `${upstreamFailure(error.slice(0, tail.index), target)} ${tail[0].replace(/^\.? /, '')}`;
   const enoent = /spawn (\S+) ENOENT/.exec(error);
   if (enoent) return `The command \`${enoent[1]}\` was not found. Check the spelling, or give its full path.`;
   if (/spawn (\S+) EACCES/.test(error)) return `The command \`${/spawn (\S+) EACCES/.exec(error)![1]}\` is not allowed to run. Make it executable (chmod +x) or give another path.`;

@@ -163,7 +163,7 @@ describe('per-agent access', () => {
 
   it('the ready-to-paste client configs carry the header', async () => {
     const c = await api.clientConfigs({ agent: 'bot' });
-    expect(c.claudeCode).toContain(`--header "Authorization: Bearer ${BOT_TOKEN}"`);
+    expect(c.claudeCode).toContain(`--header 'Authorization: Bearer ${BOT_TOKEN}'`);
     expect(JSON.parse(c.json).mcpServers.toolbox.headers).toEqual({ Authorization: `Bearer ${BOT_TOKEN}` });
     expect(c.codex).toContain(`http_headers = { "Authorization" = "Bearer ${BOT_TOKEN}" }`);
     expect((await api.clientConfigs({ agent: 'asker' })).json).not.toContain('Authorization');

@@ -69,7 +69,7 @@ describe('finding client configs', () => {
     const { dir } = layout();
     const bad = join(dir, 'broken.json');
     writeFileSync(bad, '{\n  "mcpServers": {\n    "a": { "command": "x" \n  }\n');
-    await expect(scanImports({ file: bad })).rejects.toThrow(/broken\.json is not valid JSON \(.+ on line \d\)/);
+    await expect(scanImports({ file: bad })).rejects.toThrow(/broken\.json is not valid JSON \(.+ on line \d, column \d+\)/);
     await expect(scanImports({ from: 'zed' })).rejects.toThrow(/no client "zed".*claude-desktop, claude-code, cursor, vscode, codex/);
     await expect(scanImports({ file: join(dir, 'nope.json') })).rejects.toThrow(/There is no file .*nope\.json/);
   });
@@ -107,7 +107,8 @@ describe('importing', () => {
     const r = await applyImport({ file: join(where.home, '.claude.json') }, parts);
     expect(r.added.map((a) => a.vendor)).toEqual(['sentry', 'memory']);
     expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.sentry).toEqual({ url: 'https://mcp.sentry.dev/mcp', headers: { Authorization: 'Bearer sntrys_SECRETVALUE' } });
-    expect(r.clientEdit.commands).toEqual(['claude mcp remove "sentry" -s user', 'claude mcp remove "memory" -s local', `claude mcp add --transport http toolbox ${URL} -s user`]);
+    // Local scope is removed in its own project folder (claude mcp reads the scope of the folder it runs in).
+    expect(r.clientEdit.commands).toEqual(['claude mcp remove sentry -s user', '(cd /home/dana/app && claude mcp remove memory -s local)', `claude mcp add --transport http toolbox ${URL} -s user`]);
     const edited = parseJsonc(r.clientEdit.text) as { mcpServers: object; numStartups: number; projects: Record<string, { mcpServers: object; hasTrustDialogAccepted: boolean }> };
     expect(edited.mcpServers).toEqual({ toolbox: { type: 'http', url: URL } });
     expect(edited.projects['/home/dana/app']).toMatchObject({ mcpServers: {}, hasTrustDialogAccepted: true });
@@ -155,7 +156,7 @@ describe('importing', () => {
     await applyImport({ file, names: ['postgres'] }, parts);
     const again = await applyImport({ file, names: ['postgres'] }, parts);
     expect(again.added).toEqual([]);
-    expect(again.skipped).toEqual([{ name: 'postgres', reason: 'an upstream named "postgres" already exists' }]);
+    expect(again.skipped).toEqual([{ name: 'postgres', reason: 'it is the same server as the upstream "postgres" (same command, arguments and env), so it is not imported twice' }]);
     await expect(applyImport({ file, names: ['nope'] }, parts)).rejects.toThrow(/has no server named "nope"; it has Linear Issues, postgres/);
   });
 });

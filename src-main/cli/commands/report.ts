@@ -16,7 +16,7 @@ export async function runReport(io: Io, f: ConfigFlags & { agent: string | undef
       io.out(JSON.stringify(reports));
       return 0;
     }
-    for (const line of notServing((await api.status({})).upstreams)) io.out(line);
+    for (const line of notServing(await api.upstreams({}))) io.out(line);
     for (const r of reports) {
       const pct = r.toolboxTokens ? ((r.listedTokens / r.toolboxTokens) * 100).toFixed(1) : '0';
       io.out(`Agent ${r.agent} (${r.name}): ${plural(r.listed.length, 'tool')} in the working set, cap ${r.cap}, idle window ${plural(r.idleWindowDays, 'day')}`);

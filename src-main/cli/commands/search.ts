@@ -44,7 +44,7 @@ export async function runSearch(io: Io, flags: SearchFlags): Promise<number> {
     } else {
       io.out(searchTable(JSON.parse(text) as Reply));
       io.err(`(the model's reply is ${bytes} bytes; from ${source === 'running instance' ? 'the running instance' : 'the configured upstreams'}; --json prints it)`);
-      for (const line of notServing((await api.status({})).upstreams)) io.err(line);
+      for (const line of notServing(await api.upstreams({}))) io.err(line);
     }
     return 0;
   });

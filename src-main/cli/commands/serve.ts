@@ -6,6 +6,7 @@ import { systemClock } from '../../core/clock.js';
 import { stderrLogger } from '../../core/log.js';
 import { defaultStateDir } from '../../core/config/paths.js';
 import type { Io } from '../output.js';
+import { shellLine } from '../../core/printable.js';
 
 export type ServeOptions = { config: string | undefined; port: number | undefined; demo: boolean };
 
@@ -38,7 +39,7 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
   const ups = Object.entries(config.upstreams).map(([vendor, u]) => (u.kind === 'builtin' ? 'the built-in demo toolbox' : vendor));
   lines.push(`Upstreams: ${ups.join(', ') || 'none yet (mws import moves in the servers your other clients use)'}`);
   lines.push(`State folder: ${config.stateDir}`);
-  lines.push(`Add it to Claude Code:\n  claude mcp add --transport http ${config.serverName} ${mcpUrl}`);
+  lines.push(`Add it to Claude Code:\n  ${shellLine(['claude', 'mcp', 'add', '--transport', 'http', config.serverName, mcpUrl]) ?? '(the serverName in the config holds control characters; fix it)'}`);
   lines.push(`Settings window (one-time link): ${window}`);
   lines.push('Press Ctrl-C to stop.');
   // One write, so whoever reads the banner sees it whole.

@@ -2,6 +2,7 @@
 // first issue into a sentence naming the field) and is published as config.schema.json for editors.
 // Each field's `error` is the reason the sentence gives ("must be a whole number from 1 to 500").
 import { z } from 'zod';
+import { closest } from '../suggest.js';
 import { maskUrl } from '../redact.js';
 import { CONFIG_VERSION } from './migrate.js';
 
@@ -46,7 +47,11 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
 /** An object that names its own fields when it meets one it does not know. */
 const fields = <S extends z.ZodRawShape>(shape: S, what = 'must be an object') =>
   z.strictObject(shape, {
-    error: (iss) => (iss.code === 'unrecognized_keys' ? `is not a known field; known fields here: ${Object.keys(shape).join(', ')}` : what),
+    error: (iss) => {
+      if (iss.code !== 'unrecognized_keys') return what;
+      const near = closest(String(iss.keys[0] ?? ''), Object.keys(shape));
+      return `is not a known field${near ? ` (did you mean "${near}"?)` : ''}; known fields here: ${Object.keys(shape).join(', ')}`;
+    },
   });
 
 const httpUpstream = fields({

@@ -45,6 +45,11 @@ export function defaultConfig(stateDir: string): Config {
   };
 }
 
+/** The sample upstream `mws init` writes; import replaces it, untouched, by a real server of its name. */
+export const SAMPLE_UPSTREAMS: Readonly<Record<string, { command: string; args: string[] }>> = {
+  everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] },
+};
+
 /**
  * What `mws init` writes: a small, commented-by-example starting point. `schemaUrl` (config.schema.json)
  * goes in `$schema`, so an editor completes and checks the file.
@@ -53,9 +58,7 @@ export function initialConfigText(schemaUrl?: string): string {
   const sample = {
     ...(schemaUrl ? { $schema: schemaUrl } : {}),
     version: CONFIG_VERSION,
-    upstreams: {
-      everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] },
-    },
+    upstreams: structuredClone(SAMPLE_UPSTREAMS),
     listen: { host: '127.0.0.1', port: DEFAULT_PORT },
     serverName: 'toolbox',
     pins: [],

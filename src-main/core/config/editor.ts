@@ -13,6 +13,8 @@ import { writeJsonAtomic } from '../store/atomicJson.js';
 import type { Config } from './schema.js';
 import { validateConfig } from './validate.js';
 import { migrateConfig } from './migrate.js';
+import { writeBackup } from './backups.js';
+import { jsonProblem } from './jsonText.js';
 
 export type Raw = Record<string, unknown>;
 
@@ -62,14 +64,18 @@ export class ConfigEditor {
     try {
       raw = JSON.parse(text);
     } catch (err) {
-      throw new MwsError('config_invalid', `The config file ${this.path} is not valid JSON now (${errorMessage(err)}), so the change was not saved. Fix the file, then try again.`, { path: this.path });
+      throw new MwsError('config_invalid', `The config file ${this.path} is not valid JSON now (${jsonProblem(text, err)}), so the change was not saved. Fix the file, then try again.`, { path: this.path });
     }
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new MwsError('config_invalid', `The config file ${this.path} must hold a JSON object; the change was not saved.`, { path: this.path });
     return { text, raw: raw as Raw };
   }
 
-  /** Runs `mutate` on the file's JSON as it is on disk now; edits are applied one at a time. */
-  update(mutate: (raw: Raw) => void): Promise<Config> {
+  /**
+   * Runs `mutate` on the file's JSON as it is on disk now; edits are applied one at a time. With
+   * `backup` (the window's edits, import), the file as it was is copied next to it first (backups.ts)
+   * and `backup.path` says where (null: there was no file yet).
+   */
+  update(mutate: (raw: Raw) => void, opts: { backup?: { now: number; path?: string | null } } = {}): Promise<Config> {
     const run = this.queue.then(async () => {
       if (!this.path) {
         throw new MwsError('conflict', 'This instance runs the built-in demo without a config file, so settings cannot be saved. Start it with --config FILE to manage agents and upstreams here.');
@@ -83,6 +89,7 @@ export class ConfigEditor {
         // Changed since we read it (a hand edit, another tool)? Merge again into the newer file.
         const now = await readFile(this.path, 'utf8').catch(() => undefined);
         if (now !== disk.text && attempt < MERGE_ATTEMPTS) continue;
+        if (opts.backup) opts.backup.path = disk.text === undefined ? null : await writeBackup(this.path, disk.text, opts.backup.now);
         await writeJsonAtomic(this.path, next);
         this.lastText = await readFile(this.path, 'utf8').catch(() => undefined);
         this.raw = next;

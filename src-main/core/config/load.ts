@@ -5,6 +5,7 @@ import type { Config } from './schema.js';
 import { validateConfig } from './validate.js';
 import { migrateConfig } from './migrate.js';
 import { defaultStateDir } from './paths.js';
+import { jsonProblem } from './jsonText.js';
 
 /** `raw` is the file as parsed: edits change it and write it back, so the user's own fields stay as written. */
 export type LoadedConfig = { config: Config; path: string; exists: boolean; raw: Record<string, unknown> };
@@ -23,7 +24,7 @@ export async function loadConfig(path: string, stateDirDefault: string = default
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new MwsError('config_invalid', `The config file ${path} is not valid JSON: ${errorMessage(err)}. Fix the file and start again.`, { path });
+    throw new MwsError('config_invalid', `The config file ${path} is not valid JSON: ${jsonProblem(text, err)}. Fix the file and start again.`, { path });
   }
   try {
     return { config: validateConfig(raw, stateDirDefault), path, exists: true, raw: migrateConfig(raw) as Record<string, unknown> };

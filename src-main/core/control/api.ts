@@ -124,7 +124,7 @@ export interface ControlApi {
   clientConfigs(args: { agent: string }): Promise<ClientConfigs>;
   upstreams(args: Record<string, never>): Promise<UpstreamRow[]>;
   /** Adds an upstream, or replaces the one named `vendor`. */
-  saveUpstream(args: { vendor: string; upstream: UpstreamInput; leaveDemo?: boolean }): Promise<UpstreamRow[]>;
+  saveUpstream(args: { vendor: string; upstream: UpstreamInput; leaveDemo?: boolean; /** Replaces the upstream saved under that name; without it, a taken name is refused (upstream_exists). */ replace?: boolean }): Promise<UpstreamRow[]>;
   removeUpstream(args: { vendor: string }): Promise<UpstreamRow[]>;
   /** `vendor`: the saved upstream being edited, whose secrets stand in for masked values. */
   testUpstream(args: { upstream: UpstreamInput; vendor?: string }): Promise<{ ok: boolean; era: string | null; tools: string[]; error: string | null }>;
@@ -149,7 +149,7 @@ export interface ControlApi {
   /** Other clients' config files on this machine (or the one named) and the servers in them; env and header values never leave the core. */
   importScan(args: { from?: string; file?: string; projectDir?: string }): Promise<ImportSource[]>;
   /** Adds the named servers of one client file as upstreams (after a backup of the config) and answers the client edit. */
-  importServers(args: { file: string; names?: string[]; dryRun?: boolean; writeClient?: boolean; projectDir?: string; agent?: string }): Promise<ImportResult>;
+  importServers(args: { file: string; names?: string[]; dryRun?: boolean; writeClient?: boolean; projectDir?: string; agent?: string; as?: Record<string, string> }): Promise<ImportResult>;
 }
 
 /** One hit of a search as data (search/reply.ts's HitView without the schema; the window imports this file). */

@@ -50,7 +50,7 @@ export const CONTROL_ARG_SCHEMAS = {
   pin: args({ agent: id(), tool: id(), pinned: z.boolean() }),
   clientConfigs: args({ agent: id() }),
   upstreams: args({}),
-  saveUpstream: args({ vendor: text(), upstream: upstreamInput, leaveDemo: z.boolean().optional() }),
+  saveUpstream: args({ vendor: text(), upstream: upstreamInput, leaveDemo: z.boolean().optional(), replace: z.boolean().optional() }),
   removeUpstream: args({ vendor: id() }),
   testUpstream: args({ upstream: upstreamInput, vendor: text().optional() }),
   settings: args({}),
@@ -67,7 +67,7 @@ export const CONTROL_ARG_SCHEMAS = {
   setUpstreamValue: args({ vendor: id(), key: id().max(200), value: z.string().min(1).max(64 * 1024) }),
   secretNames: args({}),
   migrateSecrets: args({}),
-  importServers: args({ file: text(), names: z.array(text()).optional(), dryRun: z.boolean().optional(), writeClient: z.boolean().optional(), projectDir: text().optional(), agent: id().optional() }),
+  importServers: args({ file: text(), names: z.array(text()).optional(), dryRun: z.boolean().optional(), writeClient: z.boolean().optional(), projectDir: text().optional(), agent: id().optional(), as: strings().optional() }),
 } satisfies { [M in ControlMethod]: z.ZodType<unknown, ControlArgs<M>> };
 
 /** The schema of a method, or undefined for a method added to api.ts without one. */

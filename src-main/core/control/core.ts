@@ -1,6 +1,6 @@
 // The ControlApi over the core's parts. Each method validates its arguments and says what was wrong.
 import { MwsError } from '../errors.js';
-import type { Config } from '../config/schema.js';
+import { DEFAULT_PORT, type Config } from '../config/schema.js';
 import type { Clock } from '../clock.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { ToolRouter } from '../proxy/toolRouter.js';
@@ -104,6 +104,17 @@ export function createControl(p: ControlParts): ControlApi {
     const a = p.sets.agent(id);
     return { id, name: a.name, cap: a.cap, idleWindowDays: a.idleWindowDays, approvals: a.approvals, size: p.sets.listedCount(id), hasToken: a.token !== undefined, url: `${p.baseUrl()}/mcp${id === 'default' ? '' : `/${id}`}` };
   };
+  /** The port the config file asks for (0, "any free port", means the one in use now). */
+  const filePort = (): number => {
+    const port = (p.editor.current().listen as { port?: unknown } | undefined)?.port;
+    return typeof port === 'number' && port > 0 ? port : port === undefined ? DEFAULT_PORT : Number(new URL(p.baseUrl()).port);
+  };
+  const configBaseUrl = () => {
+    const u = new URL(p.baseUrl());
+    u.port = String(filePort());
+    return u.origin;
+  };
+  const importPorts = () => [...new Set([filePort(), Number(new URL(p.baseUrl()).port), p.config.listen.port, DEFAULT_PORT])];
   const parseNow = (v: unknown) => {
     const s = str(v, '"now" (an ISO time such as 2026-12-24T09:00:00Z)');
     const t = Date.parse(s);
@@ -155,7 +166,7 @@ export function createControl(p: ControlParts): ControlApi {
 
   return {
     ...approvalsControl({ config: p.config, clock: p.clock, catalog: p.catalog, gate: p.gate, events: p.events, agentId, resolve }),
-    ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null, secrets }),
+    ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null, secrets, now: () => p.clock.now() }),
     ...valuesControl({ config: p.config, editor: p.editor, catalog: p.catalog, secrets }),
     async status() {
       return {
@@ -275,11 +286,13 @@ export function createControl(p: ControlParts): ControlApi {
         .map((e) => ({ name: e.name, description: e.tool.description ?? null, kind: kindOf(e), agents: listedBy.get(e.name) ?? [] }));
     },
     // The import feature (and its JSONC and TOML parsers) loads when it is used, not with every start.
+    // Client entries point at the port of the config file (what is right after a restart, and what the
+    // CLI writes too), not at a --port given for this run; own entries are known at either port.
     async importScan(a) {
-      return (await import('../import/service.js')).scanImports(a);
+      return (await import('../import/service.js')).scanImports(a, {}, { self: { serverName: p.config.serverName, ports: importPorts() }, upstreams: (p.editor.current().upstreams ?? {}) as Record<string, unknown> });
     },
     async importServers(a) {
-      return (await import('../import/service.js')).applyImport(a, { config: p.config, editor: p.editor, configPath: p.configPath, agentUrl: (id) => agentView(agentId(id)).url, now: () => p.clock.now(), secrets });
+      return (await import('../import/service.js')).applyImport(a, { config: p.config, editor: p.editor, configPath: p.configPath, agentUrl: (id) => `${configBaseUrl()}/mcp${agentId(id) === 'default' ? '' : `/${id}`}`, now: () => p.clock.now(), ports: importPorts(), secrets });
     },
     async setProxyPaused(a) {
       p.runtime.proxyPaused = a.paused === true;

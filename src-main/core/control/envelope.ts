@@ -19,6 +19,7 @@ const STATUS: Record<ControlErrorBody['code'], number> = {
   method_not_found: 404,
   not_found: 404,
   conflict: 409,
+  upstream_exists: 409,
   demo_mode: 409,
   state_locked: 409,
   upstream_unavailable: 502,

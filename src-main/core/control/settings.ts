@@ -1,12 +1,13 @@
 // The ControlApi's settings half: agents, upstreams and general settings, each edit validated and
 // saved through the ConfigEditor, then applied to the running core.
 import { MwsError } from '../errors.js';
-import type { Config, UpstreamConfig } from '../config/schema.js';
+import { DEFAULT_PORT, type Config, type UpstreamConfig } from '../config/schema.js';
 import type { ConfigEditor, Raw } from '../config/editor.js';
 import { validateConfig } from '../config/validate.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import { maskUrl, maskUrlsIn } from '../redact.js';
 import { newAgentToken } from '../proxy/agentAccess.js';
+import { shellLine } from '../printable.js';
 import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
 import type { SecretStore } from '../secrets/store.js';
 import { applyMoves, planMoves, storeMoves } from '../secrets/move.js';
@@ -22,6 +23,8 @@ export type SettingsParts = {
   demo?: () => { stateDir: string } | null;
   /** Where secret values typed into the form go (config.json gets `${secret:…}` references). */
   secrets?: SecretStore;
+  /** The time for the backup's name each edit keeps of the config (backups.ts). */
+  now?: () => number;
 };
 
 type SettingsMethods = Pick<
@@ -83,6 +86,8 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
 }
 
 export function settingsControl(p: SettingsParts): SettingsMethods {
+  // Every edit from here (the window, the tray, the CLI through the control API) keeps a copy of the file as it was.
+  const edit = (mutate: (raw: Raw) => void) => p.editor.update(mutate, { backup: { now: (p.now ?? Date.now)() } });
   const agentsOf = (raw: Raw): Raw[] => {
     if (!Array.isArray(raw.agents)) raw.agents = [];
     return raw.agents as Raw[];
@@ -105,8 +110,17 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     return raw.upstreams as Raw;
   };
   const rows = (): UpstreamRow[] => p.catalog.statuses().map((s) => ({ ...s, lastError: s.lastError && maskUrlsIn(s.lastError), config: masked(p.config.upstreams[s.vendor]!) }));
+  /**
+   * The port the config file asks for. A run started with --port listens elsewhere, but Save must not
+   * write that port into the file: the client entries written by import point at the file's port.
+   */
+  const filePort = (): number => {
+    if (!p.editor.editable) return p.config.listen.port;
+    const port = (p.editor.current().listen as { port?: unknown } | undefined)?.port;
+    return typeof port === 'number' ? port : DEFAULT_PORT;
+  };
   const settingsView = (): SettingsView => ({
-    port: p.config.listen.port,
+    port: filePort(),
     compactDescriptions: p.config.compactDescriptions,
     promote: { minSessions: p.config.promote.minSessions, minCalls: p.config.promote.minCalls, windowDays: p.config.promote.windowDays, pinDecayDays: p.config.promote.pinDecayDays },
     desktop: { ...p.config.desktop },
@@ -119,16 +133,16 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     async createAgent(a) {
       if (typeof a.id !== 'string' || !a.id) throw new MwsError('usage', 'A new agent needs an "id".');
       if (p.config.agents.some((x) => x.id === a.id)) throw new MwsError('conflict', `An agent "${a.id}" already exists; pick another id.`, { agent: a.id });
-      await p.editor.update((raw) => void agentsOf(raw).push({ id: a.id, ...fields(a) }));
+      await edit((raw) => void agentsOf(raw).push({ id: a.id, ...fields(a) }));
       return p.agentView(a.id);
     },
     async updateAgent(a) {
-      await p.editor.update((raw) => Object.assign(findAgent(raw, a.id), fields(a)));
+      await edit((raw) => Object.assign(findAgent(raw, a.id), fields(a)));
       return p.agentView(a.id);
     },
     async deleteAgent(a) {
       if (a.id === 'default') throw new MwsError('conflict', 'The default agent always exists; it cannot be deleted.', { agent: 'default' });
-      await p.editor.update((raw) => {
+      await edit((raw) => {
         const list = agentsOf(raw);
         const i = list.findIndex((x) => x.id === a.id);
         if (i < 0) throw new MwsError('agent_not_found', `No agent "${a.id}".`);
@@ -137,7 +151,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       return { deleted: a.id };
     },
     async pin(a) {
-      await p.editor.update((raw) => {
+      await edit((raw) => {
         const agent = findAgent(raw, a.agent);
         const pins = new Set(Array.isArray(agent.pins) ? (agent.pins as string[]) : []);
         if (a.pinned) pins.add(a.tool);
@@ -154,15 +168,16 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       const auth = token ? `Bearer ${token}` : undefined;
       return {
         url: v.url,
-        claudeCode: `claude mcp add --transport http ${name} ${v.url}${auth ? ` --header "Authorization: ${auth}"` : ''}`,
-        codex: `[mcp_servers.${name}]\nurl = "${v.url}"${auth ? `\nhttp_headers = { "Authorization" = "${auth}" }` : ''}`,
+        // Quoted for the shell by a library made for it; serverName is a bare TOML key (configSchema).
+        claudeCode: shellLine(['claude', 'mcp', 'add', '--transport', 'http', name, v.url, ...(auth ? ['--header', `Authorization: ${auth}`] : [])]) ?? '',
+        codex: `[mcp_servers.${name}]\nurl = ${JSON.stringify(v.url)}${auth ? `\nhttp_headers = { "Authorization" = ${JSON.stringify(auth)} }` : ''}`,
         json: JSON.stringify({ mcpServers: { [name]: { type: 'http', url: v.url, ...(auth ? { headers: { Authorization: auth } } : {}) } } }, null, 2),
       };
     },
     async agentToken(a) {
       if (typeof a.agent !== 'string' || !p.config.agents.some((x) => x.id === a.agent)) throw new MwsError('agent_not_found', `No agent ${JSON.stringify(a.agent)}.`);
       const token = newAgentToken();
-      await p.editor.update((raw) => void (findAgent(raw, a.agent).token = token));
+      await edit((raw) => void (findAgent(raw, a.agent).token = token));
       return { agent: a.agent, token, header: `Authorization: Bearer ${token}` };
     },
     async upstreams() {
@@ -180,20 +195,30 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       if (demo && a.leaveDemo !== true) {
         throw new MwsError('demo_mode', `This is the demo. Adding an upstream leaves it: the upstream is saved to the config, and takes over when Working Set is restarted without --demo, with its own fresh state. The demo's state stays in ${demo.stateDir} for the next demo. Confirm to leave the demo (leaveDemo: true).`, { demoStateDir: demo.stateDir });
       }
+      // Adding under a name that is taken would replace what is saved there without a word: it is refused
+      // unless the call says it is an edit (the window's Edit form, or after the user confirmed). Checked
+      // before any secret is stored, so a refused save cannot overwrite the saved upstream's secrets.
+      const refuseTaken = (ups: Raw) => {
+        if (Object.hasOwn(ups, a.vendor) && a.replace !== true) {
+          throw new MwsError('upstream_exists', `An upstream named "${a.vendor}" already exists; nothing was changed. Pick another name, or edit "${a.vendor}" (replace: true) to replace it.`, { path: 'vendor', vendor: a.vendor, reason: 'is the name of an upstream that exists' });
+        }
+      };
+      refuseTaken(upstreamsOf(p.editor.current()));
       // Secret values typed in go to the secret store first; the file gets references to them.
       const moves = p.secrets ? planMoves(a.vendor, upstreamJson(a.upstream, (p.editor.current().upstreams as Raw | undefined)?.[a.vendor])) : [];
       if (p.secrets) await storeMoves(moves, p.secrets);
-      await p.editor.update((raw) => {
+      await edit((raw) => {
         const ups = upstreamsOf(raw);
+        refuseTaken(ups);
         ups[a.vendor] = upstreamJson(a.upstream, ups[a.vendor]);
         applyMoves(ups[a.vendor], moves);
       });
       return rows();
     },
     async removeUpstream(a) {
-      await p.editor.update((raw) => {
+      await edit((raw) => {
         const ups = upstreamsOf(raw);
-        if (!(a.vendor in ups)) throw new MwsError('not_found', `No upstream "${a.vendor}" in the config; the saved ones are listed by upstreams.`, { vendor: a.vendor });
+        if (!Object.hasOwn(ups, a.vendor)) throw new MwsError('not_found', `No upstream "${a.vendor}" in the config; the saved ones are listed by upstreams.`, { vendor: a.vendor });
         delete ups[a.vendor];
       });
       return rows();
@@ -212,8 +237,8 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       return settingsView();
     },
     async updateSettings(a) {
-      await p.editor.update((raw) => {
-        if (a.port !== undefined) raw.listen = { ...((raw.listen as Raw | undefined) ?? {}), port: a.port };
+      await edit((raw) => {
+        if (a.port !== undefined && a.port !== filePort()) raw.listen = { ...((raw.listen as Raw | undefined) ?? {}), port: a.port };
         if (a.compactDescriptions !== undefined) raw.compactDescriptions = a.compactDescriptions;
         if (a.promote) raw.promote = { ...((raw.promote as Raw | undefined) ?? {}), ...a.promote };
         if (a.desktop) raw.desktop = { ...((raw.desktop as Raw | undefined) ?? {}), ...a.desktop };

@@ -56,34 +56,60 @@ function serversIn(obj: unknown, path: string[], scope: string): FoundWithValues
 
 export function parseJsonText(text: string, file: string): unknown {
   const errors: ParseError[] = [];
-  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  let value: unknown;
+  try {
+    value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  } catch (err) {
+    if (err instanceof RangeError) throw unreadable(file, 'JSON', 'it nests too deeply to read, more levels than any config needs');
+    throw err;
+  }
   if (errors.length) {
     const e = errors[0]!;
-    const line = text.slice(0, e.offset).split('\n').length;
-    throw new MwsError('usage', `${file} is not valid JSON (${printParseErrorCode(e.error)} on line ${line}); fix it or name another file.`, { file });
+    const before = text.slice(0, e.offset);
+    throw unreadable(file, 'JSON', `${printParseErrorCode(e.error)} on line ${before.split('\n').length}, column ${e.offset - before.lastIndexOf('\n')}`);
   }
   return value;
 }
 
-/** The servers a file holds, in the shape its format gives them. */
-export function readServers(text: string, format: FileFormat, file: string): FoundWithValues[] {
-  if (format === 'codex-toml') {
-    let doc: Record<string, unknown>;
-    try {
-      doc = parseToml(text) as Record<string, unknown>;
-    } catch (err) {
-      throw new MwsError('usage', `${file} is not valid TOML (${(err as Error).message.split('\n')[0]}); fix it or name another file.`, { file });
-    }
-    return serversIn(doc.mcp_servers, ['mcp_servers'], 'user');
+/** The sentence for a client file that cannot be read as its format. */
+export function unreadable(file: string, what: 'JSON' | 'TOML', problem: string): MwsError {
+  return new MwsError('usage', `${file} is not valid ${what} (${problem}); fix it or name another file.`, { file });
+}
+
+export function parseTomlText(text: string, file: string): Record<string, unknown> {
+  try {
+    return parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    // smol-toml recurses into nested arrays and inline tables too.
+    const problem = err instanceof RangeError ? 'it nests too deeply to read' : (err as Error).message.split('\n')[0]!;
+    throw unreadable(file, 'TOML', problem);
   }
-  const doc = parseJsonText(text, file) as Record<string, unknown> | null;
+}
+
+/**
+ * Where a file's top-level servers live for their client: a project's `.mcp.json` holds Claude Code's
+ * project scope (`claude mcp remove -s project`), the user's own files the user scope.
+ */
+export function topScope(fileScope: string, file: string): string {
+  return fileScope === 'project' || /(^|[\\/])\.mcp\.json$/.test(file) ? 'project' : 'user';
+}
+
+/** The servers a parsed document holds, in the shape its format gives them. */
+export function serversOf(doc: unknown, format: FileFormat, file: string, fileScope = 'user'): FoundWithValues[] {
   if (!doc || typeof doc !== 'object') return [];
-  if (format === 'servers') return serversIn(doc.servers, ['servers'], 'project');
-  const found = serversIn(doc.mcpServers, ['mcpServers'], 'user');
-  if (format === 'claude-code-user' && typeof doc.projects === 'object' && doc.projects !== null) {
-    for (const [dir, p] of Object.entries(doc.projects as Record<string, unknown>)) {
+  const d = doc as Record<string, unknown>;
+  if (format === 'codex-toml') return serversIn(d.mcp_servers, ['mcp_servers'], 'user');
+  if (format === 'servers') return serversIn(d.servers, ['servers'], 'project');
+  const found = serversIn(d.mcpServers, ['mcpServers'], format === 'claude-code-user' ? 'user' : topScope(fileScope, file));
+  if (format === 'claude-code-user' && typeof d.projects === 'object' && d.projects !== null) {
+    for (const [dir, p] of Object.entries(d.projects as Record<string, unknown>)) {
       found.push(...serversIn((p as { mcpServers?: unknown } | null)?.mcpServers, ['projects', dir, 'mcpServers'], `local: ${dir}`));
     }
   }
   return found;
+}
+
+/** The servers a file's text holds (parsed on this thread: small files and tests). */
+export function readServers(text: string, format: FileFormat, file: string, fileScope = 'user'): FoundWithValues[] {
+  return serversOf(format === 'codex-toml' ? parseTomlText(text, file) : parseJsonText(text, file), format, file, fileScope);
 }

@@ -21,6 +21,12 @@ export type FoundServer = {
   headerNames: string[];
   /** Why it may not work as it is (an SSE-only server, a variable the client fills in). */
   notes: string[];
+  /**
+   * Why it is not offered as it is (the window greys it and says this): Working Set's own entry, the
+   * same server already an upstream under another name, or its name taken (then it can be imported
+   * under another name, `suggested` being a free one). Set by a scan that knows the config.
+   */
+  blocked?: { kind: 'self' | 'duplicate' | 'exists'; reason: string; suggested?: string };
 };
 
 export type ClientEdit = {
@@ -30,6 +36,8 @@ export type ClientEdit = {
   commands: string[];
   /** One line on what to do, for people. */
   summary: string;
+  /** False when the file could not be edited safely (then `text` is the file unchanged, and it is never written). */
+  editable: boolean;
 };
 
 export type ImportSource = {
@@ -47,6 +55,8 @@ export type ImportResult = {
   file: string;
   added: Array<{ name: string; vendor: string }>;
   skipped: Array<{ name: string; reason: string }>;
+  /** Upstreams that were replaced: only `mws init`'s untouched sample is, by a real server of its name. */
+  replaced?: string[];
   /** The copy of the Working Set config made before it was changed. */
   backup: string | null;
   /** The change to make in the client so its servers are reached through Working Set. */

@@ -62,6 +62,8 @@ export type CatalogOptions<T> = {
 export class Catalog<T> {
   private readonly upstreams = new Map<string, Upstream>();
   private readonly state = new Map<string, VendorState>();
+  /** The last "did not list its tools" said per upstream, so a down one is not reported at every refresh. */
+  private readonly listWarned = new Map<string, string>();
   private current: T;
   private refreshing: Promise<void> | undefined;
   /** Each vendor's config as JSON, to tell an edited upstream from an unchanged one. */
@@ -216,10 +218,15 @@ export class Catalog<T> {
       [...this.upstreams].map(async ([vendor, u]) => {
         const seq = ++this.listSeq;
         try {
-          return [vendor, await u.listTools(budget), seq] as const;
+          const tools = await u.listTools(budget);
+          this.listWarned.delete(vendor);
+          return [vendor, tools, seq] as const;
         } catch (err) {
-          // One waiting for a value says so in its status (and the tray), not in the log at every refresh.
-          if (!this.stopped && (err as { code?: unknown }).code !== 'upstream_needs_value') this.opts.log.warn(`upstream "${vendor}" did not list its tools: ${(err as Error).message}`);
+          // Said once per reason: a down upstream is refreshed every catalogTtlMs, and its connection logs the
+          // retries. One waiting for a value says so in its status (and the tray), not in the log.
+          const said = `upstream "${vendor}" did not list its tools: ${(err as Error).message}`;
+          if (!this.stopped && (err as { code?: unknown }).code !== 'upstream_needs_value' && this.listWarned.get(vendor) !== said) this.opts.log.warn(said);
+          this.listWarned.set(vendor, said);
           const s = this.state.get(vendor);
           if (s) s.listedAt = this.opts.now();
           return [vendor, undefined, seq] as const;

@@ -9,6 +9,7 @@ import { MwsError, errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { buildTransport, type BuiltTransport } from './transports.js';
 import { RESTART_RESET_AFTER_MS, restartDelayMs } from './backoff.js';
+import { DownLog } from './downLog.js';
 import { StderrTail } from './stderrTail.js';
 import { PeerRouter } from './peers.js';
 import { LIST_MAX_PAGES, listAllTools } from './toolList.js';
@@ -72,6 +73,8 @@ export class UpstreamConnection implements Upstream {
   /** A list gave up waiting for the start: say so (onUp) when the upstream comes up. */
   private listWaiting = false;
   private readonly stderr = new StderrTail();
+  /** Logs a down upstream when the reason changes and then ever more rarely, not on every retry. */
+  private readonly downLog = new DownLog();
   private readonly peers = new PeerRouter();
   /** The revision a server named when it refused our 2025 opening. */
   private pinnedEra: string | undefined;
@@ -245,6 +248,8 @@ export class UpstreamConnection implements Upstream {
         (live) => {
           this.connecting = undefined;
           this.attempt = 0;
+          const back = this.downLog.up(this.vendor);
+          if (back) this.opts.log.info(back);
           if (this.listWaiting) {
             this.listWaiting = false;
             this.opts.onUp();
@@ -367,7 +372,8 @@ export class UpstreamConnection implements Upstream {
     // Waiting for a value, there is nothing to retry: giving it reconnects (Catalog.reconnect).
     if (this.closed || this.retryTimer || this.status === 'revoked' || this.status === 'needs-value') return;
     const delay = restartDelayMs(this.attempt++);
-    this.opts.log.warn(`upstream "${this.vendor}" is down (${this.lastError ?? 'unknown reason'}); retrying in ${delay} ms.`);
+    const line = this.downLog.failed(this.vendor, this.lastError ?? 'unknown reason', this.opts.config, delay);
+    if (line) this.opts.log.warn(line);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       if (this.closed || this.live || this.connecting) return;
