@@ -83,10 +83,10 @@ describe('an upstream that needs a value', () => {
 
   it('CLI notes and the tray say what to fill in, apart from what is down', () => {
     const rows = [
-      { vendor: 'brave', kind: 'stdio' as const, status: 'needs-value' as const, needs: ['BRAVE_API_KEY'], era: undefined, lastError: 'x', toolCount: 0, source: 'none' as const },
-      { vendor: 'mail', kind: 'http' as const, status: 'down' as const, era: undefined, lastError: 'ECONNREFUSED', toolCount: 3, source: 'file' as const },
+      { vendor: 'brave', kind: 'stdio' as const, status: 'needs-value' as const, needs: ['BRAVE_API_KEY'], era: undefined, lastError: 'x', toolCount: 0, source: 'none' as const, config: { command: 'brave-mcp' } },
+      { vendor: 'mail', kind: 'http' as const, status: 'down' as const, era: undefined, lastError: 'ECONNREFUSED', toolCount: 3, source: 'file' as const, config: { url: 'http://127.0.0.1:9/mcp' } },
     ];
-    expect(notServing(rows)).toEqual(['upstream "brave" needs a value: BRAVE_API_KEY (`mws upstream set brave BRAVE_API_KEY`)', 'upstream "mail" is down: ECONNREFUSED (serving its last-good 3 tools)']);
+    expect(notServing(rows)).toEqual(['upstream "brave" needs a value: BRAVE_API_KEY (`mws upstream set brave BRAVE_API_KEY`)', 'upstream "mail" is down: Nothing answers at http://127.0.0.1:9/mcp. Check that the server is running and that the host and port are right (serving its last-good 3 tools).']);
     const status = { url: 'http://127.0.0.1:4484', toolboxSize: 3, upstreams: rows, agents: [], demotionPaused: false, proxyPaused: false, pendingApprovals: 0, restartNeeded: false, editable: true } satisfies StatusView;
     const labels = buildTrayMenu(status).flatMap((m) => ('label' in m ? [m.label] : []));
     expect(labels).toContain('Upstreams: 0 of 2 up (down: mail) · 3 tools');
