@@ -158,7 +158,8 @@ export function createApp(opts: AppOptions): App {
     usage,
     seed,
     toolbox: () => catalog.toolbox(),
-    busy: (agent) => inFlight.count(agent) > 0,
+    // A call whose client was answered while it waits for approval still waits: its agent is busy.
+    busy: (agent) => inFlight.count(agent) > 0 || pending.count(agent) > 0,
     revoked: () => catalog.revokedVendors(),
     events: {
       changed: (agents) => setsChanged.forEach((f) => f(agents)),

@@ -124,6 +124,7 @@ export const configFileSchema = fields({
     callMs: int(50, 86_400_000).optional(),
     catalogTtlMs: int(0, 86_400_000).optional(),
     approvalMs: int(100, 86_400_000).optional(),
+    approvalAnswerMs: int(100, 86_400_000).optional().meta({ description: 'A call waiting for approval answers its client after this long (clients give up after about 60 s), saying it waits for the user; its retry after the grant runs at once.' }),
   }).optional(),
   maxResultBytes: int(1024, 1024 * 1024 * 1024).optional(),
   compactDescriptions: bool().optional(),

@@ -7,6 +7,8 @@ import { CONFIG_VERSION } from './migrate.js';
 export const DEFAULT_CAP = 20;
 export const DEFAULT_IDLE_WINDOW_DAYS = 21;
 /** Large enough for big file reads and screenshots; the SDK's own stdio limit is 10 MiB. */
+/** Inside the 60 s after which MCP SDK clients (and clients without progress handling) give up on a call. */
+export const DEFAULT_APPROVAL_ANSWER_MS = 50_000;
 export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
 export function defaultAgent(id: string = DEFAULT_AGENT_ID): AgentConfig {
@@ -33,7 +35,7 @@ export function defaultConfig(stateDir: string): Config {
     pinFiles: [],
     promote: { minSessions: 2, minCalls: 1, windowDays: 30, keepDays: 60, pinDecayDays: 90 },
     transcripts: [],
-    timeouts: { listMs: 5000, connectMs: 120_000, callMs: 120_000, catalogTtlMs: 30_000, approvalMs: 120_000 },
+    timeouts: { listMs: 5000, connectMs: 120_000, callMs: 120_000, catalogTtlMs: 30_000, approvalMs: 120_000, approvalAnswerMs: DEFAULT_APPROVAL_ANSWER_MS },
     maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
     compactDescriptions: false,
     searchAliases: {},

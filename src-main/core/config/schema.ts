@@ -39,8 +39,11 @@ export type PromoteSettings = {
 /** A client's transcripts, and the agent whose calls they hold (its endpoint is what the client uses). */
 export type TranscriptSource = { type: 'claude-code'; root: string; agent: string };
 
-/** `connectMs` bounds one upstream start (spawn + initialize); `listMs` only how long a list waits for it. */
-export type Timeouts = { listMs: number; connectMs: number; callMs: number; catalogTtlMs: number; approvalMs: number };
+/**
+ * `connectMs` bounds one upstream start (spawn + initialize); `listMs` only how long a list waits for it.
+ * `approvalMs`: how long a call waits in the inbox; `approvalAnswerMs`: how long its client is kept waiting.
+ */
+export type Timeouts = { listMs: number; connectMs: number; callMs: number; catalogTtlMs: number; approvalMs: number; approvalAnswerMs: number };
 
 /** Desktop-only preferences; the headless core stores them but does not act on them. */
 export type DesktopSettings = { notifyDemotions: boolean; notifyUpstreams: boolean; notifyApprovals: boolean; startAtLogin: boolean };

@@ -7,6 +7,7 @@ import { validateConfig } from '../config/validate.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import { maskUrl, maskUrlsIn } from '../redact.js';
 import { newAgentToken } from '../proxy/agentAccess.js';
+import { clientToolTimeoutSec } from '../import/clientTimeouts.js';
 import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
 
 export type SettingsParts = {
@@ -145,7 +146,8 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       return {
         url: v.url,
         claudeCode: `claude mcp add --transport http ${name} ${v.url}${auth ? ` --header "Authorization: ${auth}"` : ''}`,
-        codex: `[mcp_servers.${name}]\nurl = "${v.url}"${auth ? `\nhttp_headers = { "Authorization" = "${auth}" }` : ''}`,
+        // Codex gives up on a call after 60 s unless told otherwise; a call through Working Set may take longer.
+        codex: `[mcp_servers.${name}]\nurl = "${v.url}"${auth ? `\nhttp_headers = { "Authorization" = "${auth}" }` : ''}\ntool_timeout_sec = ${clientToolTimeoutSec(p.config.timeouts)}`,
         json: JSON.stringify({ mcpServers: { [name]: { type: 'http', url: v.url, ...(auth ? { headers: { Authorization: auth } } : {}) } } }, null, 2),
       };
     },

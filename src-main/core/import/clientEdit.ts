@@ -5,6 +5,7 @@ import { applyEdits, modify } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import type { ClientId, FileFormat } from './clients.js';
 import type { ClientEdit, FoundServer } from './types.js';
+import { DEFAULT_CLIENT_TOOL_TIMEOUT_SEC } from './clientTimeouts.js';
 
 export type { ClientEdit };
 
@@ -23,7 +24,7 @@ function tomlKey(k: string): string {
 
 const TABLE = /^\s*\[\s*mcp_servers\s*\.\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([A-Za-z0-9_-]+))\s*(?:\.[^\]]*)?\]\s*(?:#.*)?$/;
 
-function editToml(text: string, names: Set<string>, entryName: string, url: string): string {
+function editToml(text: string, names: Set<string>, entryName: string, url: string, toolTimeoutSec: number): string {
   const out: string[] = [];
   let skipping = false;
   for (const line of text.split('\n')) {
@@ -35,13 +36,13 @@ function editToml(text: string, names: Set<string>, entryName: string, url: stri
     if (!skipping) out.push(line);
   }
   while (out.length && out[out.length - 1]!.trim() === '') out.pop();
-  return `${out.join('\n')}\n\n[mcp_servers.${tomlKey(entryName)}]\nurl = ${JSON.stringify(url)}\n`;
+  return `${out.join('\n')}\n\n[mcp_servers.${tomlKey(entryName)}]\nurl = ${JSON.stringify(url)}\ntool_timeout_sec = ${toolTimeoutSec}\n`;
 }
 
-export function clientEdit(o: { text: string; format: FileFormat; client: ClientId | null; servers: FoundServer[]; entryName: string; url: string; file: string }): ClientEdit {
+export function clientEdit(o: { text: string; format: FileFormat; client: ClientId | null; servers: FoundServer[]; entryName: string; url: string; file: string; toolTimeoutSec?: number }): ClientEdit {
   const names = o.servers.map((s) => s.name);
   if (o.format === 'codex-toml') {
-    const text = editToml(o.text, new Set(names), o.entryName, o.url);
+    const text = editToml(o.text, new Set(names), o.entryName, o.url, o.toolTimeoutSec ?? DEFAULT_CLIENT_TOOL_TIMEOUT_SEC);
     const left = Object.keys((parseToml(text) as { mcp_servers?: object }).mcp_servers ?? {});
     if (names.some((n) => left.includes(n))) throw new Error('the TOML edit did not take the imported servers out');
     return { text, commands: [], summary: `In ${o.file}, replace the [mcp_servers.*] tables of ${names.join(', ')} with [mcp_servers.${o.entryName}].` };
