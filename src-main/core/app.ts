@@ -20,6 +20,7 @@ import { ApprovalGate } from './approvals/gate.js';
 import { ApprovalGrants } from './approvals/grants.js';
 import { ToolRouter } from './proxy/toolRouter.js';
 import { CallsInFlight } from './proxy/inFlight.js';
+import { AgentLastSeen } from './proxy/lastSeen.js';
 import { AgentEndpoint } from './proxy/endpoint.js';
 import { Passthrough } from './proxy/passthrough.js';
 import { listen, mcpRoute, type Listener, type Route } from './proxy/listener.js';
@@ -125,6 +126,7 @@ export function createApp(opts: AppOptions): App {
   let baseUrl = `http://${config.listen.host}:${config.listen.port}`;
 
   const inFlight = new CallsInFlight();
+  const lastSeen = new AgentLastSeen();
   /**
    * The catalog and the working sets tell of changes that the router and search, built after them
    * (they read the catalog and the sets), act on: joined below, once both sides exist.
@@ -160,6 +162,7 @@ export function createApp(opts: AppOptions): App {
     toolbox: () => catalog.toolbox(),
     // A call whose client was answered while it waits for approval still waits: its agent is busy.
     busy: (agent) => inFlight.count(agent) > 0 || pending.count(agent) > 0,
+    lastActive: (agent) => lastSeen.last(agent),
     revoked: () => catalog.revokedVendors(),
     events: {
       changed: (agents) => setsChanged.forEach((f) => f(agents)),
@@ -185,6 +188,7 @@ export function createApp(opts: AppOptions): App {
     },
     closeNames: (name) => search.closeNames(name, 3),
     inFlight,
+    lastSeen,
   });
   /**
    * Tells agents their list changed: after a set change, the agents named; after a toolbox change
@@ -358,7 +362,7 @@ export function createApp(opts: AppOptions): App {
     }
     const afterLoad = loaded.then(async () => {
       // Pins and usage gathered while the app was off are applied once the toolbox is known.
-      if (so.schedule !== false && !stopped) await sets.cycle(clock.now());
+      if (so.schedule !== false && !stopped) await sets.cycle(clock.now(), { whenQuiet: true });
     });
     afterLoad.catch((err: Error) => log.warn(`first working-set cycle failed: ${err.message}`));
     if (so.schedule !== false) {

@@ -134,6 +134,9 @@ export const configFileSchema = fields({
   agents: z.array(agentSchema, { error: 'must be an array of agents' }).optional(),
   defaultAgent: bool().optional().meta({ description: 'false: /mcp (the default agent) is not served.' }),
   uiSessions: fields({ idleMinutes: int(1, 7 * 24 * 60).optional(), maxHours: int(1, 24 * 90).optional() }).optional(),
+  listChanges: fields({
+    quietMinutes: int(0, 24 * 60).optional().meta({ description: 'Scheduled sweeps and usage promotions change an agent\'s list only after it sent nothing for this long, so a running conversation keeps its prompt cache (0: at once). The agent\'s and the user\'s own promote/demote are always at once.' }),
+  }).optional(),
 });
 
 /** The file as written, checked: every field optional, nothing filled in yet. */

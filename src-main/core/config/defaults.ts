@@ -7,6 +7,8 @@ import { CONFIG_VERSION } from './migrate.js';
 export const DEFAULT_CAP = 20;
 export const DEFAULT_IDLE_WINDOW_DAYS = 21;
 /** Large enough for big file reads and screenshots; the SDK's own stdio limit is 10 MiB. */
+/** Long enough that a conversation's turns (and a prompt cache's lifetime, ~5 min) fall inside it (workingset/quiet.ts). */
+export const DEFAULT_QUIET_MINUTES = 10;
 /** Inside the 60 s after which MCP SDK clients (and clients without progress handling) give up on a call. */
 export const DEFAULT_APPROVAL_ANSWER_MS = 50_000;
 export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024;
@@ -44,6 +46,7 @@ export function defaultConfig(stateDir: string): Config {
     defaultAgent: true,
     uiSessions: { idleMinutes: 120, maxHours: 24 },
     desktop: { notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false },
+    listChanges: { quietMinutes: DEFAULT_QUIET_MINUTES },
   };
 }
 

@@ -75,6 +75,8 @@ export type Config = {
   defaultAgent: boolean;
   uiSessions: UiSessionSettings;
   desktop: DesktopSettings;
+  /** When the rules may change a list: scheduled sweeps and usage promotions wait until the agent sent nothing for `quietMinutes` (0: at once). */
+  listChanges: { quietMinutes: number };
 };
 
 export const DEFAULT_PORT = 4484;

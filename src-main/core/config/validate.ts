@@ -111,5 +111,6 @@ export function validateConfig(raw: unknown, defaultStateDir: string): Config {
     fail('defaultAgent', 'is false, so at least one other agent is needed under "agents" (otherwise no endpoint is served)');
   }
   c.uiSessions = { ...c.uiSessions, ...o.uiSessions };
+  c.listChanges = { ...c.listChanges, ...o.listChanges };
   return c;
 }

@@ -10,6 +10,7 @@ import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { CallLog } from '../usage/callLog.js';
 import { ArgumentValidator } from './argValidation.js';
 import { CallsInFlight } from './inFlight.js';
+import type { AgentLastSeen } from './lastSeen.js';
 import { splitExposedName } from '../toolbox/names.js';
 import { metaTools } from '../metaTools/definitions.js';
 import { isMetaTool, type MetaToolName } from '../toolbox/reservedNames.js';
@@ -40,6 +41,8 @@ export type ToolRouterOptions = {
   closeNames?: (name: string) => string[];
   /** Where calls in flight are counted (the working sets read it too). */
   inFlight?: CallsInFlight;
+  /** Where each agent's last request is noted (the scheduled cycle waits for quiet agents). */
+  lastSeen?: AgentLastSeen;
 };
 
 export class ToolRouter implements AgentRuntime {
@@ -94,6 +97,7 @@ export class ToolRouter implements AgentRuntime {
   }
 
   listTools(agentId: string): Tool[] {
+    this.opts.lastSeen?.touch(agentId, this.opts.clock.now());
     this.opts.catalog.refreshIfStale();
     return this.listing(agentId).tools;
   }
@@ -117,6 +121,7 @@ export class ToolRouter implements AgentRuntime {
   }
 
   async callTool(agentId: string, name: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
+    this.opts.lastSeen?.touch(agentId, this.opts.clock.now());
     if (isMetaTool(name)) return this.callMeta(agentId, name, args ?? {}, ctx);
     const entry = await this.resolveOrWait(name);
     if (!entry) {
@@ -162,6 +167,8 @@ export class ToolRouter implements AgentRuntime {
       throw asProtocolError(err, entry);
     } finally {
       this.inFlight.leave(agentId);
+      // A long call's end counts as activity too: its answer is what the model reads next.
+      this.opts.lastSeen?.touch(agentId, this.opts.clock.now());
       // A call refused before it reached the upstream was never forwarded: it is not in the call log.
       if (started !== undefined) {
         this.opts.callLog.call({
