@@ -183,6 +183,28 @@ const COMMANDS: Record<string, Spec> = {
     positionals: 0,
     run: async (io, v) => (await import('./commands/ui.js')).runUi(io, { config: str(v.config), revokeAll: flag(v['revoke-all']) }),
   },
+  upstream: {
+    summary: 'turn an upstream off or on, restart it, or read its log',
+    usage: ['mws upstream enable|disable|restart|log NAME'],
+    options: { config: CONFIG, json: JSON_OUT, lines: { type: 'string', arg: 'N', help: 'with log: the last N lines (1–200)' } },
+    positionals: 3,
+    run: async (io, v, pos) => {
+      const lines = str(v.lines) === undefined ? undefined : Number(v.lines);
+      if (lines !== undefined && (!Number.isInteger(lines) || lines < 1 || lines > 200)) throw new MwsError('usage', `--lines must be a whole number from 1 to 200 (got "${v.lines}").`);
+      return (await import('./commands/upstream.js')).runUpstream(io, { config: str(v.config), json: flag(v.json), lines, rest: pos });
+    },
+  },
+  activity: {
+    summary: 'the latest calls: agent, tool, upstream, duration, ok or error',
+    usage: ['mws activity [--agent ID] [--limit N] [--json]'],
+    options: { config: CONFIG, agent: { type: 'string', arg: 'ID', help: 'only this agent\'s calls (default: every agent)' }, json: JSON_OUT, limit: { type: 'string', arg: 'N', help: 'the last N calls (1–1000, default 100)' } },
+    positionals: 0,
+    run: async (io, v) => {
+      const limit = str(v.limit) === undefined ? undefined : Number(v.limit);
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) throw new MwsError('usage', `--limit must be a whole number from 1 to 1000 (got "${v.limit}").`);
+      return (await import('./commands/activity.js')).runActivity(io, { config: str(v.config), agent: str(v.agent), json: flag(v.json), limit });
+    },
+  },
   agent: {
     summary: 'a new bearer token for an agent (its endpoint then requires it)',
     usage: ['mws agent token ID'],

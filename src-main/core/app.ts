@@ -21,6 +21,7 @@ import { ApprovalGrants } from './approvals/grants.js';
 import { ToolRouter } from './proxy/toolRouter.js';
 import { CallsInFlight } from './proxy/inFlight.js';
 import { AgentLastSeen } from './proxy/lastSeen.js';
+import { CALL_LOG_ROTATE_CHECK_MS, rotateCallLog } from './usage/activity.js';
 import { AgentEndpoint } from './proxy/endpoint.js';
 import { Passthrough } from './proxy/passthrough.js';
 import { listen, mcpRoute, type Listener, type Route } from './proxy/listener.js';
@@ -257,6 +258,7 @@ export function createApp(opts: AppOptions): App {
   let unwatch: (() => void) | undefined;
   let unschedule: (() => Promise<void>) | undefined;
   let sessionTimer: NodeJS.Timeout | undefined;
+  let rotateTimer: NodeJS.Timeout | undefined;
   let stopped = false;
   let stateLock: StateLock | undefined;
 
@@ -287,6 +289,7 @@ export function createApp(opts: AppOptions): App {
       if (stopped) return;
       stopped = true;
       clearInterval(sessionTimer);
+      clearInterval(rotateTimer);
       pending.close();
       const steps: Array<() => Promise<void> | void> = [
         () => unschedule?.(),
@@ -351,6 +354,11 @@ export function createApp(opts: AppOptions): App {
       };
       sessionTimer = setInterval(() => endpoints.forEach((e) => e.sweepIdleSessions()), SESSION_SWEEP_MS);
       sessionTimer.unref();
+      // The activity log stays bounded on disk: calls.jsonl moves aside past activity.maxFileMB.
+      const rotate = () => rotateCallLog(config.stateDir, callLog, config.activity.maxFileMB * 1024 * 1024);
+      rotate();
+      rotateTimer = setInterval(rotate, CALL_LOG_ROTATE_CHECK_MS);
+      rotateTimer.unref();
       // Now the CLI can find this instance through the lock, whatever port it got.
       await stateLock?.listening(baseUrl);
     }

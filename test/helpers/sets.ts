@@ -53,7 +53,7 @@ export async function setsHarness(raw: Record<string, unknown> = {}, tools: Tool
     await callLog.flush();
   };
   return {
-    config, clock, log, sets, grants, usage, files, busy, lastSeen, changed, demoted, stateDir, call,
+    config, clock, log, sets, grants, usage, files, busy, lastSeen, changed, callLog, demoted, stateDir, call,
     setTools: (t: Tool[]) => (toolbox = new Toolbox(new Map([['v', t]]), false)),
     listed: (agent = 'default') => sets.names(agent),
     close: async () => {

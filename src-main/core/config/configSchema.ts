@@ -55,14 +55,16 @@ const httpUpstream = fields({
     }
   }).meta({ description: 'The MCP server\'s Streamable HTTP (or SSE) endpoint, e.g. http://127.0.0.1:4483/mcp.' }),
   headers: strRecord().optional().meta({ description: 'Headers sent with every request, e.g. {"Authorization": "Bearer …"}.' }),
+  enabled: bool().optional().meta({ description: 'false: the upstream is kept but turned off (not started, its tools out of every list and search).' }),
 });
 const stdioUpstream = fields({
   command: nonEmpty().meta({ description: 'The program that starts the server (npx, uvx, a full path…).' }),
   args: strArray().optional(),
   env: strRecord().optional(),
   cwd: nonEmpty().optional(),
+  enabled: bool().optional().meta({ description: 'false: the upstream is kept but turned off (not started, its tools out of every list and search).' }),
 });
-const builtinUpstream = fields({ builtin: oneOf(['demo']) });
+const builtinUpstream = fields({ builtin: oneOf(['demo']), enabled: bool().optional() });
 
 /**
  * An upstream is told apart by the key it has, in this order: `url` (HTTP), `command` (stdio),
@@ -134,6 +136,10 @@ export const configFileSchema = fields({
   agents: z.array(agentSchema, { error: 'must be an array of agents' }).optional(),
   defaultAgent: bool().optional().meta({ description: 'false: /mcp (the default agent) is not served.' }),
   uiSessions: fields({ idleMinutes: int(1, 7 * 24 * 60).optional(), maxHours: int(1, 24 * 90).optional() }).optional(),
+  activity: fields({
+    recordArguments: bool().optional().meta({ description: 'true: the activity log (calls.jsonl) also keeps each call\'s arguments and the start of its result. Off by default: the log may be shared when reporting a problem.' }),
+    maxFileMB: int(1, 4096).optional().meta({ description: 'calls.jsonl is rotated to calls.1.jsonl past this size, so the log stays under about twice it.' }),
+  }).optional(),
   listChanges: fields({
     quietMinutes: int(0, 24 * 60).optional().meta({ description: 'Scheduled sweeps and usage promotions change an agent\'s list only after it sent nothing for this long, so a running conversation keeps its prompt cache (0: at once). The agent\'s and the user\'s own promote/demote are always at once.' }),
   }).optional(),

@@ -1,15 +1,17 @@
 // The config file's shape after validation: every field filled, defaults applied.
 
-export type HttpUpstreamConfig = { kind: 'http'; url: string; headers: Record<string, string> };
+/** `enabled: false` (only ever present as false): kept in the config but turned off. */
+type Switch = { enabled?: false };
+export type HttpUpstreamConfig = { kind: 'http'; url: string; headers: Record<string, string> } & Switch;
 export type StdioUpstreamConfig = {
   kind: 'stdio';
   command: string;
   args: string[];
   env: Record<string, string>;
   cwd: string | undefined;
-};
+} & Switch;
 /** An upstream served in-process by the app itself (the demo toolbox). */
-export type BuiltinUpstreamConfig = { kind: 'builtin'; name: 'demo' };
+export type BuiltinUpstreamConfig = { kind: 'builtin'; name: 'demo' } & Switch;
 export type UpstreamConfig = HttpUpstreamConfig | StdioUpstreamConfig | BuiltinUpstreamConfig;
 
 export type ApprovalMode = 'ask' | 'allow' | 'read-only';
@@ -75,6 +77,8 @@ export type Config = {
   defaultAgent: boolean;
   uiSessions: UiSessionSettings;
   desktop: DesktopSettings;
+  /** The activity log: `recordArguments` keeps arguments and results too; calls.jsonl rotates past `maxFileMB`. */
+  activity: { recordArguments: boolean; maxFileMB: number };
   /** When the rules may change a list: scheduled sweeps and usage promotions wait until the agent sent nothing for `quietMinutes` (0: at once). */
   listChanges: { quietMinutes: number };
 };

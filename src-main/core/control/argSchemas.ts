@@ -63,6 +63,10 @@ export const CONTROL_ARG_SCHEMAS = {
     promote: z.strictObject({ minSessions: z.number().optional(), minCalls: z.number().optional(), windowDays: z.number().optional(), pinDecayDays: z.number().optional() }).optional(),
     desktop: z.strictObject({ notifyDemotions: z.boolean().optional(), notifyUpstreams: z.boolean().optional(), notifyApprovals: z.boolean().optional(), startAtLogin: z.boolean().optional() }).optional(),
   }),
+  setUpstreamEnabled: args({ vendor: id(), enabled: z.boolean() }),
+  restartUpstream: args({ vendor: id() }),
+  upstreamLog: args({ vendor: id(), lines: whole().min(1).max(1000).optional() }),
+  activity: args({ agent: id().optional(), limit: whole().min(1).max(1000).optional() }),
   importScan: args({ from: text().optional(), file: text().optional(), projectDir: text().optional() }),
   importServers: args({ file: text(), names: z.array(text()).optional(), dryRun: z.boolean().optional(), writeClient: z.boolean().optional(), projectDir: text().optional(), agent: id().optional() }),
 } satisfies { [M in ControlMethod]: z.ZodType<unknown, ControlArgs<M>> };

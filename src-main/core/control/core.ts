@@ -18,6 +18,7 @@ import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
 import { maskUrlsIn } from '../redact.js';
 import { approvalsControl, kindOf } from './approvals.js';
+import { upstreamOpsControl } from './upstreamOps.js';
 
 /** Switches the running core holds outside the config. */
 export type InstanceState = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
@@ -149,6 +150,7 @@ export function createControl(p: ControlParts): ControlApi {
 
   return {
     ...approvalsControl({ config: p.config, clock: p.clock, catalog: p.catalog, gate: p.gate, events: p.events, agentId, resolve }),
+    ...upstreamOpsControl({ config: p.config, editor: p.editor, catalog: p.catalog, agentId }),
     ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null }),
     async status() {
       return {

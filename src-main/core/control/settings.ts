@@ -47,6 +47,8 @@ export const MASK = '••••';
 export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
   if (typeof input !== 'object' || input === null) throw new MwsError('usage', 'An upstream needs "url" (HTTP) or "command" (stdio).');
   const prev = (typeof previous === 'object' && previous !== null ? previous : {}) as { url?: unknown; command?: unknown; headers?: unknown; env?: unknown; cwd?: unknown; args?: unknown };
+  // An edit keeps the upstream turned off if it was (mws upstream enable turns it on).
+  const off = (prev as { enabled?: unknown }).enabled === false ? { enabled: false } : {};
   const keep = (next: Record<string, string>, old: unknown) =>
     Object.fromEntries(Object.entries(next).map(([k, v]) => [k, v === MASK ? String((old as Record<string, string> | undefined)?.[k] ?? '') : v]));
   if ('url' in input) {
@@ -54,7 +56,7 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
     const headers = input.headers ? keep(input.headers, prev.headers) : sameKind ? prev.headers : undefined;
     // The window shows the URL masked; sent back unchanged, it keeps the saved one.
     const url = typeof prev.url === 'string' && input.url === maskUrl(prev.url) ? prev.url : input.url;
-    return { url, ...(headers && Object.keys(headers).length ? { headers } : {}) };
+    return { url, ...(headers && Object.keys(headers).length ? { headers } : {}), ...off };
   }
   if ('command' in input) {
     const sameKind = typeof prev.command === 'string';
@@ -68,9 +70,15 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
       ...(input.args?.length ? { args: input.args } : {}),
       ...(env && Object.keys(env).length ? { env } : {}),
       ...(typeof cwd === 'string' && cwd ? { cwd } : {}),
+      ...off,
     };
   }
   throw new MwsError('usage', 'An upstream needs "url" (HTTP) or "command" (stdio).');
+}
+
+/** Every upstream as the window shows it: status, masked settings, and whether it is turned on. */
+export function upstreamRows(p: { config: Config; catalog: ToolboxCatalog }): UpstreamRow[] {
+  return p.catalog.statuses().map((s) => ({ ...s, lastError: s.lastError && maskUrlsIn(s.lastError), config: masked(p.config.upstreams[s.vendor]!), enabled: p.config.upstreams[s.vendor]?.enabled !== false }));
 }
 
 export function settingsControl(p: SettingsParts): SettingsMethods {
@@ -95,7 +103,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
     return raw.upstreams as Raw;
   };
-  const rows = (): UpstreamRow[] => p.catalog.statuses().map((s) => ({ ...s, lastError: s.lastError && maskUrlsIn(s.lastError), config: masked(p.config.upstreams[s.vendor]!) }));
+  const rows = (): UpstreamRow[] => upstreamRows(p);
   const settingsView = (): SettingsView => ({
     port: p.config.listen.port,
     compactDescriptions: p.config.compactDescriptions,

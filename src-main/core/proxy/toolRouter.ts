@@ -19,6 +19,7 @@ import { toolError } from '../toolResults.js';
 import { callToolHandler } from '../metaTools/callTool.js';
 import type { AgentRuntime } from './runtime.js';
 import type { CallContext, MetaHandler } from '../metaTools/handler.js';
+import { recordedContent } from './recorded.js';
 
 /** What the router asks before a call runs, and tells after one succeeded. */
 export type CallHooks = {
@@ -148,6 +149,7 @@ export class ToolRouter implements AgentRuntime {
     this.inFlight.enter(agentId);
     let started: number | undefined;
     let ok = false;
+    let answer: CallToolResult | undefined;
     try {
       const refused = await this.opts.hooks?.beforeCall(agentId, entry, args, ctx.signal, ctx.progress);
       if (refused) return refused;
@@ -161,6 +163,7 @@ export class ToolRouter implements AgentRuntime {
         }),
       );
       ok = result.isError !== true;
+      answer = result;
       if (ok) this.opts.hooks?.used(agentId, entry.name, this.opts.clock.now());
       return result;
     } catch (err) {
@@ -180,6 +183,9 @@ export class ToolRouter implements AgentRuntime {
           ms: Math.round((performance.now() - started) * 100) / 100,
           client: ctx.client,
           session: ctx.session ?? null,
+          upstream: entry.vendor,
+          // Arguments and results only when the user asked for them (activity.recordArguments).
+          ...(this.opts.config.activity.recordArguments ? recordedContent(args, answer) : {}),
         });
       }
     }

@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import { buildTransport, type BuiltTransport } from './transports.js';
 import { RESTART_RESET_AFTER_MS, restartDelayMs } from './backoff.js';
 import { StderrTail } from './stderrTail.js';
+import type { UpstreamJournal } from './journal.js';
 import { PeerRouter } from './peers.js';
 import { LIST_MAX_PAGES, listAllTools } from './toolList.js';
 import type { CallOptions, Upstream, UpstreamInfo, UpstreamStatus } from './types.js';
@@ -40,6 +41,8 @@ export type ConnectionOptions = {
   now: () => number;
   /** Replaces the transport the config describes (unit tests link an in-memory server). */
   transport?: () => Promise<BuiltTransport>;
+  /** Where its stderr and connection events go for the log view (journal.ts). */
+  journal?: UpstreamJournal;
 };
 
 type Live = { client: Client; built: BuiltTransport; connectedAt: number };
@@ -256,7 +259,10 @@ export class UpstreamConnection implements Upstream {
     const { Client } = await clientSdk();
     const built = await (this.opts.transport?.() ?? buildTransport(this.opts.config, { maxResultBytes: this.opts.maxResultBytes }));
     // The tail is kept across restarts: a retry must not hide why the last attempt died.
-    built.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+    built.stderr?.on('data', (chunk: Buffer) => {
+      this.stderr.push(chunk);
+      this.opts.journal?.stderr(chunk);
+    });
     const client = new Client(
       { name: this.opts.clientName, version: '0.1.0' },
       {
@@ -303,6 +309,8 @@ export class UpstreamConnection implements Upstream {
     const live: Live = { client, built, connectedAt: this.opts.now() };
     client.onclose = () => this.onClosed(live);
     this.live = live;
+    this.journaled.clear();
+    this.opts.journal?.event(`connected (${client.getNegotiatedProtocolVersion() ?? 'protocol unknown'})`);
     // Connected is up: a call may come before the next list does.
     this.status = 'up';
     this.lastError = undefined;
@@ -318,6 +326,7 @@ export class UpstreamConnection implements Upstream {
     // A stdio child died: bring it back with backoff.
     if (this.opts.now() - live.connectedAt > RESTART_RESET_AFTER_MS) this.attempt = 0;
     this.opts.log.warn(`upstream "${this.vendor}" exited.`);
+    this.opts.journal?.event('the process exited');
     this.scheduleRetry();
   }
 
@@ -325,6 +334,7 @@ export class UpstreamConnection implements Upstream {
   private scheduleRetry(): void {
     if (this.closed || this.retryTimer || this.status === 'revoked') return;
     const delay = restartDelayMs(this.attempt++);
+    this.journalOnce(`retrying in ${Math.round(delay / 100) / 10} s`);
     this.opts.log.warn(`upstream "${this.vendor}" is down (${this.lastError ?? 'unknown reason'}); retrying in ${delay} ms.`);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
@@ -340,6 +350,16 @@ export class UpstreamConnection implements Upstream {
   private markDown(err: unknown): void {
     this.status = isRefused(err) ? 'revoked' : 'down';
     this.lastError = errorMessage(err);
+    this.journalOnce(`${this.status === 'revoked' ? 'access refused' : 'down'}: ${this.lastError}`);
+  }
+
+  /** Lines already in the log since the last connect: a retry every 30 s adds nothing new. */
+  private readonly journaled = new Set<string>();
+
+  private journalOnce(text: string): void {
+    if (this.journaled.has(text)) return;
+    this.journaled.add(text);
+    this.opts.journal?.event(text);
   }
 
   private async drop(): Promise<void> {

@@ -4,9 +4,10 @@ import type { CallToolResult, ClientCapabilities, ServerCapabilities, Tool } fro
 /**
  * `starting`: a first start (or restart) is under way; `down`: the last start or the connection
  * failed, and it is retried with backoff; `revoked`: the upstream refuses our credentials
- * (HTTP 401/403), so its tools leave every set.
+ * (HTTP 401/403), so its tools leave every set; `off`: turned off in the config (`enabled: false`), not
+ * started, its tools out of every list and search until it is turned on.
  */
-export type UpstreamStatus = 'starting' | 'up' | 'down' | 'revoked';
+export type UpstreamStatus = 'starting' | 'up' | 'down' | 'revoked' | 'off';
 export type UpstreamKind = 'http' | 'stdio' | 'builtin';
 
 export type UpstreamInfo = {
