@@ -2,11 +2,10 @@
 // status off) and on again, restart it (a new process), read its log (stderr and connection events);
 // and the activity log of calls, with arguments kept only when asked, rotated past its size.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stdioFixture } from '../helpers/processes.js';
 import { connectClient, startAppFromFile, textOf, type FileApp, type TestClient } from '../helpers/app.js';
-import { CALL_LOG_ROTATED_FILE, recentCalls, rotateCallLog } from '../../src-main/core/usage/activity.js';
 
 const cleanups: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

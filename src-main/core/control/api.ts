@@ -6,7 +6,7 @@ import type { UsageCandidate } from '../workingset/usagePromotion.js';
 import type { GrantView, PendingView } from '../approvals/types.js';
 import type { ApprovalMode } from '../config/schema.js';
 import type { ImportResult, ImportSource, UpstreamInput } from '../import/types.js';
-import type { ActivityEntry } from '../usage/activity.js';
+import type { ActivityEntry } from '../usage/activityTypes.js';
 
 export type AgentView = { id: string; name: string; cap: number; idleWindowDays: number; approvals: ApprovalMode; size: number; url: string; hasToken?: boolean };
 
@@ -46,7 +46,7 @@ export type UpstreamRow = UpstreamStatusView & { config: UpstreamInput | { built
 /** One line of an upstream's log view: its stderr or a connection event, with an ISO time. */
 export type UpstreamLogLine = { ts: string; kind: 'stderr' | 'event'; text: string };
 export type UpstreamLogView = { vendor: string; status: string; lines: UpstreamLogLine[] };
-export type { ActivityEntry } from '../usage/activity.js';
+export type { ActivityEntry } from '../usage/activityTypes.js';
 
 export type SettingsView = {
   port: number;
@@ -124,7 +124,8 @@ export interface ControlApi {
   deleteAgent(args: { id: string }): Promise<{ deleted: string }>;
   /** Pins or unpins a tool for one agent (the agent's `pins` in the config). */
   pin(args: { agent: string; tool: string; pinned: boolean }): Promise<MemberRow[]>;
-  clientConfigs(args: { agent: string }): Promise<ClientConfigs>;
+  /** Ready-to-paste client configs; `masked`: an agent token shown as •••• (the window displays these). */
+  clientConfigs(args: { agent: string; masked?: boolean }): Promise<ClientConfigs>;
   upstreams(args: Record<string, never>): Promise<UpstreamRow[]>;
   /** Adds an upstream, or replaces the one named `vendor`. */
   saveUpstream(args: { vendor: string; upstream: UpstreamInput; leaveDemo?: boolean }): Promise<UpstreamRow[]>;

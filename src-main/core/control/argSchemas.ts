@@ -48,7 +48,7 @@ export const CONTROL_ARG_SCHEMAS = {
   updateAgent: args({ id: id(), ...agentFields }),
   deleteAgent: args({ id: id() }),
   pin: args({ agent: id(), tool: id(), pinned: z.boolean() }),
-  clientConfigs: args({ agent: id() }),
+  clientConfigs: args({ agent: id(), masked: z.boolean().optional() }),
   upstreams: args({}),
   saveUpstream: args({ vendor: text(), upstream: upstreamInput, leaveDemo: z.boolean().optional() }),
   removeUpstream: args({ vendor: id() }),

@@ -150,7 +150,9 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       const name = p.config.serverName;
       // An agent with a token: every config carries the header its endpoint requires.
       const token = p.config.agents.find((x) => x.id === a.agent)?.token;
-      const auth = token ? `Bearer ${token}` : undefined;
+      // `masked`: the window shows the snippets with the token hidden (it was shown once, when made) and
+      // asks for the real one only to copy it.
+      const auth = token ? `Bearer ${a.masked ? MASK : token}` : undefined;
       return {
         url: v.url,
         claudeCode: `claude mcp add --transport http ${name} ${v.url}${auth ? ` --header "Authorization: ${auth}"` : ''}`,

@@ -5,6 +5,9 @@
 import { closeSync, fstatSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CALL_LOG_FILE, type CallLog } from './callLog.js';
+import type { ActivityEntry } from './activityTypes.js';
+
+export type { ActivityEntry } from './activityTypes.js';
 
 export const CALL_LOG_ROTATED_FILE = 'calls.1.jsonl';
 /** How often the size is looked at: a minute of calls is far below any bound worth setting. */
@@ -12,20 +15,6 @@ export const CALL_LOG_ROTATE_CHECK_MS = 60_000;
 /** The most calls one read answers. */
 export const ACTIVITY_MAX_LIMIT = 1000;
 const BLOCK_BYTES = 64 * 1024;
-
-export type ActivityEntry = {
-  ts: string;
-  agent: string;
-  tool: string;
-  upstream: string | null;
-  via: string;
-  ok: boolean;
-  ms: number;
-  client: string;
-  /** Only when the user turned on `activity.recordArguments`. */
-  arguments?: unknown;
-  result?: string;
-};
 
 /**
  * Moves calls.jsonl aside once it is past `maxBytes`. The rename comes first and the log's writer is
