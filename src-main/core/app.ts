@@ -21,6 +21,7 @@ import { ApprovalGrants } from './approvals/grants.js';
 import { ToolRouter } from './proxy/toolRouter.js';
 import { CallsInFlight } from './proxy/inFlight.js';
 import { AgentLastSeen } from './proxy/lastSeen.js';
+import { SearchCallPairing } from './metaTools/searchPairing.js';
 import { CALL_LOG_ROTATE_CHECK_MS, rotateCallLog } from './usage/activity.js';
 import { AgentEndpoint } from './proxy/endpoint.js';
 import { Passthrough } from './proxy/passthrough.js';
@@ -128,6 +129,7 @@ export function createApp(opts: AppOptions): App {
 
   const inFlight = new CallsInFlight();
   const lastSeen = new AgentLastSeen();
+  const pairing = new SearchCallPairing();
   /**
    * The catalog and the working sets tell of changes that the router and search, built after them
    * (they read the catalog and the sets), act on: joined below, once both sides exist.
@@ -182,9 +184,10 @@ export function createApp(opts: AppOptions): App {
     listing: (agent) => sets.listing(agent),
     hooks: {
       beforeCall: (agent, entry, args, signal, progress) => gate.check(agent, entry, args, signal, progress),
-      used: (agent, tool, ts) => {
+      used: (agent, tool, ts, ctx) => {
         sets.markUsed(agent, tool, ts);
-        learning.called(agent, tool);
+        // Learned from only as the answer to this connection's own search, and only if it showed the tool.
+        if (pairing.allows(agent, tool, ctx)) learning.called(agent, tool);
       },
     },
     closeNames: (name) => search.closeNames(name, 3),
@@ -213,10 +216,10 @@ export function createApp(opts: AppOptions): App {
   };
   toolboxChanged.push(() => (notifyChanged(), warmSearch()));
   setsChanged.push((agents) => notifyChanged(agents));
-  router.setMetaHandler('search_tools', searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog, clock }));
+  router.setMetaHandler('search_tools', searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog, clock, pairing }));
   const setTools = { sets, toolbox: () => catalog.toolbox(), search };
   // Promoting a tool right after a search is an answer to that search, as a call is.
-  router.setMetaHandler('promote', promoteHandler({ ...setTools, promoted: (agent, tool) => learning.called(agent, tool) }));
+  router.setMetaHandler('promote', promoteHandler({ ...setTools, promoted: (agent, tool, ctx) => pairing.allows(agent, tool, ctx) && learning.called(agent, tool) }));
   router.setMetaHandler('demote', demoteHandler(setTools));
   for (const agent of config.agents) endpoints.set(agent.id, new AgentEndpoint(agent.id, router, log, () => clock.now(), passthrough));
   const runtime = { proxyPaused: false, restartNeeded: false, demo: opts.demo ? { stateDir: config.stateDir } : null };

@@ -25,8 +25,8 @@ import { recordedContent } from './recorded.js';
 export type CallHooks = {
   /** Undefined when the call may run, else the answer to give instead (approvals). */
   beforeCall(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal, progress?: CallContext['progress']): Promise<CallToolResult | undefined>;
-  /** A successful call: restarts the tool's idle clock. */
-  used(agentId: string, tool: string, ts: number): void;
+  /** A successful call: restarts the tool's idle clock (`ctx`: the connection it came from, for learning). */
+  used(agentId: string, tool: string, ts: number, ctx?: CallContext): void;
 };
 
 export type ToolRouterOptions = {
@@ -164,7 +164,7 @@ export class ToolRouter implements AgentRuntime {
       );
       ok = result.isError !== true;
       answer = result;
-      if (ok) this.opts.hooks?.used(agentId, entry.name, this.opts.clock.now());
+      if (ok) this.opts.hooks?.used(agentId, entry.name, this.opts.clock.now(), ctx);
       return result;
     } catch (err) {
       throw asProtocolError(err, entry);
