@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/http.js';
 import { ROOT, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
-import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
+import { connectClient, tempDir, type TestClient } from '../helpers/app.js';
 import { launchChromium, SCREENS } from '../helpers/browser.js';
 
 let browser: Browser;
