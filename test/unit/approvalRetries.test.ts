@@ -176,3 +176,19 @@ describe('client snippets', () => {
     expect((parse(c.codex) as { mcp_servers: Record<string, object> }).mcp_servers.toolbox).toMatchObject({ tool_timeout_sec: 360 });
   });
 });
+
+describe('identical calls made at the same time', () => {
+  it('each wait in their own inbox entry (the per-agent cap counts them); only a retry after the answer joins', async () => {
+    const { app, call } = await core();
+    const a = call();
+    const b = call();
+    await untilPending(app, 2);
+    await vi.advanceTimersByTimeAsync(50_000);
+    await Promise.all([a, b]);
+    const retry = call();
+    for (let i = 0; i < 50; i++) await vi.advanceTimersByTimeAsync(0);
+    expect(app.gate.pending.list()).toHaveLength(2);
+    await app.control.approve({ agent: 'default', tool: 'v__write' });
+    expect((await retry).isError).toBeUndefined();
+  });
+});

@@ -39,9 +39,14 @@ export class ApprovalRetries {
     return d.until > this.now() ? d.outcome : undefined;
   }
 
-  /** The outcome of the inbox entry this call is already waiting in, if any. */
+  /**
+   * The outcome of the inbox entry a retry of this call joins: one whose own request was answered
+   * already. Identical calls made at the same time each wait in their own entry, as before (the
+   * per-agent cap on waiting calls counts them).
+   */
   joined(key: string): Promise<Outcome> | undefined {
-    return this.open.get(key)?.outcome;
+    const e = this.open.get(key);
+    return e && e.waiting === 0 ? e.outcome : undefined;
   }
 
   /** Keeps the entry's outcome for retries until it is decided. */
