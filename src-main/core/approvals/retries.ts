@@ -4,6 +4,7 @@
 // and a decision taken after the client was answered is kept for the retry.
 import { createHash } from 'node:crypto';
 import type { Outcome } from './pending.js';
+import { stable } from '../toolbox/hash.js';
 
 /** Decisions kept for a retry at most: one per waiting call, and waiting calls are bounded per agent. */
 const MAX_KEPT_DECISIONS = 1000;
@@ -11,15 +12,6 @@ const MAX_KEPT_DECISIONS = 1000;
 /** The same call: one agent, one tool, the same arguments (key order does not matter). */
 export function callKey(agent: string, tool: string, args: Record<string, unknown>): string {
   return createHash('sha256').update(stable([agent, tool, args])).digest('hex');
-}
-
-function stable(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
-  if (typeof v === 'object' && v !== null) {
-    const keys = Object.keys(v).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
 }
 
 type Open = { outcome: Promise<Outcome>; waiting: number };
