@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runMws, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
 import { connectClient, tempDir } from '../helpers/app.js';
+import { main } from '../../src-main/cli/main.js';
 
 let serve: Running | undefined;
 let dir: string;
@@ -69,6 +70,22 @@ describe('mws upstream, with an instance running', () => {
     expect(bad.err.trim()).toBe('mws: mws upstream has no "frob": one of enable, disable, restart, log, then the upstream\'s name (e.g. `mws upstream log github`).');
     const none = await mws('upstream', 'log', 'nope');
     expect(none.err).toMatch(/No upstream "nope" in .*config\.json\. The upstreams are: s, bad\./);
+  });
+});
+
+describe('help', () => {
+  it('lists both commands and answers --help on each, in-process (nothing starts)', async () => {
+    let out = '';
+    const io = { out: (t: string) => void (out += `${t}\n`), err: () => {} };
+    expect(await main(['--help'], io)).toBe(0);
+    expect(out).toMatch(/^  upstream\s+turn an upstream off or on, restart it, or read its log$/m);
+    expect(out).toMatch(/^  activity\s+the latest calls/m);
+    out = '';
+    expect(await main(['upstream', '--help'], io)).toBe(0);
+    expect(out).toMatch(/^mws upstream: .+\n\nUsage:\n  mws upstream enable\|disable\|restart\|log NAME/);
+    out = '';
+    expect(await main(['activity', '--help'], io)).toBe(0);
+    expect(out).toContain('--limit N');
   });
 });
 
