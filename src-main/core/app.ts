@@ -155,6 +155,8 @@ export function createApp(opts: AppOptions): App {
     () => config.serverName,
     (name) => catalog.toolbox().resolve(name)?.name ?? name,
   );
+  // Before the working sets: an agent with a call in the inbox is busy for the sweep.
+  const pending = new PendingApprovals(config.timeouts.approvalMs, () => clock.now(), (call) => events.emit({ type: 'approvalPending', call }));
   const sets: WorkingSets = new WorkingSets({
     config,
     clock,
@@ -172,7 +174,6 @@ export function createApp(opts: AppOptions): App {
       demoted: (agent, tools, cause) => events.emit({ type: 'toolsDemoted', agent, tools, cause }),
     },
   });
-  const pending = new PendingApprovals(config.timeouts.approvalMs, () => clock.now(), (call) => events.emit({ type: 'approvalPending', call }));
   const grants = new ApprovalGrants({ records: (agent) => sets.states.state(agent).approvals, save: (agent) => sets.states.save(agent) }, () => clock.now());
   const gate = new ApprovalGate(config, grants, pending, () => clock.now(), opts.approvalKeepAliveMs);
   const router: ToolRouter = new ToolRouter({
