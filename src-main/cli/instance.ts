@@ -29,6 +29,12 @@ export function candidateStateDirs(config: Config): string[] {
   return dirs;
 }
 
+/** Whether an instance listens for one of the config's state folders (without starting anything). */
+export async function isRunning(config: Config): Promise<boolean> {
+  for (const dir of candidateStateDirs(config)) if ((await lockHolder(dir))?.record?.url) return true;
+  return false;
+}
+
 async function connect(record: InstanceRecord, stateDir: string): Promise<ControlApi> {
   const tokenFile = record.tokenFile ?? join(stateDir, 'control-token');
   let token: string;

@@ -187,13 +187,25 @@ const COMMANDS: Record<string, Spec> = {
     run: async (io, v) => (await import('./commands/ui.js')).runUi(io, { config: str(v.config), revokeAll: flag(v['revoke-all']) }),
   },
   upstream: {
-    summary: 'give an upstream a value it needs (${input:…}, a token), kept in the secret store',
-    usage: ['mws upstream set NAME KEY            asked without echo', 'mws upstream set NAME KEY --stdin    read from stdin (e.g. piped from a password manager)', 'mws upstream set NAME KEY VALUE      only for a value that is not a secret'],
-    options: { config: CONFIG, stdin: { type: 'boolean', help: 'read the value from stdin (one trailing line end is dropped)' } },
+    summary: 'turn an upstream off or on, restart it, read its log, or give it a value it needs',
+    usage: [
+      'mws upstream enable|disable|restart|log NAME',
+      'mws upstream set NAME KEY            asked without echo, kept in the secret store',
+      'mws upstream set NAME KEY --stdin    read from stdin (e.g. piped from a password manager)',
+      'mws upstream set NAME KEY VALUE      only for a value that is not a secret',
+    ],
+    options: {
+      config: CONFIG,
+      json: JSON_OUT,
+      lines: { type: 'string', arg: 'N', help: 'with log: the last N lines (1–200)' },
+      stdin: { type: 'boolean', help: 'with set: read the value from stdin (one trailing line end is dropped)' },
+    },
     positionals: 4,
     run: async (io, v, pos) => {
-      if (pos[0] !== 'set') throw new MwsError('usage', 'Usage: `mws upstream set NAME KEY` gives upstream NAME the value KEY it needs (asked without echo).');
-      return (await import('./commands/upstreamValue.js')).runUpstreamSet(io, { config: str(v.config), vendor: pos[1], key: pos[2], value: pos[3], stdin: flag(v.stdin) });
+      if (pos[0] === 'set') return (await import('./commands/upstreamValue.js')).runUpstreamSet(io, { config: str(v.config), vendor: pos[1], key: pos[2], value: pos[3], stdin: flag(v.stdin) });
+      const lines = str(v.lines) === undefined ? undefined : Number(v.lines);
+      if (lines !== undefined && (!Number.isInteger(lines) || lines < 1 || lines > 200)) throw new MwsError('usage', `--lines must be a whole number from 1 to 200 (got "${v.lines}").`);
+      return (await import('./commands/upstream.js')).runUpstream(io, { config: str(v.config), json: flag(v.json), lines, rest: pos });
     },
   },
   secrets: {
@@ -202,6 +214,17 @@ const COMMANDS: Record<string, Spec> = {
     options: { config: CONFIG, json: JSON_OUT },
     positionals: 1,
     run: async (io, v, pos) => (await import('./commands/upstreamValue.js')).runSecrets(io, { config: str(v.config), action: pos[0], json: flag(v.json) }),
+  },
+  activity: {
+    summary: 'the latest calls: agent, tool, upstream, duration, ok or error',
+    usage: ['mws activity [--agent ID] [--limit N] [--json]'],
+    options: { config: CONFIG, agent: { type: 'string', arg: 'ID', help: 'only this agent\'s calls (default: every agent)' }, json: JSON_OUT, limit: { type: 'string', arg: 'N', help: 'the last N calls (1–1000, default 100)' } },
+    positionals: 0,
+    run: async (io, v) => {
+      const limit = str(v.limit) === undefined ? undefined : Number(v.limit);
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) throw new MwsError('usage', `--limit must be a whole number from 1 to 1000 (got "${v.limit}").`);
+      return (await import('./commands/activity.js')).runActivity(io, { config: str(v.config), agent: str(v.agent), json: flag(v.json), limit });
+    },
   },
   agent: {
     summary: 'a new bearer token for an agent (its endpoint then requires it)',

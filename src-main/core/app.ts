@@ -20,6 +20,9 @@ import { ApprovalGate } from './approvals/gate.js';
 import { ApprovalGrants } from './approvals/grants.js';
 import { ToolRouter } from './proxy/toolRouter.js';
 import { CallsInFlight } from './proxy/inFlight.js';
+import { AgentLastSeen } from './proxy/lastSeen.js';
+import { SearchCallPairing } from './metaTools/searchPairing.js';
+import { CALL_LOG_ROTATE_CHECK_MS, rotateCallLog } from './usage/activity.js';
 import { AgentEndpoint } from './proxy/endpoint.js';
 import { Passthrough } from './proxy/passthrough.js';
 import { listen, mcpRoute, type Listener, type Route } from './proxy/listener.js';
@@ -133,6 +136,8 @@ export function createApp(opts: AppOptions): App {
   let baseUrl = `http://${config.listen.host}:${config.listen.port}`;
 
   const inFlight = new CallsInFlight();
+  const lastSeen = new AgentLastSeen();
+  const pairing = new SearchCallPairing();
   /**
    * The catalog and the working sets tell of changes that the router and search, built after them
    * (they read the catalog and the sets), act on: joined below, once both sides exist.
@@ -159,6 +164,8 @@ export function createApp(opts: AppOptions): App {
     () => config.serverName,
     (name) => catalog.toolbox().resolve(name)?.name ?? name,
   );
+  // Before the working sets: an agent with a call in the inbox is busy for the sweep.
+  const pending = new PendingApprovals(config.timeouts.approvalMs, () => clock.now(), (call) => events.emit({ type: 'approvalPending', call }));
   const sets: WorkingSets = new WorkingSets({
     config,
     clock,
@@ -167,14 +174,15 @@ export function createApp(opts: AppOptions): App {
     usage,
     seed,
     toolbox: () => catalog.toolbox(),
-    busy: (agent) => inFlight.count(agent) > 0,
+    // A call whose client was answered while it waits for approval still waits: its agent is busy.
+    busy: (agent) => inFlight.count(agent) > 0 || pending.count(agent) > 0,
+    lastActive: (agent) => lastSeen.last(agent),
     revoked: () => catalog.revokedVendors(),
     events: {
       changed: (agents) => setsChanged.forEach((f) => f(agents)),
       demoted: (agent, tools, cause) => events.emit({ type: 'toolsDemoted', agent, tools, cause }),
     },
   });
-  const pending = new PendingApprovals(config.timeouts.approvalMs, () => clock.now(), (call) => events.emit({ type: 'approvalPending', call }));
   const grants = new ApprovalGrants({ records: (agent) => sets.states.state(agent).approvals, save: (agent) => sets.states.save(agent) }, () => clock.now());
   const gate = new ApprovalGate(config, grants, pending, () => clock.now(), opts.approvalKeepAliveMs);
   const router: ToolRouter = new ToolRouter({
@@ -186,13 +194,15 @@ export function createApp(opts: AppOptions): App {
     listing: (agent) => sets.listing(agent),
     hooks: {
       beforeCall: (agent, entry, args, signal, progress) => gate.check(agent, entry, args, signal, progress),
-      used: (agent, tool, ts) => {
+      used: (agent, tool, ts, ctx) => {
         sets.markUsed(agent, tool, ts);
-        learning.called(agent, tool);
+        // Learned from only as the answer to this connection's own search, and only if it showed the tool.
+        if (pairing.allows(agent, tool, ctx)) learning.called(agent, tool);
       },
     },
     closeNames: (name) => search.closeNames(name, 3),
     inFlight,
+    lastSeen,
   });
   /**
    * Tells agents their list changed: after a set change, the agents named; after a toolbox change
@@ -216,10 +226,10 @@ export function createApp(opts: AppOptions): App {
   };
   toolboxChanged.push(() => (notifyChanged(), warmSearch()));
   setsChanged.push((agents) => notifyChanged(agents));
-  router.setMetaHandler('search_tools', searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog, clock }));
+  router.setMetaHandler('search_tools', searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog, clock, pairing }));
   const setTools = { sets, toolbox: () => catalog.toolbox(), search };
   // Promoting a tool right after a search is an answer to that search, as a call is.
-  router.setMetaHandler('promote', promoteHandler({ ...setTools, promoted: (agent, tool) => learning.called(agent, tool) }));
+  router.setMetaHandler('promote', promoteHandler({ ...setTools, promoted: (agent, tool, ctx) => pairing.allows(agent, tool, ctx) && learning.called(agent, tool) }));
   router.setMetaHandler('demote', demoteHandler(setTools));
   for (const agent of config.agents) endpoints.set(agent.id, new AgentEndpoint(agent.id, router, log, () => clock.now(), passthrough));
   const runtime = { proxyPaused: false, restartNeeded: false, demo: opts.demo ? { stateDir: config.stateDir } : null };
@@ -261,6 +271,7 @@ export function createApp(opts: AppOptions): App {
   let unwatch: (() => void) | undefined;
   let unschedule: (() => Promise<void>) | undefined;
   let sessionTimer: NodeJS.Timeout | undefined;
+  let rotateTimer: NodeJS.Timeout | undefined;
   let stopped = false;
   let stateLock: StateLock | undefined;
 
@@ -291,6 +302,7 @@ export function createApp(opts: AppOptions): App {
       if (stopped) return;
       stopped = true;
       clearInterval(sessionTimer);
+      clearInterval(rotateTimer);
       pending.close();
       const steps: Array<() => Promise<void> | void> = [
         () => unschedule?.(),
@@ -356,6 +368,11 @@ export function createApp(opts: AppOptions): App {
       };
       sessionTimer = setInterval(() => endpoints.forEach((e) => e.sweepIdleSessions()), SESSION_SWEEP_MS);
       sessionTimer.unref();
+      // The activity log stays bounded on disk: calls.jsonl moves aside past activity.maxFileMB.
+      const rotate = () => rotateCallLog(config.stateDir, callLog, config.activity.maxFileMB * 1024 * 1024);
+      rotate();
+      rotateTimer = setInterval(rotate, CALL_LOG_ROTATE_CHECK_MS);
+      rotateTimer.unref();
       // Now the CLI can find this instance through the lock, whatever port it got.
       await stateLock?.listening(baseUrl);
     }
@@ -367,7 +384,7 @@ export function createApp(opts: AppOptions): App {
     }
     const afterLoad = loaded.then(async () => {
       // Pins and usage gathered while the app was off are applied once the toolbox is known.
-      if (so.schedule !== false && !stopped) await sets.cycle(clock.now());
+      if (so.schedule !== false && !stopped) await sets.cycle(clock.now(), { whenQuiet: true });
     });
     afterLoad.catch((err: Error) => log.warn(`first working-set cycle failed: ${err.message}`));
     if (so.schedule !== false) {

@@ -30,6 +30,8 @@ export async function setsHarness(raw: Record<string, unknown> = {}, tools: Tool
   const log = new MemoryLogger();
   let toolbox = new Toolbox(new Map([['v', tools]]), false);
   const busy = new Set<string>();
+  /** When each agent last sent a request, as the router notes it (the scheduled cycle waits for quiet). */
+  const lastSeen = new Map<string, number>();
   const changed: string[][] = [];
   const demoted: Array<{ agent: string; tools: string[]; cause: DemoteCause }> = [];
   const usage = new UsageStore(stateDir, log);
@@ -39,6 +41,7 @@ export async function setsHarness(raw: Record<string, unknown> = {}, tools: Tool
     seed: new SeedWorkingSetFile(stateDir, log),
     toolbox: () => toolbox,
     busy: (a) => busy.has(a),
+    lastActive: (a) => lastSeen.get(a),
     events: { changed: (a) => changed.push(a), demoted: (agent, t, cause) => demoted.push({ agent, tools: t, cause }) },
   });
   await sets.start();
@@ -50,7 +53,7 @@ export async function setsHarness(raw: Record<string, unknown> = {}, tools: Tool
     await callLog.flush();
   };
   return {
-    config, clock, log, sets, grants, usage, files, busy, changed, demoted, stateDir, call,
+    config, clock, log, sets, grants, usage, files, busy, lastSeen, changed, callLog, demoted, stateDir, call,
     setTools: (t: Tool[]) => (toolbox = new Toolbox(new Map([['v', t]]), false)),
     listed: (agent = 'default') => sets.names(agent),
     close: async () => {

@@ -25,8 +25,13 @@ describe('learning from search → call through the proxy', () => {
   it('learns from search_tools then call_tool, ranks with it, and forgets on request', async () => {
     const { app, client, first } = await setup();
     expect(await first('buy a monitor')).not.toBe('browser_get_page_text');
+    // A call teaches only a search that showed the tool (searchPairing.ts): one that did not teaches nothing.
+    await first('buy a monitor');
+    await client.client.callTool({ name: 'call_tool', arguments: { name: 'browser_get_page_text', arguments: {} } });
+    expect((await app.app.control.learnedWords({ tool: 'browser_get_page_text' })).tools[0]!.words).toEqual([]);
     for (let i = 0; i < 2; i++) {
-      await first('buy a monitor');
+      const shown = JSON.parse(textOf(await client.client.callTool({ name: 'search_tools', arguments: { query: 'buy a monitor, read the page text', limit: 50 } }))) as { results: Array<{ name: string }> };
+      expect(shown.results.map((x) => x.name)).toContain('browser_get_page_text');
       const r = await client.client.callTool({ name: 'call_tool', arguments: { name: 'browser_get_page_text', arguments: {} } });
       expect(r.isError).not.toBe(true);
     }

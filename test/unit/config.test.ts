@@ -20,7 +20,7 @@ describe('config', () => {
   it('fills every default from an empty file', () => {
     const c = validateConfig({}, '/state');
     expect(c.listen).toEqual({ host: '127.0.0.1', port: 4484 });
-    expect(c.timeouts).toEqual({ listMs: 5000, connectMs: 120_000, callMs: 120_000, catalogTtlMs: 30_000, approvalMs: 120_000 });
+    expect(c.timeouts).toEqual({ listMs: 5000, connectMs: 120_000, callMs: 120_000, catalogTtlMs: 30_000, approvalMs: 120_000, approvalAnswerMs: 50_000 });
     expect(c.promote).toMatchObject({ minSessions: 2, minCalls: 1, windowDays: 30, pinDecayDays: 90 });
     expect(c.agents).toEqual([{ id: 'default', name: 'Default', cap: 20, idleWindowDays: 21, approvals: 'ask', pins: [] }]);
     expect(c.stateDir).toBe('/state');

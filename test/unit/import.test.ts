@@ -145,7 +145,8 @@ describe('importing', () => {
     const r = await applyImport({ file }, parts);
     expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.context7).toEqual({ command: 'npx', args: ['-y', '@upstash/context7-mcp'], env: { CONTEXT7_API_KEY: 'c7_SECRETVALUE' } });
     const doc = parseToml(r.clientEdit.text) as { model: string; mcp_servers: object; profiles: object };
-    expect(doc.mcp_servers).toEqual({ toolbox: { url: URL } });
+    // Codex gives up on a call after 60 s by default: the entry says how long a call may take.
+    expect(doc.mcp_servers).toEqual({ toolbox: { url: URL, tool_timeout_sec: 180 } });
     expect(doc).toMatchObject({ model: 'gpt-5-codex', profiles: { fast: { model: 'gpt-5-mini' } } });
     expect(r.clientEdit.text).toContain('# Servers Codex starts for every session');
   });

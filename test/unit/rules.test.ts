@@ -27,14 +27,25 @@ function deepFreeze<T>(o: T): T {
 describe('decideListing, the listing rule', () => {
   const toolbox = new Toolbox(new Map([['v', ['a', 'b', 'c', 'read_graph'].map((n) => tool(n))]]), true);
 
-  it('lists fixed pins first, then pinned members, then by promotion time, names tied by name', () => {
+  it('lists members by promotion time (names tied by name), then fixed pins not yet members: it only grows at the end', () => {
     const tools = { 'v__c': member(3), 'v__b': member(5, { pinned: 'file' }), 'v__a': member(3) };
-    expect(listingOrder(['v__read_graph'], tools)).toEqual(['v__read_graph', 'v__b', 'v__a', 'v__c']);
+    expect(listingOrder(['v__read_graph', 'v__a'], tools)).toEqual(['v__a', 'v__c', 'v__b', 'v__read_graph']);
+  });
+
+  it('keeps every earlier tool in place when a tool is promoted, a pin is added or a member is pinned (prompt caches keep a prefix)', () => {
+    const tools: Record<string, ReturnType<typeof member>> = { 'v__c': member(3), 'v__a': member(4) };
+    const before = listingOrder([], tools);
+    const prefix = (after: string[]) => expect(after.slice(0, before.length)).toEqual(before);
+    prefix(listingOrder(['v__read_graph'], tools)); // a new config pin
+    prefix(listingOrder([], { ...tools, 'v__b': member(9) })); // a promotion
+    expect(listingOrder([], { ...tools, 'v__c': member(3, { pinned: 'file' }) })).toEqual(before); // a pin mark
+    // The pin once reconciled (a member promoted now) stays where it was shown.
+    expect(listingOrder(['v__read_graph'], { ...tools, 'v__read_graph': member(10, { pinned: 'config' }) })).toEqual(listingOrder(['v__read_graph'], tools));
   });
 
   it('meets the toolbox once: unknown names left out, an upstream-own name resolved, no duplicates', () => {
     const tools = { 'v__a': member(1), 'gone__x': member(2), 'v__read_graph': member(3) };
-    expect(decideListing(['read_graph'], tools, toolbox).map((e) => e.name)).toEqual(['v__read_graph', 'v__a']);
+    expect(decideListing(['read_graph'], tools, toolbox).map((e) => e.name)).toEqual(['v__a', 'v__read_graph']);
   });
 });
 

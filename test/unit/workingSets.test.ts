@@ -158,10 +158,10 @@ describe('the sweep through the manager', () => {
 });
 
 describe('pins', () => {
-  it('lists config pins first, never demotes them and refuses to demote them on request', async () => {
+  it('lists config pins, never demotes them and refuses to demote them on request', async () => {
     h = await setsHarness({ pins: ['b'], agents: [{ id: 'default', pins: ['c'] }] });
     await h.sets.promote('default', 'a', 'v', 'agent');
-    expect(h.listed()).toEqual(['b', 'c', 'a']);
+    expect(h.listed()).toEqual(['a', 'b', 'c']);
     h.clock.advance(400 * DAY);
     expect(await cycle()).toEqual(['default:b:promote:pin', 'default:c:promote:pin', 'default:a:demote:idle']);
     await expect(h.sets.demote('default', 'b', 'agent')).rejects.toThrow(/pinned by the config/);
@@ -182,7 +182,7 @@ describe('pins', () => {
     expect(h.sets.members('default').find((m) => m.tool === 'd')?.pinned).toBe('file');
   });
 
-  it('tells the agent when a pin file pins a tool already in its set (the listing puts it first)', async () => {
+  it('marks a tool already in its set pinned by a pin file without moving it in the listing', async () => {
     h = await setsHarness();
     await h.sets.promote('default', 'a', 'v', 'agent');
     h.clock.advance(1000);
@@ -194,9 +194,9 @@ describe('pins', () => {
     await h.close();
     h = await setsHarness({ pinFiles: [join(h.stateDir, 'skills', '*', 'SKILL.md')] }, undefined, h.stateDir);
     expect(await cycle()).toEqual([]);
-    expect(h.listed()).toEqual(['b', 'a']);
-    // Listeners recompute only the agents named: without this the agent's tools/list stayed [a, b].
-    expect(h.changed).toContainEqual(['default']);
+    expect(h.sets.members('default').find((m) => m.tool === 'b')?.pinned).toBe('file');
+    // Its place is kept: a reshuffle would cost the agent its prompt cache for nothing.
+    expect(h.listed()).toEqual(['a', 'b']);
   });
 
   it('reads front matter pins inline or as a list', () => {

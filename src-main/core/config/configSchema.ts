@@ -72,6 +72,7 @@ const httpUpstream = fields({
   bearerTokenEnvVar: pattern(ENV_NAME, 'must be an environment variable name (letters, digits and _, not starting with a digit)')
     .optional()
     .meta({ description: 'Send "Authorization: Bearer $VAR" with VAR read from mws\'s environment when connecting (Codex\'s bearer_token_env_var). Unset: the upstream says it needs a value.' }),
+  enabled: bool().optional().meta({ description: 'false: the upstream is kept but turned off (not started, its tools out of every list and search).' }),
 });
 const stdioUpstream = fields({
   command: nonEmpty().meta({ description: 'The program that starts the server (npx, uvx, a full path…).' }),
@@ -82,8 +83,9 @@ const stdioUpstream = fields({
     .optional()
     .meta({ description: 'A dotenv file read each time the server starts; "env" wins over it.' }),
   cwd: nonEmpty().optional(),
+  enabled: bool().optional().meta({ description: 'false: the upstream is kept but turned off (not started, its tools out of every list and search).' }),
 });
-const builtinUpstream = fields({ builtin: oneOf(['demo']) });
+const builtinUpstream = fields({ builtin: oneOf(['demo']), enabled: bool().optional() });
 
 /**
  * An upstream is told apart by the key it has, in this order: `url` (HTTP), `command` (stdio),
@@ -145,6 +147,7 @@ export const configFileSchema = fields({
     callMs: int(50, 86_400_000).optional(),
     catalogTtlMs: int(0, 86_400_000).optional(),
     approvalMs: int(100, 86_400_000).optional(),
+    approvalAnswerMs: int(100, 86_400_000).optional().meta({ description: 'A call waiting for approval answers its client after this long (clients give up after about 60 s), saying it waits for the user; its retry after the grant runs at once.' }),
   }).optional(),
   maxResultBytes: int(1024, 1024 * 1024 * 1024).optional(),
   compactDescriptions: bool().optional(),
@@ -154,6 +157,13 @@ export const configFileSchema = fields({
   agents: z.array(agentSchema, { error: 'must be an array of agents' }).optional(),
   defaultAgent: bool().optional().meta({ description: 'false: /mcp (the default agent) is not served.' }),
   uiSessions: fields({ idleMinutes: int(1, 7 * 24 * 60).optional(), maxHours: int(1, 24 * 90).optional() }).optional(),
+  activity: fields({
+    recordArguments: bool().optional().meta({ description: 'true: the activity log (calls.jsonl) also keeps each call\'s arguments and the start of its result. Off by default: the log may be shared when reporting a problem.' }),
+    maxFileMB: int(1, 4096).optional().meta({ description: 'calls.jsonl is rotated to calls.1.jsonl past this size, so the log stays under about twice it.' }),
+  }).optional(),
+  listChanges: fields({
+    quietMinutes: int(0, 24 * 60).optional().meta({ description: 'Scheduled sweeps and usage promotions change an agent\'s list only after it sent nothing for this long, so a running conversation keeps its prompt cache (0: at once). The agent\'s and the user\'s own promote/demote are always at once.' }),
+  }).optional(),
 });
 
 /** The file as written, checked: every field optional, nothing filled in yet. */

@@ -7,6 +7,12 @@ import { CONFIG_VERSION } from './migrate.js';
 export const DEFAULT_CAP = 20;
 export const DEFAULT_IDLE_WINDOW_DAYS = 21;
 /** Large enough for big file reads and screenshots; the SDK's own stdio limit is 10 MiB. */
+/** Long enough that a conversation's turns (and a prompt cache's lifetime, ~5 min) fall inside it (workingset/quiet.ts). */
+export const DEFAULT_QUIET_MINUTES = 10;
+/** calls.jsonl rotates past this: ~80,000 calls at ~200 bytes each, months of use for most people. */
+export const DEFAULT_ACTIVITY_MAX_FILE_MB = 16;
+/** Inside the 60 s after which MCP SDK clients (and clients without progress handling) give up on a call. */
+export const DEFAULT_APPROVAL_ANSWER_MS = 50_000;
 export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
 export function defaultAgent(id: string = DEFAULT_AGENT_ID): AgentConfig {
@@ -33,7 +39,7 @@ export function defaultConfig(stateDir: string): Config {
     pinFiles: [],
     promote: { minSessions: 2, minCalls: 1, windowDays: 30, keepDays: 60, pinDecayDays: 90 },
     transcripts: [],
-    timeouts: { listMs: 5000, connectMs: 120_000, callMs: 120_000, catalogTtlMs: 30_000, approvalMs: 120_000 },
+    timeouts: { listMs: 5000, connectMs: 120_000, callMs: 120_000, catalogTtlMs: 30_000, approvalMs: 120_000, approvalAnswerMs: DEFAULT_APPROVAL_ANSWER_MS },
     maxResultBytes: DEFAULT_MAX_RESULT_BYTES,
     compactDescriptions: false,
     searchAliases: {},
@@ -42,6 +48,8 @@ export function defaultConfig(stateDir: string): Config {
     defaultAgent: true,
     uiSessions: { idleMinutes: 120, maxHours: 24 },
     desktop: { notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false },
+    listChanges: { quietMinutes: DEFAULT_QUIET_MINUTES },
+    activity: { recordArguments: false, maxFileMB: DEFAULT_ACTIVITY_MAX_FILE_MB },
   };
 }
 

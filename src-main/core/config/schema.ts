@@ -1,10 +1,12 @@
 // The config file's shape after validation: every field filled, defaults applied.
 
+/** `enabled: false` (only ever present as false): kept in the config but turned off. */
+type Switch = { enabled?: false };
 /**
  * Header and env values may hold references (`${secret:NAME}`, `${input:ID}`, `${env:NAME}`) resolved only
  * when connecting (secrets/refs.ts). `bearerTokenEnvVar`: Codex's `bearer_token_env_var`.
  */
-export type HttpUpstreamConfig = { kind: 'http'; url: string; headers: Record<string, string>; bearerTokenEnvVar?: string };
+export type HttpUpstreamConfig = { kind: 'http'; url: string; headers: Record<string, string>; bearerTokenEnvVar?: string } & Switch;
 export type StdioUpstreamConfig = {
   kind: 'stdio';
   command: string;
@@ -13,9 +15,9 @@ export type StdioUpstreamConfig = {
   cwd: string | undefined;
   /** A dotenv file read at connect time (absolute; `mws import` makes a client's relative one so). */
   envFile?: string;
-};
+} & Switch;
 /** An upstream served in-process by the app itself (the demo toolbox). */
-export type BuiltinUpstreamConfig = { kind: 'builtin'; name: 'demo' };
+export type BuiltinUpstreamConfig = { kind: 'builtin'; name: 'demo' } & Switch;
 export type UpstreamConfig = HttpUpstreamConfig | StdioUpstreamConfig | BuiltinUpstreamConfig;
 
 export type ApprovalMode = 'ask' | 'allow' | 'read-only';
@@ -45,8 +47,11 @@ export type PromoteSettings = {
 /** A client's transcripts, and the agent whose calls they hold (its endpoint is what the client uses). */
 export type TranscriptSource = { type: 'claude-code'; root: string; agent: string };
 
-/** `connectMs` bounds one upstream start (spawn + initialize); `listMs` only how long a list waits for it. */
-export type Timeouts = { listMs: number; connectMs: number; callMs: number; catalogTtlMs: number; approvalMs: number };
+/**
+ * `connectMs` bounds one upstream start (spawn + initialize); `listMs` only how long a list waits for it.
+ * `approvalMs`: how long a call waits in the inbox; `approvalAnswerMs`: how long its client is kept waiting.
+ */
+export type Timeouts = { listMs: number; connectMs: number; callMs: number; catalogTtlMs: number; approvalMs: number; approvalAnswerMs: number };
 
 /** Desktop-only preferences; the headless core stores them but does not act on them. */
 export type DesktopSettings = { notifyDemotions: boolean; notifyUpstreams: boolean; notifyApprovals: boolean; startAtLogin: boolean };
@@ -78,6 +83,10 @@ export type Config = {
   defaultAgent: boolean;
   uiSessions: UiSessionSettings;
   desktop: DesktopSettings;
+  /** The activity log: `recordArguments` keeps arguments and results too; calls.jsonl rotates past `maxFileMB`. */
+  activity: { recordArguments: boolean; maxFileMB: number };
+  /** When the rules may change a list: scheduled sweeps and usage promotions wait until the agent sent nothing for `quietMinutes` (0: at once). */
+  listChanges: { quietMinutes: number };
 };
 
 export const DEFAULT_PORT = 4484;

@@ -52,9 +52,10 @@ export function checkConfigFile(raw: unknown): ConfigFile {
 }
 
 function upstream(u: NonNullable<ConfigFile['upstream']>): UpstreamConfig {
-  if ('url' in u) return { kind: 'http', url: u.url, headers: u.headers ?? {}, ...(u.bearerTokenEnvVar ? { bearerTokenEnvVar: u.bearerTokenEnvVar } : {}) };
-  if ('command' in u) return { kind: 'stdio', command: u.command, args: u.args ?? [], env: u.env ?? {}, cwd: u.cwd === undefined ? undefined : expandHome(u.cwd), ...(u.envFile ? { envFile: expandHome(u.envFile) } : {}) };
-  return { kind: 'builtin', name: u.builtin };
+  const off = u.enabled === false ? { enabled: false as const } : {};
+  if ('url' in u) return { kind: 'http', url: u.url, headers: u.headers ?? {}, ...(u.bearerTokenEnvVar ? { bearerTokenEnvVar: u.bearerTokenEnvVar } : {}), ...off };
+  if ('command' in u) return { kind: 'stdio', command: u.command, args: u.args ?? [], env: u.env ?? {}, cwd: u.cwd === undefined ? undefined : expandHome(u.cwd), ...(u.envFile ? { envFile: expandHome(u.envFile) } : {}), ...off };
+  return { kind: 'builtin', name: u.builtin, ...off };
 }
 
 function agent(a: NonNullable<ConfigFile['agents']>[number]): AgentConfig {
@@ -111,5 +112,7 @@ export function validateConfig(raw: unknown, defaultStateDir: string): Config {
     fail('defaultAgent', 'is false, so at least one other agent is needed under "agents" (otherwise no endpoint is served)');
   }
   c.uiSessions = { ...c.uiSessions, ...o.uiSessions };
+  c.listChanges = { ...c.listChanges, ...o.listChanges };
+  c.activity = { ...c.activity, ...o.activity };
   return c;
 }

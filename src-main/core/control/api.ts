@@ -6,6 +6,7 @@ import type { UsageCandidate } from '../workingset/usagePromotion.js';
 import type { GrantView, PendingView } from '../approvals/types.js';
 import type { ApprovalMode } from '../config/schema.js';
 import type { ImportResult, ImportSource, UpstreamInput } from '../import/types.js';
+import type { ActivityEntry } from '../usage/activityTypes.js';
 
 export type AgentView = { id: string; name: string; cap: number; idleWindowDays: number; approvals: ApprovalMode; size: number; url: string; hasToken?: boolean };
 
@@ -40,7 +41,12 @@ export type StatusView = {
 
 export type { UpstreamInput } from '../import/types.js';
 /** An upstream as the window shows it: its settings (header values masked) and its live status. */
-export type UpstreamRow = UpstreamStatusView & { config: UpstreamInput | { builtin: string } };
+export type UpstreamRow = UpstreamStatusView & { config: UpstreamInput | { builtin: string }; enabled?: boolean };
+
+/** One line of an upstream's log view: its stderr or a connection event, with an ISO time. */
+export type UpstreamLogLine = { ts: string; kind: 'stderr' | 'event'; text: string };
+export type UpstreamLogView = { vendor: string; status: string; lines: UpstreamLogLine[] };
+export type { ActivityEntry } from '../usage/activityTypes.js';
 
 export type SettingsView = {
   port: number;
@@ -121,7 +127,8 @@ export interface ControlApi {
   deleteAgent(args: { id: string }): Promise<{ deleted: string }>;
   /** Pins or unpins a tool for one agent (the agent's `pins` in the config). */
   pin(args: { agent: string; tool: string; pinned: boolean }): Promise<MemberRow[]>;
-  clientConfigs(args: { agent: string }): Promise<ClientConfigs>;
+  /** Ready-to-paste client configs; `masked`: an agent token shown as •••• (the window displays these). */
+  clientConfigs(args: { agent: string; masked?: boolean }): Promise<ClientConfigs>;
   upstreams(args: Record<string, never>): Promise<UpstreamRow[]>;
   /** Adds an upstream, or replaces the one named `vendor`. */
   saveUpstream(args: { vendor: string; upstream: UpstreamInput; leaveDemo?: boolean; /** Replaces the upstream saved under that name; without it, a taken name is refused (upstream_exists). */ replace?: boolean }): Promise<UpstreamRow[]>;
@@ -146,6 +153,14 @@ export interface ControlApi {
   secretNames(args: Record<string, never>): Promise<{ names: string[] }>;
   /** Moves plain-text secret header and env values of config.json into the secret store (references stay). */
   migrateSecrets(args: Record<string, never>): Promise<{ moved: string[] }>;
+  /** Turns an upstream off (kept in the config as `enabled: false`, its tools out of every list and search) or on again. */
+  setUpstreamEnabled(args: { vendor: string; enabled: boolean }): Promise<UpstreamRow[]>;
+  /** Restarts an upstream: a stdio server's process, an HTTP upstream's connection. */
+  restartUpstream(args: { vendor: string }): Promise<UpstreamRow[]>;
+  /** The last lines an upstream printed on stderr and its connection events, oldest first. */
+  upstreamLog(args: { vendor: string; lines?: number }): Promise<UpstreamLogView>;
+  /** The latest calls (agent, tool, upstream, duration, ok), newest first. */
+  activity(args: { agent?: string; limit?: number }): Promise<ActivityEntry[]>;
   /** Other clients' config files on this machine (or the one named) and the servers in them; env and header values never leave the core. */
   importScan(args: { from?: string; file?: string; projectDir?: string }): Promise<ImportSource[]>;
   /** Adds the named servers of one client file as upstreams (after a backup of the config) and answers the client edit. */
@@ -173,6 +188,7 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'learnedWords', 'forgetLearned',
   'importScan', 'importServers', 'grants', 'revokeGrant', 'upstreamTools',
   'setUpstreamValue', 'secretNames', 'migrateSecrets',
+  'setUpstreamEnabled', 'restartUpstream', 'upstreamLog', 'activity',
 ] as const;
 
 export function isControlMethod(name: string): name is ControlMethod {

@@ -21,6 +21,7 @@ import { approvalsControl, kindOf } from './approvals.js';
 import { valuesControl } from './values.js';
 import type { SecretStore } from '../secrets/store.js';
 import { MemorySecretStore } from '../secrets/store.js';
+import { upstreamOpsControl } from './upstreamOps.js';
 
 /** Switches the running core holds outside the config. */
 export type InstanceState = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
@@ -166,6 +167,7 @@ export function createControl(p: ControlParts): ControlApi {
 
   return {
     ...approvalsControl({ config: p.config, clock: p.clock, catalog: p.catalog, gate: p.gate, events: p.events, agentId, resolve }),
+    ...upstreamOpsControl({ config: p.config, editor: p.editor, catalog: p.catalog, agentId }),
     ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null, secrets, now: () => p.clock.now() }),
     ...valuesControl({ config: p.config, editor: p.editor, catalog: p.catalog, secrets }),
     async status() {

@@ -8,6 +8,7 @@ import type { ToolboxCatalog } from '../toolbox/merge.js';
 import { maskUrl, maskUrlsIn } from '../redact.js';
 import { newAgentToken } from '../proxy/agentAccess.js';
 import { shellLine } from '../printable.js';
+import { clientToolTimeoutSec } from '../import/clientTimeouts.js';
 import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
 import type { SecretStore } from '../secrets/store.js';
 import { applyMoves, planMoves, storeMoves } from '../secrets/move.js';
@@ -53,6 +54,8 @@ export const MASK = '••••';
 export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
   if (typeof input !== 'object' || input === null) throw new MwsError('usage', 'An upstream needs "url" (HTTP) or "command" (stdio).');
   const prev = (typeof previous === 'object' && previous !== null ? previous : {}) as { url?: unknown; command?: unknown; headers?: unknown; env?: unknown; cwd?: unknown; args?: unknown; envFile?: unknown; bearerTokenEnvVar?: unknown };
+  // An edit keeps the upstream turned off if it was (mws upstream enable turns it on).
+  const off = (prev as { enabled?: unknown }).enabled === false ? { enabled: false } : {};
   const keep = (next: Record<string, string>, old: unknown) =>
     Object.fromEntries(Object.entries(next).map(([k, v]) => [k, v === MASK ? String((old as Record<string, string> | undefined)?.[k] ?? '') : v]));
   if ('url' in input) {
@@ -62,7 +65,7 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
     const url = typeof prev.url === 'string' && input.url === maskUrl(prev.url) ? prev.url : input.url;
     // Fields the form may not show (an imported bearer-token variable) are kept unless given.
     const bearer = 'bearerTokenEnvVar' in input ? input.bearerTokenEnvVar : sameKind ? prev.bearerTokenEnvVar : undefined;
-    return { url, ...(headers && Object.keys(headers).length ? { headers } : {}), ...(typeof bearer === 'string' && bearer ? { bearerTokenEnvVar: bearer } : {}) };
+    return { url, ...(headers && Object.keys(headers).length ? { headers } : {}), ...(typeof bearer === 'string' && bearer ? { bearerTokenEnvVar: bearer } : {}), ...off };
   }
   if ('command' in input) {
     const sameKind = typeof prev.command === 'string';
@@ -80,9 +83,15 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
         const envFile = 'envFile' in input ? input.envFile : sameKind ? prev.envFile : undefined;
         return typeof envFile === 'string' && envFile ? { envFile } : {};
       })(),
+      ...off,
     };
   }
   throw new MwsError('usage', 'An upstream needs "url" (HTTP) or "command" (stdio).');
+}
+
+/** Every upstream as the window shows it: status, masked settings, and whether it is turned on. */
+export function upstreamRows(p: { config: Config; catalog: ToolboxCatalog }): UpstreamRow[] {
+  return p.catalog.statuses().map((s) => ({ ...s, lastError: s.lastError && maskUrlsIn(s.lastError), config: masked(p.config.upstreams[s.vendor]!), enabled: p.config.upstreams[s.vendor]?.enabled !== false }));
 }
 
 export function settingsControl(p: SettingsParts): SettingsMethods {
@@ -109,7 +118,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
     return raw.upstreams as Raw;
   };
-  const rows = (): UpstreamRow[] => p.catalog.statuses().map((s) => ({ ...s, lastError: s.lastError && maskUrlsIn(s.lastError), config: masked(p.config.upstreams[s.vendor]!) }));
+  const rows = (): UpstreamRow[] => upstreamRows(p);
   /**
    * The port the config file asks for. A run started with --port listens elsewhere, but Save must not
    * write that port into the file: the client entries written by import point at the file's port.
@@ -165,12 +174,15 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       const name = p.config.serverName;
       // An agent with a token: every config carries the header its endpoint requires.
       const token = p.config.agents.find((x) => x.id === a.agent)?.token;
-      const auth = token ? `Bearer ${token}` : undefined;
+      // `masked`: the window shows the snippets with the token hidden (it was shown once, when made) and
+      // asks for the real one only to copy it.
+      const auth = token ? `Bearer ${a.masked ? MASK : token}` : undefined;
       return {
         url: v.url,
         // Quoted for the shell by a library made for it; serverName is a bare TOML key (configSchema).
         claudeCode: shellLine(['claude', 'mcp', 'add', '--transport', 'http', name, v.url, ...(auth ? ['--header', `Authorization: ${auth}`] : [])]) ?? '',
-        codex: `[mcp_servers.${name}]\nurl = ${JSON.stringify(v.url)}${auth ? `\nhttp_headers = { "Authorization" = ${JSON.stringify(auth)} }` : ''}`,
+        // Codex gives up on a call after 60 s unless told otherwise; a call through Working Set may take longer.
+        codex: `[mcp_servers.${name}]\nurl = ${JSON.stringify(v.url)}${auth ? `\nhttp_headers = { "Authorization" = ${JSON.stringify(auth)} }` : ''}\ntool_timeout_sec = ${clientToolTimeoutSec(p.config.timeouts)}`,
         json: JSON.stringify({ mcpServers: { [name]: { type: 'http', url: v.url, ...(auth ? { headers: { Authorization: auth } } : {}) } } }, null, 2),
       };
     },

@@ -11,6 +11,7 @@ import type { ClientId, FileFormat } from './clients.js';
 import type { ClientEdit, FoundServer } from './types.js';
 import type { JsonEdit } from './jsonWorker.js';
 import { printable, shellLine } from '../printable.js';
+import { DEFAULT_CLIENT_TOOL_TIMEOUT_SEC } from './clientTimeouts.js';
 
 export type { ClientEdit };
 
@@ -48,7 +49,7 @@ function insideMultiline(line: string, inside: '"""' | "'''" | null): '"""' | "'
   }
 }
 
-function editToml(text: string, names: Set<string>, entryName: string, url: string): string {
+function editToml(text: string, names: Set<string>, entryName: string, url: string, toolTimeoutSec: number): string {
   const out: string[] = [];
   let skipping = false;
   let inString: '"""' | "'''" | null = null;
@@ -62,24 +63,24 @@ function editToml(text: string, names: Set<string>, entryName: string, url: stri
     if (!skipping) out.push(line);
   }
   while (out.length && out[out.length - 1]!.trim() === '') out.pop();
-  return `${out.join('\n')}\n\n[mcp_servers.${tomlKey(entryName)}]\nurl = ${JSON.stringify(url)}\n`;
+  return `${out.join('\n')}\n\n[mcp_servers.${tomlKey(entryName)}]\nurl = ${JSON.stringify(url)}\ntool_timeout_sec = ${toolTimeoutSec}\n`;
 }
 
 /** The TOML edit when it means exactly the file minus those servers plus our entry, else undefined. */
-function checkedToml(text: string, names: string[], entryName: string, url: string): string | undefined {
+function checkedToml(text: string, names: string[], entryName: string, url: string, toolTimeoutSec: number): string | undefined {
   let before: Record<string, unknown>;
   let after: Record<string, unknown>;
   let edited: string;
   try {
     before = parseToml(text) as Record<string, unknown>;
-    edited = editToml(text, new Set(names), entryName, url);
+    edited = editToml(text, new Set(names), entryName, url, toolTimeoutSec);
     after = parseToml(edited) as Record<string, unknown>;
   } catch {
     return undefined;
   }
   const servers = { ...((before.mcp_servers as Record<string, unknown> | undefined) ?? {}) };
   for (const n of names) delete servers[n];
-  servers[entryName] = { url };
+  servers[entryName] = { url, tool_timeout_sec: toolTimeoutSec };
   const expected = { ...before, mcp_servers: servers };
   return isDeepStrictEqual(JSON.parse(JSON.stringify(expected)), JSON.parse(JSON.stringify(after))) ? edited : undefined;
 }
@@ -118,12 +119,12 @@ export type EditPlan = ClientEdit & {
  * What to change in the client. `text` is the edited file when it was given and could be edited here;
  * for JSON it may be left for the caller to make from `jsonEdits`.
  */
-export function planClientEdit(o: { text?: string; format: FileFormat; client: ClientId | null; servers: FoundServer[]; remove?: FoundServer[]; entryName: string; url: string; file: string }): EditPlan {
+export function planClientEdit(o: { text?: string; format: FileFormat; client: ClientId | null; servers: FoundServer[]; remove?: FoundServer[]; entryName: string; url: string; file: string; toolTimeoutSec?: number }): EditPlan {
   const names = o.servers.map((s) => s.name);
   const gone = [...o.servers, ...(o.remove ?? [])];
   const shown = names.map(printable).join(', ');
   if (o.format === 'codex-toml') {
-    const text = o.text === undefined ? undefined : checkedToml(o.text, gone.map((s) => s.name), o.entryName, o.url);
+    const text = o.text === undefined ? undefined : checkedToml(o.text, gone.map((s) => s.name), o.entryName, o.url, o.toolTimeoutSec ?? DEFAULT_CLIENT_TOOL_TIMEOUT_SEC);
     if (text === undefined) {
       return {
         text: o.text ?? '', commands: [], jsonEdits: [], editable: false,

@@ -8,6 +8,7 @@ import { DEFAULT_PORT, type Config } from '../config/schema.js';
 import type { ConfigEditor, Raw } from '../config/editor.js';
 import { expandHome } from '../config/paths.js';
 import { backupStamp } from '../config/backups.js';
+import { clientToolTimeoutSec } from './clientTimeouts.js';
 import { printable } from '../printable.js';
 import { CLIENT_IDS, CLIENT_NAMES, clientOfFile, guessFormat, knownFiles, type ClientId, type FileFormat, type Where } from './clients.js';
 import { readServers, serversOf, unreadable, type FoundWithValues } from './read.js';
@@ -185,7 +186,7 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
   }
   const agent = a.agent ?? 'default';
   const url = p.agentUrl(agent);
-  const plan = planClientEdit({ ...(src.text !== undefined ? { text: src.text } : {}), format: src.format, client: src.client, servers: chosen, remove: own, entryName: p.config.serverName, url, file: src.file });
+  const plan = planClientEdit({ ...(src.text !== undefined ? { text: src.text } : {}), format: src.format, client: src.client, servers: chosen, remove: own, entryName: p.config.serverName, url, file: src.file, toolTimeoutSec: clientToolTimeoutSec(p.config.timeouts) });
   if (src.format !== 'codex-toml' && chosen.length) plan.text = await editedJson(src.file, plan.jsonEdits);
   const { jsonEdits: _e, ...edit } = plan;
   const result: ImportResult = { file: src.file, added, skipped, ...(replaced.length ? { replaced } : {}), backup: null, clientEdit: { ...edit, file: src.file, url }, clientBackup: null, dryRun: a.dryRun === true };

@@ -1,5 +1,6 @@
 // The promote meta-tool: the agent brings a tool into its own list. It does not ask the user:
 // promotion runs nothing.
+import type { CallContext } from './handler.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { Toolbox } from '../toolbox/toolbox.js';
 import type { SearchService } from '../search/service.js';
@@ -34,14 +35,14 @@ export function targetName(args: Record<string, unknown>, verb: string): string 
 }
 
 /** `promoted`: told the tool an agent promoted (a promotion right after a search answers it, as a call does). */
-export function promoteHandler(deps: WorkingSetToolDeps & { promoted?: (agent: string, tool: string) => void }): MetaHandler {
-  return async (agent, args) => {
+export function promoteHandler(deps: WorkingSetToolDeps & { promoted?: (agent: string, tool: string, ctx: CallContext) => void }): MetaHandler {
+  return async (agent, args, ctx) => {
     const name = targetName(args, 'promote');
     if (typeof name !== 'string') return name;
     const entry = deps.toolbox().resolve(name);
     if (!entry) return toolNotFound(name, deps.search.closeNames(name, 3), deps.toolbox().size);
     const changed = await deps.sets.promote(agent, entry.name, entry.vendor, 'agent');
-    deps.promoted?.(agent, entry.name);
+    deps.promoted?.(agent, entry.name, ctx);
     return setAnswer(deps.sets, agent, entry.name, true, changed);
   };
 }

@@ -6,6 +6,7 @@ import type { CallLog } from '../usage/callLog.js';
 import { MAX_SEARCH_LIMIT, type SearchService } from '../search/service.js';
 import type { MetaHandler } from './handler.js';
 import { toolError } from './errors.js';
+import type { SearchCallPairing } from './searchPairing.js';
 
 export function searchToolsDefinition(backendHints: Record<string, string>): Tool {
   const hints = Object.entries(backendHints)
@@ -29,7 +30,7 @@ export function searchToolsDefinition(backendHints: Record<string, string>): Too
 }
 
 /** `listed`: the entries the agent lists now, so search marks them "promoted". */
-export function searchToolsHandler(deps: { search: SearchService; listed: (agentId: string) => ToolEntry[]; callLog: CallLog; clock: Clock }): MetaHandler {
+export function searchToolsHandler(deps: { search: SearchService; listed: (agentId: string) => ToolEntry[]; callLog: CallLog; clock: Clock; pairing?: SearchCallPairing }): MetaHandler {
   return async (agentId, args, ctx) => {
     const { query, limit } = args;
     if (query !== undefined && typeof query !== 'string') return toolError('search_tools "query" must be a string: what you want to do, a tool name, or a backend name.');
@@ -40,6 +41,7 @@ export function searchToolsHandler(deps: { search: SearchService; listed: (agent
     const answer = deps.search.search(query, limit, (e) => listed.has(e.name), agentId);
     // What the agent calls next tells which of these answered the query (learning.ts).
     deps.search.learning?.searched(agentId, query, answer.names);
+    deps.pairing?.searched(agentId, ctx, answer.names);
     deps.callLog.search({
       ts: new Date(deps.clock.now()).toISOString(),
       event: 'search',

@@ -10,6 +10,7 @@ import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { CallLog } from '../usage/callLog.js';
 import { ArgumentValidator } from './argValidation.js';
 import { CallsInFlight } from './inFlight.js';
+import type { AgentLastSeen } from './lastSeen.js';
 import { splitExposedName } from '../toolbox/names.js';
 import { metaTools } from '../metaTools/definitions.js';
 import { isMetaTool, type MetaToolName } from '../toolbox/reservedNames.js';
@@ -18,13 +19,14 @@ import { toolError } from '../toolResults.js';
 import { callToolHandler } from '../metaTools/callTool.js';
 import type { AgentRuntime } from './runtime.js';
 import type { CallContext, MetaHandler } from '../metaTools/handler.js';
+import { recordedContent } from './recorded.js';
 
 /** What the router asks before a call runs, and tells after one succeeded. */
 export type CallHooks = {
   /** Undefined when the call may run, else the answer to give instead (approvals). */
   beforeCall(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal, progress?: CallContext['progress']): Promise<CallToolResult | undefined>;
-  /** A successful call: restarts the tool's idle clock. */
-  used(agentId: string, tool: string, ts: number): void;
+  /** A successful call: restarts the tool's idle clock (`ctx`: the connection it came from, for learning). */
+  used(agentId: string, tool: string, ts: number, ctx?: CallContext): void;
 };
 
 export type ToolRouterOptions = {
@@ -40,6 +42,8 @@ export type ToolRouterOptions = {
   closeNames?: (name: string) => string[];
   /** Where calls in flight are counted (the working sets read it too). */
   inFlight?: CallsInFlight;
+  /** Where each agent's last request is noted (the scheduled cycle waits for quiet agents). */
+  lastSeen?: AgentLastSeen;
 };
 
 export class ToolRouter implements AgentRuntime {
@@ -94,6 +98,7 @@ export class ToolRouter implements AgentRuntime {
   }
 
   listTools(agentId: string): Tool[] {
+    this.opts.lastSeen?.touch(agentId, this.opts.clock.now());
     this.opts.catalog.refreshIfStale();
     return this.listing(agentId).tools;
   }
@@ -117,6 +122,7 @@ export class ToolRouter implements AgentRuntime {
   }
 
   async callTool(agentId: string, name: string, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
+    this.opts.lastSeen?.touch(agentId, this.opts.clock.now());
     if (isMetaTool(name)) return this.callMeta(agentId, name, args ?? {}, ctx);
     const entry = await this.resolveOrWait(name);
     if (!entry) {
@@ -143,6 +149,7 @@ export class ToolRouter implements AgentRuntime {
     this.inFlight.enter(agentId);
     let started: number | undefined;
     let ok = false;
+    let answer: CallToolResult | undefined;
     try {
       const refused = await this.opts.hooks?.beforeCall(agentId, entry, args, ctx.signal, ctx.progress);
       if (refused) return refused;
@@ -156,12 +163,15 @@ export class ToolRouter implements AgentRuntime {
         }),
       );
       ok = result.isError !== true;
-      if (ok) this.opts.hooks?.used(agentId, entry.name, this.opts.clock.now());
+      answer = result;
+      if (ok) this.opts.hooks?.used(agentId, entry.name, this.opts.clock.now(), ctx);
       return result;
     } catch (err) {
       throw asProtocolError(err, entry);
     } finally {
       this.inFlight.leave(agentId);
+      // A long call's end counts as activity too: its answer is what the model reads next.
+      this.opts.lastSeen?.touch(agentId, this.opts.clock.now());
       // A call refused before it reached the upstream was never forwarded: it is not in the call log.
       if (started !== undefined) {
         this.opts.callLog.call({
@@ -173,6 +183,9 @@ export class ToolRouter implements AgentRuntime {
           ms: Math.round((performance.now() - started) * 100) / 100,
           client: ctx.client,
           session: ctx.session ?? null,
+          upstream: entry.vendor,
+          // Arguments and results only when the user asked for them (activity.recordArguments).
+          ...(this.opts.config.activity.recordArguments ? recordedContent(args, answer) : {}),
         });
       }
     }

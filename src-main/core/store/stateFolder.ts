@@ -50,7 +50,7 @@ export async function ensureStateFolder(stateDir: string): Promise<void> {
 
 /** The state files a folder holds; a folder in the place of one would fail later with a puzzling message. */
 export function stateFilePaths(stateDir: string, agents: string[]): string[] {
-  const files = ['catalog.json', 'usage.json', 'working-set.json', 'calls.jsonl', 'control-token', 'instance.json', 'secrets.json'].map((f) => join(stateDir, f));
+  const files = ['catalog.json', 'usage.json', 'working-set.json', 'calls.jsonl', 'calls.1.jsonl', 'control-token', 'instance.json', 'secrets.json'].map((f) => join(stateDir, f));
   for (const a of agents) files.push(join(stateDir, 'agents', `${a}.json`), join(stateDir, 'agents', `${a}.history.jsonl`));
   return files;
 }

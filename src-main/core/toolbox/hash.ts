@@ -1,7 +1,8 @@
 // A tool's definition hash: what an approval was given for. A rewritten description or schema changes it.
 import { createHash } from 'node:crypto';
 
-function stable(v: unknown): string {
+/** JSON with object keys sorted: equal values give equal text whatever their key order. */
+export function stable(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
   if (typeof v === 'object' && v !== null) {
     const keys = Object.keys(v).sort();

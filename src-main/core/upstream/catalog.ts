@@ -8,6 +8,8 @@ import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
 import { UpstreamConnection } from './connection.js';
 import type { Upstream, UpstreamStatusView } from './types.js';
 import type { ResolveParts } from '../secrets/refs.js';
+import { UpstreamJournal, type UpstreamLogEntry } from './journal.js';
+import { MwsError } from '../errors.js';
 
 export const CATALOG_FILE = 'catalog.json';
 /** The longest a settings-window "test this upstream" waits for the upstream to start. */
@@ -99,6 +101,16 @@ export class Catalog<T> {
 
   private open(vendor: string): void {
     this.configs.set(vendor, JSON.stringify(this.opts.config.upstreams[vendor]));
+    if (this.opts.config.upstreams[vendor]?.enabled === false) {
+      // Turned off: not started, and its tools (even the last-good ones) are out of the toolbox.
+      const s = this.state.get(vendor);
+      if (s) Object.assign(s, { tools: undefined, source: 'none', json: undefined });
+      this.upstreams.delete(vendor);
+      this.lastStatus.set(vendor, 'off');
+      this.journal(vendor).event('turned off');
+      return;
+    }
+    this.journal(vendor).event(this.lastStatus.get(vendor) === 'off' ? 'turned on; starting' : 'starting');
     const upstream = this.opts.connect?.(vendor) ?? this.connection(vendor);
     this.upstreams.set(vendor, upstream);
     // Its status as it opens (starting): the first list that finds it up is then a change the tray
@@ -122,6 +134,7 @@ export class Catalog<T> {
       this.upstreams.delete(vendor);
       this.state.delete(vendor);
       this.configs.delete(vendor);
+      this.journals.delete(vendor);
       removed = true;
       touched = true;
     }
@@ -132,7 +145,10 @@ export class Catalog<T> {
         touched = true;
       } else if (this.configs.get(vendor) !== JSON.stringify(wanted[vendor])) {
         await this.upstreams.get(vendor)?.close().catch(() => {});
+        const wasOff = this.lastStatus.get(vendor) === 'off';
         this.open(vendor);
+        // Turned off (or on): its tools leave (or come back to) the toolbox, and clients hear of it.
+        if (wanted[vendor]!.enabled === false || wasOff) removed = true;
         touched = true;
       }
     }
@@ -191,9 +207,41 @@ export class Catalog<T> {
 
   statuses(): UpstreamStatusView[] {
     return [...this.state].map(([vendor, s]) => {
-      const info = this.upstreams.get(vendor)?.info() ?? { vendor, kind: this.opts.config.upstreams[vendor]!.kind, status: 'starting' as const, era: undefined, lastError: undefined };
+      const off = this.opts.config.upstreams[vendor]?.enabled === false;
+      const info = this.upstreams.get(vendor)?.info() ?? { vendor, kind: this.opts.config.upstreams[vendor]!.kind, status: off ? ('off' as const) : ('starting' as const), era: undefined, lastError: undefined };
       return { ...info, toolCount: s.tools?.length ?? 0, source: s.source };
     });
+  }
+
+  /**
+   * Restarts one upstream: a stdio server's process is stopped and started again, an HTTP upstream's
+   * connection closed and opened again. Its last-good tools stay listed meanwhile. Answers once it
+   * listed again, or its list budget ran out (it keeps starting in the background).
+   */
+  async restart(vendor: string): Promise<void> {
+    if (!this.state.has(vendor)) throw new MwsError('not_found', `No upstream "${vendor}" in the config.`, { vendor });
+    if (this.opts.config.upstreams[vendor]?.enabled === false) {
+      throw new MwsError('conflict', `Upstream "${vendor}" is turned off; turn it on to start it (mws upstream enable ${vendor}).`, { vendor });
+    }
+    this.journal(vendor).event('restart asked by the user');
+    await this.upstreams.get(vendor)?.close().catch(() => {});
+    this.open(vendor);
+    await this.relist(vendor);
+  }
+
+  /** What one upstream printed on stderr and what happened to its connection, oldest first. */
+  log(vendor: string, limit?: number): UpstreamLogEntry[] | undefined {
+    if (!this.state.has(vendor)) return undefined;
+    return this.journal(vendor).entries(limit);
+  }
+
+  private readonly journals = new Map<string, UpstreamJournal>();
+
+  /** Each vendor's log outlives its connections: a restart must not hide why the last one died. */
+  private journal(vendor: string): UpstreamJournal {
+    let j = this.journals.get(vendor);
+    if (!j) this.journals.set(vendor, (j = new UpstreamJournal(this.opts.now)));
+    return j;
   }
 
   /** Re-lists stale upstreams in the background; callers keep being served the current catalog. */
@@ -408,6 +456,7 @@ export class Catalog<T> {
   private connection(vendor: string): Upstream {
     return new UpstreamConnection({
       vendor,
+      journal: this.journal(vendor),
       config: this.opts.config.upstreams[vendor]!,
       log: this.opts.log,
       clientName: 'mcp-working-set',

@@ -11,6 +11,7 @@ import { buildTransport, type BuiltTransport } from './transports.js';
 import { RESTART_RESET_AFTER_MS, restartDelayMs } from './backoff.js';
 import { DownLog } from './downLog.js';
 import { StderrTail } from './stderrTail.js';
+import type { UpstreamJournal } from './journal.js';
 import { PeerRouter } from './peers.js';
 import { LIST_MAX_PAGES, listAllTools } from './toolList.js';
 import type { CallOptions, Upstream, UpstreamInfo, UpstreamStatus } from './types.js';
@@ -44,6 +45,8 @@ export type ConnectionOptions = {
   transport?: () => Promise<BuiltTransport>;
   /** Where `${secret:…}` and `${input:…}` values are read at connect time (none: every reference is missing). */
   values?: ResolveParts;
+  /** Where its stderr and connection events go for the log view (journal.ts). */
+  journal?: UpstreamJournal;
 };
 
 /** With no store given, every reference is a value still missing. */
@@ -276,7 +279,10 @@ export class UpstreamConnection implements Upstream {
     const config = await this.resolved();
     const built = await (this.opts.transport?.() ?? buildTransport(config, { maxResultBytes: this.opts.maxResultBytes }));
     // The tail is kept across restarts: a retry must not hide why the last attempt died.
-    built.stderr?.on('data', (chunk: Buffer) => this.stderr.push(chunk));
+    built.stderr?.on('data', (chunk: Buffer) => {
+      this.stderr.push(chunk);
+      this.opts.journal?.stderr(chunk);
+    });
     const client = new Client(
       { name: this.opts.clientName, version: '0.1.0' },
       {
@@ -323,6 +329,8 @@ export class UpstreamConnection implements Upstream {
     const live: Live = { client, built, connectedAt: this.opts.now() };
     client.onclose = () => this.onClosed(live);
     this.live = live;
+    this.journaled.clear();
+    this.opts.journal?.event(`connected (${client.getNegotiatedProtocolVersion() ?? 'protocol unknown'})`);
     // Connected is up: a call may come before the next list does.
     this.status = 'up';
     this.lastError = undefined;
@@ -364,6 +372,7 @@ export class UpstreamConnection implements Upstream {
     // A stdio child died: bring it back with backoff.
     if (this.opts.now() - live.connectedAt > RESTART_RESET_AFTER_MS) this.attempt = 0;
     this.opts.log.warn(`upstream "${this.vendor}" exited.`);
+    this.opts.journal?.event('the process exited');
     this.scheduleRetry();
   }
 
@@ -372,6 +381,7 @@ export class UpstreamConnection implements Upstream {
     // Waiting for a value, there is nothing to retry: giving it reconnects (Catalog.reconnect).
     if (this.closed || this.retryTimer || this.status === 'revoked' || this.status === 'needs-value') return;
     const delay = restartDelayMs(this.attempt++);
+    this.journalOnce(`retrying in ${Math.round(delay / 100) / 10} s`);
     const line = this.downLog.failed(this.vendor, this.lastError ?? 'unknown reason', this.opts.config, delay);
     if (line) this.opts.log.warn(line);
     this.retryTimer = setTimeout(() => {
@@ -388,6 +398,16 @@ export class UpstreamConnection implements Upstream {
   private markDown(err: unknown): void {
     this.status = err instanceof MwsError && err.code === 'upstream_needs_value' ? 'needs-value' : isRefused(err) ? 'revoked' : 'down';
     this.lastError = maskValues(errorMessage(err), this.secretValues);
+    this.journalOnce(`${this.status === 'revoked' ? 'access refused' : this.status === 'needs-value' ? 'needs a value' : 'down'}: ${this.lastError}`);
+  }
+
+  /** Lines already in the log since the last connect: a retry every 30 s adds nothing new. */
+  private readonly journaled = new Set<string>();
+
+  private journalOnce(text: string): void {
+    if (this.journaled.has(text)) return;
+    this.journaled.add(text);
+    this.opts.journal?.event(text);
   }
 
   private async drop(): Promise<void> {

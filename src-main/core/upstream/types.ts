@@ -6,9 +6,10 @@ import type { CallToolResult, ClientCapabilities, ServerCapabilities, Tool } fro
  * failed, and it is retried with backoff; `revoked`: the upstream refuses our credentials
  * (HTTP 401/403), so its tools leave every set; `needs-value`: its config names a value the user has
  * not given yet (`${input:…}`, an unset variable, a secret not in the store) — listed in `needs`, and
- * it is not started (nor retried) until they are given.
+ * it is not started (nor retried) until they are given; `off`: turned off in the config (`enabled: false`),
+ * not started, its tools out of every list and search until it is turned on.
  */
-export type UpstreamStatus = 'starting' | 'up' | 'down' | 'revoked' | 'needs-value';
+export type UpstreamStatus = 'starting' | 'up' | 'down' | 'revoked' | 'needs-value' | 'off';
 export type UpstreamKind = 'http' | 'stdio' | 'builtin';
 
 export type UpstreamInfo = {

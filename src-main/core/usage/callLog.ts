@@ -14,6 +14,11 @@ export type CallRecord = {
   ms: number;
   client: string;
   session: string | null;
+  /** The upstream (vendor) that served it, for the activity log. */
+  upstream?: string;
+  /** Only with `activity.recordArguments` on: the arguments and the start of the result, cut to a bound. */
+  arguments?: unknown;
+  result?: string;
 };
 
 export type SearchRecord = { ts: string; event: 'search'; agent: string; bytes: number; results: number; client: string };

@@ -11,6 +11,8 @@ import { readJsonSafe, writePiecesAtomic } from '../store/atomicJson.js';
 import { readAllNewLines, type Cursor } from './tail.js';
 import { parseTranscriptLine, transcriptFiles } from './transcripts.js';
 import { CALL_LOG_FILE } from './callLog.js';
+import { CALL_LOG_ROTATED_FILE } from './activity.js';
+import { stat } from 'node:fs/promises';
 import type { AgentUsage, ToolUsage } from './types.js';
 import { nextGapSession } from './sessions.js';
 import { DAY_MS } from '../clock.js';
@@ -201,12 +203,23 @@ export class UsageStore {
     const path = join(this.stateDir, CALL_LOG_FILE);
     const used = new UsedCalls();
     const slice = this.slice;
-    const end = await readAllNewLines(path, this.data.cursors[path], async (lines) => {
+    const onChunk = async (lines: string[]) => {
       for (const line of lines) {
         await slice.maybeYield();
         this.callLine(line, used);
       }
-    });
+    };
+    let cursor = this.data.cursors[path];
+    if (cursor) {
+      // The log was rotated since the last read (activity.ts): the rest of the file it was moved to
+      // comes first, then the new calls.jsonl from its start.
+      const [now, moved] = await Promise.all([stat(path).catch(() => undefined), stat(join(this.stateDir, CALL_LOG_ROTATED_FILE)).catch(() => undefined)]);
+      if (moved && moved.ino === cursor.ino && now?.ino !== cursor.ino) {
+        await readAllNewLines(join(this.stateDir, CALL_LOG_ROTATED_FILE), cursor, onChunk);
+        cursor = undefined;
+      }
+    }
+    const end = await readAllNewLines(path, cursor, onChunk);
     if (end) this.moveCursor(path, end);
     return used.list();
   }

@@ -8,6 +8,7 @@ import { reconcilePins, type PinChange } from './pins.js';
 import { decideSweep } from './sweep.js';
 import type { AgentState, Decision, PinSource } from './types.js';
 import { decideUsagePromotions, type UsageCandidate } from './usagePromotion.js';
+import { holdWhileActive } from './quiet.js';
 
 export type CycleInputs = {
   fixed: Map<string, Exclude<PinSource, 'file'>>;
@@ -25,9 +26,12 @@ export type CycleInputs = {
   /** Tool name → vendor for what the upstreams list now. */
   known: ReadonlyMap<string, string>;
   facts: PromotionFacts;
+  /** False while the agent is active (quiet.ts): promotions and idle/cap demotions are held. Default true. */
+  quiet?: boolean;
 };
 
-export type AgentCycle = { pinChanges: PinChange[]; promotions: Decision[]; demotions: Decision[]; usage: UsageCandidate[] };
+/** `held`: what the rules decided but left for when the agent is quiet. */
+export type AgentCycle = { pinChanges: PinChange[]; promotions: Decision[]; demotions: Decision[]; held: Decision[]; usage: UsageCandidate[] };
 
 export function decideCycle(agent: string, state: AgentState, i: CycleInputs, now: number): AgentCycle {
   const draft = structuredClone(state);
@@ -36,8 +40,10 @@ export function decideCycle(agent: string, state: AgentState, i: CycleInputs, no
     if (isPinMark(c)) applyPinMark(draft, c);
     else applyDecision(draft, c, now, i.facts);
   }
-  const { candidates, decisions: promotions } = decideUsagePromotions(agent, i.usage, draft, i.promote, i.idleWindowDays, i.known, now);
-  for (const d of promotions) applyDecision(draft, d, now, i.facts);
-  const demotions = i.sweep ? decideSweep(agent, draft, { cap: i.cap, idleWindowDays: i.idleWindowDays, vendors: i.vendors }, now, { busy: i.busy }) : [];
-  return { pinChanges, promotions, demotions, usage: candidates };
+  const { candidates, decisions: promoted } = decideUsagePromotions(agent, i.usage, draft, i.promote, i.idleWindowDays, i.known, now);
+  for (const d of promoted) applyDecision(draft, d, now, i.facts);
+  const swept = i.sweep ? decideSweep(agent, draft, { cap: i.cap, idleWindowDays: i.idleWindowDays, vendors: i.vendors }, now, { busy: i.busy }) : [];
+  // Decided on the draft with the promotions in (so the cap sees them), then held together if active.
+  const { promotions, demotions, held } = holdWhileActive(promoted, swept, i.quiet ?? true);
+  return { pinChanges, promotions, demotions, held, usage: candidates };
 }

@@ -3,16 +3,24 @@
 import type { Toolbox, ToolEntry } from '../toolbox/toolbox.js';
 import type { ToolState } from './types.js';
 
-/** The names an agent lists before meeting the toolbox: fixed pins first, then pinned members, then by promotion time. */
+/**
+ * The names an agent lists before meeting the toolbox, in an order that only grows at the end: members
+ * * by when they came in (ties: config pin order, then name), then fixed pins not yet members, in config order. A
+ * model's prompt cache keeps the listing up to the first change, so a promotion (or a pin being marked)
+ * never moves the tools before it. (Pins used to come first: a new pin reshuffled the whole list.)
+ */
 export function listingOrder(fixed: Iterable<string>, tools: Record<string, ToolState>): string[] {
   const pins = [...fixed];
-  // A Set: with up to 500 pins an array lookup per member was the report's slowest step.
-  const pinned = new Set(pins);
-  const rest = Object.entries(tools)
-    .filter(([t]) => !pinned.has(t))
-    .sort((a, b) => Number(Boolean(b[1].pinned)) - Number(Boolean(a[1].pinned)) || a[1].promotedAt - b[1].promotedAt || a[0].localeCompare(b[0]))
+  // A Map: with up to 500 pins an array lookup per member was the report's slowest step.
+  const pinAt = new Map(pins.map((t, i) => [t, i]));
+  const rank = (t: string) => pinAt.get(t) ?? Infinity;
+  const members = Object.entries(tools)
+    // Pins that came in together keep the config's order; ties after that by code unit, not
+    // localeCompare: the order must not depend on the machine's locale.
+    .sort((a, b) => a[1].promotedAt - b[1].promotedAt || rank(a[0]) - rank(b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .map(([t]) => t);
-  return [...pins, ...rest];
+  const listed = new Set(members);
+  return [...members, ...pins.filter((t) => !listed.has(t))];
 }
 
 /**

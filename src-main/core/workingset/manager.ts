@@ -18,6 +18,7 @@ import { decideListing, listingOrder } from './listing.js';
 import { applyDecision, applyPinMark, isPinMark, type PromotionFacts } from './apply.js';
 import { decideCycle, type CycleInputs } from './cycle.js';
 import { previewSweep, previewUsage } from './previews.js';
+import { isQuiet } from './quiet.js';
 import type { UsageCandidate } from './usagePromotion.js';
 import { reconcilePins, type PinChange } from './pins.js';
 import type { AgentState, Decision, DemoteCause, HistoryEntry } from './types.js';
@@ -43,10 +44,13 @@ export type WorkingSetsOptions = {
   busy: (agent: string) => boolean;
   /** Configured vendors whose upstream revoked our access. */
   revoked?: () => ReadonlySet<string>;
+  /** When the agent last sent a request (quiet.ts: the scheduled cycle waits for quiet agents). */
+  lastActive?: (agent: string) => number | undefined;
   events: WorkingSetEvents;
 };
 
-export type CycleReport = { decisions: Decision[]; usage: Record<string, UsageCandidate[]> };
+/** `held`: decided, but left until the agent is quiet (a cycle run `whenQuiet`). */
+export type CycleReport = { decisions: Decision[]; usage: Record<string, UsageCandidate[]>; held?: Decision[] };
 
 export class WorkingSets {
   /** The agents' states; approval grants (approvals/grants.ts) are kept in the same files. */
@@ -79,7 +83,7 @@ export class WorkingSets {
     return this.states.agent(id);
   }
 
-  /** The names an agent lists (before meeting the toolbox): pins first, then by promotion time. */
+  /** The names an agent lists (before meeting the toolbox): by promotion time, pins not yet members last. */
   names(agent: string): string[] {
     return listingOrder(this.pins.fixed(this.agent(agent)).keys(), this.states.state(agent).tools);
   }
@@ -175,22 +179,27 @@ export class WorkingSets {
 
   /**
    * One pass of the rules: read new usage, reconcile pins, promote by usage, then sweep (idle, cap,
-   * revoked). With `dryRun`, answers the same decisions and changes nothing.
+   * revoked). With `dryRun`, answers the same decisions and changes nothing. With `whenQuiet` (the
+   * schedule), an agent active within `listChanges.quietMinutes` keeps its list: its promotions and
+   * idle/cap demotions are held for a later cycle. A cycle the user asks for applies at once.
    */
-  cycle(now: number, opts: { dryRun?: boolean; agents?: string[] } = {}): Promise<CycleReport> {
+  cycle(now: number, opts: { dryRun?: boolean; agents?: string[]; whenQuiet?: boolean } = {}): Promise<CycleReport> {
     const run = this.cycles.then(() => this.cycleNow(now, opts));
     this.cycles = run.catch(() => undefined);
     return run;
   }
 
-  private async cycleNow(now: number, opts: { dryRun?: boolean; agents?: string[] }): Promise<CycleReport> {
+  private async cycleNow(now: number, opts: { dryRun?: boolean; agents?: string[]; whenQuiet?: boolean }): Promise<CycleReport> {
     await this.ingest(now);
     const known = this.known();
     const vendors = this.vendors();
     const decisions: Decision[] = [];
+    const held: Decision[] = [];
     const usage: Record<string, UsageCandidate[]> = {};
+    const quietMs = this.o.config.listChanges.quietMinutes * 60_000;
     for (const id of this.states.ids(opts.agents)) {
       const a = this.agent(id);
+      const busy = this.o.busy(id);
       const inputs: CycleInputs = {
         fixed: this.pins.fixed(a),
         files: this.pins.files(),
@@ -199,13 +208,15 @@ export class WorkingSets {
         cap: a.cap,
         idleWindowDays: a.idleWindowDays,
         vendors,
-        busy: this.o.busy(id),
+        busy,
         sweep: !this.demotionPaused,
         known,
         facts: this.facts(id),
+        quiet: !opts.whenQuiet || isQuiet(this.o.lastActive?.(id), busy, now, quietMs),
       };
       const r = decideCycle(id, this.states.state(id), inputs, now);
       usage[id] = r.usage;
+      held.push(...r.held);
       if (opts.dryRun) {
         decisions.push(...r.pinChanges.filter((c): c is Decision => !isPinMark(c)), ...r.promotions, ...r.demotions);
         continue;
@@ -220,7 +231,7 @@ export class WorkingSets {
       await this.o.usage.prune(now, Math.max(this.o.config.promote.windowDays, this.o.config.promote.keepDays, ...this.o.config.agents.map((a) => a.idleWindowDays)));
       await this.o.usage.save();
     }
-    return { decisions, usage };
+    return { decisions, usage, ...(opts.whenQuiet ? { held } : {}) };
   }
 
   /**
@@ -252,8 +263,8 @@ export class WorkingSets {
       } else decisions.push(c);
     }
     await this.apply(decisions, now);
-    // A member pinned or unpinned moves in the listing (pins first): its agent is told, as for a
-    // promotion. Listeners recompute only the agents named, so no other change covers it.
+    // A member pinned or unpinned keeps its place in the listing (listing.ts); its agent is named all
+    // the same, and listeners recompute its listing and tell it only if what it lists differs.
     if (marked.size) this.o.events.changed([...marked]);
     return decisions;
   }

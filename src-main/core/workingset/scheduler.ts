@@ -13,7 +13,8 @@ export function startSweepSchedule(sets: WorkingSets, clock: Clock, log: Logger)
     SWEEP_CRON,
     async () => {
       try {
-        await sets.cycle(clock.now());
+        // Scheduled: an active agent keeps its list (and its prompt cache) until it is quiet.
+        await sets.cycle(clock.now(), { whenQuiet: true });
       } catch (err) {
         log.warn(`working-set sweep failed: ${(err as Error).message}`);
       }

@@ -1,9 +1,9 @@
-// Hash routes: #/agents/<id>[/history], #/inbox, #/import, #/upstreams, #/search, #/report, #/general.
+// Hash routes: #/agents/<id>[/history], #/inbox, #/import, #/upstreams, #/activity, #/search, #/report, #/general.
 // A notification click opens the window at an agent's history or the inbox through the same routes.
-export type Screen = 'agents' | 'inbox' | 'import' | 'upstreams' | 'search' | 'report' | 'general';
+export type Screen = 'agents' | 'inbox' | 'import' | 'upstreams' | 'activity' | 'search' | 'report' | 'general';
 export type Route = { screen: Screen; agent?: string; section?: string };
 
-const KNOWN: readonly Screen[] = ['agents', 'inbox', 'import', 'upstreams', 'search', 'report', 'general'];
+const KNOWN: readonly Screen[] = ['agents', 'inbox', 'import', 'upstreams', 'activity', 'search', 'report', 'general'];
 
 function parse(hash: string): Route {
   let parts: string[];

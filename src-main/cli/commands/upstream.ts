@@ -1,0 +1,88 @@
+// `mws upstream <sub> NAME`: run the upstreams: turn one off or on (kept in the config), restart it,
+// read its log. Subcommands come from one table, so adding one is one entry.
+import { ConfigEditor } from '../../core/config/editor.js';
+import { MwsError } from '../../core/errors.js';
+import { setEnabledIn } from '../../core/control/upstreamOps.js';
+import type { LoadedConfig } from '../../core/config/load.js';
+import { cliConfig, type ConfigFlags } from '../config.js';
+import { isRunning, withControl, type Control } from '../instance.js';
+import type { Io } from '../output.js';
+
+export type UpstreamFlags = ConfigFlags & { json: boolean; lines: number | undefined; rest: string[] };
+
+type Sub = {
+  usage: string;
+  /** `c`: the running instance, or the core started on the files; undefined for edits made to the file alone. */
+  run: (io: Io, name: string, f: UpstreamFlags, loaded: LoadedConfig, c: Control | undefined) => Promise<number>;
+};
+
+const need = (c: Control | undefined, what: string): Control => {
+  if (c?.source !== 'running instance') throw new MwsError('usage', `No instance is running, so there is ${what}; start one with \`mws serve\` (or open the app).`);
+  return c;
+};
+
+async function setEnabled(io: Io, name: string, enabled: boolean, f: UpstreamFlags, loaded: LoadedConfig, c: Control | undefined): Promise<number> {
+  if (c?.source === 'running instance') {
+    const rows = await c.api.setUpstreamEnabled({ vendor: name, enabled });
+    const row = rows.find((r) => r.vendor === name);
+    if (f.json) io.out(JSON.stringify(row ?? null));
+    else io.out(enabled ? `Turned "${name}" on; it is ${row?.status ?? 'starting'}.` : `Turned "${name}" off: it is stopped and its tools are out of every list and search. \`mws upstream enable ${name}\` turns it back on.`);
+    return 0;
+  }
+  if (!(name in loaded.config.upstreams)) throw new MwsError('not_found', `No upstream "${name}" in ${loaded.path}.`);
+  const editor = new ConfigEditor(loaded.path, loaded.raw, loaded.config.stateDir, async () => {});
+  await editor.update((raw) => setEnabledIn(raw, name, enabled));
+  if (f.json) io.out(JSON.stringify({ vendor: name, enabled }));
+  else io.out(`${enabled ? 'Turned on' : 'Turned off'} "${name}" in ${loaded.path}; it takes effect when Working Set starts.`);
+  return 0;
+}
+
+export const UPSTREAM_SUBCOMMANDS: Record<string, Sub> = {
+  enable: { usage: 'mws upstream enable NAME     turn it back on', run: (io, n, f, l, c) => setEnabled(io, n, true, f, l, c) },
+  disable: { usage: 'mws upstream disable NAME    turn it off without removing it (its tools leave every list and search)', run: (io, n, f, l, c) => setEnabled(io, n, false, f, l, c) },
+  restart: {
+    usage: 'mws upstream restart NAME    restart its process (stdio) or reconnect (HTTP)',
+    run: async (io, name, f, _l, c) => {
+      const rows = await need(c, 'nothing to restart').api.restartUpstream({ vendor: name });
+      const row = rows.find((r) => r.vendor === name);
+      io.out(f.json ? JSON.stringify(row ?? null) : `Restarted "${name}": it is ${row?.status ?? 'starting'}${row?.status === 'up' ? ` with ${row.toolCount} tools` : row?.lastError ? ` (${row.lastError})` : ''}.`);
+      return 0;
+    },
+  },
+  log: {
+    usage: 'mws upstream log NAME [--lines N]   its last stderr lines and connection events',
+    run: async (io, name, f, _l, c) => {
+      const v = await need(c, 'no log to show (the log is kept by the running instance)').api.upstreamLog({ vendor: name, ...(f.lines ? { lines: f.lines } : {}) });
+      if (f.json) {
+        io.out(JSON.stringify(v));
+        return 0;
+      }
+      io.out(`Upstream "${name}" is ${v.status}.`);
+      if (!v.lines.length) io.out('Nothing logged yet.');
+      for (const l of v.lines) io.out(`${l.ts.slice(11, 19)}  ${l.kind === 'event' ? '—' : ' '} ${l.text}`);
+      return 0;
+    },
+  },
+};
+
+export function upstreamUsage(): string[] {
+  return Object.values(UPSTREAM_SUBCOMMANDS).map((s) => s.usage);
+}
+
+export async function runUpstream(io: Io, f: UpstreamFlags): Promise<number> {
+  const [sub, name, ...extra] = f.rest;
+  const names = Object.keys(UPSTREAM_SUBCOMMANDS);
+  const spec = sub !== undefined && Object.hasOwn(UPSTREAM_SUBCOMMANDS, sub) ? UPSTREAM_SUBCOMMANDS[sub]! : undefined;
+  if (!spec) throw new MwsError('usage', `${sub ? `mws upstream has no "${sub}"` : 'mws upstream needs what to do'}: one of ${[...names, 'set'].join(', ')}, then the upstream's name (e.g. \`mws upstream log github\`).`);
+  if (!name) throw new MwsError('usage', `Name the upstream: \`${spec.usage.split(/\s{2,}/)[0]}\`.`);
+  if (extra.length) throw new MwsError('usage', `mws upstream ${sub} takes one name (also got ${extra.map((e) => `"${e}"`).join(' ')}).`);
+  const loaded = await cliConfig(f);
+  if (!(name in loaded.config.upstreams)) {
+    const known = Object.keys(loaded.config.upstreams);
+    throw new MwsError('not_found', `No upstream "${name}" in ${loaded.path}.${known.length ? ` The upstreams are: ${known.join(', ')}.` : ' There are none yet.'}`);
+  }
+  // Turning one off or on needs no instance: without one, the file is edited and nothing is started;
+  // restart and log need one, and say so without starting every upstream first.
+  if (!(await isRunning(loaded.config))) return spec.run(io, name, f, loaded, undefined);
+  return withControl(loaded.config, (c) => spec.run(io, name, f, loaded, c));
+}

@@ -1,0 +1,64 @@
+// The ControlApi's running-upstreams half: turn an upstream off and on (kept in the config), restart
+// it, read its log; and the activity log of calls.
+import { MwsError } from '../errors.js';
+import type { Config } from '../config/schema.js';
+import type { ConfigEditor, Raw } from '../config/editor.js';
+import type { ToolboxCatalog } from '../toolbox/merge.js';
+import { maskUrlsIn } from '../redact.js';
+import { recentCalls } from '../usage/activity.js';
+import type { ControlApi } from './api.js';
+import { upstreamRows } from './settings.js';
+
+export type UpstreamOpsParts = {
+  config: Config;
+  editor: ConfigEditor;
+  catalog: ToolboxCatalog;
+  /** Checks an agent id (throws agent_not_found with the known ids). */
+  agentId: (v: unknown) => string;
+};
+
+type Methods = Pick<ControlApi, 'setUpstreamEnabled' | 'restartUpstream' | 'upstreamLog' | 'activity'>;
+
+export function upstreamOpsControl(p: UpstreamOpsParts): Methods {
+  const known = (vendor: unknown): string => {
+    if (typeof vendor !== 'string' || !(vendor in p.config.upstreams)) {
+      const names = Object.keys(p.config.upstreams);
+      throw new MwsError('not_found', `No upstream ${JSON.stringify(vendor)} in the config.${names.length ? ` The upstreams are: ${names.join(', ')}.` : ' There are none yet.'}`, { vendor: String(vendor) });
+    }
+    return vendor;
+  };
+  return {
+    async setUpstreamEnabled(a) {
+      const vendor = known(a.vendor);
+      await p.editor.update((raw) => setEnabledIn(raw, vendor, a.enabled));
+      return upstreamRows(p);
+    },
+    async restartUpstream(a) {
+      await p.catalog.restart(known(a.vendor));
+      return upstreamRows(p);
+    },
+    async upstreamLog(a) {
+      const vendor = known(a.vendor);
+      const status = p.catalog.statuses().find((s) => s.vendor === vendor)?.status ?? 'starting';
+      // Masked as the status line is: a server may print a URL with a token in it.
+      const lines = (p.catalog.log(vendor, a.lines) ?? []).map((l) => ({ ts: new Date(l.ts).toISOString(), kind: l.kind, text: maskUrlsIn(l.text) }));
+      return { vendor, status, lines };
+    },
+    async activity(a) {
+      const agent = a.agent === undefined ? undefined : p.agentId(a.agent);
+      return recentCalls(p.config.stateDir, { ...(agent ? { agent } : {}), ...(a.limit ? { limit: a.limit } : {}) });
+    },
+  };
+}
+
+/**
+ * Turns an upstream off (`enabled: false`) or on (the field removed: on is the default) in the file's
+ * JSON, under "upstreams" or the single seed-style "upstream". The CLI uses it too, with no instance.
+ */
+export function setEnabledIn(raw: Raw, vendor: string, enabled: boolean): void {
+  const single = raw.upstream as Raw | undefined;
+  const e = single && typeof single === 'object' && !raw.upstreams ? single : (raw.upstreams as Record<string, Raw> | undefined)?.[vendor];
+  if (!e || typeof e !== 'object') throw new MwsError('not_found', `No upstream "${vendor}" in the config file.`, { vendor });
+  if (enabled) delete e.enabled;
+  else e.enabled = false;
+}
