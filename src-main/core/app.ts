@@ -27,6 +27,7 @@ import { createFastPath } from './proxy/fastPath.js';
 import { buildToolbox, type ToolboxCatalog } from './toolbox/merge.js';
 import { SearchService } from './search/service.js';
 import { SearchLearning } from './search/learning.js';
+import { learningPolicy } from './search/learningScope.js';
 import { transcriptLearner } from './search/transcriptPairs.js';
 import { searchToolsHandler } from './metaTools/searchTools.js';
 import { CoreEvents } from './control/events.js';
@@ -142,7 +143,14 @@ export function createApp(opts: AppOptions): App {
     ...(opts.connect ? { connect: opts.connect } : {}),
   });
   const passthrough = new Passthrough(catalog, config, log);
-  const learning = new SearchLearning({ stateDir: config.stateDir, now: () => clock.now(), enabled: () => config.search?.learn !== false, log });
+  const learning = new SearchLearning({
+    stateDir: config.stateDir,
+    now: () => clock.now(),
+    enabled: () => config.search?.learn !== false,
+    // Agents behind tokens learn on their own unless the user shares (search.shareLearning).
+    policy: () => learningPolicy({ agents: config.agents, shareLearning: config.search?.shareLearning }),
+    log,
+  });
   const search = new SearchService(() => catalog.toolbox(), config.searchAliases, 'bm25f', learning);
   // Claude Code transcripts, read by the usage cycle, also teach which tool a search led to.
   usage.onTranscriptLine = transcriptLearner(
