@@ -1,5 +1,6 @@
 // Where the CLI reports: results to stdout, problems to stderr, once each.
 import { MwsError } from '../core/errors.js';
+import { isDiskFull, saveFailed } from '../core/store/writeFailure.js';
 
 export type Io = { out: (s: string) => void; err: (s: string) => void };
 
@@ -13,6 +14,11 @@ export function reportError(io: Io, err: unknown): number {
   if (err instanceof MwsError) {
     io.err(`mws: ${err.message}`);
     return err.code === 'config_invalid' || err.code === 'usage' || err.code === 'config_unreadable' ? 2 : 1;
+  }
+  // A full disk is the machine's state, not a bug: one sentence, no stack.
+  if (isDiskFull(err)) {
+    io.err(`mws: ${saveFailed(err, 'what this command wrote', (err as NodeJS.ErrnoException).path ?? 'the state folder').message}`);
+    return 1;
   }
   io.err(`mws: ${(err as Error)?.stack ?? String(err)}`);
   return 1;

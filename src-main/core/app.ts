@@ -28,6 +28,7 @@ import { buildToolbox, type ToolboxCatalog } from './toolbox/merge.js';
 import { SearchService } from './search/service.js';
 import { SearchLearning } from './search/learning.js';
 import { learningPolicy } from './search/learningScope.js';
+import { saveFailed } from './store/writeFailure.js';
 import { transcriptLearner } from './search/transcriptPairs.js';
 import { searchToolsHandler } from './metaTools/searchTools.js';
 import { CoreEvents } from './control/events.js';
@@ -116,7 +117,7 @@ export function createApp(opts: AppOptions): App {
   registerBuiltin('demo', () => createDemoServer());
   const endpoints = new Map<string, AgentEndpoint>();
   const events = new CoreEvents();
-  const callLog = new CallLog(config.stateDir);
+  const callLog = new CallLog(config.stateDir, { log, now: () => clock.now() });
   const seed = new SeedWorkingSetFile(config.stateDir, log);
   const usage = new UsageStore(config.stateDir, log);
   const files = new AgentStateFiles(config.stateDir, log);
@@ -174,7 +175,10 @@ export function createApp(opts: AppOptions): App {
     },
   });
   const pending = new PendingApprovals(config.timeouts.approvalMs, () => clock.now(), (call) => events.emit({ type: 'approvalPending', call }));
-  const grants = new ApprovalGrants({ records: (agent) => sets.states.state(agent).approvals, save: (agent) => sets.states.save(agent) }, () => clock.now());
+  const grants = new ApprovalGrants(
+    { records: (agent) => sets.states.state(agent).approvals, save: (agent) => sets.states.save(agent), failed: (err, what) => saveFailed(err, what, config.stateDir) },
+    () => clock.now(),
+  );
   const gate = new ApprovalGate(config, grants, pending, () => clock.now(), opts.approvalKeepAliveMs);
   const router: ToolRouter = new ToolRouter({
     config,
@@ -252,7 +256,7 @@ export function createApp(opts: AppOptions): App {
   };
   const editor = new ConfigEditor(opts.configFile?.path, opts.configFile?.raw ?? {}, opts.configFile?.stateDirDefault ?? config.stateDir, applyConfig, log);
   const ui = new UiSessions(() => clock.now(), () => config.uiSessions);
-  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link(), uiRevokeAll: () => ui.revokeAll() });
+  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link(), uiRevokeAll: () => ui.revokeAll(), droppedCallRecords: (agent) => callLog.droppedRecords(agent) });
   /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */
   const pausedEndpoint = { handle: async () => text(503, 'Working Set is paused. Resume it from the tray, the window or `mws resume`, then try again.') };
 

@@ -40,6 +40,8 @@ export type ControlParts = {
   uiToken: () => string;
   /** Ends every headless window session; answers how many. */
   uiRevokeAll?: () => number;
+  /** Call records of an agent that could not be written since start (a full disk): usage/callLog.ts. */
+  droppedCallRecords?: (agent: string) => number;
 };
 
 function str(v: unknown, what: string): string {
@@ -241,6 +243,7 @@ export function createControl(p: ControlParts): ControlApi {
             searches: p.usage.searches(id),
             history: await historyCounts(id),
             daily: p.usage.daily(id, p.clock.now()),
+            droppedCallRecords: p.droppedCallRecords?.(id) ?? 0,
           }),
         ),
       );

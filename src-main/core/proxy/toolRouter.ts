@@ -128,7 +128,15 @@ export class ToolRouter implements AgentRuntime {
   private async callMeta(agentId: string, name: MetaToolName, args: Record<string, unknown>, ctx: CallContext): Promise<CallToolResult> {
     const handler = this.handlers.get(name);
     if (!handler) return toolError(`${name} is not available in this version of Working Set yet.`);
-    return handler(agentId, args, ctx);
+    try {
+      return await handler(agentId, args, ctx);
+    } catch (err) {
+      // A change that could not be saved (disk_full…) is an answer the model can relay, not -32603.
+      if (err instanceof MwsError && (err.code === 'disk_full' || err.code === 'state_unwritable')) {
+        return { content: [{ type: 'text', text: `${err.code}: ${err.message}` }], structuredContent: { error: err.code }, isError: true };
+      }
+      throw err;
+    }
   }
 
   private async forward(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
