@@ -1,6 +1,6 @@
 // Where the CLI reports: results to stdout, problems to stderr, once each.
 import { MwsError } from '../core/errors.js';
-import { isDiskFull, saveFailed } from '../core/store/writeFailure.js';
+import { errorPath, isDiskFull, saveFailed } from '../core/store/writeFailure.js';
 
 export type Io = { out: (s: string) => void; err: (s: string) => void };
 
@@ -17,7 +17,7 @@ export function reportError(io: Io, err: unknown): number {
   }
   // A full disk is the machine's state, not a bug: one sentence, no stack.
   if (isDiskFull(err)) {
-    io.err(`mws: ${saveFailed(err, 'what this command wrote', (err as NodeJS.ErrnoException).path ?? 'the state folder').message}`);
+    io.err(`mws: ${saveFailed(err, 'what this command wrote', errorPath(err) ?? 'the state folder').message}`);
     return 1;
   }
   io.err(`mws: ${(err as Error)?.stack ?? String(err)}`);

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { MwsError, errorMessage, type ErrorCode } from '../errors.js';
 import { CONTROL_METHODS, isControlMethod, type ControlApi } from './api.js';
 import { argSchemaOf } from './argSchemas.js';
-import { isDiskFull, saveFailed } from '../store/writeFailure.js';
+import { errorPath, isDiskFull, saveFailed } from '../store/writeFailure.js';
 
 export type ControlErrorBody = { code: ErrorCode | 'internal'; message: string; data: Record<string, unknown> };
 export type Envelope<T = unknown> = { ok: true; result: T } | { ok: false; error: ControlErrorBody };
@@ -119,7 +119,7 @@ export async function dispatch(api: ControlApi, method: unknown, args: unknown):
     if (err instanceof MwsError) return failure(err.code, err.message, err.data);
     // A full disk is the machine's state, not a bug (a write that no caller turned into disk_full).
     if (isDiskFull(err)) {
-      const e = saveFailed(err, `the change ${method} made`, (err as NodeJS.ErrnoException).path ?? 'the state folder');
+      const e = saveFailed(err, `the change ${method} made`, errorPath(err) ?? 'the state folder');
       return failure(e.code, e.message, { method, ...e.data });
     }
     return failure('internal', `${method} failed: ${errorMessage(err)}. This is a bug in mws; the log has the details.`, { method });

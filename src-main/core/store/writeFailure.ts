@@ -4,9 +4,17 @@
 import { MwsError, errorMessage } from '../errors.js';
 
 const FULL = new Set(['ENOSPC', 'EDQUOT']);
+/** What a Node system error carries (no Node types here: the window's code reads this module too). */
+type SystemError = { code?: string; path?: string };
+
+/** The path a system error names, if any. */
+export function errorPath(err: unknown): string | undefined {
+  const p = (err as SystemError | null)?.path;
+  return typeof p === 'string' ? p : undefined;
+}
 
 export function isDiskFull(err: unknown): boolean {
-  return FULL.has((err as NodeJS.ErrnoException | null)?.code ?? '');
+  return FULL.has((err as SystemError | null)?.code ?? '');
 }
 
 /**
@@ -15,7 +23,7 @@ export function isDiskFull(err: unknown): boolean {
  */
 export function saveFailed(err: unknown, what: string, dir: string): MwsError {
   if (err instanceof MwsError) return err;
-  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const code = (err as SystemError | null)?.code;
   if (isDiskFull(err)) {
     return new MwsError('disk_full', `The disk is full: ${what} could not be saved in ${dir}, so nothing changed. Free some space there and try again.`, { dir, errno: code });
   }
