@@ -88,13 +88,13 @@ describe('approval budgets per agent', () => {
     const sec2 = await connect('/sec2', TOKEN2);
     // 3 × 2.8 MB is past one agent's 8 MB budget: the open agent's third call is refused…
     const big = (c: string) => ({ name: `${c}.txt`, content: c.repeat(2_800_000) });
-    const waiting = ['a', 'b'].map((c) => open.callTool({ name: 'drive_upload_file', arguments: big(c) }, undefined, { timeout: 600_000 }));
+    const waiting = ['a', 'b'].map((c) => open.callTool({ name: 'drive_upload_file', arguments: big(c) }, { timeout: 600_000 }));
     await until(async () => (await api.pendingApprovals({ agent: 'default' })).length === 2, 'two calls of /mcp to wait');
     const third = await open.callTool({ name: 'drive_upload_file', arguments: big('c') });
     expect(textOf(third)).toMatch(/this agent's calls waiting for the user's approval already hold the most argument data/);
     // …but the other agent's call waits for the user as it should, rather than failing at once.
     let settled = false;
-    const other = sec2.callTool({ name: 'drive_upload_file', arguments: big('d') }, undefined, { timeout: 600_000 }).finally(() => (settled = true));
+    const other = sec2.callTool({ name: 'drive_upload_file', arguments: big('d') }, { timeout: 600_000 }).finally(() => (settled = true));
     await until(async () => settled || (await api.pendingApprovals({ agent: 'sec2' })).length > 0, "the other agent's call to wait for approval");
     expect(settled, "the other agent's call was answered at once (refused) instead of waiting").toBe(false);
     // The user answers; every waiting call ends.

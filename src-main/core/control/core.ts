@@ -18,6 +18,7 @@ import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
 import { maskUrlsIn } from '../redact.js';
 import { approvalsControl, kindOf } from './approvals.js';
+import { isDiskFull } from '../store/writeFailure.js';
 
 /** Switches the running core holds outside the config. */
 export type InstanceState = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
@@ -247,8 +248,11 @@ export function createControl(p: ControlParts): ControlApi {
           }),
         ),
       );
-      // Whatever was tokenized for the first time is kept for the next start (a write only then).
-      await tokenCounts.save();
+      // Whatever was tokenized for the first time is kept for the next start (a write only then). A
+      // cache: on a full disk the report is still the answer, and the next start counts again.
+      await tokenCounts.save().catch((err: unknown) => {
+        if (!isDiskFull(err)) throw err;
+      });
       return reports;
     },
     async setDemotionPaused(a) {
