@@ -189,6 +189,7 @@ export function createApp(opts: AppOptions): App {
     listing: (agent) => sets.listing(agent),
     hooks: {
       beforeCall: (agent, entry, args, signal, progress) => gate.check(agent, entry, args, signal, progress),
+      verdict: (agent, entry) => gate.preview(agent, entry),
       used: (agent, tool, ts) => {
         sets.markUsed(agent, tool, ts);
         learning.called(agent, tool);

@@ -5,7 +5,7 @@ import type { Config } from '../config/schema.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { ApprovalGrants } from './grants.js';
 import { toolError } from '../toolResults.js';
-import { decideApproval } from './policy.js';
+import { decideApproval, type ApprovalVerdict } from './policy.js';
 import type { PendingApprovals } from './pending.js';
 import { keepAliveWhileWaiting, type ProgressSender } from './keepAlive.js';
 
@@ -19,6 +19,12 @@ export class ApprovalGate {
     private readonly keepAliveMs?: number,
   ) {}
 
+  /** What a call would meet now, without waiting or changing anything (call_tool's dryRun). */
+  preview(agent: string, entry: ToolEntry): ApprovalVerdict {
+    const mode = this.config.agents.find((a) => a.id === agent)?.approvals ?? 'ask';
+    return decideApproval(mode, entry, this.grants.of(agent)[entry.name]);
+  }
+
   /** Undefined when the call may run; otherwise the answer to give instead. */
   async check(agent: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal, progress?: ProgressSender): Promise<CallToolResult | undefined> {
     const mode = this.config.agents.find((a) => a.id === agent)?.approvals ?? 'ask';
@@ -30,10 +36,10 @@ export class ApprovalGate {
     const outcome = await this.pending.wait(agent, entry.name, args ?? {}, verdict.withdrawn, signal).finally(stop);
     if (outcome === 'once') return undefined;
     if (typeof outcome === 'object') return toolError(outcome.full);
-    if (outcome === 'allow') {
-      await this.grants.grant(agent, entry.name, entry.hash);
-      return undefined;
-    }
+    // "Always allow" was stored by allow() for the definition the user saw when deciding; this call's
+    // entry may be older (the tool was redefined while it waited): granting it here would put the
+    // old hash back, and the next call would ask again after the answer said it would not.
+    if (outcome === 'allow') return undefined;
     if (outcome === 'deny') return toolError(`The user did not allow ${entry.name} for this agent, so it was not run. Do not retry it unless the user asks.`);
     const secs = Math.round(this.config.timeouts.approvalMs / 1000);
     return toolError(

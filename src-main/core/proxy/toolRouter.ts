@@ -25,6 +25,8 @@ export type CallHooks = {
   beforeCall(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal, progress?: CallContext['progress']): Promise<CallToolResult | undefined>;
   /** A successful call: restarts the tool's idle clock. */
   used(agentId: string, tool: string, ts: number): void;
+  /** What the approval rule says of a call now, without waiting (dryRun): run, ask, or refuse with a sentence. */
+  verdict?(agentId: string, entry: ToolEntry): { kind: 'run' } | { kind: 'ask' } | { kind: 'refuse'; message: string };
 };
 
 export type ToolRouterOptions = {
@@ -58,6 +60,7 @@ export class ToolRouter implements AgentRuntime {
         resolve: (name) => this.resolveOrWait(name),
         unknownToolMessage: (name) => this.unknownToolMessage(name),
         check: (entry, args) => this.validator.check(entry, args),
+        verdict: (agentId, entry) => this.opts.hooks?.verdict?.(agentId, entry) ?? { kind: 'run' },
         forward: (agentId, entry, args, ctx) => this.forward(agentId, entry, args, ctx),
       }),
     );
