@@ -197,6 +197,7 @@ export function createApp(opts: AppOptions): App {
     },
     closeNames: (name) => search.closeNames(name, 3),
     inFlight,
+    log,
   });
   /**
    * Tells agents their list changed: after a set change, the agents named; after a toolbox change

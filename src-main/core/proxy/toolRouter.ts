@@ -18,6 +18,7 @@ import { toolError } from '../toolResults.js';
 import { callToolHandler } from '../metaTools/callTool.js';
 import type { AgentRuntime } from './runtime.js';
 import type { CallContext, MetaHandler } from '../metaTools/handler.js';
+import type { Logger } from '../log.js';
 
 /** What the router asks before a call runs, and tells after one succeeded. */
 export type CallHooks = {
@@ -42,6 +43,8 @@ export type ToolRouterOptions = {
   closeNames?: (name: string) => string[];
   /** Where calls in flight are counted (the working sets read it too). */
   inFlight?: CallsInFlight;
+  /** Where an upstream's unusable answer is told (too deep to pass on). */
+  log?: Logger;
 };
 
 export class ToolRouter implements AgentRuntime {
@@ -166,6 +169,12 @@ export class ToolRouter implements AgentRuntime {
           ...(ctx.peer ? { peer: ctx.peer } : {}),
         }),
       );
+      // Serializing the answer recurses: a result nested thousands of levels deep would fail there
+      // with "Maximum call stack size exceeded" and nothing said of it (issue 19).
+      if (exceedsDepth(result, MAX_RESULT_DEPTH)) {
+        this.opts.log?.warn(`upstream "${entry.vendor}" answered ${entry.name} with a result nested more than ${MAX_RESULT_DEPTH} levels deep; it was not passed on.`);
+        return toolError(`${entry.name} ran, but its upstream "${entry.vendor}" answered with a result nested more than ${MAX_RESULT_DEPTH} levels deep, more than Working Set passes on. The call may have had its effect; ask the upstream's maintainer for a flatter answer.`);
+      }
       ok = result.isError !== true;
       if (ok) this.opts.hooks?.used(agentId, entry.name, this.opts.clock.now());
       return result;
@@ -221,6 +230,8 @@ export class ToolRouter implements AgentRuntime {
 
 /** Deeper arguments are refused: real tool arguments are a few levels deep, and recursion has a floor. */
 export const MAX_ARGUMENT_DEPTH = 64;
+/** Deeper results are not passed on: JSON.stringify overflows the stack at ~5,000 levels; real results nest a few. */
+export const MAX_RESULT_DEPTH = 512;
 
 /** Whether `v` nests objects/arrays deeper than `max`, walked without recursion. */
 export function exceedsDepth(v: unknown, max: number): boolean {
