@@ -51,6 +51,7 @@ describe('argument validation of a flood of keys', () => {
     const flood = manyKeys(300_000);
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
+    await new Promise((r) => setTimeout(r, 30));
     let answer = '';
     const ms = await cpuMs(async () => {
       const r = await call(flood);
@@ -75,4 +76,38 @@ describe('argument validation of a flood of keys', () => {
     const entry = { name: 't', hash: 'h', vendor: 'v', upstreamName: 't', tool: strict, readOnly: true, destructive: false };
     expect(v.check(entry, manyKeys(FULL_CHECK_MAX_VALUES + 1))).toMatch(/the first problem\): "a" is required\./);
   });
+});
+
+describe('search while a large toolbox is being indexed', () => {
+  it('search_tools and unknown names wait for (or skip) the build in slices rather than finishing it at once on the loop', async () => {
+    const { Toolbox } = await import('../../src-main/core/toolbox/toolbox.js');
+    const { SearchService } = await import('../../src-main/core/search/service.js');
+    const { searchToolsHandler } = await import('../../src-main/core/metaTools/searchTools.js');
+    const { generateCatalog } = await import('../../bench/genCatalog.js');
+    const box = new Toolbox(new Map([['v', generateCatalog(10_000).tools]]), true);
+    const search = new SearchService(() => box);
+    const handler = searchToolsHandler({ search, listed: () => [], callLog: { search: () => {} } as never, clock: new ManualClock() });
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    // The monitor's timer must be running before a stall can be seen.
+    await new Promise((r) => setTimeout(r, 30));
+    const warming = search.warmInSlices();
+    // Asked at once, as a client would right after the toolbox changed.
+    // A synchronous call holds the loop for exactly its own length.
+    const t0 = performance.now();
+    expect(search.closeNames('v__github_delete_isue', 3)).toEqual([]);
+    expect(performance.now() - t0, 'an unknown name looked up while 10,000 tools are indexed').toBeLessThan(100);
+    // The handler's synchronous part (up to its first await) holds the loop: it must not be the build.
+    const t1 = performance.now();
+    const pending = handler('default', { query: 'delete a github issue' }, { via: 'direct', client: 't', session: undefined });
+    expect(performance.now() - t1, 'search_tools asked while 10,000 tools are indexed, before its first await').toBeLessThan(200);
+    const r = await pending;
+    await warming;
+    delay.disable();
+    expect(JSON.parse((r.content[0] as { text: string }).text).results[0].name).toMatch(/^v__github_delete_issue/);
+    // Slices are ~4 ms; a build finished at once held the loop for the whole build (5–7 s on a busy
+    // 2-core machine). The bound is loose: on such a machine the OS alone stalls a process ~0.8 s.
+    expect(delay.max / 1e6, 'longest event-loop stall while 10,000 tools were indexed and searched').toBeLessThan(3_000);
+    expect(search.closeNames('v__github_delete_isue', 3)[0]).toMatch(/github_delete_issue/);
+  }, 120_000);
 });
