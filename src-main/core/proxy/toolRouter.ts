@@ -8,7 +8,7 @@ import type { Clock } from '../clock.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { CallLog } from '../usage/callLog.js';
-import { ArgumentValidator } from './argValidation.js';
+import { ArgumentValidator, argShape } from './argValidation.js';
 import { CallsInFlight } from './inFlight.js';
 import { splitExposedName } from '../toolbox/names.js';
 import { metaTools } from '../metaTools/definitions.js';
@@ -146,11 +146,13 @@ export class ToolRouter implements AgentRuntime {
   }
 
   private async forward(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
-    // Checked before anything recursive (schema validation, serialization) walks the arguments.
-    if (exceedsDepth(args, MAX_ARGUMENT_DEPTH)) {
+    // Checked before anything recursive (schema validation, serialization) walks the arguments; the
+    // same walk counts their values for the validator (one walk of a 300,000-key object, not two).
+    const shape = argShape(args, MAX_ARGUMENT_DEPTH);
+    if (shape.tooDeep) {
       return toolError(`The arguments for ${entry.name} are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, more than Working Set forwards. Send them flatter.`);
     }
-    const problem = this.validator.check(entry, args);
+    const problem = this.validator.check(entry, args, shape.values);
     if (problem) return toolError(problem);
     const upstream = this.opts.catalog.upstream(entry.vendor);
     // Counted from here: a call waiting for approval is a call in flight, and the sweep skips its agent.
