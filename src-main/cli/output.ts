@@ -1,6 +1,7 @@
 // Where the CLI reports: results to stdout, problems to stderr, once each.
 import { MwsError } from '../core/errors.js';
 import { printable } from '../core/printable.js';
+import { errorPath, isDiskFull, saveFailed } from '../core/store/writeFailure.js';
 
 export type Io = { out: (s: string) => void; err: (s: string) => void };
 
@@ -15,6 +16,11 @@ export function reportError(io: Io, err: unknown): number {
     // A message may quote what a client's file or an upstream said: its control characters are escaped.
     io.err(`mws: ${err.message.split('\n').map(printable).join('\n')}`);
     return err.code === 'config_invalid' || err.code === 'usage' || err.code === 'config_unreadable' ? 2 : 1;
+  }
+  // A full disk is the machine's state, not a bug: one sentence, no stack.
+  if (isDiskFull(err)) {
+    io.err(`mws: ${saveFailed(err, 'what this command wrote', errorPath(err) ?? 'the state folder').message}`);
+    return 1;
   }
   io.err(`mws: ${(err as Error)?.stack ?? String(err)}`);
   return 1;

@@ -30,6 +30,8 @@ import { createFastPath } from './proxy/fastPath.js';
 import { buildToolbox, type ToolboxCatalog } from './toolbox/merge.js';
 import { SearchService } from './search/service.js';
 import { SearchLearning } from './search/learning.js';
+import { learningPolicy } from './search/learningScope.js';
+import { saveFailed } from './store/writeFailure.js';
 import { transcriptLearner } from './search/transcriptPairs.js';
 import { searchToolsHandler } from './metaTools/searchTools.js';
 import { CoreEvents } from './control/events.js';
@@ -126,7 +128,7 @@ export function createApp(opts: AppOptions): App {
   const endpoints = new Map<string, AgentEndpoint>();
   const events = new CoreEvents();
   const secrets = opts.secrets ?? new FileSecretStore(config.stateDir, log);
-  const callLog = new CallLog(config.stateDir);
+  const callLog = new CallLog(config.stateDir, { log, now: () => clock.now() });
   const seed = new SeedWorkingSetFile(config.stateDir, log);
   const usage = new UsageStore(config.stateDir, log);
   const files = new AgentStateFiles(config.stateDir, log);
@@ -156,7 +158,14 @@ export function createApp(opts: AppOptions): App {
     ...(opts.connect ? { connect: opts.connect } : {}),
   });
   const passthrough = new Passthrough(catalog, config, log);
-  const learning = new SearchLearning({ stateDir: config.stateDir, now: () => clock.now(), enabled: () => config.search?.learn !== false, log });
+  const learning = new SearchLearning({
+    stateDir: config.stateDir,
+    now: () => clock.now(),
+    enabled: () => config.search?.learn !== false,
+    // Agents behind tokens learn on their own unless the user shares (search.shareLearning).
+    policy: () => learningPolicy({ agents: config.agents, shareLearning: config.search?.shareLearning }),
+    log,
+  });
   const search = new SearchService(() => catalog.toolbox(), config.searchAliases, 'bm25f', learning);
   // Claude Code transcripts, read by the usage cycle, also teach which tool a search led to.
   usage.onTranscriptLine = transcriptLearner(
@@ -183,7 +192,10 @@ export function createApp(opts: AppOptions): App {
       demoted: (agent, tools, cause) => events.emit({ type: 'toolsDemoted', agent, tools, cause }),
     },
   });
-  const grants = new ApprovalGrants({ records: (agent) => sets.states.state(agent).approvals, save: (agent) => sets.states.save(agent) }, () => clock.now());
+  const grants = new ApprovalGrants(
+    { records: (agent) => sets.states.state(agent).approvals, save: (agent) => sets.states.save(agent), failed: (err, what) => saveFailed(err, what, config.stateDir) },
+    () => clock.now(),
+  );
   const gate = new ApprovalGate(config, grants, pending, () => clock.now(), opts.approvalKeepAliveMs);
   const router: ToolRouter = new ToolRouter({
     config,
@@ -194,6 +206,7 @@ export function createApp(opts: AppOptions): App {
     listing: (agent) => sets.listing(agent),
     hooks: {
       beforeCall: (agent, entry, args, signal, progress) => gate.check(agent, entry, args, signal, progress),
+      verdict: (agent, entry) => gate.preview(agent, entry),
       used: (agent, tool, ts, ctx) => {
         sets.markUsed(agent, tool, ts);
         // Learned from only as the answer to this connection's own search, and only if it showed the tool.
@@ -203,6 +216,7 @@ export function createApp(opts: AppOptions): App {
     closeNames: (name) => search.closeNames(name, 3),
     inFlight,
     lastSeen,
+    log,
   });
   /**
    * Tells agents their list changed: after a set change, the agents named; after a toolbox change
@@ -263,7 +277,7 @@ export function createApp(opts: AppOptions): App {
   };
   const editor = new ConfigEditor(opts.configFile?.path, opts.configFile?.raw ?? {}, opts.configFile?.stateDirDefault ?? config.stateDir, applyConfig, log);
   const ui = new UiSessions(() => clock.now(), () => config.uiSessions);
-  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link(), uiRevokeAll: () => ui.revokeAll(), secrets });
+  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link(), uiRevokeAll: () => ui.revokeAll(), secrets, droppedCallRecords: (agent) => callLog.droppedRecords(agent) });
   /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */
   const pausedEndpoint = { handle: async () => text(503, 'Working Set is paused. Resume it from the tray, the window or `mws resume`, then try again.') };
 

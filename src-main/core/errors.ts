@@ -14,6 +14,10 @@ export type ErrorCode =
   | 'state_locked'
   | 'demo_mode'
   | 'state_unusable'
+  /** A state change could not be saved because the disk is full; it was not applied. */
+  | 'disk_full'
+  /** A state change could not be saved (read-only folder, permissions); it was not applied. */
+  | 'state_unwritable'
   | 'instance_unreachable'
   /** Something named does not exist (an upstream, a control method). */
   | 'not_found'

@@ -63,6 +63,22 @@ describe('the approval gate', () => {
     expect(twin.calls.filter((c) => c.name === 'write')).toHaveLength(1);
   });
 
+  it('"always allow" given while a call waits and the definition changed keeps the grant for the new definition (issue 19)', async () => {
+    const { app, twin, call, waitPending } = await core();
+    const waiting = call('v__write');
+    await waitPending();
+    twin.tools = [{ ...twinTool('write', false), description: 'Writes, differently now' }, twinTool('read')];
+    await app.catalog.refresh();
+    const r = await app.control.approve({ agent: 'default', tool: 'v__write' });
+    expect(r.remembered).toBe(true);
+    expect((await waiting).isError).toBeUndefined();
+    // As the answer said: the next call runs without asking.
+    expect(app.gate.grants.of('default').v__write?.hash).toBe(app.catalog.toolbox().get('v__write')!.hash);
+    expect((await call('v__write')).isError).toBeUndefined();
+    expect(app.gate.pending.list()).toEqual([]);
+    expect(twin.calls.filter((c) => c.name === 'write')).toHaveLength(2);
+  });
+
   it('refuses non-read tools under read-only, and asks nothing under allow', async () => {
     let c = await core('read-only');
     expect((await c.call('v__write')).isError).toBe(true);

@@ -9,6 +9,7 @@ import { callToolHandler, type CallToolSteps } from '../../src-main/core/metaToo
 import { missingName, toolNotFound } from '../../src-main/core/metaTools/errors.js';
 import type { CallContext } from '../../src-main/core/metaTools/handler.js';
 import { tool } from '../helpers/sets.js';
+import { decideApproval } from '../../src-main/core/approvals/policy.js';
 
 const ctx: CallContext = { via: 'direct', client: 'test', session: undefined };
 const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
@@ -62,6 +63,16 @@ describe('call_tool', () => {
     expect(s.forwarded).toEqual([]);
     await h('default', { name: 'v__read', dryRun: true }, ctx);
     expect(s.forwarded).toHaveLength(1); // a read-only tool runs on dryRun
+  });
+
+  it('on dryRun says what the real call would meet: a read-only agent\'s refusal is not wouldRun (issue 19)', async () => {
+    for (const [mode, expected] of [['read-only', { wouldRun: false, note: expect.stringMatching(/may only run read-only tools/) }], ['ask', { wouldRun: true, needsApproval: true }], ['allow', { wouldRun: true }]] as const) {
+      const s = { ...steps(), verdict: (_a: string, e: ToolEntry) => decideApproval(mode, e, undefined) };
+      const r = JSON.parse(text(await callToolHandler(s)('default', { name: 'v__write', dryRun: true }, ctx))) as Record<string, unknown>;
+      expect(r, mode).toMatchObject(expected);
+      if (mode === 'allow') expect(r.needsApproval).toBeUndefined();
+      expect(s.forwarded).toEqual([]);
+    }
   });
 });
 

@@ -163,7 +163,7 @@ describe('window sessions', () => {
 
 describe('calls waiting for approval are bounded', () => {
   it('caps how many of one agent wait, with a sentence, and frees the slot when one ends', async () => {
-    const p = new PendingApprovals(60_000, () => 0, () => {}, { perAgent: 2, totalBytes: 1 << 20 });
+    const p = new PendingApprovals(60_000, () => 0, () => {}, { perAgent: 2, agentBytes: 1 << 20 });
     const a = p.wait('bot', 'x', {}, false);
     const b = p.wait('bot', 'x', {}, false);
     const c = await p.wait('bot', 'x', {}, false);
@@ -178,16 +178,21 @@ describe('calls waiting for approval are bounded', () => {
     expect(await other).toBe('deny');
   });
 
-  it('caps the total argument bytes held, and returns to zero when the calls end', async () => {
-    const p = new PendingApprovals(60_000, () => 0, () => {}, { perAgent: 100, totalBytes: 3_000_000 });
+  it("caps each agent's argument bytes held, not one pool for all: one agent cannot starve another (issue 19)", async () => {
+    const p = new PendingApprovals(60_000, () => 0, () => {}, { perAgent: 100, agentBytes: 3_000_000 });
     const big = { content: 'x'.repeat(1_000_000) };
-    const waits = [p.wait('a', 't', big, false), p.wait('b', 't', big, false)];
+    const waits = [p.wait('a', 't', big, false), p.wait('a', 't', big, false)];
     expect(p.heldBytes).toBeGreaterThan(2_000_000);
-    const refused = await p.wait('c', 't', { content: 'y'.repeat(1_500_000) }, false);
-    expect(refused).toEqual({ full: expect.stringMatching(/send smaller arguments/) });
+    const refused = await p.wait('a', 't', { content: 'y'.repeat(1_500_000) }, false);
+    expect(refused).toEqual({ full: expect.stringMatching(/this agent's calls .* send smaller arguments/) });
+    // Another agent's call of the same size still waits: its budget is its own.
+    const other = p.wait('b', 't', { content: 'y'.repeat(1_500_000) }, false);
+    expect(p.list('b')).toHaveLength(1);
+    expect(p.heldBytesOf('b')).toBeGreaterThan(1_500_000);
     p.close();
-    await Promise.all(waits);
+    await Promise.all([...waits, other]);
     expect(p.heldBytes).toBe(0);
+    expect(p.heldBytesOf('a')).toBe(0);
     expect(p.list()).toEqual([]);
   });
 

@@ -25,6 +25,7 @@ export async function runReport(io: Io, f: ConfigFlags & { agent: string | undef
         io.out(table(['  tool', 'kind', 'promoted by', 'when', 'last used'], r.listed.map((m) => [`  ${m.tool}${m.available ? '' : m.pinned ? ' (pinned, but no upstream lists a tool by this name)' : ' (not listed upstream now)'}`, kindOf(m), m.pinned ? `pin (${m.pinned})` : m.promotedBy, ago(m.promotedAt), ago(m.lastUsedAt)])));
       }
       io.out(`  ${plural(r.calls.reduce((a, c) => a + c.ok + c.failed, 0), 'call')}, ${plural(r.searches, 'search', 'searches')}`);
+      if (r.droppedCallRecords) io.out(`  ${plural(r.droppedCallRecords, 'call record')} could not be written since the instance started (the state folder's disk was full or unwritable): not counted above.`);
       if (r.calls.length) io.out(table(['  tool', 'ok', 'failed'], r.calls.slice(0, 15).map((c) => [`  ${c.tool}`, c.ok, c.failed])));
       const causes = Object.entries(r.history);
       io.out(`  history: ${causes.length ? causes.map(([cause, n]) => `${plural(n!.promote, 'promotion')} and ${plural(n!.demote, 'demotion')} by ${CAUSE[cause] ?? cause}`).join('; ') : 'nothing yet'}`);

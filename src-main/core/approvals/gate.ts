@@ -5,7 +5,7 @@ import type { Config } from '../config/schema.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { ApprovalGrants } from './grants.js';
 import { toolError } from '../toolResults.js';
-import { decideApproval } from './policy.js';
+import { decideApproval, type ApprovalVerdict } from './policy.js';
 import type { Outcome, PendingApprovals } from './pending.js';
 import { keepAliveWhileWaiting, type ProgressSender } from './keepAlive.js';
 import { ApprovalRetries, callKey } from './retries.js';
@@ -25,6 +25,12 @@ export class ApprovalGate {
     this.retries = new ApprovalRetries(now, config.timeouts.approvalMs);
   }
 
+  /** What a call would meet now, without waiting or changing anything (call_tool's dryRun). */
+  preview(agent: string, entry: ToolEntry): ApprovalVerdict {
+    const mode = this.config.agents.find((a) => a.id === agent)?.approvals ?? 'ask';
+    return decideApproval(mode, entry, this.grants.of(agent)[entry.name]);
+  }
+
   /** Undefined when the call may run; otherwise the answer to give instead. */
   async check(agent: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal, progress?: ProgressSender): Promise<CallToolResult | undefined> {
     const mode = this.config.agents.find((a) => a.id === agent)?.approvals ?? 'ask';
@@ -40,10 +46,10 @@ export class ApprovalGate {
     const outcome = await this.waitForUser(agent, entry, a, key, verdict.withdrawn, signal, progress);
     if (outcome === 'once') return undefined;
     if (typeof outcome === 'object') return toolError(outcome.full);
-    if (outcome === 'allow') {
-      await this.grants.grant(agent, entry.name, entry.hash);
-      return undefined;
-    }
+    // "Always allow" was stored by allow() for the definition the user saw when deciding; this call's
+    // entry may be older (the tool was redefined while it waited): granting it here would put the
+    // old hash back, and the next call would ask again after the answer said it would not.
+    if (outcome === 'allow') return undefined;
     if (outcome === 'deny') return toolError(denied(entry.name));
     if (outcome === 'answered') return toolError(stillWaiting(entry.name, agent, this.config.timeouts.approvalMs));
     const secs = Math.round(this.config.timeouts.approvalMs / 1000);

@@ -8,6 +8,8 @@ export type Grant = { hash: string; at: number };
 export type GrantStore = {
   records(agent: string): Record<string, Grant>;
   save(agent: string): Promise<void>;
+  /** The error to throw when a save failed (disk_full, state_unwritable); none: the error as it came. */
+  failed?(err: unknown, what: string): Error;
 };
 
 export class ApprovalGrants {
@@ -18,12 +20,29 @@ export class ApprovalGrants {
   }
 
   async grant(agent: string, tool: string, hash: string): Promise<void> {
-    this.store.records(agent)[tool] = { hash, at: this.now() };
-    await this.store.save(agent);
+    await this.change(agent, tool, { hash, at: this.now() });
   }
 
   async withdraw(agent: string, tool: string): Promise<void> {
-    delete this.store.records(agent)[tool];
-    await this.store.save(agent);
+    await this.change(agent, tool, undefined);
+  }
+
+  /**
+   * Sets (or, undefined, removes) a grant and saves it; a save that fails puts the old one back and
+   * throws: a grant the file does not hold would hold only until a restart.
+   */
+  private async change(agent: string, tool: string, next: Grant | undefined): Promise<void> {
+    const records = this.store.records(agent);
+    const had = records[tool];
+    if (next) records[tool] = next;
+    else delete records[tool];
+    try {
+      await this.store.save(agent);
+    } catch (err) {
+      const now = this.store.records(agent);
+      if (had) now[tool] = had;
+      else delete now[tool];
+      throw this.store.failed?.(err, `the approval of ${tool}`) ?? err;
+    }
   }
 }

@@ -1,7 +1,9 @@
 // Calls waiting for the user's decision. Each waits up to the approval timeout; whoever decides (the
 // window, a notification, `mws approve`) resolves every waiting call of that agent and tool.
 // Waiting is bounded: any local client can send calls that wait, and each holds its arguments in
-// memory until decided, so there is a cap per agent on how many wait and a cap on their total size.
+// memory until decided, so there is a cap per agent on how many wait and on their total size. Both are
+// per agent, never one pool: calls on the open /mcp must not make every other agent's approvals fail
+// (issue 19). Agents come from the config only, so the whole is bounded by agents × agentBytes.
 // What is kept for display is a truncated preview, never the full arguments.
 import { randomUUID } from 'node:crypto';
 import type { PendingCall } from './types.js';
@@ -15,11 +17,11 @@ export type Outcome = 'allow' | 'once' | 'deny' | 'timeout' | { full: string };
 export type PendingLimits = {
   /** Calls one agent may have waiting at once. */
   perAgent: number;
-  /** Total size of the arguments of every waiting call, in bytes of JSON. */
-  totalBytes: number;
+  /** Total size of the arguments of one agent's waiting calls, in bytes of JSON. */
+  agentBytes: number;
 };
 
-export const DEFAULT_PENDING_LIMITS: PendingLimits = { perAgent: 16, totalBytes: 8 * 1024 * 1024 };
+export const DEFAULT_PENDING_LIMITS: PendingLimits = { perAgent: 16, agentBytes: 8 * 1024 * 1024 };
 
 /** How much of each string, array and nesting level the pending list shows. */
 const PREVIEW = { string: 512, items: 20, keys: 40, depth: 5 };
@@ -55,6 +57,8 @@ export function preview(v: unknown, depth = 0): unknown {
 export class PendingApprovals {
   private readonly waiting = new Map<string, Waiter>();
   private bytes = 0;
+  /** Bytes held per agent (an agent with nothing waiting has no entry). */
+  private readonly agentBytes = new Map<string, number>();
 
   constructor(
     private readonly timeoutMs: number,
@@ -63,9 +67,13 @@ export class PendingApprovals {
     private readonly limits: PendingLimits = DEFAULT_PENDING_LIMITS,
   ) {}
 
-  /** Bytes of arguments held by waiting calls now. */
+  /** Bytes of arguments held by waiting calls now (of one agent, or of all). */
   get heldBytes(): number {
     return this.bytes;
+  }
+
+  heldBytesOf(agent: string): number {
+    return this.agentBytes.get(agent) ?? 0;
   }
 
   list(agent?: string): PendingCall[] {
@@ -89,9 +97,9 @@ export class PendingApprovals {
         full: `${tool} was not run: ${this.limits.perAgent} calls of this agent are already waiting for the user's approval. Wait for the user to answer them, then call again.`,
       });
     }
-    if (this.bytes + bytes > this.limits.totalBytes) {
+    if (this.heldBytesOf(agent) + bytes > this.limits.agentBytes) {
       return Promise.resolve({
-        full: `${tool} was not run: the calls waiting for the user's approval already hold the most argument data Working Set keeps (${Math.round(this.limits.totalBytes / 1024 / 1024)} MB), or these arguments alone are too large to wait. Wait for the user to answer, or send smaller arguments.`,
+        full: `${tool} was not run: this agent's calls waiting for the user's approval already hold the most argument data Working Set keeps per agent (${Math.round(this.limits.agentBytes / 1024 / 1024)} MB), or these arguments alone are too large to wait. Wait for the user to answer, or send smaller arguments.`,
       });
     }
     return new Promise<Outcome>((resolve) => {
@@ -102,6 +110,9 @@ export class PendingApprovals {
         clearTimeout(w.timer);
         this.waiting.delete(id);
         this.bytes -= w.bytes;
+        const left = this.heldBytesOf(agent) - w.bytes;
+        if (left > 0) this.agentBytes.set(agent, left);
+        else this.agentBytes.delete(agent);
         resolve(o);
       };
       const timer = setTimeout(() => finish('timeout'), this.timeoutMs);
@@ -109,6 +120,7 @@ export class PendingApprovals {
       const shown = preview(args) as Record<string, unknown>;
       const call: Waiter = { id, agent, tool, arguments: shown, argumentBytes: bytes, since: this.now(), withdrawn, resolve: finish, timer, bytes };
       this.bytes += bytes;
+      this.agentBytes.set(agent, this.heldBytesOf(agent) + bytes);
       this.waiting.set(id, call);
       signal?.addEventListener('abort', () => finish('deny'), { once: true });
       this.onPending(this.list().find((c) => c.id === id)!);

@@ -152,7 +152,12 @@ export const configFileSchema = fields({
   maxResultBytes: int(1024, 1024 * 1024 * 1024).optional(),
   compactDescriptions: bool().optional(),
   searchAliases: z.record(z.string(), strArray(), { error: 'must be an object of word → array of words' }).optional(),
-  search: fields({ learn: bool().optional() }).optional(),
+  search: fields({
+    learn: bool().optional(),
+    shareLearning: bool()
+      .optional()
+      .meta({ description: 'Agents learn from each other\'s searches. Default: true while no agent has a token, false once one has; even when true, an agent without a token never teaches one with a token (nor the other way).' }),
+  }).optional(),
   desktop: fields({ notifyDemotions: bool().optional(), notifyUpstreams: bool().optional(), notifyApprovals: bool().optional(), startAtLogin: bool().optional() }).optional(),
   agents: z.array(agentSchema, { error: 'must be an array of agents' }).optional(),
   defaultAgent: bool().optional().meta({ description: 'false: /mcp (the default agent) is not served.' }),

@@ -76,8 +76,12 @@ export type Config = {
   maxResultBytes: number;
   compactDescriptions: boolean;
   searchAliases: Record<string, string[]>;
-  /** Search settings: `learn` records search→call pairs and ranks with the words learned from them. */
-  search: { learn: boolean };
+  /**
+   * Search settings: `learn` records search→call pairs and ranks with the words learned from them;
+   * `shareLearning` lets agents learn from each other (undefined: only while no agent has a token;
+   * see search/learningScope.ts).
+   */
+  search: { learn: boolean; shareLearning?: boolean };
   agents: AgentConfig[];
   /** false: `/mcp` (the default agent) is not served, so only the configured agents' endpoints are open. */
   defaultAgent: boolean;

@@ -77,6 +77,8 @@ export type AgentReport = {
   history: Partial<Record<Cause, { promote: number; demote: number }>>;
   /** Calls and searches per day, oldest first. */
   daily: Array<{ day: string; calls: number; searches: number }>;
+  /** Call and search records that could not be written since the instance started (a full disk): not in the counts above. */
+  droppedCallRecords: number;
 };
 
 export type SetChange = { size: number; changed: boolean; tool: string };

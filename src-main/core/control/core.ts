@@ -22,6 +22,7 @@ import { valuesControl } from './values.js';
 import type { SecretStore } from '../secrets/store.js';
 import { MemorySecretStore } from '../secrets/store.js';
 import { upstreamOpsControl } from './upstreamOps.js';
+import { isDiskFull } from '../store/writeFailure.js';
 
 /** Switches the running core holds outside the config. */
 export type InstanceState = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
@@ -46,6 +47,8 @@ export type ControlParts = {
   uiRevokeAll?: () => number;
   /** Where secret and filled-in values live (the app's; tests may leave it out). */
   secrets?: SecretStore;
+  /** Call records of an agent that could not be written since start (a full disk): usage/callLog.ts. */
+  droppedCallRecords?: (agent: string) => number;
 };
 
 function str(v: unknown, what: string): string {
@@ -261,11 +264,15 @@ export function createControl(p: ControlParts): ControlApi {
             searches: p.usage.searches(id),
             history: await historyCounts(id),
             daily: p.usage.daily(id, p.clock.now()),
+            droppedCallRecords: p.droppedCallRecords?.(id) ?? 0,
           }),
         ),
       );
-      // Whatever was tokenized for the first time is kept for the next start (a write only then).
-      await tokenCounts.save();
+      // Whatever was tokenized for the first time is kept for the next start (a write only then). A
+      // cache: on a full disk the report is still the answer, and the next start counts again.
+      await tokenCounts.save().catch((err: unknown) => {
+        if (!isDiskFull(err)) throw err;
+      });
       return reports;
     },
     async setDemotionPaused(a) {

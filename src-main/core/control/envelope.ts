@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { MwsError, errorMessage, type ErrorCode } from '../errors.js';
 import { CONTROL_METHODS, isControlMethod, type ControlApi } from './api.js';
 import { argSchemaOf } from './argSchemas.js';
+import { errorPath, isDiskFull, saveFailed } from '../store/writeFailure.js';
 
 export type ControlErrorBody = { code: ErrorCode | 'internal'; message: string; data: Record<string, unknown> };
 export type Envelope<T = unknown> = { ok: true; result: T } | { ok: false; error: ControlErrorBody };
@@ -32,6 +33,9 @@ const STATUS: Record<ControlErrorBody['code'], number> = {
   listen_refused: 500,
   state_damaged: 500,
   state_unusable: 500,
+  // 507 Insufficient Storage: the request was fine, the disk is not.
+  disk_full: 507,
+  state_unwritable: 500,
   internal: 500,
 };
 
@@ -116,6 +120,11 @@ export async function dispatch(api: ControlApi, method: unknown, args: unknown):
     return { ok: true, result: await (api[method] as (a: unknown) => Promise<unknown>)(args) };
   } catch (err) {
     if (err instanceof MwsError) return failure(err.code, err.message, err.data);
+    // A full disk is the machine's state, not a bug (a write that no caller turned into disk_full).
+    if (isDiskFull(err)) {
+      const e = saveFailed(err, `the change ${method} made`, errorPath(err) ?? 'the state folder');
+      return failure(e.code, e.message, { method, ...e.data });
+    }
     return failure('internal', `${method} failed: ${errorMessage(err)}. This is a bug in mws; the log has the details.`, { method });
   }
 }

@@ -101,6 +101,7 @@ export async function buildReport(input: {
   daily: AgentReport['daily'];
   /** Counts kept across restarts (control/tokenCounts.ts). */
   counts?: TokenCountFile;
+  droppedCallRecords?: number;
 }): Promise<AgentReport> {
   const listedCost = await listingCost(input.listedTools, input.counts);
   const history = input.history;
@@ -122,5 +123,6 @@ export async function buildReport(input: {
     searches: input.searches,
     history,
     daily: input.daily,
+    droppedCallRecords: input.droppedCallRecords ?? 0,
   };
 }

@@ -31,6 +31,8 @@ export type CallToolSteps = {
   unknownToolMessage(name: string): string;
   /** What is wrong with the arguments, or undefined. */
   check(entry: ToolEntry, args: Record<string, unknown> | undefined): string | undefined;
+  /** What the approval rule says of this call now (dryRun tells it rather than "would run"). */
+  verdict?(agentId: string, entry: ToolEntry): { kind: 'run' } | { kind: 'ask' } | { kind: 'refuse'; message: string };
   /** Runs the call exactly as a direct call would. */
   forward(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult>;
 };
@@ -49,7 +51,20 @@ export function callToolHandler(steps: CallToolSteps): MetaHandler {
     if (args.dryRun === true && !entry.readOnly) {
       const problem = steps.check(entry, inner as Record<string, unknown> | undefined);
       if (problem) return toolError(problem);
-      return toolJson({ dryRun: true, tool: entry.name, wouldRun: true, arguments: inner ?? {}, note: `${entry.name} is not read-only, so it was not run. Call again without dryRun to run it.` });
+      // The preview says what the real call would meet: a read-only agent's refusal is not "would run".
+      const verdict = steps.verdict?.(agentId, entry) ?? { kind: 'run' };
+      if (verdict.kind === 'refuse') {
+        return toolJson({ dryRun: true, tool: entry.name, wouldRun: false, arguments: inner ?? {}, note: verdict.message });
+      }
+      const ask = verdict.kind === 'ask';
+      return toolJson({
+        dryRun: true,
+        tool: entry.name,
+        wouldRun: true,
+        ...(ask ? { needsApproval: true } : {}),
+        arguments: inner ?? {},
+        note: `${entry.name} is not read-only, so it was not run. Call again without dryRun to run it${ask ? ' (the user is asked to approve it first)' : ''}.`,
+      });
     }
     return steps.forward(agentId, entry, inner as Record<string, unknown> | undefined, { ...ctx, via: 'call_tool' });
   };

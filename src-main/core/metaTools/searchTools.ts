@@ -37,6 +37,8 @@ export function searchToolsHandler(deps: { search: SearchService; listed: (agent
     if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT)) {
       return toolError(`search_tools "limit" must be a whole number from 1 to ${MAX_SEARCH_LIMIT}.`);
     }
+    // A toolbox just changed: wait for its index, built in slices, rather than build it all at once.
+    await deps.search.whenBuilt();
     const listed = new Set(deps.listed(agentId).map((e) => e.name));
     const answer = deps.search.search(query, limit, (e) => listed.has(e.name), agentId);
     // What the agent calls next tells which of these answered the query (learning.ts).

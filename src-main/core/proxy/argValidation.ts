@@ -14,13 +14,19 @@ const requireCjs = createRequire(import.meta.url);
  * (and recompiled if called again: about a millisecond).
  */
 export const VALIDATOR_CACHE_SIZE = 500;
+/**
+ * Arguments with more values than this are checked to their first problem, not for every problem:
+ * with allErrors, ajv makes one error object per unknown key, and 300,000 of them held the event loop
+ * ~1.5 s for every agent (issue 19). Real arguments have a few dozen values.
+ */
+export const FULL_CHECK_MAX_VALUES = 1_000;
 
-function newAjv(): Ajv {
+function newAjv(allErrors: boolean): Ajv {
   const { Ajv } = requireCjs('ajv') as typeof import('ajv');
   const formats = requireCjs('ajv-formats') as { default?: unknown };
   // ajv-formats ships CommonJS: its function is the module itself, or its `default`.
   const addFormats = (formats.default ?? formats) as (a: Ajv) => void;
-  const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
+  const ajv = new Ajv({ allErrors, strict: false, validateSchema: false });
   addFormats(ajv);
   return ajv;
 }
@@ -36,8 +42,13 @@ export class ArgumentValidator {
   private compiledHere = 0;
   /** Insertion order is recency order: a hit is moved to the end, the first is the one to evict. */
   private readonly cache = new Map<string, { fn: ValidateFunction | null; schema: object }>();
+  /** Validators that stop at the first problem, for arguments past FULL_CHECK_MAX_VALUES (made on first need). */
+  private quick: ArgumentValidator | undefined;
 
-  constructor(private readonly maxSize = VALIDATOR_CACHE_SIZE) {}
+  constructor(
+    private readonly maxSize = VALIDATOR_CACHE_SIZE,
+    private readonly allErrors = true,
+  ) {}
 
   /** Compiles made by the ajv instance in use (at most 2 × the bound). */
   get compiledByCurrent(): number {
@@ -50,7 +61,14 @@ export class ArgumentValidator {
   }
 
   /** Undefined when the arguments fit, else a sentence listing every problem. */
-  check(entry: ToolEntry, args: Record<string, unknown> | undefined): string | undefined {
+  /** `values`: how many values the arguments hold, when the caller has counted them already (argShape). */
+  check(entry: ToolEntry, args: Record<string, unknown> | undefined, values?: number): string | undefined {
+    if (this.allErrors && (values !== undefined ? values > FULL_CHECK_MAX_VALUES : hasMoreValuesThan(args, FULL_CHECK_MAX_VALUES))) {
+      // A smaller cache: calls this large are rare, and each validator costs tens of kB.
+      this.quick ??= new ArgumentValidator(Math.max(1, Math.floor(this.maxSize / 10)), false);
+      const problem = this.quick.check(entry, args);
+      return problem && problem.replace(' do not match its input schema: ', ` do not match its input schema (they hold more than ${FULL_CHECK_MAX_VALUES} values; the first problem): `);
+    }
     const validate = this.compile(entry);
     if (!validate) return undefined; // a schema ajv cannot compile: the upstream is the judge
     if (validate(args ?? {})) return undefined;
@@ -68,7 +86,7 @@ export class ArgumentValidator {
     }
     const schema = entry.tool.inputSchema as object;
     if (!this.ajv || this.compiledHere >= 2 * this.maxSize) {
-      this.ajv = newAjv();
+      this.ajv = newAjv(this.allErrors);
       this.compiledHere = 0;
       this.cache.clear(); // their functions hold the old instance's scope: let it all go
     }
@@ -102,4 +120,53 @@ function describe(e: ErrorObject): string {
     default:
       return `${where} ${e.message ?? 'is invalid'}`;
   }
+}
+
+/** Whether `v` holds more than `max` values (keys and items at any depth), counted without recursion and stopping at max. */
+export function hasMoreValuesThan(v: unknown, max: number): boolean {
+  let n = 0;
+  const stack: unknown[] = [v];
+  while (stack.length) {
+    const x = stack.pop();
+    if (typeof x !== 'object' || x === null) continue;
+    if (Array.isArray(x)) {
+      n += x.length;
+      if (n > max) return true;
+      for (const c of x) if (typeof c === 'object' && c !== null) stack.push(c);
+    } else {
+      // for…in stops when the count is past max: Object.keys would list all 300,000 first.
+      for (const k in x) {
+        if (++n > max) return true;
+        const c = (x as Record<string, unknown>)[k];
+        if (typeof c === 'object' && c !== null) stack.push(c);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * How deep `v` nests (up to `maxDepth`: deeper answers tooDeep) and how many values it holds, in one
+ * walk without recursion. Each walk of a 300,000-key object costs ~0.1 s (V8 lists every key of a
+ * dictionary object first, even for a for…in that stops early): the router walks once for both.
+ */
+export function argShape(v: unknown, maxDepth: number): { tooDeep: boolean; values: number } {
+  let values = 0;
+  const stack: Array<[unknown, number]> = [[v, 0]];
+  while (stack.length) {
+    const [x, d] = stack.pop()!;
+    if (typeof x !== 'object' || x === null) continue;
+    if (d >= maxDepth) return { tooDeep: true, values };
+    if (Array.isArray(x)) {
+      values += x.length;
+      for (const child of x) if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+    } else {
+      for (const k in x) {
+        values++;
+        const child = (x as Record<string, unknown>)[k];
+        if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+      }
+    }
+  }
+  return { tooDeep: false, values };
 }

@@ -8,7 +8,7 @@ import type { Clock } from '../clock.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { CallLog } from '../usage/callLog.js';
-import { ArgumentValidator } from './argValidation.js';
+import { ArgumentValidator, argShape } from './argValidation.js';
 import { CallsInFlight } from './inFlight.js';
 import type { AgentLastSeen } from './lastSeen.js';
 import { splitExposedName } from '../toolbox/names.js';
@@ -20,6 +20,7 @@ import { callToolHandler } from '../metaTools/callTool.js';
 import type { AgentRuntime } from './runtime.js';
 import type { CallContext, MetaHandler } from '../metaTools/handler.js';
 import { recordedContent } from './recorded.js';
+import type { Logger } from '../log.js';
 
 /** What the router asks before a call runs, and tells after one succeeded. */
 export type CallHooks = {
@@ -27,6 +28,8 @@ export type CallHooks = {
   beforeCall(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal, progress?: CallContext['progress']): Promise<CallToolResult | undefined>;
   /** A successful call: restarts the tool's idle clock (`ctx`: the connection it came from, for learning). */
   used(agentId: string, tool: string, ts: number, ctx?: CallContext): void;
+  /** What the approval rule says of a call now, without waiting (dryRun): run, ask, or refuse with a sentence. */
+  verdict?(agentId: string, entry: ToolEntry): { kind: 'run' } | { kind: 'ask' } | { kind: 'refuse'; message: string };
 };
 
 export type ToolRouterOptions = {
@@ -44,6 +47,8 @@ export type ToolRouterOptions = {
   inFlight?: CallsInFlight;
   /** Where each agent's last request is noted (the scheduled cycle waits for quiet agents). */
   lastSeen?: AgentLastSeen;
+  /** Where an upstream's unusable answer is told (too deep to pass on). */
+  log?: Logger;
 };
 
 export class ToolRouter implements AgentRuntime {
@@ -62,6 +67,7 @@ export class ToolRouter implements AgentRuntime {
         resolve: (name) => this.resolveOrWait(name),
         unknownToolMessage: (name) => this.unknownToolMessage(name),
         check: (entry, args) => this.validator.check(entry, args),
+        verdict: (agentId, entry) => this.opts.hooks?.verdict?.(agentId, entry) ?? { kind: 'run' },
         forward: (agentId, entry, args, ctx) => this.forward(agentId, entry, args, ctx),
       }),
     );
@@ -134,15 +140,25 @@ export class ToolRouter implements AgentRuntime {
   private async callMeta(agentId: string, name: MetaToolName, args: Record<string, unknown>, ctx: CallContext): Promise<CallToolResult> {
     const handler = this.handlers.get(name);
     if (!handler) return toolError(`${name} is not available in this version of Working Set yet.`);
-    return handler(agentId, args, ctx);
+    try {
+      return await handler(agentId, args, ctx);
+    } catch (err) {
+      // A change that could not be saved (disk_full…) is an answer the model can relay, not -32603.
+      if (err instanceof MwsError && (err.code === 'disk_full' || err.code === 'state_unwritable')) {
+        return { content: [{ type: 'text', text: `${err.code}: ${err.message}` }], structuredContent: { error: err.code }, isError: true };
+      }
+      throw err;
+    }
   }
 
   private async forward(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
-    // Checked before anything recursive (schema validation, serialization) walks the arguments.
-    if (exceedsDepth(args, MAX_ARGUMENT_DEPTH)) {
+    // Checked before anything recursive (schema validation, serialization) walks the arguments; the
+    // same walk counts their values for the validator (one walk of a 300,000-key object, not two).
+    const shape = argShape(args, MAX_ARGUMENT_DEPTH);
+    if (shape.tooDeep) {
       return toolError(`The arguments for ${entry.name} are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, more than Working Set forwards. Send them flatter.`);
     }
-    const problem = this.validator.check(entry, args);
+    const problem = this.validator.check(entry, args, shape.values);
     if (problem) return toolError(problem);
     const upstream = this.opts.catalog.upstream(entry.vendor);
     // Counted from here: a call waiting for approval is a call in flight, and the sweep skips its agent.
@@ -162,6 +178,12 @@ export class ToolRouter implements AgentRuntime {
           ...(ctx.peer ? { peer: ctx.peer } : {}),
         }),
       );
+      // Serializing the answer recurses: a result nested thousands of levels deep would fail there
+      // with "Maximum call stack size exceeded" and nothing said of it (issue 19).
+      if (exceedsDepth(result, MAX_RESULT_DEPTH)) {
+        this.opts.log?.warn(`upstream "${entry.vendor}" answered ${entry.name} with a result nested more than ${MAX_RESULT_DEPTH} levels deep; it was not passed on.`);
+        return toolError(`${entry.name} ran, but its upstream "${entry.vendor}" answered with a result nested more than ${MAX_RESULT_DEPTH} levels deep, more than Working Set passes on. The call may have had its effect; ask the upstream's maintainer for a flatter answer.`);
+      }
       ok = result.isError !== true;
       answer = result;
       if (ok) this.opts.hooks?.used(agentId, entry.name, this.opts.clock.now(), ctx);
@@ -223,15 +245,27 @@ export class ToolRouter implements AgentRuntime {
 
 /** Deeper arguments are refused: real tool arguments are a few levels deep, and recursion has a floor. */
 export const MAX_ARGUMENT_DEPTH = 64;
+/** Deeper results are not passed on: JSON.stringify overflows the stack at ~5,000 levels; real results nest a few. */
+export const MAX_RESULT_DEPTH = 512;
 
-/** Whether `v` nests objects/arrays deeper than `max`, walked without recursion. */
+/**
+ * Whether `v` nests objects/arrays deeper than `max`, walked without recursion. Keys are walked with
+ * for…in rather than Object.values, which copies every value of a 300,000-key object first (3× the time).
+ */
 export function exceedsDepth(v: unknown, max: number): boolean {
   const stack: Array<[unknown, number]> = [[v, 0]];
   while (stack.length) {
     const [x, d] = stack.pop()!;
     if (typeof x !== 'object' || x === null) continue;
     if (d >= max) return true;
-    for (const child of Array.isArray(x) ? x : Object.values(x)) if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+    if (Array.isArray(x)) {
+      for (const child of x) if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+    } else {
+      for (const k in x) {
+        const child = (x as Record<string, unknown>)[k];
+        if (typeof child === 'object' && child !== null) stack.push([child, d + 1]);
+      }
+    }
   }
   return false;
 }

@@ -4,6 +4,7 @@
 // on the path of the next search (issue 13: no query over ~20 ms).
 import { isStopWord, splitWords, stem } from './text.js';
 import { capQuery } from './limits.js';
+import type { EvidenceScope } from './learningScope.js';
 
 /**
  * One observed outcome: query `q` led to tool `t` (or, with `neg`, its first hit `t` was ignored).
@@ -22,7 +23,7 @@ const HALF_LIFE_MS = 60 * 86_400_000;
  * rate, so one factor turns the kept sums into today's (2^(days since 2026-01-01 / 60): ~2^61 in 2036).
  */
 const EPOCH = Date.UTC(2026, 0, 1);
-/** Other agents' pairs count this much of the agent's own. */
+/** Other agents' pairs (those its scope lets it see, learningScope.ts) count this much of the agent's own. */
 export const SHARED_WEIGHT = 0.5;
 /** An ignored first hit counts this much against the query's words for it. */
 const IGNORED_WEIGHT = -0.5;
@@ -112,32 +113,35 @@ export class LearnedEvidence {
     this.version++;
   }
 
-  /** Tools a word led `agent` to, with trust (own pairs fully, others' at SHARED_WEIGHT). */
-  word(word: string, agent: string | undefined): ReadonlyMap<string, number> | undefined {
-    return this.viewOf('words', word, agent);
+  /**
+   * Tools a word led `agent` to, with trust: own pairs fully, those of the other agents `scope` lets it
+   * see at SHARED_WEIGHT (no scope: every agent's).
+   */
+  word(word: string, agent: string | undefined, scope: EvidenceScope = EVERYONE): ReadonlyMap<string, number> | undefined {
+    return this.viewOf('words', word, agent, scope);
   }
 
-  /** Tools the same request led `agent` to before, with trust. */
-  request(key: string, agent: string | undefined): ReadonlyMap<string, number> | undefined {
-    return this.viewOf('requests', key, agent);
+  /** Tools the same request led `agent` to before, with trust (scope as for `word`). */
+  request(key: string, agent: string | undefined, scope: EvidenceScope = EVERYONE): ReadonlyMap<string, number> | undefined {
+    return this.viewOf('requests', key, agent, scope);
   }
 
   /** The words a tool was learned for, heaviest first (reads every learned word: for the window). */
-  wordsFor(tool: string, agent: string | undefined): Array<{ word: string; weight: number }> {
+  wordsFor(tool: string, agent: string | undefined, scope: EvidenceScope = EVERYONE): Array<{ word: string; weight: number }> {
     const out: Array<{ word: string; weight: number }> = [];
     for (const [word, tools] of this.all.words) {
       if (!tools.has(tool)) continue;
-      const w = this.word(word, agent)?.get(tool);
+      const w = this.word(word, agent, scope)?.get(tool);
       if (w) out.push({ word: this.surface.get(word) ?? word, weight: Math.round(w * 100) / 100 });
     }
     return out.sort((a, b) => b.weight - a.weight || (a.word < b.word ? -1 : 1));
   }
 
   /** The tools something was learned for: by a word, or by a remembered request (for the window). */
-  tools(agent: string | undefined): string[] {
+  tools(agent: string | undefined, scope: EvidenceScope = EVERYONE): string[] {
     const out = new Set<string>();
     for (const kind of ['words', 'requests'] as const)
-      for (const key of this.all[kind].keys()) for (const t of this.viewOf(kind, key, agent)?.keys() ?? []) out.add(t);
+      for (const key of this.all[kind].keys()) for (const t of this.viewOf(kind, key, agent, scope)?.keys() ?? []) out.add(t);
     return [...out].sort();
   }
 
@@ -158,10 +162,10 @@ export class LearnedEvidence {
     return r;
   }
 
-  private viewOf(kind: 'words' | 'requests', key: string, agent: string | undefined): ReadonlyMap<string, number> | undefined {
+  private viewOf(kind: 'words' | 'requests', key: string, agent: string | undefined, scope: EvidenceScope): ReadonlyMap<string, number> | undefined {
     const now = this.now();
     const stamp = `${this.version}:${Math.floor(now / VIEW_MAX_AGE_MS)}`;
-    const viewKey = agent ?? '\0all';
+    const viewKey = `${agent ?? '\0all'}\0${scope.key}`;
     let view = this.views.get(viewKey);
     if (!view || view.stamp !== stamp || view.words.size + view.requests.size > VIEW_CACHE_KEYS) {
       if (this.views.size > 256) this.views.clear();
@@ -169,12 +173,12 @@ export class LearnedEvidence {
     }
     const hit = view[kind].get(key);
     if (hit !== undefined) return hit ?? undefined;
-    const all = this.all[kind].get(key);
     const own = agent === undefined ? undefined : this.byOwner.get(agent)?.[kind].get(key);
+    const all = scope.everyone ? this.all[kind].get(key) : this.visible(kind, key, scope.includes);
     const scale = 2 ** (-(now - EPOCH) / HALF_LIFE_MS);
     let result: Map<string, number> | null = null;
     if (all) {
-      // Own pairs fully, others' at SHARED_WEIGHT: share × (everyone's) + (1 − share) × (the agent's own).
+      // Own pairs fully, others' at SHARED_WEIGHT: share × (the visible agents') + (1 − share) × (its own).
       const sums = new Map<string, number>();
       for (const [t, { w }] of all) sums.set(t, scale * (agent === undefined ? w : SHARED_WEIGHT * w + (1 - SHARED_WEIGHT) * (own?.get(t)?.w ?? 0)));
       result = trust(sums, kind === 'words' ? wordConfidence : requestConfidence);
@@ -182,7 +186,21 @@ export class LearnedEvidence {
     view[kind].set(key, result);
     return result ?? undefined;
   }
+
+  /** A key's sums over the owners a scope includes (at most MAX_AGENTS of them); undefined: none. */
+  private visible(kind: 'words' | 'requests', key: string, includes: (owner: string) => boolean): Map<string, { w: number }> | undefined {
+    let out: Map<string, { w: number }> | undefined;
+    for (const [owner, side] of this.byOwner) {
+      const tools = side[kind].get(key);
+      if (!tools || !includes(owner)) continue;
+      out ??= new Map();
+      for (const [t, { w }] of tools) out.set(t, { w: (out.get(t)?.w ?? 0) + w });
+    }
+    return out;
+  }
 }
+
+const EVERYONE: EvidenceScope = { everyone: true, key: '*' };
 
 const wordConfidence = (w: number) => 1 - Math.exp(-((w / CONFIDENCE_SCALE) ** CONFIDENCE_POWER));
 const requestConfidence = (w: number) => 1 - Math.exp(-w / RECALL_SCALE);

@@ -11,6 +11,7 @@ import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
 import { silentLogger, type Logger } from '../log.js';
 import { capQuery } from './limits.js';
 import { LearnedEvidence, learnedWordsOf, requestKey, surfaceWordsOf, type LearnedPair } from './learnedEvidence.js';
+import { evidenceScope, type EvidenceScope, type LearningPolicy } from './learningScope.js';
 
 export { learnedWordsOf, type LearnedPair } from './learnedEvidence.js';
 
@@ -57,6 +58,11 @@ export class SearchLearning {
       now: () => number;
       /** `search.learn` in the config: false records nothing and ranks without learned words. */
       enabled: () => boolean;
+      /**
+       * Which agents learn from which (learningScope.ts), read at each use so config edits apply.
+       * None: every agent sees every agent's pairs (eval, tests).
+       */
+      policy?: () => LearningPolicy;
       log?: Logger;
     },
   ) {
@@ -72,7 +78,15 @@ export class SearchLearning {
    * on it.
    */
   get revision(): string {
-    return `${this.version}:${Math.floor(this.opts.now() / 3_600_000)}`;
+    const p = this.opts.policy?.();
+    const scope = p ? `:${p.share ? 1 : 0}:${[...p.tokened].sort().join(',')}` : '';
+    return `${this.version}:${Math.floor(this.opts.now() / 3_600_000)}${scope}`;
+  }
+
+  /** Whose pairs `agent`'s ranking may use (learningScope.ts); undefined agent: everyone's. */
+  scopeOf(agent: string | undefined): EvidenceScope {
+    const p = this.opts.policy?.();
+    return p ? evidenceScope(agent, p) : { everyone: true, key: '*' };
   }
 
   async load(): Promise<void> {
@@ -218,13 +232,17 @@ export class SearchLearning {
 
   /** The words a tool was learned for, heaviest first, as seen by `agent` (or by all agents alike). */
   wordsFor(tool: string, agent?: string): Array<{ word: string; weight: number }> {
-    return this.built().wordsFor(tool, agent);
+    return this.built().wordsFor(tool, agent, this.scopeOf(agent));
   }
 
-  /** Learned words as `agent` sees them: its own pairs at full weight, others' at SHARED_WEIGHT. */
+  /**
+   * Learned words as `agent` sees them: its own pairs at full weight, those of the agents its scope
+   * includes at SHARED_WEIGHT.
+   */
   terms(agent?: string): LearnedTerms {
     const evidence = this.built();
-    return { get: (word) => evidence.word(word, agent) };
+    const scope = this.scopeOf(agent);
+    return { get: (word) => evidence.word(word, agent, scope) };
   }
 
   /**
@@ -233,12 +251,12 @@ export class SearchLearning {
    * weak a clue to teach the tool anything (one pair of a word is trusted 6 %, see learnedEvidence.ts).
    */
   recall(query: string, agent?: string): ReadonlyMap<string, number> | undefined {
-    return this.built().request(requestKey(capQuery(query).query), agent);
+    return this.built().request(requestKey(capQuery(query).query), agent, this.scopeOf(agent));
   }
 
   /** The tools something was learned for, as `agent` sees them: by a word, or by a remembered request. */
   learnedTools(agent?: string): string[] {
-    return this.built().tools(agent);
+    return this.built().tools(agent, this.scopeOf(agent));
   }
 
   /** How many pairs are kept, per agent. */

@@ -17,9 +17,20 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const optional = (v: unknown, check: (x: unknown) => boolean) => v === undefined || check(v);
 const isString = (v: unknown) => typeof v === 'string';
 
+/**
+ * Control and invisible format characters (ESC, BEL, newlines, bidi overrides, zero-width): a tool
+ * name holding one would reach every client's tools/list and terminal as it is (issue 19).
+ */
+const UNSAFE_NAME = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+
+/** A tool name as a log line or the window may show it: control characters escaped. */
+export function shownName(name: string): string {
+  return UNSAFE_NAME.test(name) ? JSON.stringify(name).slice(1, -1).replace(/[\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : name;
+}
+
 /** The fields the toolbox, listings, search and calls read, with the types they read them as. */
 export function isWellFormedTool(t: unknown): t is Tool {
-  if (!isObject(t) || typeof t.name !== 'string' || t.name === '') return false;
+  if (!isObject(t) || typeof t.name !== 'string' || t.name === '' || UNSAFE_NAME.test(t.name)) return false;
   const input = t.inputSchema;
   if (!isObject(input) || !optional(input.properties, isObject)) return false;
   return optional(t.description, isString) && optional(t.title, isString) && optional(t.outputSchema, isObject) && optional(t.annotations, isObject);
@@ -42,7 +53,7 @@ export async function listAllTools(client: Client, vendor: string, remaining: ()
     }
     for (const t of r.tools as unknown[]) {
       if (isWellFormedTool(t)) tools.push(t);
-      else skipped.push(isObject(t) && typeof t.name === 'string' ? t.name : `#${tools.length + skipped.length}`);
+      else skipped.push(isObject(t) && typeof t.name === 'string' ? shownName(t.name.slice(0, 200)) : `#${tools.length + skipped.length}`);
     }
     const next = r.nextCursor;
     if (typeof next !== 'string' || next === cursor) break;

@@ -4,11 +4,13 @@
 import type { Config } from '../config/schema.js';
 import type { UsageStore } from '../usage/usageStore.js';
 import type { PinSources } from './pinSources.js';
+import type { Logger } from '../log.js';
+import { isDiskFull } from '../store/writeFailure.js';
 
 export class UsageIngest {
   private ingesting: Promise<void> | undefined;
 
-  constructor(private readonly o: { config: Config; usage: UsageStore; pins: PinSources; markUsed: (agent: string, tool: string, ts: number) => void }) {}
+  constructor(private readonly o: { config: Config; usage: UsageStore; pins: PinSources; markUsed: (agent: string, tool: string, ts: number) => void; log?: Logger }) {}
 
   run(now: number): Promise<void> {
     this.ingesting ??= this.ingestNow(now).finally(() => (this.ingesting = undefined));
@@ -22,7 +24,14 @@ export class UsageIngest {
     ];
     for (const u of used) this.o.markUsed(u.agent, u.tool, u.ts);
     // The cursors move on disk only with what they read (lastUsed included), in one atomic write.
-    await this.o.usage.save();
+    // On a full disk the file keeps its old cursors, and the next start reads those calls again: what
+    // was read stays right in memory, so a report or a cycle goes on.
+    try {
+      await this.o.usage.save();
+    } catch (err) {
+      if (!isDiskFull(err)) throw err;
+      this.o.log?.warn('usage.json could not be saved (the disk is full); the calls since are read again from calls.jsonl at the next start.');
+    }
     await this.o.pins.readFiles(now);
   }
 }

@@ -21,7 +21,7 @@ import { previewSweep, previewUsage } from './previews.js';
 import { isQuiet } from './quiet.js';
 import type { UsageCandidate } from './usagePromotion.js';
 import { reconcilePins, type PinChange } from './pins.js';
-import type { AgentState, Decision, DemoteCause, HistoryEntry } from './types.js';
+import type { Decision, DemoteCause, HistoryEntry } from './types.js';
 
 export type { MemberView } from './registry.js';
 
@@ -256,10 +256,7 @@ export class WorkingSets {
     const marked = new Set<string>();
     for (const c of changes) {
       if (isPinMark(c)) {
-        if (applyPinMark(this.states.state(c.agent), c)) {
-          await this.states.save(c.agent);
-          marked.add(c.agent);
-        }
+        if (await this.states.change(c.agent, `the pin of ${c.tool}`, (st) => applyPinMark(st, c))) marked.add(c.agent);
       } else decisions.push(c);
     }
     await this.apply(decisions, now);
@@ -269,26 +266,49 @@ export class WorkingSets {
     return decisions;
   }
 
-  /** Applies decisions to the states, saves them, records history and tells listeners. */
+  /**
+   * Applies decisions to the states, saves them, records history and tells listeners. An agent whose
+   * state could not be saved keeps its old state (the change is not applied, nor recorded); the others
+   * go ahead, and the first failure is thrown after (disk_full, state_unwritable).
+   */
   private async apply(decisions: Decision[], now = this.o.clock.now()): Promise<void> {
     if (decisions.length === 0) return;
-    const touched = new Set<string>();
+    const byAgent = new Map<string, Decision[]>();
+    for (const d of decisions) byAgent.set(d.agent, [...(byAgent.get(d.agent) ?? []), d]);
+    const touched: string[] = [];
     const demoted = new Map<string, string[]>();
-    for (const d of decisions) {
-      const st: AgentState = this.states.state(d.agent);
-      if (!applyDecision(st, d, now, this.facts(d.agent))) continue;
-      if (d.action === 'demote' && d.cause !== 'agent' && d.cause !== 'user') {
-        const k = `${d.agent}\u0000${d.cause}`;
-        demoted.set(k, [...(demoted.get(k) ?? []), d.tool]);
+    let failed: unknown;
+    for (const [agent, list] of byAgent) {
+      let applied: Decision[];
+      try {
+        applied = await this.states.change(agent, describeChange(list), (st) => list.filter((d) => applyDecision(st, d, now, this.facts(agent))));
+      } catch (err) {
+        failed ??= err;
+        continue;
       }
-      touched.add(d.agent);
-      this.o.files.appendHistory(d.agent, { ts: new Date(now).toISOString(), tool: d.tool, action: d.action, cause: d.cause }, d.vendor);
+      if (applied.length === 0) continue;
+      touched.push(agent);
+      for (const d of applied) {
+        if (d.action === 'demote' && d.cause !== 'agent' && d.cause !== 'user') {
+          const k = `${d.agent}\u0000${d.cause}`;
+          demoted.set(k, [...(demoted.get(k) ?? []), d.tool]);
+        }
+        // After the save: the history never tells of a change the set file does not hold.
+        this.o.files.appendHistory(d.agent, { ts: new Date(now).toISOString(), tool: d.tool, action: d.action, cause: d.cause }, d.vendor);
+      }
     }
-    for (const a of touched) await this.states.save(a);
-    this.o.events.changed([...touched]);
+    if (touched.length) this.o.events.changed(touched);
     for (const [k, tools] of demoted) {
       const [agent, cause] = k.split('\u0000') as [string, DemoteCause];
       this.o.events.demoted(agent, tools, cause);
     }
+    if (failed !== undefined) throw failed;
   }
+}
+
+/** What a set of decisions changes, for the sentence a failed save answers with. */
+function describeChange(list: Decision[]): string {
+  const d = list[0]!;
+  const verb = d.action === 'promote' ? 'promotion' : 'demotion';
+  return list.length === 1 ? `the ${verb} of ${d.tool}` : `${list.length} changes to the working set of "${d.agent}"`;
 }

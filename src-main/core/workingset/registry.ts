@@ -3,6 +3,7 @@
 // through it.
 import type { AgentConfig, Config } from '../config/schema.js';
 import { MwsError } from '../errors.js';
+import { saveFailed } from '../store/writeFailure.js';
 import type { UsageStore } from '../usage/usageStore.js';
 import type { AgentStateFiles } from './stateFiles.js';
 import type { AgentState, HistoryEntry, ToolState } from './types.js';
@@ -62,6 +63,26 @@ export class AgentStates {
     return this.o.files.save(agent, this.state(agent));
   }
 
+  /**
+   * Runs `change` on an agent's state and saves it; when the save fails, the state is put back as it
+   * was (in place: others hold the object) and the failure thrown as `disk_full` or
+   * `state_unwritable`. A change the file does not hold is not applied: it would be listed until a
+   * restart and gone after (issue 19). A change answering `false` or `[]` changed nothing: no save.
+   */
+  async change<T>(agent: string, what: string, change: (st: AgentState) => T): Promise<T> {
+    const st = this.state(agent);
+    const before = structuredClone(st);
+    const out = change(st);
+    if (out === false || (Array.isArray(out) && out.length === 0)) return out;
+    try {
+      await this.save(agent);
+    } catch (err) {
+      restore(st, before);
+      throw saveFailed(err, what, this.o.config.stateDir);
+    }
+    return out;
+  }
+
   members(agent: string): MemberView[] {
     return Object.entries(this.state(agent).tools).map(([tool, t]) => ({ tool, ...t }));
   }
@@ -76,4 +97,10 @@ export class AgentStates {
     const t = this.states.get(agent)?.tools[tool];
     if (t && (t.lastUsedAt === null || ts > t.lastUsedAt)) t.lastUsedAt = ts;
   }
+}
+
+/** Puts `before`'s fields back into `st`, keeping the object. */
+function restore(st: AgentState, before: AgentState): void {
+  for (const k of Object.keys(st)) delete (st as Record<string, unknown>)[k];
+  Object.assign(st, before);
 }
