@@ -146,16 +146,26 @@ function rawAnswer(status: string, sentence: string): string {
 
 type Conn = { address: string; busy: number; served: number };
 
+/** The listener's times (ms); tests inject short ones to see that a long answer outlives them. */
+export type EdgeTimes = { headersMs: number; requestMs: number; keepAliveMs: number; idleSocketMs: number; checkMs: number };
+export const EDGE_TIMES: EdgeTimes = {
+  headersMs: HEADERS_TIMEOUT_MS,
+  requestMs: REQUEST_TIMEOUT_MS,
+  keepAliveMs: KEEP_ALIVE_IDLE_MS,
+  idleSocketMs: IDLE_SOCKET_MS,
+  checkMs: CONNECTIONS_CHECK_MS,
+};
+
 /**
  * Sets Node's timeouts and caps open connections. At the cap, the oldest connection with no request in
  * flight (idle, or still sending its head) is closed to make room, so a flood of half-open sockets
  * cannot lock new clients out; only when every connection is busy does the newcomer get a 503.
  * Answers the set of sockets refused this way: the request handler must not answer on them.
  */
-export function limitConnections(server: HttpServer, caps: CapLog): WeakSet<Socket> {
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
-  server.keepAliveTimeout = KEEP_ALIVE_IDLE_MS;
+export function limitConnections(server: HttpServer, caps: CapLog, times: EdgeTimes = EDGE_TIMES): WeakSet<Socket> {
+  server.headersTimeout = times.headersMs;
+  server.requestTimeout = times.requestMs;
+  server.keepAliveTimeout = times.keepAliveMs;
   server.maxHeadersCount = MAX_HEADERS_COUNT;
   server.maxConnections = HARD_MAX_CONNECTIONS;
   const conns = new Map<Socket, Conn>();
@@ -197,7 +207,7 @@ export function limitConnections(server: HttpServer, caps: CapLog): WeakSet<Sock
     conns.set(socket, { address, busy: 0, served: 0 });
     perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
     // A socket that never completes a request head; while a request is in flight this is off (see below).
-    socket.setTimeout(IDLE_SOCKET_MS);
+    socket.setTimeout(times.idleSocketMs);
     socket.once('close', () => forget(socket));
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -215,7 +225,7 @@ export function limitConnections(server: HttpServer, caps: CapLog): WeakSet<Sock
   server.on('timeout', (socket: Socket) => {
     const c = conns.get(socket);
     if (c && c.busy > 0) return;
-    if (!c || c.served === 0) caps.hit('idle', `closed a connection that sent no whole request within ${IDLE_SOCKET_MS / 1000} s.`);
+    if (!c || c.served === 0) caps.hit('idle', `closed a connection that sent no whole request within ${times.idleSocketMs / 1000} s.`);
     socket.destroy();
   });
   server.on('drop', () => caps.hit('drop', `dropped a connection at accept: ${HARD_MAX_CONNECTIONS} sockets are open.`));
