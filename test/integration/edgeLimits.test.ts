@@ -8,6 +8,7 @@ import { listen, text, type Listener } from '../../src-main/core/proxy/listener.
 import { BodyBudget, CapLog, MAX_CONNECTIONS_PER_ADDRESS, MAX_OPEN_CONNECTIONS } from '../../src-main/core/proxy/edgeLimits.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import { withDeadline } from '../helpers/wait.js';
+import { startApp, type TestApp } from '../helpers/app.js';
 
 describe('the body budget and the cap log', () => {
   it('reserves declared bytes up to the limit, releases once, and says when a flood has drained', () => {
@@ -98,4 +99,70 @@ describe('connections past the caps, all busy', () => {
       sockets.forEach((s) => s.destroy());
     }
   }, 120_000);
+});
+
+// Chunked request bodies (fetch with a ReadableStream body, Go's client with an io.Pipe, `curl -T -`)
+// were refused with 411 by the first cut of the budget; main read them. They are read again, each
+// holding a whole body's worth (4 MB) of the budget while it arrives, and each reader stops at 4 MB.
+describe('chunked request bodies', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp({ agents: [{ id: 'default', approvals: 'allow' }] });
+  });
+  afterAll(async () => t?.stop());
+
+  const streamed = (text: string, parts = 3) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        const step = Math.ceil(text.length / parts);
+        for (let i = 0; i < text.length; i += step) c.enqueue(new TextEncoder().encode(text.slice(i, i + step)));
+        c.close();
+      },
+    });
+  const post = (path: string, body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
+    fetch(`${t.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body, duplex: 'half' } as RequestInit);
+  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'chunked', version: '1' } } });
+
+  it('answers an MCP initialize and a ping sent chunked (fetch with a ReadableStream body)', async () => {
+    const res = await post('/mcp', streamed(initialize));
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.text()).toMatch(/"serverInfo"/);
+    const ping = await post('/mcp', streamed(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })), { 'mcp-protocol-version': '2025-06-18', 'mcp-session-id': res.headers.get('mcp-session-id') ?? '' });
+    expect(ping.status, await ping.clone().text()).toBe(200);
+  });
+
+  it('stops reading a chunked body past 4 MB with 413', async () => {
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(4 * 1024 * 1024 + 10) } });
+    const res = await post('/mcp', streamed(big, 64)).catch((err: Error) => err);
+    // Either the 413 arrives, or the server cut the upload (the client then sees the closed socket).
+    if (res instanceof Error) expect(res.message).toMatch(/fetch failed|socket|closed|reset/i);
+    else expect(res.status).toBe(413);
+  });
+});
+
+describe('a stalled chunked body holds the budget like a declared one', () => {
+  it('takes a whole body of the budget while it arrives, and gives it back when it ends', async () => {
+    const budget = new BodyBudget(6 * 1024 * 1024);
+    const seenBody: string[] = [];
+    const echo = async (r: Request, url: URL) => (url.pathname === '/echo' ? (seenBody.push(await r.text()), text(200, 'ok')) : undefined);
+    const l = await listen('127.0.0.1', 0, [(r, u) => (u.pathname === '/echo' ? echo(r, u) : undefined)], undefined, { bodyBudget: budget });
+    const s = connect({ port: l.port, host: '127.0.0.1' });
+    try {
+      s.on('error', () => {});
+      s.write(`POST /echo HTTP/1.1\r\nhost: 127.0.0.1:${l.port}\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n`);
+      await withDeadline((async () => { while (budget.heldBytes === 0) await new Promise((r) => setTimeout(r, 20)); })(), 'the chunked body to hold the budget');
+      expect(budget.heldBytes).toBe(4 * 1024 * 1024);
+      // Past the budget a second body is refused while the first still arrives.
+      const second = await fetch(`${l.url}/echo`, { method: 'POST', body: 'x'.repeat(3 * 1024 * 1024) });
+      expect(second.status).toBe(503);
+      const answered = new Promise<string>((resolve) => s.on('data', (d: Buffer) => resolve(d.toString())));
+      s.write('0\r\n\r\n');
+      expect(await withDeadline(answered, 'the chunked request to be answered')).toMatch(/^HTTP\/1\.1 200/);
+      expect(seenBody).toEqual(['abc']);
+      await withDeadline((async () => { while (budget.heldBytes !== 0) await new Promise((r) => setTimeout(r, 20)); })(), 'the budget to be given back');
+    } finally {
+      s.destroy();
+      await l.close();
+    }
+  });
 });

@@ -113,10 +113,11 @@ export type Refused = { status: number; message: string };
 
 /** The answer for a request whose body cannot be read now; undefined when it may go on (its reservation is then released when the request ends). */
 export function admitBody(req: IncomingMessage, res: ServerResponse, budget: BodyBudget, maxBodyBytes: number, caps: CapLog): Refused | undefined {
-  if (req.headers['transfer-encoding'] !== undefined) {
-    return { status: 411, message: 'Length required: send the request body with a content-length header (chunked bodies are not read here).' };
-  }
-  const declared = Number(req.headers['content-length'] ?? 0);
+  // A chunked body (fetch with a stream body, Go's client with a pipe) has no length until it ends: it
+  // holds a whole body's worth while it arrives, and every reader (readJson, the SDK's) stops at the
+  // limit. Node's parser has already refused a transfer-encoding not ending in chunked, or one with a length.
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  const declared = chunked ? maxBodyBytes : Number(req.headers['content-length'] ?? 0);
   if (!Number.isSafeInteger(declared) || declared < 0) return { status: 400, message: 'Bad request: the content-length header is not a number of bytes.' };
   if (declared > maxBodyBytes) return { status: 413, message: `Request body too large: at most ${maxBodyBytes} bytes are read.` };
   const release = budget.take(declared);
