@@ -8,7 +8,7 @@ import { DEFAULT_AGENT_ID } from '../config/schema.js';
 import { isLoopbackHost } from '../config/validate.js';
 import { MwsError } from '../errors.js';
 import { refuseForeign } from './guard.js';
-import { admitBody, BodyBudget, CapLog, collectAfterFlood, EDGE_TIMES, endAndClose, limitConnections, TIMEOUT_ANSWER, type EdgeTimes } from './edgeLimits.js';
+import { admitBody, BodyBudget, CapLog, EDGE_TIMES, floodCollector, endAndClose, limitConnections, TIMEOUT_ANSWER, type EdgeTimes } from './edgeLimits.js';
 import type { FastPath } from './fastPath.js';
 import type { Logger } from '../log.js';
 
@@ -134,7 +134,7 @@ export async function listen(host: string, port: number, routes: Route[], fast?:
   };
   let boundPort = port;
   const caps = new CapLog(opts.log, opts.now);
-  const bodies = opts.bodyBudget ?? new BodyBudget(undefined, () => collectAfterFlood(opts.now));
+  const bodies = opts.bodyBudget ?? new BodyBudget(undefined, () => floodCollector.drained());
   const dispatch = async (req: IncomingMessage, res: ServerResponse) => {
     // Every page may be framed by nothing (the window sets its full CSP itself).
     res.setHeader('x-frame-options', 'DENY');
