@@ -234,3 +234,30 @@ describe('making room at the cap', () => {
     }
   }, 60_000);
 });
+
+describe('stalled uploads at the cap', () => {
+  it('a newcomer gets in past 512 connections each stalled in a one-byte body', async () => {
+    // Each stalled upload holds its 2 declared bytes of the budget once its head is read: how the test knows all are in flight.
+    const budget = new BodyBudget();
+    const l = await listen('127.0.0.1', 0, [(_r, url) => (url.pathname === '/x' ? Promise.resolve(text(200, 'ok')) : undefined)], undefined, { log: new MemoryLogger(), bodyBudget: budget });
+    const sockets: Socket[] = [];
+    try {
+      let closedByServer = 0;
+      for (let i = 0; i < MAX_OPEN_CONNECTIONS; i++) {
+        const s = connect({ port: l.port, host: '127.0.0.1', localAddress: `127.0.2.${1 + (i % 200)}` });
+        s.on('error', () => {});
+        s.once('close', () => closedByServer++);
+        sockets.push(s);
+        s.write(`POST /x HTTP/1.1\r\nhost: 127.0.0.1:${l.port}\r\ncontent-length: 2\r\n\r\n{`);
+      }
+      await withDeadline((async () => { while (budget.heldBytes < 2 * MAX_OPEN_CONNECTIONS) await new Promise((r) => setTimeout(r, 20)); })(), 'every stalled upload to be in flight');
+      const res = await fetch(`${l.url}/x`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('ok\n');
+      await withDeadline((async () => { while (closedByServer < 1) await new Promise((r) => setTimeout(r, 20)); })(), 'one stalled upload to be closed');
+    } finally {
+      sockets.forEach((s) => s.destroy());
+      await l.close();
+    }
+  }, 60_000);
+});

@@ -177,7 +177,8 @@ function rawAnswer(status: string, sentence: string): string {
   return `HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
 
-type Conn = { address: string; busy: number; served: number; idleSince: number };
+/** `upload`: the request in flight while its body has not all arrived, and since when. */
+type Conn = { address: string; busy: number; served: number; idleSince: number; upload?: { req: IncomingMessage; since: number } };
 
 /** The listener's times (ms); tests inject short ones to see that a long answer outlives them. */
 export type EdgeTimes = { headersMs: number; requestMs: number; keepAliveMs: number; idleSocketMs: number; checkMs: number };
@@ -208,6 +209,8 @@ export function limitConnections(server: HttpServer, caps: CapLog, times: EdgeTi
   // Sockets that never sent a whole request (half-open heads, idle from the start: what a flood is
   // made of) go first, oldest first; a kept-alive client that has been answered only when none is left,
   // the one idle longest first. Otherwise a flood closed the oldest connections, which are the clients'.
+  // With none idle, the upload stalled longest goes (a body on loopback arrives in milliseconds; a
+  // thousand bodies of one byte that never come would otherwise hold every slot for the request timeout).
   const evictIdle = (address?: string): boolean => {
     let victim: Socket | undefined;
     let idleSince = Infinity;
@@ -218,6 +221,13 @@ export function limitConnections(server: HttpServer, caps: CapLog, times: EdgeTi
         break;
       }
       if (c.idleSince < idleSince) [victim, idleSince] = [socket, c.idleSince];
+    }
+    if (!victim) {
+      let since = Infinity;
+      for (const [socket, c] of conns) {
+        if (address !== undefined && c.address !== address) continue;
+        if (c.upload && !c.upload.req.complete && c.upload.since < since) [victim, since] = [socket, c.upload.since];
+      }
     }
     if (!victim) return false;
     victim.destroy();
@@ -244,7 +254,7 @@ export function limitConnections(server: HttpServer, caps: CapLog, times: EdgeTi
     if (fromHere || conns.size >= MAX_OPEN_CONNECTIONS) {
       const cap = fromHere ? `${MAX_CONNECTIONS_PER_ADDRESS} connections from ${address}` : `${MAX_OPEN_CONNECTIONS} connections`;
       if (!evictIdle(fromHere ? address : undefined)) return refuse(socket, `${cap} are open and busy`);
-      caps.hit('evict', `closed an idle connection to make room: ${cap} were open (a flood of idle or half-open sockets?).`);
+      caps.hit('evict', `closed an idle connection or a stalled upload to make room: ${cap} were open (a flood of idle, half-open or stalled sockets?).`);
     }
     conns.set(socket, { address, busy: 0, served: 0, idleSince: 0 });
     perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
@@ -256,11 +266,13 @@ export function limitConnections(server: HttpServer, caps: CapLog, times: EdgeTi
     const c = conns.get(req.socket);
     if (!c) return;
     c.busy++;
+    if (!req.complete) c.upload = { req, since: performance.now() };
     // Long answers (event streams, calls waiting for approval) may be quiet for minutes.
     req.socket.setTimeout(0);
     res.once('close', () => {
       c.busy--;
       c.served++;
+      c.upload = undefined;
       c.idleSince = performance.now();
     });
   });
