@@ -261,3 +261,22 @@ describe('stalled uploads at the cap', () => {
     }
   }, 60_000);
 });
+
+describe('what the listener logs of a request', () => {
+  // The window's CSRF token now gets its session cookie back (POST /ui/_session), so it is a
+  // credential: the event stream's `?csrf=` must not reach the log when a request fails inside.
+  it('does not write the event stream\'s ?csrf= token when a request fails inside', async () => {
+    const log = new MemoryLogger();
+    const l = await listen('127.0.0.1', 0, [(_r, url) => (url.pathname === '/control/events' ? Promise.reject(new Error('boom')) : undefined)], undefined, { log });
+    try {
+      const res = await fetch(`${l.url}/control/events?csrf=SECRETCSRF123&x=1`);
+      expect(res.status).toBeGreaterThanOrEqual(500);
+      await withDeadline((async () => { while (!log.lines.some((x) => /failed inside/.test(x))) await new Promise((r) => setTimeout(r, 20)); })(), 'the failure to be logged');
+      const lines = log.lines.join('\n');
+      expect(lines).toMatch(/failed inside the proxy/);
+      expect(lines).not.toMatch(/SECRETCSRF123/);
+    } finally {
+      await l.close();
+    }
+  });
+});
