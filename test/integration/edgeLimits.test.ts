@@ -144,8 +144,8 @@ describe('a stalled chunked body holds the budget like a declared one', () => {
   it('takes a whole body of the budget while it arrives, and gives it back when it ends', async () => {
     const budget = new BodyBudget(6 * 1024 * 1024);
     const seenBody: string[] = [];
-    const echo = async (r: Request, url: URL) => (url.pathname === '/echo' ? (seenBody.push(await r.text()), text(200, 'ok')) : undefined);
-    const l = await listen('127.0.0.1', 0, [(r, u) => (u.pathname === '/echo' ? echo(r, u) : undefined)], undefined, { bodyBudget: budget });
+    const echo = async (r: Request): Promise<Response> => (seenBody.push(await r.text()), text(200, 'ok'));
+    const l = await listen('127.0.0.1', 0, [(r, u) => (u.pathname === '/echo' ? echo(r) : undefined)], undefined, { bodyBudget: budget });
     const s = connect({ port: l.port, host: '127.0.0.1' });
     try {
       s.on('error', () => {});
