@@ -42,6 +42,7 @@ import type { ControlApi } from './control/api.js';
 import { eventsRoute } from './control/sse.js';
 import { UiSessions, uiRoute } from './control/uiRoute.js';
 import { renewRoute } from './control/sessionRenew.js';
+import type { EdgeTimes } from './proxy/edgeLimits.js';
 import { rootRoute } from './control/signInPage.js';
 import { ConfigEditor, type Raw } from './config/editor.js';
 import { tokenMatches } from './store/controlToken.js';
@@ -81,6 +82,8 @@ export type AppOptions = {
   demo?: boolean;
   /** How often a call waiting for approval sends its client progress (default APPROVAL_KEEPALIVE_MS). */
   approvalKeepAliveMs?: number;
+  /** The listener's request and connection times (default EDGE_TIMES); tests make them short. */
+  edgeTimes?: Partial<EdgeTimes>;
   /** The built settings window, served at /ui (default: out/renderer of this package). */
   rendererDir?: string;
   /**
@@ -369,7 +372,7 @@ export function createApp(opts: AppOptions): App {
           ...(opts.routes ?? []),
         ],
         opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused, (agent, sid) => endpoints.get(agent)?.liveSession(sid)),
-        { log, mcpGate: (id, authorization) => agentGate(config, id, authorization) },
+        { log, mcpGate: (id, authorization) => agentGate(config, id, authorization), ...(opts.edgeTimes ? { edgeTimes: opts.edgeTimes } : {}) },
       ).catch((err: unknown) => Promise.reject(listenError(config.listen.host, config.listen.port, err)));
       listener = opened;
       baseUrl = opened.url;

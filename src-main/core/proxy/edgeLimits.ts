@@ -91,32 +91,65 @@ export class BodyBudget {
 
 /**
  * After a flood the buffers it left are garbage, but an idle process may not collect them for hours
- * (V8 collects when it allocates, and nothing allocates): one full collection, at most once a minute,
- * gives the memory back when the attackers leave. Node exposes `gc` only behind a V8 flag, set here.
+ * (V8 collects when it allocates, and nothing allocates): measured in a process of its own, 120 bodies
+ * stalled one byte short leave the heap +42–68 MB for as long as it stays idle, and one full collection
+ * brings it back to +7 MB (RSS keeps what the allocator holds for reuse). So one collection runs when a
+ * flood has drained, at most once a minute: a flood that ends inside the minute is collected when the
+ * minute is over (one pending at most), so floods in a loop cost one collection a minute (tens of ms).
  */
 export const FLOOD_GC_GAP_MS = 60_000;
-let lastFloodGc = -Infinity;
-export function collectAfterFlood(now: () => number = Date.now): void {
-  if (now() - lastFloodGc < FLOOD_GC_GAP_MS) return;
-  lastFloodGc = now();
-  setTimeout(() => {
-    try {
+/** Bodies still closing when the budget drains are let go first. */
+const FLOOD_GC_SETTLE_MS = 1_000;
+
+let fullGc: (() => void) | undefined;
+/** V8's full collection; Node exposes `gc` only behind a V8 flag, set here once (no-op if it cannot be). */
+function collectGarbage(): void {
+  try {
+    if (!fullGc) {
       setFlagsFromString('--expose-gc');
-      (runInNewContext('gc') as () => void)();
-    } catch {
-      // No collection then; V8 will collect later on its own.
+      fullGc = runInNewContext('gc') as () => void;
     }
-  }, 1_000).unref();
+    fullGc();
+  } catch {
+    // No collection then; V8 will collect later on its own.
+  }
 }
+
+export class FloodCollector {
+  private last = -Infinity;
+  private pending = false;
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly gapMs = FLOOD_GC_GAP_MS,
+    private readonly collect: () => void = collectGarbage,
+    private readonly later: (f: () => void, ms: number) => void = (f, ms) => void setTimeout(f, ms).unref(),
+  ) {}
+
+  /** A flood has drained: collect once, now (after a settle) or when the minute since the last one is over. */
+  drained(): void {
+    if (this.pending) return;
+    this.pending = true;
+    const wait = Math.max(FLOOD_GC_SETTLE_MS, this.last + this.gapMs - this.now());
+    this.later(() => {
+      this.pending = false;
+      this.last = this.now();
+      this.collect();
+    }, wait);
+  }
+}
+
+/** One per process: every listener's floods share the once-a-minute collection. */
+export const floodCollector = new FloodCollector();
 
 export type Refused = { status: number; message: string };
 
 /** The answer for a request whose body cannot be read now; undefined when it may go on (its reservation is then released when the request ends). */
 export function admitBody(req: IncomingMessage, res: ServerResponse, budget: BodyBudget, maxBodyBytes: number, caps: CapLog): Refused | undefined {
-  if (req.headers['transfer-encoding'] !== undefined) {
-    return { status: 411, message: 'Length required: send the request body with a content-length header (chunked bodies are not read here).' };
-  }
-  const declared = Number(req.headers['content-length'] ?? 0);
+  // A chunked body (fetch with a stream body, Go's client with a pipe) has no length until it ends: it
+  // holds a whole body's worth while it arrives, and every reader (readJson, the SDK's) stops at the
+  // limit. Node's parser has already refused a transfer-encoding not ending in chunked, or one with a length.
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  const declared = chunked ? maxBodyBytes : Number(req.headers['content-length'] ?? 0);
   if (!Number.isSafeInteger(declared) || declared < 0) return { status: 400, message: 'Bad request: the content-length header is not a number of bytes.' };
   if (declared > maxBodyBytes) return { status: 413, message: `Request body too large: at most ${maxBodyBytes} bytes are read.` };
   const release = budget.take(declared);
@@ -144,33 +177,62 @@ function rawAnswer(status: string, sentence: string): string {
   return `HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
 
-type Conn = { address: string; busy: number; served: number };
+/** `upload`: the request in flight while its body has not all arrived, and since when. */
+type Conn = { address: string; busy: number; served: number; idleSince: number; upload?: { req: IncomingMessage; since: number } };
+
+/** The listener's times (ms); tests inject short ones to see that a long answer outlives them. */
+export type EdgeTimes = { headersMs: number; requestMs: number; keepAliveMs: number; idleSocketMs: number; checkMs: number };
+export const EDGE_TIMES: EdgeTimes = {
+  headersMs: HEADERS_TIMEOUT_MS,
+  requestMs: REQUEST_TIMEOUT_MS,
+  keepAliveMs: KEEP_ALIVE_IDLE_MS,
+  idleSocketMs: IDLE_SOCKET_MS,
+  checkMs: CONNECTIONS_CHECK_MS,
+};
 
 /**
- * Sets Node's timeouts and caps open connections. At the cap, the oldest connection with no request in
- * flight (idle, or still sending its head) is closed to make room, so a flood of half-open sockets
+ * Sets Node's timeouts and caps open connections. At the cap, a connection with no request in flight
+ * (one that never sent a whole request first, else the kept-alive one idle longest) is closed to make room, so a flood of half-open sockets
  * cannot lock new clients out; only when every connection is busy does the newcomer get a 503.
  * Answers the set of sockets refused this way: the request handler must not answer on them.
  */
-export function limitConnections(server: HttpServer, caps: CapLog): WeakSet<Socket> {
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
-  server.keepAliveTimeout = KEEP_ALIVE_IDLE_MS;
+export function limitConnections(server: HttpServer, caps: CapLog, times: EdgeTimes = EDGE_TIMES): WeakSet<Socket> {
+  server.headersTimeout = times.headersMs;
+  server.requestTimeout = times.requestMs;
+  server.keepAliveTimeout = times.keepAliveMs;
   server.maxHeadersCount = MAX_HEADERS_COUNT;
   server.maxConnections = HARD_MAX_CONNECTIONS;
   const conns = new Map<Socket, Conn>();
   const perAddress = new Map<string, number>();
   const refused = new WeakSet<Socket>();
 
+  // Sockets that never sent a whole request (half-open heads, idle from the start: what a flood is
+  // made of) go first, oldest first; a kept-alive client that has been answered only when none is left,
+  // the one idle longest first. Otherwise a flood closed the oldest connections, which are the clients'.
+  // With none idle, the upload stalled longest goes (a body on loopback arrives in milliseconds; a
+  // thousand bodies of one byte that never come would otherwise hold every slot for the request timeout).
   const evictIdle = (address?: string): boolean => {
+    let victim: Socket | undefined;
+    let idleSince = Infinity;
     for (const [socket, c] of conns) {
-      if (c.busy === 0 && (address === undefined || c.address === address)) {
-        socket.destroy();
-        forget(socket);
-        return true;
+      if (c.busy !== 0 || (address !== undefined && c.address !== address)) continue;
+      if (c.served === 0) {
+        victim = socket;
+        break;
+      }
+      if (c.idleSince < idleSince) [victim, idleSince] = [socket, c.idleSince];
+    }
+    if (!victim) {
+      let since = Infinity;
+      for (const [socket, c] of conns) {
+        if (address !== undefined && c.address !== address) continue;
+        if (c.upload && !c.upload.req.complete && c.upload.since < since) [victim, since] = [socket, c.upload.since];
       }
     }
-    return false;
+    if (!victim) return false;
+    victim.destroy();
+    forget(victim);
+    return true;
   };
   const forget = (socket: Socket) => {
     const c = conns.get(socket);
@@ -192,30 +254,33 @@ export function limitConnections(server: HttpServer, caps: CapLog): WeakSet<Sock
     if (fromHere || conns.size >= MAX_OPEN_CONNECTIONS) {
       const cap = fromHere ? `${MAX_CONNECTIONS_PER_ADDRESS} connections from ${address}` : `${MAX_OPEN_CONNECTIONS} connections`;
       if (!evictIdle(fromHere ? address : undefined)) return refuse(socket, `${cap} are open and busy`);
-      caps.hit('evict', `closed the oldest idle connection to make room: ${cap} were open (a flood of idle or half-open sockets?).`);
+      caps.hit('evict', `closed an idle connection or a stalled upload to make room: ${cap} were open (a flood of idle, half-open or stalled sockets?).`);
     }
-    conns.set(socket, { address, busy: 0, served: 0 });
+    conns.set(socket, { address, busy: 0, served: 0, idleSince: 0 });
     perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
     // A socket that never completes a request head; while a request is in flight this is off (see below).
-    socket.setTimeout(IDLE_SOCKET_MS);
+    socket.setTimeout(times.idleSocketMs);
     socket.once('close', () => forget(socket));
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const c = conns.get(req.socket);
     if (!c) return;
     c.busy++;
+    if (!req.complete) c.upload = { req, since: performance.now() };
     // Long answers (event streams, calls waiting for approval) may be quiet for minutes.
     req.socket.setTimeout(0);
     res.once('close', () => {
       c.busy--;
       c.served++;
+      c.upload = undefined;
+      c.idleSince = performance.now();
     });
   });
   // With a listener here Node leaves the timed-out socket to us: idle and half-open ones are closed.
   server.on('timeout', (socket: Socket) => {
     const c = conns.get(socket);
     if (c && c.busy > 0) return;
-    if (!c || c.served === 0) caps.hit('idle', `closed a connection that sent no whole request within ${IDLE_SOCKET_MS / 1000} s.`);
+    if (!c || c.served === 0) caps.hit('idle', `closed a connection that sent no whole request within ${times.idleSocketMs / 1000} s.`);
     socket.destroy();
   });
   server.on('drop', () => caps.hit('drop', `dropped a connection at accept: ${HARD_MAX_CONNECTIONS} sockets are open.`));

@@ -8,7 +8,7 @@ import { DEFAULT_AGENT_ID } from '../config/schema.js';
 import { isLoopbackHost } from '../config/validate.js';
 import { MwsError } from '../errors.js';
 import { refuseForeign } from './guard.js';
-import { admitBody, BodyBudget, CapLog, collectAfterFlood, CONNECTIONS_CHECK_MS, endAndClose, limitConnections, TIMEOUT_ANSWER } from './edgeLimits.js';
+import { admitBody, BodyBudget, CapLog, EDGE_TIMES, floodCollector, endAndClose, limitConnections, TIMEOUT_ANSWER, type EdgeTimes } from './edgeLimits.js';
 import type { FastPath } from './fastPath.js';
 import type { Logger } from '../log.js';
 
@@ -93,7 +93,7 @@ function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: un
 /** Decides whether a request may reach an agent's endpoint (its bearer token, a switched-off default). */
 export type McpGate = (agentId: string, authorization: string | undefined) => { status: number; message: string } | undefined;
 
-export type ListenOptions = { log?: Logger; mcpGate?: McpGate; now?: () => number; bodyBudget?: BodyBudget };
+export type ListenOptions = { log?: Logger; mcpGate?: McpGate; now?: () => number; bodyBudget?: BodyBudget; edgeTimes?: Partial<EdgeTimes> };
 
 function normalizedPath(target: string | undefined): string | undefined {
   if (!target?.startsWith('/')) return undefined;
@@ -134,7 +134,7 @@ export async function listen(host: string, port: number, routes: Route[], fast?:
   };
   let boundPort = port;
   const caps = new CapLog(opts.log, opts.now);
-  const bodies = opts.bodyBudget ?? new BodyBudget(undefined, () => collectAfterFlood(opts.now));
+  const bodies = opts.bodyBudget ?? new BodyBudget(undefined, () => floodCollector.drained());
   const dispatch = async (req: IncomingMessage, res: ServerResponse) => {
     // Every page may be framed by nothing (the window sets its full CSP itself).
     res.setHeader('x-frame-options', 'DENY');
@@ -177,8 +177,9 @@ export async function listen(host: string, port: number, routes: Route[], fast?:
       }
     });
   };
-  const server: HttpServer = createServer({ connectionsCheckingInterval: CONNECTIONS_CHECK_MS }, onRequest);
-  const refusedSockets = limitConnections(server, caps);
+  const times: EdgeTimes = { ...EDGE_TIMES, ...opts.edgeTimes };
+  const server: HttpServer = createServer({ connectionsCheckingInterval: times.checkMs }, onRequest);
+  const refusedSockets = limitConnections(server, caps, times);
   // A request Node's parser refuses (bad framing, oversized headers) never reaches `onRequest`;
   // it still gets a status and a sentence, as every other answer does.
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
