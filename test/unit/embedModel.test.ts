@@ -70,7 +70,7 @@ describe('a model that fails is an answer, not an exception', () => {
   it('a damaged model.onnx (bytes changed) → model_corrupt by its sha256', async () => {
     const dir = modelCopy();
     const bytes = readFileSync(join(dir, 'model.onnx'));
-    bytes[bytes.length >> 1] ^= 0xff;
+    bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 0xff;
     writeFileSync(join(dir, 'model.onnx'), bytes);
     const got = await loadEmbedder({ modelDir: dir });
     expect(isEmbedderFailure(got) && got.error.code).toBe('model_corrupt');
