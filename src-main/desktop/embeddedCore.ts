@@ -21,10 +21,11 @@ export type EmbeddedCore = {
 };
 
 /** `prepare` runs on the loaded config before the core sees it (the desktop store's migration). */
-export async function startEmbeddedCore(rendererDir: string, prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l): Promise<EmbeddedCore> {
+/** `modelDir`: the sentence model outside the asar (Forge's extraResource); undefined: the package's own. */
+export async function startEmbeddedCore(rendererDir: string, prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l, modelDir?: string): Promise<EmbeddedCore> {
   const path = resolveConfigPath(undefined);
   const loaded = await prepare(await loadConfig(path));
-  const app = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, lock: { command: 'the Working Set app', waitMs: 5_000 } });
+  const app = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, ...(modelDir ? { modelDir } : {}), lock: { command: 'the Working Set app', waitMs: 5_000 } });
   await app.start();
   return {
     control: app.control,
