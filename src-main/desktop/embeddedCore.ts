@@ -7,6 +7,8 @@ import { createApp } from '../core/app.js';
 import { systemClock } from '../core/clock.js';
 import { stderrLogger } from '../core/log.js';
 import type { ControlApi } from '../core/control/api.js';
+import { DEFAULT_MODEL } from '../core/search/embed/modelFiles.js';
+import { join } from 'node:path';
 import type { CoreEvents } from '../core/control/events.js';
 
 /** The desktop shell's whole view of the core: not the `App` with its catalog, router and sets. */
@@ -21,8 +23,9 @@ export type EmbeddedCore = {
 };
 
 /** `prepare` runs on the loaded config before the core sees it (the desktop store's migration). */
-/** `modelDir`: the sentence model outside the asar (Forge's extraResource); undefined: the package's own. */
-export async function startEmbeddedCore(rendererDir: string, prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l, modelDir?: string): Promise<EmbeddedCore> {
+/** `resourcesDir`: the packaged app's resources, where Forge's extraResource put model/ (undefined: the package's own). */
+export async function startEmbeddedCore(rendererDir: string, prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l, resourcesDir?: string): Promise<EmbeddedCore> {
+  const modelDir = resourcesDir === undefined ? undefined : join(resourcesDir, 'model', DEFAULT_MODEL);
   const path = resolveConfigPath(undefined);
   const loaded = await prepare(await loadConfig(path));
   const app = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, ...(modelDir ? { modelDir } : {}), lock: { command: 'the Working Set app', waitMs: 5_000 } });

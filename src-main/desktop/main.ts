@@ -12,7 +12,6 @@ import { windowOpener } from './window.js';
 import { startNotifier } from './notifier.js';
 import { startLoginItem } from './login.js';
 import { registerControlIpc } from './ipc.js';
-import { DEFAULT_MODEL } from '../core/search/embed/modelFiles.js';
 
 const stops: Array<() => void | Promise<void>> = [];
 
@@ -21,8 +20,7 @@ async function initialize(): Promise<void> {
   const rendererDir = join(root, 'out', 'renderer');
   const prefs = openPrefsStore();
   // Packaged, the model sits beside app.asar (a native runtime cannot read inside the archive).
-  const modelDir = app.isPackaged ? join(process.resourcesPath, 'model', DEFAULT_MODEL) : undefined;
-  const core = await startEmbeddedCore(rendererDir, async (loaded) => (await migrateConfigPrefs(prefs, loaded, stderrLogger)).loaded, modelDir);
+  const core = await startEmbeddedCore(rendererDir, async (loaded) => (await migrateConfigPrefs(prefs, loaded, stderrLogger)).loaded, app.isPackaged ? process.resourcesPath : undefined);
   const win = windowOpener({ rendererDir, preloadPath: join(root, 'out', 'preload', 'index.cjs'), prefs });
   stops.push(() => core.stop());
   stops.push(registerControlIpc(ipcMain, withDesktopPrefs(core.control, prefs), core.events, (channel, payload) => win.webContents()?.send(channel, payload)));
