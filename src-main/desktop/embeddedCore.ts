@@ -7,6 +7,8 @@ import { createApp } from '../core/app.js';
 import { systemClock } from '../core/clock.js';
 import { stderrLogger } from '../core/log.js';
 import type { ControlApi } from '../core/control/api.js';
+import { DEFAULT_MODEL } from '../core/search/embed/modelFiles.js';
+import { join } from 'node:path';
 import type { CoreEvents } from '../core/control/events.js';
 import { FileSecretStore, type SecretCipher } from '../core/secrets/store.js';
 
@@ -22,12 +24,16 @@ export type EmbeddedCore = {
 };
 
 /** `prepare` runs on the loaded config before the core sees it (the desktop store's migration). */
-/** `cipher`: seals the secret store with the OS keychain (secretCipher.ts); without one it is the 0600 file `mws serve` uses. */
-export async function startEmbeddedCore(rendererDir: string, prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l, cipher?: SecretCipher): Promise<EmbeddedCore> {
+/**
+ * `cipher`: seals the secret store with the OS keychain (secretCipher.ts); without one it is the 0600 file `mws serve` uses.
+ * `resourcesDir`: the packaged app's resources, where Forge's extraResource put model/ (undefined: the package's own).
+ */
+export async function startEmbeddedCore(rendererDir: string, prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l, cipher?: SecretCipher, resourcesDir?: string): Promise<EmbeddedCore> {
+  const modelDir = resourcesDir === undefined ? undefined : join(resourcesDir, 'model', DEFAULT_MODEL);
   const path = resolveConfigPath(undefined);
   const loaded = await prepare(await loadConfig(path));
   const secrets = new FileSecretStore(loaded.config.stateDir, stderrLogger, cipher);
-  const app = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, lock: { command: 'the Working Set app', waitMs: 5_000 }, secrets });
+  const app = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, ...(modelDir ? { modelDir } : {}), lock: { command: 'the Working Set app', waitMs: 5_000 }, secrets });
   await app.start();
   return {
     control: app.control,

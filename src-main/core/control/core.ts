@@ -23,6 +23,7 @@ import type { SecretStore } from '../secrets/store.js';
 import { MemorySecretStore } from '../secrets/store.js';
 import { upstreamOpsControl } from './upstreamOps.js';
 import { isDiskFull } from '../store/writeFailure.js';
+import type { EmbeddingStatus } from '../search/embed/types.js';
 
 /** Switches the running core holds outside the config. */
 export type InstanceState = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
@@ -33,6 +34,8 @@ export type ControlParts = {
   catalog: ToolboxCatalog;
   router: ToolRouter;
   search: SearchService;
+  /** Semantic search's state (the sentence model), shown in the status. */
+  vectors?: { status(): EmbeddingStatus };
   sets: WorkingSets;
   gate: ApprovalGate;
   usage: UsageStore;
@@ -185,6 +188,7 @@ export function createControl(p: ControlParts): ControlApi {
         restartNeeded: p.runtime.restartNeeded,
         editable: p.editor.editable,
         demo: p.runtime.demo ?? null,
+        ...(p.vectors ? { semanticSearch: p.vectors.status() } : {}),
       };
     },
     async workingSet(a) {
