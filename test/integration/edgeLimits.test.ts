@@ -280,3 +280,28 @@ describe('what the listener logs of a request', () => {
     }
   });
 });
+
+describe('a body of too many values (issue 19, item 7)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startApp({ upstreams: {} });
+  });
+  afterAll(async () => t.stop());
+
+  const post = (body: string) =>
+    fetch(`${t.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }, body });
+
+  it('refuses 300,000 argument keys unread with a sentence, and the next request is answered', async () => {
+    const args = `{${Array.from({ length: 300_000 }, (_, i) => `"k${i}":0`).join(',')}}`;
+    const res = await withDeadline(post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_tools","arguments":${args}}}`), 'the flood of keys was not answered');
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/more than 50,000 JSON values/);
+    const ping = await post('{"jsonrpc":"2.0","id":2,"method":"ping"}');
+    expect(ping.status).toBeLessThan(500);
+  });
+
+  it('still takes a 3 MB string argument (few values, many bytes)', async () => {
+    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_tools', arguments: { query: 'a:b,c '.repeat(500_000) } } }));
+    expect(res.status).not.toBe(413);
+  });
+});

@@ -8,6 +8,7 @@ import { DEFAULT_AGENT_ID } from '../config/schema.js';
 import { isLoopbackHost } from '../config/validate.js';
 import { MwsError } from '../errors.js';
 import { refuseForeign } from './guard.js';
+import { jsonSeparators, MAX_JSON_VALUES, TOO_MANY_VALUES } from './jsonBounds.js';
 import { admitBody, BodyBudget, CapLog, EDGE_TIMES, floodCollector, endAndClose, limitConnections, TIMEOUT_ANSWER, type EdgeTimes } from './edgeLimits.js';
 import type { FastPath } from './fastPath.js';
 import type { Logger } from '../log.js';
@@ -78,8 +79,15 @@ function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: un
     });
     req.on('end', () => {
       if (size > MAX_BODY_BYTES) return;
+      const bytes = Buffer.concat(chunks);
+      if (jsonSeparators(bytes) > MAX_JSON_VALUES) {
+        res.writeHead(413, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: TOO_MANY_VALUES } }));
+        resolve(undefined);
+        return;
+      }
       try {
-        resolve({ body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        resolve({ body: JSON.parse(bytes.toString('utf8')) });
       } catch {
         res.writeHead(400, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' } }));
@@ -158,10 +166,11 @@ export async function listen(host: string, port: number, routes: Route[], fast?:
       const denied = opts.mcpGate?.(agentId, req.headers.authorization);
       if (denied) return sendJsonRpcError(res, denied.status, -32001, denied.message);
     }
-    if (!fast || agentId === undefined || req.method !== 'POST' || !req.headers['content-type']?.startsWith('application/json')) return handler(req, res);
+    if (agentId === undefined || req.method !== 'POST' || !req.headers['content-type']?.startsWith('application/json')) return handler(req, res);
+    // Read here (bounded in bytes and in values) whether or not the fast path takes it.
     const read = await readJson(req, res);
     if (!read) return;
-    if (await fast(req, res, read.body, agentId)) return;
+    if (fast && (await fast(req, res, read.body, agentId))) return;
     return handler(req, res, read.body);
   };
   // The safety net: a request the code above did not foresee is answered and logged, never fatal.

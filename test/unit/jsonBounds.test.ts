@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { jsonSeparators, MAX_JSON_VALUES } from '../../src-main/core/proxy/jsonBounds.js';
+
+const bytes = (s: string) => Buffer.from(s, 'utf8');
+
+describe('jsonSeparators (values counted before a body is parsed)', () => {
+  it('counts commas and colons outside strings only, escapes included', () => {
+    expect(jsonSeparators(bytes('{"a":1,"b":[1,2,3]}'), 0)).toBe(5);
+    expect(jsonSeparators(bytes('{"a,b:c":"x,y:z","q\\":,":1}'), 0)).toBe(3);
+  });
+
+  it('does not scan a body too small to hold the limit, and stops counting past it', () => {
+    expect(jsonSeparators(bytes('{"a":1}'), 100)).toBe(0);
+    const many = `{${Array.from({ length: 300_000 }, (_, i) => `"k${i}":0`).join(',')}}`;
+    expect(jsonSeparators(bytes(many))).toBe(MAX_JSON_VALUES + 1);
+  });
+
+  it('lets a large body of few values through: a 3 MB string argument', () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'write', arguments: { text: 'a:b,c '.repeat(500_000) } } });
+    expect(jsonSeparators(bytes(body))).toBeLessThan(20);
+  });
+});
