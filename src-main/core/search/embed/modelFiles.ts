@@ -1,0 +1,103 @@
+// The shipped model's folder and its manifest (model.json): which files it needs, their sha256, and how
+// its output becomes one vector per text. Read and checked here, before any runtime is loaded.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EmbedderFailure } from './types.js';
+
+/** The model that ships (resources/model/<name>, made by scripts/model/convert.sh). */
+export const DEFAULT_MODEL = 'all-minilm-l6-v2-int8';
+
+export type ModelManifest = {
+  name: string;
+  dim: number;
+  /** Texts are cut to this many tokens, [CLS] and [SEP] included (what the model was trained on). */
+  maxTokens: number;
+  pooling: 'mean' | 'cls';
+  /** The ONNX graph's output holding per-token vectors ([batch, tokens, dim]). */
+  output: string;
+  /** File name → sha256 (hex) of every file the model needs; model.onnx and tokenizer.json at least. */
+  files: Record<string, string>;
+};
+
+export type ModelFiles = { manifest: ModelManifest; onnx: Uint8Array; tokenizer: object; tokenizerConfig: object };
+
+/** This package's root (the folder of its package.json), from the sources or from a build. */
+function packageRoot(): string | undefined {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    try {
+      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'mcp-working-set') return dir;
+    } catch {
+      // not here; one folder up
+    }
+    dir = dirname(dir);
+  }
+  return undefined;
+}
+
+/** The shipped model's folder in a checkout or an installed package (the desktop app passes its own). */
+export function defaultModelDir(name = DEFAULT_MODEL): string {
+  return join(packageRoot() ?? process.cwd(), 'resources', 'model', name);
+}
+
+function fail(code: EmbedderFailure['error']['code'], message: string): EmbedderFailure {
+  return { error: { code, message } };
+}
+
+function isManifest(v: unknown): v is ModelManifest {
+  const m = v as ModelManifest;
+  return (
+    typeof m === 'object' && m !== null &&
+    typeof m.name === 'string' && Number.isInteger(m.dim) && m.dim > 0 &&
+    Number.isInteger(m.maxTokens) && m.maxTokens >= 2 &&
+    (m.pooling === 'mean' || m.pooling === 'cls') && typeof m.output === 'string' &&
+    typeof m.files === 'object' && m.files !== null &&
+    typeof m.files['model.onnx'] === 'string' && typeof m.files['tokenizer.json'] === 'string'
+  );
+}
+
+async function readOrMissing(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw err;
+  }
+}
+
+const REINSTALL = 'Search stays lexical; reinstall Working Set to restore the model.';
+
+/** Reads the model folder and checks every file against model.json's sha256 (~40 ms for 23 MB). */
+export async function readModelFiles(dir: string): Promise<ModelFiles | EmbedderFailure> {
+  const manifestBytes = await readOrMissing(join(dir, 'model.json'));
+  if (!manifestBytes) return fail('model_missing', `The search model is missing (${join(dir, 'model.json')}). ${REINSTALL}`);
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(manifestBytes.toString('utf8'));
+  } catch {
+    manifest = undefined;
+  }
+  if (!isManifest(manifest)) return fail('model_corrupt', `The search model's manifest ${join(dir, 'model.json')} is damaged. ${REINSTALL}`);
+  const bytes = new Map<string, Buffer>();
+  for (const [file, sha] of Object.entries(manifest.files)) {
+    const path = join(dir, file);
+    const b = await readOrMissing(path);
+    if (!b) return fail('model_missing', `The search model's file ${path} is missing. ${REINSTALL}`);
+    if (createHash('sha256').update(b).digest('hex') !== sha.toLowerCase()) return fail('model_corrupt', `The search model's file ${path} is damaged (its sha256 differs from model.json's). ${REINSTALL}`);
+    bytes.set(file, b);
+  }
+  let tokenizer: object;
+  let tokenizerConfig: object = {};
+  try {
+    tokenizer = JSON.parse(bytes.get('tokenizer.json')!.toString('utf8')) as object;
+    const config = bytes.get('tokenizer_config.json');
+    if (config) tokenizerConfig = JSON.parse(config.toString('utf8')) as object;
+  } catch {
+    return fail('model_corrupt', `The search model's tokenizer files in ${dir} do not parse. ${REINSTALL}`);
+  }
+  const onnx = bytes.get('model.onnx')!;
+  return { manifest, onnx: new Uint8Array(onnx.buffer, onnx.byteOffset, onnx.byteLength), tokenizer, tokenizerConfig };
+}

@@ -1,0 +1,119 @@
+// The sentence model run by onnxruntime: texts → tokens (the model's own tokenizer.json, through
+// @huggingface/tokenizers) → per-token vectors → mean pooling over real tokens → unit length.
+import { Tokenizer } from '@huggingface/tokenizers';
+import type { ModelFiles, ModelManifest } from './modelFiles.js';
+import type { Embedder } from './types.js';
+
+/** The slice of the onnxruntime API used here (onnxruntime-node and onnxruntime-web share it). */
+export type OrtTensor = { data: unknown; dims: readonly number[] };
+export type OrtSession = {
+  readonly inputNames: readonly string[];
+  run(feeds: Record<string, OrtTensor>): Promise<Record<string, OrtTensor>>;
+  release(): Promise<void>;
+};
+export type OrtModule = {
+  InferenceSession: { create(model: Uint8Array, options: Record<string, unknown>): Promise<OrtSession> };
+  Tensor: new (type: 'int64', data: BigInt64Array, dims: number[]) => OrtTensor;
+};
+
+/**
+ * Texts per run: one. Dynamic int8 quantization scales activations over the whole input, so in a padded
+ * batch a text's vector depends on its batch-mates (cosine 0.98 to itself alone); alone it depends on its
+ * text only — a cached tool vector, a query vector and the conversion script's check agree. Measured:
+ * batches of 16 save no CPU over single runs for tool texts.
+ */
+export const EMBED_BATCH = 1;
+/** Characters of a text tokenized at most: 128 tokens are rarely more than ~700 characters of English. */
+const MAX_TEXT_CHARS = 2000;
+
+export class OnnxEmbedder implements Embedder {
+  readonly model: string;
+  readonly dim: number;
+  private closed = false;
+  private readonly tokenizer: Tokenizer;
+  private readonly sep: number;
+
+  private readonly manifest: ModelManifest;
+
+  // Only the manifest and the tokenizer are kept: the model's bytes (23 MB) are the session's now.
+  private constructor(private readonly ort: OrtModule, private readonly session: OrtSession, files: ModelFiles) {
+    this.manifest = files.manifest;
+    this.model = files.manifest.name;
+    this.dim = files.manifest.dim;
+    this.tokenizer = new Tokenizer(files.tokenizer, files.tokenizerConfig);
+    this.sep = this.tokenizer.token_to_id('[SEP]') ?? 102;
+  }
+
+  static async create(ort: OrtModule, files: ModelFiles, threads: number): Promise<OnnxEmbedder> {
+    const session = await ort.InferenceSession.create(files.onnx, {
+      executionProviders: ['cpu'],
+      graphOptimizationLevel: 'all',
+      intraOpNumThreads: threads,
+      interOpNumThreads: 1,
+      // The arena keeps the largest batch's buffers for the process's life; without it RSS falls back.
+      enableCpuMemArena: false,
+    });
+    return new OnnxEmbedder(ort, session, files);
+  }
+
+  private tokens(text: string): number[] {
+    const ids = this.tokenizer.encode(text.slice(0, MAX_TEXT_CHARS)).ids;
+    const max = this.manifest.maxTokens;
+    // Cut as the model was trained: the first max-1 tokens, then [SEP].
+    return ids.length <= max ? ids : [...ids.slice(0, max - 1), this.sep];
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    if (this.closed) throw new Error('the search model was closed');
+    const encoded = texts.map((t) => this.tokens(t));
+    // Similar lengths share a batch, so little is padded.
+    const order = encoded.map((_, i) => i).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
+    const out: Float32Array[] = new Array<Float32Array>(texts.length);
+    for (let start = 0; start < order.length; start += EMBED_BATCH) {
+      const batch = order.slice(start, start + EMBED_BATCH);
+      const vectors = await this.runBatch(batch.map((i) => encoded[i]!));
+      batch.forEach((i, k) => (out[i] = vectors[k]!));
+    }
+    return out;
+  }
+
+  private async runBatch(batch: number[][]): Promise<Float32Array[]> {
+    const n = batch.length;
+    const len = Math.max(...batch.map((ids) => ids.length));
+    const ids = new BigInt64Array(n * len);
+    const mask = new BigInt64Array(n * len);
+    batch.forEach((row, b) => row.forEach((id, t) => ((ids[b * len + t] = BigInt(id)), (mask[b * len + t] = 1n))));
+    const feeds: Record<string, OrtTensor> = {};
+    for (const name of this.session.inputNames) {
+      if (name === 'input_ids') feeds[name] = new this.ort.Tensor('int64', ids, [n, len]);
+      else if (name === 'attention_mask') feeds[name] = new this.ort.Tensor('int64', mask, [n, len]);
+      else if (name === 'token_type_ids') feeds[name] = new this.ort.Tensor('int64', new BigInt64Array(n * len), [n, len]);
+    }
+    const result = (await this.session.run(feeds))[this.manifest.output];
+    if (!result || !(result.data instanceof Float32Array)) throw new Error(`the search model gave no float output "${this.manifest.output}"`);
+    return pool(result.data, batch, len, this.dim, this.manifest.pooling);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.session.release();
+  }
+}
+
+/** Per-token vectors [n, len, dim] → one unit vector per text (mean over its real tokens, or [CLS]). */
+export function pool(data: Float32Array, batch: number[][], len: number, dim: number, how: 'mean' | 'cls'): Float32Array[] {
+  return batch.map((row, b) => {
+    const v = new Float32Array(dim);
+    const count = how === 'cls' ? 1 : row.length;
+    for (let t = 0; t < count; t++) {
+      const base = (b * len + t) * dim;
+      for (let d = 0; d < dim; d++) v[d]! += data[base + d]!;
+    }
+    let norm = 0;
+    for (let d = 0; d < dim; d++) norm += v[d]! * v[d]!;
+    norm = Math.sqrt(norm) || 1;
+    for (let d = 0; d < dim; d++) v[d]! /= norm;
+    return v;
+  });
+}

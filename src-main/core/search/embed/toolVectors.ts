@@ -1,0 +1,226 @@
+// Tool vectors for semantic search, kept off the request path: the model loads when search is first used
+// (activate), the toolbox's tools are embedded in slices in the background (cache first), and a model that
+// fails turns semantic search off with one warning — search then answers lexically, never with an error.
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { Logger } from '../../log.js';
+import { errorMessage } from '../../errors.js';
+import type { ToolEntry } from '../../toolbox/toolbox.js';
+import { loadEmbedder } from './loadEmbedder.js';
+import { toolText } from './toolText.js';
+import { VECTOR_CACHE_FILE, readVectorCache, writeVectorCache } from './vectorCache.js';
+import { isEmbedderFailure, type Embedder, type EmbedderFailure, type EmbeddingStatus } from './types.js';
+
+/** Tools embedded per slice: one model run (~15–30 ms of one core); the event loop is free during it. */
+export const EMBED_SLICE_TOOLS = 16;
+/** The cache is written after this many new vectors too, so a long first build survives a restart. */
+export const CACHE_CHECKPOINT_TOOLS = 1024;
+/** Bumped when toolText changes what is read of a tool: cached vectors of the old text are not reused. */
+const TEXT_VERSION = '1';
+
+export type ToolVectorsOptions = {
+  /** Where search-vectors.bin lives; undefined keeps vectors in memory only (demo, tests). */
+  stateDir: string | undefined;
+  log: Logger;
+  /** Loads the model (default: the shipped one through loadEmbedder). */
+  load?: () => Promise<Embedder | EmbedderFailure>;
+  /** What of a tool is embedded (default toolText). */
+  text?: (e: ToolEntry) => string;
+  /** false: the model is never loaded (search stays lexical, status idle). */
+  enabled?: () => boolean;
+};
+
+type Keyed = { key: string; text: string };
+
+export class ToolVectors {
+  private state: 'idle' | 'loading' | 'ready' | 'off' = 'idle';
+  private warning: string | undefined;
+  private embedder: Embedder | undefined;
+  private entries: readonly ToolEntry[] = [];
+  /** Bumped on every toolbox change: a slice in flight for an older toolbox does not decide readiness. */
+  private generation = 0;
+  private readonly vectors = new Map<string, Float32Array>();
+  /** Text and key per tool object (a rebuilt toolbox keeps the objects of unchanged tools). */
+  private readonly keyed = new WeakMap<object, Keyed>();
+  private activation: Promise<void> | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  private embedded = 0;
+
+  constructor(private readonly opts: ToolVectorsOptions) {}
+
+  /** Semantic search's state, for the control API and the window. */
+  status(): EmbeddingStatus {
+    const total = this.entries.length;
+    const state = this.state === 'ready' && this.embedded < total ? 'loading' : this.state;
+    return { state, embedded: this.state === 'off' ? 0 : this.embedded, total, warning: this.warning };
+  }
+
+  /** The model is loaded and every tool of the current toolbox has a vector. */
+  ready(): boolean {
+    return this.status().state === 'ready';
+  }
+
+  /** Search was used: loads the model once, then embeds the toolbox in the background. Never throws. */
+  activate(): void {
+    if (this.activation || this.stopped || this.opts.enabled?.() === false) return;
+    this.state = 'loading';
+    this.activation = this.loadModel();
+  }
+
+  /** The toolbox changed: its tools are embedded (those not cached) once the model is active. */
+  update(entries: readonly ToolEntry[]): void {
+    this.entries = entries;
+    this.generation++;
+    this.embedded = entries.reduce((n, e) => n + (this.vectors.has(this.keyOf(e).key) ? 1 : 0), 0);
+    if (this.embedder) this.kick();
+  }
+
+  /** The tool's vector, or undefined (not embedded yet, or the model is off). */
+  vector(entry: ToolEntry): Float32Array | undefined {
+    if (this.state === 'off') return undefined;
+    return this.vectors.get(this.keyOf(entry).key);
+  }
+
+  /** A query's vector, or undefined when the model is not loaded or failed: answer lexically then. */
+  async embedQuery(text: string): Promise<Float32Array | undefined> {
+    const e = this.embedder;
+    if (!e || this.state === 'off') return undefined;
+    try {
+      return (await e.embed([text]))[0];
+    } catch (err) {
+      this.fail(`The search model failed while reading a query (${errorMessage(err)}). Search stays lexical until Working Set restarts.`);
+      return undefined;
+    }
+  }
+
+  /** Resolves when the model is loaded (or failed) and no tool is waiting for a vector (tests, bench). */
+  async idle(): Promise<void> {
+    await this.activation;
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.idle().catch(() => {});
+    const e = this.embedder;
+    this.embedder = undefined;
+    await e?.close().catch(() => {});
+  }
+
+  private keyOf(entry: ToolEntry): Keyed {
+    // toolText reads the tool object only, so its key is kept with the object; a custom text is computed each time.
+    let k = this.opts.text ? undefined : this.keyed.get(entry.tool);
+    if (k === undefined) {
+      const text = (this.opts.text ?? toolText)(entry);
+      const key = createHash('sha256').update(`${TEXT_VERSION}\n${text}`).digest('hex').slice(0, 32);
+      k = { key, text };
+      if (!this.opts.text) this.keyed.set(entry.tool, k);
+    }
+    return k;
+  }
+
+  private cachePath(): string | undefined {
+    return this.opts.stateDir === undefined ? undefined : join(this.opts.stateDir, VECTOR_CACHE_FILE);
+  }
+
+  private async loadModel(): Promise<void> {
+    let got: Embedder | EmbedderFailure;
+    try {
+      got = await (this.opts.load ?? (() => loadEmbedder({ log: this.opts.log })))();
+    } catch (err) {
+      got = { error: { code: 'runtime_unavailable', message: `The search model could not be loaded: ${errorMessage(err)}. Search stays lexical.` } };
+    }
+    if (isEmbedderFailure(got)) return this.fail(got.error.message);
+    if (this.stopped) return void (await got.close().catch(() => {}));
+    const path = this.cachePath();
+    if (path) {
+      const cached = await readVectorCache(path, this.opts.log).catch(() => undefined);
+      if (cached && cached.model === got.model && cached.dim === got.dim) for (const [k, v] of cached.vectors) this.vectors.set(k, v);
+    }
+    this.embedder = got;
+    this.state = 'ready';
+    this.update(this.entries);
+  }
+
+  private kick(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.fill().finally(() => {
+      this.running = undefined;
+      if (this.again && !this.stopped && this.state !== 'off') {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  /** Embeds every current tool without a vector, a slice at a time, then writes the cache. */
+  private async fill(): Promise<void> {
+    let fresh = 0;
+    let sinceCheckpoint = 0;
+    const gen = this.generation;
+    const missing = this.entries.map((e) => this.keyOf(e)).filter((k) => !this.vectors.has(k.key));
+    const unique = [...new Map(missing.map((k) => [k.key, k])).values()];
+    for (let i = 0; i < unique.length; i += EMBED_SLICE_TOOLS) {
+      const e = this.embedder;
+      if (!e || this.stopped || this.state === 'off') return;
+      // A newer toolbox: what is done stays; the next pass picks up what the new one lacks.
+      if (gen !== this.generation) return void (this.again = true);
+      const slice = unique.slice(i, i + EMBED_SLICE_TOOLS);
+      let out: Float32Array[];
+      try {
+        out = await e.embed(slice.map((k) => k.text));
+      } catch (err) {
+        return this.fail(`The search model failed while reading tools (${errorMessage(err)}). Search stays lexical until Working Set restarts.`);
+      }
+      slice.forEach((k, j) => this.vectors.set(k.key, out[j]!));
+      fresh += slice.length;
+      sinceCheckpoint += slice.length;
+      if (gen === this.generation) this.embedded = this.countEmbedded();
+      if (sinceCheckpoint >= CACHE_CHECKPOINT_TOOLS) {
+        sinceCheckpoint = 0;
+        await this.writeCache(false);
+      }
+    }
+    if (gen !== this.generation) return void (this.again = true);
+    this.embedded = this.countEmbedded();
+    // Vectors of tools that left are dropped (memory and file stay the size of the toolbox).
+    const live = new Set(this.entries.map((e) => this.keyOf(e).key));
+    let pruned = false;
+    for (const k of this.vectors.keys()) if (!live.has(k)) (this.vectors.delete(k), (pruned = true));
+    if (fresh > 0 || pruned) await this.writeCache(true);
+  }
+
+  private countEmbedded(): number {
+    return this.entries.reduce((n, e) => n + (this.vectors.has(this.keyOf(e).key) ? 1 : 0), 0);
+  }
+
+  private async writeCache(final: boolean): Promise<void> {
+    const path = this.cachePath();
+    const e = this.embedder;
+    if (!path || !e) return;
+    try {
+      await writeVectorCache(path, e.model, e.dim, this.vectors);
+    } catch (err) {
+      // Not fatal: the vectors are in memory; the next start computes them again.
+      if (final) this.opts.log.warn(`The tool vectors could not be saved to ${path} (${errorMessage(err)}); they will be computed again at the next start.`);
+    }
+  }
+
+  /** Semantic search off for this run: one warning in the log, the status says why, vectors freed. */
+  private fail(message: string): void {
+    if (this.state === 'off') return;
+    this.state = 'off';
+    this.warning = message;
+    this.opts.log.warn(message);
+    this.vectors.clear();
+    this.embedded = 0;
+    const e = this.embedder;
+    this.embedder = undefined;
+    void e?.close().catch(() => {});
+  }
+}
