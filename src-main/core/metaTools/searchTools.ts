@@ -37,7 +37,8 @@ export function searchToolsHandler(deps: { search: SearchService; listed: (agent
       return toolError(`search_tools "limit" must be a whole number from 1 to ${MAX_SEARCH_LIMIT}.`);
     }
     const listed = new Set(deps.listed(agentId).map((e) => e.name));
-    const answer = deps.search.search(query, limit, (e) => listed.has(e.name), agentId);
+    // searchAsync: with the hybrid engine and a ready model, the query is embedded first; otherwise it is search().
+    const answer = await deps.search.searchAsync(query, limit, (e) => listed.has(e.name), agentId);
     // What the agent calls next tells which of these answered the query (learning.ts).
     deps.search.learning?.searched(agentId, query, answer.names);
     deps.callLog.search({
