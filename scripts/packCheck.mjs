@@ -85,6 +85,26 @@ try {
   writeFileSync(join(app, 'package.json'), JSON.stringify({ private: true, dependencies: { [pkg.name]: pkg.version } }));
   console.log(`pack check: installed offline with ${readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')).length} production packages`);
 
+  // 3b. The sentence model and its runtime, as installed (onnxruntime-node's install script never ran):
+  //     every file matches model.json's sha256, and one run gives per-token vectors.
+  const modelRoot = join(installed, 'resources', 'model');
+  const models = existsSync(modelRoot) ? readdirSync(modelRoot) : [];
+  if (!models.length) fail('the package lacks resources/model (the search model).');
+  const probe = [
+    "import { createHash } from 'node:crypto'; import { readFileSync } from 'node:fs'; import { join } from 'node:path';",
+    `const dir = ${JSON.stringify(join(modelRoot, models[0]))};`,
+    "const m = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8'));",
+    "for (const [f, sha] of Object.entries(m.files)) if (createHash('sha256').update(readFileSync(join(dir, f))).digest('hex') !== sha) throw new Error(f + ' differs from model.json');",
+    "const ort = await import('onnxruntime-node');",
+    "const s = await ort.InferenceSession.create(join(dir, 'model.onnx'), { intraOpNumThreads: 1 });",
+    "const t = (a) => new ort.Tensor('int64', BigInt64Array.from(a.map(BigInt)), [1, a.length]);",
+    "const out = (await s.run({ input_ids: t([101, 7592, 102]), attention_mask: t([1, 1, 1]) }))[m.output];",
+    "if (out.dims.join() !== [1, 3, m.dim].join()) throw new Error('output ' + out.dims.join('x'));",
+  ].join('\n');
+  const loaded = run(process.execPath, ['--input-type=module', '-e', probe], app, 'the model probe');
+  if (loaded.status !== 0) fail(`the search model did not load in the installed package: ${loaded.stderr.trim().split('\n').slice(-3).join(' ')}`);
+  console.log(`pack check: search model ${models[0]} loads with onnxruntime-node as installed`);
+
   // 4. `npx mws --help`.
   const env = { ...process.env, HOME: work, XDG_CONFIG_HOME: join(work, 'config'), XDG_STATE_HOME: join(work, 'state'), MWS_CONFIG: join(work, 'config.json') };
   const started = Date.now();

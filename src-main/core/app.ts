@@ -45,6 +45,8 @@ import { StateLock } from './store/stateLock.js';
 import { listenError } from './listenError.js';
 import { checkStateFiles, ensureStateFolder, stateFolderError } from './store/stateFolder.js';
 import { agentGate } from './proxy/agentAccess.js';
+import { ToolVectors } from './search/embed/toolVectors.js';
+import { loadEmbedder } from './search/embed/loadEmbedder.js';
 
 /** How often idle 2025 sessions are looked for (they close after LEGACY_SESSION_IDLE_MS). */
 const SESSION_SWEEP_MS = 60 * 1000;
@@ -76,6 +78,8 @@ export type AppOptions = {
   approvalKeepAliveMs?: number;
   /** The built settings window, served at /ui (default: out/renderer of this package). */
   rendererDir?: string;
+  /** The sentence model's folder (default: resources/model/<name> of this package; the desktop app's own resources). */
+  modelDir?: string;
   /**
    * Who takes the state folder's lock at start (store/stateLock.ts), as other processes will see it
    * named: "mws serve", "mws promote", … false only for tests that build parts without starting them.
@@ -98,6 +102,8 @@ export type App = {
   readonly catalog: ToolboxCatalog;
   readonly router: ToolRouter;
   readonly search: SearchService;
+  /** Tool vectors for semantic search: nothing is loaded until search calls activate(). */
+  readonly vectors: ToolVectors;
   readonly sets: WorkingSets;
   readonly gate: ApprovalGate;
   readonly events: CoreEvents;
@@ -144,6 +150,7 @@ export function createApp(opts: AppOptions): App {
   const passthrough = new Passthrough(catalog, config, log);
   const learning = new SearchLearning({ stateDir: config.stateDir, now: () => clock.now(), enabled: () => config.search?.learn !== false, log });
   const search = new SearchService(() => catalog.toolbox(), config.searchAliases, 'bm25f', learning);
+  const vectors = new ToolVectors({ stateDir: config.stateDir, log, entries: () => [...catalog.toolbox().all()], load: () => loadEmbedder({ log, ...(opts.modelDir ? { modelDir: opts.modelDir } : {}) }) });
   // Claude Code transcripts, read by the usage cycle, also teach which tool a search led to.
   usage.onTranscriptLine = transcriptLearner(
     learning,
@@ -205,7 +212,7 @@ export function createApp(opts: AppOptions): App {
     warmTimer = setTimeout(() => void search.warmInSlices().catch((err: Error) => log.warn(`search index build failed: ${err.message}`)), 0);
     warmTimer.unref();
   };
-  toolboxChanged.push(() => (notifyChanged(), warmSearch()));
+  toolboxChanged.push(() => (notifyChanged(), warmSearch(), vectors.update([...catalog.toolbox().all()])));
   setsChanged.push((agents) => notifyChanged(agents));
   router.setMetaHandler('search_tools', searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog, clock }));
   const setTools = { sets, toolbox: () => catalog.toolbox(), search };
@@ -244,7 +251,7 @@ export function createApp(opts: AppOptions): App {
   };
   const editor = new ConfigEditor(opts.configFile?.path, opts.configFile?.raw ?? {}, opts.configFile?.stateDirDefault ?? config.stateDir, applyConfig, log);
   const ui = new UiSessions(() => clock.now(), () => config.uiSessions);
-  const control = createControl({ config, clock, catalog, router, search, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link(), uiRevokeAll: () => ui.revokeAll() });
+  const control = createControl({ config, clock, catalog, router, search, vectors, sets, gate, usage, baseUrl: () => baseUrl, editor, configPath: opts.configFile?.path ?? null, runtime, events, uiToken: () => ui.link(), uiRevokeAll: () => ui.revokeAll() });
   /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */
   const pausedEndpoint = { handle: async () => text(503, 'Working Set is paused. Resume it from the tray, the window or `mws resume`, then try again.') };
 
@@ -260,6 +267,7 @@ export function createApp(opts: AppOptions): App {
     catalog,
     router,
     search,
+    vectors,
     sets,
     gate,
     events,
@@ -292,6 +300,7 @@ export function createApp(opts: AppOptions): App {
         () => callLog.close(),
         () => learning.stopWarming(),
         () => learning.flush(),
+        () => vectors.stop(),
         () => files.close(),
         // Last: the folder is free only once every file in it is written.
         () => stateLock?.release(),

@@ -7,6 +7,8 @@ import { createApp } from '../core/app.js';
 import { systemClock } from '../core/clock.js';
 import { stderrLogger } from '../core/log.js';
 import type { ControlApi } from '../core/control/api.js';
+import { DEFAULT_MODEL } from '../core/search/embed/modelFiles.js';
+import { join } from 'node:path';
 import type { CoreEvents } from '../core/control/events.js';
 
 /** The desktop shell's whole view of the core: not the `App` with its catalog, router and sets. */
@@ -21,10 +23,12 @@ export type EmbeddedCore = {
 };
 
 /** `prepare` runs on the loaded config before the core sees it (the desktop store's migration). */
-export async function startEmbeddedCore(rendererDir: string, prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l): Promise<EmbeddedCore> {
+/** `resourcesDir`: the packaged app's resources, where Forge's extraResource put model/ (undefined: the package's own). */
+export async function startEmbeddedCore(rendererDir: string, prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l, resourcesDir?: string): Promise<EmbeddedCore> {
+  const modelDir = resourcesDir === undefined ? undefined : join(resourcesDir, 'model', DEFAULT_MODEL);
   const path = resolveConfigPath(undefined);
   const loaded = await prepare(await loadConfig(path));
-  const app = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, lock: { command: 'the Working Set app', waitMs: 5_000 } });
+  const app = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, ...(modelDir ? { modelDir } : {}), lock: { command: 'the Working Set app', waitMs: 5_000 } });
   await app.start();
   return {
     control: app.control,

@@ -19,7 +19,8 @@ async function initialize(): Promise<void> {
   const root = app.getAppPath();
   const rendererDir = join(root, 'out', 'renderer');
   const prefs = openPrefsStore();
-  const core = await startEmbeddedCore(rendererDir, async (loaded) => (await migrateConfigPrefs(prefs, loaded, stderrLogger)).loaded);
+  // Packaged, the model sits beside app.asar (a native runtime cannot read inside the archive).
+  const core = await startEmbeddedCore(rendererDir, async (loaded) => (await migrateConfigPrefs(prefs, loaded, stderrLogger)).loaded, app.isPackaged ? process.resourcesPath : undefined);
   const win = windowOpener({ rendererDir, preloadPath: join(root, 'out', 'preload', 'index.cjs'), prefs });
   stops.push(() => core.stop());
   stops.push(registerControlIpc(ipcMain, withDesktopPrefs(core.control, prefs), core.events, (channel, payload) => win.webContents()?.send(channel, payload)));

@@ -6,6 +6,7 @@ import type { UsageCandidate } from '../workingset/usagePromotion.js';
 import type { GrantView, PendingView } from '../approvals/types.js';
 import type { ApprovalMode } from '../config/schema.js';
 import type { ImportResult, ImportSource, UpstreamInput } from '../import/types.js';
+import type { EmbeddingStatus } from '../search/embed/types.js';
 
 export type AgentView = { id: string; name: string; cap: number; idleWindowDays: number; approvals: ApprovalMode; size: number; url: string; hasToken?: boolean };
 
@@ -36,6 +37,8 @@ export type StatusView = {
   editable: boolean;
   /** The built-in demo is being served (`npm run demo`, `mws serve --demo`): made-up tools, its own state folder. */
   demo?: { stateDir: string } | null;
+  /** The sentence model beside BM25F: idle until search is first used; `warning` when it failed (search is lexical). */
+  semanticSearch?: EmbeddingStatus;
 };
 
 export type { UpstreamInput } from '../import/types.js';

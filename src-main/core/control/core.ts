@@ -18,6 +18,7 @@ import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
 import { maskUrlsIn } from '../redact.js';
 import { approvalsControl, kindOf } from './approvals.js';
+import type { EmbeddingStatus } from '../search/embed/types.js';
 
 /** Switches the running core holds outside the config. */
 export type InstanceState = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
@@ -28,6 +29,8 @@ export type ControlParts = {
   catalog: ToolboxCatalog;
   router: ToolRouter;
   search: SearchService;
+  /** Semantic search's state (the sentence model), shown in the status. */
+  vectors?: { status(): EmbeddingStatus };
   sets: WorkingSets;
   gate: ApprovalGate;
   usage: UsageStore;
@@ -162,6 +165,7 @@ export function createControl(p: ControlParts): ControlApi {
         restartNeeded: p.runtime.restartNeeded,
         editable: p.editor.editable,
         demo: p.runtime.demo ?? null,
+        ...(p.vectors ? { semanticSearch: p.vectors.status() } : {}),
       };
     },
     async workingSet(a) {

@@ -1,6 +1,6 @@
 // The sentence model run by onnxruntime: texts → tokens (the model's own tokenizer.json, through
 // @huggingface/tokenizers) → per-token vectors → mean pooling over real tokens → unit length.
-import { Tokenizer } from '@huggingface/tokenizers';
+import type { Tokenizer } from '@huggingface/tokenizers';
 import type { ModelFiles, ModelManifest } from './modelFiles.js';
 import type { Embedder } from './types.js';
 
@@ -36,15 +36,18 @@ export class OnnxEmbedder implements Embedder {
   private readonly manifest: ModelManifest;
 
   // Only the manifest and the tokenizer are kept: the model's bytes (23 MB) are the session's now.
-  private constructor(private readonly ort: OrtModule, private readonly session: OrtSession, files: ModelFiles) {
+  private constructor(private readonly ort: OrtModule, private readonly session: OrtSession, files: ModelFiles, tokenizer: Tokenizer) {
     this.manifest = files.manifest;
     this.model = files.manifest.name;
     this.dim = files.manifest.dim;
-    this.tokenizer = new Tokenizer(files.tokenizer, files.tokenizerConfig);
+    this.tokenizer = tokenizer;
     this.sep = this.tokenizer.token_to_id('[SEP]') ?? 102;
   }
 
   static async create(ort: OrtModule, files: ModelFiles, threads: number): Promise<OnnxEmbedder> {
+    // Imported here, not at the top: nothing of the model is in the process until search is used.
+    const { Tokenizer } = await import('@huggingface/tokenizers');
+    const tokenizer = new Tokenizer(files.tokenizer, files.tokenizerConfig);
     const session = await ort.InferenceSession.create(files.onnx, {
       executionProviders: ['cpu'],
       graphOptimizationLevel: 'all',
@@ -53,7 +56,7 @@ export class OnnxEmbedder implements Embedder {
       // The arena keeps the largest batch's buffers for the process's life; without it RSS falls back.
       enableCpuMemArena: false,
     });
-    return new OnnxEmbedder(ort, session, files);
+    return new OnnxEmbedder(ort, session, files, tokenizer);
   }
 
   private tokens(text: string): number[] {

@@ -28,6 +28,8 @@ export type ToolVectorsOptions = {
   text?: (e: ToolEntry) => string;
   /** false: the model is never loaded (search stays lexical, status idle). */
   enabled?: () => boolean;
+  /** The current toolbox's tools, read at activate() (later changes come through update). */
+  entries?: () => readonly ToolEntry[];
 };
 
 type Keyed = { key: string; text: string };
@@ -66,6 +68,7 @@ export class ToolVectors {
   activate(): void {
     if (this.activation || this.stopped || this.opts.enabled?.() === false) return;
     this.state = 'loading';
+    if (this.opts.entries) this.entries = this.opts.entries();
     this.activation = this.loadModel();
   }
 
@@ -73,8 +76,10 @@ export class ToolVectors {
   update(entries: readonly ToolEntry[]): void {
     this.entries = entries;
     this.generation++;
-    this.embedded = entries.reduce((n, e) => n + (this.vectors.has(this.keyOf(e).key) ? 1 : 0), 0);
-    if (this.embedder) this.kick();
+    // Before search is used nothing is computed: a toolbox change then costs nothing here.
+    if (!this.embedder) return;
+    this.embedded = this.countEmbedded();
+    this.kick();
   }
 
   /** The tool's vector, or undefined (not embedded yet, or the model is off). */
