@@ -16,7 +16,7 @@ export function configJsonSchemaText(): string {
 }
 
 /** This package's root (the folder of its package.json), from the sources or from a build. */
-function packageRoot(): string | undefined {
+export function packageRoot(): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
     try {

@@ -1,10 +1,9 @@
 // The shipped model's folder and its manifest (model.json): which files it needs, their sha256, and how
 // its output becomes one vector per text. Read and checked here, before any runtime is loaded.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packageRoot } from '../../config/jsonSchema.js';
 import type { EmbedderFailure } from './types.js';
 
 /** The model that ships (resources/model/<name>, made by scripts/model/convert.sh). */
@@ -23,20 +22,6 @@ export type ModelManifest = {
 };
 
 export type ModelFiles = { manifest: ModelManifest; onnx: Uint8Array; tokenizer: object; tokenizerConfig: object };
-
-/** This package's root (the folder of its package.json), from the sources or from a build. */
-function packageRoot(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    try {
-      if ((JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'mcp-working-set') return dir;
-    } catch {
-      // not here; one folder up
-    }
-    dir = dirname(dir);
-  }
-  return undefined;
-}
 
 /** The shipped model's folder in a checkout or an installed package (the desktop app passes its own). */
 export function defaultModelDir(name = DEFAULT_MODEL): string {

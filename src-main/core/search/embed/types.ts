@@ -1,6 +1,6 @@
 // The sentence-model seam: what search asks of a model (vectors for texts), and what a failed load says.
 // Search codes against these types only; the model's files and runtime stay behind loadEmbedder.
-import type { Logger } from '../../log.js';
+// Imports nothing: the window's typecheck reads this file through control/api.ts.
 
 /** A loaded sentence model. Vectors are unit length (cosine similarity is their dot product). */
 export interface Embedder {
@@ -29,7 +29,7 @@ export type EmbedderFailure = { error: { code: EmbedderFailureCode; message: str
 export type LoadEmbedderOptions = {
   /** The folder holding model.json, model.onnx and tokenizer.json (default: the shipped model). */
   modelDir?: string;
-  log?: Logger;
+  log?: { info(message: string): void; warn(message: string): void };
   /** Threads the runtime may use for one computation (default 1: the machine is shared with serving). */
   threads?: number;
   /** Test seam: loads the runtime module instead of `import('onnxruntime-node')`. */
