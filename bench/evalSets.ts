@@ -9,6 +9,7 @@ import { SearchService } from '../src-main/core/search/service.js';
 import { splitWords } from '../src-main/core/search/text.js';
 import { evaluate, type EvalResult, type GoldQuery } from '../src-main/core/search/evaluate.js';
 import { ROOT } from '../test/helpers/processes.js';
+import { verbNounCatalog } from './verbNounCatalog.js';
 
 const read = <T>(f: string) => JSON.parse(readFileSync(join(ROOT, 'test/fixtures', f), 'utf8')) as T;
 export const EVAL_SETS = {
@@ -18,7 +19,16 @@ export const EVAL_SETS = {
   learning: { catalog: 'servers-catalog.json', queries: 'search-learning.json' },
   metatool: { catalog: 'metatool-catalog.json', queries: 'search-metatool.json' },
   'metatool-two-tool': { catalog: 'metatool-catalog.json', queries: 'search-metatool-multi.json' },
+  /** Generated (bench/verbNounCatalog.ts): 4,000 verb-noun tools. */
+  verbnoun: { catalog: '', queries: '' },
 } as const;
+
+/** A set's tools and queries (the generated one is made, the others read). */
+export function loadSet(name: keyof typeof EVAL_SETS): { tools: Tool[]; gold: GoldQuery[] } {
+  if (name === 'verbnoun') return verbNounCatalog();
+  const f = EVAL_SETS[name];
+  return { tools: read<{ tools: Tool[] }>(f.catalog).tools, gold: read<GoldQuery[]>(f.queries) };
+}
 
 export function plainBm25(tools: Tool[], gold: GoldQuery[]): EvalResult {
   return evaluate(() => {
@@ -41,10 +51,9 @@ if (process.argv[1]?.endsWith('evalSets.ts')) {
   const misses = process.argv.indexOf('--misses') > 0 ? process.argv[process.argv.indexOf('--misses') + 1] : undefined;
   const only = process.argv.indexOf('--only') > 0 ? process.argv[process.argv.indexOf('--only') + 1]!.split(',') : Object.keys(EVAL_SETS);
   console.log('set                              Working Set top-1/top-3/MRR/recall@5     plain BM25');
-  for (const [name, f] of Object.entries(EVAL_SETS)) {
+  for (const name of Object.keys(EVAL_SETS) as Array<keyof typeof EVAL_SETS>) {
     if (!only.includes(name)) continue;
-    const tools = read<{ tools: Tool[] }>(f.catalog).tools;
-    const gold = read<GoldQuery[]>(f.queries);
+    const { tools, gold } = loadSet(name);
     const ws = workingSet(tools, gold);
     console.log(`${`${name} (${gold.length} q, ${tools.length} tools)`.padEnd(32)} ${pct(ws).padEnd(40)} ${pct(plainBm25(tools, gold))}`);
     if (misses === name) for (const m of ws.misses) console.log(`  ${m.query}  →  ${m.got.join(', ')}   (want ${m.expected.join(' | ')})`);

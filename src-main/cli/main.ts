@@ -78,9 +78,9 @@ const COMMANDS: Record<string, Spec> = {
   },
   eval: {
     summary: 'offline search quality on any catalog and gold set',
-    usage: ['mws eval --catalog FILE --gold FILE [--json] [--engine bm25f|minisearch]', 'mws eval --catalog FILE --gold FILE [--train FILE | --split 0.5 [--seed N] [--by query|tool]] [--online]'],
+    usage: ['mws eval --catalog FILE --gold FILE [--json] [--engine hybrid|bm25f|dense|minisearch]', 'mws eval --catalog FILE --gold FILE [--train FILE | --split 0.5 [--seed N] [--by query|tool]] [--online]'],
     options: {
-      catalog: { type: 'string', arg: 'FILE', help: 'a JSON file {"tools": [...]}' }, gold: { type: 'string', arg: 'FILE', help: 'a JSON array of {"query", "expected": [...]}' }, json: JSON_OUT, engine: { type: 'string', arg: 'NAME', help: 'bm25f (default) or minisearch' },
+      catalog: { type: 'string', arg: 'FILE', help: 'a JSON file {"tools": [...]}' }, gold: { type: 'string', arg: 'FILE', help: 'a JSON array of {"query", "expected": [...]}' }, json: JSON_OUT, engine: { type: 'string', arg: 'NAME', help: 'hybrid (default: words and the sentence model), bm25f (words), dense (the model alone) or minisearch (plain BM25)' },
       train: { type: 'string', arg: 'FILE', help: 'a gold file fed first as observed search→call pairs (learning), then --gold is evaluated' },
       split: { type: 'string', arg: 'F', help: 'split --gold: this share of it trains, the rest is evaluated' },
       seed: { type: 'string', arg: 'N', help: 'the seed of --split, or a range like 1-8 for the mean and spread over seeds' },

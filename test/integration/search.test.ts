@@ -110,7 +110,7 @@ describe('mws eval', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'catalog.json'), JSON.stringify({ tools }));
     writeFileSync(join(dir, 'gold.json'), JSON.stringify(gold));
-    const r = await run(['eval', '--catalog', join(dir, 'catalog.json'), '--gold', join(dir, 'gold.json'), '--json']);
+    const r = await run(['eval', '--catalog', join(dir, 'catalog.json'), '--gold', join(dir, 'gold.json'), '--json', '--engine', 'bm25f']);
     expect(r.code).toBe(0);
     const m = JSON.parse(r.out.trim().split('\n').pop()!) as Record<string, number>;
     expect(m.n).toBe(gold.length);

@@ -54,9 +54,10 @@ describe('search quality on both evaluation sets', () => {
     expect(sets.servers.gold.length).toBeGreaterThanOrEqual(120);
     const r = run('servers', sets.servers.gold);
     console.log(`second set (${r.n} queries, ${sets.servers.tools.length} tools): ${fmt(r)} (${target(r.top1)})`);
-    // Measured 59.5 % / 79.1 % after issue 13's retune (52.3 % / 71.2 % before): the floor is one query below.
-    expect(r.top1).toBeGreaterThanOrEqual(0.588);
-    expect(r.top3).toBeGreaterThanOrEqual(0.784);
+    // Measured 59.5 % / 79.1 % after issue 13's retune (52.3 % / 71.2 % before); 58.2 % / 78.4 % once a
+    // synonym's idf is capped at the words the user wrote (issue 21). The floor is one query below.
+    expect(r.top1).toBeGreaterThanOrEqual(0.575);
+    expect(r.top3).toBeGreaterThanOrEqual(0.777);
   });
 
   it('the third set (10 other real MCP servers, never tuned on): at least 150 tools from 6 servers, 120 queries, and no regression below its measured figures', () => {

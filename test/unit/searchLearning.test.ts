@@ -332,7 +332,7 @@ describe('learning that generalises to new wordings', () => {
     const { runEval } = await import('../../src-main/cli/commands/eval.js');
     const out: string[] = [];
     const io = { out: (s: string) => out.push(s), err: () => {} };
-    const flags = { catalog: join(ROOT, 'test/fixtures/metatool-catalog.json'), gold: join(ROOT, 'test/fixtures/search-metatool.json'), json: true, engine: undefined, split: '0.5', seed: '1-3' };
+    const flags = { catalog: join(ROOT, 'test/fixtures/metatool-catalog.json'), gold: join(ROOT, 'test/fixtures/search-metatool.json'), json: true, engine: 'bm25f', split: '0.5', seed: '1-3' };
     expect(await runEval(io, flags)).toBe(0);
     const r = JSON.parse(out[0]!) as { seeds: Array<{ seed: number; with: number; without: number }>; gain: { mean: number; sd: number } };
     expect(r.seeds.map((x) => x.seed)).toEqual([1, 2, 3]);
@@ -347,7 +347,7 @@ describe('learning that generalises to new wordings', () => {
     const { runEval } = await import('../../src-main/cli/commands/eval.js');
     const out: string[] = [];
     const io = { out: (s: string) => out.push(s), err: () => {} };
-    const flags = { catalog: join(ROOT, 'test/fixtures/metatool-catalog.json'), gold: join(ROOT, 'test/fixtures/search-metatool.json'), json: true, engine: undefined, split: '0.5', seed: '1-2', by: 'tool' };
+    const flags = { catalog: join(ROOT, 'test/fixtures/metatool-catalog.json'), gold: join(ROOT, 'test/fixtures/search-metatool.json'), json: true, engine: 'bm25f', split: '0.5', seed: '1-2', by: 'tool' };
     expect(await runEval(io, flags)).toBe(0);
     const statically = JSON.parse(out[0]!) as { gain: { mean: number } };
     expect(await runEval(io, { ...flags, online: true })).toBe(0);

@@ -2,7 +2,9 @@
 import { readFile } from 'node:fs/promises';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox } from '../../core/toolbox/toolbox.js';
-import { DEFAULT_SEARCH_LIMIT, SearchService, type SearchEngine } from '../../core/search/service.js';
+import { DEFAULT_SEARCH_LIMIT, SEARCH_ENGINES, SearchService, type SearchEngine } from '../../core/search/service.js';
+import { evalVectors, type EvalVectors } from '../../core/search/evalVectors.js';
+import { silentLogger } from '../../core/log.js';
 import { evaluate, evaluateOnline, type EvalResult, type GoldQuery } from '../../core/search/evaluate.js';
 import { SearchLearning } from '../../core/search/learning.js';
 import { splitGold } from '../../core/search/split.js';
@@ -71,8 +73,8 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export async function runEval(io: Io, flags: EvalFlags): Promise<number> {
   if (!flags.catalog || !flags.gold) throw new MwsError('usage', 'mws eval needs --catalog FILE and --gold FILE.');
-  const engine = (flags.engine ?? 'bm25f') as SearchEngine;
-  if (engine !== 'bm25f' && engine !== 'minisearch') throw new MwsError('usage', `--engine must be "bm25f" or "minisearch" (got "${flags.engine}").`);
+  const engine = (flags.engine ?? 'hybrid') as SearchEngine;
+  if (!SEARCH_ENGINES.includes(engine)) throw new MwsError('usage', `--engine must be one of ${SEARCH_ENGINES.join(', ')} (minisearch: plain BM25; got "${flags.engine}").`);
   if (flags.train && flags.split) throw new MwsError('usage', 'Give --train FILE or --split FRACTION, not both.');
   const tools = parseCatalog(await readJsonFile(flags.catalog, 'catalog'), flags.catalog);
   const known = new Set(tools.map((t) => t.name));
@@ -91,7 +93,8 @@ export async function runEval(io: Io, flags: EvalFlags): Promise<number> {
     ({ train, test: gold } = splitGold(gold, share, seed, by));
   }
   const toolbox = new Toolbox(new Map([['catalog', tools]]), false);
-  const run = (pairs: GoldQuery[] | undefined, online = false): EvalResult => evalWith(toolbox, engine, pairs, gold, online);
+  const sem = await semanticFor(io, engine, toolbox, gold);
+  const run = (pairs: GoldQuery[] | undefined, online = false): EvalResult => evalWith(toolbox, engine, pairs, gold, online, sem);
   const result = run(undefined);
   const learned = train || flags.online ? run(train, flags.online) : undefined;
   const { misses, ...metrics } = learned ?? result;
@@ -103,6 +106,7 @@ export async function runEval(io: Io, flags: EvalFlags): Promise<number> {
       io.out(`with learning:    ${line(learned)}  (top-1 ${learned.top1 >= result.top1 ? '+' : ''}${((learned.top1 - result.top1) * 100).toFixed(1)} points)`);
     } else io.out(line(result));
     io.out(`latency p50 ${result.p50Ms.toFixed(3)} ms  p99 ${result.p99Ms.toFixed(3)} ms  index ${result.indexMs.toFixed(1)} ms`);
+    if (sem?.warning) io.out(`note: ${sem.warning}`);
     for (const m of misses.slice(0, 15)) io.out(`  miss: "${m.query}" → ${m.got.join(', ') || '(nothing)'}  (expected ${m.expected.join(' | ')})`);
   } else if (learned) {
     const { misses: _m, ...base } = result;
@@ -111,19 +115,28 @@ export async function runEval(io: Io, flags: EvalFlags): Promise<number> {
   } else {
     io.out(JSON.stringify(metrics));
   }
+  await sem?.stop();
   return 0;
 }
 
+/** Vectors for the dense and hybrid engines (the shipped model); a model that cannot load leaves them lexical. */
+async function semanticFor(io: Io, engine: SearchEngine, toolbox: Toolbox, gold: GoldQuery[]): Promise<EvalVectors | undefined> {
+  if (engine !== 'dense' && engine !== 'hybrid') return undefined;
+  // MWS_EVAL_VECTORS: a folder to keep the tools' vectors in between runs (by definition hash).
+  return evalVectors(toolbox, gold.map((g) => g.query), silentLogger, process.env.MWS_EVAL_VECTORS || undefined);
+}
+
 /** Evaluates `gold` after learning from `pairs` (none: without learning). */
-function evalWith(toolbox: Toolbox, engine: SearchEngine, pairs: GoldQuery[] | undefined, gold: GoldQuery[], online = false): EvalResult {
+function evalWith(toolbox: Toolbox, engine: SearchEngine, pairs: GoldQuery[] | undefined, gold: GoldQuery[], online = false, sem?: EvalVectors): EvalResult {
+  const qv = (q: string) => sem?.query(q);
   if (online) {
     // A minute between searches, a second to the call: as an agent works, inside the learning window.
     let clock = Date.now();
     const learning = new SearchLearning({ now: () => clock, enabled: () => true });
     if (pairs) learning.train(EVAL_AGENT, pairs.map((g) => ({ query: g.query, tool: g.expected[0]!, ts: clock })));
-    const s = new SearchService(() => toolbox, {}, engine, learning);
+    const s = new SearchService(() => toolbox, {}, engine, learning, sem?.vectors);
     return evaluateOnline(
-      () => (s.warm(), (q, k) => s.resolve(q, k, EVAL_AGENT).entries.map((e) => e.name)),
+      () => (s.warm(), (q, k) => s.resolve(q, k, EVAL_AGENT, qv(q)).entries.map((e) => e.name)),
       gold,
       (g, shown) => {
         clock += 60_000;
@@ -139,9 +152,9 @@ function evalWith(toolbox: Toolbox, engine: SearchEngine, pairs: GoldQuery[] | u
   return evaluate(() => {
     const learning = pairs ? new SearchLearning({ now: () => Date.now(), enabled: () => true }) : undefined;
     if (learning && pairs) learning.train(EVAL_AGENT, pairs.map((g) => ({ query: g.query, tool: g.expected[0]! })));
-    const s = new SearchService(() => toolbox, {}, engine, learning);
+    const s = new SearchService(() => toolbox, {}, engine, learning, sem?.vectors);
     s.warm();
-    return (q, k) => s.resolve(q, k, EVAL_AGENT).entries.map((e) => e.name);
+    return (q, k) => s.resolve(q, k, EVAL_AGENT, qv(q)).entries.map((e) => e.name);
   }, gold);
 }
 
@@ -149,14 +162,15 @@ function evalWith(toolbox: Toolbox, engine: SearchEngine, pairs: GoldQuery[] | u
  * `--split F --seed A-B`: one split per seed, each evaluated without and with learning; answers the
  * mean and spread (sample standard deviation) of top-1 and of the gain, so one lucky split proves nothing.
  */
-function seedRange(io: Io, flags: EvalFlags, tools: ReturnType<typeof parseCatalog>, gold: GoldQuery[], share: number, by: 'query' | 'tool', from: number, to: number): number {
+async function seedRange(io: Io, flags: EvalFlags, tools: ReturnType<typeof parseCatalog>, gold: GoldQuery[], share: number, by: 'query' | 'tool', from: number, to: number): Promise<number> {
   if (to < from || to - from >= 100) throw new MwsError('usage', `--seed A-B needs A ≤ B and at most 100 seeds (got "${flags.seed}").`);
-  const engine = (flags.engine ?? 'bm25f') as SearchEngine;
+  const engine = (flags.engine ?? 'hybrid') as SearchEngine;
   const toolbox = new Toolbox(new Map([['catalog', tools]]), false);
+  const sem = await semanticFor(io, engine, toolbox, gold);
   const rows: Array<{ seed: number; n: number; trained: number; without: number; with: number }> = [];
   for (let seed = from; seed <= to; seed++) {
     const { train, test } = splitGold(gold, share, seed, by);
-    rows.push({ seed, n: test.length, trained: train.length, without: evalWith(toolbox, engine, undefined, test).top1, with: evalWith(toolbox, engine, train, test, flags.online).top1 });
+    rows.push({ seed, n: test.length, trained: train.length, without: evalWith(toolbox, engine, undefined, test, false, sem).top1, with: evalWith(toolbox, engine, train, test, flags.online, sem).top1 });
   }
   const stat = (xs: number[]) => {
     const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -164,6 +178,7 @@ function seedRange(io: Io, flags: EvalFlags, tools: ReturnType<typeof parseCatal
     return { mean: Math.round(mean * 10_000) / 10_000, sd: Math.round(sd * 10_000) / 10_000 };
   };
   const summary = { by, split: share, ...(flags.online ? { online: true } : {}), seeds: rows, without: stat(rows.map((r) => r.without)), with: stat(rows.map((r) => r.with)), gain: stat(rows.map((r) => r.with - r.without)) };
+  await sem?.stop();
   if (flags.json) {
     io.out(JSON.stringify(summary));
     return 0;

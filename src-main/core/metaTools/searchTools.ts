@@ -40,7 +40,8 @@ export function searchToolsHandler(deps: { search: SearchService; listed: (agent
     // A toolbox just changed: wait for its index, built in slices, rather than build it all at once.
     await deps.search.whenBuilt();
     const listed = new Set(deps.listed(agentId).map((e) => e.name));
-    const answer = deps.search.search(query, limit, (e) => listed.has(e.name), agentId);
+    // searchAsync: with the hybrid engine and a ready model, the query is embedded first; otherwise it is search().
+    const answer = await deps.search.searchAsync(query, limit, (e) => listed.has(e.name), agentId);
     // What the agent calls next tells which of these answered the query (learning.ts).
     deps.search.learning?.searched(agentId, query, answer.names);
     deps.pairing?.searched(agentId, ctx, answer.names);

@@ -9,6 +9,7 @@ import { buildSynonyms, joinPhrases, type SynonymTable } from './synonyms.js';
 import { TypoIndex } from './typo.js';
 import { MAX_QUERY_WORDS, MAX_SCORED_WORDS, MAX_TYPO_WORD_CHARS, MAX_TYPO_WORDS_PER_QUERY, capQuery } from './limits.js';
 import { isEnglishWord } from './englishWords.js';
+import { withoutArguments } from './queryArguments.js';
 
 const FIELDS = 6; // name, title, params, paramDesc, desc, backend
 /** A slice of a deferred build (SearchIndex.buildFor): this many tools (~1–3 ms), or this many terms. */
@@ -51,6 +52,13 @@ const COORDINATION = 0.5;
  * service they mean, and a tool of another service that matches the rest better is not what they asked.
  */
 const NAMED_BACKEND_BONUS = 0.5;
+/**
+ * A synonym's or typo correction's idf is at most this share of the rarest other query word found as
+ * written (and at most the word's own): evidence derived from one word must not outweigh another word
+ * the user wrote. Measured on the tuning sets: 0.5 and 0.7 cost the gold set 1–5 points top-1 and the
+ * second 1–4; 1.0 costs the second set 1.3 and the gold set nothing.
+ */
+const DERIVED_SHARE = 1;
 /** A query word's best alternative counts fully; each further alternative that also matches adds this share. */
 const EXTRA_ALT_SHARE = 0.3;
 /** Tokens that look like a file path or a URL say which parameter the user has in mind. */
@@ -269,7 +277,7 @@ export class SearchIndex {
       seen.add(key);
       groups.push(this.alts(words));
     };
-    for (const token of joinPhrases(capQuery(query).query).split(/\s+/)) {
+    for (const token of joinPhrases(withoutArguments(capQuery(query).query)).split(/\s+/)) {
       if (URL_LIKE.test(token)) implied('\0url', ['url', 'navigate', 'page', 'link']);
       else if (PATH_LIKE.test(token)) implied('\0path', ['path', 'file']);
       else rest.push(token);
@@ -403,18 +411,29 @@ export class SearchIndex {
       if (sc > this.best[cell]!) this.best[cell] = sc;
       this.sum[cell]! += sc;
     };
-    groups.forEach((alts, g) => {
-      // A synonym may add evidence but never outrank the word itself: its idf is capped at the word's.
-      let headIdf = 0;
+    // Each word's own idf (the word as written, not a synonym or a typo correction; 0: not in the catalog).
+    const ownIdf = groups.map((alts) => {
+      let best = 0;
       for (const a of alts) {
-        const list = a.syn ? undefined : this.postings.get(a.term);
-        if (list) headIdf = Math.max(headIdf, this.idf(list.docs.length));
+        const list = !a.syn && a.weight === 1 ? this.postings.get(a.term) : undefined;
+        if (list) best = Math.max(best, this.idf(list.docs.length));
       }
+      return best;
+    });
+    groups.forEach((alts, g) => {
+      // A synonym or typo correction adds evidence but never outranks a word the user wrote: its idf is
+      // capped at the word's own, and at DERIVED_SHARE of the rarest other word found as written
+      // ("tell" is in no tool, so its synonym "send" had full weight beside "philosophy").
+      const headIdf = ownIdf[g]!;
+      let others = 0;
+      for (let h = 0; h < G; h++) if (h !== g) others = Math.max(others, ownIdf[h]!);
+      const derivedCap = Math.min(headIdf > 0 ? headIdf : Infinity, others > 0 ? DERIVED_SHARE * others : Infinity);
       for (const { term, weight, syn } of alts) {
         const list = this.postings.get(term);
         if (list) {
           const df = list.docs.length;
-          const idf = syn && headIdf > 0 ? Math.min(headIdf, this.idf(df)) : this.idf(df);
+          const derived = syn || weight < 1;
+          const idf = derived ? Math.min(derivedCap, this.idf(df)) : this.idf(df);
           const w = weight * idf;
           for (let p = 0; p < df; p++) {
             const doc = list.docs[p]!;

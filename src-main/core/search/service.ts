@@ -11,6 +11,8 @@ import { backendsOf, displayBackend } from './backends.js';
 import { SEARCH_REPLY_MAX_BYTES, budgetedReply, hitView } from './reply.js';
 import { splitWords } from './text.js';
 import { MAX_NAME_CHARS, NEAR_NAME_CHARS, QUERY_CUT_NOTE, capQuery } from './limits.js';
+import { DenseIndex, type SemanticVectors } from './denseIndex.js';
+import { FUSION_POOL, fuse, type FusionRule } from './fusion.js';
 
 export const DEFAULT_SEARCH_LIMIT = 8;
 export const MAX_SEARCH_LIMIT = 50;
@@ -29,8 +31,16 @@ export type Resolved = {
   tasks?: Array<{ task: string; tool: string }>;
 };
 
-export type SearchEngine = 'bm25f' | 'minisearch';
-type Ranker = { search(query: string, limit: number, within?: (e: ToolEntry) => boolean, boost?: TermBoost): Array<{ entry: ToolEntry; score: number }> };
+/** bm25f: words only; dense: the sentence model only; hybrid: both, fused (what ships); minisearch: plain BM25. */
+export type SearchEngine = 'bm25f' | 'minisearch' | 'dense' | 'hybrid';
+export const SEARCH_ENGINES: readonly SearchEngine[] = ['hybrid', 'bm25f', 'dense', 'minisearch'];
+/** `qv`: the query's sentence vector, when the model is ready (engines without one ignore it). */
+type Ranker = { search(query: string, limit: number, within?: (e: ToolEntry) => boolean, boost?: TermBoost, qv?: Float32Array): Array<{ entry: ToolEntry; score: number }> };
+/**
+ * The fusion that ships: a linear mix of BM25F (scaled by the query's best score) and cosine (scaled
+ * between the candidate pool's floor and best). Chosen on the tuning sets (docs/search.md).
+ */
+export const FUSION: FusionRule = { kind: 'linear', lexicalShare: 0.6 };
 
 type Prepared = {
   index: Ranker;
@@ -40,6 +50,8 @@ type Prepared = {
   names: NearNames;
   /** Learned words mapped to this index's tools, per agent, for one learning revision. */
   boosts: Map<string, { revision: string; boost: TermBoost }>;
+  /** The tools' sentence vectors as one matrix, once every tool has one (dense and hybrid engines). */
+  dense?: DenseIndex;
 };
 
 /** A task of a several-task query is ranked among this many of the whole query's best tools. */
@@ -110,7 +122,40 @@ export class SearchService {
     private readonly engine: SearchEngine = 'bm25f',
     /** Learned words from search→call pairs; none: ranking by the tools' own text alone. */
     readonly learning?: SearchLearning,
+    /** The tools' sentence vectors (dense and hybrid engines); none, not ready, or failed: lexical ranking. */
+    private readonly vectors?: SemanticVectors,
   ) {}
+
+  /** Whether this engine ranks by meaning at all. */
+  get semantic(): boolean {
+    return (this.engine === 'hybrid' || this.engine === 'dense') && !!this.vectors;
+  }
+
+  /** The query's sentence vector when every tool has one (else undefined: lexical, the same reply). */
+  async queryVector(query: string | undefined): Promise<Float32Array | undefined> {
+    if (!this.semantic) return undefined;
+    const q = capQuery((query ?? '').trim()).query;
+    const v = this.vectors!;
+    v.activate();
+    if (!q || !v.ready() || !this.denseOf(this.prepare(this.toolbox()))) return undefined;
+    return v.embedQuery(q).catch(() => undefined);
+  }
+
+  /** This index's vectors as a matrix, made once the model has them all (undefined until then). */
+  private denseOf(p: Prepared): DenseIndex | undefined {
+    if (!p.dense && this.vectors?.ready()) p.dense = DenseIndex.of(p.bm25f.entries, this.vectors);
+    return p.dense;
+  }
+
+  /** resolve() with the query's sentence vector computed first (lexical while the model is not ready). */
+  async resolveAsync(query: string | undefined, limit?: number, agent?: string): Promise<Resolved> {
+    return this.resolve(query, limit, agent, await this.queryVector(query));
+  }
+
+  /** search() with the query's sentence vector computed first. */
+  async searchAsync(query: string | undefined, limit: number | undefined, isPromoted: (e: ToolEntry) => boolean, agent?: string): Promise<SearchAnswer> {
+    return this.search(query, limit, isPromoted, agent, await this.queryVector(query));
+  }
 
   /** Learned words as `agent` sees them, as a ranking field of this index (undefined when learning is off). */
   private boostFor(p: Prepared, agent: string | undefined): TermBoost | undefined {
@@ -197,7 +242,7 @@ export class SearchService {
   }
 
   /** What a query asks for and the tools that answer it, best first. */
-  resolve(query: string | undefined, limit?: number, agent?: string): Resolved {
+  resolve(query: string | undefined, limit?: number, agent?: string, qv?: Float32Array): Resolved {
     const tb = this.toolbox();
     const p = this.prepare(tb);
     const k = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(limit ?? DEFAULT_SEARCH_LIMIT)));
@@ -206,8 +251,8 @@ export class SearchService {
     if (!q) return { kind: 'overview', query: q, entries: [] };
     const boost = this.boostFor(p, agent);
     const remembered = this.rememberedFor(p, q, agent);
-    if (capped.cut) return { ...this.rank(p, q, k, boost, remembered), cut: true };
-    return this.rank(p, q, k, boost, remembered);
+    if (capped.cut) return { ...this.rank(p, q, k, boost, remembered, qv), cut: true };
+    return this.rank(p, q, k, boost, remembered, qv);
   }
 
   /** The tools this request led `agent` to before, as entries of this index (undefined: none, or learning off). */
@@ -224,31 +269,36 @@ export class SearchService {
   }
 
   /** The ranked hits for a query with, per hit, which query word matched which field. */
-  explain(query: string, limit?: number, agent?: string): Explained[] {
+  explain(query: string, limit?: number, agent?: string, qv?: Float32Array): Explained[] {
     const p = this.prepare(this.toolbox());
     const k = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(limit ?? DEFAULT_SEARCH_LIMIT)));
     const q = capQuery(query.trim()).query;
     const boost = this.boostFor(p, agent);
     const remembered = this.rememberedFor(p, q, agent);
-    const hits = this.searchRecalled(p, q, k, undefined, boost, remembered).slice(0, k);
-    return p.bm25f.explain(q, hits, boost).map((h, i) =>
-      remembered?.has(hits[i]!.entry) ? { ...h, matches: [...h.matches, { word: q, via: 'the same request', fields: ['learned words'] }] } : h,
-    );
+    const hits = this.searchRecalled(p, q, k, undefined, boost, remembered, qv).slice(0, k);
+    return p.bm25f.explain(q, hits, boost).map((h, i) => {
+      const hit = hits[i]!;
+      const matches = [...h.matches];
+      const dense = qv && this.denseOf(p);
+      if (dense) matches.push({ word: q, via: `meaning (cosine ${dense.sim(p.bm25f.docOf(hit.entry.name), qv!).toFixed(2)})`, fields: ['sentence model'] });
+      if (remembered?.has(hit.entry)) matches.push({ word: q, via: 'the same request', fields: ['learned words'] });
+      return { ...h, score: Math.round(hit.score * 1000) / 1000, matches };
+    });
   }
 
   /**
    * The best `n` hits with remembered tools moved up (withRecall). A remembered tool is scored on its
    * own words too, wherever it ranks: otherwise whether it came first would depend on `n`.
    */
-  private searchRecalled(p: Prepared, q: string, n: number, within: ((e: ToolEntry) => boolean) | undefined, boost: TermBoost | undefined, remembered: Map<ToolEntry, number> | undefined) {
-    const hits = p.index.search(q, n, within, boost);
+  private searchRecalled(p: Prepared, q: string, n: number, within: ((e: ToolEntry) => boolean) | undefined, boost: TermBoost | undefined, remembered: Map<ToolEntry, number> | undefined, qv?: Float32Array) {
+    const hits = p.index.search(q, n, within, boost, qv);
     if (!remembered) return hits;
     const seen = new Set(hits.map((h) => h.entry));
-    const own = p.index.search(q, remembered.size, (e) => remembered.has(e) && !seen.has(e) && (!within || within(e)), boost);
+    const own = p.index.search(q, remembered.size, (e) => remembered.has(e) && !seen.has(e) && (!within || within(e)), boost, qv);
     return withRecall([...hits, ...own], remembered);
   }
 
-  private rank(p: Prepared, q: string, k: number, boost: TermBoost | undefined, remembered?: Map<ToolEntry, number>): Resolved {
+  private rank(p: Prepared, q: string, k: number, boost: TermBoost | undefined, remembered?: Map<ToolEntry, number>, qv?: Float32Array): Resolved {
     const exact = p.byLowerName.get(q.toLowerCase());
     if (exact) return { kind: 'exact', query: q, entries: [exact] };
     const words = q.toLowerCase().split(/\s+/);
@@ -258,13 +308,14 @@ export class SearchService {
       const rest = words.slice(1).join(' ');
       const members = new Set(backend);
       const mine = remembered && new Map([...remembered].filter(([e]) => members.has(e)));
-      const ranked = rest ? this.searchRecalled(p, rest, k, (e) => members.has(e), boost, mine?.size ? mine : undefined).slice(0, k).map((h) => h.entry) : [];
+      // The vector is the whole query's ("github" included): still the best measure of the rest's meaning among one backend's tools.
+      const ranked = rest ? this.searchRecalled(p, rest, k, (e) => members.has(e), boost, mine?.size ? mine : undefined, qv).slice(0, k).map((h) => h.entry) : [];
       return { kind: 'backend', query: q, backend: backendName, total: backend.length, entries: ranked.length ? ranked : backend.slice(0, k) };
     }
     // "Find the invoice and email it to Ana": the best tool for each task goes first, then the rest.
     const parts = splitTasks(q);
     // One ranking of the whole query serves both the hits and the tasks' pool (bounded work).
-    const whole = this.searchRecalled(p, q, parts ? Math.max(k, TASK_POOL) : k, undefined, boost, remembered);
+    const whole = this.searchRecalled(p, q, parts ? Math.max(k, TASK_POOL) : k, undefined, boost, remembered, qv);
     const hits = whole.slice(0, k).map((h) => h.entry);
     if (!hits.length) return { kind: 'none', query: q, entries: [] };
     if (parts) {
@@ -293,8 +344,8 @@ export class SearchService {
     return { kind: 'ranked', query: q, entries: hits };
   }
 
-  search(query: string | undefined, limit: number | undefined, isPromoted: (e: ToolEntry) => boolean, agent?: string): SearchAnswer {
-    const r = this.resolve(query, limit, agent);
+  search(query: string | undefined, limit: number | undefined, isPromoted: (e: ToolEntry) => boolean, agent?: string, qv?: Float32Array): SearchAnswer {
+    const r = this.resolve(query, limit, agent, qv);
     switch (r.kind) {
       case 'overview':
         return this.overview(this.toolbox(), isPromoted);
@@ -344,10 +395,24 @@ export class SearchService {
     return { text: JSON.stringify(reply), results: tb.size, kind: 'overview', names: [] };
   }
 
-  private ranker(bm25f: SearchIndex, entries: ToolEntry[]): Ranker {
+  private ranker(bm25f: SearchIndex, entries: ToolEntry[], vectors: () => DenseIndex | undefined): Ranker {
     if (this.engine === 'bm25f') return bm25f;
-    const mini = new MiniSearchEngine(entries, bm25f);
-    return { search: (q, k, within) => mini.rank(q, k, within) };
+    if (this.engine === 'minisearch') {
+      const mini = new MiniSearchEngine(entries, bm25f);
+      return { search: (q, k, within) => mini.rank(q, k, within) };
+    }
+    const dense = this.engine === 'dense';
+    return {
+      // Without a query vector or the tools' vectors (model not ready, or failed), BM25F answers alone.
+      search: (q, k, within, boost, qv) => {
+        const v = qv && vectors();
+        if (!qv || !v) return bm25f.search(q, k, within, boost);
+        const near = v.nearest(qv, dense ? k : FUSION_POOL, within);
+        if (dense) return near.map((h) => ({ entry: entries[h.doc]!, score: h.score }));
+        const lexical = bm25f.search(q, FUSION_POOL, within, boost).map((h) => ({ doc: bm25f.docOf(h.entry.name), score: h.score }));
+        return fuse(lexical, near, (doc) => v.sim(doc, qv), FUSION, k).map((h) => ({ entry: entries[h.doc]!, score: h.score }));
+      },
+    };
   }
 
   private prepare(tb: Toolbox, deferred = false): Prepared {
@@ -367,8 +432,9 @@ export class SearchService {
     }
     for (const [f, list] of short) if (list.length === 1 && !byLowerName.has(f)) byLowerName.set(f, list[0]!);
     const bm25f = new SearchIndex(entries, this.aliases, [...backends.keys()], deferred && this.engine === 'bm25f');
+    const vectors = () => (p ? this.denseOf(p) : undefined);
     p = {
-      index: this.ranker(bm25f, entries),
+      index: this.ranker(bm25f, entries, vectors),
       bm25f,
       boosts: new Map(),
       backends,

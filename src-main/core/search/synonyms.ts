@@ -333,6 +333,11 @@ export const PHRASES: Record<string, string> = {
   'log out': 'logout',
   'type in': 'type',
   'look at': 'read',
+  // "Tell me about X" asks for information about X; only "tell Ana …" is sending a message.
+  'tell me about': 'about',
+  'tell us about': 'about',
+  'tell me': 'show',
+  'tell us': 'show',
 };
 
 /** A stemmed word's alternatives, each with its weight relative to the word itself. */

@@ -1,0 +1,15 @@
+// What in a query is an argument of the call rather than words that name the tool: quoted strings
+// ("The Curious Case of the Talking Animals" names a book, not a legal case) and bare numbers. A
+// query that is nothing but arguments is searched as written, so it never comes back empty.
+
+/** A quoted span: straight or typographic double quotes, or single quotes that open and close a span
+ *  (not the apostrophe of "what's"). Bounded: a quote with no partner is left as it is. */
+const QUOTED = /"[^"\n]{1,200}"|“[^”\n]{1,200}”|„[^“”\n]{1,200}[“”]|«[^»\n]{1,200}»|(?<![\p{L}\p{N}])'(?=\S)[^'\n]{1,200}(?<=\S)'(?![\p{L}\p{N}])/gu;
+/** A number on its own (an amount, a count, an id): `PR 42` keeps `pr`, `4411` names no tool. */
+const NUMBER = /(?<![\p{L}\p{N}_.-])\d[\d.,:]*(?![\p{L}\p{N}_-])/gu;
+
+/** The query without its arguments (quoted spans, bare numbers); the query itself if that leaves no words. */
+export function withoutArguments(query: string): string {
+  const rest = query.replace(QUOTED, ' ').replace(NUMBER, ' ');
+  return /[\p{L}]/u.test(rest) ? rest : query.replace(/["“”„«»]/g, ' ');
+}
