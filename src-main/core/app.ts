@@ -45,6 +45,9 @@ import { StateLock } from './store/stateLock.js';
 import { listenError } from './listenError.js';
 import { checkStateFiles, ensureStateFolder, stateFolderError } from './store/stateFolder.js';
 import { agentGate } from './proxy/agentAccess.js';
+import { OAuthUpstreams } from './upstream/oauth/manager.js';
+import { FileOAuthStore, type OAuthStore } from './upstream/oauth/store.js';
+import { oauthCallbackRoute } from './proxy/oauthCallback.js';
 
 /** How often idle 2025 sessions are looked for (they close after LEGACY_SESSION_IDLE_MS). */
 const SESSION_SWEEP_MS = 60 * 1000;
@@ -81,6 +84,8 @@ export type AppOptions = {
    * named: "mws serve", "mws promote", … false only for tests that build parts without starting them.
    */
   lock?: { command: string; waitMs?: number } | false;
+  /** Where OAuth tokens and client registrations are kept (default: oauth.json in the state folder, 0600). */
+  oauthStore?: OAuthStore;
 };
 
 /** The built renderer, two folders up from src-main/core. */
@@ -125,6 +130,13 @@ export function createApp(opts: AppOptions): App {
   let baseUrl = `http://${config.listen.host}:${config.listen.port}`;
 
   const inFlight = new CallsInFlight();
+  const oauth = new OAuthUpstreams({
+    store: opts.oauthStore ?? new FileOAuthStore(config.stateDir, log),
+    now: () => clock.now(),
+    log,
+    baseUrl: () => baseUrl,
+    onSignInNeeded: (vendor) => events.emit({ type: 'signInNeeded', vendor }),
+  });
   /**
    * The catalog and the working sets tell of changes that the router and search, built after them
    * (they read the catalog and the sets), act on: joined below, once both sides exist.
@@ -139,6 +151,7 @@ export function createApp(opts: AppOptions): App {
     onChange: () => toolboxChanged.forEach((f) => f()),
     onStatus: (vendor, status) => events.emit({ type: 'upstreamStatus', vendor, status }),
     onNotification: (_vendor, method, params) => endpoints.forEach((e) => e.notifyUpstream(method, params)),
+    oauth,
     ...(opts.connect ? { connect: opts.connect } : {}),
   });
   const passthrough = new Passthrough(catalog, config, log);
@@ -325,6 +338,7 @@ export function createApp(opts: AppOptions): App {
         config.listen.host,
         config.listen.port,
         [
+          oauthCallbackRoute(oauth.flows, log),
           mcpRoute({ endpoint: (id) => (runtime.proxyPaused && endpoints.has(id) ? pausedEndpoint : endpoints.get(id)) }),
           eventsRoute(events, authorized),
           controlRoute(control, () => token, (r) => ui.authorized(r)),

@@ -1,6 +1,18 @@
 // The config file's shape after validation: every field filled, defaults applied.
 
-export type HttpUpstreamConfig = { kind: 'http'; url: string; headers: Record<string, string> };
+/** A pre-registered OAuth client, the scope to ask for, and a client ID metadata document URL. */
+export type OAuthUpstreamConfig = { clientId?: string; clientSecret?: string; scope?: string; clientMetadataUrl?: string };
+/** `auto`: Streamable HTTP first, then the old HTTP+SSE transport. */
+export type HttpTransportChoice = 'auto' | 'streamable-http' | 'sse';
+export type HttpUpstreamConfig = {
+  kind: 'http';
+  url: string;
+  headers: Record<string, string>;
+  /** Default `auto`. */
+  transport?: HttpTransportChoice;
+  /** OAuth settings; `false`: a 401 is never answered by signing in. Absent: sign in with dynamic registration. */
+  oauth?: OAuthUpstreamConfig | false;
+};
 export type StdioUpstreamConfig = {
   kind: 'stdio';
   command: string;

@@ -52,7 +52,7 @@ export function checkConfigFile(raw: unknown): ConfigFile {
 }
 
 function upstream(u: NonNullable<ConfigFile['upstream']>): UpstreamConfig {
-  if ('url' in u) return { kind: 'http', url: u.url, headers: u.headers ?? {} };
+  if ('url' in u) return { kind: 'http', url: u.url, headers: u.headers ?? {}, ...(u.transport ? { transport: u.transport } : {}), ...(u.oauth !== undefined ? { oauth: u.oauth } : {}) };
   if ('command' in u) return { kind: 'stdio', command: u.command, args: u.args ?? [], env: u.env ?? {}, cwd: u.cwd === undefined ? undefined : expandHome(u.cwd) };
   return { kind: 'builtin', name: u.builtin };
 }

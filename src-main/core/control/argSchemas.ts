@@ -64,6 +64,8 @@ export const CONTROL_ARG_SCHEMAS = {
     desktop: z.strictObject({ notifyDemotions: z.boolean().optional(), notifyUpstreams: z.boolean().optional(), notifyApprovals: z.boolean().optional(), startAtLogin: z.boolean().optional() }).optional(),
   }),
   importScan: args({ from: text().optional(), file: text().optional(), projectDir: text().optional() }),
+  signIn: args({ vendor: id() }),
+  signOut: args({ vendor: id() }),
   importServers: args({ file: text(), names: z.array(text()).optional(), dryRun: z.boolean().optional(), writeClient: z.boolean().optional(), projectDir: text().optional(), agent: id().optional() }),
 } satisfies { [M in ControlMethod]: z.ZodType<unknown, ControlArgs<M>> };
 

@@ -24,6 +24,7 @@ const STATUS: Record<ControlErrorBody['code'], number> = {
   upstream_unavailable: 502,
   upstream_timeout: 504,
   upstream_starting: 503,
+  upstream_needs_sign_in: 409,
   instance_unreachable: 502,
   config_unreadable: 500,
   listen_refused: 500,

@@ -6,7 +6,9 @@ import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
 import { UpstreamConnection } from './connection.js';
-import type { Upstream, UpstreamStatusView } from './types.js';
+import type { SignInResult, Upstream, UpstreamStatusView } from './types.js';
+import type { OAuthUpstreams } from './oauth/manager.js';
+import { MwsError } from '../errors.js';
 
 export const CATALOG_FILE = 'catalog.json';
 /** The longest a settings-window "test this upstream" waits for the upstream to start. */
@@ -54,6 +56,8 @@ export type CatalogOptions<T> = {
   onStatus?: (vendor: string, status: string) => void;
   /** Upstream notifications for every client (resources/prompts list_changed, resources/updated). */
   onNotification?: (vendor: string, method: string, params: Record<string, unknown> | undefined) => void;
+  /** OAuth for HTTP upstreams (none: static headers only). */
+  oauth?: OAuthUpstreams;
 };
 
 export class Catalog<T> {
@@ -380,10 +384,34 @@ export class Catalog<T> {
     this.opts.onChange(this.current);
   }
 
+  /** Starts or finds the sign-in of an OAuth upstream. */
+  async signIn(vendor: string): Promise<SignInResult> {
+    const u = this.upstreams.get(vendor);
+    if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured. \`mws status\` lists them.`, { vendor });
+    if (!u.signIn) throw new MwsError('conflict', `Upstream "${vendor}" does not sign in with OAuth.`, { vendor });
+    try {
+      return await u.signIn();
+    } finally {
+      this.reportStatuses();
+    }
+  }
+
+  async signOut(vendor: string): Promise<{ vendor: string; revoked: boolean }> {
+    const u = this.upstreams.get(vendor);
+    if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured. \`mws status\` lists them.`, { vendor });
+    if (!u.signOut) throw new MwsError('conflict', `Upstream "${vendor}" does not sign in with OAuth, so there is nothing to sign out of.`, { vendor });
+    const r = await u.signOut();
+    this.reportStatuses();
+    return { vendor, ...r };
+  }
+
   private connection(vendor: string): Upstream {
+    const config = this.opts.config.upstreams[vendor]!;
+    const auth = config.kind === 'http' ? this.opts.oauth?.for(vendor, config) : undefined;
     return new UpstreamConnection({
       vendor,
-      config: this.opts.config.upstreams[vendor]!,
+      config,
+      ...(auth ? { auth } : {}),
       log: this.opts.log,
       clientName: 'mcp-working-set',
       now: this.opts.now,

@@ -4,9 +4,10 @@ import type { CallToolResult, ClientCapabilities, ServerCapabilities, Tool } fro
 /**
  * `starting`: a first start (or restart) is under way; `down`: the last start or the connection
  * failed, and it is retried with backoff; `revoked`: the upstream refuses our credentials
- * (HTTP 401/403), so its tools leave every set.
+ * (HTTP 401/403), so its tools leave every set; `needs-sign-in`: an OAuth server waits for the user to
+ * sign in (or in again): its last-good tools stay listed, and a call is answered with how to sign in.
  */
-export type UpstreamStatus = 'starting' | 'up' | 'down' | 'revoked';
+export type UpstreamStatus = 'starting' | 'up' | 'down' | 'revoked' | 'needs-sign-in';
 export type UpstreamKind = 'http' | 'stdio' | 'builtin';
 
 export type UpstreamInfo = {
@@ -19,7 +20,12 @@ export type UpstreamInfo = {
   lastError: string | undefined;
   /** The last lines the server printed on stderr (stdio), when it is not up. */
   stderr?: string[];
+  /** OAuth, for a server that asked us to sign in: signed in (as whom, when it said), or a link waiting. */
+  auth?: { signedIn: boolean; account?: string; waiting: boolean };
 };
+
+/** What a sign-in request led to: already signed in, a link to open, or no sign-in needed. */
+export type SignInResult = { vendor: string; status: 'signed-in' | 'waiting' | 'not-needed'; url?: string };
 
 /**
  * The downstream client whose request caused an upstream call: progress, log messages and the
@@ -61,6 +67,10 @@ export interface Upstream {
   /** Forwards any other request (resources/*, prompts/*, completion/complete, logging/setLevel) as it is. */
   request?(method: string, params: Record<string, unknown> | undefined, opts: CallOptions): Promise<Record<string, unknown>>;
   close(): Promise<void>;
+  /** Starts (or finds) a sign-in for an OAuth upstream. */
+  signIn?(): Promise<SignInResult>;
+  /** Signs out: tokens revoked where the server supports it, and forgotten. */
+  signOut?(): Promise<{ revoked: boolean }>;
 }
 
 /** An upstream as status views show it: its info, how many tools it lists, and where they came from. */
