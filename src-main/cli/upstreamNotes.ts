@@ -6,6 +6,7 @@ export function notServing(upstreams: UpstreamStatusView[]): string[] {
     .filter((u) => u.status !== 'up')
     .map((u) => {
       const served = u.source === 'file' ? ` (serving its last-good ${u.toolCount} tools)` : '';
-      return `upstream "${u.vendor}" is ${u.status}${u.lastError ? `: ${u.lastError}` : ''}${served}`;
+      const state = u.status === 'needs-sign-in' ? 'needs sign-in' : `is ${u.status}`;
+      return `upstream "${u.vendor}" ${state}${u.lastError ? `: ${u.lastError}` : ''}${served}`;
     });
 }

@@ -91,6 +91,7 @@ export class Catalog<T> {
       this.rebuild();
     }
     for (const vendor of this.state.keys()) this.open(vendor);
+    this.markOpened();
     await this.refresh();
     // The first list is worth keeping at once: a restart right after start finds it.
     await this.flushSave();
@@ -161,6 +162,7 @@ export class Catalog<T> {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.markOpened();
     await this.flushSave();
     await Promise.all([...this.upstreams.values()].map((u) => u.close().catch(() => {})));
   }
@@ -246,6 +248,9 @@ export class Catalog<T> {
   }
 
   private readonly lastStatus = new Map<string, string>();
+  private markOpened: () => void = () => {};
+  /** Resolves once start() has opened the configured upstreams (a sign-in asked for right at start waits for it). */
+  private readonly opened = new Promise<void>((resolve) => (this.markOpened = resolve));
 
   /** Vendors whose upstream refuses our credentials: their tools leave every set (cause `revoked`). */
   revokedVendors(): Set<string> {
@@ -386,8 +391,9 @@ export class Catalog<T> {
 
   /** Starts or finds the sign-in of an OAuth upstream. */
   async signIn(vendor: string): Promise<SignInResult> {
+    if (this.state.has(vendor)) await this.opened;
     const u = this.upstreams.get(vendor);
-    if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured. \`mws status\` lists them.`, { vendor });
+    if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured; add it under "upstreams" in the config.`, { vendor });
     if (!u.signIn) throw new MwsError('conflict', `Upstream "${vendor}" does not sign in with OAuth.`, { vendor });
     try {
       return await u.signIn();
@@ -397,8 +403,9 @@ export class Catalog<T> {
   }
 
   async signOut(vendor: string): Promise<{ vendor: string; revoked: boolean }> {
+    if (this.state.has(vendor)) await this.opened;
     const u = this.upstreams.get(vendor);
-    if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured. \`mws status\` lists them.`, { vendor });
+    if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured; add it under "upstreams" in the config.`, { vendor });
     if (!u.signOut) throw new MwsError('conflict', `Upstream "${vendor}" does not sign in with OAuth, so there is nothing to sign out of.`, { vendor });
     const r = await u.signOut();
     this.reportStatuses();
