@@ -362,7 +362,7 @@ export class UpstreamConnection implements Upstream {
         // Builtin upstreams run in this process on the same SDK, and stdio servers speak the 2025
         // protocol or answer initialize with the versions they speak: neither needs a probe (for
         // stdio, a probe would spawn the server twice). HTTP upstreams are probed for 2026-07-28.
-        versionNegotiation: { mode: this.pinnedEra ? { pin: this.pinnedEra } : this.opts.config.kind === 'http' ? 'auto' : 'legacy', probe: { timeoutMs: this.opts.connectMs } },
+        versionNegotiation: { mode: this.pinnedEra ? { pin: this.pinnedEra } : this.opts.config.kind === 'http' && !this.sse ? 'auto' : 'legacy', probe: { timeoutMs: this.opts.connectMs } },
         listChanged: {
           tools: {
             // A burst of notifications still coalesces; clients hear of a change within tens of ms, not 300.
