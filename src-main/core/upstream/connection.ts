@@ -386,6 +386,11 @@ export class UpstreamConnection implements Upstream {
       await client.close().catch(() => {});
       const err = await this.signInNeeded(caught, built);
       if (isSignIn(err)) throw err;
+      if (this.opts.auth && !this.opts.auth.skipIssuerCheck && cfgUrl(this.opts.config) && legacyIssuer(caught, cfgUrl(this.opts.config)!)) {
+        this.opts.auth.skipIssuerCheck = true;
+        this.opts.log.warn(`upstream "${this.vendor}" is a 2025-03-26 server whose authorization server names another issuer on the same origin (${errorMessage(caught)}); signing in without the issuer check, as that revision did.`);
+        return this.connect();
+      }
       // It answered 401/403 and the OAuth flow found nothing to sign in with: our access is refused.
       const refusedWith = built.lastServerStatus?.();
       if ((refusedWith === 401 || refusedWith === 403) && !isRefused(err)) {
@@ -490,6 +495,29 @@ function supportedVersions(err: unknown): string[] {
     if (Array.isArray(s)) return s.filter((v): v is string => typeof v === 'string');
   }
   return [];
+}
+
+function cfgUrl(cfg: UpstreamConfig): string | undefined {
+  return cfg.kind === 'http' ? cfg.url : undefined;
+}
+
+/**
+ * The SDK refused an authorization server's metadata because its issuer differs from the server's own
+ * origin, which stood in as the authorization server (no RFC 9728 metadata: the 2025-03-26 fallback),
+ * while naming a path on that same origin. Another origin is never let through.
+ */
+function legacyIssuer(err: unknown, serverUrl: string): boolean {
+  const sdk = loadedClientSdk();
+  const origin = new URL(serverUrl).origin;
+  for (let e = err as { cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (!sdk || !(e instanceof sdk.IssuerMismatchError) || e.kind !== 'metadata') continue;
+    try {
+      return (e.expected === origin || e.expected === `${origin}/`) && typeof e.received === 'string' && new URL(e.received).origin === origin;
+    } catch {
+      return false;
+    }
+  }
+  return false;
 }
 
 function isSignIn(err: unknown): boolean {

@@ -80,7 +80,7 @@ export async function buildTransport(cfg: UpstreamConfig, limits: TransportLimit
       const opts = {
         requestInit: { headers: cfg.headers },
         fetch: sf.fetch,
-        ...(http.auth ? { authProvider: http.auth } : {}),
+        ...(http.auth ? { authProvider: http.auth, skipIssuerMetadataValidation: http.auth.skipIssuerCheck } : {}),
       };
       // The old HTTP+SSE transport (2024-11-05) for servers that never moved to Streamable HTTP.
       const transport = http.sse ? new sdk.SSEClientTransport(new URL(cfg.url), opts) : new sdk.StreamableHTTPClientTransport(new URL(cfg.url), opts);
