@@ -8,6 +8,8 @@ export type TrayAction =
   | { kind: 'copyUrl'; url: string }
   | { kind: 'openAgent'; agent: string }
   | { kind: 'openInbox' }
+  /** An OAuth upstream waits for sign-in: the system browser opens its link. */
+  | { kind: 'signIn'; vendor: string }
   | { kind: 'settings' }
   | { kind: 'quit' };
 
@@ -26,6 +28,7 @@ export function trayIcon(s: StatusView | undefined): TrayIcon {
   if (!s) return 'degraded';
   if (s.pendingApprovals > 0) return 'attention';
   if (s.proxyPaused) return 'paused';
+  if (s.upstreams.some((u) => u.status === 'needs-sign-in')) return 'attention';
   return s.upstreams.every((u) => u.status === 'up') ? 'healthy' : 'degraded';
 }
 
@@ -43,16 +46,21 @@ export function trayTooltip(s: StatusView | undefined): string {
   if (!s) return 'Working Set — starting';
   const up = s.upstreams.filter((u) => u.status === 'up').length;
   const waiting = s.pendingApprovals > 0 ? ` · ${plural(s.pendingApprovals, 'call')} waiting for approval` : '';
-  return `Working Set — ${s.proxyPaused ? 'paused' : 'listening'} · ${up} of ${plural(s.upstreams.length, 'upstream')} up${waiting}`;
+  const signIn = s.upstreams.filter((u) => u.status === 'needs-sign-in').map((u) => u.vendor);
+  const signInText = signIn.length ? ` · sign in to ${signIn.join(', ')}` : '';
+  return `Working Set — ${s.proxyPaused ? 'paused' : 'listening'} · ${up} of ${plural(s.upstreams.length, 'upstream')} up${waiting}${signInText}`;
 }
 
 export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
   if (!s) return [{ type: 'normal', label: 'Starting…', enabled: false }, { type: 'separator' }, { type: 'normal', label: 'Quit Working Set', enabled: true, action: { kind: 'quit' } }];
   const up = s.upstreams.filter((u) => u.status === 'up').length;
-  const down = s.upstreams.filter((u) => u.status !== 'up').map((u) => u.vendor);
+  const down = s.upstreams.filter((u) => u.status !== 'up' && u.status !== 'needs-sign-in').map((u) => u.vendor);
+  // Each server that waits for sign-in is named, with the item that opens its sign-in in the browser.
+  const signIns = s.upstreams.filter((u) => u.status === 'needs-sign-in').map((u): MenuItem => ({ type: 'normal', label: `Sign in to ${u.vendor}…`, enabled: true, action: { kind: 'signIn', vendor: u.vendor } }));
   return [
     { type: 'normal', label: `${s.proxyPaused ? 'Paused' : 'Listening'} on ${s.url}/mcp`, enabled: false },
     { type: 'normal', label: `Upstreams: ${up} of ${s.upstreams.length} up${down.length ? ` (down: ${down.join(', ')})` : ''} · ${plural(s.toolboxSize, 'tool')}`, enabled: false },
+    ...(signIns.length ? [{ type: 'separator' } as const, ...signIns] : []),
     { type: 'separator' },
     s.pendingApprovals > 0
       ? { type: 'normal', label: `Approvals: ${s.pendingApprovals} waiting…`, enabled: true, action: { kind: 'openInbox' } }

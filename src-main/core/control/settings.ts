@@ -53,7 +53,9 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
     const headers = input.headers ? keep(input.headers, prev.headers) : sameKind ? prev.headers : undefined;
     // The window shows the URL masked; sent back unchanged, it keeps the saved one.
     const url = typeof prev.url === 'string' && input.url === maskUrl(prev.url) ? prev.url : input.url;
-    return { url, ...(headers && Object.keys(headers).length ? { headers } : {}) };
+    // OAuth settings and the transport choice are not in the form: an edit keeps them.
+    const kept = sameKind ? Object.fromEntries(Object.entries(prev).filter(([k]) => k === 'oauth' || k === 'transport')) : {};
+    return { url, ...(headers && Object.keys(headers).length ? { headers } : {}), ...kept };
   }
   if ('command' in input) {
     const sameKind = typeof prev.command === 'string';
