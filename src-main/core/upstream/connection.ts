@@ -14,6 +14,7 @@ import { PeerRouter } from './peers.js';
 import { LIST_MAX_PAGES, listAllTools } from './toolList.js';
 import type { CallOptions, SignInResult, Upstream, UpstreamInfo, UpstreamStatus } from './types.js';
 import type { UpstreamAuth } from './oauth/upstreamAuth.js';
+import { legacyIssuer } from './oauth/legacyIssuer.js';
 
 /** The SDK's debounce of an upstream's tools/list_changed before it re-lists (its default is 300 ms). */
 export const LIST_CHANGED_DEBOUNCE_MS = 30;
@@ -499,25 +500,6 @@ function supportedVersions(err: unknown): string[] {
 
 function cfgUrl(cfg: UpstreamConfig): string | undefined {
   return cfg.kind === 'http' ? cfg.url : undefined;
-}
-
-/**
- * The SDK refused an authorization server's metadata because its issuer differs from the server's own
- * origin, which stood in as the authorization server (no RFC 9728 metadata: the 2025-03-26 fallback),
- * while naming a path on that same origin. Another origin is never let through.
- */
-function legacyIssuer(err: unknown, serverUrl: string): boolean {
-  const sdk = loadedClientSdk();
-  const origin = new URL(serverUrl).origin;
-  for (let e = err as { cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
-    if (!sdk || !(e instanceof sdk.IssuerMismatchError) || e.kind !== 'metadata') continue;
-    try {
-      return (e.expected === origin || e.expected === `${origin}/`) && typeof e.received === 'string' && new URL(e.received).origin === origin;
-    } catch {
-      return false;
-    }
-  }
-  return false;
 }
 
 function isSignIn(err: unknown): boolean {
