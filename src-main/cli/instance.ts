@@ -69,7 +69,11 @@ async function findRunning(config: Config, end: number): Promise<{ api: ControlA
   return undefined;
 }
 
-export async function openControl(config: Config, command = `mws ${process.argv[2] ?? ''}`.trim()): Promise<Control> {
+/**
+ * `listen`: with no instance running, the core this command starts also opens the listener (mws login
+ * needs its /oauth/callback), on the config's port.
+ */
+export async function openControl(config: Config, command = `mws ${process.argv[2] ?? ''}`.trim(), opts: { listen?: boolean } = {}): Promise<Control> {
   const end = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     const live = await findRunning(config, end);
@@ -83,7 +87,7 @@ export async function openControl(config: Config, command = `mws ${process.argv[
     const [{ createApp }, { systemClock }, { silentLogger }] = await Promise.all([import('../core/app.js'), import('../core/clock.js'), import('../core/log.js')]);
     const app = createApp({ config, clock: systemClock, log: silentLogger, lock: { command, waitMs: Math.max(0, end - Date.now()) } });
     try {
-      await app.start({ listen: false, schedule: false });
+      await app.start({ listen: opts.listen === true, schedule: false });
     } catch (err) {
       // An instance started between the look and the lock: talk to it instead.
       if (err instanceof MwsError && err.code === 'state_locked' && (err.data.holder as InstanceRecord | null)?.url && Date.now() < end) continue;

@@ -179,6 +179,20 @@ const COMMANDS: Record<string, Spec> = {
     positionals: 0,
     run: async (io, v) => (await import('./commands/pause.js')).runPause(io, { config: str(v.config), demotion: flag(v.demotion), paused: false }),
   },
+  login: {
+    summary: 'sign in to an OAuth upstream (prints the link, opens a browser when there is one, waits)',
+    usage: ['mws login UPSTREAM [--no-browser]'],
+    options: { config: CONFIG, 'no-browser': { type: 'boolean', help: 'only print the link' } },
+    positionals: 1,
+    run: async (io, v, pos) => (await import('./commands/login.js')).runLogin(io, { config: str(v.config), vendor: pos[0], browser: !flag(v['no-browser']) }),
+  },
+  logout: {
+    summary: 'sign out of an OAuth upstream (its tokens are revoked where the server supports it)',
+    usage: ['mws logout UPSTREAM'],
+    options: { config: CONFIG },
+    positionals: 1,
+    run: async (io, v, pos) => (await import('./commands/login.js')).runLogout(io, { config: str(v.config), vendor: pos[0] }),
+  },
   ui: {
     summary: 'a new one-time link to the running instance\'s settings window',
     usage: ['mws ui [--revoke-all]'],

@@ -55,6 +55,9 @@ import { agentGate } from './proxy/agentAccess.js';
 import { FileSecretStore, type SecretStore } from './secrets/store.js';
 import { ToolVectors } from './search/embed/toolVectors.js';
 import { loadEmbedder } from './search/embed/loadEmbedder.js';
+import { OAuthUpstreams } from './upstream/oauth/manager.js';
+import { FileOAuthStore, type OAuthStore } from './upstream/oauth/store.js';
+import { oauthCallbackRoute } from './proxy/oauthCallback.js';
 
 /** How often idle 2025 sessions are looked for (they close after LEGACY_SESSION_IDLE_MS). */
 const SESSION_SWEEP_MS = 60 * 1000;
@@ -100,6 +103,8 @@ export type AppOptions = {
    * app passes one that seals them with the OS keychain.
    */
   secrets?: SecretStore;
+  /** Where OAuth tokens and client registrations are kept (default: oauth.json in the state folder, 0600). */
+  oauthStore?: OAuthStore;
 };
 
 /** The built renderer, two folders up from src-main/core. */
@@ -149,6 +154,13 @@ export function createApp(opts: AppOptions): App {
   const inFlight = new CallsInFlight();
   const lastSeen = new AgentLastSeen();
   const pairing = new SearchCallPairing();
+  const oauth = new OAuthUpstreams({
+    store: opts.oauthStore ?? new FileOAuthStore(config.stateDir, log),
+    now: () => clock.now(),
+    log,
+    baseUrl: () => baseUrl,
+    onSignInNeeded: (vendor) => events.emit({ type: 'signInNeeded', vendor }),
+  });
   /**
    * The catalog and the working sets tell of changes that the router and search, built after them
    * (they read the catalog and the sets), act on: joined below, once both sides exist.
@@ -164,6 +176,7 @@ export function createApp(opts: AppOptions): App {
     onStatus: (vendor, status) => events.emit({ type: 'upstreamStatus', vendor, status }),
     onNotification: (_vendor, method, params) => endpoints.forEach((e) => e.notifyUpstream(method, params)),
     values: { secrets, env: process.env },
+    oauth,
     ...(opts.connect ? { connect: opts.connect } : {}),
   });
   const passthrough = new Passthrough(catalog, config, log);
@@ -372,6 +385,7 @@ export function createApp(opts: AppOptions): App {
         config.listen.host,
         config.listen.port,
         [
+          oauthCallbackRoute(oauth.flows, log),
           mcpRoute({ endpoint: (id) => (runtime.proxyPaused && endpoints.has(id) ? pausedEndpoint : endpoints.get(id)) }),
           eventsRoute(events, authorized),
           controlRoute(control, () => token, (r) => ui.authorized(r)),

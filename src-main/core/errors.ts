@@ -9,6 +9,8 @@ export type ErrorCode =
   | 'upstream_unavailable'
   | 'upstream_timeout'
   | 'upstream_starting'
+  /** An OAuth upstream waits for the user to sign in (or sign in again). */
+  | 'upstream_needs_sign_in'
   | 'agent_not_found'
   | 'state_damaged'
   | 'state_locked'

@@ -60,6 +60,8 @@ export function notices(batch: CoreEvent[], prefs: NotificationPrefs, ctx: Notic
       if (status === 'down') out.push({ title: `Upstream "${vendor}" is down`, body: 'Its tools stay listed from the last-good catalog; calls to them fail until it is back.', open: '#/upstreams' });
       if (status === 'revoked') out.push({ title: `Upstream "${vendor}" refused access`, body: 'It answered 401/403: its tools leave every working set at the next sweep. Check its credentials.', open: '#/upstreams' });
       if (status === 'needs-value') out.push({ title: `Upstream "${vendor}" needs a value`, body: 'It waits for a value you have not given yet (an API key, say): fill it in on the Upstreams screen, or with `mws upstream set`.', open: '#/upstreams' });
+      if (status === 'needs-sign-in') out.push({ title: `Upstream "${vendor}" waits for you to sign in`, body: 'Click, then Sign in on its row (the browser opens). Its tools stay listed meanwhile; calls to them say to sign in.', open: '#/upstreams' });
+      if (status === 'up' && was === 'needs-sign-in') out.push({ title: `Signed in to "${vendor}"`, body: 'Its tools answer again.', open: '#/upstreams' });
       if (status === 'up' && (was === 'down' || was === 'revoked')) out.push({ title: `Upstream "${vendor}" is back`, body: 'Its tools answer again.', open: '#/upstreams' });
     }
   }

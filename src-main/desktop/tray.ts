@@ -1,6 +1,6 @@
 // The tray: an icon for healthy / degraded / paused / waiting approvals, and the menu trayMenu.ts
 // describes, rebuilt on every core event.
-import { Menu, Tray, clipboard, nativeImage, type MenuItemConstructorOptions } from 'electron';
+import { Menu, Tray, clipboard, nativeImage, shell, type MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
 import type { EmbeddedCore } from './embeddedCore.js';
 import type { StatusView } from '../core/control/api.js';
@@ -32,6 +32,12 @@ export function startTray(d: TrayDeps): () => void {
     else if (a.kind === 'copyUrl') clipboard.writeText(a.url);
     else if (a.kind === 'openAgent') d.openWindow(`#/agents/${encodeURIComponent(a.agent)}`);
     else if (a.kind === 'openInbox') d.openWindow('#/inbox');
+    else if (a.kind === 'signIn') {
+      // The link lands on this app's own /oauth/callback; the system browser holds the user's sessions.
+      const r = await d.core.control.signIn({ vendor: a.vendor }).catch(() => undefined);
+      if (r?.status === 'waiting' && r.url) await shell.openExternal(r.url);
+      else d.openWindow('#/upstreams');
+    }
     else if (a.kind === 'settings') d.openWindow();
     else d.quit();
   };

@@ -9,6 +9,8 @@ export type TrayAction =
   | { kind: 'copyUrl'; url: string }
   | { kind: 'openAgent'; agent: string }
   | { kind: 'openInbox' }
+  /** An OAuth upstream waits for sign-in: the system browser opens its link. */
+  | { kind: 'signIn'; vendor: string }
   | { kind: 'settings' }
   | { kind: 'quit' };
 
@@ -27,6 +29,7 @@ export function trayIcon(s: StatusView | undefined): TrayIcon {
   if (!s) return 'degraded';
   if (s.pendingApprovals > 0) return 'attention';
   if (s.proxyPaused) return 'paused';
+  if (s.upstreams.some((u) => u.status === 'needs-sign-in')) return 'attention';
   return s.upstreams.every((u) => u.status === 'up') ? 'healthy' : 'degraded';
 }
 
@@ -44,7 +47,9 @@ export function trayTooltip(s: StatusView | undefined): string {
   if (!s) return 'Working Set — starting';
   const up = s.upstreams.filter((u) => u.status === 'up').length;
   const waiting = s.pendingApprovals > 0 ? ` · ${plural(s.pendingApprovals, 'call')} waiting for approval` : '';
-  return `Working Set — ${s.proxyPaused ? 'paused' : 'listening'} · ${up} of ${plural(s.upstreams.length, 'upstream')} up${waiting}`;
+  const signIn = s.upstreams.filter((u) => u.status === 'needs-sign-in').map((u) => u.vendor);
+  const signInText = signIn.length ? ` · sign in to ${signIn.join(', ')}` : '';
+  return `Working Set — ${s.proxyPaused ? 'paused' : 'listening'} · ${up} of ${plural(s.upstreams.length, 'upstream')} up${waiting}${signInText}`;
 }
 
 export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
@@ -52,11 +57,14 @@ export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
   const up = s.upstreams.filter((u) => u.status === 'up').length;
   // An upstream that waits for the user (a value, a sign-in) is not "down": it gets its own line to act on.
   const down = s.upstreams.filter((u) => u.status !== 'up' && !waitsForUser(u)).map((u) => u.vendor);
-  const waiting = s.upstreams.filter((u) => waitsForUser(u));
+  const waiting = s.upstreams.filter((u) => waitsForUser(u) && u.status !== 'needs-sign-in');
+  // Each server that waits for sign-in is named, with the item that opens its sign-in in the browser.
+  const signIns = s.upstreams.filter((u) => u.status === 'needs-sign-in').map((u): MenuItem => ({ type: 'normal', label: `Sign in to ${u.vendor}…`, enabled: true, action: { kind: 'signIn', vendor: u.vendor } }));
   return [
     { type: 'normal', label: `${s.proxyPaused ? 'Paused' : 'Listening'} on ${s.url}/mcp`, enabled: false },
     { type: 'normal', label: `Upstreams: ${up} of ${s.upstreams.length} up${down.length ? ` (down: ${down.join(', ')})` : ''} · ${plural(s.toolboxSize, 'tool')}`, enabled: false },
     ...waiting.map((u): MenuItem => ({ type: 'normal', label: `${u.vendor} ${statusWord(u)}…`, enabled: true, action: { kind: 'settings' } })),
+    ...(signIns.length ? [{ type: 'separator' } as const, ...signIns] : []),
     { type: 'separator' },
     s.pendingApprovals > 0
       ? { type: 'normal', label: `Approvals: ${s.pendingApprovals} waiting…`, enabled: true, action: { kind: 'openInbox' } }

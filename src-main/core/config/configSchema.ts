@@ -54,6 +54,13 @@ const fields = <S extends z.ZodRawShape>(shape: S, what = 'must be an object') =
     },
   });
 
+/** A pre-registered OAuth client and what to ask for; without it, the client registers itself (CIMD or RFC 7591). */
+const oauthUpstream = fields({
+  clientId: nonEmpty().optional().meta({ description: 'A client ID the server\'s authorization server issued to you (skips dynamic registration).' }),
+  clientSecret: nonEmpty().optional().meta({ description: 'That client\'s secret, when it has one.' }),
+  scope: nonEmpty().optional().meta({ description: 'Scopes to ask for (space-separated); otherwise those the server names.' }),
+  clientMetadataUrl: nonEmpty().optional().meta({ description: 'An https URL of a client ID metadata document to use as the client ID where the server supports it.' }),
+});
 const httpUpstream = fields({
   url: nonEmpty().superRefine((url, ctx) => {
     let parsed: URL;
@@ -73,6 +80,11 @@ const httpUpstream = fields({
     .optional()
     .meta({ description: 'Send "Authorization: Bearer $VAR" with VAR read from mws\'s environment when connecting (Codex\'s bearer_token_env_var). Unset: the upstream says it needs a value.' }),
   enabled: bool().optional().meta({ description: 'false: the upstream is kept but turned off (not started, its tools out of every list and search).' }),
+  transport: oneOf(['auto', 'streamable-http', 'sse']).optional().meta({ description: 'How to reach it: "auto" (Streamable HTTP, then the old HTTP+SSE), or only one of them.' }),
+  oauth: z
+    .union([z.literal(false), oauthUpstream], { error: 'must be false (never sign in) or an object with clientId, clientSecret, scope, clientMetadataUrl' })
+    .optional()
+    .meta({ description: 'OAuth 2.1 sign-in to this server (used when it answers 401): a pre-registered client, the scope to ask for, or false to never sign in.' }),
 });
 const stdioUpstream = fields({
   command: nonEmpty().meta({ description: 'The program that starts the server (npx, uvx, a full path…).' }),

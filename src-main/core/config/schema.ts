@@ -2,11 +2,24 @@
 
 /** `enabled: false` (only ever present as false): kept in the config but turned off. */
 type Switch = { enabled?: false };
+/** A pre-registered OAuth client, the scope to ask for, and a client ID metadata document URL. */
+export type OAuthUpstreamConfig = { clientId?: string; clientSecret?: string; scope?: string; clientMetadataUrl?: string };
+/** `auto`: Streamable HTTP first, then the old HTTP+SSE transport. */
+export type HttpTransportChoice = 'auto' | 'streamable-http' | 'sse';
 /**
  * Header and env values may hold references (`${secret:NAME}`, `${input:ID}`, `${env:NAME}`) resolved only
  * when connecting (secrets/refs.ts). `bearerTokenEnvVar`: Codex's `bearer_token_env_var`.
  */
-export type HttpUpstreamConfig = { kind: 'http'; url: string; headers: Record<string, string>; bearerTokenEnvVar?: string } & Switch;
+export type HttpUpstreamConfig = {
+  kind: 'http';
+  url: string;
+  headers: Record<string, string>;
+  bearerTokenEnvVar?: string;
+  /** Default `auto`. */
+  transport?: HttpTransportChoice;
+  /** OAuth settings; `false`: a 401 is never answered by signing in. Absent: sign in with dynamic registration. */
+  oauth?: OAuthUpstreamConfig | false;
+} & Switch;
 export type StdioUpstreamConfig = {
   kind: 'stdio';
   command: string;

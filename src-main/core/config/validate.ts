@@ -53,7 +53,7 @@ export function checkConfigFile(raw: unknown): ConfigFile {
 
 function upstream(u: NonNullable<ConfigFile['upstream']>): UpstreamConfig {
   const off = u.enabled === false ? { enabled: false as const } : {};
-  if ('url' in u) return { kind: 'http', url: u.url, headers: u.headers ?? {}, ...(u.bearerTokenEnvVar ? { bearerTokenEnvVar: u.bearerTokenEnvVar } : {}), ...off };
+  if ('url' in u) return { kind: 'http', url: u.url, headers: u.headers ?? {}, ...(u.bearerTokenEnvVar ? { bearerTokenEnvVar: u.bearerTokenEnvVar } : {}), ...(u.transport ? { transport: u.transport } : {}), ...(u.oauth !== undefined ? { oauth: u.oauth } : {}), ...off };
   if ('command' in u) return { kind: 'stdio', command: u.command, args: u.args ?? [], env: u.env ?? {}, cwd: u.cwd === undefined ? undefined : expandHome(u.cwd), ...(u.envFile ? { envFile: expandHome(u.envFile) } : {}), ...off };
   return { kind: 'builtin', name: u.builtin, ...off };
 }

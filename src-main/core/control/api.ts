@@ -1,6 +1,6 @@
 // ControlApi: the one interface the tray, the settings window and the CLI use to see and steer the
 // core. Transports (HTTP here, Electron IPC in the desktop shell) carry `{method, args}` and nothing else.
-import type { UpstreamStatusView } from '../upstream/types.js';
+import type { SignInResult, UpstreamStatusView } from '../upstream/types.js';
 import type { Cause, Decision, HistoryEntry, PinSource, PromoteCause } from '../workingset/types.js';
 import type { UsageCandidate } from '../workingset/usagePromotion.js';
 import type { GrantView, PendingView } from '../approvals/types.js';
@@ -170,6 +170,13 @@ export interface ControlApi {
   importScan(args: { from?: string; file?: string; projectDir?: string }): Promise<ImportSource[]>;
   /** Adds the named servers of one client file as upstreams (after a backup of the config) and answers the client edit. */
   importServers(args: { file: string; names?: string[]; dryRun?: boolean; writeClient?: boolean; projectDir?: string; agent?: string; as?: Record<string, string> }): Promise<ImportResult>;
+  /**
+   * Signs in to an OAuth upstream: `waiting` with the authorization URL to open in a browser (it lands
+   * on this instance's /oauth/callback), `signed-in` when it already is, `not-needed` when it asks for none.
+   */
+  signIn(args: { vendor: string }): Promise<SignInResult>;
+  /** Signs out of an OAuth upstream: its tokens are revoked where the server supports it, and forgotten. */
+  signOut(args: { vendor: string }): Promise<{ vendor: string; revoked: boolean }>;
 }
 
 /** One hit of a search as data (search/reply.ts's HitView without the schema; the window imports this file). */
@@ -194,6 +201,7 @@ export const CONTROL_METHODS: readonly ControlMethod[] = [
   'importScan', 'importServers', 'grants', 'revokeGrant', 'upstreamTools',
   'setUpstreamValue', 'secretNames', 'migrateSecrets',
   'setUpstreamEnabled', 'restartUpstream', 'upstreamLog', 'activity',
+  'signIn', 'signOut',
 ] as const;
 
 export function isControlMethod(name: string): name is ControlMethod {

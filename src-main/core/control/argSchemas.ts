@@ -72,6 +72,8 @@ export const CONTROL_ARG_SCHEMAS = {
   secretNames: args({}),
   migrateSecrets: args({}),
   importServers: args({ file: text(), names: z.array(text()).optional(), dryRun: z.boolean().optional(), writeClient: z.boolean().optional(), projectDir: text().optional(), agent: id().optional(), as: strings().optional() }),
+  signIn: args({ vendor: id() }),
+  signOut: args({ vendor: id() }),
 } satisfies { [M in ControlMethod]: z.ZodType<unknown, ControlArgs<M>> };
 
 /** The schema of a method, or undefined for a method added to api.ts without one. */

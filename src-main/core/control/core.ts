@@ -307,6 +307,12 @@ export function createControl(p: ControlParts): ControlApi {
     async importServers(a) {
       return (await import('../import/service.js')).applyImport(a, { config: p.config, editor: p.editor, configPath: p.configPath, agentUrl: (id) => `${configBaseUrl()}/mcp${agentId(id) === 'default' ? '' : `/${id}`}`, now: () => p.clock.now(), ports: importPorts(), secrets });
     },
+    async signIn(a) {
+      return p.catalog.signIn(str(a.vendor, '"vendor"'));
+    },
+    async signOut(a) {
+      return p.catalog.signOut(str(a.vendor, '"vendor"'));
+    },
     async setProxyPaused(a) {
       p.runtime.proxyPaused = a.paused === true;
       paused();

@@ -28,6 +28,7 @@ const STATUS: Record<ControlErrorBody['code'], number> = {
   upstream_starting: 503,
   upstream_needs_value: 409,
   secrets_locked: 409,
+  upstream_needs_sign_in: 409,
   instance_unreachable: 502,
   config_unreadable: 500,
   listen_refused: 500,

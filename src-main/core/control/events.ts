@@ -6,6 +6,8 @@ export type CoreEvent =
   | { type: 'setChanged'; agent: string }
   | { type: 'toolsDemoted'; agent: string; tools: string[]; cause: DemoteCause }
   | { type: 'upstreamStatus'; vendor: string; status: string }
+  /** An OAuth upstream waits for the user to sign in; `signIn({vendor})` gives the link to open. */
+  | { type: 'signInNeeded'; vendor: string }
   | { type: 'approvalPending'; call: PendingCall }
   | { type: 'approvalDecided'; agent: string; tool: string }
   | { type: 'settingsChanged' }

@@ -65,7 +65,9 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
     const url = typeof prev.url === 'string' && input.url === maskUrl(prev.url) ? prev.url : input.url;
     // Fields the form may not show (an imported bearer-token variable) are kept unless given.
     const bearer = 'bearerTokenEnvVar' in input ? input.bearerTokenEnvVar : sameKind ? prev.bearerTokenEnvVar : undefined;
-    return { url, ...(headers && Object.keys(headers).length ? { headers } : {}), ...(typeof bearer === 'string' && bearer ? { bearerTokenEnvVar: bearer } : {}), ...off };
+    // OAuth settings and the transport choice are not in the form: an edit keeps them.
+    const kept = sameKind ? Object.fromEntries(Object.entries(prev).filter(([k]) => k === 'oauth' || k === 'transport')) : {};
+    return { url, ...(headers && Object.keys(headers).length ? { headers } : {}), ...(typeof bearer === 'string' && bearer ? { bearerTokenEnvVar: bearer } : {}), ...kept, ...off };
   }
   if ('command' in input) {
     const sameKind = typeof prev.command === 'string';

@@ -6,9 +6,10 @@ import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
 import { UpstreamConnection } from './connection.js';
-import type { Upstream, UpstreamStatusView } from './types.js';
+import type { SignInResult, Upstream, UpstreamStatusView } from './types.js';
 import type { ResolveParts } from '../secrets/refs.js';
 import { UpstreamJournal, type UpstreamLogEntry } from './journal.js';
+import type { OAuthUpstreams } from './oauth/manager.js';
 import { MwsError } from '../errors.js';
 
 export const CATALOG_FILE = 'catalog.json';
@@ -59,6 +60,8 @@ export type CatalogOptions<T> = {
   onNotification?: (vendor: string, method: string, params: Record<string, unknown> | undefined) => void;
   /** Where connections read `${secret:…}` / `${input:…}` values when they connect. */
   values?: ResolveParts;
+  /** OAuth for HTTP upstreams (none: static headers only). */
+  oauth?: OAuthUpstreams;
 };
 
 export class Catalog<T> {
@@ -94,6 +97,7 @@ export class Catalog<T> {
       this.rebuild();
     }
     for (const vendor of this.state.keys()) this.open(vendor);
+    this.markOpened();
     await this.refresh();
     // The first list is worth keeping at once: a restart right after start finds it.
     await this.flushSave();
@@ -189,6 +193,7 @@ export class Catalog<T> {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.markOpened();
     await this.flushSave();
     await Promise.all([...this.upstreams.values()].map((u) => u.close().catch(() => {})));
   }
@@ -312,6 +317,9 @@ export class Catalog<T> {
   }
 
   private readonly lastStatus = new Map<string, string>();
+  private markOpened: () => void = () => {};
+  /** Resolves once start() has opened the configured upstreams (a sign-in asked for right at start waits for it). */
+  private readonly opened = new Promise<void>((resolve) => (this.markOpened = resolve));
 
   /** Vendors whose upstream refuses our credentials: their tools leave every set (cause `revoked`). */
   revokedVendors(): Set<string> {
@@ -453,11 +461,37 @@ export class Catalog<T> {
     this.opts.onChange(this.current);
   }
 
+  /** Starts or finds the sign-in of an OAuth upstream. */
+  async signIn(vendor: string): Promise<SignInResult> {
+    if (this.state.has(vendor)) await this.opened;
+    const u = this.upstreams.get(vendor);
+    if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured; add it under "upstreams" in the config.`, { vendor });
+    if (!u.signIn) throw new MwsError('conflict', `Upstream "${vendor}" does not sign in with OAuth.`, { vendor });
+    try {
+      return await u.signIn();
+    } finally {
+      this.reportStatuses();
+    }
+  }
+
+  async signOut(vendor: string): Promise<{ vendor: string; revoked: boolean }> {
+    if (this.state.has(vendor)) await this.opened;
+    const u = this.upstreams.get(vendor);
+    if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured; add it under "upstreams" in the config.`, { vendor });
+    if (!u.signOut) throw new MwsError('conflict', `Upstream "${vendor}" does not sign in with OAuth, so there is nothing to sign out of.`, { vendor });
+    const r = await u.signOut();
+    this.reportStatuses();
+    return { vendor, ...r };
+  }
+
   private connection(vendor: string): Upstream {
+    const config = this.opts.config.upstreams[vendor]!;
+    const auth = config.kind === 'http' ? this.opts.oauth?.for(vendor, config) : undefined;
     return new UpstreamConnection({
       vendor,
       journal: this.journal(vendor),
-      config: this.opts.config.upstreams[vendor]!,
+      config,
+      ...(auth ? { auth } : {}),
       log: this.opts.log,
       clientName: 'mcp-working-set',
       now: this.opts.now,

@@ -14,8 +14,10 @@ import { StderrTail } from './stderrTail.js';
 import type { UpstreamJournal } from './journal.js';
 import { PeerRouter } from './peers.js';
 import { LIST_MAX_PAGES, listAllTools } from './toolList.js';
-import type { CallOptions, Upstream, UpstreamInfo, UpstreamStatus } from './types.js';
+import type { CallOptions, SignInResult, Upstream, UpstreamInfo, UpstreamStatus } from './types.js';
 import { maskValues, resolveUpstream, type ResolveParts } from '../secrets/refs.js';
+import type { UpstreamAuth } from './oauth/upstreamAuth.js';
+import { legacyIssuer } from './oauth/legacyIssuer.js';
 
 /** The SDK's debounce of an upstream's tools/list_changed before it re-lists (its default is 300 ms). */
 export const LIST_CHANGED_DEBOUNCE_MS = 30;
@@ -47,6 +49,8 @@ export type ConnectionOptions = {
   values?: ResolveParts;
   /** Where its stderr and connection events go for the log view (journal.ts). */
   journal?: UpstreamJournal;
+  /** The OAuth client of an HTTP upstream (none: static headers only, a 401 is "revoked"). */
+  auth?: UpstreamAuth;
 };
 
 /** With no store given, every reference is a value still missing. */
@@ -85,9 +89,14 @@ export class UpstreamConnection implements Upstream {
   private secretValues: string[] = [];
   /** What the config still needs from the user (status `needs-value`). */
   private needs: string[] = [];
+  /** The server did not take Streamable HTTP at connect: it is reached over the old HTTP+SSE transport. */
+  private sse: boolean;
+  /** What the OAuth store said at the last connect or sign-out (info() is synchronous). */
+  private authView: { signedIn: boolean; account?: string } | undefined;
 
   constructor(private readonly opts: ConnectionOptions) {
     this.vendor = opts.vendor;
+    this.sse = opts.config.kind === 'http' && opts.config.transport === 'sse';
   }
 
   info(): UpstreamInfo {
@@ -101,6 +110,7 @@ export class UpstreamConnection implements Upstream {
       lastError: reason === undefined ? undefined : tail.length ? `${reason}. Its stderr ended with: ${tail.join(' | ')}` : reason,
       stderr: tail,
       ...(this.status === 'needs-value' ? { needs: [...this.needs] } : {}),
+      ...this.authInfo(),
     };
   }
 
@@ -114,8 +124,8 @@ export class UpstreamConnection implements Upstream {
     try {
       return await this.listOnce(remaining);
     } catch (caught) {
-      const first = this.scrub(caught);
-      if (this.closed || isStarting(first)) throw first;
+      const first = this.scrub(await this.signInNeeded(caught));
+      if (this.closed || isStarting(first) || isSignIn(first)) throw first;
       // A failed list on an open connection is most often an expired 2025 session or a restarted
       // server: re-open once within the same budget before giving up.
       if (this.live && Date.now() < deadline) {
@@ -138,6 +148,8 @@ export class UpstreamConnection implements Upstream {
   }
 
   async request(method: string, params: Record<string, unknown> | undefined, opts: CallOptions): Promise<Record<string, unknown>> {
+    // A call while a sign-in waits would only start another sign-in: it is told how to sign in.
+    if (!this.live && this.status === 'needs-sign-in') throw this.signInError();
     // An open connection is used as is: no deadline timer on the hot path.
     const live = this.live ?? (await this.waitForStart(opts.timeoutMs));
     const release = opts.peer ? this.peers.enter(opts.peer) : undefined;
@@ -168,13 +180,95 @@ export class UpstreamConnection implements Upstream {
       );
       if (forwarded.length) await Promise.all(forwarded);
       return result as Record<string, unknown>;
-    } catch (err) {
+    } catch (caught) {
+      // Refused mid-connection (an expired grant, a step-up to more scopes): a sign-in link now waits.
+      const err = await this.signInNeeded(caught);
+      if (isSignIn(err)) throw err;
       // The call is not retried, but a broken session is dropped so the next list re-opens it.
       if (isTransportFailure(err)) await this.drop();
       throw this.scrub(err);
     } finally {
       release?.();
     }
+  }
+
+  async signIn(): Promise<SignInResult> {
+    const auth = this.opts.auth;
+    if (!auth) throw new MwsError('conflict', `Upstream "${this.vendor}" does not sign in with OAuth: it is not an HTTP server, or its config says "oauth": false.`, { vendor: this.vendor });
+    const waiting = auth.pendingUrl();
+    if (waiting) return { vendor: this.vendor, status: 'waiting', url: waiting };
+    if (this.live && this.status === 'up') return { vendor: this.vendor, status: (await auth.signedIn()).signedIn ? 'signed-in' : 'not-needed' };
+    // A fresh attempt: its 401 makes the SDK ask for the authorization URL that becomes the link.
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    try {
+      await this.ensure();
+      this.opts.onUp();
+      return { vendor: this.vendor, status: (await auth.signedIn()).signedIn ? 'signed-in' : 'not-needed' };
+    } catch (err) {
+      const url = auth.pendingUrl();
+      if (url) return { vendor: this.vendor, status: 'waiting', url };
+      throw err;
+    }
+  }
+
+  async signOut(): Promise<{ revoked: boolean }> {
+    const auth = this.opts.auth;
+    if (!auth) throw new MwsError('conflict', `Upstream "${this.vendor}" does not sign in with OAuth, so there is nothing to sign out of.`, { vendor: this.vendor });
+    const result = await auth.signOut();
+    this.authView = { signedIn: false };
+    await this.drop();
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.status = 'needs-sign-in';
+    this.lastError = `Signed out of "${this.vendor}". Sign in again to use its tools.`;
+    this.opts.onDown?.();
+    return result;
+  }
+
+  private authInfo(): { auth?: UpstreamInfo['auth'] } {
+    if (!this.opts.auth) return {};
+    const waiting = this.opts.auth.pendingUrl() !== undefined;
+    if (!this.authView?.signedIn && !waiting && this.status !== 'needs-sign-in') return {};
+    return { auth: { signedIn: this.authView?.signedIn ?? false, ...(this.authView?.account ? { account: this.authView.account } : {}), waiting } };
+  }
+
+  private signInError(): MwsError {
+    return new MwsError(
+      'upstream_needs_sign_in',
+      `Upstream "${this.vendor}" needs you to sign in. Run \`mws login ${this.vendor}\`, or click Sign in on the Upstreams screen of the window, then try again.`,
+      { vendor: this.vendor },
+    );
+  }
+
+  /**
+   * An error the SDK raised because the server wants a (new) sign-in, with the SDK's authorization URL
+   * at hand, becomes the upstream's sign-in link and a `needs-sign-in` status; other errors pass as they are.
+   */
+  private async signInNeeded(err: unknown, built = this.live?.built): Promise<unknown> {
+    const auth = this.opts.auth;
+    if (!auth || !built?.finishesAuth || !isUnauthorized(err)) return err;
+    if (!auth.captureFlow(built.finishesAuth, () => this.afterSignIn())) return err;
+    this.status = 'needs-sign-in';
+    this.authView = { signedIn: false };
+    const e = this.signInError();
+    this.lastError = e.message;
+    await this.drop();
+    this.opts.onDown?.();
+    return e;
+  }
+
+  /** The callback redeemed the code: connect again with the new tokens and list. */
+  private afterSignIn(): void {
+    if (this.closed) return;
+    this.status = 'starting';
+    this.lastError = undefined;
+    void this.drop().then(() =>
+      this.ensure().then(
+        () => this.opts.onUp(),
+        () => {},
+      ),
+    );
   }
 
   async close(): Promise<void> {
@@ -184,6 +278,7 @@ export class UpstreamConnection implements Upstream {
   }
 
   private async listOnce(remaining: () => number): Promise<Tool[]> {
+    if (!this.live && this.status === 'needs-sign-in') throw this.signInError();
     const live = this.live ?? (await this.waitForStart(remaining()));
     const { tools, skipped } = await listAllTools(live.client, this.vendor, remaining);
     if (skipped.length) this.opts.log.warn(`upstream "${this.vendor}" listed ${skipped.length} malformed tool(s), left out: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`);
@@ -277,7 +372,7 @@ export class UpstreamConnection implements Upstream {
     const { Client } = await clientSdk();
     // References are read first, also for a transport given by a test: a value still missing stops here.
     const config = await this.resolved();
-    const built = await (this.opts.transport?.() ?? buildTransport(config, { maxResultBytes: this.opts.maxResultBytes }));
+    const built = await (this.opts.transport?.() ?? buildTransport(config, { maxResultBytes: this.opts.maxResultBytes }, { ...(this.opts.auth ? { auth: this.opts.auth } : {}), sse: this.sse }));
     // The tail is kept across restarts: a retry must not hide why the last attempt died.
     built.stderr?.on('data', (chunk: Buffer) => {
       this.stderr.push(chunk);
@@ -293,7 +388,7 @@ export class UpstreamConnection implements Upstream {
         // Builtin upstreams run in this process on the same SDK, and stdio servers speak the 2025
         // protocol or answer initialize with the versions they speak: neither needs a probe (for
         // stdio, a probe would spawn the server twice). HTTP upstreams are probed for 2026-07-28.
-        versionNegotiation: { mode: this.pinnedEra ? { pin: this.pinnedEra } : this.opts.config.kind === 'http' ? 'auto' : 'legacy', probe: { timeoutMs: this.opts.connectMs } },
+        versionNegotiation: { mode: this.pinnedEra ? { pin: this.pinnedEra } : this.opts.config.kind === 'http' && !this.sse ? 'auto' : 'legacy', probe: { timeoutMs: this.opts.connectMs } },
         listChanged: {
           tools: {
             // A burst of notifications still coalesces; clients hear of a change within tens of ms, not 300.
@@ -312,9 +407,33 @@ export class UpstreamConnection implements Upstream {
     }
     try {
       await withDeadline(client.connect(built.transport, { timeout: this.opts.connectMs }), this.opts.connectMs, this.vendor, 'start');
-    } catch (err) {
+    } catch (caught) {
       built.dispose();
       await client.close().catch(() => {});
+      const err = await this.signInNeeded(caught, built);
+      if (isSignIn(err)) throw err;
+      if (this.opts.auth && !this.opts.auth.skipIssuerCheck && cfgUrl(this.opts.config) && legacyIssuer(caught, cfgUrl(this.opts.config)!)) {
+        this.opts.auth.skipIssuerCheck = true;
+        this.opts.log.warn(`upstream "${this.vendor}" is a 2025-03-26 server whose authorization server names another issuer on the same origin (${errorMessage(caught)}); signing in without the issuer check, as that revision did.`);
+        return this.connect();
+      }
+      // It answered 401/403 and the OAuth flow found nothing to sign in with: our access is refused.
+      const refusedWith = built.lastServerStatus?.();
+      if ((refusedWith === 401 || refusedWith === 403) && !isRefused(err)) {
+        throw new MwsError('upstream_unavailable', `Upstream "${this.vendor}" refused access (HTTP ${refusedWith}) and offers no sign-in Working Set can use: ${errorMessage(err)}. Check its credentials.`, { vendor: this.vendor, status: refusedWith });
+      }
+      // Streamable HTTP refused at the door (400/404/405): an old HTTP+SSE server, tried once that way.
+      const cfg = this.opts.config;
+      if (cfg.kind === 'http' && (cfg.transport ?? 'auto') === 'auto' && !this.sse && notStreamable(caught)) {
+        this.sse = true;
+        this.opts.log.warn(`upstream "${this.vendor}" did not take Streamable HTTP (${errorMessage(caught)}); trying the old HTTP+SSE transport.`);
+        try {
+          return await this.connect();
+        } catch (sseErr) {
+          this.sse = false;
+          throw sseErr;
+        }
+      }
       // A server that refused our 2025 opening and named the 2026-07-28 revision is started again in it
       // (once; the revision is kept for its restarts).
       const named = supportedVersions(err);
@@ -334,6 +453,7 @@ export class UpstreamConnection implements Upstream {
     // Connected is up: a call may come before the next list does.
     this.status = 'up';
     this.lastError = undefined;
+    if (this.opts.auth) this.authView = await this.opts.auth.signedIn().catch(() => undefined);
     return live;
   }
 
@@ -378,8 +498,8 @@ export class UpstreamConnection implements Upstream {
 
   /** Tries again later, with backoff; a success tells the catalog (onUp), which lists it again. */
   private scheduleRetry(): void {
-    // Waiting for a value, there is nothing to retry: giving it reconnects (Catalog.reconnect).
-    if (this.closed || this.retryTimer || this.status === 'revoked' || this.status === 'needs-value') return;
+    // Waiting for a value or a sign-in, there is nothing to retry: giving it reconnects.
+    if (this.closed || this.retryTimer || this.status === 'revoked' || this.status === 'needs-value' || this.status === 'needs-sign-in') return;
     const delay = restartDelayMs(this.attempt++);
     this.journalOnce(`retrying in ${Math.round(delay / 100) / 10} s`);
     const line = this.downLog.failed(this.vendor, this.lastError ?? 'unknown reason', this.opts.config, delay);
@@ -396,9 +516,9 @@ export class UpstreamConnection implements Upstream {
   }
 
   private markDown(err: unknown): void {
-    this.status = err instanceof MwsError && err.code === 'upstream_needs_value' ? 'needs-value' : isRefused(err) ? 'revoked' : 'down';
+    this.status = err instanceof MwsError && err.code === 'upstream_needs_value' ? 'needs-value' : isSignIn(err) ? 'needs-sign-in' : isRefused(err) ? 'revoked' : 'down';
     this.lastError = maskValues(errorMessage(err), this.secretValues);
-    this.journalOnce(`${this.status === 'revoked' ? 'access refused' : this.status === 'needs-value' ? 'needs a value' : 'down'}: ${this.lastError}`);
+    this.journalOnce(`${this.status === 'revoked' ? 'access refused' : this.status === 'needs-value' ? 'needs a value' : this.status === 'needs-sign-in' ? 'needs sign-in' : 'down'}: ${this.lastError}`);
   }
 
   /** Lines already in the log since the last connect: a retry every 30 s adds nothing new. */
@@ -443,6 +563,33 @@ function supportedVersions(err: unknown): string[] {
     if (Array.isArray(s)) return s.filter((v): v is string => typeof v === 'string');
   }
   return [];
+}
+
+function cfgUrl(cfg: UpstreamConfig): string | undefined {
+  return cfg.kind === 'http' ? cfg.url : undefined;
+}
+
+function isSignIn(err: unknown): boolean {
+  return err instanceof MwsError && err.code === 'upstream_needs_sign_in';
+}
+
+/** The SDK's "the user must authorize" (anywhere in the causes): the OAuth flow reached a redirect. */
+function isUnauthorized(err: unknown): boolean {
+  const sdk = loadedClientSdk();
+  for (let e = err as { cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (sdk && e instanceof sdk.UnauthorizedError) return true;
+  }
+  return false;
+}
+
+/** A Streamable HTTP POST that an old HTTP+SSE server answers 400, 404 or 405. */
+function notStreamable(err: unknown): boolean {
+  const sdk = loadedClientSdk();
+  for (let e = err as { cause?: unknown; status?: unknown; data?: { status?: unknown } } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    const status = sdk && e instanceof sdk.SdkHttpError ? e.status : e.data?.status;
+    if (status === 400 || status === 404 || status === 405) return true;
+  }
+  return false;
 }
 
 function isStarting(err: unknown): boolean {

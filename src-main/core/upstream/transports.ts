@@ -4,8 +4,17 @@ import { clientSdk } from './clientSdk.js';
 import { StdioUpstreamTransport } from './stdioTransport.js';
 import type { UpstreamConfig } from '../config/schema.js';
 import { MwsError } from '../errors.js';
+import type { FinishesAuth, UpstreamAuth } from './oauth/upstreamAuth.js';
 
-export type BuiltTransport = { transport: Transport; stderr?: NodeJS.ReadableStream | null; dispose: () => void };
+export type BuiltTransport = {
+  transport: Transport;
+  stderr?: NodeJS.ReadableStream | null;
+  dispose: () => void;
+  /** The HTTP transport that redeems a sign-in's code (it holds the 401's resource metadata and scope). */
+  finishesAuth?: FinishesAuth;
+  /** The HTTP status of the server's last answer (not the authorization server's). */
+  lastServerStatus?: () => number | undefined;
+};
 
 /** An MCP server run in this process for a `builtin` upstream. */
 export type BuiltinServer = { connect(transport: Transport): Promise<void>; close(): Promise<void> };
@@ -41,17 +50,41 @@ function perRequestSignalFetch(): { fetch: typeof fetch; dispose: () => void } {
 }
 
 export type TransportLimits = { maxResultBytes: number };
+/** How an HTTP upstream is reached: its OAuth client (none: static headers only), and which transport. */
+export type HttpOptions = { auth?: UpstreamAuth; sse?: boolean };
 
-export async function buildTransport(cfg: UpstreamConfig, limits: TransportLimits): Promise<BuiltTransport> {
+/**
+ * Requests to the server itself first refresh an access token about to expire; the OAuth requests
+ * (discovery, token, registration) go through `f` as they are.
+ */
+function serverFetch(f: typeof fetch, serverUrl: string, auth: UpstreamAuth | undefined): { fetch: typeof fetch; lastStatus: () => number | undefined } {
+  const server = new URL(serverUrl);
+  let last: number | undefined;
+  const wrapped: typeof fetch = async (input, init) => {
+    const u = new URL(input instanceof Request ? input.url : String(input));
+    const toServer = u.origin === server.origin && u.pathname === server.pathname;
+    if (toServer && auth) await auth.refreshIfExpiring(f);
+    const res = await f(input, init);
+    if (toServer) last = res.status;
+    return res;
+  };
+  return { fetch: wrapped, lastStatus: () => last };
+}
+
+export async function buildTransport(cfg: UpstreamConfig, limits: TransportLimits, http: HttpOptions = {}): Promise<BuiltTransport> {
   switch (cfg.kind) {
     case 'http': {
-      const { StreamableHTTPClientTransport } = await clientSdk();
+      const sdk = await clientSdk();
       const f = perRequestSignalFetch();
-      const transport = new StreamableHTTPClientTransport(new URL(cfg.url), {
+      const sf = serverFetch(f.fetch, cfg.url, http.auth);
+      const opts = {
         requestInit: { headers: cfg.headers },
-        fetch: f.fetch,
-      });
-      return { transport, dispose: f.dispose };
+        fetch: sf.fetch,
+        ...(http.auth ? { authProvider: http.auth, skipIssuerMetadataValidation: http.auth.skipIssuerCheck } : {}),
+      };
+      // The old HTTP+SSE transport (2024-11-05) for servers that never moved to Streamable HTTP.
+      const transport = http.sse ? new sdk.SSEClientTransport(new URL(cfg.url), opts) : new sdk.StreamableHTTPClientTransport(new URL(cfg.url), opts);
+      return { transport, dispose: f.dispose, lastServerStatus: sf.lastStatus, ...(http.auth ? { finishesAuth: transport } : {}) };
     }
     case 'stdio': {
       const transport = new StdioUpstreamTransport({ command: cfg.command, args: cfg.args, env: cfg.env, cwd: cfg.cwd, maxMessageBytes: limits.maxResultBytes });

@@ -7,9 +7,11 @@ import type { CallToolResult, ClientCapabilities, ServerCapabilities, Tool } fro
  * (HTTP 401/403), so its tools leave every set; `needs-value`: its config names a value the user has
  * not given yet (`${input:…}`, an unset variable, a secret not in the store) — listed in `needs`, and
  * it is not started (nor retried) until they are given; `off`: turned off in the config (`enabled: false`),
- * not started, its tools out of every list and search until it is turned on.
+ * not started, its tools out of every list and search until it is turned on; `needs-sign-in`: an OAuth
+ * server waits for the user to sign in (or in again): its last-good tools stay listed, and a call is
+ * answered with how to sign in.
  */
-export type UpstreamStatus = 'starting' | 'up' | 'down' | 'revoked' | 'needs-value' | 'off';
+export type UpstreamStatus = 'starting' | 'up' | 'down' | 'revoked' | 'needs-value' | 'off' | 'needs-sign-in';
 export type UpstreamKind = 'http' | 'stdio' | 'builtin';
 
 export type UpstreamInfo = {
@@ -24,7 +26,12 @@ export type UpstreamInfo = {
   stderr?: string[];
   /** What the user must give before it can start (status `needs-value`): names `mws upstream set` takes. */
   needs?: string[];
+  /** OAuth, for a server that asked us to sign in: signed in (as whom, when it said), or a link waiting. */
+  auth?: { signedIn: boolean; account?: string; waiting: boolean };
 };
+
+/** What a sign-in request led to: already signed in, a link to open, or no sign-in needed. */
+export type SignInResult = { vendor: string; status: 'signed-in' | 'waiting' | 'not-needed'; url?: string };
 
 /**
  * The downstream client whose request caused an upstream call: progress, log messages and the
@@ -66,6 +73,10 @@ export interface Upstream {
   /** Forwards any other request (resources/*, prompts/*, completion/complete, logging/setLevel) as it is. */
   request?(method: string, params: Record<string, unknown> | undefined, opts: CallOptions): Promise<Record<string, unknown>>;
   close(): Promise<void>;
+  /** Starts (or finds) a sign-in for an OAuth upstream. */
+  signIn?(): Promise<SignInResult>;
+  /** Signs out: tokens revoked where the server supports it, and forgotten. */
+  signOut?(): Promise<{ revoked: boolean }>;
 }
 
 /** An upstream as status views show it: its info, how many tools it lists, and where they came from. */

@@ -1,0 +1,102 @@
+// Where OAuth state of each upstream is kept between runs: tokens, the client registration and the
+// PKCE verifier of a sign-in under way. Behind one small interface so the desktop can keep it in the
+// OS keychain (the secret store) and headless runs in one 0600 file of the state folder.
+import { join } from 'node:path';
+import type { Logger } from '../../log.js';
+import { readJsonSafe, writeJsonAtomic } from '../../store/atomicJson.js';
+
+/** Tokens as the authorization server gave them, with when they expire by our clock (ms epoch). */
+export type SavedTokens = {
+  access_token: string;
+  token_type: string;
+  refresh_token?: string;
+  scope?: string;
+  expires_in?: number;
+  id_token?: string;
+  issuer?: string;
+  /** Our clock's time when the access token stops being good; absent when the server did not say. */
+  expiresAt?: number;
+};
+
+/** What is kept for one upstream. `serverUrl` ties it to the URL it was obtained for. */
+export type OAuthRecord = {
+  serverUrl: string;
+  tokens?: SavedTokens;
+  /** The client registration (dynamic, or a CIMD client ID), and the redirect URI it was made for. */
+  client?: { info: Record<string, unknown>; redirectUri: string };
+  /** The PKCE verifier of the sign-in under way (only one per upstream at a time). */
+  verifier?: string;
+  /** Discovery results (protected resource and authorization server metadata), to skip re-discovery. */
+  discovery?: Record<string, unknown>;
+  /** Who signed in, when the server said (an id_token's name/email, or the token's `sub`). */
+  account?: string;
+};
+
+export interface OAuthStore {
+  get(upstream: string): Promise<OAuthRecord | undefined>;
+  set(upstream: string, value: OAuthRecord): Promise<void>;
+  delete(upstream: string): Promise<void>;
+}
+
+export const OAUTH_FILE = 'oauth.json';
+
+type FileShape = { upstreams: Record<string, OAuthRecord> };
+const isFile = (v: unknown): v is FileShape =>
+  typeof v === 'object' && v !== null && typeof (v as { upstreams?: unknown }).upstreams === 'object' && (v as { upstreams?: unknown }).upstreams !== null;
+
+/** The headless store: `<stateDir>/oauth.json`, mode 0600, written atomically, one write at a time. */
+export class FileOAuthStore implements OAuthStore {
+  private readonly path: string;
+  private data: Promise<FileShape> | undefined;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(stateDir: string, private readonly log: Logger) {
+    this.path = join(stateDir, OAUTH_FILE);
+  }
+
+  private load(): Promise<FileShape> {
+    return (this.data ??= readJsonSafe(this.path, this.log, isFile).then((r) => (r.kind === 'ok' ? r.value : { upstreams: {} })));
+  }
+
+  async get(upstream: string): Promise<OAuthRecord | undefined> {
+    const d = await this.load();
+    return Object.hasOwn(d.upstreams, upstream) ? d.upstreams[upstream] : undefined;
+  }
+
+  async set(upstream: string, value: OAuthRecord): Promise<void> {
+    const d = await this.load();
+    d.upstreams[upstream] = value;
+    await this.flush(d);
+  }
+
+  async delete(upstream: string): Promise<void> {
+    const d = await this.load();
+    if (!Object.hasOwn(d.upstreams, upstream)) return;
+    delete d.upstreams[upstream];
+    await this.flush(d);
+  }
+
+  private flush(d: FileShape): Promise<void> {
+    // Serialized now (the state at this call), written after the write before it.
+    const snapshot = structuredClone(d);
+    // A failed write (full disk) fails its own caller, not every write after it.
+    const next = this.writing.catch(() => {}).then(() => writeJsonAtomic(this.path, snapshot, 0o600));
+    this.writing = next;
+    return next;
+  }
+}
+
+/** An in-memory store (unit tests, and `mws serve` when the state folder cannot hold secrets). */
+export class MemoryOAuthStore implements OAuthStore {
+  private readonly m = new Map<string, OAuthRecord>();
+  async get(upstream: string): Promise<OAuthRecord | undefined> {
+    const v = this.m.get(upstream);
+    return v && structuredClone(v);
+  }
+  async set(upstream: string, value: OAuthRecord): Promise<void> {
+    this.m.set(upstream, structuredClone(value));
+  }
+  async delete(upstream: string): Promise<void> {
+    this.m.delete(upstream);
+  }
+}

@@ -1,0 +1,273 @@
+// One upstream's OAuth client, as the MCP SDK's `OAuthClientProvider`: the SDK runs the flow
+// (discovery from the 401, registration, PKCE, resource indicators, scopes and step-up, refresh);
+// this keeps what it saves in the OAuthStore and turns its "redirect the user" into a sign-in link
+// that the loopback callback (proxy/oauthCallback.ts) completes. Hand-written here: only the
+// storage, the refresh ahead of expiry (the SDK refreshes on a 401) and RFC 7009 revocation.
+import { randomBytes } from 'node:crypto';
+import type {
+  FetchLike,
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  OAuthTokens,
+} from '@modelcontextprotocol/client';
+import type { OAuthUpstreamConfig } from '../../config/schema.js';
+import type { Logger } from '../../log.js';
+import { errorMessage } from '../../errors.js';
+import { clientSdk } from '../clientSdk.js';
+import type { SignInFlows } from './flows.js';
+import type { OAuthRecord, OAuthStore, SavedTokens } from './store.js';
+
+/** An access token this close to its expiry is refreshed before the request that would use it. */
+export const REFRESH_AHEAD_MS = 60_000;
+/** How long a revocation request may take at sign-out (the local sign-out happens regardless). */
+const REVOKE_TIMEOUT_MS = 5_000;
+
+export type UpstreamAuthOptions = {
+  vendor: string;
+  serverUrl: string;
+  config: OAuthUpstreamConfig;
+  store: OAuthStore;
+  flows: SignInFlows;
+  /** Working Set's own loopback callback, e.g. http://127.0.0.1:4484/oauth/callback. */
+  redirectUrl: () => string;
+  now: () => number;
+  log: Logger;
+  /** Told when a sign-in link is waiting for the user (the tray, a notification). */
+  onSignInNeeded?: (vendor: string) => void;
+};
+
+/** Something that can redeem a callback's code: the SDK transport whose request started the flow. */
+export type FinishesAuth = { finishAuth(params: URLSearchParams): Promise<void> };
+
+export class UpstreamAuth implements OAuthClientProvider {
+  private lastRedirect: URL | undefined;
+  private discovery: OAuthDiscoveryState | undefined;
+  private refreshing: Promise<void> | undefined;
+  /**
+   * A 2025-03-26 server (no protected-resource metadata: its origin stands in as the authorization
+   * server) whose metadata names an issuer with a path on that same origin: the issuer echo check
+   * (RFC 8414 §3.3, which that revision did not ask for) is skipped for it. Set by the connection.
+   */
+  skipIssuerCheck = false;
+
+  constructor(private readonly opts: UpstreamAuthOptions) {}
+
+  get vendor(): string {
+    return this.opts.vendor;
+  }
+
+  // ── OAuthClientProvider ────────────────────────────────────────────────────────────────────────
+  get redirectUrl(): string {
+    return this.opts.redirectUrl();
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.opts.config.clientMetadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'Working Set',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: this.opts.config.clientSecret ? 'client_secret_basic' : 'none',
+      ...(this.opts.config.scope ? { scope: this.opts.config.scope } : {}),
+    };
+  }
+
+  state(): string {
+    return randomBytes(24).toString('base64url');
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const c = this.opts.config;
+    if (c.clientId) return { client_id: c.clientId, ...(c.clientSecret ? { client_secret: c.clientSecret } : {}), redirect_uris: [this.redirectUrl] };
+    const r = await this.record();
+    // A registration made for another redirect URI (the port changed) would be refused at /authorize.
+    if (!r?.client || r.client.redirectUri !== this.redirectUrl) return undefined;
+    return r.client.info as OAuthClientInformationMixed;
+  }
+
+  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    if (this.opts.config.clientId) return;
+    await this.update((r) => (r.client = { info: info as Record<string, unknown>, redirectUri: this.redirectUrl }));
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    const t = (await this.record())?.tokens;
+    if (!t) return undefined;
+    const { expiresAt: _expiresAt, ...tokens } = t;
+    return tokens as OAuthTokens;
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    const saved: SavedTokens = { ...(tokens as SavedTokens) };
+    if (typeof tokens.expires_in === 'number') saved.expiresAt = this.opts.now() + tokens.expires_in * 1000;
+    else delete saved.expiresAt;
+    await this.update((r) => {
+      // A refresh answer may leave the refresh token out: the one we had stays good (RFC 6749 §6).
+      if (!saved.refresh_token && r.tokens?.refresh_token) saved.refresh_token = r.tokens.refresh_token;
+      r.tokens = saved;
+      r.account = accountOf(saved) ?? r.account;
+      delete r.verifier;
+    });
+  }
+
+  redirectToAuthorization(authorizationUrl: URL): void {
+    // Nothing opens here: the connection that hit the 401 turns it into a sign-in link (captureFlow).
+    this.lastRedirect = authorizationUrl;
+  }
+
+  async saveCodeVerifier(codeVerifier: string): Promise<void> {
+    await this.update((r) => (r.verifier = codeVerifier));
+  }
+
+  async codeVerifier(): Promise<string> {
+    const v = (await this.record())?.verifier;
+    if (!v) throw new Error(`No sign-in to "${this.opts.vendor}" is under way; start it again.`);
+    return v;
+  }
+
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope === 'discovery' || scope === 'all') this.discovery = undefined;
+    if (scope === 'discovery') return;
+    await this.update((r) => {
+      if (scope === 'all' || scope === 'tokens') delete r.tokens;
+      if (scope === 'all' || scope === 'client') delete r.client;
+      if (scope === 'all' || scope === 'verifier') delete r.verifier;
+    });
+  }
+
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
+  }
+
+  // ── Working Set's side ─────────────────────────────────────────────────────────────────────────
+
+  /**
+   * After a request failed as unauthorized: when the SDK asked to send the user to the authorization
+   * server, that URL becomes the upstream's sign-in link, finished by `via` (the transport that asked).
+   */
+  captureFlow(via: FinishesAuth, onSignedIn: () => void): boolean {
+    const url = this.lastRedirect;
+    this.lastRedirect = undefined;
+    const state = url?.searchParams.get('state');
+    if (!url || !state) return false;
+    this.opts.flows.register({
+      vendor: this.opts.vendor,
+      state,
+      url: url.href,
+      finish: async (params) => {
+        await via.finishAuth(params);
+        onSignedIn();
+      },
+    });
+    this.opts.onSignInNeeded?.(this.opts.vendor);
+    return true;
+  }
+
+  /** The sign-in link waiting for the user, if any. */
+  pendingUrl(): string | undefined {
+    return this.opts.flows.pending(this.opts.vendor)?.url;
+  }
+
+  async signedIn(): Promise<{ signedIn: boolean; account: string | undefined }> {
+    const r = await this.record();
+    return { signedIn: r?.tokens !== undefined, account: r?.account };
+  }
+
+  /**
+   * Before a request to the server: an access token about to expire is refreshed now (through the
+   * SDK's auth()), rather than spending a request on the 401 that would make the SDK refresh it.
+   */
+  async refreshIfExpiring(fetchFn: FetchLike): Promise<void> {
+    const t = (await this.record())?.tokens;
+    if (!t?.refresh_token || t.expiresAt === undefined || t.expiresAt - this.opts.now() > REFRESH_AHEAD_MS) return;
+    this.refreshing ??= (async () => {
+      const { auth } = await clientSdk();
+      const rm = this.discovery?.resourceMetadataUrl;
+      await auth(this, { serverUrl: this.opts.serverUrl, fetchFn, skipIssuerMetadataValidation: this.skipIssuerCheck, ...(rm ? { resourceMetadataUrl: new URL(rm) } : {}) });
+    })()
+      .catch((err: unknown) => this.opts.log.warn(`upstream "${this.opts.vendor}": the token could not be refreshed ahead of expiry (${errorMessage(err)}); the server will be asked with the old one.`))
+      .finally(() => (this.refreshing = undefined));
+    await this.refreshing;
+  }
+
+  /** Signs out: tokens revoked at the authorization server where it offers revocation (RFC 7009), then forgotten. */
+  async signOut(fetchFn: FetchLike = fetch): Promise<{ revoked: boolean }> {
+    const r = await this.record();
+    this.opts.flows.cancel(this.opts.vendor);
+    this.lastRedirect = undefined;
+    let revoked = false;
+    if (r?.tokens && !this.discovery) {
+      // After a restart nothing was discovered yet: find the authorization server to revoke at.
+      const { discoverOAuthServerInfo } = await clientSdk();
+      this.discovery = await discoverOAuthServerInfo(this.opts.serverUrl, { fetchFn, skipIssuerMetadataValidation: this.skipIssuerCheck }).catch(() => undefined);
+    }
+    const endpoint = (this.discovery?.authorizationServerMetadata as { revocation_endpoint?: string } | undefined)?.revocation_endpoint;
+    const client = await this.clientInformation().catch(() => undefined);
+    if (r?.tokens && endpoint && client) {
+      for (const [token, hint] of [
+        [r.tokens.refresh_token, 'refresh_token'],
+        [r.tokens.access_token, 'access_token'],
+      ] as const) {
+        if (!token) continue;
+        try {
+          const res = await fetchFn(endpoint, { method: 'POST', headers: revokeHeaders(client), body: revokeBody(client, token, hint), signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS) });
+          revoked ||= res.ok;
+        } catch (err) {
+          this.opts.log.warn(`upstream "${this.opts.vendor}": revoking the token failed (${errorMessage(err)}); it is forgotten here anyway.`);
+        }
+      }
+    }
+    await this.update((rec) => {
+      delete rec.tokens;
+      delete rec.verifier;
+      delete rec.account;
+    });
+    return { revoked };
+  }
+
+  private async record(): Promise<OAuthRecord | undefined> {
+    const r = await this.opts.store.get(this.opts.vendor);
+    // Kept for another URL (the upstream was edited): not ours to send there.
+    return r?.serverUrl === this.opts.serverUrl ? r : undefined;
+  }
+
+  private async update(change: (r: OAuthRecord) => void): Promise<void> {
+    const r = (await this.record()) ?? { serverUrl: this.opts.serverUrl };
+    change(r);
+    await this.opts.store.set(this.opts.vendor, r);
+  }
+}
+
+function revokeHeaders(client: OAuthClientInformationMixed): Record<string, string> {
+  const h: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (client.client_secret) h.authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`;
+  return h;
+}
+
+function revokeBody(client: OAuthClientInformationMixed, token: string, hint: string): URLSearchParams {
+  const p = new URLSearchParams({ token, token_type_hint: hint });
+  if (!client.client_secret) p.set('client_id', client.client_id);
+  return p;
+}
+
+/** Who signed in, for "Signed in as …": an id_token's email or name (display only, never trusted). */
+function accountOf(t: SavedTokens): string | undefined {
+  if (!t.id_token) return undefined;
+  try {
+    const payload = JSON.parse(Buffer.from(t.id_token.split('.')[1] ?? '', 'base64url').toString('utf8')) as Record<string, unknown>;
+    const v = payload.email ?? payload.preferred_username ?? payload.name ?? payload.sub;
+    return typeof v === 'string' ? v.slice(0, 120) : undefined;
+  } catch {
+    return undefined;
+  }
+}

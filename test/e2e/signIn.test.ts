@@ -1,0 +1,65 @@
+// Signing in from the window, in a real browser (Debian's Chromium) against a real `mws serve` whose
+// upstream is the OAuth fixture: the row says "needs sign-in"; Sign in opens the authorization
+// server in a new tab, which consents and lands on /oauth/callback; the row then says Signed in, and
+// Sign out returns it to needs sign-in.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { httpControlClient } from '../../src-main/core/control/http.js';
+import { ROOT, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
+import { tempDir } from '../helpers/app.js';
+import { launchChromium } from '../helpers/browser.js';
+import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth/server.js';
+
+let browser: Browser;
+let serve: Running;
+let fixture: OAuthFixture;
+let stateDir: string;
+let base: string;
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('The window is not built: run `npm run build` first (npm test does).');
+  fixture = await startOAuthFixture(() => Date.now());
+  browser = await launchChromium();
+  const dir = tempDir();
+  const cfg = join(dir, 'config.json');
+  stateDir = join(dir, 'state');
+  writeFileSync(cfg, JSON.stringify({ upstreams: { secure: { url: fixture.url } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }));
+  serve = spawnMws(['serve', '--config', cfg]);
+  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+});
+
+afterAll(async () => {
+  await serve?.kill();
+  await browser?.close();
+  await fixture?.close();
+});
+
+describe('the Upstreams row of an OAuth upstream', () => {
+  it('signs in through a browser tab that lands on /oauth/callback, and signs out', async () => {
+    const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
+    const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => console.error('page error:', e.message));
+    await page.goto((await httpControlClient(base, token).uiLink({})).url);
+    await page.evaluate(() => (location.hash = '#/upstreams'));
+    const status = page.getByTestId('status-secure');
+    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe('needs sign-in');
+
+    const tab = context.waitForEvent('page');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const opened = await tab;
+    // The authorization server consents at once and redirects to the instance's own callback.
+    await opened.waitForURL(/\/oauth\/callback\?/, { timeout: 20_000 });
+    await expect.poll(() => opened.textContent('h1'), { timeout: 20_000 }).toBe('Signed in to secure');
+    await opened.close();
+
+    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe('up');
+    await expect.poll(() => page.getByTestId('signed-in-secure').textContent()).toBe('Signed in');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByTestId('sign-in-note').filter({ hasText: 'Signed out of secure; the server revoked the tokens.' }).waitFor();
+    await expect.poll(() => status.textContent()).toBe('needs sign-in');
+    await context.close();
+  });
+});
