@@ -11,7 +11,7 @@ import { readServers, type FoundWithValues } from './read.js';
 import { clientEdit } from './clientEdit.js';
 import type { ImportResult, ImportSource } from './types.js';
 import type { SecretStore } from '../secrets/store.js';
-import { keepImportedValues } from '../secrets/importValues.js';
+import { keepImportedValues, refersToStore } from '../secrets/importValues.js';
 
 export type ScanArgs = { from?: string; file?: string; projectDir?: string };
 
@@ -98,6 +98,8 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
     if (wanted && !wanted.has(s.name)) continue;
     if (!s.upstream) skipped.push({ name: s.name, reason: 'it has neither a command nor a URL' });
     else if (taken.has(s.vendor)) skipped.push({ name: s.name, reason: `an upstream named "${s.vendor}" already exists` });
+    // No client writes `${secret:…}`: in a client's file it can only aim at a secret of Working Set's.
+    else if (refersToStore(s.upstream)) skipped.push({ name: s.name, reason: 'it refers to Working Set\'s secret store (${secret:…}), which no client writes; add it by hand if you wrote that' });
     else {
       taken.add(s.vendor);
       chosen.push(s);
@@ -116,7 +118,7 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
   if (!p.editor.editable) await p.editor.update(() => {}); // throws the editor's own sentence
   result.backup = p.configPath ? await backup(p.configPath, p.now()) : null;
   // Secret values go to the secret store before the config names them; envFile becomes absolute.
-  result.secretsStored = await keepImportedValues(chosen, src.file, p.secrets, src.client);
+  result.secretsStored = await keepImportedValues(chosen, src.file, p.secrets, src.client, src.scope);
   await p.editor.update((raw) => {
     if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
     for (const s of chosen) (raw.upstreams as Raw)[s.vendor] = s.upstream as Raw;

@@ -5,6 +5,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { expandHome } from '../config/paths.js';
 import type { SecretStore } from './store.js';
 import { moveUpstreamSecrets } from './move.js';
+import { ownsSecret } from './refs.js';
 
 type Json = Record<string, unknown>;
 
@@ -27,13 +28,48 @@ function claudeVariables(u: Json): void {
   }
 }
 
+/**
+ * Scopes whose files the user wrote (their own client settings). A project's file comes with a
+ * repository, and a file named with --file may too: what they say is not taken on trust.
+ */
+export const isUserScope = (scope: string | undefined): boolean => scope === 'user' || (scope ?? '').startsWith('local');
+
+const ENV_REF = /\$\{env:([^}\s]{1,200})\}/g;
+const asInputRefs = (v: unknown): unknown => (typeof v === 'string' ? v.replace(ENV_REF, (_m, id: string) => `\${input:${id}}`) : v);
+
+/**
+ * A project file's `${env:NAME}` (and bearer-token variable) would send mws's environment — an AWS key,
+ * a GitHub token — to a URL or command the repository chose. They become values the user gives
+ * (`${input:NAME}`: the upstream says "needs a value: NAME" until then), defaults kept.
+ */
+function untrustedVariables(u: Json): void {
+  for (const k of ['url', 'command'] as const) if (typeof u[k] === 'string') u[k] = asInputRefs(u[k]);
+  if (Array.isArray(u.args)) u.args = u.args.map(asInputRefs);
+  for (const k of ['env', 'headers'] as const) {
+    const r = u[k];
+    if (typeof r === 'object' && r !== null) for (const [name, v] of Object.entries(r)) (r as Json)[name] = asInputRefs(v);
+  }
+  if (typeof u.bearerTokenEnvVar === 'string') {
+    const headers = (typeof u.headers === 'object' && u.headers !== null ? u.headers : (u.headers = {})) as Json;
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) headers.Authorization = `Bearer \${input:${u.bearerTokenEnvVar}}`;
+    delete u.bearerTokenEnvVar;
+  }
+}
+
+/** Whether an imported server names Working Set's own secret store, which no client writes (see service.ts). */
+export const refersToStore = (upstream: unknown): boolean => JSON.stringify(upstream ?? null).includes('${secret:');
+
 /** Answers the names of the values moved to the store ("github: headers.Authorization"). */
-export async function keepImportedValues(servers: Array<{ vendor: string; upstream: unknown }>, clientFile: string, store: Pick<SecretStore, 'set'> | undefined, client?: string | null): Promise<string[]> {
+/** `scope`: the file's (`user`, `project`, or `file` for one named with --file). */
+export async function keepImportedValues(servers: Array<{ vendor: string; upstream: unknown }>, clientFile: string, store: Pick<SecretStore, 'set' | 'list' | 'delete'> | undefined, client?: string | null, scope?: string): Promise<string[]> {
   const moved: string[] = [];
   for (const s of servers) {
     if (typeof s.upstream !== 'object' || s.upstream === null) continue;
     const u = s.upstream as Json;
     if (client === 'claude-code') claudeVariables(u);
+    if (!isUserScope(scope)) untrustedVariables(u);
+    // Values left by a removed upstream of the same name are not the new one's to read.
+    if (store) for (const name of await store.list()) if (ownsSecret(s.vendor, name)) await store.delete(name);
     if (typeof u.envFile === 'string') {
       const f = u.envFile.replaceAll('${workspaceFolder}', workspaceOf(clientFile));
       const home = expandHome(f);
