@@ -124,3 +124,21 @@ describe('mws import does not take a project file\'s word for what mws may read'
     expect(await secrets.list()).toEqual(['upstreams.keep.inputs.token']);
   });
 });
+
+describe('two commands on the state folder at once', () => {
+  it('an offline mws import writes secrets.json only under the state lock (an mws upstream set meanwhile holds it)', async () => {
+    const { importOffline } = await import('../../src-main/cli/commands/import.js');
+    const { StateLock } = await import('../../src-main/core/store/stateLock.js');
+    const { where, parts, state } = layout();
+    const held = await StateLock.acquire(state, { command: 'mws upstream set' }, new MemoryLogger());
+    try {
+      const file = join(where.home, '.claude.json');
+      await expect(importOffline({ file }, parts, 300)).rejects.toThrow(/mws upstream set|lock|in use/i);
+      expect(await parts.secrets.list()).toEqual([]);
+    } finally {
+      await held.release();
+    }
+    const r = await importOffline({ file: join(where.home, '.claude.json') }, parts, 300);
+    expect(r.secretsStored).toEqual(['sentry: headers.Authorization']);
+  });
+});
