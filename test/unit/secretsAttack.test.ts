@@ -1,8 +1,8 @@
 // Attacks on the secret store's references: an imported project config (an untrusted repository) or a
 // config naming another upstream's secret must not make Working Set send that secret, or mws's
 // environment, to a URL or command the attacker chose.
-import { describe, expect, it } from 'vitest';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
+import { chmodSync, cpSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
@@ -140,5 +140,45 @@ describe('two commands on the state folder at once', () => {
     }
     const r = await importOffline({ file: join(where.home, '.claude.json') }, parts, 300);
     expect(r.secretsStored).toEqual(['sentry: headers.Authorization']);
+  });
+});
+
+describe('the secrets file under attack', () => {
+  it('a file opened up to other users is made 0600 when read (a serving mws may never write it), with a warning', async () => {
+    const dir = tempDir('mws-secrets-mode-');
+    const log = new MemoryLogger();
+    const s = new FileSecretStore(dir, log);
+    await s.set('upstreams.a.env.K', 'value-1234');
+    const path = join(dir, 'secrets.json');
+    chmodSync(path, 0o644);
+    expect(await s.get('upstreams.a.env.K')).toBe('value-1234');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(log.lines.join('\n')).toMatch(/could be read by other users .*mode 644.*0600 again/);
+    expect(log.lines.join('\n')).not.toContain('value-1234');
+  });
+
+  it('a file another user owns is refused with a sentence, its values unused', async () => {
+    const dir = tempDir('mws-secrets-owner-');
+    const s = new FileSecretStore(dir, new MemoryLogger());
+    await s.set('upstreams.a.env.K', 'planted-value');
+    const owner = statSync(join(dir, 'secrets.json')).uid;
+    const spy = vi.spyOn(process, 'getuid').mockReturnValue(owner + 4242);
+    try {
+      await expect(s.get('upstreams.a.env.K')).rejects.toMatchObject({ code: 'secrets_locked', message: expect.stringMatching(/belongs to another user/) });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('a symlink planted at secrets.json is replaced by a 0600 file at a write, never written through', async () => {
+    const dir = tempDir('mws-secrets-link-');
+    const elsewhere = join(tempDir('mws-secrets-elsewhere-'), 'target.json');
+    writeFileSync(elsewhere, JSON.stringify({ version: 1, secrets: {} }), { mode: 0o600 });
+    symlinkSync(elsewhere, join(dir, 'secrets.json'));
+    const s = new FileSecretStore(dir, new MemoryLogger());
+    await s.set('upstreams.a.env.K', 'never-elsewhere');
+    expect(readFileSync(elsewhere, 'utf8')).not.toContain('never-elsewhere');
+    expect(lstatSync(join(dir, 'secrets.json')).isSymbolicLink()).toBe(false);
+    expect(statSync(join(dir, 'secrets.json')).mode & 0o777).toBe(0o600);
   });
 });
