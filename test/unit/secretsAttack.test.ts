@@ -182,3 +182,28 @@ describe('the secrets file under attack', () => {
     expect(statSync(join(dir, 'secrets.json')).mode & 0o777).toBe(0o600);
   });
 });
+
+describe('a project\'s envFile', () => {
+  it('inside the project is imported; outside it, or a committed symlink leading out of it, the server is skipped', async () => {
+    const { where, parts, saved } = layout();
+    const outside = join(tempDir('mws-aws-'), 'credentials');
+    writeFileSync(outside, 'AWS_SECRET_ACCESS_KEY=from-users-home\n');
+    symlinkSync(outside, join(where.projectDir, 'linked.env'));
+    writeFileSync(join(where.projectDir, 'own.env'), 'A=1\n');
+    const file = join(where.projectDir, '.vscode', 'mcp.json');
+    writeFileSync(file, JSON.stringify({ servers: {
+      own: { command: 'node', envFile: '${workspaceFolder}/own.env' },
+      abs: { command: 'node', envFile: outside },
+      up: { command: 'node', envFile: '${workspaceFolder}/../../x.env' },
+      linked: { command: 'node', envFile: '${workspaceFolder}/linked.env' },
+    } }));
+    const r = await applyImport({ file }, parts);
+    expect(r.added.map((a) => a.name)).toEqual(['own']);
+    expect(r.skipped.map((s) => s.name)).toEqual(['abs', 'up', 'linked']);
+    expect(r.skipped[0]!.reason).toMatch(/outside the project's folder/);
+    expect(saved().upstreams.own!.envFile).toBe(join(where.projectDir, 'own.env'));
+    // The user's own file may name any envFile.
+    writeFileSync(join(where.home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { mine: { command: 'node', envFile: outside } } }));
+    expect((await applyImport({ file: join(where.home, '.cursor', 'mcp.json') }, parts)).added.map((a) => a.name)).toEqual(['mine']);
+  });
+});

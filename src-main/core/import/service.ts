@@ -11,7 +11,7 @@ import { readServers, type FoundWithValues } from './read.js';
 import { clientEdit } from './clientEdit.js';
 import type { ImportResult, ImportSource } from './types.js';
 import type { SecretStore } from '../secrets/store.js';
-import { keepImportedValues, refersToStore } from '../secrets/importValues.js';
+import { envFileInProject, isUserScope, keepImportedValues, refersToStore } from '../secrets/importValues.js';
 
 export type ScanArgs = { from?: string; file?: string; projectDir?: string };
 
@@ -100,6 +100,9 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
     else if (taken.has(s.vendor)) skipped.push({ name: s.name, reason: `an upstream named "${s.vendor}" already exists` });
     // No client writes `${secret:…}`: in a client's file it can only aim at a secret of Working Set's.
     else if (refersToStore(s.upstream)) skipped.push({ name: s.name, reason: 'it refers to Working Set\'s secret store (${secret:…}), which no client writes; add it by hand if you wrote that' });
+    else if (!isUserScope(src.scope) && !(await envFileInProject(s.upstream, src.file))) {
+      skipped.push({ name: s.name, reason: `it reads its environment from ${String((s.upstream as { envFile?: unknown }).envFile)}, outside the project's folder; a project's file may not hand your files to its server (add it by hand if you trust it)` });
+    }
     else {
       taken.add(s.vendor);
       chosen.push(s);

@@ -1,7 +1,8 @@
 // What `mws import` does with the values it read from another client, before they reach config.json:
 // secret header and env values go to the SecretStore (config.json gets references), and an `envFile`
 // is made absolute against the client config's folder (the folder VS Code reads it from).
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { expandHome } from '../config/paths.js';
 import type { SecretStore } from './store.js';
 import { moveUpstreamSecrets } from './move.js';
@@ -13,6 +14,26 @@ type Json = Record<string, unknown>;
 function workspaceOf(clientFile: string): string {
   const dir = dirname(clientFile);
   return /[\\/]\.(vscode|cursor)$/.test(dir) ? dirname(dir) : dir;
+}
+
+/** An imported `envFile` as an absolute path: `${workspaceFolder}` filled in, a relative one against the client file's folder. */
+export function importedEnvFile(envFile: string, clientFile: string): string {
+  const home = expandHome(envFile.replaceAll('${workspaceFolder}', workspaceOf(clientFile)));
+  return isAbsolute(home) ? home : resolve(join(dirname(clientFile), home));
+}
+
+/**
+ * Whether a project file's `envFile` stays inside the project's folder, followed through symlinks (a
+ * repository may commit `.env -> ~/.aws/credentials`). Outside it, the project would make Working Set
+ * hand the user's own files to a command the project chose.
+ */
+export async function envFileInProject(upstream: unknown, clientFile: string): Promise<boolean> {
+  const envFile = (upstream as { envFile?: unknown } | null)?.envFile;
+  if (typeof envFile !== 'string') return true;
+  const root = await realpath(workspaceOf(clientFile)).catch(() => resolve(workspaceOf(clientFile)));
+  const file = await realpath(importedEnvFile(envFile, clientFile)).catch(() => resolve(importedEnvFile(envFile, clientFile)));
+  const rel = relative(root, file);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 /** Claude Code expands `${NAME}` and `${NAME:-default}` from its environment: here that is `${env:…}`. */
@@ -70,11 +91,7 @@ export async function keepImportedValues(servers: Array<{ vendor: string; upstre
     if (!isUserScope(scope)) untrustedVariables(u);
     // Values left by a removed upstream of the same name are not the new one's to read.
     if (store) for (const name of await store.list()) if (ownsSecret(s.vendor, name)) await store.delete(name);
-    if (typeof u.envFile === 'string') {
-      const f = u.envFile.replaceAll('${workspaceFolder}', workspaceOf(clientFile));
-      const home = expandHome(f);
-      u.envFile = isAbsolute(home) ? home : resolve(join(dirname(clientFile), home));
-    }
+    if (typeof u.envFile === 'string') u.envFile = importedEnvFile(u.envFile, clientFile);
     if (store) moved.push(...(await moveUpstreamSecrets(s.vendor, u, store)).map((m) => `${s.vendor}: ${m}`));
   }
   return moved;
