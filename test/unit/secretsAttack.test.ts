@@ -207,3 +207,21 @@ describe('a project\'s envFile', () => {
     expect((await applyImport({ file: join(where.home, '.cursor', 'mcp.json') }, parts)).added.map((a) => a.name)).toEqual(['mine']);
   });
 });
+
+describe('mws secrets migrate and the copies it cannot move', () => {
+  it('names the import backups of config.json that still hold plain-text secret values', async () => {
+    const { runSecrets } = await import('../../src-main/cli/commands/upstreamValue.js');
+    const dir = tempDir('mws-migrate-baks-');
+    const cfg = join(dir, 'config.json');
+    const plain = { stateDir: join(dir, 'state'), upstreams: { gh: { url: 'https://x.test/mcp', headers: { Authorization: 'Bearer ghp_in_backup' } } } };
+    writeFileSync(cfg, JSON.stringify(plain));
+    writeFileSync(`${cfg}.2026-11-30T06-00-00-000Z.bak`, JSON.stringify(plain));
+    writeFileSync(`${cfg}.2026-11-29T06-00-00-000Z.bak`, JSON.stringify({ upstreams: {} }));
+    const out: string[] = [];
+    await runSecrets({ out: (s) => out.push(s), err: () => {} }, { config: cfg, action: 'migrate', json: false });
+    expect(readFileSync(cfg, 'utf8')).not.toContain('ghp_in_backup');
+    expect(out.join('\n')).toContain(`still hold plain-text secret values; delete them once you no longer need them:\n  ${cfg}.2026-11-30T06-00-00-000Z.bak`);
+    expect(out.join('\n')).not.toContain('2026-11-29');
+    expect(out.join('\n')).not.toContain('ghp_in_backup');
+  });
+});
