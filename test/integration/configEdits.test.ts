@@ -117,6 +117,14 @@ describe('secrets out of config.json', () => {
     await expect(a.app.control.setUpstreamValue({ vendor: 'h', key: 'bad key', value: 'v' })).rejects.toThrow(/is not a value upstream "h" asks for/);
     await expect(a.app.control.setUpstreamValue({ vendor: 'h', key: '__proto__', value: 'v' })).rejects.toThrow(/is not a value upstream "h" asks for/);
   });
+
+  it('`removeUpstream` deletes its secrets (the next upstream of that name must not read them), and no other\'s', async () => {
+    const a = await app({ upstreams: { h: { url: 'http://127.0.0.1:9/mcp' }, hh: { url: 'http://127.0.0.1:9/mcp' } }, timeouts: { listMs: 500 } });
+    await a.app.control.setUpstreamValue({ vendor: 'h', key: 'X-Api-Key', value: 'k-of-h-1234' });
+    await a.app.control.setUpstreamValue({ vendor: 'hh', key: 'X-Api-Key', value: 'k-of-hh-1234' });
+    await a.app.control.removeUpstream({ vendor: 'h' });
+    expect(secretsOnDisk(a)).toEqual({ 'upstreams.hh.headers.X-Api-Key': 'k-of-hh-1234' });
+  });
 });
 
 describe('hand edits to config.json while the app runs', () => {

@@ -10,6 +10,7 @@ import { newAgentToken } from '../proxy/agentAccess.js';
 import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
 import type { SecretStore } from '../secrets/store.js';
 import { applyMoves, planMoves, storeMoves } from '../secrets/move.js';
+import { ownsSecret } from '../secrets/refs.js';
 
 export type SettingsParts = {
   config: Config;
@@ -196,6 +197,8 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
         if (!(a.vendor in ups)) throw new MwsError('not_found', `No upstream "${a.vendor}" in the config; the saved ones are listed by upstreams.`, { vendor: a.vendor });
         delete ups[a.vendor];
       });
+      // Its secrets go with it: left behind, they would be read by the next upstream of that name.
+      if (p.secrets) for (const name of await p.secrets.list()) if (ownsSecret(a.vendor, name)) await p.secrets.delete(name);
       return rows();
     },
     async testUpstream(a) {
