@@ -155,6 +155,11 @@ describe('the secrets file under attack', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(log.lines.join('\n')).toMatch(/could be read by other users .*mode 644.*0600 again/);
     expect(log.lines.join('\n')).not.toContain('value-1234');
+    // Opened up again: closed again, said once (a file system without modes would say it at every read).
+    chmodSync(path, 0o640);
+    await s.get('upstreams.a.env.K');
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(log.lines.filter((l) => l.includes('could be read by other users'))).toHaveLength(1);
   });
 
   it('a file another user owns is refused with a sentence, its values unused', async () => {

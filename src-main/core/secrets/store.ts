@@ -56,6 +56,7 @@ function checkName(name: string): void {
 export class FileSecretStore implements SecretStore {
   readonly path: string;
   private queue: Promise<unknown> = Promise.resolve();
+  private warnedMode = false;
 
   constructor(
     stateDir: string,
@@ -78,11 +79,14 @@ export class FileSecretStore implements SecretStore {
       throw new MwsError('secrets_locked', `${this.path} belongs to another user (uid ${st.uid}), who may have read or written it; remove it (or chown it to yourself after checking it), then set the values again with \`mws upstream set\`.`, { path: this.path });
     }
     if (st.mode & 0o077) {
+      // Said once: on a file system without modes (a FAT stick) chmod changes nothing, and every read would say it again.
+      const say = !this.warnedMode;
+      this.warnedMode = true;
       try {
         await chmod(this.path, 0o600);
-        this.log.warn(`${this.path} could be read by other users of this machine (mode ${(st.mode & 0o777).toString(8)}); it is 0600 again. Its secrets may have been read: consider renewing them.`);
+        if (say) this.log.warn(`${this.path} could be read by other users of this machine (mode ${(st.mode & 0o777).toString(8)}); it is 0600 again. Its secrets may have been read: consider renewing them.`);
       } catch (err) {
-        this.log.warn(`${this.path} can be read by other users of this machine and could not be made 0600 (${(err as NodeJS.ErrnoException).code ?? String(err)}); run chmod 600 on it.`);
+        if (say) this.log.warn(`${this.path} can be read by other users of this machine and could not be made 0600 (${(err as NodeJS.ErrnoException).code ?? String(err)}); run chmod 600 on it.`);
       }
     }
   }
