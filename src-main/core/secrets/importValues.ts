@@ -40,12 +40,13 @@ export async function envFileInProject(upstream: unknown, clientFile: string): P
 const CLAUDE_VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g;
 const asEnvRefs = (v: unknown): unknown => (typeof v === 'string' ? v.replace(CLAUDE_VAR, (_m, name: string, dflt: string | undefined) => `\${env:${name}${dflt ?? ''}}`) : v);
 
-function claudeVariables(u: Json): void {
-  for (const k of ['url', 'command'] as const) if (typeof u[k] === 'string') u[k] = asEnvRefs(u[k]);
-  if (Array.isArray(u.args)) u.args = u.args.map(asEnvRefs);
+/** Rewrites every string of an imported server a reference may sit in: url, command, args, env and header values. */
+function mapValues(u: Json, f: (v: unknown) => unknown): void {
+  for (const k of ['url', 'command'] as const) if (typeof u[k] === 'string') u[k] = f(u[k]);
+  if (Array.isArray(u.args)) u.args = u.args.map(f);
   for (const k of ['env', 'headers'] as const) {
     const r = u[k];
-    if (typeof r === 'object' && r !== null) for (const [name, v] of Object.entries(r)) (r as Json)[name] = asEnvRefs(v);
+    if (typeof r === 'object' && r !== null) for (const [name, v] of Object.entries(r)) (r as Json)[name] = f(v);
   }
 }
 
@@ -64,12 +65,7 @@ const asInputRefs = (v: unknown): unknown => (typeof v === 'string' ? v.replace(
  * (`${input:NAME}`: the upstream says "needs a value: NAME" until then), defaults kept.
  */
 function untrustedVariables(u: Json): void {
-  for (const k of ['url', 'command'] as const) if (typeof u[k] === 'string') u[k] = asInputRefs(u[k]);
-  if (Array.isArray(u.args)) u.args = u.args.map(asInputRefs);
-  for (const k of ['env', 'headers'] as const) {
-    const r = u[k];
-    if (typeof r === 'object' && r !== null) for (const [name, v] of Object.entries(r)) (r as Json)[name] = asInputRefs(v);
-  }
+  mapValues(u, asInputRefs);
   if (typeof u.bearerTokenEnvVar === 'string') {
     const headers = (typeof u.headers === 'object' && u.headers !== null ? u.headers : (u.headers = {})) as Json;
     if (!Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) headers.Authorization = `Bearer \${input:${u.bearerTokenEnvVar}}`;
@@ -87,7 +83,7 @@ export async function keepImportedValues(servers: Array<{ vendor: string; upstre
   for (const s of servers) {
     if (typeof s.upstream !== 'object' || s.upstream === null) continue;
     const u = s.upstream as Json;
-    if (client === 'claude-code') claudeVariables(u);
+    if (client === 'claude-code') mapValues(u, asEnvRefs);
     if (!isUserScope(scope)) untrustedVariables(u);
     // Values left by a removed upstream of the same name are not the new one's to read.
     if (store) for (const name of await store.list()) if (ownsSecret(s.vendor, name)) await store.delete(name);
