@@ -118,6 +118,26 @@ describe('secrets out of config.json', () => {
     await expect(a.app.control.setUpstreamValue({ vendor: 'h', key: 'bad key', value: 'v' })).rejects.toThrow(/is not a value upstream "h" asks for/);
     await expect(a.app.control.setUpstreamValue({ vendor: 'h', key: '__proto__', value: 'v' })).rejects.toThrow(/is not a value upstream "h" asks for/);
   });
+
+  it('a key on a stdio upstream\'s command line (`--api-key KEY`, `--token=KEY`) is masked in the rows, and a save sent back masked keeps it', async () => {
+    const args = ['-y', '@upstash/context7-mcp', '--api-key', 'c7-arg-secret-1', '--token=tok-arg-secret-2', '--region', 'eu', '--key', '${input:k}'];
+    const a = await app({ upstreams: { c: { command: process.execPath, args } }, timeouts: { listMs: 500 } });
+    const rows = await a.app.control.upstreams({});
+    const shown = rows.find((r) => r.vendor === 'c')!.config as { args: string[] };
+    expect(shown.args).toEqual(['-y', '@upstash/context7-mcp', '--api-key', '••••', '--token=••••', '--region', 'eu', '--key', '${input:k}']);
+    expect(JSON.stringify(rows)).not.toMatch(/arg-secret/);
+    // The form sends back what it showed, with one argument added in front.
+    await a.app.control.saveUpstream({ vendor: 'c', upstream: { command: process.execPath, args: ['--quiet', ...shown.args] } });
+    expect(onDisk(a).upstreams.c.args).toEqual(['--quiet', ...args]);
+  });
+
+  it('`removeUpstream` deletes its secrets (the next upstream of that name must not read them), and no other\'s', async () => {
+    const a = await app({ upstreams: { h: { url: 'http://127.0.0.1:9/mcp' }, hh: { url: 'http://127.0.0.1:9/mcp' } }, timeouts: { listMs: 500 } });
+    await a.app.control.setUpstreamValue({ vendor: 'h', key: 'X-Api-Key', value: 'k-of-h-1234' });
+    await a.app.control.setUpstreamValue({ vendor: 'hh', key: 'X-Api-Key', value: 'k-of-hh-1234' });
+    await a.app.control.removeUpstream({ vendor: 'h' });
+    expect(secretsOnDisk(a)).toEqual({ 'upstreams.hh.headers.X-Api-Key': 'k-of-hh-1234' });
+  });
 });
 
 describe('hand edits to config.json while the app runs', () => {

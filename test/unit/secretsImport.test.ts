@@ -76,7 +76,8 @@ describe('import moves secret values into the secret store', () => {
 
   it('Claude Code: its ${VAR} and ${VAR:-default} become ${env:…}, read from mws\'s environment when connecting', async () => {
     const { where, cfg, parts, secrets } = layout();
-    const file = join(where.projectDir, '.mcp.json');
+    // The user's own file (a project's ${VAR} becomes a value to give: secretsAttack.test.ts).
+    const file = join(where.home, '.claude.json');
     writeFileSync(file, JSON.stringify({ mcpServers: { api: { command: 'npx', args: ['-y', 'api-mcp', '--region', '${REGION:-eu}'], env: { API_KEY: '${API_KEY}', PLAIN: 'x' } } } }));
     const r = await applyImport({ file }, parts);
     expect(r.secretsStored).toEqual([]);

@@ -79,6 +79,9 @@ describe('an upstream that needs a value', () => {
     const err = await conn.callTool('search', {}, { timeoutMs: 5_000 }).then(() => undefined, (e: Error) => e);
     expect(err?.message).toContain('invalid subscription for key ••••');
     expect(err?.message).not.toContain(SECRET);
+    // The stack was written with the first message: printed (mws's internal-error line), it must not quote it.
+    expect(err?.stack).not.toContain(SECRET);
+    expect(String(err)).not.toContain(SECRET);
   });
 
   it('CLI notes and the tray say what to fill in, apart from what is down', () => {

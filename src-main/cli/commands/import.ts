@@ -5,11 +5,12 @@ import { homedir } from 'node:os';
 import { MwsError } from '../../core/errors.js';
 import { ConfigEditor } from '../../core/config/editor.js';
 import { FileSecretStore } from '../../core/secrets/store.js';
-import { stderrLogger } from '../../core/log.js';
+import { silentLogger, stderrLogger } from '../../core/log.js';
+import { StateLock } from '../../core/store/stateLock.js';
 import { httpControlClient } from '../../core/control/http.js';
 import { readToken } from '../../core/store/controlToken.js';
 import type { ControlApi } from '../../core/control/api.js';
-import { applyImport, scanImports } from '../../core/import/service.js';
+import { applyImport, scanImports, type ApplyArgs, type ApplyParts } from '../../core/import/service.js';
 import type { ImportResult, ImportSource } from '../../core/import/types.js';
 import { cliConfig, type ConfigFlags } from '../config.js';
 import { baseUrl, INSTANCE_PROBE_MS } from '../instance.js';
@@ -45,8 +46,22 @@ async function importer(f: ImportFlags): Promise<Importer> {
     live: false,
     importScan: (a) => scanImports(a, {}, { self: { serverName: loaded.config.serverName, ports: [loaded.config.listen.port, DEFAULT_PORT] }, upstreams: (editor.current().upstreams ?? {}) as Record<string, unknown> }),
     importServers: (a) =>
-      applyImport(a, { config: loaded.config, editor, configPath: loaded.path, agentUrl: (id) => `${baseUrl(loaded.config)}/mcp${id === 'default' ? '' : `/${id}`}`, now: Date.now, secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger) }),
+      importOffline(a, { config: loaded.config, editor, configPath: loaded.path, agentUrl: (id) => `${baseUrl(loaded.config)}/mcp${id === 'default' ? '' : `/${id}`}`, now: Date.now, secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger) }),
   };
+}
+
+/**
+ * With no instance running, the import edits config.json and secrets.json under the state folder's
+ * lock, as `mws upstream set` does: two commands at once must not lose each other's secrets.
+ */
+export async function importOffline(a: ApplyArgs, parts: ApplyParts, lockWaitMs?: number): Promise<ImportResult> {
+  if (a.dryRun) return applyImport(a, parts);
+  const lock = await StateLock.acquire(parts.config.stateDir, { command: 'mws import', ...(lockWaitMs === undefined ? {} : { waitMs: lockWaitMs }) }, silentLogger);
+  try {
+    return await applyImport(a, parts);
+  } finally {
+    await lock.release();
+  }
 }
 
 export function sourcesTable(sources: ImportSource[]): string {

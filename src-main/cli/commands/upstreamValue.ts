@@ -2,7 +2,10 @@
 // needs and secrets kept outside config.json. A value is read without echo from a terminal, or from
 // stdin; on the command line only when its name does not look like a secret (argv shows in `ps` and
 // in shell history). Through the running instance when there is one, else on the files directly.
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { ConfigEditor } from '../../core/config/editor.js';
+import { planConfigMoves } from '../../core/secrets/move.js';
 import type { LoadedConfig } from '../../core/config/load.js';
 import { MwsError } from '../../core/errors.js';
 import { isSecretName } from '../../core/redact.js';
@@ -107,6 +110,26 @@ export async function runUpstreamSet(io: Io, f: { config: string | undefined; ve
   return 0;
 }
 
+/**
+ * The backups of config.json (`mws import` makes them) that still hold plain-text secret values: moving
+ * the values out of config.json leaves those copies, which the user should know to delete.
+ */
+export async function backupsWithSecrets(configPath: string): Promise<string[]> {
+  const dir = dirname(configPath);
+  const prefix = `${basename(configPath)}.`;
+  const out: string[] = [];
+  for (const f of (await readdir(dir).catch(() => [] as string[])).sort()) {
+    if (!f.startsWith(prefix) || !f.endsWith('.bak')) continue;
+    try {
+      const raw = JSON.parse(await readFile(join(dir, f), 'utf8')) as unknown;
+      if (typeof raw === 'object' && raw !== null && planConfigMoves(raw as Record<string, unknown>).length) out.push(join(dir, f));
+    } catch {
+      // not JSON: not a backup of ours
+    }
+  }
+  return out;
+}
+
 export async function runSecrets(io: Io, f: { config: string | undefined; action: string | undefined; json: boolean }): Promise<number> {
   const action = f.action ?? 'list';
   if (action !== 'list' && action !== 'migrate') throw new MwsError('usage', `mws secrets takes "list" or "migrate" (got "${action}").`);
@@ -119,8 +142,12 @@ export async function runSecrets(io: Io, f: { config: string | undefined; action
       return 0;
     }
     const { moved } = await m.migrateSecrets({});
-    if (f.json) io.out(JSON.stringify({ moved }, null, 2));
-    else io.out(moved.length ? `Moved ${moved.length} secret value(s) out of ${loaded.path} into the secret store; the file now names them as \${secret:…}:\n${moved.map((n) => `  ${n}`).join('\n')}` : `${loaded.path} holds no plain-text secret header or env values.`);
+    const backups = loaded.exists ? await backupsWithSecrets(loaded.path) : [];
+    if (f.json) io.out(JSON.stringify({ moved, backupsWithSecrets: backups }, null, 2));
+    else {
+      io.out(moved.length ? `Moved ${moved.length} secret value(s) out of ${loaded.path} into the secret store; the file now names them as \${secret:…}:\n${moved.map((n) => `  ${n}`).join('\n')}` : `${loaded.path} holds no plain-text secret header or env values.`);
+      if (backups.length) io.out(`These backups of it still hold plain-text secret values; delete them once you no longer need them:\n${backups.map((b) => `  ${b}`).join('\n')}`);
+    }
     return 0;
   });
 }

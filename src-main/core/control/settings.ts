@@ -5,13 +5,14 @@ import { DEFAULT_PORT, type Config, type UpstreamConfig } from '../config/schema
 import type { ConfigEditor, Raw } from '../config/editor.js';
 import { validateConfig } from '../config/validate.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
-import { maskUrl, maskUrlsIn } from '../redact.js';
+import { isSecretName, maskUrl, maskUrlsIn } from '../redact.js';
 import { newAgentToken } from '../proxy/agentAccess.js';
 import { shellLine } from '../printable.js';
 import { clientToolTimeoutSec } from '../import/clientTimeouts.js';
 import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
 import type { SecretStore } from '../secrets/store.js';
 import { applyMoves, planMoves, storeMoves } from '../secrets/move.js';
+import { hasPlaceholder, ownsSecret } from '../secrets/refs.js';
 
 export type SettingsParts = {
   config: Config;
@@ -35,10 +36,39 @@ type SettingsMethods = Pick<
 
 const VENDOR = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
+/** A command-line flag whose value is a secret (`--api-key`, `--token`). */
+const secretFlag = (a: string | undefined): boolean => typeof a === 'string' && /^--?[A-Za-z]/.test(a) && !a.includes('=') && isSecretName(a);
+
+/**
+ * A stdio upstream's args as shown: the value after a secret-looking flag (`--api-key KEY`) or in
+ * `--api-key=KEY` is masked, as header and env values are. References stay visible (they hold no value).
+ */
+export function maskedArgs(args: readonly string[]): string[] {
+  return args.map((a, i) => {
+    if (hasPlaceholder(a)) return a;
+    const eq = a.indexOf('=');
+    if (eq > 0 && /^--?[A-Za-z]/.test(a) && isSecretName(a.slice(0, eq))) return `${a.slice(0, eq + 1)}${MASK}`;
+    return secretFlag(args[i - 1]) && !a.startsWith('-') ? MASK : a;
+  });
+}
+
+/** Args sent back from the form: a masked value is the saved one after the same flag. */
+function unmaskArgs(next: string[], prev: unknown): string[] {
+  const old = Array.isArray(prev) ? prev.filter((x): x is string => typeof x === 'string') : [];
+  return next.map((a, i) => {
+    if (a === MASK && i > 0) {
+      const at = old.indexOf(next[i - 1]!);
+      return at >= 0 && old[at + 1] !== undefined ? old[at + 1]! : a;
+    }
+    if (a.endsWith(`=${MASK}`)) return old.find((o) => o.startsWith(a.slice(0, -MASK.length))) ?? a;
+    return a;
+  });
+}
+
 /** Header values are secrets (tokens): the window shows that they are set, not what they are. */
 function masked(u: UpstreamConfig): UpstreamRow['config'] {
   if (u.kind === 'http') return { url: maskUrl(u.url), headers: Object.fromEntries(Object.keys(u.headers).map((k) => [k, MASK])), ...(u.bearerTokenEnvVar ? { bearerTokenEnvVar: u.bearerTokenEnvVar } : {}) };
-  if (u.kind === 'stdio') return { command: u.command, args: u.args, env: Object.fromEntries(Object.keys(u.env).map((k) => [k, MASK])), ...(u.cwd ? { cwd: u.cwd } : {}), ...(u.envFile ? { envFile: u.envFile } : {}) };
+  if (u.kind === 'stdio') return { command: u.command, args: maskedArgs(u.args), env: Object.fromEntries(Object.keys(u.env).map((k) => [k, MASK])), ...(u.cwd ? { cwd: u.cwd } : {}), ...(u.envFile ? { envFile: u.envFile } : {}) };
   return { builtin: u.name };
 }
 
@@ -78,7 +108,7 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
     }
     return {
       command: input.command,
-      ...(input.args?.length ? { args: input.args } : {}),
+      ...(input.args?.length ? { args: unmaskArgs(input.args, prev.args) } : {}),
       ...(env && Object.keys(env).length ? { env } : {}),
       ...(typeof cwd === 'string' && cwd ? { cwd } : {}),
       ...(() => {
@@ -235,6 +265,8 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
         if (!Object.hasOwn(ups, a.vendor)) throw new MwsError('not_found', `No upstream "${a.vendor}" in the config; the saved ones are listed by upstreams.`, { vendor: a.vendor });
         delete ups[a.vendor];
       });
+      // Its secrets go with it: left behind, they would be read by the next upstream of that name.
+      if (p.secrets) for (const name of await p.secrets.list()) if (ownsSecret(a.vendor, name)) await p.secrets.delete(name);
       return rows();
     },
     async testUpstream(a) {

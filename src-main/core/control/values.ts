@@ -6,7 +6,7 @@ import { SINGLE_UPSTREAM_KEY } from '../config/schema.js';
 import type { ConfigEditor, Raw } from '../config/editor.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { SecretStore } from '../secrets/store.js';
-import { fieldSecretName, inputName, placeholderIds, secretRef } from '../secrets/refs.js';
+import { fieldSecretName, inputName, ownsSecret, placeholderIds, secretRef } from '../secrets/refs.js';
 import { applyMoves, planConfigMoves, storeMoves } from '../secrets/move.js';
 import { maskUrlsIn } from '../redact.js';
 import type { ControlApi } from './api.js';
@@ -32,7 +32,8 @@ function target(vendor: string, u: UpstreamConfig, key: string): { stored: 'inpu
   // A header or env value that is one reference, or a reference named by its own name.
   for (const v of vals) {
     const refs = placeholderIds(v.value).filter((p) => p.kind === 'secret');
-    if (refs.length === 1 && (v.key === key || refs[0]!.id === key)) return { stored: 'secret', name: refs[0]!.id };
+    // Another upstream's secret is never written here (nor read when connecting): the field gets its own.
+    if (refs.length === 1 && (v.key === key || refs[0]!.id === key) && ownsSecret(vendor, refs[0]!.id)) return { stored: 'secret', name: refs[0]!.id };
   }
   if (u.kind === 'builtin') throw new MwsError('usage', `Upstream "${vendor}" is built in and takes no values.`);
   const field = u.kind === 'http' ? 'headers' : 'env';

@@ -18,7 +18,7 @@ import { judge } from './offers.js';
 import type { SelfKnowledge } from './self.js';
 import type { ImportResult, ImportSource } from './types.js';
 import type { SecretStore } from '../secrets/store.js';
-import { keepImportedValues } from '../secrets/importValues.js';
+import { envFileInProject, isUserScope, keepImportedValues, refersToStore } from '../secrets/importValues.js';
 
 export type ScanArgs = { from?: string; file?: string; projectDir?: string };
 
@@ -169,18 +169,23 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
   const replaced: string[] = [];
   const chosen: FoundWithValues[] = [];
   const own: FoundWithValues[] = [];
-  found.forEach((s, i) => {
+  for (const [i, s] of found.entries()) {
     const why = offers[i];
     if (why?.kind === 'self') own.push(s);
-    if (wanted && !wanted.has(s.name)) return;
+    if (wanted && !wanted.has(s.name)) continue;
     if (!s.upstream) skipped.push({ name: s.name, reason: 'it has neither a command nor a URL' });
     else if (why) skipped.push({ name: s.name, reason: why.kind === 'exists' ? `${why.reason}; to import it too, give it another name (--as ${s.name}=${why.suggested})` : why.reason });
+    // No client writes `${secret:…}`: in a client's file it can only aim at a secret of Working Set's.
+    else if (refersToStore(s.upstream)) skipped.push({ name: s.name, reason: 'it refers to Working Set\'s secret store (${secret:…}), which no client writes; add it by hand if you wrote that' });
+    else if (!isUserScope(src.scope) && !(await envFileInProject(s.upstream, src.file))) {
+      skipped.push({ name: s.name, reason: `it reads its environment from ${String((s.upstream as { envFile?: unknown }).envFile)}, outside the project's folder; a project's file may not hand your files to its server (add it by hand if you trust it)` });
+    }
     else {
       if (Object.hasOwn(ctx.upstreams ?? {}, s.vendor)) replaced.push(s.vendor); // only the untouched sample gets here (judge)
       chosen.push(s);
       added.push({ name: s.name, vendor: s.vendor });
     }
-  });
+  }
   if ('upstream' in existing && chosen.length) {
     throw new MwsError('usage', 'This config uses the single "upstream" field. Move it under "upstreams" with a vendor name first, then import.');
   }
@@ -195,7 +200,7 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
 
   if (!p.editor.editable) await p.editor.update(() => {}); // throws the editor's own sentence
   // Secret values go to the secret store before the config names them; envFile becomes absolute.
-  result.secretsStored = await keepImportedValues(chosen, src.file, p.secrets, src.client);
+  result.secretsStored = await keepImportedValues(chosen, src.file, p.secrets, src.client, src.scope);
   const saved: { now: number; path?: string | null } = { now: p.now() };
   await p.editor.update((raw) => {
     if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};

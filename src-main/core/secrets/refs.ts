@@ -22,6 +22,13 @@ export const inputName = (vendor: string, id: string): string => `upstreams.${ve
 /** The store name a secret header or env value of an upstream is moved to. */
 export const fieldSecretName = (vendor: string, field: 'headers' | 'env', key: string): string => `upstreams.${vendor}.${field}.${key}`;
 
+/**
+ * Whether a secret belongs to an upstream: a reference resolves only to that upstream's own names
+ * (vendor slugs hold no dot, so the prefix is exact). Otherwise a config imported from an untrusted
+ * project could send another upstream's token to a URL of its choosing.
+ */
+export const ownsSecret = (vendor: string, name: string): boolean => name.startsWith(`upstreams.${vendor}.`);
+
 export type ResolveParts = {
   secrets: Pick<SecretStore, 'get'>;
   /** The mws process's environment (injected in tests). */
@@ -53,9 +60,14 @@ export async function resolveUpstream(vendor: string, cfg: UpstreamConfig, p: Re
   const lookup = async (kind: string, given: string, key: string | undefined): Promise<string | undefined> => {
     let id = given;
     let v: string | undefined;
-    if (kind === 'secret') v = await p.secrets.get(id);
-    else if (kind === 'input') v = await p.secrets.get(inputName(vendor, id));
-    else {
+    if (kind === 'secret') v = ownsSecret(vendor, id) ? await p.secrets.get(id) : undefined;
+    else if (kind === 'input') {
+      // `${input:ID:-default}`: what an import from a project file makes of its `${env:ID:-default}`.
+      const at = id.indexOf(':-');
+      const name = at < 0 ? id : id.slice(0, at);
+      v = (await p.secrets.get(inputName(vendor, name))) ?? (at < 0 ? undefined : id.slice(at + 2));
+      id = name;
+    } else {
       // `${env:NAME:-default}` (Claude Code's form, kept by import). A variable the process lacks may be
       // given to Working Set instead (`mws upstream set VENDOR NAME`).
       const at = id.indexOf(':-');

@@ -1,6 +1,7 @@
 // Secret values kept outside config.json (docs/secrets.md): the config names them by reference (`${secret:NAME}`, see
 // refs.ts) and only the connection step reads them. One JSON file in the state folder, 0600, written
 // atomically; in the desktop app each value is sealed by a Cipher (Electron safeStorage, injected).
+import { chmod, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MwsError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -55,6 +56,7 @@ function checkName(name: string): void {
 export class FileSecretStore implements SecretStore {
   readonly path: string;
   private queue: Promise<unknown> = Promise.resolve();
+  private warnedMode = false;
 
   constructor(
     stateDir: string,
@@ -64,7 +66,33 @@ export class FileSecretStore implements SecretStore {
     this.path = join(stateDir, SECRETS_FILE);
   }
 
+  /**
+   * A file another user owns could have been read or planted by them: refused. One opened up to other
+   * users (a careless chmod, a copy) is made 0600 again when read, not only at the next write — a
+   * serving mws may read it for weeks without writing.
+   */
+  private async guard(): Promise<void> {
+    const st = await stat(this.path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
+    if (!st || process.platform === 'win32') return;
+    const uid = process.getuid?.();
+    if (uid !== undefined && uid !== 0 && st.uid !== uid) {
+      throw new MwsError('secrets_locked', `${this.path} belongs to another user (uid ${st.uid}), who may have read or written it; remove it (or chown it to yourself after checking it), then set the values again with \`mws upstream set\`.`, { path: this.path });
+    }
+    if (st.mode & 0o077) {
+      // Said once: on a file system without modes (a FAT stick) chmod changes nothing, and every read would say it again.
+      const say = !this.warnedMode;
+      this.warnedMode = true;
+      try {
+        await chmod(this.path, 0o600);
+        if (say) this.log.warn(`${this.path} could be read by other users of this machine (mode ${(st.mode & 0o777).toString(8)}); it is 0600 again. Its secrets may have been read: consider renewing them.`);
+      } catch (err) {
+        if (say) this.log.warn(`${this.path} can be read by other users of this machine and could not be made 0600 (${(err as NodeJS.ErrnoException).code ?? String(err)}); run chmod 600 on it.`);
+      }
+    }
+  }
+
   private async read(): Promise<SecretsFile> {
+    await this.guard();
     const r = await readJsonSafe(this.path, this.log, isSecretsFile);
     if (r.kind !== 'ok') return { version: 1, ...(this.cipher ? { cipher: this.cipher.id } : {}), secrets: {} };
     const file = r.value;
