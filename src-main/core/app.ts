@@ -188,8 +188,9 @@ export function createApp(opts: AppOptions): App {
     policy: () => learningPolicy({ agents: config.agents, shareLearning: config.search?.shareLearning }),
     log,
   });
-  const search = new SearchService(() => catalog.toolbox(), config.searchAliases, 'bm25f', learning);
   const vectors = new ToolVectors({ stateDir: config.stateDir, log, entries: () => [...catalog.toolbox().all()], load: () => loadEmbedder({ log, ...(opts.modelDir ? { modelDir: opts.modelDir } : {}) }) });
+  // Hybrid (words and meaning) once the model has read every tool; until then, or if it cannot load, by words.
+  const search = new SearchService(() => catalog.toolbox(), config.searchAliases, 'hybrid', learning, vectors);
   // Claude Code transcripts, read by the usage cycle, also teach which tool a search led to.
   usage.onTranscriptLine = transcriptLearner(
     learning,

@@ -1,6 +1,7 @@
 // Starts the same core `mws serve` runs, inside the Electron main process, on the user's config, and
 // hands the shell only what it uses: the ControlApi, the event stream and two look-ups for notices.
 // Named apart from control/core.ts (the ControlApi's implementation), which this does not touch.
+import { SecretOAuthStore } from '../core/upstream/oauth/secretOAuthStore.js';
 import { loadConfig, type LoadedConfig } from '../core/config/load.js';
 import { resolveConfigPath } from '../core/config/paths.js';
 import { createApp } from '../core/app.js';
@@ -33,7 +34,7 @@ export async function startEmbeddedCore(rendererDir: string, prepare: (loaded: L
   const path = resolveConfigPath(undefined);
   const loaded = await prepare(await loadConfig(path));
   const secrets = new FileSecretStore(loaded.config.stateDir, stderrLogger, cipher);
-  const app = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, ...(modelDir ? { modelDir } : {}), lock: { command: 'the Working Set app', waitMs: 5_000 }, secrets });
+  const app = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, ...(modelDir ? { modelDir } : {}), lock: { command: 'the Working Set app', waitMs: 5_000 }, secrets, oauthStore: new SecretOAuthStore(secrets) });
   await app.start();
   return {
     control: app.control,

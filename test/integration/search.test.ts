@@ -4,6 +4,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
+import { httpControlClient } from '../../src-main/core/control/http.js';
+import { until } from '../helpers/wait.js';
 
 const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
 function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
@@ -15,6 +17,7 @@ let serve: Running;
 let client: TestClient;
 let cfg: string;
 let stateDir: string;
+let liveBase: string;
 
 beforeAll(async () => {
   const dir = tempDir();
@@ -23,6 +26,7 @@ beforeAll(async () => {
   writeFileSync(cfg, JSON.stringify({ upstream: { builtin: 'demo' }, stateDir, listen: { port: 0 }, pins: ['drive_share_file'], agents: [{ id: 'bot', pins: ['mail_send_message'] }] }));
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
   const m = await waitForOutput(serve, /listening on (http:\/\/\S+\/mcp)/, 'mws serve');
+  liveBase = m[1]!.replace(/\/mcp$/, '');
   client = await connectClient(`${m[1]}/bot`, 'auto', 'search-test-client');
 });
 afterAll(async () => {
@@ -42,6 +46,9 @@ describe('search_tools through the proxy', () => {
   });
 
   it('gives `mws search` the very reply a model gets, from the running instance', async () => {
+    // The first search started the model; once it has read every tool, both answers rank by meaning alike.
+    const api = httpControlClient(liveBase, readFileSync(join(stateDir, 'control-token'), 'utf8').trim());
+    await until(async () => ['ready', 'off'].includes((await api.status({})).semanticSearch?.state ?? 'off'), 'the model to read every tool (or to give up)', 120_000);
     const viaMcp = textOf(await client.client.callTool({ name: 'search_tools', arguments: { query: 'share a file' } }));
     // For people, a table of the same hits; --json carries the reply itself.
     const cli = await run(['search', 'share a file', '--agent', 'bot', '--config', cfg]);

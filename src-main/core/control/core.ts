@@ -222,8 +222,10 @@ export function createControl(p: ControlParts): ControlApi {
     async search(a) {
       const agent = agentId(a.agent);
       const listed = new Set(p.router.workingSetEntries(agent).map((e) => e.name));
-      const answer = p.search.search(a.query, a.limit, (e) => listed.has(e.name), agent);
-      const explain = a.explain === true && typeof a.query === 'string' && a.query.trim() ? p.search.explain(a.query, a.limit, agent) : undefined;
+      // The same query vector for the reply and its explanation: the window shows what a model would get.
+      const qv = await p.search.queryVector(a.query);
+      const answer = p.search.search(a.query, a.limit, (e) => listed.has(e.name), agent, qv);
+      const explain = a.explain === true && typeof a.query === 'string' && a.query.trim() ? p.search.explain(a.query, a.limit, agent, qv) : undefined;
       // The hits as data for the window and the CLI; `text` stays the reply a model reads.
       const tb = p.catalog.toolbox();
       const hits = answer.names.flatMap((n) => {
