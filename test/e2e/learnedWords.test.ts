@@ -37,7 +37,7 @@ afterAll(async () => {
 
 describe('learned words in the window', () => {
   it('shows per tool the words a search→call taught it, and forgets them', async () => {
-    const first = async () => (JSON.parse(textOf(await agentClient.client.callTool({ name: 'search_tools', arguments: { query: 'buy a monitor' } }))) as { results: Array<{ name: string }> }).results[0]?.name;
+    const first = async () => (JSON.parse(textOf(await agentClient.client.callTool({ name: 'search_tools', arguments: { query: 'buy a monitor, read the page text' } }))) as { results: Array<{ name: string }> }).results[0]?.name;
     for (let i = 0; i < 2; i++) {
       await first();
       const r = await agentClient.client.callTool({ name: 'call_tool', arguments: { name: 'demo__browser_get_page_text', arguments: {} } });

@@ -62,6 +62,9 @@ describe('learning across agents, with tokens in use', () => {
   it("40 searches → mail_get_message on the open /mcp leave a token-protected agent's ranking as it was", async () => {
     const open = await connect('');
     const sec = await connect('/sec', TOKEN);
+    // Ranks are compared once the sentence model has read every tool (the first search starts it).
+    await rankOf(sec, 'mail_get_message');
+    await until(async () => ['ready', 'off'].includes((await api.status({})).semanticSearch?.state ?? 'off'), 'the model to read every tool (or to give up)', 120_000);
     const before = await rankOf(sec, 'mail_get_message');
     const beforeDestructive = await rankOf(sec, 'mail_delete_message');
     expect(before).toBeGreaterThan(1);

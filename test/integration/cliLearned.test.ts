@@ -23,10 +23,10 @@ beforeAll(async () => {
   writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir: join(dir, 'state'), listen: { port: 0 }, timeouts: { listMs: 20_000 } }));
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
   const url = (await waitForOutput(serve, /listening on (http:\/\/\S+\/mcp)/, 'mws serve'))[1]!;
-  // An agent searches, then calls the tool it wanted: twice, so the words are well learned.
+  // An agent searches, then calls the tool it wanted among the hits shown: twice, so the words are well learned.
   const c = await connectClient(url, 'auto', 'cli-learned');
   for (let i = 0; i < 2; i++) {
-    textOf(await c.client.callTool({ name: 'search_tools', arguments: { query: 'buy a cheap monitor' } }));
+    textOf(await c.client.callTool({ name: 'search_tools', arguments: { query: 'buy a cheap monitor, read the page text' } }));
     expect((await c.client.callTool({ name: 'call_tool', arguments: { name: TOOL, arguments: {} } })).isError).not.toBe(true);
   }
   await c.close();

@@ -67,7 +67,7 @@ describe('mws upstream, with an instance running', () => {
   it('says what it needs in one sentence', SLOW, async () => {
     const bad = await mws('upstream', 'frob', 's');
     expect(bad.code).toBe(2);
-    expect(bad.err.trim()).toBe('mws: mws upstream has no "frob": one of enable, disable, restart, log, then the upstream\'s name (e.g. `mws upstream log github`).');
+    expect(bad.err.trim()).toBe('mws: mws upstream has no "frob": one of enable, disable, restart, log, set, then the upstream\'s name (e.g. `mws upstream log github`).');
     const none = await mws('upstream', 'log', 'nope');
     expect(none.err).toMatch(/No upstream "nope" in .*config\.json\. The upstreams are: s, bad\./);
   });
@@ -78,7 +78,7 @@ describe('help', () => {
     let out = '';
     const io = { out: (t: string) => void (out += `${t}\n`), err: () => {} };
     expect(await main(['--help'], io)).toBe(0);
-    expect(out).toMatch(/^  upstream\s+turn an upstream off or on, restart it, or read its log$/m);
+    expect(out).toMatch(/^  upstream\s+turn an upstream off or on, restart it, read its log, or give it a value it needs$/m);
     expect(out).toMatch(/^  activity\s+the latest calls/m);
     out = '';
     expect(await main(['upstream', '--help'], io)).toBe(0);

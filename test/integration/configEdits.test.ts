@@ -101,8 +101,8 @@ describe('secrets out of config.json', () => {
     const a = await app({ upstreams: { f: { url: 'http://127.0.0.1:9/mcp', bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' }, s: { ...stdio, envFile: '/tmp/none.env' } }, timeouts: { listMs: 500 } });
     const f = await until(async () => (await a.app.control.upstreams({})).find((r) => r.vendor === 'f' && r.status !== 'starting'), 'f to have started or to wait');
     expect(f).toMatchObject({ status: 'needs-value', needs: ['FIGMA_TOKEN_UNSET_HERE'], config: { bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' } });
-    await a.app.control.saveUpstream({ vendor: 'f', upstream: { url: 'http://127.0.0.1:9/mcp2' } });
-    await a.app.control.saveUpstream({ vendor: 's', upstream: { command: process.execPath, args: ['-e', '1'] } });
+    await a.app.control.saveUpstream({ vendor: 'f', upstream: { url: 'http://127.0.0.1:9/mcp2' }, replace: true });
+    await a.app.control.saveUpstream({ vendor: 's', upstream: { command: process.execPath, args: ['-e', '1'] }, replace: true });
     expect(onDisk(a).upstreams.f).toEqual({ url: 'http://127.0.0.1:9/mcp2', bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' });
     expect(onDisk(a).upstreams.s.envFile).toBe('/tmp/none.env');
   });
@@ -127,7 +127,7 @@ describe('secrets out of config.json', () => {
     expect(shown.args).toEqual(['-y', '@upstash/context7-mcp', '--api-key', '••••', '--token=••••', '--region', 'eu', '--key', '${input:k}']);
     expect(JSON.stringify(rows)).not.toMatch(/arg-secret/);
     // The form sends back what it showed, with one argument added in front.
-    await a.app.control.saveUpstream({ vendor: 'c', upstream: { command: process.execPath, args: ['--quiet', ...shown.args] } });
+    await a.app.control.saveUpstream({ vendor: 'c', upstream: { command: process.execPath, args: ['--quiet', ...shown.args] }, replace: true });
     expect(onDisk(a).upstreams.c.args).toEqual(['--quiet', ...args]);
   });
 

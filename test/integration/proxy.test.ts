@@ -186,7 +186,7 @@ describe('the call log', () => {
     const path = join(ct.stateDir, 'calls.jsonl');
     const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.length).toBeGreaterThan(5);
-    for (const l of lines) expect(Object.keys(l).sort()).toEqual(['agent', 'client', 'ms', 'ok', 'session', 'tool', 'ts', 'via']);
+    for (const l of lines) expect(Object.keys(l).sort()).toEqual(['agent', 'client', 'ms', 'ok', 'session', 'tool', 'ts', 'upstream', 'via']);
     expect(lines.some((l) => l.via === 'call_tool' && l.tool === 'session__add' && l.ok === true)).toBe(true);
     expect(lines.some((l) => l.tool === 'stateless__fail' && l.ok === false)).toBe(true);
     expect(lines.some((l) => typeof l.session === 'string')).toBe(true); // 2025 clients have sessions

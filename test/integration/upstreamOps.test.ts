@@ -38,7 +38,7 @@ describe('an upstream turned off and on', () => {
     // Still pinned and in the set: off is not removed.
     expect((await t.app.control.workingSet({ agent: 'default' })).map((m) => m.tool)).toContain('s__whoami');
     // An edit from the window keeps it off.
-    await t.app.control.saveUpstream({ vendor: 's', upstream: stdioFixture() });
+    await t.app.control.saveUpstream({ vendor: 's', upstream: stdioFixture(), replace: true });
     expect(JSON.parse(readFileSync(t.configPath, 'utf8')).upstreams.s.enabled).toBe(false);
     await expect(t.app.control.restartUpstream({ vendor: 's' })).rejects.toThrow(/turned off; turn it on/);
     await t.app.control.setUpstreamEnabled({ vendor: 's', enabled: true });

@@ -153,7 +153,7 @@ describe('files the editors could break', () => {
     writeFileSync(file, 'note = """\n[mcp_servers.y]\nnot a table\n"""\n\n[mcp_servers.y]\ncommand = "echo"\n\n[other]\nk = 1\n');
     const r = await applyImport({ file, dryRun: true }, parts);
     expect(r.clientEdit.editable).toBe(true);
-    expect(parseToml(r.clientEdit.text)).toEqual({ note: '[mcp_servers.y]\nnot a table\n', other: { k: 1 }, mcp_servers: { toolbox: { url: URL } } });
+    expect(parseToml(r.clientEdit.text)).toEqual({ note: '[mcp_servers.y]\nnot a table\n', other: { k: 1 }, mcp_servers: { toolbox: { url: URL, tool_timeout_sec: 180 } } });
   });
 
   it('TOML with an inline mcp_servers table: no stack trace; the edit is refused, the file and config stay as they are', async () => {

@@ -5,8 +5,8 @@ const bytes = (s: string) => Buffer.from(s, 'utf8');
 
 describe('jsonSeparators (values counted before a body is parsed)', () => {
   it('counts commas and colons outside strings only, escapes included', () => {
-    expect(jsonSeparators(bytes('{"a":1,"b":[1,2,3]}'), 0)).toBe(5);
-    expect(jsonSeparators(bytes('{"a,b:c":"x,y:z","q\\":,":1}'), 0)).toBe(3);
+    expect(jsonSeparators(bytes('{"a":1,"b":[1,2,3]}'), 10)).toBe(5);
+    expect(jsonSeparators(bytes('{"a,b:c":"x,y:z","q\\":,":1}'), 10)).toBe(3);
   });
 
   it('does not scan a body too small to hold the limit, and stops counting past it', () => {

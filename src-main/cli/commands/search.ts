@@ -3,6 +3,7 @@
 import { DEFAULT_AGENT_ID } from '../../core/config/schema.js';
 import { cliConfig, type ConfigFlags } from '../config.js';
 import { withControl } from '../instance.js';
+import type { ControlApi } from '../../core/control/api.js';
 import { brief, kindOf, plural, table } from '../table.js';
 import type { Io } from '../output.js';
 import { notServing } from '../upstreamNotes.js';
@@ -31,6 +32,9 @@ export async function runSearch(io: Io, flags: SearchFlags): Promise<number> {
   const { config } = await cliConfig(flags);
   const agent = flags.agent ?? DEFAULT_AGENT_ID;
   return withControl(config, async ({ api, source }) => {
+    // Run here (no instance), the model reads the tools now (from the state folder's cache when a serve
+    // left one), so the answer is the one a running instance gives once it has; bounded, else by words.
+    if (source !== 'running instance' && flags.query) await modelReady(api);
     const { text, bytes, explain } = await api.search({ agent, ...(flags.query ? { query: flags.query } : {}), ...(flags.limit ? { limit: flags.limit } : {}), ...(flags.explain ? { explain: true } : {}) });
     if (flags.json) {
       io.out(JSON.stringify({ agent, query: flags.query ?? '', source, bytes, reply: JSON.parse(text) as unknown, ...(explain ? { explain } : {}) }));
@@ -48,4 +52,17 @@ export async function runSearch(io: Io, flags: SearchFlags): Promise<number> {
     }
     return 0;
   });
+}
+
+/** How long a one-off search waits for the model to read every tool before answering by words alone. */
+const MODEL_WAIT_MS = 120_000;
+
+async function modelReady(api: ControlApi): Promise<void> {
+  await api.search({ query: 'warm up' }); // the first search starts the model
+  const end = Date.now() + MODEL_WAIT_MS;
+  for (;;) {
+    const state = (await api.status({})).semanticSearch?.state ?? 'off';
+    if (state === 'ready' || state === 'off' || Date.now() > end) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -13,12 +13,13 @@ type Ctx = { self?: SelfKnowledge; upstreams?: Record<string, unknown> };
 
 const sorted = (o: unknown) => Object.fromEntries(Object.entries((typeof o === 'object' && o !== null ? o : {}) as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)));
 
-/** What makes two servers the same server: the process started (command, args, env) or the URL. */
+/** What makes two servers the same server: the process started (command, args, env, env file, folder) or the URL. */
 export function definitionKey(u: unknown): string | undefined {
   if (typeof u !== 'object' || u === null) return undefined;
   const o = u as Record<string, unknown>;
   if (typeof o.url === 'string') return `url ${o.url.replace(/\/+$/, '')}`;
-  if (typeof o.command === 'string') return `run ${JSON.stringify([o.command, Array.isArray(o.args) ? o.args : [], sorted(o.env)])}`;
+  // The env file and the folder it starts in are part of the process too (two projects' servers differ by them).
+  if (typeof o.command === 'string') return `run ${JSON.stringify([o.command, Array.isArray(o.args) ? o.args : [], sorted(o.env), o.envFile ?? null, o.cwd ?? null])}`;
   return undefined;
 }
 

@@ -15,7 +15,8 @@ const HOST_HEADER = new RegExp(`^(localhost|127\\.${OCTET}\\.${OCTET}\\.${OCTET}
  * editor): the window and its sign-in. Anything else must come from the window itself or a non-browser
  * client. One line per path (exact, or a prefix ending in `/`).
  */
-export const NAVIGABLE_PATHS: readonly string[] = ['/', '/ui', '/ui/'];
+// '/oauth/callback': the authorization server's redirect after a sign-in (a top-level GET from its site).
+export const NAVIGABLE_PATHS: readonly string[] = ['/', '/ui', '/ui/', '/oauth/callback'];
 
 /** What a browser says a request will become: a frame of any kind may never hold the window (clickjacking). */
 const FRAME_DESTS = new Set(['iframe', 'frame', 'embed', 'object', 'fencedframe']);
