@@ -58,7 +58,7 @@ export async function runSearch(io: Io, flags: SearchFlags): Promise<number> {
 const MODEL_WAIT_MS = 120_000;
 
 async function modelReady(api: ControlApi): Promise<void> {
-  await api.search({ query: 'warm up' }); // the first search starts the model
+  await api.search({ agent: DEFAULT_AGENT_ID, query: 'warm up' }); // the first search starts the model
   const end = Date.now() + MODEL_WAIT_MS;
   for (;;) {
     const state = (await api.status({})).semanticSearch?.state ?? 'off';
