@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { until } from '../helpers/wait.js';
+import { modelSettled } from '../helpers/model.js';
 import { httpControlClient } from '../../src-main/core/control/http.js';
 import { ROOT, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
@@ -42,7 +42,7 @@ describe('learned words in the window', () => {
     // Ranks are compared once the sentence model has read every tool (the first search starts it).
     const api = httpControlClient(base, readFileSync(join(stateDir, 'control-token'), 'utf8').trim());
     await first();
-    await until(async () => ['ready', 'off'].includes((await api.status({})).semanticSearch?.state ?? 'off'), 'the model to read every tool (or to give up)', 120_000);
+    await modelSettled(api);
     const before = await first();
     for (let i = 0; i < 2; i++) {
       await first();

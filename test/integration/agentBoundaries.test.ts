@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
+import { modelSettled } from '../helpers/model.js';
 import { tempDir, textOf } from '../helpers/app.js';
 import { until } from '../helpers/wait.js';
 import { httpControlClient } from '../../src-main/core/control/http.js';
@@ -64,7 +65,7 @@ describe('learning across agents, with tokens in use', () => {
     const sec = await connect('/sec', TOKEN);
     // Ranks are compared once the sentence model has read every tool (the first search starts it).
     await rankOf(sec, 'mail_get_message');
-    await until(async () => ['ready', 'off'].includes((await api.status({})).semanticSearch?.state ?? 'off'), 'the model to read every tool (or to give up)', 120_000);
+    await modelSettled(api);
     const before = await rankOf(sec, 'mail_get_message');
     const beforeDestructive = await rankOf(sec, 'mail_delete_message');
     expect(before).toBeGreaterThan(1);

@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
+import { modelSettled } from '../helpers/model.js';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
 import { httpControlClient } from '../../src-main/core/control/http.js';
-import { until } from '../helpers/wait.js';
 
 const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
 function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
@@ -48,7 +48,7 @@ describe('search_tools through the proxy', () => {
   it('gives `mws search` the very reply a model gets, from the running instance', async () => {
     // The first search started the model; once it has read every tool, both answers rank by meaning alike.
     const api = httpControlClient(liveBase, readFileSync(join(stateDir, 'control-token'), 'utf8').trim());
-    await until(async () => ['ready', 'off'].includes((await api.status({})).semanticSearch?.state ?? 'off'), 'the model to read every tool (or to give up)', 120_000);
+    await modelSettled(api);
     const viaMcp = textOf(await client.client.callTool({ name: 'search_tools', arguments: { query: 'share a file' } }));
     // For people, a table of the same hits; --json carries the reply itself.
     const cli = await run(['search', 'share a file', '--agent', 'bot', '--config', cfg]);
@@ -89,7 +89,8 @@ function serveUrl(): string {
 
 describe('mws eval', () => {
   it('reports the gold set and ends --json output with one JSON object', async () => {
-    const r = await run(['eval', '--catalog', 'test/fixtures/catalog.json', '--gold', 'test/fixtures/search-gold.json', '--json']);
+    // The output's shape; the shipped hybrid engine's figures are held by searchEvalHybrid.test.ts.
+    const r = await run(['eval', '--catalog', 'test/fixtures/catalog.json', '--gold', 'test/fixtures/search-gold.json', '--json', '--engine', 'bm25f']);
     expect(r.code).toBe(0);
     const last = JSON.parse(r.out.trim().split('\n').pop()!) as Record<string, number>;
     expect(Object.keys(last).sort()).toEqual(['indexMs', 'mrr', 'n', 'p50Ms', 'p99Ms', 'recall5', 'top1', 'top3', 'top5']);

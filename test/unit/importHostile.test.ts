@@ -189,14 +189,14 @@ describe('files the editors could break', () => {
 });
 
 describe('a huge ~/.claude.json', () => {
-  it('is read off the event loop: a 150 MB scan adds no stall (p99 within 100 ms of the machine\'s own noise)', { timeout: 120_000 }, async () => {
+  it('is read off the event loop: a 60 MB scan adds no stall (p99 within 100 ms of the machine\'s own noise)', { timeout: 300_000 }, async () => {
     const { dir } = setup();
     const file = join(dir, '.claude.json');
     // Claude Code keeps each project's history in this file: many projects, long histories.
     const history = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ display: `a prompt of some length number ${i} `.repeat(4), pastedContents: {} })));
     // Written in pieces, so this test's own heap (and its garbage collection) stays small.
     writeFileSync(file, '{"mcpServers": {"mem": {"command": "npx", "args": ["m"]}}, "projects": {');
-    for (let i = 0; i * history.length < 150e6; i++) appendFileSync(file, `${i ? ',' : ''}"/home/u/p${i}": {"history": ${history}, "mcpServers": {}}`);
+    for (let i = 0; i * history.length < 60e6; i++) appendFileSync(file, `${i ? ',' : ''}"/home/u/p${i}": {"history": ${history}, "mcpServers": {}}`);
     appendFileSync(file, '}}');
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();

@@ -6,16 +6,18 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import type { FileFormat } from './types.js';
 
-/** Reading or editing a client file gives up after this long (a file on a hung network mount). */
-export const JSON_WORKER_MS = 60_000;
+/** Reading or editing a client file gives up after this long (a file on a hung network mount); a busy
+ *  2-core machine takes tens of seconds for a 150 MB file at the worker's lowered priority. */
+export const JSON_WORKER_MS = 180_000;
 
 // A CommonJS script, so sources (tsx, vitest) and the built bundle run the same worker without a
 // separate file to build and find; jsonc-parser is required by the path resolved here.
 // On Linux the worker lowers its own priority (there the call applies to the calling thread only), so on a
-// machine with few cores the proxy's own thread is given the CPU first while a big file is parsed.
+// machine with few cores the proxy's own thread is given the CPU first while a big file is parsed; by
+// 5, not 19: at 19 other busy processes starved it for minutes (seen in CI with both cores busy).
 const SCRIPT = `
 const { parentPort, workerData } = require('node:worker_threads');
-if (process.platform === 'linux') try { require('node:os').setPriority(0, 19); } catch {}
+if (process.platform === 'linux') try { require('node:os').setPriority(0, 5); } catch {}
 const { readFileSync } = require('node:fs');
 const jsonc = require(workerData.jsonc);
 const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\\n' } };
