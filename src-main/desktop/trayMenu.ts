@@ -30,7 +30,8 @@ export function trayIcon(s: StatusView | undefined): TrayIcon {
   if (s.pendingApprovals > 0) return 'attention';
   if (s.proxyPaused) return 'paused';
   if (s.upstreams.some((u) => u.status === 'needs-sign-in')) return 'attention';
-  return s.upstreams.every((u) => u.status === 'up') ? 'healthy' : 'degraded';
+  // One the user turned off is neither up nor a fault.
+  return s.upstreams.every((u) => u.status === 'up' || u.status === 'off') ? 'healthy' : 'degraded';
 }
 
 /** The image file for an icon: coloured marks, or template shapes that macOS recolours itself. */
@@ -56,7 +57,7 @@ export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
   if (!s) return [{ type: 'normal', label: 'Starting…', enabled: false }, { type: 'separator' }, { type: 'normal', label: 'Quit Working Set', enabled: true, action: { kind: 'quit' } }];
   const up = s.upstreams.filter((u) => u.status === 'up').length;
   // An upstream that waits for the user (a value, a sign-in) is not "down": it gets its own line to act on.
-  const down = s.upstreams.filter((u) => u.status !== 'up' && !waitsForUser(u)).map((u) => u.vendor);
+  const down = s.upstreams.filter((u) => u.status !== 'up' && u.status !== 'off' && !waitsForUser(u)).map((u) => u.vendor);
   const waiting = s.upstreams.filter((u) => waitsForUser(u) && u.status !== 'needs-sign-in');
   // Each server that waits for sign-in is named, with the item that opens its sign-in in the browser.
   const signIns = s.upstreams.filter((u) => u.status === 'needs-sign-in').map((u): MenuItem => ({ type: 'normal', label: `Sign in to ${u.vendor}…`, enabled: true, action: { kind: 'signIn', vendor: u.vendor } }));

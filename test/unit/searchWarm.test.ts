@@ -57,6 +57,22 @@ describe('the search index built in slices', () => {
     expect(warming.closeNames(probe, 3).length).toBeGreaterThan(0);
   });
 
+  it('warms in slices for the hybrid engine the app ships too (it ranks with BM25F)', async () => {
+    const warming = new SearchService(() => box, {}, 'hybrid');
+    let turns = 0;
+    let done = false;
+    const counting = () => {
+      if (done) return;
+      turns++;
+      setImmediate(counting);
+    };
+    setImmediate(counting);
+    await warming.warmInSlices(4, ticking());
+    done = true;
+    expect(turns).toBeGreaterThan(20);
+    expect(names(warming, 'create an invoice')).toEqual(names(new SearchService(() => box), 'create an invoice'));
+  });
+
   it('stops warming a toolbox that was replaced meanwhile', async () => {
     let current = box;
     const s = new SearchService(() => current);

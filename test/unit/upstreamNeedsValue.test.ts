@@ -1,6 +1,8 @@
 // An upstream whose config names a value nobody gave yet says `needs-value` with what it needs — not
 // "down", never "up" — and is not retried until the value comes; once given, it connects, and the value
 // never shows in its errors.
+import { PassThrough } from 'node:stream';
+import { UpstreamJournal } from '../../src-main/core/upstream/journal.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/server';
@@ -19,7 +21,7 @@ afterEach(async () => {
   for (const c of open.splice(0)) await c.close();
 });
 
-function connection(secrets: MemorySecretStore, log = new MemoryLogger()) {
+function connection(secrets: MemorySecretStore, log = new MemoryLogger(), extra: { journal?: UpstreamJournal; stderr?: PassThrough } = {}) {
   let starts = 0;
   const conn = new UpstreamConnection({
     vendor: 'brave',
@@ -32,6 +34,7 @@ function connection(secrets: MemorySecretStore, log = new MemoryLogger()) {
     onToolsChanged: () => {},
     onUp: () => {},
     values: { secrets, env: {} },
+    ...(extra.journal ? { journal: extra.journal } : {}),
     transport: async () => {
       starts++;
       const [client, serverSide] = InMemoryTransport.createLinkedPair();
@@ -42,7 +45,7 @@ function connection(secrets: MemorySecretStore, log = new MemoryLogger()) {
         throw new Error(`invalid subscription for key ${SECRET}`);
       });
       await server.connect(serverSide);
-      return { transport: client, dispose: () => void server.close() };
+      return { transport: client, dispose: () => void server.close(), ...(extra.stderr ? { stderr: extra.stderr } : {}) };
     },
   });
   open.push(conn);
@@ -69,6 +72,20 @@ describe('an upstream that needs a value', () => {
     expect(conn.info()).toMatchObject({ status: 'up' });
     expect(conn.info().needs).toBeUndefined();
     expect(starts()).toBe(1);
+  });
+
+  it("masks the value in the upstream's log view when the server prints it on stderr", async () => {
+    const secrets = new MemorySecretStore();
+    await secrets.set('upstreams.brave.inputs.BRAVE_API_KEY', SECRET);
+    const journal = new UpstreamJournal(() => 0);
+    const stderr = new PassThrough();
+    const { conn } = connection(secrets, new MemoryLogger(), { journal, stderr });
+    await conn.listTools(5_000);
+    stderr.write(`starting with key ${SECRET}\n`);
+    await new Promise((r) => setImmediate(r));
+    const text = journal.entries().map((l) => l.text).join('\n');
+    expect(text).toContain('starting with key ••••');
+    expect(text).not.toContain(SECRET);
   });
 
   it('masks the value in the errors it forwards (a server that quotes its own key)', async () => {

@@ -1,5 +1,6 @@
 // Decides what each agent lists and where each call goes: the working set over the toolbox, the
 // meta-tools (core/metaTools/, call_tool included), argument checks, forwarding, and the call log.
+import { statusWord, waitsForUser } from '../../shared/statusWords.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Config } from '../config/schema.js';
@@ -227,7 +228,7 @@ export class ToolRouter implements AgentRuntime {
     const near = this.opts.closeNames?.(name) ?? [];
     const { vendor } = splitExposedName(name);
     const up = vendor ? this.opts.catalog.statuses().find((s) => s.vendor === vendor) : undefined;
-    const why = up && up.status !== 'up' ? ` Its upstream "${vendor}" is ${up.status}${up.lastError ? `: ${up.lastError}` : ''}.` : '';
+    const why = up && up.status !== 'up' ? ` Its upstream "${vendor}" ${waitsForUser(up) ? '' : 'is '}${statusWord(up)}${up.lastError ? `: ${up.lastError}` : ''}.` : '';
     return `No tool named "${name}".${why}${near.length ? ` Close names: ${near.join(', ')}.` : ''} Use search_tools to find the right one.`;
   }
 

@@ -431,7 +431,7 @@ export class SearchService {
       for (const f of forms) if (f && f !== e.name.toLowerCase()) short.set(f, [...(short.get(f) ?? []), e]);
     }
     for (const [f, list] of short) if (list.length === 1 && !byLowerName.has(f)) byLowerName.set(f, list[0]!);
-    const bm25f = new SearchIndex(entries, this.aliases, [...backends.keys()], deferred && this.engine === 'bm25f');
+    const bm25f = new SearchIndex(entries, this.aliases, [...backends.keys()], deferred && this.engine !== 'minisearch'); // hybrid ranks with BM25F too
     const vectors = () => (p ? this.denseOf(p) : undefined);
     p = {
       index: this.ranker(bm25f, entries, vectors),

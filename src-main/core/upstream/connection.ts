@@ -376,7 +376,8 @@ export class UpstreamConnection implements Upstream {
     // The tail is kept across restarts: a retry must not hide why the last attempt died.
     built.stderr?.on('data', (chunk: Buffer) => {
       this.stderr.push(chunk);
-      this.opts.journal?.stderr(chunk);
+      // The log view shows what the server printed, with any value read from a reference masked.
+      this.opts.journal?.stderr(this.secretValues.length ? maskValues(chunk.toString('utf8'), this.secretValues) : chunk);
     });
     const client = new Client(
       { name: this.opts.clientName, version: '0.1.0' },

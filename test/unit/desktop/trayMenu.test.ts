@@ -36,6 +36,13 @@ describe('the tray', () => {
     expect(trayTooltip(s)).toBe('Working Set — listening · 1 of 2 upstreams up');
   });
 
+  it('counts an upstream the user turned off as neither down nor a fault', () => {
+    const s = status();
+    s.upstreams[1]!.status = 'off';
+    expect(trayIcon(s)).toBe('healthy');
+    expect(labels(buildTrayMenu(s)).join('\n')).not.toMatch(/down:/);
+  });
+
   it('shows waiting approvals above all: its own icon, the count beside it, an entry that opens the inbox', () => {
     const s = status({ pendingApprovals: 2, proxyPaused: true });
     expect(trayIcon(s)).toBe('attention');
