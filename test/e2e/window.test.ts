@@ -102,14 +102,15 @@ describe('the settings window', () => {
     const page = await open('#/agents/default');
     const call = agentClient.client.callTool({ name: 'demo__mail_send_message', arguments: { to: ['dana@example.com'], subject: 'Launch', body: 'It slipped a week.' } });
     const pending = page.getByTestId('pending');
-    await pending.waitFor();
+    // A deadline for a loaded 2-core machine (seen once past Playwright's default 30 s with both cores busy).
+    await pending.waitFor({ timeout: 90_000 });
     expect(await pending.textContent()).toContain('dana@example.com');
     await page.screenshot({ path: join(SCREENS, 'approval.png'), fullPage: true });
     await page.getByRole('button', { name: 'Always allow demo__mail_send_message for Default' }).click();
     expect(textOf(await call)).toContain('"ok":true');
     await pending.waitFor({ state: 'detached' });
     await page.close();
-  });
+  }, 150_000);
 
   it('adds an upstream, tests it first, and shows its tools', async () => {
     const page = await open('#/upstreams');
