@@ -11,7 +11,7 @@ import { createApp, type App } from '../../src-main/core/app.js';
 import { ManualClock } from '../../src-main/core/clock.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import { startOAuthFixture, ACCESS_TOKEN_SECONDS, type OAuthFixture } from '../fixtures/oauth/server.js';
-import { tempDir, TEST_LIST_MS } from '../helpers/app.js';
+import { startAppFromFile, tempDir, TEST_LIST_MS } from '../helpers/app.js';
 import { until } from '../helpers/wait.js';
 import { authorizationRedirect, openAsBrowser, signInAsBrowser } from '../helpers/oauth.js';
 import { rawRequest } from '../helpers/rawHttp.js';
@@ -115,6 +115,22 @@ describe('an OAuth upstream', () => {
     expect(statusOf(s.app)?.status).toBe('needs-sign-in');
     const after = JSON.parse(readFileSync(file, 'utf8')) as { upstreams: { secure: { tokens?: unknown } } };
     expect(after.upstreams.secure.tokens).toBeUndefined();
+  });
+
+  it('forgets the sign-in of an upstream that is removed, and no other upstream\'s', async () => {
+    const fixture = await startOAuthFixture(() => Date.now());
+    stops.push(() => fixture.close());
+    const a = await startAppFromFile({ upstreams: { secure: { url: fixture.url }, keep: { url: fixture.url } }, agents: [{ id: 'default', approvals: 'allow' }] });
+    stops.push(() => a.stop());
+    await signIn({ app: a.app } as Setup);
+    const keep = await a.app.control.signIn({ vendor: 'keep' });
+    expect((await signInAsBrowser(keep.url!)).status).toBe(200);
+    const file = join(a.stateDir, 'oauth.json');
+    const saved = () => (JSON.parse(readFileSync(file, 'utf8')) as { upstreams: Record<string, { tokens?: unknown }> }).upstreams;
+    await until(() => saved().secure?.tokens !== undefined && saved().keep?.tokens !== undefined, 'both sign-ins saved');
+    await a.app.control.removeUpstream({ vendor: 'secure' });
+    await until(() => !('secure' in saved()), 'the removed upstream\'s sign-in forgotten in oauth.json');
+    expect(saved().keep?.tokens).toBeDefined();
   });
 
   it('refuses a callback with a wrong state, a replayed code and a cross-site form post', async () => {

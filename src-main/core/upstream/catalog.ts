@@ -135,6 +135,8 @@ export class Catalog<T> {
     for (const vendor of [...this.state.keys()]) {
       if (vendor in wanted) continue;
       await this.upstreams.get(vendor)?.close().catch(() => {});
+      // Its sign-in goes with it, as its secrets do: the next upstream of that name signs in afresh.
+      await this.opts.oauth?.store.delete(vendor).catch((err: Error) => this.opts.log.warn(`Could not forget the sign-in of removed upstream "${vendor}": ${err.message}`));
       this.upstreams.delete(vendor);
       this.state.delete(vendor);
       this.configs.delete(vendor);
