@@ -2,6 +2,7 @@
 // server printed on stderr and what happened to its connection (started, up, down and why, retries,
 // restarts), oldest first. In memory only and bounded; it outlives the upstream's connections.
 import { errorMessage } from '../errors.js';
+import { StderrLines } from './stderrLines.js';
 
 /** Lines kept per upstream: a screenful or two of a crash, without growing with a chatty server. */
 export const UPSTREAM_LOG_LINES = 200;
@@ -11,19 +12,13 @@ export type UpstreamLogEntry = { ts: number; kind: 'stderr' | 'event'; text: str
 
 export class UpstreamJournal {
   private readonly kept: UpstreamLogEntry[] = [];
-  private partial = '';
+  private readonly split = new StderrLines(MAX_LINE * 4);
 
   constructor(private readonly now: () => number) {}
 
   /** A chunk of the server's stderr: whole lines are kept, a line still being written waits for its end. */
   stderr(chunk: Buffer | string): void {
-    const parts = (this.partial + chunk.toString()).split(/\r?\n/);
-    this.partial = (parts.pop() ?? '').slice(-MAX_LINE * 4);
-    for (const line of parts) {
-      // Terminal colour codes and blank lines say nothing here.
-      const clean = line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').trimEnd();
-      if (clean.trim()) this.add('stderr', clean);
-    }
+    for (const line of this.split.push(chunk)) this.add('stderr', line);
   }
 
   event(text: string, err?: unknown): void {
@@ -32,7 +27,8 @@ export class UpstreamJournal {
 
   /** The last `limit` entries (all kept when not given), oldest first; a stderr line still open counts. */
   entries(limit = UPSTREAM_LOG_LINES): UpstreamLogEntry[] {
-    const all = this.partial.trim() ? [...this.kept, { ts: this.now(), kind: 'stderr' as const, text: clip(this.partial) }] : this.kept;
+    const open = this.split.open;
+    const all = open ? [...this.kept, { ts: this.now(), kind: 'stderr' as const, text: clip(open) }] : this.kept;
     return all.slice(-Math.max(1, Math.min(limit, UPSTREAM_LOG_LINES)));
   }
 

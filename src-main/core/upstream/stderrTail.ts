@@ -1,36 +1,32 @@
 // The last lines a stdio server printed on stderr: a server that exits with "GITHUB_TOKEN is not set"
 // is shown with that sentence, not only "Connection closed".
+import { StderrLines } from './stderrLines.js';
 
 const KEEP_LINES = 5;
 const MAX_LINE = 300;
 
 export class StderrTail {
   private kept: string[] = [];
-  private partial = '';
+  private readonly split = new StderrLines(MAX_LINE * 4);
 
   push(chunk: Buffer | string): void {
-    const text = this.partial + chunk.toString();
-    const parts = text.split(/\r?\n/);
-    this.partial = (parts.pop() ?? '').slice(-MAX_LINE * 4);
-    for (const p of parts) this.add(p);
+    for (const line of this.split.push(chunk)) this.add(line);
   }
 
   /** The last lines, oldest first; a line still being written counts. */
   lines(): string[] {
-    const all = this.partial.trim() ? [...this.kept, clip(this.partial)] : this.kept;
+    const open = this.split.open;
+    const all = open ? [...this.kept, clip(open)] : this.kept;
     return all.slice(-KEEP_LINES);
   }
 
   reset(): void {
     this.kept = [];
-    this.partial = '';
+    this.split.reset();
   }
 
   private add(line: string): void {
-    // Terminal colour codes and blank lines say nothing in a status line.
-    const clean = line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').trim();
-    if (!clean) return;
-    this.kept.push(clip(clean));
+    this.kept.push(clip(line));
     if (this.kept.length > KEEP_LINES) this.kept.shift();
   }
 }
