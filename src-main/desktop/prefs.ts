@@ -3,24 +3,34 @@
 // Electron main), never in the user's JSON config, which stays the one source for upstreams, agents and
 // rules that `mws serve` reads too. Code here takes a `Conf<DesktopPrefs>` so tests use plain `conf`:
 // electron-store is a Conf that only the Electron main can construct. No electron import here.
+// One zod schema declares them: the type, the defaults, and the JSON Schema conf checks every read and
+// write against (its `schema` option).
 import type Conf from 'conf';
+import type { Schema } from 'conf';
+import { z } from 'zod';
+
+/** The window's own routes only (`#/…`, no quotes or markup): the value is put back into the page. */
+const SCREEN_HASH = /^#\/[A-Za-z0-9/_%.\-]{0,200}$/;
 
 /** The window's last size and place, in screen coordinates (the unmaximised bounds when maximised). */
-export type WindowPlace = { x: number; y: number; width: number; height: number; maximized: boolean };
+const windowPlaceSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number(), maximized: z.boolean() });
 
+export const prefsSchema = z.object({
+  notifyDemotions: z.boolean().default(true).meta({ description: 'A notice per agent per sweep, naming the tools that left and why.' }),
+  notifyUpstreams: z.boolean().default(true).meta({ description: 'A notice when an upstream goes down, refuses access or comes back.' }),
+  notifyApprovals: z.boolean().default(true).meta({ description: 'A notice per call waiting for approval.' }),
+  startAtLogin: z.boolean().default(false).meta({ description: 'The login item, applied at once when it changes.' }),
+  window: windowPlaceSchema.nullable().default(null).meta({ description: 'Null until the window was first closed or moved.' }),
+  lastScreen: z
+    .union([z.literal(''), z.string().regex(SCREEN_HASH)])
+    .default('')
+    .meta({ description: 'The window\'s route (`#/agents/default`, …) when it was last left; \'\' for the first screen.' }),
+  migratedFromConfig: z.boolean().default(false).meta({ description: 'Set once the fields that older versions kept in the JSON config were moved here.' }),
+});
+
+export type WindowPlace = z.output<typeof windowPlaceSchema>;
 // A `type`, not an `interface`: Conf's type parameter must be an index-compatible record.
-export type DesktopPrefs = {
-  notifyDemotions: boolean;
-  notifyUpstreams: boolean;
-  notifyApprovals: boolean;
-  startAtLogin: boolean;
-  /** Null until the window was first closed or moved. */
-  window: WindowPlace | null;
-  /** The window's route (`#/agents/default`, …) when it was last left; '' for the first screen. */
-  lastScreen: string;
-  /** Set once the fields that older versions kept in the JSON config were moved here. */
-  migratedFromConfig: boolean;
-};
+export type DesktopPrefs = z.output<typeof prefsSchema>;
 
 export type NotificationPrefs = Pick<DesktopPrefs, 'notifyDemotions' | 'notifyUpstreams' | 'notifyApprovals'>;
 
@@ -28,30 +38,27 @@ export type NotificationPrefs = Pick<DesktopPrefs, 'notifyDemotions' | 'notifyUp
 export type EditablePrefs = NotificationPrefs & Pick<DesktopPrefs, 'startAtLogin'>;
 export const EDITABLE_KEYS = ['notifyDemotions', 'notifyUpstreams', 'notifyApprovals', 'startAtLogin'] as const satisfies ReadonlyArray<keyof EditablePrefs>;
 
-export const PREFS_DEFAULTS: DesktopPrefs = {
-  notifyDemotions: true,
-  notifyUpstreams: true,
-  notifyApprovals: true,
-  startAtLogin: false,
-  window: null,
-  lastScreen: '',
-  migratedFromConfig: false,
-};
+export const PREFS_DEFAULTS: DesktopPrefs = prefsSchema.parse({});
 
 export type PrefsStore = Conf<DesktopPrefs>;
 
-/**
- * The store's options, shared by electron-store in the app and plain conf in the tests. A preferences
- * file broken by hand starts over from the defaults rather than keeping the app from starting: nothing
- * in it is worth more than a working tray.
- */
-export const PREFS_STORE_OPTIONS = { defaults: PREFS_DEFAULTS, clearInvalidConfig: true } as const;
+/** Each key's JSON Schema, as conf's `schema` option takes them. */
+export const PREFS_JSON_SCHEMA = z.toJSONSchema(prefsSchema, { io: 'input', target: 'draft-2020-12' }).properties as unknown as Schema<DesktopPrefs>;
 
-/** A hand-edited store may hold anything: a value of the wrong type reads as its default. */
-function flag(store: PrefsStore, key: keyof EditablePrefs): boolean {
-  const v: unknown = store.get(key);
-  return typeof v === 'boolean' ? v : PREFS_DEFAULTS[key];
+/**
+ * The store's options, shared by electron-store in the app and plain conf in the tests. conf refuses a
+ * write the schema refuses; a preferences file broken by hand (not JSON, or against the schema) starts
+ * over from the defaults rather than keeping the app from starting: nothing in it is worth more than a
+ * working tray.
+ */
+export const PREFS_STORE_OPTIONS = { defaults: PREFS_DEFAULTS, schema: PREFS_JSON_SCHEMA, clearInvalidConfig: true } as const;
+
+/** One key, as the schema reads it: a value that is missing or wrong reads as its default. */
+export function pref<K extends keyof DesktopPrefs>(store: PrefsStore, key: K): DesktopPrefs[K] {
+  const r = prefsSchema.shape[key].safeParse(store.get(key));
+  return (r.success ? r.data : PREFS_DEFAULTS[key]) as DesktopPrefs[K];
 }
+const flag = (store: PrefsStore, key: keyof EditablePrefs): boolean => pref(store, key);
 
 export function editablePrefs(store: PrefsStore): EditablePrefs {
   return { notifyDemotions: flag(store, 'notifyDemotions'), notifyUpstreams: flag(store, 'notifyUpstreams'), notifyApprovals: flag(store, 'notifyApprovals'), startAtLogin: flag(store, 'startAtLogin') };
@@ -66,19 +73,13 @@ export function setEditablePrefs(store: PrefsStore, next: Partial<Record<keyof E
 }
 
 export function windowPlace(store: PrefsStore): WindowPlace | null {
-  const w: unknown = store.get('window');
-  if (typeof w !== 'object' || w === null) return null;
-  const { x, y, width, height, maximized } = w as Record<string, unknown>;
-  if (![x, y, width, height].every((n) => typeof n === 'number' && Number.isFinite(n))) return null;
-  return { x: x as number, y: y as number, width: width as number, height: height as number, maximized: maximized === true };
+  return pref(store, 'window');
 }
 
 export function lastScreen(store: PrefsStore): string {
-  const s: unknown = store.get('lastScreen');
-  return typeof s === 'string' && isScreenHash(s) ? s : '';
+  return pref(store, 'lastScreen');
 }
 
-/** The window's own routes only (`#/…`, no quotes or markup): the value is put back into the page. */
 export function isScreenHash(s: string): boolean {
-  return /^#\/[A-Za-z0-9/_%.\-]{0,200}$/.test(s);
+  return SCREEN_HASH.test(s);
 }

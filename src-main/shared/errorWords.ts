@@ -11,32 +11,45 @@ export type FieldError = { field: string | null; text: string };
  */
 export type ErrorLike = { message: string; data?: Record<string, unknown> };
 
-/** What each field accepts, by the last part of its config path. */
-const WORDS: Record<string, (got: string | undefined, reason: string) => string> = {
-  id: () => 'An id may use lowercase letters, digits and dashes (up to 32), and starts with a letter or digit — for example "codex".',
-  name: () => 'Give a name, up to 80 characters.',
-  cap: (got) => (got === undefined || got === '""' || got === 'null' ? 'Give the cap: how many tools the agent lists, a whole number from 1 to 500.' : `The cap is how many tools the agent lists: a whole number from 1 to 500 (not ${got}).`),
-  idleWindowDays: (got) => `The idle window is a number of days from 1 to 3650${got === undefined ? '' : ` (not ${got})`}: a tool unused that long leaves the list.`,
+/**
+ * The bounds the schema set for the field, as a config refusal carries them (core/config/fieldRules.ts):
+ * the sentences below say them from there, so they change with the schema and are never restated here.
+ */
+type Rules = { min?: number; max?: number; maxLength?: number };
+
+const range = (r: Rules) => (r.min !== undefined && r.max !== undefined ? `from ${r.min} to ${r.max}` : r.min !== undefined ? `of ${r.min} or more` : '');
+const upTo = (r: Rules, unit = '') => (r.maxLength !== undefined ? `up to ${r.maxLength}${unit}` : '');
+const not = (got: string | undefined) => (got === undefined ? '' : ` (not ${got})`);
+
+/** What each field accepts, by the last part of its config path; undefined: the generic sentence (a bound is missing). */
+const WORDS: Record<string, (got: string | undefined, reason: string, r: Rules) => string | undefined> = {
+  id: (_g, _r, r) => `An id may use lowercase letters, digits and dashes${r.maxLength ? ` (${upTo(r)})` : ''}, and starts with a letter or digit — for example "codex".`,
+  name: (_g, _r, r) => `Give a name${r.maxLength ? `, ${upTo(r, ' characters')}` : ''}.`,
+  cap: (got, _r, r) => (!range(r) ? undefined : got === undefined || got === '""' || got === 'null' ? `Give the cap: how many tools the agent lists, a whole number ${range(r)}.` : `The cap is how many tools the agent lists: a whole number ${range(r)} (not ${got}).`),
+  idleWindowDays: (got, _r, r) => (range(r) ? `The idle window is a number of days ${range(r)}${not(got)}: a tool unused that long leaves the list.` : undefined),
   approvals: () => 'Choose how this agent asks: ask on first call, allow all, or read-only tools only.',
   url: (_g, reason) => (/empty/.test(reason) ? 'Give the server\'s URL, for example http://127.0.0.1:4483/mcp.' : 'The URL must start with http:// or https://, for example https://example.com/mcp.'),
   command: () => 'Give the command that starts the server, for example npx or a full path to the program.',
   args: () => 'Arguments are words separated by spaces.',
   headers: () => 'Write one header per line, as Name: value.',
-  port: (got) => `The port is a whole number from 0 to 65535${got === undefined ? '' : ` (not ${got})`}; 0 picks a free one.`,
-  minSessions: () => 'Sessions is a whole number, 1 or more.',
-  minCalls: () => 'Calls is a whole number, 1 or more.',
-  windowDays: () => 'The promotion window is a number of days from 1 to 3650.',
-  pinDecayDays: () => 'Pin decay is a number of days from 1 to 3650.',
-  vendor: () => 'A name may use lowercase letters, digits and dashes (up to 32), for example "mail". It prefixes the server\'s tools: mail__search.',
+  port: (got, _r, r) => (range(r) ? `The port is a whole number ${range(r)}${not(got)}; 0 picks a free one.` : undefined),
+  minSessions: (got, _r, r) => (range(r) ? `Sessions is a whole number ${range(r)}${not(got)}.` : undefined),
+  minCalls: (got, _r, r) => (range(r) ? `Calls is a whole number ${range(r)}${not(got)}.` : undefined),
+  windowDays: (got, _r, r) => (range(r) ? `The promotion window is a number of days ${range(r)}${not(got)}.` : undefined),
+  pinDecayDays: (got, _r, r) => (range(r) ? `Pin decay is a number of days ${range(r)}${not(got)}.` : undefined),
+  vendor: (_g, _r, r) => `A name may use lowercase letters, digits and dashes${r.maxLength ? ` (${upTo(r)})` : ''}, for example "mail". It prefixes the server's tools: mail__search.`,
 };
+
+const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /** The form field a core error concerns, and a sentence for it, read from the error's data. */
 export function fieldError(err: ErrorLike): FieldError {
-  const { path, reason, got } = err.data ?? {};
+  const { path, reason, got, min, max, maxLength } = err.data ?? {};
   if (typeof path !== 'string' || typeof reason !== 'string') return { field: null, text: err.message };
   const field = path.split('.').pop()!.replace(/\[\d+\]$/, '');
-  const words = WORDS[field];
-  return { field, text: words ? words(typeof got === 'string' ? got : undefined, reason) : `This value is not accepted: it ${reason}.` };
+  const rules: Rules = { min: num(min), max: num(max), maxLength: num(maxLength) };
+  const text = WORDS[field]?.(typeof got === 'string' ? got : undefined, reason, rules);
+  return { field, text: text ?? `This value is not accepted: it ${reason}.` };
 }
 
 /** An upstream that failed to start or answer: the cause and what to do next. */

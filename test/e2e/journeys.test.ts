@@ -142,7 +142,7 @@ describe('a new user', () => {
     // New agent with an id that is not a slug.
     await page.getByLabel('New agent id').fill('My Agent');
     await page.getByRole('button', { name: 'Create' }).click();
-    expect(await page.getByTestId('error-id').textContent()).toBe('An id may use lowercase letters, digits and dashes (up to 32), and starts with a letter or digit — for example "codex".');
+    expect(await page.getByTestId('error-id').textContent()).toBe('An id may use lowercase letters, digits and dashes (up to 48), and starts with a letter or digit — for example "codex".');
 
     // Upstream form: empty URL, a bad name, a mistyped command, nothing listening.
     await page.getByRole('button', { name: 'Upstreams', exact: true }).click();

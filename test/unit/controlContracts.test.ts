@@ -53,7 +53,7 @@ describe('ControlApi argument schemas', () => {
     expect((await post(a.control, 'search', { agent: 'default', query: 'read', limit: 3, explain: true })).status).toBe(200);
     expect((await post(a.control, 'cycle', { dryRun: true, agents: ['default'] })).status).toBe(200);
     expect((await post(a.control, 'approve', { agent: 'default', tool: 'v__read', deny: true, id: 'x' })).status).toBe(200);
-    expect((await post(a.control, 'updateSettings', { promote: { minSessions: 2 }, desktop: { startAtLogin: false } })).status).toBe(200);
+    expect((await post(a.control, 'updateSettings', { promote: { minSessions: 2 } })).status).toBe(200);
   });
 });
 

@@ -1,17 +1,39 @@
-// The config file's contract, as data: one zod schema that validates the file (validate.ts turns its
-// first issue into a sentence naming the field) and is published as config.schema.json for editors.
-// Each field's `error` is the reason the sentence gives ("must be a whole number from 1 to 500").
+// The config's one declaration: a zod schema that validates the file (validate.ts turns its first issue
+// into a sentence naming the field), fills in every default, turns the file's shape into the running
+// one (transforms), gives the types (schema.ts: `z.output`) and is published as config.schema.json.
+// Each field's `error` is the reason the sentence gives ("must be a whole number from 1 to 500"); the
+// window's words (shared/errorWords.ts) read the same bounds from the refusal's data (fieldRules.ts).
+// Adding a field is one line here (with its default) and its test.
 import { z } from 'zod';
 import { closest } from '../suggest.js';
 import { maskUrl } from '../redact.js';
 import { CONFIG_VERSION } from './migrate.js';
 
+export const DEFAULT_PORT = 4484;
+export const DEFAULT_AGENT_ID = 'default';
+/** The vendor key the seed-style single `upstream` is stored under. */
+export const SINGLE_UPSTREAM_KEY = 'upstream';
+
+/** Per-agent rule defaults: a cap of 20 keeps a list well under the size where selection accuracy drops. */
+export const DEFAULT_CAP = 20;
+export const DEFAULT_IDLE_WINDOW_DAYS = 21;
+/** Long enough that a conversation's turns (and a prompt cache's lifetime, ~5 min) fall inside it (workingset/quiet.ts). */
+export const DEFAULT_QUIET_MINUTES = 10;
+/** calls.jsonl rotates past this: ~80,000 calls at ~200 bytes each, months of use for most people. */
+export const DEFAULT_ACTIVITY_MAX_FILE_MB = 16;
+/** Inside the 60 s after which MCP SDK clients (and clients without progress handling) give up on a call. */
+export const DEFAULT_APPROVAL_ANSWER_MS = 50_000;
+/** Large enough for big file reads and screenshots; the SDK's own stdio limit is 10 MiB. */
+export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024;
+
 /** Vendor slugs become name prefixes (`vendor__tool`), so keep them short and unambiguous. */
-export const VENDOR_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;
+export const VENDOR_MAX_LENGTH = 32;
+export const VENDOR_PATTERN = new RegExp(`^[a-z0-9][a-z0-9-]{0,${VENDOR_MAX_LENGTH - 1}}$`);
+/** An agent id is a path segment (`/mcp/<id>`) and a file name in the state folder. */
+const AGENT_ID_MAX_LENGTH = 48;
 /** Bearer tokens go in a header: printable, no spaces, and long enough not to be guessed. */
 const AGENT_TOKEN_PATTERN = /^[A-Za-z0-9._~+/=_-]{16,256}$/;
 const AGENT_TOKEN_HINT = 'must be 16 to 256 letters, digits or ._~+/=_- (run `mws agent token <id>` to generate one)';
-const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,47}$/;
 
 /** Issues carrying this param are reported without the value (it is empty, or shown in the reason). */
 export const HIDE_INPUT = { hideInput: true } as const;
@@ -22,21 +44,32 @@ export function isLoopbackHost(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
-// Field builders: each type carries the reason a refusal gives.
+// Field builders: each type carries the reason a refusal gives, made from the same bounds it checks.
 const str = () => z.string({ error: 'must be a string' });
 const nonEmpty = () => str().refine((s) => s.trim() !== '', { error: 'must not be empty', params: HIDE_INPUT });
 const pattern = (re: RegExp, hint: string) => str().regex(re, { error: hint });
+/** Lowercase letters, digits and dashes, starting with a letter or digit, at most `max` long (in the JSON Schema as maxLength). */
+const slug = (max: number, say: (rule: string) => string = (rule) => `must be a slug: ${rule}`) => {
+  const error = say(`up to ${max} lowercase letters, digits and dashes, starting with a letter or digit`);
+  return str().max(max, { error }).regex(/^[a-z0-9][a-z0-9-]*$/, { error });
+};
 const int = (min: number, max: number) => {
   const reason = `must be a whole number from ${min} to ${max}`;
   return z.number({ error: reason }).int({ error: reason }).min(min, { error: reason }).max(max, { error: reason });
 };
 const bool = () => z.boolean({ error: 'must be true or false' });
 const strArray = () => z.array(nonEmpty(), { error: 'must be an array of strings' });
+/**
+ * Turns `~/…` into a path in the user's home folder (paths.ts). Passed in, so this file stays free of
+ * Node: the window's types are derived from it too.
+ */
+export type ExpandHome = (path: string) => string;
+const pathArray = (expand: ExpandHome) => z.array(nonEmpty().transform(expand), { error: 'must be an array of strings' });
 const strRecord = () => z.record(z.string(), str(), { error: 'must be an object of strings' });
 /** A `${secret:NAME}` that is not well formed would be sent as it is: refused instead. */
 const BAD_SECRET_REF = /\$\{secret:(?![A-Za-z0-9._:/-]{1,200}\})/;
 const SECRET_REF_HINT = 'has a malformed ${secret:NAME} reference (NAME: 1 to 200 letters, digits or . _ - / :)';
-/** Header or env values: plain strings, or references `${secret:NAME}`, `${input:ID}`, `${env:NAME}` resolved when connecting. */
+/** Header or env values: plain strings, or references `${secret:NAME}`, `${input:ID}`, `${env:NAME}` resolved when connecting (secrets/refs.ts). */
 const valueRecord = (what: string) =>
   z
     .record(z.string(), str().refine((v) => !BAD_SECRET_REF.test(v), { error: SECRET_REF_HINT, params: HIDE_INPUT }), { error: 'must be an object of strings' })
@@ -53,6 +86,21 @@ const fields = <S extends z.ZodRawShape>(shape: S, what = 'must be an object') =
       return `is not a known field${near ? ` (did you mean "${near}"?)` : ''}; known fields here: ${Object.keys(shape).join(', ')}`;
     },
   });
+/** A section whose fields all have defaults: absent, it is filled in field by field. */
+const section = <S extends z.ZodRawShape>(shape: S) => fields(shape).prefault({} as never);
+/**
+ * `enabled: false` keeps an upstream in the config but turned off; `true` is the same as leaving it out,
+ * so the running config holds the field only as false.
+ */
+const enabled = () =>
+  bool()
+    .optional()
+    .transform((e) => (e === false ? false : undefined))
+    .meta({ description: 'false: the upstream is kept but turned off (not started, its tools out of every list and search).' });
+/** The running upstream: its kind first, and `enabled` only when false. */
+const upstreamOf =
+  <K extends string>(kind: K) =>
+  <T extends { enabled?: false | undefined }>({ enabled, ...u }: T): { kind: K } & Omit<T, 'enabled'> & { enabled?: false } => ({ kind, ...u, ...(enabled === false ? { enabled } : {}) });
 
 /** A pre-registered OAuth client and what to ask for; without it, the client registers itself (CIMD or RFC 7591). */
 const oauthUpstream = fields({
@@ -75,113 +123,164 @@ const httpUpstream = fields({
       ctx.addIssue({ code: 'custom', message: 'must not carry a user name or password (user:pass@); put the credential in "headers" instead, e.g. {"Authorization": "Bearer …"}', input: maskUrl(url) });
     }
   }).meta({ description: 'The MCP server\'s Streamable HTTP (or SSE) endpoint, e.g. http://127.0.0.1:4483/mcp.' }),
-  headers: valueRecord('Headers sent with every request, e.g. {"Authorization": "${secret:upstreams.github.headers.Authorization}"}.').optional(),
+  headers: valueRecord('Headers sent with every request, e.g. {"Authorization": "${secret:upstreams.github.headers.Authorization}"}.').default({}),
   bearerTokenEnvVar: pattern(ENV_NAME, 'must be an environment variable name (letters, digits and _, not starting with a digit)')
     .optional()
     .meta({ description: 'Send "Authorization: Bearer $VAR" with VAR read from mws\'s environment when connecting (Codex\'s bearer_token_env_var). Unset: the upstream says it needs a value.' }),
-  enabled: bool().optional().meta({ description: 'false: the upstream is kept but turned off (not started, its tools out of every list and search).' }),
-  transport: oneOf(['auto', 'streamable-http', 'sse']).optional().meta({ description: 'How to reach it: "auto" (Streamable HTTP, then the old HTTP+SSE), or only one of them.' }),
+  enabled: enabled(),
+  transport: oneOf(['auto', 'streamable-http', 'sse']).optional().meta({ description: 'How to reach it: "auto" (the default: Streamable HTTP, then the old HTTP+SSE), or only one of them.' }),
   oauth: z
     .union([z.literal(false), oauthUpstream], { error: 'must be false (never sign in) or an object with clientId, clientSecret, scope, clientMetadataUrl' })
     .optional()
-    .meta({ description: 'OAuth 2.1 sign-in to this server (used when it answers 401): a pre-registered client, the scope to ask for, or false to never sign in.' }),
-});
-const stdioUpstream = fields({
-  command: nonEmpty().meta({ description: 'The program that starts the server (npx, uvx, a full path…).' }),
-  args: strArray().optional(),
-  env: valueRecord('Environment variables for the server.').optional(),
-  envFile: nonEmpty()
-    .refine((f) => f.startsWith('/') || f.startsWith('~') || /^[A-Za-z]:[\\/]/.test(f) || f.startsWith('\\\\'), { error: 'must be an absolute path (or start with ~/); `mws import` writes it so' })
-    .optional()
-    .meta({ description: 'A dotenv file read each time the server starts; "env" wins over it.' }),
-  cwd: nonEmpty().optional(),
-  enabled: bool().optional().meta({ description: 'false: the upstream is kept but turned off (not started, its tools out of every list and search).' }),
-});
-const builtinUpstream = fields({ builtin: oneOf(['demo']), enabled: bool().optional() });
+    .meta({ description: 'OAuth 2.1 sign-in to this server (used when it answers 401): a pre-registered client, the scope to ask for, or false to never sign in. Absent: sign in with dynamic registration.' }),
+}).transform(upstreamOf('http'));
+const stdioUpstream = (expand: ExpandHome) =>
+  fields({
+    command: nonEmpty().meta({ description: 'The program that starts the server (npx, uvx, a full path…).' }),
+    args: strArray().default([]),
+    env: valueRecord('Environment variables for the server.').default({}),
+    envFile: nonEmpty()
+      .refine((f) => f.startsWith('/') || f.startsWith('~') || /^[A-Za-z]:[\\/]/.test(f) || f.startsWith('\\\\'), { error: 'must be an absolute path (or start with ~/); `mws import` writes it so' })
+      .transform(expand)
+      .optional()
+      .meta({ description: 'A dotenv file read each time the server starts; "env" wins over it.' }),
+    cwd: nonEmpty().transform(expand).optional(),
+    enabled: enabled(),
+  }).transform(upstreamOf('stdio'));
+/** An upstream served in-process by the app itself (the demo toolbox). */
+const builtinUpstream = fields({ builtin: oneOf(['demo']), enabled: enabled() }).transform(({ builtin, ...u }) => upstreamOf('builtin')({ name: builtin, ...u }));
 
 /**
  * An upstream is told apart by the key it has, in this order: `url` (HTTP), `command` (stdio),
  * `builtin`. validate.ts reports the branch of the first key present.
  */
 export const UPSTREAM_KEYS = ['url', 'command', 'builtin'] as const;
-export const upstreamSchema = z.union([httpUpstream, stdioUpstream, builtinUpstream], {
-  error: (iss) => (typeof iss.input === 'object' && iss.input !== null && !Array.isArray(iss.input) ? 'needs "url" for an HTTP server or "command" for a stdio server' : 'must be an object with "url" (HTTP) or "command" (stdio)'),
-});
+const upstreamSchema = (expand: ExpandHome) =>
+  z.union([httpUpstream, stdioUpstream(expand), builtinUpstream], {
+    error: (iss) => (typeof iss.input === 'object' && iss.input !== null && !Array.isArray(iss.input) ? 'needs "url" for an HTTP server or "command" for a stdio server' : 'must be an object with "url" (HTTP) or "command" (stdio)'),
+  });
 
 const agentSchema = fields({
-  id: pattern(AGENT_ID_PATTERN, 'must be a slug: lowercase letters, digits and dashes, starting with a letter or digit'),
-  name: nonEmpty().optional(),
-  cap: int(1, 500).optional().meta({ description: 'How many tools the agent lists at most.' }),
-  idleWindowDays: int(1, 3650).optional().meta({ description: 'A tool unused for this many days leaves the list.' }),
-  approvals: oneOf(['ask', 'allow', 'read-only']).optional(),
-  pins: strArray().optional(),
+  id: slug(AGENT_ID_MAX_LENGTH),
+  name: nonEmpty().optional().meta({ description: 'Shown in the window; default: the id ("Default" for the default agent).' }),
+  cap: int(1, 500).default(DEFAULT_CAP).meta({ description: 'How many tools the agent lists at most.' }),
+  idleWindowDays: int(1, 3650).default(DEFAULT_IDLE_WINDOW_DAYS).meta({ description: 'A tool unused for this many days leaves the list.' }),
+  approvals: oneOf(['ask', 'allow', 'read-only']).default('ask'),
+  pins: strArray().default([]),
   token: pattern(AGENT_TOKEN_PATTERN, AGENT_TOKEN_HINT).optional().meta({ description: 'When set, the agent\'s endpoint needs Authorization: Bearer <token>.' }),
-});
+}).transform(({ name, ...a }) => ({ ...a, name: name ?? (a.id === DEFAULT_AGENT_ID ? 'Default' : a.id) }));
 
 const days = () => int(1, 3650);
 
-export const configFileSchema = fields({
-  $schema: str().optional(),
-  version: z
-    .number({ error: `must be a whole number from 1 to ${CONFIG_VERSION}` })
-    .int({ error: `must be a whole number from 1 to ${CONFIG_VERSION}` })
-    .min(1, { error: `must be a whole number from 1 to ${CONFIG_VERSION}` })
-    .max(CONFIG_VERSION, { error: `is newer than this mws understands (up to ${CONFIG_VERSION}); update mws, or write ${CONFIG_VERSION}` })
-    .optional()
-    .meta({ description: 'The config format\'s version; an older file is migrated when it is read.' }),
-  upstream: upstreamSchema.optional().meta({ description: 'One upstream whose tools keep their own names (instead of "upstreams").' }),
-  upstreams: z
-    .record(pattern(VENDOR_PATTERN, 'has a key that is not a vendor slug (lowercase letters, digits and dashes, up to 32)'), upstreamSchema, { error: 'must be an object keyed by vendor slug' })
-    .optional()
-    .meta({ description: 'MCP servers keyed by vendor slug; their tools are named vendor__tool.' }),
-  listen: fields({
-    host: nonEmpty().refine(isLoopbackHost, { error: 'must be a loopback address (127.0.0.1, ::1 or localhost); the proxy never listens on a network' }).optional(),
-    port: int(0, 65535).optional(),
-  }).optional(),
-  stateDir: nonEmpty().optional(),
-  serverName: pattern(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, "_" or "-"').optional(),
-  backendHints: strRecord().optional(),
-  pins: strArray().optional(),
-  pinFiles: strArray().optional(),
-  promote: fields({
-    minSessions: int(1, 1000).optional(),
-    minCalls: int(1, 100_000).optional(),
-    windowDays: days().optional(),
-    keepDays: days().optional(),
-    pinDecayDays: days().optional(),
-  }).optional(),
-  transcripts: z
-    .array(fields({ type: oneOf(['claude-code']), root: nonEmpty(), agent: pattern(AGENT_ID_PATTERN, 'must be an agent id').optional() }), { error: 'must be an array' })
-    .optional(),
-  timeouts: fields({
-    listMs: int(50, 600_000).optional(),
-    connectMs: int(100, 3_600_000).optional(),
-    callMs: int(50, 86_400_000).optional(),
-    catalogTtlMs: int(0, 86_400_000).optional(),
-    approvalMs: int(100, 86_400_000).optional(),
-    approvalAnswerMs: int(100, 86_400_000).optional().meta({ description: 'A call waiting for approval answers its client after this long (clients give up after about 60 s), saying it waits for the user; its retry after the grant runs at once.' }),
-  }).optional(),
-  maxResultBytes: int(1024, 1024 * 1024 * 1024).optional(),
-  compactDescriptions: bool().optional(),
-  searchAliases: z.record(z.string(), strArray(), { error: 'must be an object of word → array of words' }).optional(),
-  search: fields({
-    learn: bool().optional(),
-    shareLearning: bool()
+/** The file as written: every field optional; parsing fills in the defaults field by field. */
+const fileSchemaWith = (expand: ExpandHome) =>
+  fields({
+    $schema: str().optional(),
+    version: z
+      .number({ error: `must be a whole number from 1 to ${CONFIG_VERSION}` })
+      .int({ error: `must be a whole number from 1 to ${CONFIG_VERSION}` })
+      .min(1, { error: `must be a whole number from 1 to ${CONFIG_VERSION}` })
+      .max(CONFIG_VERSION, { error: `is newer than this mws understands (up to ${CONFIG_VERSION}); update mws, or write ${CONFIG_VERSION}` })
       .optional()
-      .meta({ description: 'Agents learn from each other\'s searches. Default: true while no agent has a token, false once one has; even when true, an agent without a token never teaches one with a token (nor the other way).' }),
-  }).optional(),
-  desktop: fields({ notifyDemotions: bool().optional(), notifyUpstreams: bool().optional(), notifyApprovals: bool().optional(), startAtLogin: bool().optional() }).optional(),
-  agents: z.array(agentSchema, { error: 'must be an array of agents' }).optional(),
-  defaultAgent: bool().optional().meta({ description: 'false: /mcp (the default agent) is not served.' }),
-  uiSessions: fields({ idleMinutes: int(1, 7 * 24 * 60).optional(), maxHours: int(1, 24 * 90).optional() }).optional(),
-  activity: fields({
-    recordArguments: bool().optional().meta({ description: 'true: the activity log (calls.jsonl) also keeps each call\'s arguments and the start of its result. Off by default: the log may be shared when reporting a problem.' }),
-    maxFileMB: int(1, 4096).optional().meta({ description: 'calls.jsonl is rotated to calls.1.jsonl past this size, so the log stays under about twice it.' }),
-  }).optional(),
-  listChanges: fields({
-    quietMinutes: int(0, 24 * 60).optional().meta({ description: 'Scheduled sweeps and usage promotions change an agent\'s list only after it sent nothing for this long, so a running conversation keeps its prompt cache (0: at once). The agent\'s and the user\'s own promote/demote are always at once.' }),
-  }).optional(),
-});
+      .meta({ description: 'The config format\'s version; an older file is migrated when it is read.' }),
+    upstream: upstreamSchema(expand).optional().meta({ description: 'One upstream whose tools keep their own names (instead of "upstreams").' }),
+    upstreams: z
+      .record(slug(VENDOR_MAX_LENGTH, (rule) => `has a key that is not a vendor slug (${rule})`), upstreamSchema(expand), { error: 'must be an object keyed by vendor slug' })
+      .optional()
+      .meta({ description: 'MCP servers keyed by vendor slug; their tools are named vendor__tool.' }),
+    listen: section({
+      host: nonEmpty().refine(isLoopbackHost, { error: 'must be a loopback address (127.0.0.1, ::1 or localhost); the proxy never listens on a network' }).default('127.0.0.1'),
+      port: int(0, 65535).default(DEFAULT_PORT).meta({ description: '0 picks a free port.' }),
+    }),
+    stateDir: nonEmpty().transform(expand).optional().meta({ description: 'The state folder (usage, history, catalogs); default: $XDG_STATE_HOME/mcp-working-set.' }),
+    serverName: pattern(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, "_" or "-"').default('toolbox'),
+    backendHints: strRecord().default({}),
+    pins: strArray().default([]),
+    pinFiles: pathArray(expand).default([]),
+    promote: section({
+      minSessions: int(1, 1000).default(2),
+      minCalls: int(1, 100_000).default(1),
+      windowDays: days().default(30),
+      keepDays: days().default(60),
+      pinDecayDays: days().default(90),
+    }),
+    transcripts: z
+      .array(fields({ type: oneOf(['claude-code']), root: nonEmpty().transform(expand), agent: slug(AGENT_ID_MAX_LENGTH, (rule) => `must be an agent id: ${rule}`).default(DEFAULT_AGENT_ID) }), { error: 'must be an array' })
+      .default([])
+      .meta({ description: 'A client\'s transcripts, and the agent whose calls they hold (its endpoint is what the client uses).' }),
+    timeouts: section({
+      listMs: int(50, 600_000).default(5000).meta({ description: 'How long a list waits for an upstream that is starting.' }),
+      connectMs: int(100, 3_600_000).default(120_000).meta({ description: 'One upstream start (spawn + initialize).' }),
+      callMs: int(50, 86_400_000).default(120_000),
+      catalogTtlMs: int(0, 86_400_000).default(30_000),
+      approvalMs: int(100, 86_400_000).default(120_000).meta({ description: 'How long a call waits in the approvals inbox.' }),
+      approvalAnswerMs: int(100, 86_400_000).default(DEFAULT_APPROVAL_ANSWER_MS).meta({ description: 'A call waiting for approval answers its client after this long (clients give up after about 60 s), saying it waits for the user; its retry after the grant runs at once.' }),
+    }),
+    maxResultBytes: int(1024, 1024 * 1024 * 1024).default(DEFAULT_MAX_RESULT_BYTES).meta({ description: 'The largest upstream result forwarded; a larger one is answered with a sentence.' }),
+    compactDescriptions: bool().default(false),
+    searchAliases: z.record(z.string(), strArray(), { error: 'must be an object of word → array of words' }).default({}),
+    search: section({
+      learn: bool().default(true).meta({ description: 'Record search→call pairs and rank with the words learned from them.' }),
+      shareLearning: bool()
+        .optional()
+        .meta({ description: 'Agents learn from each other\'s searches. Default: true while no agent has a token, false once one has; even when true, an agent without a token never teaches one with a token (nor the other way).' }),
+    }),
+    desktop: z
+      .unknown()
+      .optional()
+      .meta({ deprecated: true, description: 'No longer read: the desktop app keeps its notification and start-at-login switches in its own preferences, and moves this block there on its first start.' }),
+    agents: z.array(agentSchema, { error: 'must be an array of agents' }).optional().meta({ description: 'The agents, each with its own endpoint /mcp/<id>; the default agent (/mcp) is there even when not listed.' }),
+    defaultAgent: bool().default(true).meta({ description: 'false: /mcp (the default agent) is not served.' }),
+    uiSessions: section({
+      idleMinutes: int(1, 7 * 24 * 60).default(120).meta({ description: 'A settings-window session in a browser ends after this long idle…' }),
+      maxHours: int(1, 24 * 90).default(24).meta({ description: '…and this long after its login, whatever happens.' }),
+    }),
+    activity: section({
+      recordArguments: bool().default(false).meta({ description: 'true: the activity log (calls.jsonl) also keeps each call\'s arguments and the start of its result. Off by default: the log may be shared when reporting a problem.' }),
+      maxFileMB: int(1, 4096).default(DEFAULT_ACTIVITY_MAX_FILE_MB).meta({ description: 'calls.jsonl is rotated to calls.1.jsonl past this size, so the log stays under about twice it.' }),
+    }),
+    listChanges: section({
+      quietMinutes: int(0, 24 * 60).default(DEFAULT_QUIET_MINUTES).meta({ description: 'Scheduled sweeps and usage promotions change an agent\'s list only after it sent nothing for this long, so a running conversation keeps its prompt cache (0: at once). The agent\'s and the user\'s own promote/demote are always at once.' }),
+    }),
+  });
 
-/** The file as written, checked: every field optional, nothing filled in yet. */
-export type ConfigFile = z.infer<typeof configFileSchema>;
+/** The file's schema as published (config.schema.json, fieldRules.ts): the input side, where `~` is not expanded yet. */
+export const configFileSchema = fileSchemaWith((p) => p);
+
+export type AgentFile = z.output<typeof agentSchema>;
+
+/** An agent with every default, as one left out of the file (or named only by its id) runs. */
+export const defaultAgent = (id: string = DEFAULT_AGENT_ID): AgentFile => agentSchema.parse({ id });
+
+/**
+ * The running config: the checks that span fields, the single `upstream` kept unprefixed, the default
+ * agent always there, the file-only fields ($schema, version, the old desktop block) left out. What
+ * depends on the machine comes from validate.ts: `~` expanded by paths.ts, the state folder's default.
+ */
+export const configSchemaWith = (expand: ExpandHome) =>
+  fileSchemaWith(expand).transform((o, ctx) => {
+    const { $schema: _schema, version: _version, desktop: _desktop, upstream, upstreams, agents: listed, searchAliases, ...rest } = o;
+    const refuse = (path: PropertyKey[], message: string) => {
+      ctx.issues.push({ code: 'custom', message, path, input: undefined, params: HIDE_INPUT });
+      return z.NEVER;
+    };
+    if (upstream && upstreams) return refuse(['upstream'], 'cannot be used together with "upstreams"; keep one of them');
+    const agents = listed ?? [];
+    const seen = new Set<string>();
+    for (const [i, a] of agents.entries()) {
+      if (seen.has(a.id)) return refuse(['agents', i, 'id'], `repeats the agent id "${a.id}"; ids must be unique`);
+      seen.add(a.id);
+    }
+    if (!rest.defaultAgent && !agents.some((a) => a.id !== DEFAULT_AGENT_ID)) {
+      return refuse(['defaultAgent'], 'is false, so at least one other agent is needed under "agents" (otherwise no endpoint is served)');
+    }
+    return {
+      /** Upstreams keyed by vendor; `prefixNames` is false only for the seed-style single `upstream`, whose tools keep their own names. */
+      upstreams: upstream ? { [SINGLE_UPSTREAM_KEY]: upstream } : (upstreams ?? {}),
+      prefixNames: !upstream,
+      ...rest,
+      searchAliases: Object.fromEntries(Object.entries(searchAliases).map(([k, words]) => [k.toLowerCase(), words])),
+      // The `default` agent always exists: it is what `/mcp` serves.
+      agents: seen.has(DEFAULT_AGENT_ID) ? agents : [defaultAgent(), ...agents],
+    };
+  });

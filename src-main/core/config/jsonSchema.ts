@@ -3,15 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { z } from 'zod';
-import { configFileSchema } from './configSchema.js';
+import { configJsonSchema } from './fieldRules.js';
 
 export const CONFIG_SCHEMA_FILE = 'config.schema.json';
 
 /** The JSON Schema text for the config file, as committed (2-space JSON and a newline). */
 export function configJsonSchemaText(): string {
-  const schema = z.toJSONSchema(configFileSchema, { io: 'input', target: 'draft-2020-12' });
-  const published = { ...schema, title: 'Working Set (mcp-working-set) config', description: 'The config file of mws: upstreams, agents and their rules. Every field is optional.' };
+  const published = { ...configJsonSchema(), title: 'Working Set (mcp-working-set) config', description: 'The config file of mws: upstreams, agents and their rules. Every field is optional.' };
   return JSON.stringify(published, null, 2) + '\n';
 }
 

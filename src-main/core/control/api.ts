@@ -55,7 +55,8 @@ export type SettingsView = {
   port: number;
   compactDescriptions: boolean;
   promote: { minSessions: number; minCalls: number; windowDays: number; pinDecayDays: number };
-  desktop: { notifyDemotions: boolean; notifyUpstreams: boolean; notifyApprovals: boolean; startAtLogin: boolean };
+  /** The desktop app's own preferences (desktop/prefs.ts), answered by its settings bridge; headless there are none. */
+  desktop?: { notifyDemotions: boolean; notifyUpstreams: boolean; notifyApprovals: boolean; startAtLogin: boolean };
   configPath: string | null;
 };
 
@@ -147,7 +148,7 @@ export interface ControlApi {
   uiRevokeAll(args: Record<string, never>): Promise<{ ended: number }>;
   /** Generates a new bearer token for an agent, saves it in the config and answers it (shown once). */
   agentToken(args: { agent: string }): Promise<{ agent: string; token: string; header: string }>;
-  updateSettings(args: { port?: number; compactDescriptions?: boolean; promote?: Partial<SettingsView['promote']>; desktop?: Partial<SettingsView['desktop']> }): Promise<SettingsView>;
+  updateSettings(args: { port?: number; compactDescriptions?: boolean; promote?: Partial<SettingsView['promote']>; desktop?: Partial<NonNullable<SettingsView['desktop']>> }): Promise<SettingsView>;
   /**
    * Gives an upstream a value it needs (an `${input:ID}`, a variable the process lacks) or a secret
    * header/env value, kept in the secret store (config.json gets a reference), and connects it again.

@@ -164,7 +164,6 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     port: filePort(),
     compactDescriptions: p.config.compactDescriptions,
     promote: { minSessions: p.config.promote.minSessions, minCalls: p.config.promote.minCalls, windowDays: p.config.promote.windowDays, pinDecayDays: p.config.promote.pinDecayDays },
-    desktop: { ...p.config.desktop },
     configPath: p.configPath,
   });
   const fields = (a: { name?: unknown; cap?: unknown; idleWindowDays?: unknown; approvals?: unknown }) =>
@@ -283,11 +282,15 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       return settingsView();
     },
     async updateSettings(a) {
+      // The switches are the desktop app's preferences, which its settings bridge takes out of the call;
+      // the config has no place for them, so one reaching the core would be dropped without a word.
+      if (a.desktop !== undefined) {
+        throw new MwsError('usage', 'updateSettings: "desktop" holds the desktop app\'s own preferences (notifications, start at login), which it keeps in its preferences file; this mws runs without the desktop app and has none. Leave "desktop" out, or change them in the desktop app\'s General screen.', { path: 'desktop', reason: 'is the desktop app\'s own preferences; headless mws has none' });
+      }
       await edit((raw) => {
         if (a.port !== undefined && a.port !== filePort()) raw.listen = { ...((raw.listen as Raw | undefined) ?? {}), port: a.port };
         if (a.compactDescriptions !== undefined) raw.compactDescriptions = a.compactDescriptions;
         if (a.promote) raw.promote = { ...((raw.promote as Raw | undefined) ?? {}), ...a.promote };
-        if (a.desktop) raw.desktop = { ...((raw.desktop as Raw | undefined) ?? {}), ...a.desktop };
       });
       return settingsView();
     },

@@ -3,7 +3,7 @@
 // until the agent has been quiet for a while. Revocations go at once: those tools are gone anyway.
 import type { Decision } from './types.js';
 
-// The default, `listChanges.quietMinutes`, is DEFAULT_QUIET_MINUTES in config/defaults.ts.
+// The default, `listChanges.quietMinutes`, is DEFAULT_QUIET_MINUTES in config/configSchema.ts.
 /** Whether an agent is quiet: nothing in flight, and no request for `quietMs` (never seen counts as quiet). */
 export function isQuiet(lastActive: number | undefined, busy: boolean, now: number, quietMs: number): boolean {
   if (busy) return false;

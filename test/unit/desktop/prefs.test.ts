@@ -5,12 +5,12 @@ import Conf from 'conf';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src-main/core/config/load.js';
-import { PREFS_STORE_OPTIONS, editablePrefs, isScreenHash, lastScreen, windowPlace, type DesktopPrefs, type PrefsStore } from '../../../src-main/desktop/prefs.js';
+import { PREFS_DEFAULTS, PREFS_JSON_SCHEMA, PREFS_STORE_OPTIONS, editablePrefs, isScreenHash, lastScreen, prefsSchema, windowPlace, type DesktopPrefs, type PrefsStore } from '../../../src-main/desktop/prefs.js';
 import { migrateConfigPrefs } from '../../../src-main/desktop/prefsMigration.js';
 import { restoredPlace, screenOf, DEFAULT_SIZE } from '../../../src-main/desktop/windowPlace.js';
 import { withDesktopPrefs } from '../../../src-main/desktop/settingsBridge.js';
 import type { ControlApi, SettingsView } from '../../../src-main/core/control/api.js';
-import { tempDir } from '../../helpers/app.js';
+import { startAppFromFile, tempDir } from '../../helpers/app.js';
 import { CONFIG_VERSION } from '../../../src-main/core/config/migrate.js';
 
 const store = (cwd = tempDir()): PrefsStore => new Conf<DesktopPrefs>({ cwd, configName: 'preferences', ...PREFS_STORE_OPTIONS });
@@ -69,15 +69,39 @@ describe('reading a store edited by hand', () => {
     expect(prefs.get('migratedFromConfig')).toBe(false);
   });
 
-  it('reads wrong types as defaults and only the window routes as a last screen', () => {
+  it('refuses a write the schema refuses (conf\'s `schema` option), keeping what was there', () => {
     const prefs = store();
-    (prefs as unknown as Conf<Record<string, unknown>>).set({ notifyUpstreams: 'yes', window: { x: 'a', y: 0, width: 10, height: 10 }, lastScreen: 'javascript:alert(1)' });
+    const loose = prefs as unknown as Conf<Record<string, unknown>>;
+    expect(() => loose.set('notifyUpstreams', 'yes')).toThrow(/schema violation: `notifyUpstreams` must be boolean/);
+    expect(() => loose.set('lastScreen', 'javascript:alert(1)')).toThrow(/schema violation/);
+    expect(() => loose.set('window', { x: 'a', y: 0, width: 10, height: 10, maximized: false })).toThrow(/schema violation/);
     expect(editablePrefs(prefs).notifyUpstreams).toBe(true);
     expect(windowPlace(prefs)).toBeNull();
-    expect(lastScreen(prefs)).toBe('');
     prefs.set('lastScreen', '#/agents/my%20agent/history');
     expect(lastScreen(prefs)).toBe('#/agents/my%20agent/history');
     expect(isScreenHash('#/x"; alert(1)')).toBe(false);
+  });
+
+  it('starts over from the defaults when a hand edit breaks the schema, at start or while running', () => {
+    const cwd = tempDir();
+    const running = store(cwd);
+    running.set('window', { x: 1, y: 2, width: 900, height: 700, maximized: false });
+    expect(windowPlace(running)).toEqual({ x: 1, y: 2, width: 900, height: 700, maximized: false });
+    writeFileSync(join(cwd, 'preferences.json'), JSON.stringify({ notifyUpstreams: 'yes', window: { x: 'a' }, lastScreen: 'javascript:alert(1)', startAtLogin: true }));
+    // Read while running: every key as its default, nothing thrown.
+    expect(editablePrefs(running)).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false });
+    expect(windowPlace(running)).toBeNull();
+    expect(lastScreen(running)).toBe('');
+    // Opened again: the file is the defaults.
+    const reopened = store(cwd);
+    expect(editablePrefs(reopened)).toEqual(editablePrefs(running));
+    expect(JSON.parse(readFileSync(join(cwd, 'preferences.json'), 'utf8'))).toEqual(PREFS_DEFAULTS);
+  });
+
+  it('is declared once: the defaults and conf\'s JSON Schema are the zod schema\'s', () => {
+    expect(Object.keys(PREFS_JSON_SCHEMA).sort()).toEqual(Object.keys(PREFS_DEFAULTS).sort());
+    for (const [key, value] of Object.entries(PREFS_DEFAULTS)) expect((PREFS_JSON_SCHEMA as Record<string, { default?: unknown }>)[key]?.default, key).toEqual(value);
+    expect(prefsSchema.parse({})).toEqual(PREFS_DEFAULTS);
   });
 });
 
@@ -117,12 +141,30 @@ describe('the settings the desktop window sees', () => {
     const r = await bridged.updateSettings({ compactDescriptions: true, desktop: { startAtLogin: true, notifyApprovals: false } });
     expect(seen).toEqual([{ compactDescriptions: true }]);
     expect(r.desktop).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: false, startAtLogin: true });
-    expect((await bridged.settings({})).desktop.startAtLogin).toBe(true);
+    expect((await bridged.settings({})).desktop?.startAtLogin).toBe(true);
     // A switch alone leaves the core's config alone.
     await bridged.updateSettings({ desktop: { notifyDemotions: false } });
     expect(seen).toEqual([{ compactDescriptions: true }]);
     expect(prefs.get('notifyDemotions')).toBe(false);
   });
+  it('works over the real core, which keeps no switch of its own and refuses one sent to it', async () => {
+    const a = await startAppFromFile({});
+    try {
+      const prefs = store();
+      const bridged = withDesktopPrefs(a.app.control, prefs);
+      const r = await bridged.updateSettings({ compactDescriptions: true, desktop: { startAtLogin: true, notifyUpstreams: false } });
+      expect(r).toMatchObject({ compactDescriptions: true, desktop: { startAtLogin: true, notifyUpstreams: false, notifyDemotions: true } });
+      expect(editablePrefs(prefs)).toMatchObject({ startAtLogin: true, notifyUpstreams: false });
+      const file = JSON.parse(readFileSync(a.configPath, 'utf8')) as Record<string, unknown>;
+      expect(file.compactDescriptions).toBe(true);
+      expect(file).not.toHaveProperty('desktop');
+      expect(await a.app.control.settings({})).not.toHaveProperty('desktop');
+      await expect(a.app.control.updateSettings({ desktop: { startAtLogin: false } })).rejects.toMatchObject({ code: 'usage' });
+    } finally {
+      await a.stop();
+    }
+  });
+
   it('saves no switch when the core refuses the edit', async () => {
     const core = { updateSettings: async () => Promise.reject(new Error('config_invalid: port')) } as unknown as ControlApi;
     const prefs = store();
