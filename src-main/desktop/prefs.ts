@@ -80,5 +80,5 @@ export function lastScreen(store: PrefsStore): string {
 
 /** The window's own routes only (`#/…`, no quotes or markup): the value is put back into the page. */
 export function isScreenHash(s: string): boolean {
-  return /^#\/[A-Za-z0-9/_%.\-]{0,200}$/.test(s);
+  return /^#\/[A-Za-z0-9/_%.-]{0,200}$/.test(s);
 }
