@@ -58,5 +58,5 @@ for (const g of gcs) {
   k.ms += g.dur;
   k.max = Math.max(k.max, g.dur);
 }
-console.log(`${lines} lines: ${Math.round(total)} ms; ${stalls.length} stalls > 15 ms, longest ${Math.round(w.wall)} ms (p99 ${Math.round(w.wallP99)}), longest on-CPU ${Math.round(w.cpu)} ms (p99 ${Math.round(w.cpuP99)}), longest less waiting for a core ${Math.round(w.own)} ms (p99 ${Math.round(w.ownP99)}); GC by kind ${JSON.stringify(byKind, (_k, v) => (typeof v === 'number' ? Math.round(v) : v))}; heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB`);
+console.log(`${lines} lines: ${Math.round(total)} ms; ${stalls.length} stalls > 15 ms, longest ${Math.round(w.wall)} ms (p99 ${Math.round(w.wallP99)}), longest on-CPU ${Math.round(w.cpu)} ms (p99 ${Math.round(w.cpuP99)}), longest less waiting for a core ${Math.round(w.own)} ms (p99 ${Math.round(w.ownP99)}); GC within stalls ${Math.round(gcInStalls)} ms; GC by kind ${JSON.stringify(byKind, (_k, v) => (typeof v === 'number' ? Math.round(v) : v))}; heap ${Math.round(process.memoryUsage().heapUsed / 1e6)} MB`);
 await h.close();

@@ -122,7 +122,9 @@ try {
       clearTimeout(timer);
       try {
         process.kill(-proc.pid, 'SIGTERM');
-      } catch {}
+      } catch {
+        // already gone
+      }
       if (sentence) fail(sentence);
       resolve();
     };

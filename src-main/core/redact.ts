@@ -61,7 +61,6 @@ export const MAX_LOG_MESSAGE = 2000;
  * escaped as \n or \x1b, URLs masked, and the whole cut to MAX_LOG_MESSAGE characters.
  */
 export function logSafe(message: string): string {
-  // eslint-disable-next-line no-control-regex
   const escaped = maskUrlsIn(message).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => {
     if (c === '\n') return '\\n';
     if (c === '\r') return '\\r';

@@ -10,7 +10,7 @@ import type { Schema } from 'conf';
 import { z } from 'zod';
 
 /** The window's own routes only (`#/…`, no quotes or markup): the value is put back into the page. */
-const SCREEN_HASH = /^#\/[A-Za-z0-9/_%.\-]{0,200}$/;
+const SCREEN_HASH = /^#\/[A-Za-z0-9/_%.-]{0,200}$/;
 
 /** The window's last size and place, in screen coordinates (the unmaximised bounds when maximised). */
 const windowPlaceSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number(), maximized: z.boolean() });

@@ -26,7 +26,7 @@ export async function killRound(opts: { calls: number; parallel?: number; deadli
     while (!stop) {
       const client = `k-${next++}`;
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'mail_get_message', arguments: { messageId: client }, _meta: ENVELOPE(client) } });
-      let ok = false;
+      let ok: boolean;
       try {
         const res = await fetch(url, {
           method: 'POST',

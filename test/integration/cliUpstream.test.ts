@@ -78,11 +78,11 @@ describe('help', () => {
     let out = '';
     const io = { out: (t: string) => void (out += `${t}\n`), err: () => {} };
     expect(await main(['--help'], io)).toBe(0);
-    expect(out).toMatch(/^  upstream\s+turn an upstream off or on, restart it, read its log, or give it a value it needs$/m);
-    expect(out).toMatch(/^  activity\s+the latest calls/m);
+    expect(out).toMatch(/^ {2}upstream\s+turn an upstream off or on, restart it, read its log, or give it a value it needs$/m);
+    expect(out).toMatch(/^ {2}activity\s+the latest calls/m);
     out = '';
     expect(await main(['upstream', '--help'], io)).toBe(0);
-    expect(out).toMatch(/^mws upstream: .+\n\nUsage:\n  mws upstream enable\|disable\|restart\|log NAME/);
+    expect(out).toMatch(/^mws upstream: .+\n\nUsage:\n {2}mws upstream enable\|disable\|restart\|log NAME/);
     out = '';
     expect(await main(['activity', '--help'], io)).toBe(0);
     expect(out).toContain('--limit N');

@@ -18,6 +18,7 @@ async function app(raw: Record<string, unknown>): Promise<FileApp> {
   apps.push(a);
   return a;
 }
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test reads back whatever JSON the app wrote, at any depth
 const onDisk = (a: FileApp) => JSON.parse(readFileSync(a.configPath, 'utf8')) as Record<string, any>;
 /** An HTTP upstream that answers 401 and records the headers it was sent. */
 async function refusingServer() {

@@ -94,7 +94,7 @@ function* linesFromEnd(path: string): Generator<string> {
       let buf = Buffer.concat([block.subarray(0, n), carry]);
       end = start;
       // Whole lines only: what precedes the first newline waits for the next block (unless at the start).
-      let cut = end > 0 ? buf.indexOf(0x0a) : -1;
+      const cut = end > 0 ? buf.indexOf(0x0a) : -1;
       if (end > 0 && cut < 0) {
         carry = buf;
         continue;

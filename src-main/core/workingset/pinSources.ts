@@ -41,7 +41,12 @@ export class PinSources {
     let changed = false;
     // First seen now, even when a dry run asks about a future time.
     const seenAt = Math.min(now, this.o.clock.now());
-    for (const p of this.filePins) if (this.seen[p] === undefined) (this.seen[p] = seenAt), (changed = true);
+    for (const p of this.filePins) {
+      if (this.seen[p] === undefined) {
+        this.seen[p] = seenAt;
+        changed = true;
+      }
+    }
     if (changed) await writeJsonAtomic(join(this.o.config.stateDir, PIN_FILES_SEEN), this.seen);
   }
 

@@ -122,7 +122,7 @@ export class AgentStateFiles {
   /** Replays the history: the set as it stood after the last recorded change. */
   private async rebuild(agent: string): Promise<AgentState> {
     const state = emptyAgentState();
-    let text = '';
+    let text: string;
     try {
       text = await readFile(this.historyPath(agent), 'utf8');
     } catch {

@@ -196,7 +196,12 @@ export class ToolVectors {
     // Vectors of tools that left are dropped (memory and file stay the size of the toolbox).
     const live = new Set(this.entries.map((e) => this.keyOf(e).key));
     let pruned = false;
-    for (const k of this.vectors.keys()) if (!live.has(k)) (this.vectors.delete(k), (pruned = true));
+    for (const k of this.vectors.keys()) {
+      if (!live.has(k)) {
+        this.vectors.delete(k);
+        pruned = true;
+      }
+    }
     if (fresh > 0 || pruned) await this.writeCache(true);
   }
 
