@@ -26,7 +26,7 @@ describe('the desktop shell and the core', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('has no file named core.ts: control/core.ts is the ControlApi', () => {
+  it('has no file named core.ts: "core" is src-main/core', () => {
     expect(shellFiles).not.toContain('core.ts');
   });
 });
