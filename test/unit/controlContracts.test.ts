@@ -1,7 +1,7 @@
 // The ControlApi's contract: every method has an argument schema, a call with bad arguments is
 // answered 400 with a sentence (path, what was wrong, what the method takes) before the method runs,
 // and every answer is the one envelope with the HTTP status its error code calls for.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,8 @@ import { validateConfig } from '../../src-main/core/config/validate.js';
 import { createApp, type App } from '../../src-main/core/app.js';
 import { ManualClock } from '../../src-main/core/clock.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
-import { CONTROL_CONTRACT, CONTROL_METHODS, type ControlApi } from '../../src-main/core/control/contract.js';
+import { CONTROL_CONTRACT, CONTROL_METHODS, type ControlApi, type ControlArgs, type ControlResult } from '../../src-main/core/control/contract.js';
+import type { HistoryEntry } from '../../src-main/core/workingset/types.js';
 import { controlRoute } from '../../src-main/core/control/http.js';
 import { TwinUpstream, twinTool } from '../helpers/twins.js';
 
@@ -46,6 +47,13 @@ describe('ControlApi argument schemas', () => {
     // The run functions behind app.control: one per contract entry, none the contract does not declare.
     const [handlers] = Object.getOwnPropertySymbols(control).map((s) => (control as unknown as Record<symbol, object>)[s]!);
     expect(Object.keys(handlers!).sort()).toEqual([...CONTROL_METHODS].sort());
+  });
+
+  it('give the interface its types: one entry in contract.ts is the method (checked by the typecheck)', () => {
+    expectTypeOf<ControlArgs<'history'>>().toEqualTypeOf<{ agent: string; limit?: number | undefined }>();
+    expectTypeOf<ControlResult<'history'>>().toEqualTypeOf<HistoryEntry[]>();
+    expectTypeOf<ControlApi['setProxyPaused']>().toEqualTypeOf<(args: { paused: boolean }) => Promise<{ paused: boolean }>>();
+    expect(CONTROL_METHODS).toContain('history');
   });
 
   it('accept every argument a method takes, so good calls run as before', async () => {
