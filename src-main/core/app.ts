@@ -35,7 +35,7 @@ import { saveFailed } from './store/writeFailure.js';
 import { transcriptLearner } from './search/transcriptPairs.js';
 import { searchToolsHandler } from './metaTools/searchTools.js';
 import { CoreEvents } from './control/events.js';
-import { createControl } from './control/core.js';
+import { createControl } from './control/methods.js';
 import { controlRoute } from './control/http.js';
 import { ensureToken } from './store/controlToken.js';
 import type { ControlApi } from './control/api.js';

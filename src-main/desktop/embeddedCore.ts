@@ -1,6 +1,5 @@
 // Starts the same core `mws serve` runs, inside the Electron main process, on the user's config, and
 // hands the shell only what it uses: the ControlApi, the event stream and two look-ups for notices.
-// Named apart from control/core.ts (the ControlApi's implementation), which this does not touch.
 import { SecretOAuthStore } from '../core/upstream/oauth/secretOAuthStore.js';
 import { loadConfig, type LoadedConfig } from '../core/config/load.js';
 import { resolveConfigPath } from '../core/config/paths.js';

@@ -1,14 +1,15 @@
 // ControlApi over Electron IPC: one generic channel pair. `control:invoke` carries {method, args}
 // and answers the same envelope as HTTP /control ({ok, result} or {ok: false, error: {code, message,
-// data}}, control/envelope.ts), with the arguments checked against the method's schema; the window
-// reads errors from it. `control:event` pushes core events to the window.
+// data}}, control/envelope.ts) through the same `dispatch` as HTTP, so the method and its arguments are
+// checked against control/contract.ts; the window reads errors from it. `control:event` pushes core
+// events to the window.
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
-import type { ControlApi } from '../core/control/api.js';
+import type { ControlApi } from '../core/control/contract.js';
 import { dispatch, type Envelope } from '../core/control/envelope.js';
 import type { CoreEvents } from '../core/control/events.js';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/controlChannels.js';
 
-export const INVOKE_CHANNEL = 'control:invoke';
-export const EVENT_CHANNEL = 'control:event';
+export { EVENT_CHANNEL, INVOKE_CHANNEL };
 
 /** The part of IpcMain this uses, so a test can stand in for it. */
 export type IpcMainLike = Pick<IpcMain, 'handle' | 'removeHandler'>;

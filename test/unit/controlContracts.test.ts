@@ -1,7 +1,7 @@
 // The ControlApi's contract: every method has an argument schema, a call with bad arguments is
 // answered 400 with a sentence (path, what was wrong, what the method takes) before the method runs,
 // and every answer is the one envelope with the HTTP status its error code calls for.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +9,8 @@ import { validateConfig } from '../../src-main/core/config/validate.js';
 import { createApp, type App } from '../../src-main/core/app.js';
 import { ManualClock } from '../../src-main/core/clock.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
-import { CONTROL_METHODS, type ControlApi } from '../../src-main/core/control/api.js';
-import { CONTROL_ARG_SCHEMAS, argSchemaOf } from '../../src-main/core/control/argSchemas.js';
+import { CONTROL_CONTRACT, CONTROL_METHODS, type ControlApi, type ControlArgs, type ControlResult } from '../../src-main/core/control/contract.js';
+import type { HistoryEntry } from '../../src-main/core/workingset/types.js';
 import { controlRoute } from '../../src-main/core/control/http.js';
 import { TwinUpstream, twinTool } from '../helpers/twins.js';
 
@@ -40,12 +40,20 @@ async function post(api: ControlApi, method: string, body: unknown): Promise<{ s
 }
 
 describe('ControlApi argument schemas', () => {
-  it('exist for every method the core serves, and for no other', async () => {
-    const served = Object.keys((await setup()).control).sort();
-    const missing = served.filter((m) => argSchemaOf(m) === undefined);
-    expect(missing, `ControlApi methods without an argument schema in control/argSchemas.ts: ${missing.join(', ')}`).toEqual([]);
-    expect(Object.keys(CONTROL_ARG_SCHEMAS).sort()).toEqual([...CONTROL_METHODS].sort());
-    expect(served).toEqual([...CONTROL_METHODS].sort());
+  it('exist for every method the core serves, and for no other (the contract is the one list)', async () => {
+    const control = (await setup()).control;
+    expect(Object.keys(control).sort()).toEqual([...CONTROL_METHODS].sort());
+    expect(Object.keys(CONTROL_CONTRACT)).toEqual([...CONTROL_METHODS]);
+    // The run functions behind app.control: one per contract entry, none the contract does not declare.
+    const [handlers] = Object.getOwnPropertySymbols(control).map((s) => (control as unknown as Record<symbol, object>)[s]!);
+    expect(Object.keys(handlers!).sort()).toEqual([...CONTROL_METHODS].sort());
+  });
+
+  it('give the interface its types: one entry in contract.ts is the method (checked by the typecheck)', () => {
+    expectTypeOf<ControlArgs<'history'>>().toEqualTypeOf<{ agent: string; limit?: number | undefined }>();
+    expectTypeOf<ControlResult<'history'>>().toEqualTypeOf<HistoryEntry[]>();
+    expectTypeOf<ControlApi['setProxyPaused']>().toEqualTypeOf<(args: { paused: boolean }) => Promise<{ paused: boolean }>>();
+    expect(CONTROL_METHODS).toContain('history');
   });
 
   it('accept every argument a method takes, so good calls run as before', async () => {

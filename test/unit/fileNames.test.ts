@@ -20,7 +20,7 @@ describe('file names', () => {
     expect(bad).toEqual([]);
   });
 
-  it('has no desktop file named core.ts: control/core.ts is the ControlApi', () => {
-    expect(readdirSync(join(ROOT, 'src-main/desktop'))).not.toContain('core.ts');
+  it('has no file named core.ts: "core" is src-main/core', () => {
+    expect(files(join(ROOT, 'src-main')).map((f) => f.split('/').pop())).not.toContain('core.ts');
   });
 });

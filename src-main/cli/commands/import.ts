@@ -11,6 +11,7 @@ import { httpControlClient } from '../../core/control/http.js';
 import { readToken } from '../../core/store/controlToken.js';
 import type { ControlApi } from '../../core/control/api.js';
 import { applyImport, scanImports, type ApplyArgs, type ApplyParts } from '../../core/import/service.js';
+import { controlClient } from '../../core/control/envelope.js';
 import type { ImportResult, ImportSource } from '../../core/import/types.js';
 import { cliConfig, type ConfigFlags } from '../config.js';
 import { baseUrl, INSTANCE_PROBE_MS } from '../instance.js';
@@ -42,11 +43,14 @@ async function importer(f: ImportFlags): Promise<Importer> {
     }
   }
   const editor = new ConfigEditor(loaded.path, loaded.raw, loaded.config.stateDir, async () => {});
+  // Checked against the same schemas as a running instance's /control (control/contract.ts).
   return {
     live: false,
-    importScan: (a) => scanImports(a, {}, { self: { serverName: loaded.config.serverName, ports: [loaded.config.listen.port, DEFAULT_PORT] }, upstreams: (editor.current().upstreams ?? {}) as Record<string, unknown> }),
-    importServers: (a) =>
-      importOffline(a, { config: loaded.config, editor, configPath: loaded.path, agentUrl: (id) => `${baseUrl(loaded.config)}/mcp${id === 'default' ? '' : `/${id}`}`, now: Date.now, secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger) }),
+    ...controlClient({
+      importScan: (a) => scanImports(a, {}, { self: { serverName: loaded.config.serverName, ports: [loaded.config.listen.port, DEFAULT_PORT] }, upstreams: (editor.current().upstreams ?? {}) as Record<string, unknown> }),
+      importServers: (a) =>
+        importOffline(a, { config: loaded.config, editor, configPath: loaded.path, agentUrl: (id) => `${baseUrl(loaded.config)}/mcp${id === 'default' ? '' : `/${id}`}`, now: Date.now, secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger) }),
+    }),
   };
 }
 

@@ -11,6 +11,7 @@ import { MwsError } from '../../core/errors.js';
 import { isSecretName } from '../../core/redact.js';
 import { FileSecretStore } from '../../core/secrets/store.js';
 import { valuesControl } from '../../core/control/values.js';
+import { controlClient } from '../../core/control/envelope.js';
 import { silentLogger, stderrLogger } from '../../core/log.js';
 import { StateLock } from '../../core/store/stateLock.js';
 import type { ControlApi } from '../../core/control/api.js';
@@ -89,7 +90,8 @@ async function withValues<T>(loaded: LoadedConfig, command: string, fn: (m: Valu
   const lock = await StateLock.acquire(loaded.config.stateDir, { command }, silentLogger);
   try {
     const editor = new ConfigEditor(loaded.exists ? loaded.path : undefined, loaded.raw, loaded.config.stateDir, async () => {});
-    return await fn(valuesControl({ config: loaded.config, editor, catalog: { reconnect: async () => {}, statuses: () => [] }, secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger) }), false);
+    // Checked against the same schemas as a running instance's /control: the files get only what it would take.
+    return await fn(controlClient(valuesControl({ config: loaded.config, editor, catalog: { reconnect: async () => {}, statuses: () => [] }, secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger) })), false);
   } finally {
     await lock.release();
   }

@@ -8,7 +8,7 @@ import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { ApprovalGate } from '../approvals/gate.js';
 import type { ToolKind } from '../approvals/types.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
-import type { ControlApi } from './api.js';
+import type { ControlHandlers } from './contract.js';
 import type { CoreEvents } from './events.js';
 
 export type ApprovalParts = {
@@ -18,20 +18,17 @@ export type ApprovalParts = {
   gate: ApprovalGate;
   events: CoreEvents;
   /** Checks an agent id (throws agent_not_found with the known ids). */
-  agentId: (v: unknown) => string;
+  agentId: (id: string) => string;
   /** Resolves a tool name (throws tool_not_found with close matches). */
-  resolve: (v: unknown) => ToolEntry;
+  resolve: (tool: string) => ToolEntry;
 };
 
-type Methods = Pick<ControlApi, 'pendingApprovals' | 'approve' | 'grants' | 'revokeGrant'>;
+type Methods = Pick<ControlHandlers, 'pendingApprovals' | 'approve' | 'grants' | 'revokeGrant'>;
 
 export const kindOf = (e: { readOnly: boolean; destructive: boolean } | undefined): ToolKind => (e?.readOnly ? 'read-only' : e?.destructive ? 'destructive' : 'write');
 
 export function approvalsControl(p: ApprovalParts): Methods {
-  const name = (tool: unknown) => {
-    if (typeof tool !== 'string' || !tool) throw new MwsError('usage', 'Name the tool ("tool").');
-    return p.catalog.toolbox().resolve(tool)?.name ?? tool;
-  };
+  const name = (tool: string) => p.catalog.toolbox().resolve(tool)?.name ?? tool;
   const decided = (agent: string, tool: string) => p.events.emit({ type: 'approvalDecided', agent, tool });
 
   return {

@@ -1,14 +1,16 @@
 // The one answer shape of the ControlApi on every transport, and how a call is checked and run:
 // `{ok: true, result}` or `{ok: false, error: {code, message, data}}`. HTTP sends the envelope with the
 // status `statusOf` gives; IPC returns it as the invoke's value. Clients read errors from it.
+// `dispatch` is the one door by name (HTTP, IPC); `controlClient` the one in process (tray, headless
+// CLI, the desktop shell): both check the arguments against contract.ts before a method runs.
 import type { z } from 'zod';
 import { MwsError, errorMessage, type ErrorCode } from '../errors.js';
-import { CONTROL_METHODS, isControlMethod, type ControlApi } from './api.js';
-import { argSchemaOf } from './argSchemas.js';
+import { CONTROL_METHODS, argSchemaOf, isControlMethod, type ControlApi, type ControlHandlers, type ControlMethod } from './contract.js';
 import { errorPath, isDiskFull, saveFailed } from '../store/writeFailure.js';
 
 export type ControlErrorBody = { code: ErrorCode | 'internal'; message: string; data: Record<string, unknown> };
-export type Envelope<T = unknown> = { ok: true; result: T } | { ok: false; error: ControlErrorBody };
+export type Failure = { ok: false; error: ControlErrorBody };
+export type Envelope<T = unknown> = { ok: true; result: T } | Failure;
 
 /** 400 for arguments and values a person can fix, 404 for what does not exist, 409 for a state that forbids the call, 500 for bugs. */
 const STATUS: Record<ControlErrorBody['code'], number> = {
@@ -44,7 +46,7 @@ export function statusOf(envelope: Envelope): number {
   return envelope.ok ? 200 : (STATUS[envelope.error.code] ?? 500);
 }
 
-export function failure(code: ControlErrorBody['code'], message: string, data: Record<string, unknown> = {}): Envelope<never> {
+export function failure(code: ControlErrorBody['code'], message: string, data: Record<string, unknown> = {}): Failure {
   return { ok: false, error: { code, message, data } };
 }
 
@@ -77,6 +79,9 @@ function reasonOf(issue: z.core.$ZodIssue, method: string, base: PropertyKey[] =
     case 'too_small':
       return { path: pathText(path), reason: issue.origin === 'number' ? `must be ${String(issue.minimum)} or more` : 'must not be empty', got: input };
     case 'too_big':
+      // Text too long is not echoed: it may be a secret value (setUpstreamValue), and its start says nothing.
+      if (issue.origin === 'string') return { path: pathText(path), reason: `must be at most ${String(issue.maximum)} characters` };
+      if (issue.origin === 'array') return { path: pathText(path), reason: `must have at most ${String(issue.maximum)} items` };
       // A whole number's own bound (2^53 - 1) is not a limit a person chose: say what the value must be.
       return { path: pathText(path), reason: Number(issue.maximum) >= Number.MAX_SAFE_INTEGER ? 'must be a whole number' : `must be ${String(issue.maximum)} or less`, got: input };
     case 'invalid_value':
@@ -91,12 +96,11 @@ function reasonOf(issue: z.core.$ZodIssue, method: string, base: PropertyKey[] =
   }
 }
 
-/** Checks a call's arguments against its method's schema: undefined when they fit, else the 400 envelope. */
-export function checkArgs(method: string, args: unknown): Envelope<never> | undefined {
+/** Checks a call's arguments against its method's schema: the parsed arguments, or the 400 envelope. */
+export function checkArgs(method: ControlMethod, args: unknown): { ok: true; args: unknown } | Failure {
   const schema = argSchemaOf(method);
-  if (!schema) return failure('internal', `The control method ${method} has no argument schema; add one to control/argSchemas.ts.`, { method });
   const r = schema.safeParse(args, { reportInput: true });
-  if (r.success) return undefined;
+  if (r.success) return { ok: true, args: r.data };
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     return failure('usage', `${method} takes its arguments as a JSON object: ${signature(schema)} (got ${JSON.stringify(args)?.slice(0, 80)}).`, { method });
   }
@@ -110,15 +114,43 @@ export function checkArgs(method: string, args: unknown): Envelope<never> | unde
   });
 }
 
-/** Runs one call: the method must exist, its arguments fit its schema; a thrown MwsError becomes its envelope, anything else a 500. */
+/** The run functions behind a client made by controlClient; a copy of it (`{...api}`) is a plain ControlApi. */
+const HANDLERS = Symbol('control handlers');
+const handlersOf = (api: Partial<ControlApi>): Partial<ControlHandlers> | undefined => (api as { [HANDLERS]?: Partial<ControlHandlers> })[HANDLERS];
+
+/**
+ * The ControlApi in process: each method checks its arguments as dispatch does (a refusal throws the
+ * same `usage` MwsError a remote client gets), then runs; what the method throws passes through as it is.
+ */
+export function controlClient(handlers: ControlHandlers): ControlApi;
+/** A few methods in process (the CLI's secrets commands with no instance running), checked the same way. */
+export function controlClient<K extends ControlMethod>(handlers: Pick<ControlHandlers, K>): Pick<ControlApi, K>;
+export function controlClient(handlers: Partial<ControlHandlers>): Partial<ControlApi> {
+  const method = (m: ControlMethod) => async (args: unknown) => {
+    const checked = checkArgs(m, args);
+    if (!checked.ok) throw new MwsError(checked.error.code as ErrorCode, checked.error.message, checked.error.data);
+    return (handlers[m] as (a: unknown) => Promise<unknown>)(checked.args);
+  };
+  const api = Object.fromEntries(CONTROL_METHODS.filter((m) => Object.hasOwn(handlers, m)).map((m) => [m, method(m)]));
+  Object.defineProperty(api, HANDLERS, { value: handlers, enumerable: false });
+  return api;
+}
+
+/**
+ * Runs one call by name (HTTP /control, IPC): the method must exist, its arguments fit its schema; a
+ * thrown MwsError becomes its envelope, anything else a 500. `api` is the app's (controlClient's, whose
+ * run functions get the parsed arguments) or any ControlApi (a wrapper), which gets them as sent.
+ */
 export async function dispatch(api: ControlApi, method: unknown, args: unknown): Promise<Envelope> {
   if (typeof method !== 'string' || !isControlMethod(method)) {
     return failure('method_not_found', `No control method ${JSON.stringify(typeof method === 'string' ? method.slice(0, 64) : method ?? null)}. Known: ${CONTROL_METHODS.join(', ')}.`, { method: typeof method === 'string' ? method.slice(0, 64) : null });
   }
-  const refused = checkArgs(method, args);
-  if (refused) return refused;
+  const checked = checkArgs(method, args);
+  if (!checked.ok) return checked;
+  const run = handlersOf(api)?.[method] as ((a: unknown) => Promise<unknown>) | undefined;
   try {
-    return { ok: true, result: await (api[method] as (a: unknown) => Promise<unknown>)(args) };
+    const result = run ? await run(checked.args) : await (api[method] as (a: unknown) => Promise<unknown>)(args);
+    return { ok: true, result };
   } catch (err) {
     if (err instanceof MwsError) return failure(err.code, err.message, err.data);
     // A full disk is the machine's state, not a bug (a write that no caller turned into disk_full).

@@ -6,7 +6,7 @@
 // without a CORS preflight, which nothing here answers, so a form or no-cors fetch never gets in.
 import { MwsError } from '../errors.js';
 import type { Route } from '../proxy/listener.js';
-import { CONTROL_METHODS, isControlMethod, type ControlApi, type ControlMethod } from './api.js';
+import { CONTROL_METHODS, isControlMethod, type ControlApi, type ControlMethod } from './contract.js';
 import { dispatch, statusOf, type ControlErrorBody } from './envelope.js';
 import { tokenMatches } from '../store/controlToken.js';
 import { postJson } from './post.js';

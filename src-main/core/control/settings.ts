@@ -9,7 +9,8 @@ import { isSecretName, maskUrl, maskUrlsIn } from '../redact.js';
 import { newAgentToken } from '../proxy/agentAccess.js';
 import { shellLine } from '../printable.js';
 import { clientToolTimeoutSec } from '../import/clientTimeouts.js';
-import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
+import type { AgentView, ClientConfigs, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
+import { VENDOR_SLUG, type ControlHandlers } from './contract.js';
 import type { SecretStore } from '../secrets/store.js';
 import { applyMoves, planMoves, storeMoves } from '../secrets/move.js';
 import { hasPlaceholder, ownsSecret } from '../secrets/refs.js';
@@ -20,7 +21,7 @@ export type SettingsParts = {
   catalog: ToolboxCatalog;
   configPath: string | null;
   agentView: (id: string) => AgentView;
-  members: ControlApi['workingSet'];
+  members: ControlHandlers['workingSet'];
   /** Set while the built-in demo is served: adding an upstream then means leaving the demo, asked first. */
   demo?: () => { stateDir: string } | null;
   /** Where secret values typed into the form go (config.json gets `${secret:…}` references). */
@@ -30,11 +31,9 @@ export type SettingsParts = {
 };
 
 type SettingsMethods = Pick<
-  ControlApi,
+  ControlHandlers,
   'createAgent' | 'updateAgent' | 'deleteAgent' | 'pin' | 'clientConfigs' | 'upstreams' | 'saveUpstream' | 'removeUpstream' | 'testUpstream' | 'settings' | 'updateSettings' | 'agentToken'
 >;
-
-const VENDOR = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 /** A command-line flag whose value is a secret (`--api-key`, `--token`). */
 const secretFlag = (a: string | undefined): boolean => typeof a === 'string' && /^--?[A-Za-z]/.test(a) && !a.includes('=') && isSecretName(a);
@@ -82,7 +81,6 @@ export const MASK = '••••';
  * string clears it.
  */
 export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
-  if (typeof input !== 'object' || input === null) throw new MwsError('usage', 'An upstream needs "url" (HTTP) or "command" (stdio).');
   const prev = (typeof previous === 'object' && previous !== null ? previous : {}) as { url?: unknown; command?: unknown; headers?: unknown; env?: unknown; cwd?: unknown; args?: unknown; envFile?: unknown; bearerTokenEnvVar?: unknown };
   // An edit keeps the upstream turned off if it was (mws upstream enable turns it on).
   const off = (prev as { enabled?: unknown }).enabled === false ? { enabled: false } : {};
@@ -103,9 +101,6 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
     const sameKind = typeof prev.command === 'string';
     const env = input.env ? keep(input.env, prev.env) : sameKind ? prev.env : undefined;
     const cwd = input.cwd !== undefined ? input.cwd : sameKind ? prev.cwd : undefined;
-    if (input.args !== undefined && (!Array.isArray(input.args) || input.args.some((a) => typeof a !== 'string'))) {
-      throw new MwsError('usage', 'An upstream\'s "args" must be a list of strings, one per argument.');
-    }
     return {
       command: input.command,
       ...(input.args?.length ? { args: unmaskArgs(input.args, prev.args) } : {}),
@@ -171,7 +166,6 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
 
   return {
     async createAgent(a) {
-      if (typeof a.id !== 'string' || !a.id) throw new MwsError('usage', 'A new agent needs an "id".');
       if (p.config.agents.some((x) => x.id === a.id)) throw new MwsError('conflict', `An agent "${a.id}" already exists; pick another id.`, { agent: a.id });
       await edit((raw) => void agentsOf(raw).push({ id: a.id, ...fields(a) }));
       return p.agentView(a.id);
@@ -218,7 +212,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       };
     },
     async agentToken(a) {
-      if (typeof a.agent !== 'string' || !p.config.agents.some((x) => x.id === a.agent)) throw new MwsError('agent_not_found', `No agent ${JSON.stringify(a.agent)}.`);
+      if (!p.config.agents.some((x) => x.id === a.agent)) throw new MwsError('agent_not_found', `No agent ${JSON.stringify(a.agent)}.`);
       const token = newAgentToken();
       await edit((raw) => void (findAgent(raw, a.agent).token = token));
       return { agent: a.agent, token, header: `Authorization: Bearer ${token}` };
@@ -227,13 +221,6 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       return rows();
     },
     async saveUpstream(a) {
-      if (typeof a.vendor !== 'string' || !VENDOR.test(a.vendor)) {
-        throw new MwsError('usage', 'The upstream\'s name must be a vendor slug: lowercase letters, digits and dashes, up to 32 (it prefixes its tools: vendor__tool).', {
-          path: 'vendor',
-          reason: 'must be a vendor slug: lowercase letters, digits and dashes, up to 32',
-          got: JSON.stringify(a.vendor)?.slice(0, 80),
-        });
-      }
       const demo = p.demo?.();
       if (demo && a.leaveDemo !== true) {
         throw new MwsError('demo_mode', `This is the demo. Adding an upstream leaves it: the upstream is saved to the config, and takes over when Working Set is restarted without --demo, with its own fresh state. The demo's state stays in ${demo.stateDir} for the next demo. Confirm to leave the demo (leaveDemo: true).`, { demoStateDir: demo.stateDir });
@@ -275,7 +262,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       // Validated as the config would be, so a test never tries what saving would refuse.
       const cfg = validateConfig({ upstreams: { test: json } }, p.config.stateDir).upstreams.test!;
       // Named as saved, so its `${input:…}` values are the ones given to that upstream.
-      const r = await p.catalog.probe(a.vendor && VENDOR.test(a.vendor) ? a.vendor : 'test', cfg);
+      const r = await p.catalog.probe(a.vendor && VENDOR_SLUG.test(a.vendor) ? a.vendor : 'test', cfg);
       return { ok: r.ok, era: r.era ?? null, tools: r.tools, error: r.error === undefined ? null : maskUrlsIn(r.error) };
     },
     async settings() {

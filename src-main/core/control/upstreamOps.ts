@@ -6,7 +6,7 @@ import type { ConfigEditor, Raw } from '../config/editor.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import { maskUrlsIn } from '../redact.js';
 import { recentCalls } from '../usage/activity.js';
-import type { ControlApi } from './api.js';
+import type { ControlHandlers } from './contract.js';
 import { upstreamRows } from './settings.js';
 
 export type UpstreamOpsParts = {
@@ -14,16 +14,16 @@ export type UpstreamOpsParts = {
   editor: ConfigEditor;
   catalog: ToolboxCatalog;
   /** Checks an agent id (throws agent_not_found with the known ids). */
-  agentId: (v: unknown) => string;
+  agentId: (id: string) => string;
 };
 
-type Methods = Pick<ControlApi, 'setUpstreamEnabled' | 'restartUpstream' | 'upstreamLog' | 'activity'>;
+type Methods = Pick<ControlHandlers, 'setUpstreamEnabled' | 'restartUpstream' | 'upstreamLog' | 'activity'>;
 
 export function upstreamOpsControl(p: UpstreamOpsParts): Methods {
-  const known = (vendor: unknown): string => {
-    if (typeof vendor !== 'string' || !(vendor in p.config.upstreams)) {
+  const known = (vendor: string): string => {
+    if (!Object.hasOwn(p.config.upstreams, vendor)) {
       const names = Object.keys(p.config.upstreams);
-      throw new MwsError('not_found', `No upstream ${JSON.stringify(vendor)} in the config.${names.length ? ` The upstreams are: ${names.join(', ')}.` : ' There are none yet.'}`, { vendor: String(vendor) });
+      throw new MwsError('not_found', `No upstream ${JSON.stringify(vendor)} in the config.${names.length ? ` The upstreams are: ${names.join(', ')}.` : ' There are none yet.'}`, { vendor });
     }
     return vendor;
   };

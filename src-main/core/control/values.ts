@@ -9,12 +9,12 @@ import type { SecretStore } from '../secrets/store.js';
 import { fieldSecretName, inputName, ownsSecret, placeholderIds, secretRef } from '../secrets/refs.js';
 import { applyMoves, planConfigMoves, storeMoves } from '../secrets/move.js';
 import { maskUrlsIn } from '../redact.js';
-import type { ControlApi } from './api.js';
+import type { ControlHandlers } from './contract.js';
 
 /** `catalog`: the running one (a CLI command with no instance running passes one that connects nothing). */
 export type ValuesParts = { config: Config; editor: ConfigEditor; catalog: Pick<ToolboxCatalog, 'reconnect' | 'statuses'>; secrets: SecretStore };
 
-type ValuesMethods = Pick<ControlApi, 'setUpstreamValue' | 'secretNames' | 'migrateSecrets'>;
+type ValuesMethods = Pick<ControlHandlers, 'setUpstreamValue' | 'secretNames' | 'migrateSecrets'>;
 
 /** Every string of an upstream's config a reference may sit in, with the header/env name it sits under. */
 function valuesOf(u: UpstreamConfig): Array<{ value: string; field?: 'headers' | 'env'; key?: string }> {
@@ -46,7 +46,6 @@ export function valuesControl(p: ValuesParts): ValuesMethods {
     async setUpstreamValue(a) {
       const u = Object.hasOwn(p.config.upstreams, a.vendor) ? p.config.upstreams[a.vendor] : undefined;
       if (!u) throw new MwsError('not_found', `No upstream "${a.vendor}"; the configured ones are ${Object.keys(p.config.upstreams).join(', ') || 'none'}.`, { vendor: a.vendor });
-      if (typeof a.value !== 'string' || a.value === '') throw new MwsError('usage', 'Give a value (an empty one would still leave the upstream waiting).');
       const t = target(a.vendor, u, a.key);
       await p.secrets.set(t.name, a.value);
       if (t.field) {

@@ -1,14 +1,10 @@
 // The window's one way to the core: the ControlApi, over Electron IPC when the preload provides it,
 // else over HTTP /control with the session cookie (the headless window). Events likewise.
-import type { ControlApi, ControlArgs, ControlMethod, ControlResult } from '../../../src-main/core/control/api';
-import type { CoreEvent } from '../../../src-main/core/control/events';
-import type { Envelope } from '../../../src-main/core/control/envelope';
+// The core's types come from its one contract module, as types only (test/unit/rendererImports).
+import type { ControlApi, ControlArgs, ControlBridge, ControlMethod, ControlResult, CoreEvent, Envelope } from '../../../src-main/core/control/contract';
 
 /** Both transports answer the control envelope; errors are read from it, never from a message's text. */
-export type Bridge = {
-  invoke(method: string, args: unknown): Promise<Envelope>;
-  onEvent(listener: (e: CoreEvent) => void): () => void;
-};
+export type Bridge = ControlBridge;
 
 declare global {
   interface Window {

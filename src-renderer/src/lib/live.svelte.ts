@@ -1,9 +1,7 @@
 // Live state shared by every screen: the status, the approvals inbox, and a tick that moves on every
 // core event so that screens re-read what they show. One source for counts: every screen reads them here.
 import { call, onEvent } from './bridge';
-import type { StatusView } from '../../../src-main/core/control/api';
-import type { CoreEvent } from '../../../src-main/core/control/events';
-import type { PendingView } from '../../../src-main/core/approvals/types';
+import type { CoreEvent, PendingView, StatusView } from '../../../src-main/core/control/contract';
 
 export const live = $state({
   status: undefined as StatusView | undefined,

@@ -1,4 +1,6 @@
-// The ControlApi over the core's parts. Each method validates its arguments and says what was wrong.
+// The run function of every control method over the core's parts: the working set, search and report
+// ones here, the rest from settings.ts, approvals.ts, upstreamOps.ts and values.ts. Arguments arrive
+// checked against contract.ts; what is checked here needs the state (an agent or a tool that exists).
 import { MwsError } from '../errors.js';
 import { DEFAULT_PORT, type Config } from '../config/schema.js';
 import type { Clock } from '../clock.js';
@@ -10,7 +12,9 @@ import type { ApprovalGate } from '../approvals/gate.js';
 import type { UsageStore } from '../usage/usageStore.js';
 import { metaTools } from '../metaTools/definitions.js';
 import { hitView } from '../search/reply.js';
-import type { AgentReport, AgentView, ControlApi, MemberRow } from './api.js';
+import type { AgentReport, AgentView, MemberRow } from './api.js';
+import type { ControlApi, ControlHandlers } from './contract.js';
+import { controlClient } from './envelope.js';
 import { buildReport, countHistory, listingCost, memoIso } from './report.js';
 import { TokenCountFile } from './tokenCounts.js';
 import type { ConfigEditor } from '../config/editor.js';
@@ -54,21 +58,19 @@ export type ControlParts = {
   droppedCallRecords?: (agent: string) => number;
 };
 
-function str(v: unknown, what: string): string {
-  if (typeof v !== 'string' || !v) throw new MwsError('usage', `${what} is required.`);
-  return v;
+/** The ControlApi over the core's parts: every caller in process goes through its argument checks. */
+export function createControl(p: ControlParts): ControlApi {
+  return controlClient(controlHandlers(p));
 }
 
-export function createControl(p: ControlParts): ControlApi {
+export function controlHandlers(p: ControlParts): ControlHandlers {
   const secrets = p.secrets ?? new MemorySecretStore();
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-  const agentId = (v: unknown) => {
-    const id = str(v, '"agent"');
+  const agentId = (id: string) => {
     p.sets.agent(id); // throws agent_not_found with the known ids
     return id;
   };
-  const resolve = (name: unknown) => {
-    const tool = str(name, '"tool"');
+  const resolve = (tool: string) => {
     const entry = p.catalog.toolbox().resolve(tool);
     if (!entry) {
       const near = p.search.closeNames(tool, 3);
@@ -80,8 +82,7 @@ export function createControl(p: ControlParts): ControlApi {
    * The tool whose learned words are asked for: a name pairs were kept under (the tool may have left the
    * toolbox since), else the toolbox's tool for the name as typed (a short name included).
    */
-  const learnedTool = (name: unknown) => {
-    const tool = str(name, '"tool"');
+  const learnedTool = (tool: string) => {
     if (p.search.learning?.knows(tool)) return tool;
     const entry = p.catalog.toolbox().resolve(tool);
     if (entry) return entry.name;
@@ -122,13 +123,7 @@ export function createControl(p: ControlParts): ControlApi {
     return u.origin;
   };
   const importPorts = () => [...new Set([filePort(), Number(new URL(p.baseUrl()).port), p.config.listen.port, DEFAULT_PORT])];
-  const parseNow = (v: unknown) => {
-    const s = str(v, '"now" (an ISO time such as 2026-12-24T09:00:00Z)');
-    const t = Date.parse(s);
-    if (Number.isNaN(t)) throw new MwsError('usage', `"now" must be an ISO time such as 2026-12-24T09:00:00Z (got "${s}").`);
-    return t;
-  };
-  const agentList = (v: unknown) => (v === undefined ? undefined : (Array.isArray(v) ? v : [v]).map(agentId));
+  const agentList = (ids: string[] | undefined) => ids?.map(agentId);
 
   const paused = () => p.events.emit({ type: 'paused', proxy: p.runtime.proxyPaused, demotion: p.sets.demotionPaused });
   /** Token counts by definition, kept in the state folder across restarts. */
@@ -206,9 +201,8 @@ export function createControl(p: ControlParts): ControlApi {
     },
     async demote(a) {
       const agent = agentId(a.agent);
-      const tool = str(a.tool, '"tool"');
-      const name = p.catalog.toolbox().resolve(tool)?.name ?? tool;
-      if (!p.sets.members(agent).some((m) => m.tool === name) && !p.catalog.toolbox().get(name)) resolve(tool);
+      const name = p.catalog.toolbox().resolve(a.tool)?.name ?? a.tool;
+      if (!p.sets.members(agent).some((m) => m.tool === name) && !p.catalog.toolbox().get(name)) resolve(a.tool);
       const changed = await p.sets.demote(agent, name, 'user');
       return { tool: name, changed, size: p.sets.listedCount(agent) };
     },
@@ -217,7 +211,7 @@ export function createControl(p: ControlParts): ControlApi {
     },
     async sweepPreview(a) {
       // Exactly the rule the sweep applies: the scheduled cycle, dry.
-      return p.sets.sweepPreview(parseNow(a.now), agentList(a.agents));
+      return p.sets.sweepPreview(Date.parse(a.now), agentList(a.agents));
     },
     async search(a) {
       const agent = agentId(a.agent);
@@ -247,9 +241,7 @@ export function createControl(p: ControlParts): ControlApi {
     },
     async forgetLearned(a) {
       const tool = learnedTool(a.tool);
-      const word = a.word === undefined ? undefined : str(a.word, '"word"');
-      // As argSchemas.ts bounds it at the transports; an in-process caller (a headless CLI) is held to it too.
-      if (word !== undefined && word.length > 100) throw new MwsError('usage', `"word" is ${word.length} characters; a learned word is at most 24 letters (a phrase up to 100 characters forgets each of its words).`);
+      const word = a.word;
       return { tool, ...(word !== undefined ? { word } : {}), forgotten: p.search.learning?.forget(tool, word) ?? 0 };
     },
     async report(a) {
@@ -282,7 +274,7 @@ export function createControl(p: ControlParts): ControlApi {
       return reports;
     },
     async setDemotionPaused(a) {
-      p.sets.demotionPaused = a.paused === true;
+      p.sets.demotionPaused = a.paused;
       paused();
       return { paused: p.sets.demotionPaused };
     },
@@ -293,7 +285,7 @@ export function createControl(p: ControlParts): ControlApi {
       return { url: `${p.baseUrl()}/ui?token=${p.uiToken()}` };
     },
     async upstreamTools(a) {
-      const vendor = str(a.vendor, '"vendor"');
+      const vendor = a.vendor;
       const listedBy = new Map<string, string[]>();
       for (const ag of p.config.agents) for (const e of p.router.workingSetEntries(ag.id)) listedBy.set(e.name, [...(listedBy.get(e.name) ?? []), ag.id]);
       return [...p.catalog.toolbox().all()]
@@ -310,13 +302,13 @@ export function createControl(p: ControlParts): ControlApi {
       return (await import('../import/service.js')).applyImport(a, { config: p.config, editor: p.editor, configPath: p.configPath, agentUrl: (id) => `${configBaseUrl()}/mcp${agentId(id) === 'default' ? '' : `/${id}`}`, now: () => p.clock.now(), ports: importPorts(), secrets });
     },
     async signIn(a) {
-      return p.catalog.signIn(str(a.vendor, '"vendor"'));
+      return p.catalog.signIn(a.vendor);
     },
     async signOut(a) {
-      return p.catalog.signOut(str(a.vendor, '"vendor"'));
+      return p.catalog.signOut(a.vendor);
     },
     async setProxyPaused(a) {
-      p.runtime.proxyPaused = a.paused === true;
+      p.runtime.proxyPaused = a.paused;
       paused();
       return { paused: p.runtime.proxyPaused };
     },
