@@ -25,7 +25,12 @@ const not = (got: string | undefined) => (got === undefined ? '' : ` (not ${got}
 const WORDS: Record<string, (got: string | undefined, reason: string, r: Rules) => string | undefined> = {
   id: (_g, _r, r) => `An id may use lowercase letters, digits and dashes${r.maxLength ? ` (${upTo(r)})` : ''}, and starts with a letter or digit — for example "codex".`,
   name: (_g, _r, r) => `Give a name${r.maxLength ? `, ${upTo(r, ' characters')}` : ''}.`,
-  cap: (got, _r, r) => (!range(r) ? undefined : got === undefined || got === '""' || got === 'null' ? `Give the cap: how many tools the agent lists, a whole number ${range(r)}.` : `The cap is how many tools the agent lists: a whole number ${range(r)} (not ${got}).`),
+  cap: (got, _r, r) =>
+    got === undefined || got === '""' || got === 'null'
+      ? `Give the cap: how many tools the agent lists, a whole number${range(r) ? ` ${range(r)}` : ''}.`
+      : range(r)
+        ? `The cap is how many tools the agent lists: a whole number ${range(r)} (not ${got}).`
+        : undefined,
   idleWindowDays: (got, _r, r) => (range(r) ? `The idle window is a number of days ${range(r)}${not(got)}: a tool unused that long leaves the list.` : undefined),
   approvals: () => 'Choose how this agent asks: ask on first call, allow all, or read-only tools only.',
   url: (_g, reason) => (/empty/.test(reason) ? 'Give the server\'s URL, for example http://127.0.0.1:4483/mcp.' : 'The URL must start with http:// or https://, for example https://example.com/mcp.'),

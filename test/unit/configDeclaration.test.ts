@@ -62,6 +62,7 @@ describe('the range words come from the schema', () => {
     expect(fieldError({ message: err.message, data: { ...err.data, min: 2, max: 7 } }).text).toBe('The cap is how many tools the agent lists: a whole number from 2 to 7 (not 0).');
     // Without bounds (an error from elsewhere) the sentence says what the core said, not a number of its own.
     expect(fieldError({ message: 'x', data: { path: 'agents[0].cap', reason: 'must be a whole number from 1 to 9', got: '0' } }).text).toBe('This value is not accepted: it must be a whole number from 1 to 9.');
+    expect(fieldError({ message: 'x', data: { path: 'cap', reason: 'must be a number', got: 'null' } }).text).toBe('Give the cap: how many tools the agent lists, a whole number.');
   });
 
   it('says an id\'s length as the schema has it (the window said 32 while ids of 48 were accepted)', () => {

@@ -1,12 +1,15 @@
 // The running config's types: what configSchema.ts's schema gives after validation (`z.output`), every
 // field filled, defaults applied. Declared there once; named here for the modules that take a part.
 import type { z } from 'zod';
-import type { configSchemaWith } from './configSchema.js';
+import type { configFileSchema, configSchemaWith } from './configSchema.js';
 
 export { DEFAULT_AGENT_ID, DEFAULT_PORT, SINGLE_UPSTREAM_KEY } from './configSchema.js';
 
 /** The state folder's default depends on the machine, so validateConfig fills it in (configSchema.ts). */
 export type Config = Omit<z.output<ReturnType<typeof configSchemaWith>>, 'stateDir'> & { stateDir: string };
+
+/** The file as a person writes it: every field optional (what config.schema.json describes). */
+export type ConfigFileInput = z.input<typeof configFileSchema>;
 
 export type UpstreamConfig = Config['upstreams'][string];
 export type HttpUpstreamConfig = Extract<UpstreamConfig, { kind: 'http' }>;

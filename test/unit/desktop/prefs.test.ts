@@ -52,6 +52,16 @@ describe('moving the desktop fields out of an old config', () => {
     expect(editablePrefs(prefs)).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false });
   });
 
+  it('loads a config whose old block holds anything, moves nothing from it and takes it out of the file', async () => {
+    const path = join(tempDir(), 'config.json');
+    writeFileSync(path, JSON.stringify({ pins: ['a__b'], desktop: 'junk' }));
+    const prefs = store();
+    const r = await migrateConfigPrefs(prefs, await loadConfig(path, '/tmp/s'));
+    expect(r.moved).toEqual([]);
+    expect(editablePrefs(prefs)).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false });
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ version: CONFIG_VERSION, pins: ['a__b'] });
+  });
+
   it('takes only booleans from the old block', async () => {
     const prefs = store();
     const r = await migrateConfigPrefs(prefs, { config: undefined as never, path: join(tempDir(), 'c.json'), exists: false, raw: { desktop: { notifyApprovals: 'no', startAtLogin: true } } });
