@@ -280,7 +280,8 @@ export class UpstreamConnection implements Upstream {
   private async listOnce(remaining: () => number): Promise<Tool[]> {
     if (!this.live && this.status === 'needs-sign-in') throw this.signInError();
     const live = this.live ?? (await this.waitForStart(remaining()));
-    const { tools, skipped } = await listAllTools(live.client, this.vendor, remaining);
+    const { tools, skipped, repeated } = await listAllTools(live.client, this.vendor, remaining);
+    if (repeated.length) this.opts.log.warn(`upstream "${this.vendor}" listed ${repeated.length} tool name(s) more than once; the first of each is kept: ${repeated.slice(0, 5).join(', ')}${repeated.length > 5 ? ', …' : ''}`);
     if (skipped.length) this.opts.log.warn(`upstream "${this.vendor}" listed ${skipped.length} malformed tool(s), left out: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`);
     this.status = 'up';
     this.lastError = undefined;
