@@ -2,7 +2,8 @@
 // px"; checked before only with the small fixture files): five clients, 93 servers, long names,
 // commands, URLs and env lists, a Claude Code file with twelve projects, VS Code inputs, Codex TOML,
 // Working Set's own entries and a duplicate. At 1280 and 800 px nothing is wider than the window, a cut
-// command keeps its whole text in a tooltip, every button stays on screen, and an import's result fits.
+// command keeps its whole text in a tooltip, every button stays on screen, and an import's result and
+// the Upstreams screen that then holds those servers fit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,7 +77,7 @@ describe.each([1280, 800])('Import with realistic configs at %i px', (width) => 
       // A long command is cut to a few lines on screen; its whole text is the tooltip.
       const where = page.getByTestId('import-where-desktop-observability-and-incident-management-server-0').first();
       const full = (await where.getAttribute('title'))!;
-      expect(full).toMatch(/^npx -y @acme-internal-platform-engineering\/mcp-server-observability-and-incident-management-suite-0@1\.0\.0 --workspace \/home\/dana\/.+\/workspace-0 --log-level=debug$/);
+      expect(full).toMatch(/^\/opt\/acme\/toolchains\/node-22\.11\.0\/bin\/npx -y @acme-internal-platform-engineering\/mcp-server-observability-and-incident-management-suite-0@1\.0\.0 --workspace \/home\/dana\/.+\/workspace-0 --log-level=debug$/);
       expect(await where.textContent()).toBe(full);
 
       // Every button and checkbox is inside the window's width (reachable by scrolling down only).
@@ -93,6 +94,17 @@ describe.each([1280, 800])('Import with realistic configs at %i px', (width) => 
       await source.getByTestId('import-result').waitFor({ timeout: 30_000 });
       expect(await source.getByTestId('import-result').textContent()).toMatch(/Added \d+ upstreams/);
       expect(await overflow(page)).toEqual([]);
+
+      // The Upstreams screen with those servers (down: their commands are not on this machine) fits too:
+      // it ran past 800 px with a long command and a status sentence, its buttons off the window.
+      await page.evaluate(() => (location.hash = '#/upstreams'));
+      const imported = width === 800 ? 'cursor-1' : 'codex-1';
+      await page.getByTestId(`last-error-${imported}`).waitFor({ timeout: 30_000 });
+      expect(await overflow(page)).toEqual([]);
+      const buttons = await page.evaluate(() => [...document.querySelectorAll('table[data-testid="upstreams"] button')].map((el) => el.getBoundingClientRect()).filter((r) => r.right > innerWidth).length);
+      expect(buttons).toBe(0);
+      const whereUp = page.getByTestId(`where-${imported}`);
+      expect(await whereUp.getAttribute('title')).toBe(await whereUp.textContent());
     } finally {
       await page.close();
     }

@@ -2,6 +2,8 @@
 // file, long names, long commands and arguments, env values, URLs with long paths and queries, a
 // Claude Code file with many projects, VS Code `inputs`, Codex TOML, the same server under two names,
 // and Working Set's own entries (by URL and through mcp-remote). For the Import screen at 800 px.
+// Nothing here reaches past loopback once imported: the commands are absolute paths that do not exist
+// (they fail at once, ENOENT) and the URLs name a closed loopback port, with realistic lengths.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -16,7 +18,7 @@ function write(path: string, text: string): void {
 /** One stdio server with long arguments and env values. */
 function stdio(i: number): Record<string, unknown> {
   return {
-    command: i % 3 === 0 ? 'npx' : i % 3 === 1 ? 'uvx' : '/opt/homebrew/Cellar/node/22.11.0/libexec/bin/node',
+    command: i % 3 === 0 ? '/opt/acme/toolchains/node-22.11.0/bin/npx' : i % 3 === 1 ? '/opt/acme/toolchains/python-3.12/bin/uvx' : '/opt/homebrew/Cellar/node/22.11.0/libexec/bin/node',
     args: i % 3 === 0 ? ['-y', `${LONG_PKG}-${i}@1.${i}.0`, '--workspace', `${LONG_PATH}/workspace-${i}`, '--log-level=debug'] : i % 3 === 1 ? [`mcp-server-analytics-warehouse-connector-${i}`, '--connection-string', `postgresql://readonly_reporting_user@warehouse-replica-${i}.internal.example.com:5432/analytics_production?sslmode=require`] : [`${LONG_PATH}/dist/server-${i}.js`],
     env: { [`SERVICE_${i}_API_TOKEN`]: `tok_${'x'.repeat(40)}${i}`, LOG_DIRECTORY: `${LONG_PATH}/logs/${i}`, ...(i % 2 ? { REGION: 'eu-west-1' } : {}) },
   };
@@ -27,7 +29,7 @@ function servers(count: number, prefix: string): Record<string, Record<string, u
   const out: Record<string, Record<string, unknown>> = {};
   for (let i = 0; i < count; i++) {
     const name = i % 4 === 0 ? `${prefix}-observability-and-incident-management-server-${i}` : `${prefix}-${i}`;
-    out[name] = i % 5 === 4 ? { url: `https://mcp.example-enterprise-tools.com/v2/organizations/northwind-traders/workspaces/payments/servers/${prefix}-${i}/mcp?region=eu-west-1&tenant=${'t'.repeat(30)}`, headers: { Authorization: `Bearer ${'s'.repeat(48)}`, 'X-Workspace-Identifier': 'northwind-traders-payments' } } : stdio(i);
+    out[name] = i % 5 === 4 ? { url: `http://127.0.0.1:9/v2/organizations/northwind-traders/workspaces/payments/servers/${prefix}-${i}/mcp?region=eu-west-1&tenant=${'t'.repeat(30)}`, headers: { Authorization: `Bearer ${'s'.repeat(48)}`, 'X-Workspace-Identifier': 'northwind-traders-payments' } } : stdio(i);
   }
   return out;
 }
