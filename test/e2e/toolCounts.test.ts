@@ -69,6 +69,8 @@ describe('every count of the toolbox and of a list', () => {
     expect(report.out).toContain(`Agent default (Default): ${LISTED}, idle window 21 days; ${UNLISTED}`);
     expect(report.out).toMatch(new RegExp(`listing 1 tool \\+ 4 meta-tools: [\\d,]+ tokens, against [\\d,]+ tokens for the whole toolbox, ${TOOLBOX} \\+ 4 meta-tools \\(`));
     expect(report.out).not.toMatch(/\b71 tools\b/);
+    // fx__echo is read-only; with its upstream off nothing says what it is, so the report does not call it "write".
+    expect(report.out).toMatch(/fx__echo \(not listed upstream now\) +— /);
 
     const agent = await connectClient(`${base}/mcp`, 'auto', 'counts');
     try {
@@ -99,6 +101,8 @@ describe('every count of the toolbox and of a list', () => {
         expect(await page.getByTestId('status-toolbox').textContent()).toBe(TOOLBOX);
         expect(await page.getByTestId('status').textContent()).toMatch(/· 4 meta-tools\s*$/);
         expect(await page.getByTestId('agent-listed').textContent()).toBe(`· ${LISTED}`);
+        expect(await page.getByTestId('kind-fx__echo').textContent()).toBe('—');
+        expect(await page.getByTestId('kind-demo__mail_send_message').textContent()).toBe('write');
 
         await page.evaluate(() => (location.hash = '#/report'));
         await page.getByTestId('report-cost').waitFor();

@@ -27,7 +27,7 @@ export async function runReport(io: Io, f: ConfigFlags & { agent: string | undef
       io.out(`Agent ${r.agent} (${r.name}): ${listedWords(size, r.cap)}, idle window ${plural(r.idleWindowDays, 'day')}${unlisted ? `; ${unlisted}` : ''}`);
       io.out(`  listing ${listingWords(size)}: ${r.listedTokens.toLocaleString('en')} tokens, against ${r.toolboxTokens.toLocaleString('en')} tokens for the whole toolbox, ${wholeListingWords(r.toolboxTools, upstreams)} (${pct}%)`);
       if (r.listed.length) {
-        io.out(table(['  tool', 'kind', 'promoted by', 'when', 'last used'], r.listed.map((m) => [`  ${m.tool}${m.available ? '' : m.pinned ? ' (pinned, but no upstream lists a tool by this name)' : ' (not listed upstream now)'}`, kindOf(m), m.pinned ? `pin (${m.pinned})` : m.promotedBy, ago(m.promotedAt), ago(m.lastUsedAt)])));
+        io.out(table(['  tool', 'kind', 'promoted by', 'when', 'last used'], r.listed.map((m) => [`  ${m.tool}${m.available ? '' : m.pinned ? ' (pinned, but no upstream lists a tool by this name)' : ' (not listed upstream now)'}`, m.available ? kindOf(m) : '—', m.pinned ? `pin (${m.pinned})` : m.promotedBy, ago(m.promotedAt), ago(m.lastUsedAt)])));
       }
       io.out(`  ${plural(r.calls.reduce((a, c) => a + c.ok + c.failed, 0), 'call')}, ${plural(r.searches, 'search', 'searches')}`);
       if (r.droppedCallRecords) io.out(`  ${plural(r.droppedCallRecords, 'call record')} could not be written since the instance started (the state folder's disk was full or unwritable): not counted above.`);
