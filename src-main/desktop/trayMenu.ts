@@ -2,6 +2,7 @@
 // Node; tray.ts turns it into an Electron menu. No electron import here.
 import type { StatusView } from '../core/control/api.js';
 import { statusWord, waitsForUser } from '../shared/statusWords.js';
+import { listedWords, META_TOOLS_WORDS, toolboxWords, upstreamHealthWords } from '../shared/countWords.js';
 
 export type TrayAction =
   | { kind: 'toggleProxy' }
@@ -46,16 +47,14 @@ export function trayTitle(s: StatusView | undefined): string {
 
 export function trayTooltip(s: StatusView | undefined): string {
   if (!s) return 'Working Set — starting';
-  const up = s.upstreams.filter((u) => u.status === 'up').length;
   const waiting = s.pendingApprovals > 0 ? ` · ${plural(s.pendingApprovals, 'call')} waiting for approval` : '';
   const signIn = s.upstreams.filter((u) => u.status === 'needs-sign-in').map((u) => u.vendor);
   const signInText = signIn.length ? ` · sign in to ${signIn.join(', ')}` : '';
-  return `Working Set — ${s.proxyPaused ? 'paused' : 'listening'} · ${up} of ${plural(s.upstreams.length, 'upstream')} up${waiting}${signInText}`;
+  return `Working Set — ${s.proxyPaused ? 'paused' : 'listening'} · ${upstreamHealthWords(s.upstreams)}${waiting}${signInText}`;
 }
 
 export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
   if (!s) return [{ type: 'normal', label: 'Starting…', enabled: false }, { type: 'separator' }, { type: 'normal', label: 'Quit Working Set', enabled: true, action: { kind: 'quit' } }];
-  const up = s.upstreams.filter((u) => u.status === 'up').length;
   // An upstream that waits for the user (a value, a sign-in) is not "down": it gets its own line to act on.
   const down = s.upstreams.filter((u) => u.status !== 'up' && u.status !== 'off' && !waitsForUser(u)).map((u) => u.vendor);
   const waiting = s.upstreams.filter((u) => waitsForUser(u) && u.status !== 'needs-sign-in');
@@ -63,7 +62,9 @@ export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
   const signIns = s.upstreams.filter((u) => u.status === 'needs-sign-in').map((u): MenuItem => ({ type: 'normal', label: `Sign in to ${u.vendor}…`, enabled: true, action: { kind: 'signIn', vendor: u.vendor } }));
   return [
     { type: 'normal', label: `${s.proxyPaused ? 'Paused' : 'Listening'} on ${s.url}/mcp`, enabled: false },
-    { type: 'normal', label: `Upstreams: ${up} of ${s.upstreams.length} up${down.length ? ` (down: ${down.join(', ')})` : ''} · ${plural(s.toolboxSize, 'tool')}`, enabled: false },
+    // The same words as the window's header and `mws report` (shared/countWords.ts).
+    { type: 'normal', label: `Upstreams: ${upstreamHealthWords(s.upstreams, down)}`, enabled: false },
+    { type: 'normal', label: `Toolbox: ${toolboxWords(s.toolboxSize, s.upstreams)} · ${META_TOOLS_WORDS}`, enabled: false },
     ...waiting.map((u): MenuItem => ({ type: 'normal', label: `${u.vendor} ${statusWord(u)}…`, enabled: true, action: { kind: 'settings' } })),
     ...(signIns.length ? [{ type: 'separator' } as const, ...signIns] : []),
     { type: 'separator' },
@@ -77,7 +78,7 @@ export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
     ...s.agents.map(
       (a): MenuItem => ({
         type: 'submenu',
-        label: `${a.name} — ${a.size} of ${plural(a.cap, 'tool')}`,
+        label: `${a.name} — ${listedWords(a.size, a.cap)}`,
         items: [
           { type: 'normal', label: 'Copy endpoint URL', enabled: true, action: { kind: 'copyUrl', url: a.url } },
           { type: 'normal', label: 'Open working set…', enabled: true, action: { kind: 'openAgent', agent: a.id } },

@@ -132,8 +132,9 @@ describe('the CLI views', () => {
     expect(main.calls.find((x) => x.tool === 'mail_send_message')?.ok).toBe(2);
     expect(main.history).toMatchObject({ agent: { promote: 1, demote: 0 }, user: { promote: 1, demote: 1 } });
     const text = await mws(['report', '--agent', 'bot']);
-    expect(text.out).toMatch(/Agent bot .*1 tool in the working set, cap 20, idle window 7 days/);
-    expect(text.out).toMatch(/tokens for the whole toolbox of 71 tools/);
+    expect(text.out).toMatch(/Agent bot .*1 of 20 tools listed, idle window 7 days/);
+    // The toolbox as the window and the tray count it: without the meta-tools, which are named apart.
+    expect(text.out).toMatch(/tokens for the whole toolbox, 67 tools from 1 upstream \+ 4 meta-tools/);
   });
 
   it('mws cycle --dry-run prints the decision table without applying it', async () => {

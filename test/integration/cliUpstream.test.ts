@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runMws, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
+import { deadPort, runMws, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
 import { connectClient, tempDir } from '../helpers/app.js';
 import { main } from '../../src-main/cli/main.js';
 
@@ -11,6 +11,7 @@ let serve: Running | undefined;
 let dir: string;
 let cfg: string;
 let url: string;
+let gone: string;
 const SLOW = { timeout: 180_000 };
 const mws = (...args: string[]) => runMws([...args, '--config', cfg]);
 const failing = { command: process.execPath, args: ['-e', "console.error('GITHUB_TOKEN is not set'); process.exit(1)"] };
@@ -18,7 +19,8 @@ const failing = { command: process.execPath, args: ['-e', "console.error('GITHUB
 beforeAll(async () => {
   dir = tempDir();
   cfg = join(dir, 'config.json');
-  writeFileSync(cfg, JSON.stringify({ upstreams: { s: stdioFixture(), bad: failing }, stateDir: join(dir, 'state'), listen: { port: 0 }, agents: [{ id: 'default', approvals: 'allow' }] }, null, 2));
+  gone = `http://127.0.0.1:${await deadPort()}/mcp`;
+  writeFileSync(cfg, JSON.stringify({ upstreams: { s: stdioFixture(), bad: failing, gone: { url: gone } }, stateDir: join(dir, 'state'), listen: { port: 0 }, agents: [{ id: 'default', approvals: 'allow' }] }, null, 2));
   serve = spawnMws(['serve', '--config', cfg]);
   url = (await waitForOutput(serve, /listening on (http:\/\/\S+\/mcp)/, 'mws serve'))[1]!;
 }, 120_000);
@@ -34,6 +36,19 @@ describe('mws upstream, with an instance running', () => {
       expect(r.out).toContain('GITHUB_TOKEN is not set');
       expect(r.out).toMatch(/— down: /);
     }, { timeout: 60_000, interval: 500 });
+  });
+
+  it('says a dead server in words in its log view, the restart answer and the log, never the SDK\'s "fetch failed" (issue 22, item 8)', SLOW, async () => {
+    const words = `Nothing answers at ${gone}. Check that the server is running and that the host and port are right`;
+    await vi.waitFor(async () => {
+      const r = await mws('upstream', 'log', 'gone');
+      expect(r.out).toContain(`— down: ${words}.`);
+    }, { timeout: 60_000, interval: 500 });
+    const r = await mws('upstream', 'restart', 'gone');
+    expect(r.out).toBe(`Restarted "gone": it is down: ${words}.\n`);
+    expect((await mws('upstream', 'log', 'gone')).out).not.toMatch(/fetch failed|Version negotiation/);
+    expect(serve!.stderr()).toContain(`upstream "gone" is down: ${words}.`);
+    expect(serve!.stderr().split('\n').filter((l) => /"gone"/.test(l) && /fetch failed|Version negotiation/.test(l))).toEqual([]);
   });
 
   it('turns an upstream off and on, and restarts it', SLOW, async () => {
@@ -69,7 +84,7 @@ describe('mws upstream, with an instance running', () => {
     expect(bad.code).toBe(2);
     expect(bad.err.trim()).toBe('mws: mws upstream has no "frob": one of enable, disable, restart, log, set, then the upstream\'s name (e.g. `mws upstream log github`).');
     const none = await mws('upstream', 'log', 'nope');
-    expect(none.err).toMatch(/No upstream "nope" in .*config\.json\. The upstreams are: s, bad\./);
+    expect(none.err).toMatch(/No upstream "nope" in .*config\.json\. The upstreams are: s, bad, gone\./);
   });
 });
 

@@ -41,7 +41,7 @@ describe('the built Electron shell', () => {
     expect(report.errors).toEqual([]);
     expect(report.ipcChannels).toEqual(['control:invoke']);
     expect(report.invokeResult).toMatchObject({ ok: true, result: { toolboxSize: 67, proxyPaused: false, agents: [{ id: 'default', size: 0, cap: 20 }] } });
-    expect(report.tray).toEqual(expect.arrayContaining([expect.stringMatching(/^Listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/), 'Upstreams: 1 of 1 up · 67 tools', 'Approvals: none waiting', 'Pause proxy', 'Pause automatic demotion', 'Default — 0 of 20 tools ▸', 'Settings…', 'Quit Working Set']));
+    expect(report.tray).toEqual(expect.arrayContaining([expect.stringMatching(/^Listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/), 'Upstreams: 1 of 1 upstream up', 'Toolbox: 67 tools from 1 upstream · 4 meta-tools', 'Approvals: none waiting', 'Pause proxy', 'Pause automatic demotion', 'Default — 0 of 20 tools listed ▸', 'Settings…', 'Quit Working Set']));
     expect(String(report.trayImage)).toMatch(/resources\/tray-healthy\.png$/);
     expect(report.loginItem).toEqual({ openAtLogin: true });
     expect(report.windows).toEqual([{ preload: join(ROOT, 'out', 'preload', 'index.cjs'), contextIsolation: true, nodeIntegration: false, sandbox: true }]);

@@ -102,6 +102,20 @@ describe('importing', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.bak'))).toHaveLength(1);
   });
 
+  it('two different servers whose long names cut to the same upstream name both import, the second with a number (issue 22: realistic configs)', async () => {
+    const { dir, parts, cfg } = layout();
+    const file = join(dir, 'long.json');
+    const a = 'acme-observability-and-incident-management-server-eu';
+    const b = 'acme-observability-and-incident-management-server-us';
+    writeFileSync(file, JSON.stringify({ mcpServers: { [a]: { command: 'obs', args: ['eu'] }, [b]: { command: 'obs', args: ['us'] }, 'acme-observability-and-incident': { command: 'obs', args: ['x'] } } }));
+    const [scan] = await scanImports({ file }, parts.where);
+    // The name a person gave is kept where it is a valid upstream name; a cut name gives way to it.
+    expect(scan!.servers.map((x) => [x.vendor, x.blocked?.kind ?? null])).toEqual([['acme-observability-and-inciden-2', null], ['acme-observability-and-inciden-3', null], ['acme-observability-and-incident', null]]);
+    const r = await applyImport({ file }, parts);
+    expect(r.added.map((x) => x.name)).toEqual([a, b, 'acme-observability-and-incident']);
+    expect(Object.keys(JSON.parse(readFileSync(cfg, 'utf8')).upstreams)).toEqual(['mail', 'acme-observability-and-inciden-2', 'acme-observability-and-inciden-3', 'acme-observability-and-incident']);
+  });
+
   it('Claude Code: user and local servers, with the claude commands that make the same change', async () => {
     const { where, parts, cfg } = layout();
     const r = await applyImport({ file: join(where.home, '.claude.json') }, parts);

@@ -62,6 +62,15 @@ describe('tools/list from an upstream', () => {
     expect(log.lines.join('\n')).toMatch(/2 malformed tool\(s\), left out: no_schema, bad_description/);
   });
 
+  it('keeps the first of a name listed twice, so the upstream\'s tool count is the toolbox\'s (issue 22: counts disagree)', async () => {
+    const fake: Fake = { tools: [tool('a'), tool('b'), { ...tool('a'), description: 'the second a' }], pageSize: 2, lists: 0 };
+    const { conn, log } = fakeUpstream(fake);
+    const tools = await withDeadline(conn.listTools(10_000), 'the list');
+    expect(tools.map((t) => t.name)).toEqual(['a', 'b']);
+    expect(tools[0]!.description).not.toBe('the second a');
+    expect(log.lines.join('\n')).toMatch(/listed 1 tool name\(s\) more than once; the first of each is kept: a/);
+  });
+
   it('follows every page', async () => {
     const fake: Fake = { tools: Array.from({ length: 95 }, (_, i) => tool(`t${i}`)), pageSize: 10, lists: 0 };
     const { conn } = fakeUpstream(fake);

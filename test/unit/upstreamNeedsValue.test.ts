@@ -109,7 +109,8 @@ describe('an upstream that needs a value', () => {
     expect(notServing(rows)).toEqual(['upstream "brave" needs a value: BRAVE_API_KEY (`mws upstream set brave BRAVE_API_KEY`)', 'upstream "mail" is down: Nothing answers at http://127.0.0.1:9/mcp. Check that the server is running and that the host and port are right (serving its last-good 3 tools).']);
     const status = { url: 'http://127.0.0.1:4484', toolboxSize: 3, upstreams: rows, agents: [], demotionPaused: false, proxyPaused: false, pendingApprovals: 0, restartNeeded: false, editable: true } satisfies StatusView;
     const labels = buildTrayMenu(status).flatMap((m) => ('label' in m ? [m.label] : []));
-    expect(labels).toContain('Upstreams: 0 of 2 up (down: mail) · 3 tools');
+    expect(labels).toContain('Upstreams: 0 of 2 upstreams up (down: mail)');
+    expect(labels).toContain('Toolbox: 3 tools from 1 upstream · 4 meta-tools');
     expect(labels).toContain('brave needs a value: BRAVE_API_KEY…');
     const prefs = { notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false };
     expect(notices([{ type: 'upstreamStatus', vendor: 'brave', status: 'needs-value' }], prefs, (id) => id)).toEqual([{ title: 'Upstream "brave" needs a value', body: expect.stringMatching(/Upstreams screen, or with `mws upstream set`/), open: '#/upstreams' }]);

@@ -5,6 +5,7 @@ import { withControl } from '../instance.js';
 import { ago, kindOf, plural, table } from '../table.js';
 import type { Io } from '../output.js';
 import { notServing } from '../upstreamNotes.js';
+import { listedWords, listingWords, META_TOOL_COUNT, unlistedWords, wholeListingWords } from '../../shared/countWords.js';
 
 const CAUSE: Record<string, string> = { agent: 'the agent', user: 'you', usage: 'usage', pin: 'pins', idle: 'the idle window', cap: 'the cap', revoked: 'upstream loss' };
 
@@ -16,13 +17,17 @@ export async function runReport(io: Io, f: ConfigFlags & { agent: string | undef
       io.out(JSON.stringify(reports));
       return 0;
     }
-    for (const line of notServing(await api.upstreams({}))) io.out(line);
+    const upstreams = await api.upstreams({});
+    for (const line of notServing(upstreams)) io.out(line);
     for (const r of reports) {
       const pct = r.toolboxTokens ? ((r.listedTokens / r.toolboxTokens) * 100).toFixed(1) : '0';
-      io.out(`Agent ${r.agent} (${r.name}): ${plural(r.listed.length, 'tool')} in the working set, cap ${r.cap}, idle window ${plural(r.idleWindowDays, 'day')}`);
-      io.out(`  ${plural(r.listedTools, 'tool')} listed (with the 4 meta-tools): ${r.listedTokens.toLocaleString('en')} tokens, against ${r.toolboxTokens.toLocaleString('en')} tokens for the whole toolbox of ${plural(r.toolboxTools + 4, 'tool')} (${pct}%)`);
+      // The same words as the window and the tray (shared/countWords.ts): the toolbox never counts the meta-tools.
+      const size = r.listedTools - META_TOOL_COUNT;
+      const unlisted = unlistedWords(r.listed.filter((m) => !m.available).length);
+      io.out(`Agent ${r.agent} (${r.name}): ${listedWords(size, r.cap)}, idle window ${plural(r.idleWindowDays, 'day')}${unlisted ? `; ${unlisted}` : ''}`);
+      io.out(`  listing ${listingWords(size)}: ${r.listedTokens.toLocaleString('en')} tokens, against ${r.toolboxTokens.toLocaleString('en')} tokens for the whole toolbox, ${wholeListingWords(r.toolboxTools, upstreams)} (${pct}%)`);
       if (r.listed.length) {
-        io.out(table(['  tool', 'kind', 'promoted by', 'when', 'last used'], r.listed.map((m) => [`  ${m.tool}${m.available ? '' : m.pinned ? ' (pinned, but no upstream lists a tool by this name)' : ' (not listed upstream now)'}`, kindOf(m), m.pinned ? `pin (${m.pinned})` : m.promotedBy, ago(m.promotedAt), ago(m.lastUsedAt)])));
+        io.out(table(['  tool', 'kind', 'promoted by', 'when', 'last used'], r.listed.map((m) => [`  ${m.tool}${m.available ? '' : m.pinned ? ' (pinned, but no upstream lists a tool by this name)' : ' (not listed upstream now)'}`, m.available ? kindOf(m) : '—', m.pinned ? `pin (${m.pinned})` : m.promotedBy, ago(m.promotedAt), ago(m.lastUsedAt)])));
       }
       io.out(`  ${plural(r.calls.reduce((a, c) => a + c.ok + c.failed, 0), 'call')}, ${plural(r.searches, 'search', 'searches')}`);
       if (r.droppedCallRecords) io.out(`  ${plural(r.droppedCallRecords, 'call record')} could not be written since the instance started (the state folder's disk was full or unwritable): not counted above.`);

@@ -7,6 +7,10 @@ import type { LoadedConfig } from '../../core/config/load.js';
 import { cliConfig, type ConfigFlags } from '../config.js';
 import { isRunning, withControl, type Control } from '../instance.js';
 import type { Io } from '../output.js';
+import { printable } from '../../core/printable.js';
+import { upstreamFailure } from '../../shared/errorWords.js';
+import { statusWord } from '../../shared/statusWords.js';
+import { plural } from '../table.js';
 
 export type UpstreamFlags = ConfigFlags & { json: boolean; lines: number | undefined; rest: string[] };
 
@@ -45,7 +49,9 @@ export const UPSTREAM_SUBCOMMANDS: Record<string, Sub> = {
     run: async (io, name, f, _l, c) => {
       const rows = await need(c, 'nothing to restart').api.restartUpstream({ vendor: name });
       const row = rows.find((r) => r.vendor === name);
-      io.out(f.json ? JSON.stringify(row ?? null) : `Restarted "${name}": it is ${row?.status ?? 'starting'}${row?.status === 'up' ? ` with ${row.toolCount} tools` : row?.lastError ? ` (${row.lastError})` : ''}.`);
+      // A failure in the window's words (shared/errorWords.ts), as `mws report` says it.
+      const target = row && 'url' in row.config ? { url: row.config.url } : row && 'command' in row.config ? { command: row.config.command } : {};
+      io.out(f.json ? JSON.stringify(row ?? null) : printable(`Restarted "${name}": it is ${row ? statusWord(row) : 'starting'}${row?.status === 'up' ? ` with ${plural(row.toolCount, 'tool')}` : row?.lastError ? `: ${upstreamFailure(row.lastError, target).replace(/\.$/, '')}` : ''}.`));
       return 0;
     },
   },

@@ -94,8 +94,40 @@ export function topScope(fileScope: string, file: string): string {
   return fileScope === 'project' || /(^|[\\/])\.mcp\.json$/.test(file) ? 'project' : 'user';
 }
 
+/**
+ * Upstream names made from different client names that came out the same (long names cut at 32
+ * characters, or names that differ in case or punctuation) get a number, so each server is offered as
+ * its own: the same name twice is the user's conflict to resolve ("import as"), a cut name is ours. A
+ * name that is a valid upstream name as it is keeps it; the cut ones give way, in file order.
+ */
+export function distinctVendors(found: FoundWithValues[]): FoundWithValues[] {
+  const used = new Set(found.filter((s) => s.vendor === s.name).map((s) => s.vendor));
+  const cutFrom = new Map<string, string>(); // a made name → the client name it was made from
+  return found.map((s) => {
+    if (s.vendor === s.name) return s;
+    // The same client name again (another project's "My Server") stays a conflict to resolve.
+    if (cutFrom.get(s.vendor) === s.name) return s;
+    if (!used.has(s.vendor)) {
+      used.add(s.vendor);
+      cutFrom.set(s.vendor, s.name);
+      return s;
+    }
+    for (let i = 2; ; i++) {
+      const v = `${s.vendor.slice(0, 32 - String(i).length - 1).replace(/-+$/, '')}-${i}`;
+      if (!used.has(v)) {
+        used.add(v);
+        return { ...s, vendor: v };
+      }
+    }
+  });
+}
+
 /** The servers a parsed document holds, in the shape its format gives them. */
 export function serversOf(doc: unknown, format: FileFormat, file: string, fileScope = 'user'): FoundWithValues[] {
+  return distinctVendors(serversOfRaw(doc, format, file, fileScope));
+}
+
+function serversOfRaw(doc: unknown, format: FileFormat, file: string, fileScope: string): FoundWithValues[] {
   if (!doc || typeof doc !== 'object') return [];
   const d = doc as Record<string, unknown>;
   if (format === 'codex-toml') return serversIn(d.mcp_servers, ['mcp_servers'], 'user');

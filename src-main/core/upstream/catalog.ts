@@ -1,5 +1,6 @@
 // The last-good catalog: every upstream's latest successful tool list, kept in memory and in
 // stateDir/catalog.json, so a dead or hung upstream still shows the tools it had.
+import { downSentence } from './downLog.js';
 import type { Tool } from '@modelcontextprotocol/client';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -279,8 +280,12 @@ export class Catalog<T> {
         } catch (err) {
           // Said once per reason: a down upstream is refreshed every catalogTtlMs, and its connection logs the
           // retries. One waiting for a value says so in its status (and the tray), not in the log.
-          const said = `upstream "${vendor}" did not list its tools: ${(err as Error).message}`;
-          if (!this.stopped && (err as { code?: unknown }).code !== 'upstream_needs_value' && this.listWarned.get(vendor) !== said) this.opts.log.warn(said);
+          // One that is down has its connection say why, in words (downLog.ts): a second line with the SDK's
+          // "Version negotiation probe failed: fetch failed" would only repeat it less clearly.
+          const cfg = this.opts.config.upstreams[vendor];
+          const said = `upstream "${vendor}" did not list its tools: ${cfg ? downSentence((err as Error).message, cfg) : (err as Error).message}`;
+          const down = u.info().status === 'down';
+          if (!this.stopped && !down && (err as { code?: unknown }).code !== 'upstream_needs_value' && this.listWarned.get(vendor) !== said) this.opts.log.warn(said);
           this.listWarned.set(vendor, said);
           const s = this.state.get(vendor);
           if (s) s.listedAt = this.opts.now();
@@ -309,7 +314,9 @@ export class Catalog<T> {
         await this.save();
       }
     } catch (err) {
-      if (!this.stopped) this.opts.log.warn(`upstream "${vendor}" came up but did not list its tools: ${(err as Error).message}`);
+      // Relisted after a restart or a reconnect, it may not have come up at all: then its connection says why.
+      const cfg = this.opts.config.upstreams[vendor];
+      if (!this.stopped && u.info().status !== 'down') this.opts.log.warn(`upstream "${vendor}" came up but did not list its tools: ${cfg ? downSentence((err as Error).message, cfg) : (err as Error).message}`);
       this.listedWaiters.get(vendor)?.splice(0).forEach((w) => w());
     }
     this.reportStatuses();

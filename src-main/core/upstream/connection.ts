@@ -9,7 +9,7 @@ import { MwsError, errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { buildTransport, type BuiltTransport } from './transports.js';
 import { RESTART_RESET_AFTER_MS, restartDelayMs } from './backoff.js';
-import { DownLog } from './downLog.js';
+import { DownLog, downSentence } from './downLog.js';
 import { StderrTail } from './stderrTail.js';
 import type { UpstreamJournal } from './journal.js';
 import { PeerRouter } from './peers.js';
@@ -280,7 +280,8 @@ export class UpstreamConnection implements Upstream {
   private async listOnce(remaining: () => number): Promise<Tool[]> {
     if (!this.live && this.status === 'needs-sign-in') throw this.signInError();
     const live = this.live ?? (await this.waitForStart(remaining()));
-    const { tools, skipped } = await listAllTools(live.client, this.vendor, remaining);
+    const { tools, skipped, repeated } = await listAllTools(live.client, this.vendor, remaining);
+    if (repeated.length) this.opts.log.warn(`upstream "${this.vendor}" listed ${repeated.length} tool name(s) more than once; the first of each is kept: ${repeated.slice(0, 5).join(', ')}${repeated.length > 5 ? ', …' : ''}`);
     if (skipped.length) this.opts.log.warn(`upstream "${this.vendor}" listed ${skipped.length} malformed tool(s), left out: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`);
     this.status = 'up';
     this.lastError = undefined;
@@ -519,7 +520,8 @@ export class UpstreamConnection implements Upstream {
   private markDown(err: unknown): void {
     this.status = err instanceof MwsError && err.code === 'upstream_needs_value' ? 'needs-value' : isSignIn(err) ? 'needs-sign-in' : isRefused(err) ? 'revoked' : 'down';
     this.lastError = maskValues(errorMessage(err), this.secretValues);
-    this.journalOnce(`${this.status === 'revoked' ? 'access refused' : this.status === 'needs-value' ? 'needs a value' : this.status === 'needs-sign-in' ? 'needs sign-in' : 'down'}: ${this.lastError}`);
+    // Down is said in the window's words, as the log and the CLI say it, not the SDK's "fetch failed".
+    this.journalOnce(`${this.status === 'revoked' ? 'access refused' : this.status === 'needs-value' ? 'needs a value' : this.status === 'needs-sign-in' ? 'needs sign-in' : 'down'}: ${this.status === 'down' ? downSentence(this.lastError, this.opts.config) : this.lastError}`);
   }
 
   /** Lines already in the log since the last connect: a retry every 30 s adds nothing new. */

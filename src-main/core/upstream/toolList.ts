@@ -36,12 +36,20 @@ export function isWellFormedTool(t: unknown): t is Tool {
   return optional(t.description, isString) && optional(t.title, isString) && optional(t.outputSchema, isObject) && optional(t.annotations, isObject);
 }
 
-export type ToolListing = { tools: Tool[]; /** Names (or positions) of the tools left out as malformed. */ skipped: string[] };
+export type ToolListing = {
+  tools: Tool[];
+  /** Names (or positions) of the tools left out as malformed. */
+  skipped: string[];
+  /** Names listed again after their first: left out, so the upstream's count is the toolbox's (the toolbox keeps the first). */
+  repeated: string[];
+};
 
 /** Every page of tools/list within `remaining()` ms in all; pagination ends at a missing or repeated cursor. */
 export async function listAllTools(client: Client, vendor: string, remaining: () => number): Promise<ToolListing> {
   const tools: Tool[] = [];
   const skipped: string[] = [];
+  const repeated: string[] = [];
+  const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; ; page++) {
     if (page >= LIST_MAX_PAGES) {
@@ -52,12 +60,18 @@ export async function listAllTools(client: Client, vendor: string, remaining: ()
       throw new MwsError('upstream_unavailable', `Upstream "${vendor}" answered tools/list without a "tools" array; it is not listed until it answers one.`, { vendor });
     }
     for (const t of r.tools as unknown[]) {
-      if (isWellFormedTool(t)) tools.push(t);
-      else skipped.push(isObject(t) && typeof t.name === 'string' ? shownName(t.name.slice(0, 200)) : `#${tools.length + skipped.length}`);
+      if (isWellFormedTool(t)) {
+        if (seen.has(t.name)) {
+          repeated.push(t.name.slice(0, 200));
+        } else {
+          seen.add(t.name);
+          tools.push(t);
+        }
+      } else skipped.push(isObject(t) && typeof t.name === 'string' ? shownName(t.name.slice(0, 200)) : `#${tools.length + skipped.length}`);
     }
     const next = r.nextCursor;
     if (typeof next !== 'string' || next === cursor) break;
     cursor = next;
   }
-  return { tools, skipped };
+  return { tools, skipped, repeated };
 }

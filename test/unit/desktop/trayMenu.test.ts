@@ -49,7 +49,7 @@ describe('the tray', () => {
     expect(trayTitle(s)).toBe('2');
     expect(trayTitle(status())).toBe('');
     expect(trayTooltip(s)).toBe('Working Set — paused · 2 of 2 upstreams up · 2 calls waiting for approval');
-    expect(buildTrayMenu(s)[3]).toEqual({ type: 'normal', label: 'Approvals: 2 waiting…', enabled: true, action: { kind: 'openInbox' } });
+    expect(buildTrayMenu(s)[4]).toEqual({ type: 'normal', label: 'Approvals: 2 waiting…', enabled: true, action: { kind: 'openInbox' } });
   });
 
   it('uses coloured marks on Linux and Windows and template images on macOS, all of which exist', () => {
@@ -74,21 +74,22 @@ describe('the tray', () => {
     const menu = buildTrayMenu(s);
     expect(labels(menu)).toEqual([
       'Listening on http://127.0.0.1:4484/mcp',
-      'Upstreams: 1 of 2 up (down: fs) · 67 tools',
+      'Upstreams: 1 of 2 upstreams up (down: fs)',
+      'Toolbox: 67 tools from 2 upstreams · 4 meta-tools',
       '—',
       'Approvals: none waiting',
       '—',
       'Pause proxy',
       'Pause automatic demotion',
       '—',
-      'Default — 7 of 20 tools',
-      'Codex — 12 of 10 tools',
+      'Default — 7 of 20 tools listed',
+      'Codex — 12 of 10 tools listed',
       '—',
       'Settings…',
       'Quit Working Set',
     ]);
-    expect(menu[6]).toMatchObject({ type: 'checkbox', checked: true, action: { kind: 'toggleDemotion' } });
-    const codex = menu[9] as Extract<MenuItem, { type: 'submenu' }>;
+    expect(menu[7]).toMatchObject({ type: 'checkbox', checked: true, action: { kind: 'toggleDemotion' } });
+    const codex = menu[10] as Extract<MenuItem, { type: 'submenu' }>;
     expect(codex.items[0]).toMatchObject({ label: 'Copy endpoint URL', action: { kind: 'copyUrl', url: 'http://127.0.0.1:4484/mcp/codex' } });
     expect(codex.items[1]).toMatchObject({ action: { kind: 'openAgent', agent: 'codex' } });
   });
