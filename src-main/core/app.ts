@@ -32,6 +32,7 @@ import { SearchService } from './search/service.js';
 import { SearchLearning } from './search/learning.js';
 import { learningPolicy } from './search/learningScope.js';
 import { saveFailed } from './store/writeFailure.js';
+import { removeLeftoverTemps } from './store/atomicJson.js';
 import { transcriptLearner } from './search/transcriptPairs.js';
 import { searchToolsHandler } from './metaTools/searchTools.js';
 import { CoreEvents } from './control/events.js';
@@ -47,6 +48,7 @@ import { rootRoute } from './control/signInPage.js';
 import { ConfigEditor, type Raw } from './config/editor.js';
 import { tokenMatches } from './store/controlToken.js';
 import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { text } from './proxy/listener.js';
 import { StateLock } from './store/stateLock.js';
 import { listenError } from './listenError.js';
@@ -370,6 +372,8 @@ export function createApp(opts: AppOptions): App {
   async function startOwned(so: StartOptions): Promise<{ url: string }> {
     await ensureStateFolder(config.stateDir);
     await checkStateFiles(config.stateDir, config.agents.map((a) => a.id));
+    // Owned now (the lock): a temp file here is one a killed writer left, never one being written.
+    await removeLeftoverTemps([config.stateDir, join(config.stateDir, 'agents')], log);
     try {
       await sets.start();
       await learning.load();

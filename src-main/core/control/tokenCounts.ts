@@ -2,8 +2,9 @@
 // folder: a report after a restart (or from a CLI with no instance running) tokenizes only definitions
 // it has never seen, and loads no tokenizer at all when it has seen them all.
 import { createHash } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomicSynced } from '../store/atomicJson.js';
 
 export type Cost = { bytes: number; tokens: number };
 
@@ -78,10 +79,8 @@ export class TokenCountFile {
     this.dirty = false;
     const value: Stored = { version: 1, encoding: ENCODING, counts: Object.fromEntries(this.counts) };
     const path = join(this.stateDir, FILE);
-    const tmp = `${path}.${process.pid}.tmp`;
     this.writing = this.writing
-      .then(() => writeFile(tmp, JSON.stringify(value), { mode: 0o600 }))
-      .then(() => rename(tmp, path))
+      .then(() => writeFileAtomicSynced(path, JSON.stringify(value), 0o600, { fsync: false }))
       .catch(() => {
         this.dirty = true; // tried again after the next report
       });
