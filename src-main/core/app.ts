@@ -11,6 +11,7 @@ import { createDemoServer } from './demo/server.js';
 import { CallLog } from './usage/callLog.js';
 import { UsageStore } from './usage/usageStore.js';
 import { SeedWorkingSetFile } from './workingset/seedFile.js';
+import { startSweepSchedule } from './workingset/scheduler.js';
 import { AgentStateFiles } from './workingset/stateFiles.js';
 import { WorkingSets } from './workingset/manager.js';
 import { promoteHandler } from './metaTools/promote.js';
@@ -432,13 +433,7 @@ export function createApp(opts: AppOptions): App {
       if (so.schedule !== false && !stopped) await sets.cycle(clock.now(), { whenQuiet: true });
     });
     afterLoad.catch((err: Error) => log.warn(`first working-set cycle failed: ${err.message}`));
-    if (so.schedule !== false) {
-      // node-cron loads once the listener is open: nothing before the first request needs it.
-      const scheduled = import('./workingset/scheduler.js').then(({ startSweepSchedule }) => {
-        if (!stopped) unschedule = startSweepSchedule(sets, clock, log);
-      });
-      scheduled.catch((err: Error) => log.warn(`the five-minute sweep could not be scheduled: ${err.message}`));
-    }
+    if (so.schedule !== false) unschedule = startSweepSchedule(sets, clock, log);
     return { url: baseUrl };
   }
 }
