@@ -47,7 +47,7 @@ import { renewRoute } from './control/sessionRenew.js';
 import type { EdgeTimes } from './proxy/edgeLimits.js';
 import { rootRoute } from './control/signInPage.js';
 import { ConfigEditor, type Raw } from './config/editor.js';
-import { tokenMatches } from './store/controlToken.js';
+import { bearerToken, tokenMatches } from './store/controlToken.js';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { text } from './proxy/listener.js';
@@ -386,7 +386,7 @@ export function createApp(opts: AppOptions): App {
     }
     if (so.listen !== false) {
       const token = await ensureToken(config.stateDir).catch((err: unknown) => Promise.reject(stateFolderError(config.stateDir, err)));
-      const authorized = (r: Request) => ui.authorized(r) || tokenMatches(r.headers.get('authorization')?.replace(/^Bearer /, ''), token);
+      const authorized = (r: Request) => ui.authorized(r) || tokenMatches(bearerToken(r.headers.get('authorization')), token);
       const opened = await listen(
         config.listen.host,
         config.listen.port,

@@ -24,6 +24,7 @@ import { MemorySecretStore } from '../secrets/store.js';
 import { upstreamOpsControl } from './upstreamOps.js';
 import { isDiskFull } from '../store/writeFailure.js';
 import type { EmbeddingStatus } from '../search/embed/types.js';
+import { noToolNamed } from '../toolbox/notFound.js';
 
 /** Switches the running core holds outside the config. */
 export type InstanceState = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
@@ -72,7 +73,7 @@ export function createControl(p: ControlParts): ControlApi {
     const entry = p.catalog.toolbox().resolve(tool);
     if (!entry) {
       const near = p.search.closeNames(tool, 3);
-      throw new MwsError('tool_not_found', `No tool named "${tool}".${near.length ? ` Close matches: ${near.join(', ')}.` : ''}`, { tool, matches: near });
+      throw new MwsError('tool_not_found', noToolNamed(tool, near), { tool, matches: near });
     }
     return entry;
   };
@@ -86,7 +87,7 @@ export function createControl(p: ControlParts): ControlApi {
     const entry = p.catalog.toolbox().resolve(tool);
     if (entry) return entry.name;
     const near = p.search.closeNames(tool, 3);
-    throw new MwsError('tool_not_found', `No tool named "${tool}" in the toolbox, and nothing was learned for it.${near.length ? ` Close matches: ${near.join(', ')}.` : ''} \`mws learned\` lists the tools with learned words; \`mws search\` with no query lists the toolbox.`, { tool, matches: near });
+    throw new MwsError('tool_not_found', noToolNamed(tool, near, { where: ' in the toolbox, and nothing was learned for it', next: '`mws learned` lists the tools with learned words; `mws search` with no query lists the toolbox.' }), { tool, matches: near });
   };
   const members = (agent: string, isoOf: (ms: number | null) => string | null = iso): MemberRow[] => {
     const tb = p.catalog.toolbox();

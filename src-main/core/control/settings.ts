@@ -13,6 +13,7 @@ import type { AgentView, ClientConfigs, ControlApi, SettingsView, UpstreamInput,
 import type { SecretStore } from '../secrets/store.js';
 import { applyMoves, planMoves, storeMoves } from '../secrets/move.js';
 import { hasPlaceholder, ownsSecret } from '../secrets/refs.js';
+import { VENDOR_PATTERN } from '../config/configSchema.js';
 
 export type SettingsParts = {
   config: Config;
@@ -34,7 +35,7 @@ type SettingsMethods = Pick<
   'createAgent' | 'updateAgent' | 'deleteAgent' | 'pin' | 'clientConfigs' | 'upstreams' | 'saveUpstream' | 'removeUpstream' | 'testUpstream' | 'settings' | 'updateSettings' | 'agentToken'
 >;
 
-const VENDOR = /^[a-z0-9][a-z0-9-]{0,31}$/;
+const VENDOR = VENDOR_PATTERN;
 
 /** A command-line flag whose value is a secret (`--api-key`, `--token`). */
 const secretFlag = (a: string | undefined): boolean => typeof a === 'string' && /^--?[A-Za-z]/.test(a) && !a.includes('=') && isSecretName(a);

@@ -5,6 +5,7 @@ import { ProtocolError, ProtocolErrorCode, UriTemplate, type ServerCapabilities 
 import type { Config } from '../config/schema.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
+import { MODERN_REVISION, stripProtocolMeta } from '../protocol.js';
 import { exposedName, splitExposedName } from '../toolbox/names.js';
 import type { DownstreamPeer, Upstream } from '../upstream/types.js';
 
@@ -233,16 +234,6 @@ export class Passthrough {
   }
 }
 
-const MODERN_REVISION = '2026-07-28';
-
 function isModern(u: Upstream | undefined): boolean {
   return u?.info().era === MODERN_REVISION;
-}
-
-function stripProtocolMeta(result: Obj): Obj {
-  const meta = result._meta as Obj | undefined;
-  if (!meta) return result;
-  const kept = Object.fromEntries(Object.entries(meta).filter(([k]) => !k.startsWith('io.modelcontextprotocol/')));
-  const { _meta: _, ...rest } = result;
-  return Object.keys(kept).length ? { ...rest, _meta: kept } : rest;
 }

@@ -18,6 +18,7 @@ import type { CallOptions, SignInResult, Upstream, UpstreamInfo, UpstreamStatus 
 import { maskValues, resolveUpstream, type ResolveParts } from '../secrets/refs.js';
 import type { UpstreamAuth } from './oauth/upstreamAuth.js';
 import { legacyIssuer } from './oauth/legacyIssuer.js';
+import { MODERN_REVISION } from '../protocol.js';
 
 /** The SDK's debounce of an upstream's tools/list_changed before it re-lists (its default is 300 ms). */
 export const LIST_CHANGED_DEBOUNCE_MS = 30;
@@ -555,7 +556,6 @@ function responsesAfterNotifications(transport: Transport): void {
   };
 }
 
-const MODERN_REVISION = '2026-07-28';
 
 /** The revisions an unsupported-protocol-version error names (`data.supported`), anywhere in its causes. */
 function supportedVersions(err: unknown): string[] {
