@@ -173,10 +173,10 @@ export function createControl(p: ControlParts): ControlApi {
   };
 
   return {
-    ...approvalsControl({ config: p.config, clock: p.clock, catalog: p.catalog, gate: p.gate, events: p.events, agentId, resolve }),
-    ...upstreamOpsControl({ config: p.config, editor: p.editor, catalog: p.catalog, agentId }),
-    ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null, secrets, now: () => p.clock.now() }),
-    ...valuesControl({ config: p.config, editor: p.editor, catalog: p.catalog, secrets }),
+    ...approvalsControl({ get config() { return p.config; }, clock: p.clock, catalog: p.catalog, gate: p.gate, events: p.events, agentId, resolve }),
+    ...upstreamOpsControl({ get config() { return p.config; }, editor: p.editor, catalog: p.catalog, agentId }),
+    ...settingsControl({ get config() { return p.config; }, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null, secrets, now: () => p.clock.now() }),
+    ...valuesControl({ get config() { return p.config; }, editor: p.editor, catalog: p.catalog, secrets }),
     async status() {
       return {
         url: p.baseUrl(),
@@ -308,7 +308,7 @@ export function createControl(p: ControlParts): ControlApi {
       return (await import('../import/service.js')).scanImports(a, {}, { self: { serverName: p.config.serverName, ports: importPorts() }, upstreams: (p.editor.current().upstreams ?? {}) as Record<string, unknown> });
     },
     async importServers(a) {
-      return (await import('../import/service.js')).applyImport(a, { config: p.config, editor: p.editor, configPath: p.configPath, agentUrl: (id) => `${configBaseUrl()}/mcp${agentId(id) === 'default' ? '' : `/${id}`}`, now: () => p.clock.now(), ports: importPorts(), secrets });
+      return (await import('../import/service.js')).applyImport(a, { get config() { return p.config; }, editor: p.editor, configPath: p.configPath, agentUrl: (id) => `${configBaseUrl()}/mcp${agentId(id) === 'default' ? '' : `/${id}`}`, now: () => p.clock.now(), ports: importPorts(), secrets });
     },
     async signIn(a) {
       return p.catalog.signIn(str(a.vendor, '"vendor"'));

@@ -29,9 +29,14 @@ export class Passthrough {
 
   constructor(
     private readonly source: UpstreamSource,
-    private readonly config: Config,
+    private config: Config,
     private readonly log: Logger,
   ) {}
+
+  /** The config in force from now on (the app's reconfigure: a new object, never one changed in place). */
+  reconfigure(next: Config): void {
+    this.config = next;
+  }
 
   /** Resources, prompts, completions and logging, each advertised only when some live upstream has it. */
   capabilities(): ServerCapabilities {

@@ -2,7 +2,7 @@
 // removed on error or exit, writes to one path one at a time), plus what it leaves out: the folder is
 // fsync'd after the rename so the new name survives a power cut, and temp files left by kill -9 are
 // removed at the next start (removeLeftoverTemps, called once the state folder's lock is held).
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { Logger } from '../log.js';
@@ -10,6 +10,9 @@ import type { Logger } from '../log.js';
 /** Writes bytes or text atomically: afterwards the path holds the old content or the new, never a part. */
 export async function writeFileAtomicSynced(path: string, data: string | Buffer, mode = 0o600, opts: { fsync?: boolean } = {}): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
+  // write-file-atomic writes to the real path behind a symlink; a link planted at a state file must be
+  // replaced by our file, never written through (test/unit/secretsAttack.test.ts).
+  if ((await lstat(path).catch(() => undefined))?.isSymbolicLink()) await unlink(path).catch(() => {});
   await writeFileAtomic(path, data, { mode, fsync: opts.fsync !== false });
   if (opts.fsync !== false) await fsyncFolder(dirname(path));
 }

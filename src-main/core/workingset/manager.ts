@@ -65,7 +65,8 @@ export class WorkingSets {
   constructor(private readonly o: WorkingSetsOptions) {
     this.states = new AgentStates(o);
     this.pins = new PinSources(o);
-    this.ingestion = new UsageIngest({ ...o, pins: this.pins, markUsed: (agent, tool, ts) => this.markUsed(agent, tool, ts) });
+    // `config` is read through `o` at each use: the app may hand its parts a new config while running.
+    this.ingestion = new UsageIngest({ ...o, get config() { return o.config; }, pins: this.pins, markUsed: (agent, tool, ts) => this.markUsed(agent, tool, ts) });
   }
 
   async start(): Promise<void> {
