@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { writeFileAtomicSynced } from '../store/atomicJson.js';
 
 export type Cost = { bytes: number; tokens: number };
@@ -22,7 +23,8 @@ export function definitionKey(json: string): string {
 }
 
 export class TokenCountFile {
-  private counts = new Map<string, [number, number]>();
+  /** Least recently used first out past MAX_ENTRIES. */
+  private counts = new LRUCache<string, [number, number]>({ max: MAX_ENTRIES });
   private loaded: Promise<void> | undefined;
   private dirty = false;
   private writing: Promise<void> = Promise.resolve();
@@ -53,16 +55,11 @@ export class TokenCountFile {
   get(key: string): Cost | undefined {
     const c = this.counts.get(key);
     if (!c) return undefined;
-    // Recently used last: the oldest are the first dropped past the bound.
-    this.counts.delete(key);
-    this.counts.set(key, c);
     return { bytes: c[0], tokens: c[1] };
   }
 
   set(key: string, cost: Cost): void {
-    this.counts.delete(key);
     this.counts.set(key, [cost.bytes, cost.tokens]);
-    while (this.counts.size > MAX_ENTRIES) this.counts.delete(this.counts.keys().next().value!);
     this.dirty = true;
   }
 
@@ -77,7 +74,7 @@ export class TokenCountFile {
   save(): Promise<void> {
     if (!this.stateDir || !this.dirty) return this.writing;
     this.dirty = false;
-    const value: Stored = { version: 1, encoding: ENCODING, counts: Object.fromEntries(this.counts) };
+    const value: Stored = { version: 1, encoding: ENCODING, counts: Object.fromEntries(this.counts.rentries()) };
     const path = join(this.stateDir, FILE);
     this.writing = this.writing
       .then(() => writeFileAtomicSynced(path, JSON.stringify(value), 0o600, { fsync: false }))

@@ -1,6 +1,7 @@
 // search_tools: decides what kind of question a query is (exact name, backend, free text, nothing)
 // and answers it. `mws search` and the meta-tool both call this, so they give the same reply.
 import Fuse from 'fuse.js';
+import { LRUCache } from 'lru-cache';
 import type { Toolbox, ToolEntry } from '../toolbox/toolbox.js';
 import { SearchIndex, type Explained, type TermBoost } from './index.js';
 import type { SearchLearning } from './learning.js';
@@ -49,7 +50,8 @@ type Prepared = {
   byLowerName: Map<string, ToolEntry>;
   names: NearNames;
   /** Learned words mapped to this index's tools, per agent, for one learning revision. */
-  boosts: Map<string, { revision: string; boost: TermBoost }>;
+  /** Learned boosts by query, least recently used out past 256. */
+  boosts: LRUCache<string, { revision: string; boost: TermBoost }>;
   /** The tools' sentence vectors as one matrix, once every tool has one (dense and hybrid engines). */
   dense?: DenseIndex;
 };
@@ -182,7 +184,6 @@ export class SearchService {
       }
       return m ?? undefined;
     };
-    if (p.boosts.size > 256) p.boosts.clear();
     p.boosts.set(key, { revision: l.revision, boost });
     return boost;
   }
@@ -436,7 +437,7 @@ export class SearchService {
     p = {
       index: this.ranker(bm25f, entries, vectors),
       bm25f,
-      boosts: new Map(),
+      boosts: new LRUCache({ max: 256 }),
       backends,
       byLowerName,
       names: new NearNames(entries.map((e) => e.name)),
