@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
+import { SerialQueue } from '../serial.js';
 import { writeFileAtomicSynced } from '../store/atomicJson.js';
 
 export type Cost = { bytes: number; tokens: number };
@@ -27,7 +28,7 @@ export class TokenCountFile {
   private counts = new LRUCache<string, [number, number]>({ max: MAX_ENTRIES });
   private loaded: Promise<void> | undefined;
   private dirty = false;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly writing = new SerialQueue();
 
   constructor(private readonly stateDir: string | undefined) {}
 
@@ -72,15 +73,14 @@ export class TokenCountFile {
    * fsync'd: a cache lost in a crash is only counted again.
    */
   save(): Promise<void> {
-    if (!this.stateDir || !this.dirty) return this.writing;
+    if (!this.stateDir || !this.dirty) return this.writing.idle();
     this.dirty = false;
     const value: Stored = { version: 1, encoding: ENCODING, counts: Object.fromEntries(this.counts.rentries()) };
     const path = join(this.stateDir, FILE);
-    this.writing = this.writing
-      .then(() => writeFileAtomicSynced(path, JSON.stringify(value), 0o600, { fsync: false }))
-      .catch(() => {
+    return this.writing.run(() =>
+      writeFileAtomicSynced(path, JSON.stringify(value), 0o600, { fsync: false }).catch(() => {
         this.dirty = true; // tried again after the next report
-      });
-    return this.writing;
+      }),
+    );
   }
 }

@@ -12,6 +12,7 @@ import { silentLogger, type Logger } from '../log.js';
 import { capQuery } from './limits.js';
 import { LearnedEvidence, learnedWordsOf, requestKey, surfaceWordsOf, type LearnedPair } from './learnedEvidence.js';
 import { evidenceScope, type EvidenceScope, type LearningPolicy } from './learningScope.js';
+import { SerialQueue } from '../serial.js';
 
 export { learnedWordsOf, type LearnedPair } from './learnedEvidence.js';
 
@@ -49,7 +50,7 @@ export class SearchLearning {
   private warming: { steps: Generator<void, void, void>; changes: Array<[string, LearnedPair, 1 | -1]> } | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
   private dirty = false;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly writing = new SerialQueue();
 
   constructor(
     private readonly opts: {
@@ -119,11 +120,9 @@ export class SearchLearning {
       for (const [a, list] of this.pairs) agents[a] = list;
       const file = this.file();
       // One write at a time, in order; a flush on stop also waits for a write a timer started.
-      const write = this.writing.then(() => writeJsonAtomic(file, { version: 1, agents } satisfies FileShape));
-      this.writing = write.catch(() => {}); // a failed write is reported by its caller, not by the next one
-      return write;
+      return this.writing.run(() => writeJsonAtomic(file, { version: 1, agents } satisfies FileShape));
     }
-    await this.writing;
+    await this.writing.idle();
   }
 
   /** A search_tools answer was given: `shown` are the tool names in it, best first. */

@@ -11,6 +11,7 @@ import type { ResolveParts } from '../secrets/refs.js';
 import { UpstreamJournal, type UpstreamLogEntry } from './journal.js';
 import type { OAuthUpstreams } from './oauth/manager.js';
 import { MwsError } from '../errors.js';
+import { SerialQueue } from '../serial.js';
 
 export const CATALOG_FILE = 'catalog.json';
 /** The longest a settings-window "test this upstream" waits for the upstream to start. */
@@ -76,7 +77,7 @@ export class Catalog<T> {
   private readonly path: string;
   private stopped = false;
   private saveTimer: NodeJS.Timeout | undefined;
-  private saving: Promise<void> = Promise.resolve();
+  private readonly saving = new SerialQueue();
 
   constructor(private readonly opts: CatalogOptions<T>) {
     this.path = join(opts.config.stateDir, CATALOG_FILE);
@@ -364,7 +365,7 @@ export class Catalog<T> {
   }
 
   /** Lists are accepted one at a time; a list asked for before the last one accepted is stale and dropped. */
-  private accepting: Promise<unknown> = Promise.resolve();
+  private readonly accepting = new SerialQueue();
   /** Numbers lists in the order they were asked for (a change notification's list: when it arrived). */
   private listSeq = 0;
   private readonly acceptedSeq = new Map<string, number>();
@@ -376,13 +377,11 @@ export class Catalog<T> {
    * the comparison takes tens of ms: it runs in slices with the event loop free between them.
    */
   private accept(vendor: string, tools: Tool[], seq = ++this.listSeq): Promise<boolean> {
-    const run = this.accepting.then(() => {
+    return this.accepting.run(() => {
       if (seq < (this.acceptedSeq.get(vendor) ?? 0)) return false;
       this.acceptedSeq.set(vendor, seq);
       return this.acceptInSlices(vendor, tools);
     });
-    this.accepting = run.catch(() => {});
-    return run;
   }
 
   private async acceptInSlices(vendor: string, tools: Tool[]): Promise<boolean> {
@@ -438,7 +437,7 @@ export class Catalog<T> {
       this.saveTimer = undefined;
       await this.save();
     }
-    await this.saving;
+    await this.saving.idle();
   }
 
   /** Compact, from the per-tool JSON already at hand: no whole-catalog serialization. */
@@ -450,10 +449,7 @@ export class Catalog<T> {
       parts.push(`${JSON.stringify(vendor)}:{"tools":[${s.json.join(',')}]}`);
     }
     const text = `{"savedAt":${JSON.stringify(new Date(this.opts.now()).toISOString())},"upstreams":{${parts.join(',')}}}\n`;
-    this.saving = this.saving.then(() =>
-      writeTextAtomic(this.path, text, 0o600).catch((err: Error) => this.opts.log.warn(`could not save ${this.path}: ${err.message}`)),
-    );
-    return this.saving;
+    return this.saving.run(() => writeTextAtomic(this.path, text, 0o600).catch((err: Error) => this.opts.log.warn(`could not save ${this.path}: ${err.message}`)));
   }
 
   private rebuild(): void {

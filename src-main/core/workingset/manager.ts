@@ -22,6 +22,7 @@ import { isQuiet } from './quiet.js';
 import type { UsageCandidate } from './usagePromotion.js';
 import { reconcilePins, type PinChange } from './pins.js';
 import type { Decision, DemoteCause, HistoryEntry } from './types.js';
+import { SerialQueue } from '../serial.js';
 
 export type { MemberView } from './registry.js';
 
@@ -60,7 +61,7 @@ export class WorkingSets {
   demotionPaused = false;
   private readonly ingestion: UsageIngest;
   /** Cycles run one after another: each decides from the state the one before left. */
-  private cycles: Promise<unknown> = Promise.resolve();
+  private readonly cycles = new SerialQueue();
 
   constructor(private readonly o: WorkingSetsOptions) {
     this.states = new AgentStates(o);
@@ -185,9 +186,7 @@ export class WorkingSets {
    * idle/cap demotions are held for a later cycle. A cycle the user asks for applies at once.
    */
   cycle(now: number, opts: { dryRun?: boolean; agents?: string[]; whenQuiet?: boolean } = {}): Promise<CycleReport> {
-    const run = this.cycles.then(() => this.cycleNow(now, opts));
-    this.cycles = run.catch(() => undefined);
-    return run;
+    return this.cycles.run(() => this.cycleNow(now, opts));
   }
 
   private async cycleNow(now: number, opts: { dryRun?: boolean; agents?: string[]; whenQuiet?: boolean }): Promise<CycleReport> {
