@@ -13,6 +13,7 @@ import { capQuery } from './limits.js';
 import { LearnedEvidence, learnedWordsOf, requestKey, surfaceWordsOf, type LearnedPair } from './learnedEvidence.js';
 import { evidenceScope, type EvidenceScope, type LearningPolicy } from './learningScope.js';
 import { SerialQueue } from '../serial.js';
+import { TimeSlicer } from '../timeSlice.js';
 
 export { learnedWordsOf, type LearnedPair } from './learnedEvidence.js';
 
@@ -318,16 +319,15 @@ export class SearchLearning {
       changes: [] as Array<[string, LearnedPair, 1 | -1]>,
     };
     this.warming = warming;
+    // The clock is read at every step: one pair's evidence is ~20 µs, heavier than the usual step.
+    const slicer = new TimeSlicer({ sliceMs, checkEvery: 1, now: clock });
     for (;;) {
-      const end = clock() + sliceMs;
-      while (clock() < end) {
-        if (!warming.steps.next().done) continue;
+      if (warming.steps.next().done) {
         this.finishWarming();
         return;
       }
-      await new Promise<void>((resolve) => setImmediate(resolve));
       // Finished by a search meanwhile, or stopped.
-      if (this.warming !== warming) return;
+      if ((await slicer.maybeYield()) && this.warming !== warming) return;
     }
   }
 

@@ -14,6 +14,7 @@ import { splitWords } from './text.js';
 import { MAX_NAME_CHARS, NEAR_NAME_CHARS, QUERY_CUT_NOTE, capQuery } from './limits.js';
 import { DenseIndex, type SemanticVectors } from './denseIndex.js';
 import { FUSION_POOL, fuse, type FusionRule } from './fusion.js';
+import { nextTurn } from '../timeSlice.js';
 
 export const DEFAULT_SEARCH_LIMIT = 8;
 export const MAX_SEARCH_LIMIT = 50;
@@ -203,7 +204,7 @@ export class SearchService {
     const p = this.prepare(tb, true);
     const run = (async () => {
       while (!p.bm25f.buildFor(sliceMs, now) || !p.names.buildFor(sliceMs, now)) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
         if (this.toolbox() !== tb) return;
       }
     })();

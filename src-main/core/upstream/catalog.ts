@@ -12,6 +12,7 @@ import { UpstreamJournal, type UpstreamLogEntry } from './journal.js';
 import type { OAuthUpstreams } from './oauth/manager.js';
 import { MwsError } from '../errors.js';
 import { SerialQueue } from '../serial.js';
+import { TimeSlicer } from '../timeSlice.js';
 
 export const CATALOG_FILE = 'catalog.json';
 /** The longest a settings-window "test this upstream" waits for the upstream to start. */
@@ -397,14 +398,10 @@ export class Catalog<T> {
     let same = prev !== undefined && prev.length === tools.length;
     const next: Tool[] = new Array(tools.length);
     const json: string[] = new Array(tools.length);
-    let sliceEnd = performance.now() + ACCEPT_SLICE_MS;
+    const slicer = new TimeSlicer({ sliceMs: ACCEPT_SLICE_MS, checkEvery: ACCEPT_CHECK_EVERY });
     for (let i = 0; i < tools.length; i++) {
-      if (i % ACCEPT_CHECK_EVERY === ACCEPT_CHECK_EVERY - 1 && performance.now() >= sliceEnd) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        // The upstream was removed (or the catalog stopped) meanwhile: this list is for nobody.
-        if (this.stopped || this.state.get(vendor) !== s) return false;
-        sliceEnd = performance.now() + ACCEPT_SLICE_MS;
-      }
+      // The upstream was removed (or the catalog stopped) meanwhile: this list is for nobody.
+      if ((await slicer.maybeYield()) && (this.stopped || this.state.get(vendor) !== s)) return false;
       const j = JSON.stringify(tools[i]);
       const at = before.get(tools[i]!.name);
       const old = at === undefined ? undefined : prev![at]!;
