@@ -15,7 +15,8 @@ export const systemClock: Clock = { now: () => Date.now() };
 export function every(clock: Clock, ms: number, fn: () => void): () => void {
   if (clock.every) return clock.every(ms, fn);
   const timer = setInterval(fn, ms);
-  timer.unref();
+  // Node's timer object (the renderer, which imports this file for its types, has a number).
+  (timer as { unref?: () => void }).unref?.();
   return () => clearInterval(timer);
 }
 

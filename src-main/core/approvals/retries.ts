@@ -23,7 +23,7 @@ export class ApprovalRetries {
   private readonly decided: LRUCache<string, 'once' | 'deny'>;
 
   /** `keepMs`: how long a decision waits for its retry (the approval timeout: as long as the entry waited). */
-  constructor(private readonly now: () => number, private readonly keepMs: number) {
+  constructor(now: () => number, keepMs: number) {
     this.decided = new LRUCache({ max: MAX_KEPT_DECISIONS, ttl: Math.max(1, Math.round(keepMs)), ttlResolution: 0, perf: { now } });
   }
 

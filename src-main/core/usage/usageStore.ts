@@ -5,7 +5,6 @@
 // never finds a cursor past calls whose effects it lost. A backlog is read to its end in one pass,
 // yielding to the event loop every few milliseconds so calls in flight are not held up.
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log.js';
 import { readJsonSafe, writePiecesAtomic } from '../store/atomicJson.js';
 import { readAllNewLines, type Cursor } from './tail.js';
