@@ -150,24 +150,20 @@ export function createApp(opts: AppOptions): App {
   const stateDir = ctx.config.stateDir;
   const editor = new ConfigEditor(opts.configFile?.path, opts.configFile?.raw ?? {}, opts.configFile?.stateDirDefault ?? stateDir, reconfigure, log);
   const ui = new UiSessions(ctx.now, () => ctx.config.uiSessions);
+  /** The parts the app shows its callers, and the ControlApi works on. */
+  const parts = { catalog, router, search, vectors, sets, gate, events };
   const control = createControl({
     // Read at each use: reconfigure replaces it.
     get config() {
       return ctx.config;
     },
     clock,
-    catalog,
-    router,
-    search,
-    vectors,
-    sets,
-    gate,
+    ...parts,
     usage,
     baseUrl: () => ctx.baseUrl,
     editor,
     configPath: opts.configFile?.path ?? null,
     runtime,
-    events,
     uiToken: () => ui.link(),
     uiRevokeAll: () => ui.revokeAll(),
     secrets,
@@ -186,13 +182,7 @@ export function createApp(opts: AppOptions): App {
     get config() {
       return ctx.config;
     },
-    catalog,
-    router,
-    search,
-    vectors,
-    sets,
-    gate,
-    events,
+    ...parts,
     control,
     ui,
     endpoints,
