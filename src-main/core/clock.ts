@@ -2,21 +2,54 @@
 
 export interface Clock {
   now(): number;
+  /**
+   * Calls `fn` every `ms` of this clock's time and answers a stop. Optional: a clock without it is
+   * read only, and `every()` below falls back to a real (unref'd) setInterval.
+   */
+  every?(ms: number, fn: () => void): () => void;
 }
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** A clock tests move by hand. */
+/** A repeating timer on the clock's own time where it has one, else setInterval (it never holds the process open). */
+export function every(clock: Clock, ms: number, fn: () => void): () => void {
+  if (clock.every) return clock.every(ms, fn);
+  const timer = setInterval(fn, ms);
+  // Node's timer object (the renderer, which imports this file for its types, has a number).
+  (timer as { unref?: () => void }).unref?.();
+  return () => clearInterval(timer);
+}
+
+/** A clock tests move by hand; its timers fire, in time order, as it is moved past them. */
 export class ManualClock implements Clock {
+  private timers: Array<{ due: number; ms: number; fn: () => void }> = [];
   constructor(private t = Date.parse('2026-01-01T00:00:00Z')) {}
   now(): number {
     return this.t;
   }
   set(ms: number): void {
-    this.t = ms;
+    this.runUntil(ms);
   }
   advance(ms: number): void {
-    this.t += ms;
+    this.runUntil(this.t + ms);
+  }
+  every(ms: number, fn: () => void): () => void {
+    if (!(ms > 0)) throw new RangeError(`a timer's period must be above 0 ms, not ${ms}`);
+    const timer = { due: this.t + ms, ms, fn };
+    this.timers.push(timer);
+    return () => {
+      this.timers = this.timers.filter((x) => x !== timer);
+    };
+  }
+  private runUntil(target: number): void {
+    for (;;) {
+      const next = this.timers.reduce<(typeof this.timers)[number] | undefined>((a, x) => (x.due <= target && (!a || x.due < a.due) ? x : a), undefined);
+      if (!next) break;
+      this.t = next.due;
+      next.due += next.ms;
+      next.fn();
+    }
+    this.t = target;
   }
 }
 

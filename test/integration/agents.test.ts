@@ -60,7 +60,7 @@ describe('two agents on one toolbox', () => {
   it('answers an unknown name with tool_not_found and close matches', async () => {
     const r = await c.main.client.callTool({ name: 'promote', arguments: { name: 'mail_send_mesage' } });
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(/^tool_not_found: no tool named "mail_send_mesage"\. Close matches: .*mail_send_message/);
+    expect(textOf(r)).toMatch(/^tool_not_found: No tool named "mail_send_mesage"\. Close matches: .*mail_send_message/);
     expect(r.structuredContent).toMatchObject({ error: 'tool_not_found' });
   });
 

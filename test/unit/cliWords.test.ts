@@ -55,3 +55,15 @@ describe('CLI tables', () => {
     expect(table(['name'], [['mail\u001b]0;x\u0007'], ['a\nb']])).toBe('name\nmail\\e]0;x\\a\na\\nb');
   });
 });
+
+describe('one fuzzy matcher for "did you mean" and typo tolerance', () => {
+  it('counts a swap of two letters as one edit, in both uses', async () => {
+    const { closest, editDistance } = await import('../../src-main/core/fuzzy.js');
+    const { editDistance: typoDistance } = await import('../../src-main/core/search/typo.js');
+    expect(typoDistance).toBe(editDistance);
+    expect(editDistance('cofnig', 'config', 2)).toBe(1);
+    expect(closest('cofnig', ['config', 'cycle'])).toBe('config');
+    expect(closest('sta', ['status', 'stop'])).toBe('status');
+    expect(closest('zzzzzz', ['config'])).toBeUndefined();
+  });
+});

@@ -82,6 +82,6 @@ describe('the shared error helper', () => {
     const nf = toolNotFound('raed', ['read'], 2);
     expect(nf.isError).toBe(true);
     expect(nf.structuredContent).toEqual({ error: 'tool_not_found', name: 'raed', matches: ['read'], toolboxSize: 2 });
-    expect(text(nf)).toBe('tool_not_found: no tool named "raed". Close matches: read. Use search_tools to find it.');
+    expect(text(nf)).toBe('tool_not_found: No tool named "raed". Close matches: read. Use search_tools to find it.');
   });
 });

@@ -204,6 +204,23 @@ describe('pins', () => {
     expect(pinsFromFrontMatter('---\ntitle: x\nworking-set-pins:\n  - a\n  - b\nother: 1\n---\nbody')).toEqual(['a', 'b']);
     expect(pinsFromFrontMatter('no front matter\nworking-set-pins: [a]')).toEqual([]);
   });
+
+  it('reads front matter as YAML: comments, quotes, one name, and pins beside invalid YAML elsewhere', () => {
+    expect(pinsFromFrontMatter("---\nworking-set-pins: ['a, b', c] # two\n---\n")).toEqual(['a, b', 'c']);
+    expect(pinsFromFrontMatter('---\nworking-set-pins: mail_send\n---\n')).toEqual(['mail_send']);
+    expect(pinsFromFrontMatter('---\r\nworking-set-pins:\r\n  - a # first\r\n  - "b"\r\n---\r\n')).toEqual(['a', 'b']);
+    // A skill's description with a bare colon is not valid YAML; the pins entry still is.
+    expect(pinsFromFrontMatter('---\ndescription: Use this: when x\nworking-set-pins:\n  - a\n  - b\n---\n')).toEqual(['a', 'b']);
+    expect(pinsFromFrontMatter('---\nworking-set-pins: {a: 1}\n---\n')).toEqual([]);
+  });
+
+  it('a hostile front matter (alias expansion, a huge block) costs little and pins nothing strange', () => {
+    const laughs = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`), 'working-set-pins: *i'].join('\n');
+    const t0 = performance.now();
+    expect(pinsFromFrontMatter(`---\n${laughs}\n---\n`)).toEqual([]);
+    expect(pinsFromFrontMatter(`---\n${'x: 1\n'.repeat(200_000)}working-set-pins: [a]\n---\n`)).toEqual([]);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  });
 });
 
 describe('approvals', () => {

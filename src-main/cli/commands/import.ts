@@ -36,7 +36,8 @@ async function importer(f: ImportFlags): Promise<Importer> {
   if (token) {
     const api = httpControlClient(baseUrl(loaded.config), token, 30_000);
     try {
-      await Promise.race([api.status({}), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), INSTANCE_PROBE_MS).unref())]);
+      // The probe has its own short deadline (the request's AbortSignal.timeout); the imports get 30 s.
+      await httpControlClient(baseUrl(loaded.config), token, INSTANCE_PROBE_MS).status({});
       return { importScan: api.importScan, importServers: api.importServers, live: true };
     } catch {
       // no instance answers: edit the file

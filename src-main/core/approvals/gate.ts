@@ -15,7 +15,7 @@ export class ApprovalGate {
   readonly retries: ApprovalRetries;
 
   constructor(
-    private readonly config: Config,
+    private config: Config,
     readonly grants: ApprovalGrants,
     readonly pending: PendingApprovals,
     private readonly now: () => number = Date.now,
@@ -23,6 +23,11 @@ export class ApprovalGate {
     private readonly keepAliveMs?: number,
   ) {
     this.retries = new ApprovalRetries(now, config.timeouts.approvalMs);
+  }
+
+  /** The config in force from now on (the app's reconfigure: a new object, never one changed in place). */
+  reconfigure(next: Config): void {
+    this.config = next;
   }
 
   /** What a call would meet now, without waiting or changing anything (call_tool's dryRun). */

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Outcome } from './pending.js';
 import { stable } from '../toolbox/hash.js';
+import { LRUCache } from 'lru-cache';
 
 /** Decisions kept for a retry at most: one per waiting call, and waiting calls are bounded per agent. */
 const MAX_KEPT_DECISIONS = 1000;
@@ -18,17 +19,19 @@ type Open = { outcome: Promise<Outcome>; waiting: number };
 
 export class ApprovalRetries {
   private readonly open = new Map<string, Open>();
-  private readonly decided = new Map<string, { outcome: 'once' | 'deny'; until: number }>();
+  /** Each kept `keepMs` on the injected clock (read at each look: no cached time), the oldest out past the bound. */
+  private readonly decided: LRUCache<string, 'once' | 'deny'>;
 
   /** `keepMs`: how long a decision waits for its retry (the approval timeout: as long as the entry waited). */
-  constructor(private readonly now: () => number, private readonly keepMs: number) {}
+  constructor(now: () => number, keepMs: number) {
+    this.decided = new LRUCache({ max: MAX_KEPT_DECISIONS, ttl: Math.max(1, Math.round(keepMs)), ttlResolution: 0, perf: { now } });
+  }
 
   /** A decision the user took after this call's client was answered; taken once. */
   take(key: string): 'once' | 'deny' | undefined {
     const d = this.decided.get(key);
-    if (!d) return undefined;
     this.decided.delete(key);
-    return d.until > this.now() ? d.outcome : undefined;
+    return d;
   }
 
   /**
@@ -66,9 +69,6 @@ export class ApprovalRetries {
   }
 
   private keep(key: string, outcome: 'once' | 'deny'): void {
-    const now = this.now();
-    for (const [k, d] of this.decided) if (d.until <= now) this.decided.delete(k);
-    while (this.decided.size >= MAX_KEPT_DECISIONS) this.decided.delete(this.decided.keys().next().value!);
-    this.decided.set(key, { outcome, until: now + this.keepMs });
+    this.decided.set(key, outcome);
   }
 }

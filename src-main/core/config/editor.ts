@@ -15,6 +15,7 @@ import { validateConfig } from './validate.js';
 import { migrateConfig } from './migrate.js';
 import { writeBackup } from './backups.js';
 import { jsonProblem } from './jsonText.js';
+import { SerialQueue } from '../serial.js';
 
 export type Raw = Record<string, unknown>;
 
@@ -27,7 +28,7 @@ type OnDisk = { text: string | undefined; raw: Raw };
 
 export class ConfigEditor {
   private raw: Raw;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   /** The text last read or written by this editor: a watch event with the same text is our own write. */
   private lastText: string | undefined;
   private watching = false;
@@ -76,7 +77,7 @@ export class ConfigEditor {
    * and `backup.path` says where (null: there was no file yet).
    */
   update(mutate: (raw: Raw) => void, opts: { backup?: { now: number; path?: string | null } } = {}): Promise<Config> {
-    const run = this.queue.then(async () => {
+    return this.queue.run(async () => {
       if (!this.path) {
         throw new MwsError('conflict', 'This instance runs the built-in demo without a config file, so settings cannot be saved. Start it with --config FILE to manage agents and upstreams here.');
       }
@@ -97,8 +98,6 @@ export class ConfigEditor {
         return config;
       }
     });
-    this.queue = run.catch(() => {});
-    return run;
   }
 
   /**
@@ -114,7 +113,7 @@ export class ConfigEditor {
       () => undefined,
     );
     const onChange = () => {
-      this.queue = this.queue.then(() => this.reloadFromDisk()).catch(() => {});
+      void this.queue.run(() => this.reloadFromDisk()).catch(() => {});
     };
     watchFile(path, { interval: CONFIG_POLL_MS, persistent: false }, onChange);
     return () => {

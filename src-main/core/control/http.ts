@@ -8,7 +8,7 @@ import { MwsError } from '../errors.js';
 import type { Route } from '../proxy/listener.js';
 import { CONTROL_METHODS, isControlMethod, type ControlApi, type ControlMethod } from './contract.js';
 import { dispatch, statusOf, type ControlErrorBody } from './envelope.js';
-import { tokenMatches } from '../store/controlToken.js';
+import { bearerToken, tokenMatches } from '../store/controlToken.js';
 import { postJson } from './post.js';
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -25,7 +25,7 @@ export function controlRoute(api: ControlApi, token: () => string, extraAuth?: (
         return json(415, { ok: false, error: { code: 'usage', message: 'The body must be sent as content-type: application/json.', data: {} } });
       }
       const auth = request.headers.get('authorization');
-      const bearer = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
+      const bearer = bearerToken(auth);
       if (!tokenMatches(bearer, token()) && !extraAuth?.(request)) {
         return json(401, { ok: false, error: { code: 'unauthorized', message: 'This needs the control token (stateDir/control-token), or the settings window\'s session with its CSRF header; open the window with `mws ui`.', data: {} } });
       }

@@ -28,6 +28,7 @@ import { MemorySecretStore } from '../secrets/store.js';
 import { upstreamOpsControl } from './upstreamOps.js';
 import { isDiskFull } from '../store/writeFailure.js';
 import type { EmbeddingStatus } from '../search/embed/types.js';
+import { noToolNamed } from '../toolbox/notFound.js';
 
 /** Switches the running core holds outside the config. */
 export type InstanceState = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
@@ -74,7 +75,7 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
     const entry = p.catalog.toolbox().resolve(tool);
     if (!entry) {
       const near = p.search.closeNames(tool, 3);
-      throw new MwsError('tool_not_found', `No tool named "${tool}".${near.length ? ` Close matches: ${near.join(', ')}.` : ''}`, { tool, matches: near });
+      throw new MwsError('tool_not_found', noToolNamed(tool, near), { tool, matches: near });
     }
     return entry;
   };
@@ -87,7 +88,7 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
     const entry = p.catalog.toolbox().resolve(tool);
     if (entry) return entry.name;
     const near = p.search.closeNames(tool, 3);
-    throw new MwsError('tool_not_found', `No tool named "${tool}" in the toolbox, and nothing was learned for it.${near.length ? ` Close matches: ${near.join(', ')}.` : ''} \`mws learned\` lists the tools with learned words; \`mws search\` with no query lists the toolbox.`, { tool, matches: near });
+    throw new MwsError('tool_not_found', noToolNamed(tool, near, { where: ' in the toolbox, and nothing was learned for it', next: '`mws learned` lists the tools with learned words; `mws search` with no query lists the toolbox.' }), { tool, matches: near });
   };
   const members = (agent: string, isoOf: (ms: number | null) => string | null = iso): MemberRow[] => {
     const tb = p.catalog.toolbox();
@@ -167,10 +168,10 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
   };
 
   return {
-    ...approvalsControl({ config: p.config, clock: p.clock, catalog: p.catalog, gate: p.gate, events: p.events, agentId, resolve }),
-    ...upstreamOpsControl({ config: p.config, editor: p.editor, catalog: p.catalog, agentId }),
-    ...settingsControl({ config: p.config, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null, secrets, now: () => p.clock.now() }),
-    ...valuesControl({ config: p.config, editor: p.editor, catalog: p.catalog, secrets }),
+    ...approvalsControl({ get config() { return p.config; }, clock: p.clock, catalog: p.catalog, gate: p.gate, events: p.events, agentId, resolve }),
+    ...upstreamOpsControl({ get config() { return p.config; }, editor: p.editor, catalog: p.catalog, agentId }),
+    ...settingsControl({ get config() { return p.config; }, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null, secrets, now: () => p.clock.now() }),
+    ...valuesControl({ get config() { return p.config; }, editor: p.editor, catalog: p.catalog, secrets }),
     async status() {
       return {
         url: p.baseUrl(),
@@ -299,7 +300,7 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
       return (await import('../import/service.js')).scanImports(a, {}, { self: { serverName: p.config.serverName, ports: importPorts() }, upstreams: (p.editor.current().upstreams ?? {}) as Record<string, unknown> });
     },
     async importServers(a) {
-      return (await import('../import/service.js')).applyImport(a, { config: p.config, editor: p.editor, configPath: p.configPath, agentUrl: (id) => `${configBaseUrl()}/mcp${agentId(id) === 'default' ? '' : `/${id}`}`, now: () => p.clock.now(), ports: importPorts(), secrets });
+      return (await import('../import/service.js')).applyImport(a, { get config() { return p.config; }, editor: p.editor, configPath: p.configPath, agentUrl: (id) => `${configBaseUrl()}/mcp${agentId(id) === 'default' ? '' : `/${id}`}`, now: () => p.clock.now(), ports: importPorts(), secrets });
     },
     async signIn(a) {
       return p.catalog.signIn(a.vendor);

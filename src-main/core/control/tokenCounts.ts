@@ -2,8 +2,11 @@
 // folder: a report after a restart (or from a CLI with no instance running) tokenizes only definitions
 // it has never seen, and loads no tokenizer at all when it has seen them all.
 import { createHash } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
+import { SerialQueue } from '../serial.js';
+import { writeFileAtomicSynced } from '../store/atomicJson.js';
 
 export type Cost = { bytes: number; tokens: number };
 
@@ -21,10 +24,11 @@ export function definitionKey(json: string): string {
 }
 
 export class TokenCountFile {
-  private counts = new Map<string, [number, number]>();
+  /** Least recently used first out past MAX_ENTRIES. */
+  private counts = new LRUCache<string, [number, number]>({ max: MAX_ENTRIES });
   private loaded: Promise<void> | undefined;
   private dirty = false;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly writing = new SerialQueue();
 
   constructor(private readonly stateDir: string | undefined) {}
 
@@ -52,16 +56,11 @@ export class TokenCountFile {
   get(key: string): Cost | undefined {
     const c = this.counts.get(key);
     if (!c) return undefined;
-    // Recently used last: the oldest are the first dropped past the bound.
-    this.counts.delete(key);
-    this.counts.set(key, c);
     return { bytes: c[0], tokens: c[1] };
   }
 
   set(key: string, cost: Cost): void {
-    this.counts.delete(key);
     this.counts.set(key, [cost.bytes, cost.tokens]);
-    while (this.counts.size > MAX_ENTRIES) this.counts.delete(this.counts.keys().next().value!);
     this.dirty = true;
   }
 
@@ -74,17 +73,14 @@ export class TokenCountFile {
    * fsync'd: a cache lost in a crash is only counted again.
    */
   save(): Promise<void> {
-    if (!this.stateDir || !this.dirty) return this.writing;
+    if (!this.stateDir || !this.dirty) return this.writing.idle();
     this.dirty = false;
-    const value: Stored = { version: 1, encoding: ENCODING, counts: Object.fromEntries(this.counts) };
+    const value: Stored = { version: 1, encoding: ENCODING, counts: Object.fromEntries(this.counts.rentries()) };
     const path = join(this.stateDir, FILE);
-    const tmp = `${path}.${process.pid}.tmp`;
-    this.writing = this.writing
-      .then(() => writeFile(tmp, JSON.stringify(value), { mode: 0o600 }))
-      .then(() => rename(tmp, path))
-      .catch(() => {
+    return this.writing.run(() =>
+      writeFileAtomicSynced(path, JSON.stringify(value), 0o600, { fsync: false }).catch(() => {
         this.dirty = true; // tried again after the next report
-      });
-    return this.writing;
+      }),
+    );
   }
 }

@@ -2,6 +2,7 @@
 // tool) answered as a tool error the model reads and can act on, never as a protocol error.
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { toolError } from '../toolResults.js';
+import { noToolNamed } from '../toolbox/notFound.js';
 
 export { toolError };
 
@@ -13,7 +14,7 @@ export function missingName(verb: string, what = "the tool's name as search_tool
 /** No tool by that name: the closest names, and the size of the toolbox searched. */
 export function toolNotFound(name: string, matches: string[], toolboxSize: number): CallToolResult {
   return {
-    content: [{ type: 'text', text: `tool_not_found: no tool named "${name}".${matches.length ? ` Close matches: ${matches.join(', ')}.` : ''} Use search_tools to find it.` }],
+    content: [{ type: 'text', text: `tool_not_found: ${noToolNamed(name, matches, { next: 'Use search_tools to find it.' })}` }],
     structuredContent: { error: 'tool_not_found', name, matches, toolboxSize },
     isError: true,
   };

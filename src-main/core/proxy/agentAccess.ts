@@ -3,7 +3,7 @@
 // and `defaultAgent: false` closes `/mcp`, so a local process cannot pick the most permissive endpoint.
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_AGENT_ID, type Config } from '../config/schema.js';
-import { tokenMatches } from '../store/controlToken.js';
+import { bearerToken, tokenMatches } from '../store/controlToken.js';
 
 /** Undefined when the request may reach the agent's endpoint; else the status and sentence to answer. */
 export function agentGate(config: Config, agentId: string, authorization: string | undefined): { status: number; message: string } | undefined {
@@ -12,8 +12,7 @@ export function agentGate(config: Config, agentId: string, authorization: string
   }
   const agent = config.agents.find((a) => a.id === agentId);
   if (!agent?.token) return undefined;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  if (tokenMatches(m?.[1], agent.token)) return undefined;
+  if (tokenMatches(bearerToken(authorization), agent.token)) return undefined;
   return {
     status: 401,
     message: `The agent "${agentId}" needs its token: send the header "Authorization: Bearer <token>" (the agent's client configs in the window include it; \`mws agent token ${agentId}\` makes a new one).`,

@@ -5,6 +5,7 @@ import { Server, inputRequired, type ClientCapabilities, type ServerContext } fr
 import type { DownstreamPeer } from '../upstream/types.js';
 import type { Passthrough } from './passthrough.js';
 import type { AgentRuntime, CallContext } from './runtime.js';
+import { MODERN_REVISION } from '../protocol.js';
 
 export const PROXY_SERVER_INFO = { name: 'mcp-working-set', version: '0.1.0' } as const;
 
@@ -31,7 +32,7 @@ export function peerOf(server: Server, ctx: ServerContext): DownstreamPeer {
   const token = ctx.mcpReq._meta?.progressToken;
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const caps = (server.getClientCapabilities() ?? envelope?.['io.modelcontextprotocol/clientCapabilities']) as ClientCapabilities | undefined;
-  const modern = envelope?.['io.modelcontextprotocol/protocolVersion'] === '2026-07-28';
+  const modern = envelope?.['io.modelcontextprotocol/protocolVersion'] === MODERN_REVISION;
   const inputResponses = ctx.mcpReq.inputResponses;
   const requestState = modern ? ctx.mcpReq.requestState<unknown>() : undefined;
   const retry = inputResponses !== undefined || typeof requestState === 'string' ? { ...(inputResponses ? { inputResponses } : {}), ...(typeof requestState === 'string' ? { requestState } : {}) } : undefined;

@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { ToolEntry } from '../toolbox/toolbox.js';
+import { LRUCache } from 'lru-cache';
 
 // ajv and ajv-formats (CommonJS) are required by the first check, not imported with this module:
 // evaluating them cost ~20–40 ms before `mws serve` listened, and the first call can pay it once.
@@ -40,15 +41,17 @@ export class ArgumentValidator {
    */
   private ajv: Ajv | undefined;
   private compiledHere = 0;
-  /** Insertion order is recency order: a hit is moved to the end, the first is the one to evict. */
-  private readonly cache = new Map<string, { fn: ValidateFunction | null; schema: object }>();
+  /** Least recently used first out; ajv keeps its own cache of compiled schemas by schema object: dropped there too. */
+  private readonly cache: LRUCache<string, { fn: ValidateFunction | null; schema: object }>;
   /** Validators that stop at the first problem, for arguments past FULL_CHECK_MAX_VALUES (made on first need). */
   private quick: ArgumentValidator | undefined;
 
   constructor(
     private readonly maxSize = VALIDATOR_CACHE_SIZE,
     private readonly allErrors = true,
-  ) {}
+  ) {
+    this.cache = new LRUCache({ max: maxSize, dispose: (old, _key, reason) => reason === 'evict' && this.ajv?.removeSchema(old.schema) });
+  }
 
   /** Compiles made by the ajv instance in use (at most 2 × the bound). */
   get compiledByCurrent(): number {
@@ -80,8 +83,6 @@ export class ArgumentValidator {
     const key = `${entry.name}:${entry.hash}`;
     const hit = this.cache.get(key);
     if (hit) {
-      this.cache.delete(key);
-      this.cache.set(key, hit);
       return hit.fn;
     }
     const schema = entry.tool.inputSchema as object;
@@ -98,12 +99,6 @@ export class ArgumentValidator {
       fn = null;
     }
     this.cache.set(key, { fn, schema });
-    if (this.cache.size > this.maxSize) {
-      const [oldKey, old] = this.cache.entries().next().value!;
-      this.cache.delete(oldKey);
-      // ajv keeps its own cache of compiled schemas by schema object: drop it there too.
-      this.ajv.removeSchema(old.schema);
-    }
     return fn;
   }
 }

@@ -151,9 +151,4 @@ export class AgentEndpoint {
   }
 }
 
-export function jsonRpcError(status: number, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-}
+import { jsonRpcError } from '../protocol.js';

@@ -18,7 +18,7 @@ import { PROXY_SERVER_INFO } from './agentServer.js';
 import type { AgentRuntime } from './runtime.js';
 import type { DownstreamPeer } from '../upstream/types.js';
 
-export const MODERN_REVISION = '2026-07-28';
+import { MODERN_REVISION } from '../protocol.js';
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
 const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';

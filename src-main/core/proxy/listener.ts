@@ -41,9 +41,7 @@ export function agentIdOf(path: string): string | null | undefined {
   }
 }
 
-export function jsonRpcResponse(status: number, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), { status, headers: { 'content-type': 'application/json' } });
-}
+import { jsonRpcError as jsonRpcResponse, jsonRpcErrorBody } from '../protocol.js';
 
 const BAD_PATH = 'Bad request: the path has a malformed %-escape. The MCP endpoint is /mcp (or /mcp/<agent-id>).';
 
@@ -82,7 +80,7 @@ function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: un
       const bytes = Buffer.concat(chunks);
       if (jsonSeparators(bytes) > MAX_JSON_VALUES) {
         res.writeHead(413, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: TOO_MANY_VALUES } }));
+        res.end(jsonRpcErrorBody(-32600, TOO_MANY_VALUES));
         resolve(undefined);
         return;
       }
@@ -90,7 +88,7 @@ function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: un
         resolve({ body: JSON.parse(bytes.toString('utf8')) });
       } catch {
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' } }));
+        res.end(jsonRpcErrorBody(-32700, 'Parse error: the request body is not valid JSON.'));
         resolve(undefined);
       }
     });
@@ -117,7 +115,7 @@ function sendJsonRpcError(res: ServerResponse, status: number, code: number, mes
     res.destroy();
     return;
   }
-  const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
+  const body = jsonRpcErrorBody(code, message);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
 }
 

@@ -5,6 +5,7 @@ import { ProtocolError, ProtocolErrorCode, UriTemplate, type ServerCapabilities 
 import type { Config } from '../config/schema.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
+import { MODERN_REVISION, stripProtocolMeta } from '../protocol.js';
 import { exposedName, splitExposedName } from '../toolbox/names.js';
 import type { DownstreamPeer, Upstream } from '../upstream/types.js';
 
@@ -28,9 +29,14 @@ export class Passthrough {
 
   constructor(
     private readonly source: UpstreamSource,
-    private readonly config: Config,
+    private config: Config,
     private readonly log: Logger,
   ) {}
+
+  /** The config in force from now on (the app's reconfigure: a new object, never one changed in place). */
+  reconfigure(next: Config): void {
+    this.config = next;
+  }
 
   /** Resources, prompts, completions and logging, each advertised only when some live upstream has it. */
   capabilities(): ServerCapabilities {
@@ -233,16 +239,6 @@ export class Passthrough {
   }
 }
 
-const MODERN_REVISION = '2026-07-28';
-
 function isModern(u: Upstream | undefined): boolean {
   return u?.info().era === MODERN_REVISION;
-}
-
-function stripProtocolMeta(result: Obj): Obj {
-  const meta = result._meta as Obj | undefined;
-  if (!meta) return result;
-  const kept = Object.fromEntries(Object.entries(meta).filter(([k]) => !k.startsWith('io.modelcontextprotocol/')));
-  const { _meta: _, ...rest } = result;
-  return Object.keys(kept).length ? { ...rest, _meta: kept } : rest;
 }

@@ -22,6 +22,7 @@ import type { AgentRuntime } from './runtime.js';
 import type { CallContext, MetaHandler } from '../metaTools/handler.js';
 import { recordedContent } from './recorded.js';
 import type { Logger } from '../log.js';
+import { noToolNamed } from '../toolbox/notFound.js';
 
 /** What the router asks before a call runs, and tells after one succeeded. */
 export type CallHooks = {
@@ -228,8 +229,8 @@ export class ToolRouter implements AgentRuntime {
     const near = this.opts.closeNames?.(name) ?? [];
     const { vendor } = splitExposedName(name);
     const up = vendor ? this.opts.catalog.statuses().find((s) => s.vendor === vendor) : undefined;
-    const why = up && up.status !== 'up' ? ` Its upstream "${vendor}" ${waitsForUser(up) ? '' : 'is '}${statusWord(up)}${up.lastError ? `: ${up.lastError}` : ''}.` : '';
-    return `No tool named "${name}".${why}${near.length ? ` Close names: ${near.join(', ')}.` : ''} Use search_tools to find the right one.`;
+    const why = up && up.status !== 'up' ? `Its upstream "${vendor}" ${waitsForUser(up) ? '' : 'is '}${statusWord(up)}${up.lastError ? `: ${up.lastError}` : ''}.` : undefined;
+    return noToolNamed(name, near, { ...(why ? { why } : {}), next: 'Use search_tools to find the right one.' });
   }
 
   private listing(agentId: string): { tools: Tool[]; signature: string } {

@@ -5,6 +5,7 @@
 import { isStopWord, splitWords, stem } from './text.js';
 import { capQuery } from './limits.js';
 import type { EvidenceScope } from './learningScope.js';
+import { LRUCache } from 'lru-cache';
 
 /**
  * One observed outcome: query `q` led to tool `t` (or, with `neg`, its first hit `t` was ignored).
@@ -87,7 +88,8 @@ export class LearnedEvidence {
   private readonly reads = new WeakMap<LearnedPair, Read>();
   /** A readable form of each learned stem ("buy" for "bui"), for the window and `--explain`. */
   private readonly surface = new Map<string, string>();
-  private readonly views = new Map<string, View>();
+  /** One view per agent and scope, least recently used out past 256. */
+  private readonly views = new LRUCache<string, View>({ max: 256 });
   private version = 0;
 
   constructor(private readonly now: () => number) {}
@@ -168,7 +170,6 @@ export class LearnedEvidence {
     const viewKey = `${agent ?? '\0all'}\0${scope.key}`;
     let view = this.views.get(viewKey);
     if (!view || view.stamp !== stamp || view.words.size + view.requests.size > VIEW_CACHE_KEYS) {
-      if (this.views.size > 256) this.views.clear();
       this.views.set(viewKey, (view = { stamp, words: new Map(), requests: new Map() }));
     }
     const hit = view[kind].get(key);

@@ -12,6 +12,8 @@ import { silentLogger, type Logger } from '../log.js';
 import { capQuery } from './limits.js';
 import { LearnedEvidence, learnedWordsOf, requestKey, surfaceWordsOf, type LearnedPair } from './learnedEvidence.js';
 import { evidenceScope, type EvidenceScope, type LearningPolicy } from './learningScope.js';
+import { SerialQueue } from '../serial.js';
+import { TimeSlicer } from '../timeSlice.js';
 
 export { learnedWordsOf, type LearnedPair } from './learnedEvidence.js';
 
@@ -49,7 +51,7 @@ export class SearchLearning {
   private warming: { steps: Generator<void, void, void>; changes: Array<[string, LearnedPair, 1 | -1]> } | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
   private dirty = false;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly writing = new SerialQueue();
 
   constructor(
     private readonly opts: {
@@ -119,11 +121,9 @@ export class SearchLearning {
       for (const [a, list] of this.pairs) agents[a] = list;
       const file = this.file();
       // One write at a time, in order; a flush on stop also waits for a write a timer started.
-      const write = this.writing.then(() => writeJsonAtomic(file, { version: 1, agents } satisfies FileShape));
-      this.writing = write.catch(() => {}); // a failed write is reported by its caller, not by the next one
-      return write;
+      return this.writing.run(() => writeJsonAtomic(file, { version: 1, agents } satisfies FileShape));
     }
-    await this.writing;
+    await this.writing.idle();
   }
 
   /** A search_tools answer was given: `shown` are the tool names in it, best first. */
@@ -319,16 +319,15 @@ export class SearchLearning {
       changes: [] as Array<[string, LearnedPair, 1 | -1]>,
     };
     this.warming = warming;
+    // The clock is read at every step: one pair's evidence is ~20 µs, heavier than the usual step.
+    const slicer = new TimeSlicer({ sliceMs, checkEvery: 1, now: clock });
     for (;;) {
-      const end = clock() + sliceMs;
-      while (clock() < end) {
-        if (!warming.steps.next().done) continue;
+      if (warming.steps.next().done) {
         this.finishWarming();
         return;
       }
-      await new Promise<void>((resolve) => setImmediate(resolve));
       // Finished by a search meanwhile, or stopped.
-      if (this.warming !== warming) return;
+      if ((await slicer.maybeYield()) && this.warming !== warming) return;
     }
   }
 

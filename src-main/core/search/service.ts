@@ -1,6 +1,7 @@
 // search_tools: decides what kind of question a query is (exact name, backend, free text, nothing)
 // and answers it. `mws search` and the meta-tool both call this, so they give the same reply.
 import Fuse from 'fuse.js';
+import { LRUCache } from 'lru-cache';
 import type { Toolbox, ToolEntry } from '../toolbox/toolbox.js';
 import { SearchIndex, type Explained, type TermBoost } from './index.js';
 import type { SearchLearning } from './learning.js';
@@ -13,6 +14,7 @@ import { splitWords } from './text.js';
 import { MAX_NAME_CHARS, NEAR_NAME_CHARS, QUERY_CUT_NOTE, capQuery } from './limits.js';
 import { DenseIndex, type SemanticVectors } from './denseIndex.js';
 import { FUSION_POOL, fuse, type FusionRule } from './fusion.js';
+import { nextTurn } from '../timeSlice.js';
 
 export const DEFAULT_SEARCH_LIMIT = 8;
 export const MAX_SEARCH_LIMIT = 50;
@@ -49,7 +51,8 @@ type Prepared = {
   byLowerName: Map<string, ToolEntry>;
   names: NearNames;
   /** Learned words mapped to this index's tools, per agent, for one learning revision. */
-  boosts: Map<string, { revision: string; boost: TermBoost }>;
+  /** Learned boosts by query, least recently used out past 256. */
+  boosts: LRUCache<string, { revision: string; boost: TermBoost }>;
   /** The tools' sentence vectors as one matrix, once every tool has one (dense and hybrid engines). */
   dense?: DenseIndex;
 };
@@ -182,7 +185,6 @@ export class SearchService {
       }
       return m ?? undefined;
     };
-    if (p.boosts.size > 256) p.boosts.clear();
     p.boosts.set(key, { revision: l.revision, boost });
     return boost;
   }
@@ -202,7 +204,7 @@ export class SearchService {
     const p = this.prepare(tb, true);
     const run = (async () => {
       while (!p.bm25f.buildFor(sliceMs, now) || !p.names.buildFor(sliceMs, now)) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await nextTurn();
         if (this.toolbox() !== tb) return;
       }
     })();
@@ -436,7 +438,7 @@ export class SearchService {
     p = {
       index: this.ranker(bm25f, entries, vectors),
       bm25f,
-      boosts: new Map(),
+      boosts: new LRUCache({ max: 256 }),
       backends,
       byLowerName,
       names: new NearNames(entries.map((e) => e.name)),

@@ -4,6 +4,7 @@
 // message) names the first hit shown: when the first call after the search goes to another tool, that
 // hit was passed over, a negative pair as the live path records it. Fed to SearchLearning.observed.
 import { LEARN_WINDOW_MS, type SearchLearning } from './learning.js';
+import { LRUCache } from 'lru-cache';
 
 type Block = { type?: string; id?: string; name?: string; input?: { query?: unknown; name?: unknown }; tool_use_id?: string; is_error?: boolean; content?: unknown };
 type Event = { sessionId?: string; timestamp?: string; message?: { content?: unknown } };
@@ -137,7 +138,7 @@ export function transcriptLearner(
   /** The toolbox's name for a name as the agent typed it (`call_tool` takes short names), as the live path records it. */
   resolve: (name: string) => string = (name) => name,
 ): (line: string, agent: string) => void {
-  const readers = new Map<string, TranscriptPairReader>();
+  const readers = new LRUCache<string, TranscriptPairReader>({ max: MAX_READERS });
   let name = serverName();
   return (line, agent) => {
     // The server name is read each time: a hand edit of serverName changes which tools are ours.
@@ -151,7 +152,6 @@ export function transcriptLearner(
     // results while a search's reply (which names no tool of ours in the line's framing) is awaited.
     if (!line.includes(`mcp__${name}__`) && !(r?.awaitsReply && line.includes('tool_result'))) return;
     if (!r) {
-      if (readers.size >= MAX_READERS) readers.delete(readers.keys().next().value!);
       readers.set(agent, (r = new TranscriptPairReader(name, resolve)));
     }
     const pairs = r.read(line);

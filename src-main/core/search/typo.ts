@@ -1,39 +1,9 @@
 // Typo tolerance: a query word the catalog does not know is matched to known words one or two
 // edits away (transpositions count as one). A deletion index keeps lookups fast on large vocabularies.
 import { MAX_TYPO_WORD_CHARS } from './limits.js';
+import { editDistance } from '../fuzzy.js';
 
-// Three rows of the distance table, reused: words longer than this are never typo-corrected.
-const MAX_WORD = 64;
-const rowA = new Int32Array(MAX_WORD + 1);
-const rowB = new Int32Array(MAX_WORD + 1);
-const rowC = new Int32Array(MAX_WORD + 1);
-
-/** Optimal string alignment distance, stopping early past `max`. */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  if (a.length > MAX_WORD || b.length > MAX_WORD) return max + 1;
-  let prev2 = rowA;
-  let prev = rowB;
-  let cur = rowC;
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) v = Math.min(v, prev2[j - 2]! + 1);
-      cur[j] = v;
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > max) return max + 1;
-    const t = prev2;
-    prev2 = prev;
-    prev = cur;
-    cur = t;
-  }
-  return prev[b.length]!;
-}
+export { editDistance };
 
 function deletes(word: string): string[] {
   const out = new Set<string>();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { MwsError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
+import { SerialQueue } from '../serial.js';
 
 export const SECRETS_FILE = 'secrets.json';
 
@@ -55,7 +56,7 @@ function checkName(name: string): void {
  */
 export class FileSecretStore implements SecretStore {
   readonly path: string;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private warnedMode = false;
 
   constructor(
@@ -123,14 +124,14 @@ export class FileSecretStore implements SecretStore {
 
   async get(name: string): Promise<string | undefined> {
     checkName(name);
-    await this.queue;
+    await this.queue.idle();
     const file = await this.read();
     const sealed = Object.hasOwn(file.secrets, name) ? file.secrets[name] : undefined;
     return sealed === undefined ? undefined : this.open(file, sealed);
   }
 
   async list(): Promise<string[]> {
-    await this.queue;
+    await this.queue.idle();
     return Object.keys((await this.read()).secrets).sort();
   }
 
@@ -151,7 +152,7 @@ export class FileSecretStore implements SecretStore {
 
   /** Opens every value, applies the change, seals and writes the whole file atomically (0600). */
   private write(change: (plain: Record<string, string>) => boolean | void): Promise<boolean> {
-    const run = this.queue.then(async () => {
+    return this.queue.run(async () => {
       const file = await this.read();
       const plain: Record<string, string> = Object.create(null) as Record<string, string>;
       for (const [k, v] of Object.entries(file.secrets)) plain[k] = await this.open(file, v);
@@ -163,8 +164,6 @@ export class FileSecretStore implements SecretStore {
       await writeJsonAtomic(this.path, next, 0o600);
       return answer;
     });
-    this.queue = run.catch(() => {});
-    return run;
   }
 }
 

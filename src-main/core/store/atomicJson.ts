@@ -1,7 +1,63 @@
-// Atomic JSON files: write to a temp file and rename, so a crash leaves the old file or the new one.
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
+// Atomic files through write-file-atomic (temp file in the same folder, fsync, rename, the temp file
+// removed on error or exit, writes to one path one at a time), plus what it leaves out: the folder is
+// fsync'd after the rename so the new name survives a power cut, and temp files left by kill -9 are
+// removed at the next start (removeLeftoverTemps, called once the state folder's lock is held).
+import { lstat, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import type { Logger } from '../log.js';
+
+/** Writes bytes or text atomically: afterwards the path holds the old content or the new, never a part. */
+export async function writeFileAtomicSynced(path: string, data: string | Buffer, mode = 0o600, opts: { fsync?: boolean } = {}): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  // write-file-atomic writes to the real path behind a symlink; a link planted at a state file must be
+  // replaced by our file, never written through (test/unit/secretsAttack.test.ts).
+  if ((await lstat(path).catch(() => undefined))?.isSymbolicLink()) await unlink(path).catch(() => {});
+  await writeFileAtomic(path, data, { mode, fsync: opts.fsync !== false });
+  if (opts.fsync !== false) await fsyncFolder(dirname(path));
+}
+
+/** The rename is durable only once the folder is; some systems (Windows) cannot open a folder for it. */
+async function fsyncFolder(dir: string): Promise<void> {
+  let fh;
+  try {
+    fh = await open(dir, 'r');
+    await fh.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EBADF') throw err;
+  } finally {
+    await fh?.close().catch(() => {});
+  }
+}
+
+/**
+ * write-file-atomic names its temp file `<name>.<decimal number>` (and earlier versions of this module
+ * `<name>.<pid>.<random>.tmp`). Only names of that shape next to a file kind this app writes match.
+ */
+const LEFTOVER_TEMP = /^.+\.(?:json|bin|txt)\.(?:\d{1,10}|\d+(?:\.[a-z0-9]+)?\.tmp)$/;
+
+/**
+ * Removes temp files a killed writer left in `dirs` (not recursive), answering how many. Call only
+ * while no other process writes there (the state folder's lock is held).
+ */
+export async function removeLeftoverTemps(dirs: string[], log?: Logger): Promise<number> {
+  let removed = 0;
+  for (const dir of dirs) {
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!LEFTOVER_TEMP.test(name)) continue;
+      try {
+        await unlink(join(dir, name));
+        removed++;
+      } catch {
+        // gone already, or a folder of that name: not ours to remove
+      }
+    }
+  }
+  if (removed > 0) log?.info(`removed ${removed} unfinished temp file(s) left by an earlier run`);
+  return removed;
+}
 
 /** `compact` writes one line: for large machine-read files (usage.json), where indentation only costs. */
 export async function writeJsonAtomic(path: string, value: unknown, mode = 0o600, compact = false): Promise<void> {
@@ -10,35 +66,19 @@ export async function writeJsonAtomic(path: string, value: unknown, mode = 0o600
 
 /** The same for text already serialized (catalog.json is assembled from per-tool JSON it keeps). */
 export async function writeTextAtomic(path: string, text: string, mode = 0o600): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  const fh = await open(tmp, 'w', mode);
-  try {
-    await fh.writeFile(text);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await rename(tmp, path);
+  await writeFileAtomicSynced(path, text, mode);
 }
 
 /**
- * The same for text produced in pieces: each piece is written as it comes, so a large file is never
+ * The same for text produced in pieces: each piece is encoded as it comes, so a large file is never
  * one string (whose encoding holds the event loop for its whole length) and the producer may yield.
  */
 export async function writePiecesAtomic(path: string, produce: (write: (piece: string) => Promise<void>) => Promise<void>, mode = 0o600): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  const fh = await open(tmp, 'w', mode);
-  try {
-    await produce(async (piece) => {
-      await fh.write(piece);
-    });
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await rename(tmp, path);
+  const pieces: Buffer[] = [];
+  await produce(async (piece) => {
+    pieces.push(Buffer.from(piece));
+  });
+  await writeFileAtomicSynced(path, Buffer.concat(pieces), mode);
 }
 
 export type ReadResult<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'damaged'; movedTo: string };

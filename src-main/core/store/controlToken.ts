@@ -23,6 +23,11 @@ export async function ensureToken(stateDir: string): Promise<string> {
   return token;
 }
 
+/** The token of an `Authorization: Bearer <token>` header (the scheme in any case, as RFC 9110 says). */
+export function bearerToken(authorization: string | null | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+}
+
 /** Constant-time comparison, so the token cannot be guessed a byte at a time from response times. */
 export function tokenMatches(given: string | undefined | null, expected: string): boolean {
   if (!given) return false;

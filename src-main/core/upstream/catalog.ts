@@ -12,6 +12,8 @@ import type { ResolveParts } from '../secrets/refs.js';
 import { UpstreamJournal, type UpstreamLogEntry } from './journal.js';
 import type { OAuthUpstreams } from './oauth/manager.js';
 import { MwsError } from '../errors.js';
+import { SerialQueue } from '../serial.js';
+import { TimeSlicer } from '../timeSlice.js';
 
 export const CATALOG_FILE = 'catalog.json';
 /** The longest a settings-window "test this upstream" waits for the upstream to start. */
@@ -77,7 +79,7 @@ export class Catalog<T> {
   private readonly path: string;
   private stopped = false;
   private saveTimer: NodeJS.Timeout | undefined;
-  private saving: Promise<void> = Promise.resolve();
+  private readonly saving = new SerialQueue();
 
   constructor(private readonly opts: CatalogOptions<T>) {
     this.path = join(opts.config.stateDir, CATALOG_FILE);
@@ -373,7 +375,7 @@ export class Catalog<T> {
   }
 
   /** Lists are accepted one at a time; a list asked for before the last one accepted is stale and dropped. */
-  private accepting: Promise<unknown> = Promise.resolve();
+  private readonly accepting = new SerialQueue();
   /** Numbers lists in the order they were asked for (a change notification's list: when it arrived). */
   private listSeq = 0;
   private readonly acceptedSeq = new Map<string, number>();
@@ -385,13 +387,11 @@ export class Catalog<T> {
    * the comparison takes tens of ms: it runs in slices with the event loop free between them.
    */
   private accept(vendor: string, tools: Tool[], seq = ++this.listSeq): Promise<boolean> {
-    const run = this.accepting.then(() => {
+    return this.accepting.run(() => {
       if (seq < (this.acceptedSeq.get(vendor) ?? 0)) return false;
       this.acceptedSeq.set(vendor, seq);
       return this.acceptInSlices(vendor, tools);
     });
-    this.accepting = run.catch(() => {});
-    return run;
   }
 
   private async acceptInSlices(vendor: string, tools: Tool[]): Promise<boolean> {
@@ -407,14 +407,10 @@ export class Catalog<T> {
     let same = prev !== undefined && prev.length === tools.length;
     const next: Tool[] = new Array(tools.length);
     const json: string[] = new Array(tools.length);
-    let sliceEnd = performance.now() + ACCEPT_SLICE_MS;
+    const slicer = new TimeSlicer({ sliceMs: ACCEPT_SLICE_MS, checkEvery: ACCEPT_CHECK_EVERY });
     for (let i = 0; i < tools.length; i++) {
-      if (i % ACCEPT_CHECK_EVERY === ACCEPT_CHECK_EVERY - 1 && performance.now() >= sliceEnd) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        // The upstream was removed (or the catalog stopped) meanwhile: this list is for nobody.
-        if (this.stopped || this.state.get(vendor) !== s) return false;
-        sliceEnd = performance.now() + ACCEPT_SLICE_MS;
-      }
+      // The upstream was removed (or the catalog stopped) meanwhile: this list is for nobody.
+      if ((await slicer.maybeYield()) && (this.stopped || this.state.get(vendor) !== s)) return false;
       const j = JSON.stringify(tools[i]);
       const at = before.get(tools[i]!.name);
       const old = at === undefined ? undefined : prev![at]!;
@@ -447,7 +443,7 @@ export class Catalog<T> {
       this.saveTimer = undefined;
       await this.save();
     }
-    await this.saving;
+    await this.saving.idle();
   }
 
   /** Compact, from the per-tool JSON already at hand: no whole-catalog serialization. */
@@ -459,10 +455,7 @@ export class Catalog<T> {
       parts.push(`${JSON.stringify(vendor)}:{"tools":[${s.json.join(',')}]}`);
     }
     const text = `{"savedAt":${JSON.stringify(new Date(this.opts.now()).toISOString())},"upstreams":{${parts.join(',')}}}\n`;
-    this.saving = this.saving.then(() =>
-      writeTextAtomic(this.path, text, 0o600).catch((err: Error) => this.opts.log.warn(`could not save ${this.path}: ${err.message}`)),
-    );
-    return this.saving;
+    return this.saving.run(() => writeTextAtomic(this.path, text, 0o600).catch((err: Error) => this.opts.log.warn(`could not save ${this.path}: ${err.message}`)));
   }
 
   private rebuild(): void {

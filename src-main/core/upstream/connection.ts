@@ -18,6 +18,8 @@ import type { CallOptions, SignInResult, Upstream, UpstreamInfo, UpstreamStatus 
 import { maskValues, resolveUpstream, type ResolveParts } from '../secrets/refs.js';
 import type { UpstreamAuth } from './oauth/upstreamAuth.js';
 import { legacyIssuer } from './oauth/legacyIssuer.js';
+import { MODERN_REVISION } from '../protocol.js';
+import { within } from '../deadline.js';
 
 /** The SDK's debounce of an upstream's tools/list_changed before it re-lists (its default is 300 ms). */
 export const LIST_CHANGED_DEBOUNCE_MS = 30;
@@ -321,17 +323,10 @@ export class UpstreamConnection implements Upstream {
    * `ms` runs out first it keeps going, and onUp() tells the catalog once it is up.
    */
   private waitForStart(ms: number): Promise<Live> {
-    const starting = this.ensure();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        this.listWaiting = true;
-        reject(
-          new MwsError('upstream_starting', `Upstream "${this.vendor}" is still starting; it will be listed as soon as it is up.`, { vendor: this.vendor }),
-        );
-      }, ms);
+    return within(this.ensure(), ms, () => {
+      this.listWaiting = true;
+      return new MwsError('upstream_starting', `Upstream "${this.vendor}" is still starting; it will be listed as soon as it is up.`, { vendor: this.vendor });
     });
-    return Promise.race([starting, timeout]).finally(() => clearTimeout(timer));
   }
 
   private ensure(): Promise<Live> {
@@ -557,7 +552,6 @@ function responsesAfterNotifications(transport: Transport): void {
   };
 }
 
-const MODERN_REVISION = '2026-07-28';
 
 /** The revisions an unsupported-protocol-version error names (`data.supported`), anywhere in its causes. */
 function supportedVersions(err: unknown): string[] {
@@ -616,17 +610,9 @@ function isTransportFailure(err: unknown): boolean {
 }
 
 export function withDeadline<T>(p: Promise<T>, ms: number, vendor: string, what: 'answer' | 'start' = 'answer'): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          what === 'start'
-            ? new MwsError('upstream_timeout', `Upstream "${vendor}" did not start within ${ms} ms. Check its command, or raise timeouts.connectMs.`, { vendor, ms })
-            : new MwsError('upstream_timeout', `Upstream "${vendor}" did not answer within ${ms} ms.`, { vendor, ms }),
-        ),
-      ms,
-    );
-  });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+  return within(p, ms, () =>
+    what === 'start'
+      ? new MwsError('upstream_timeout', `Upstream "${vendor}" did not start within ${ms} ms. Check its command, or raise timeouts.connectMs.`, { vendor, ms })
+      : new MwsError('upstream_timeout', `Upstream "${vendor}" did not answer within ${ms} ms.`, { vendor, ms }),
+  );
 }

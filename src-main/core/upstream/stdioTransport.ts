@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { within } from '../deadline.js';
 
 export type StdioParams = { command: string; args: string[]; env: Record<string, string>; cwd: string | undefined; maxMessageBytes: number };
 
@@ -90,7 +91,8 @@ export class StdioUpstreamTransport implements Transport {
     if (!child) return;
     this.child = undefined;
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    const wait = (ms: number) => Promise.race([closed, new Promise<void>((r) => setTimeout(r, ms).unref())]);
+    // Past the wait the child is still running: the caller looks at its exit code and escalates.
+    const wait = (ms: number) => within(closed, ms, () => new Error('still running'), { ref: false }).catch(() => {});
     try {
       child.stdin?.end();
     } catch {

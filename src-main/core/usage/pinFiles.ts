@@ -1,35 +1,49 @@
 // Pins from Markdown front matter: files matching `pinFiles` globs (for example a skill's SKILL.md)
-// may carry `working-set-pins: [tool_a, tool_b]` (or a YAML list under that key).
+// may carry `working-set-pins: [tool_a, tool_b]` (or a YAML list under that key), read by `yaml`.
 import { readFile } from 'node:fs/promises';
+import { parseDocument } from 'yaml';
 
 export const PIN_KEY = 'working-set-pins';
 
+/** Front matter past this is not read: a pin list is a few lines, and YAML costs in its length. */
+const MAX_FRONT_MATTER_CHARS = 64 * 1024;
+/** YAML aliases expand: a few in a hostile file could make a huge list (the "billion laughs"). */
+const YAML_OPTIONS = { uniqueKeys: false, maxAliasCount: 20, prettyErrors: false } as const;
+
 export function pinsFromFrontMatter(text: string): string[] {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text);
+  const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text.slice(0, MAX_FRONT_MATTER_CHARS));
   if (!m) return [];
-  const lines = m[1]!.split(/\r?\n/);
-  const out: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const kv = new RegExp(`^${PIN_KEY}\\s*:\\s*(.*)$`).exec(lines[i]!);
-    if (!kv) continue;
-    const inline = kv[1]!.trim();
-    if (inline.startsWith('[')) {
-      out.push(...inline.replace(/^\[|\]$/g, '').split(',').map(unquote).filter(Boolean));
-    } else if (inline) {
-      out.push(unquote(inline));
-    } else {
-      for (let j = i + 1; j < lines.length; j++) {
-        const item = /^\s*-\s*(.+)$/.exec(lines[j]!);
-        if (!item) break;
-        out.push(unquote(item[1]!));
-      }
-    }
-  }
-  return [...new Set(out)];
+  const block = m[1]!;
+  // The whole front matter when it is valid YAML; else (a skill's description with a bare colon is
+  // common) only the pins entry: its key line and the indented or "- " lines under it.
+  const value = yamlValue(block, (doc) => (isRecord(doc) ? doc[PIN_KEY] : undefined)) ?? yamlValue(pinEntry(block), (doc) => (isRecord(doc) ? doc[PIN_KEY] : undefined));
+  const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
+  return [...new Set(items.filter((v) => typeof v === 'string' || typeof v === 'number').map((v) => String(v).trim()).filter(Boolean))];
 }
 
-function unquote(s: string): string {
-  return s.trim().replace(/^['"]|['"]$/g, '');
+function yamlValue(source: string, pick: (doc: unknown) => unknown): unknown {
+  if (!source) return undefined;
+  try {
+    const doc = parseDocument(source, YAML_OPTIONS);
+    if (doc.errors.length > 0) return undefined;
+    return pick(doc.toJS({ maxAliasCount: YAML_OPTIONS.maxAliasCount }));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lines of the `working-set-pins:` entry alone (the key at the start of a line). */
+function pinEntry(block: string): string {
+  const lines = block.split(/\r?\n/);
+  const at = lines.findIndex((l) => l.startsWith(`${PIN_KEY}:`) || l.startsWith(`${PIN_KEY} :`));
+  if (at < 0) return '';
+  let end = at + 1;
+  while (end < lines.length && /^(\s|-)/.test(lines[end]!)) end++;
+  return lines.slice(at, end).join('\n');
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Every pin named in the files the globs match. */

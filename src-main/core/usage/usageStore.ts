@@ -5,7 +5,6 @@
 // never finds a cursor past calls whose effects it lost. A backlog is read to its end in one pass,
 // yielding to the event loop every few milliseconds so calls in flight are not held up.
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import type { Logger } from '../log.js';
 import { readJsonSafe, writePiecesAtomic } from '../store/atomicJson.js';
 import { readAllNewLines, type Cursor } from './tail.js';
@@ -17,6 +16,7 @@ import type { AgentUsage, ToolUsage } from './types.js';
 import { nextGapSession } from './sessions.js';
 import { DAY_MS } from '../clock.js';
 import { fits, usageFileSchema } from '../store/shapes.js';
+import { TimeSlicer } from '../timeSlice.js';
 
 export const USAGE_FILE = 'usage.json';
 export { SESSION_GAP_MS } from './sessions.js';
@@ -373,25 +373,9 @@ export class UsageStore {
   }
 }
 
-/** Splits long synchronous work: yields to the event loop once INGEST_SLICE_MS have gone by. */
-export class Slicer {
-  private start: number;
-  private n = 0;
-  /** `now` and `pause` are injectable so tests can drive the budget without a real clock. */
-  constructor(
-    private readonly now: () => number = () => performance.now(),
-    private readonly pause: () => Promise<void> = () => new Promise<void>((resolve) => setImmediate(resolve)),
-  ) {
-    this.start = now();
-  }
-
-  /** `weight`: how many light steps this one counts for (the clock is read every 64 steps). */
-  async maybeYield(weight = 1): Promise<void> {
-    this.n += weight;
-    if (this.n < 64) return;
-    this.n = 0;
-    if (this.now() - this.start < INGEST_SLICE_MS) return;
-    await this.pause();
-    this.start = this.now();
+/** Splits long synchronous work: yields to the event loop once INGEST_SLICE_MS have gone by (core/timeSlice.ts). */
+export class Slicer extends TimeSlicer {
+  constructor(now?: () => number, pause?: () => Promise<void>) {
+    super({ sliceMs: INGEST_SLICE_MS, ...(now ? { now } : {}), ...(pause ? { pause } : {}) });
   }
 }

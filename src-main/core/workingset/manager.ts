@@ -22,6 +22,7 @@ import { isQuiet } from './quiet.js';
 import type { UsageCandidate } from './usagePromotion.js';
 import { reconcilePins, type PinChange } from './pins.js';
 import type { Decision, DemoteCause, HistoryEntry } from './types.js';
+import { SerialQueue } from '../serial.js';
 
 export type { MemberView } from './registry.js';
 
@@ -60,12 +61,13 @@ export class WorkingSets {
   demotionPaused = false;
   private readonly ingestion: UsageIngest;
   /** Cycles run one after another: each decides from the state the one before left. */
-  private cycles: Promise<unknown> = Promise.resolve();
+  private readonly cycles = new SerialQueue();
 
   constructor(private readonly o: WorkingSetsOptions) {
     this.states = new AgentStates(o);
     this.pins = new PinSources(o);
-    this.ingestion = new UsageIngest({ ...o, pins: this.pins, markUsed: (agent, tool, ts) => this.markUsed(agent, tool, ts) });
+    // `config` is read through `o` at each use: the app may hand its parts a new config while running.
+    this.ingestion = new UsageIngest({ ...o, get config() { return o.config; }, pins: this.pins, markUsed: (agent, tool, ts) => this.markUsed(agent, tool, ts) });
   }
 
   async start(): Promise<void> {
@@ -184,9 +186,7 @@ export class WorkingSets {
    * idle/cap demotions are held for a later cycle. A cycle the user asks for applies at once.
    */
   cycle(now: number, opts: { dryRun?: boolean; agents?: string[]; whenQuiet?: boolean } = {}): Promise<CycleReport> {
-    const run = this.cycles.then(() => this.cycleNow(now, opts));
-    this.cycles = run.catch(() => undefined);
-    return run;
+    return this.cycles.run(() => this.cycleNow(now, opts));
   }
 
   private async cycleNow(now: number, opts: { dryRun?: boolean; agents?: string[]; whenQuiet?: boolean }): Promise<CycleReport> {

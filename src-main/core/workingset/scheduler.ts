@@ -1,29 +1,32 @@
-// Runs the working-set cycle every five minutes (node-cron, never two at once). Thin on purpose:
-// every decision is in the pure rules; this only says when.
-import { schedule, type ScheduledTask } from 'node-cron';
-import type { Clock } from '../clock.js';
+// Runs the working-set cycle every five minutes on the injected clock's timer (never two at once).
+// Thin on purpose: every decision is in the pure rules; this only says when.
+import { every, type Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { WorkingSets } from './manager.js';
 
 /** Every 5 minutes: often enough that a cap change shows soon, rare enough to cost nothing. */
-export const SWEEP_CRON = '*/5 * * * *';
+export const SWEEP_INTERVAL_MS = 5 * 60 * 1000;
 
-export function startSweepSchedule(sets: WorkingSets, clock: Clock, log: Logger): () => Promise<void> {
-  let task: ScheduledTask | undefined = schedule(
-    SWEEP_CRON,
-    async () => {
-      try {
-        // Scheduled: an active agent keeps its list (and its prompt cache) until it is quiet.
-        await sets.cycle(clock.now(), { whenQuiet: true });
-      } catch (err) {
-        log.warn(`working-set sweep failed: ${(err as Error).message}`);
-      }
-    },
-    { noOverlap: true, name: 'working-set-sweep' },
-  );
+/** Starts the schedule; the stop it answers also waits for a cycle that is running. */
+export function startSweepSchedule(sets: Pick<WorkingSets, 'cycle'>, clock: Clock, log: Logger): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const tick = () => {
+    // A cycle slower than the period (a huge toolbox, a slow disk) is not started twice.
+    if (running || stopped) return;
+    // Scheduled: an active agent keeps its list (and its prompt cache) until it is quiet.
+    running = sets
+      .cycle(clock.now(), { whenQuiet: true })
+      .then(
+        () => {},
+        (err: Error) => log.warn(`working-set sweep failed: ${err.message}`),
+      )
+      .finally(() => (running = undefined));
+  };
+  const cancel = every(clock, SWEEP_INTERVAL_MS, tick);
   return async () => {
-    const t = task;
-    task = undefined;
-    await t?.destroy();
+    stopped = true;
+    cancel();
+    await running;
   };
 }

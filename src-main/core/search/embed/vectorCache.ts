@@ -3,9 +3,9 @@
 //   "MWSVEC1\n" | uint32 LE header length | header JSON {model, dim, keys} | keys.length × dim float32 LE | sha256 of all before
 // A file that fails any check is moved aside (<name>.damaged-<time>) with one warning and rebuilt.
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile, rename } from 'node:fs/promises';
 import type { Logger } from '../../log.js';
+import { writeFileAtomicSynced } from '../../store/atomicJson.js';
 
 export const VECTOR_CACHE_FILE = 'search-vectors.bin';
 const MAGIC = Buffer.from('MWSVEC1\n', 'ascii');
@@ -73,16 +73,7 @@ export async function readVectorCache(path: string, log: Logger): Promise<Cached
   return got;
 }
 
-/** Writes the cache atomically: a temp file, fsync, rename — a crash leaves the old file or the new one. */
+/** Writes the cache atomically (store/atomicJson.ts): a crash leaves the old file or the new one. */
 export async function writeVectorCache(path: string, model: string, dim: number, vectors: ReadonlyMap<string, Float32Array>): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  const fh = await open(tmp, 'w', 0o600);
-  try {
-    await fh.writeFile(encodeVectors(model, dim, vectors));
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await rename(tmp, path);
+  await writeFileAtomicSynced(path, encodeVectors(model, dim, vectors), 0o600);
 }

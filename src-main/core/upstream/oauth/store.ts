@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import type { Logger } from '../../log.js';
 import { readJsonSafe, writeJsonAtomic } from '../../store/atomicJson.js';
+import { SerialQueue } from '../../serial.js';
 
 /** Tokens as the authorization server gave them, with when they expire by our clock (ms epoch). */
 export type SavedTokens = {
@@ -48,7 +49,7 @@ const isFile = (v: unknown): v is FileShape =>
 export class FileOAuthStore implements OAuthStore {
   private readonly path: string;
   private data: Promise<FileShape> | undefined;
-  private writing: Promise<void> = Promise.resolve();
+  private readonly writing = new SerialQueue();
 
   constructor(stateDir: string, private readonly log: Logger) {
     this.path = join(stateDir, OAUTH_FILE);
@@ -80,9 +81,7 @@ export class FileOAuthStore implements OAuthStore {
     // Serialized now (the state at this call), written after the write before it.
     const snapshot = structuredClone(d);
     // A failed write (full disk) fails its own caller, not every write after it.
-    const next = this.writing.catch(() => {}).then(() => writeJsonAtomic(this.path, snapshot, 0o600));
-    this.writing = next;
-    return next;
+    return this.writing.run(() => writeJsonAtomic(this.path, snapshot, 0o600));
   }
 }
 

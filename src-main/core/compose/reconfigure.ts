@@ -1,0 +1,51 @@
+// Applying a config saved while running (the window, the CLI, a hand edit of the file): the next config
+// is computed whole, put in force at once, and each part that keeps its own copy is told, in the
+// order data flows (upstreams, working sets, agents' endpoints, listings). The old config object is
+// left as it was: anything still holding it sees one consistent config, never a half-applied one.
+import type { Config } from '../config/schema.js';
+import type { AppContext } from './context.js';
+import type { Upstreams } from './upstreams.js';
+import type { Deciding } from './sets.js';
+import type { Routing } from './router.js';
+
+/** What a saved config becomes before it is in force, and whether a restart is needed for the rest. */
+export function nextConfig(saved: Config, current: Config, opts: { transform?: (c: Config) => Config; demo: boolean }): { next: Config; restartNeeded: boolean } {
+  let next = opts.transform?.(saved) ?? saved;
+  let restartNeeded = false;
+  if (opts.demo) {
+    // The demo runs on until a restart: a saved upstream (leaving the demo, asked in the window) waits for it.
+    if (Object.keys(saved.upstreams).length > 0) restartNeeded = true;
+    next = { ...next, upstreams: current.upstreams, prefixNames: current.prefixNames, backendHints: current.backendHints, stateDir: current.stateDir };
+  }
+  // The listener and the state folder are set at start; a change to them waits for a restart.
+  restartNeeded ||= next.listen.port !== current.listen.port || next.listen.host !== current.listen.host || next.stateDir !== current.stateDir;
+  return { next: { ...next, stateDir: current.stateDir }, restartNeeded };
+}
+
+export function reconfigurer(ctx: AppContext, up: Upstreams, d: Deciding, routing: Routing, opts: { transform?: (c: Config) => Config }): (saved: Config) => Promise<void> {
+  return async (saved) => {
+    const before = ctx.config;
+    const { next, restartNeeded } = nextConfig(saved, before, { ...opts, demo: ctx.runtime.demo != null });
+    ctx.runtime.restartNeeded ||= restartNeeded;
+    ctx.replaceConfig(next);
+    up.passthrough.reconfigure(next);
+    d.gate.reconfigure(next);
+    const had = new Set(before.agents.map((a) => a.id));
+    for (const a of next.agents) {
+      if (had.has(a.id)) continue;
+      await d.sets.ensureAgent(a.id);
+      routing.addEndpoint(a.id);
+    }
+    for (const id of had) {
+      if (next.agents.some((a) => a.id === id)) continue;
+      await ctx.endpoints.get(id)?.close();
+      ctx.endpoints.delete(id);
+    }
+    await up.catalog.syncUpstreams();
+    // A pin added or removed in this edit shows at once, not at the next cycle.
+    await d.sets.reconcilePinsNow();
+    // Listings are recomputed (compactDescriptions may have changed); the toolbox itself is not rebuilt.
+    routing.notifyChanged(next.agents.map((a) => a.id));
+    ctx.events.emit({ type: 'settingsChanged' });
+  };
+}

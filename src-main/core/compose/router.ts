@@ -1,0 +1,78 @@
+// The proxy side: the tool router with its meta-tools, the agents' endpoints, and telling agents and
+// the window when a listing changed.
+import { ToolRouter } from '../proxy/toolRouter.js';
+import { AgentEndpoint } from '../proxy/endpoint.js';
+import { SearchCallPairing } from '../metaTools/searchPairing.js';
+import { promoteHandler } from '../metaTools/promote.js';
+import { demoteHandler } from '../metaTools/demote.js';
+import { searchToolsHandler } from '../metaTools/searchTools.js';
+import type { AppContext } from './context.js';
+import type { Stores } from './stores.js';
+import type { Upstreams } from './upstreams.js';
+import type { Searching } from './search.js';
+import type { Deciding } from './sets.js';
+
+export type Routing = {
+  router: ToolRouter;
+  /** Tells agents their list changed: the agents named, or (undefined) every agent whose listing differs. */
+  notifyChanged(agents?: string[]): void;
+  /** An endpoint for an agent of the config. */
+  addEndpoint(agent: string): void;
+};
+
+export function buildRouter(ctx: AppContext, stores: Stores, up: Upstreams, s: Searching, d: Deciding, ready: Promise<void>): Routing {
+  const { log, clock, endpoints, events } = ctx;
+  const { catalog } = up;
+  const { search, learning, vectors } = s;
+  const pairing = new SearchCallPairing();
+  const router: ToolRouter = new ToolRouter({
+    // Read at each use: reconfigure replaces it.
+    get config() {
+      return ctx.config;
+    },
+    catalog,
+    callLog: stores.callLog,
+    clock,
+    ready,
+    listing: (agent) => d.sets.listing(agent),
+    hooks: {
+      beforeCall: (agent, entry, args, signal, progress) => d.gate.check(agent, entry, args, signal, progress),
+      verdict: (agent, entry) => d.gate.preview(agent, entry),
+      used: (agent, tool, ts, c) => {
+        d.sets.markUsed(agent, tool, ts);
+        // Learned from only as the answer to this connection's own search, and only if it showed the tool.
+        if (pairing.allows(agent, tool, c)) learning.called(agent, tool);
+      },
+    },
+    closeNames: (name) => search.closeNames(name, 3),
+    inFlight: d.inFlight,
+    lastSeen: d.lastSeen,
+    log,
+  });
+  const notifyChanged = (agents?: string[]) => {
+    // A set change recomputes only the agents named: one agent's promote is not 100 agents' listings.
+    const r = router.recompute(agents);
+    for (const agent of new Set([...r.changed, ...(agents ?? r.unknown)])) {
+      endpoints.get(agent)?.notifyToolsChanged();
+      events.emit({ type: 'setChanged', agent });
+    }
+  };
+  /** The search index for a new toolbox is built once the change is told, not by the next search. */
+  let warmTimer: NodeJS.Timeout | undefined;
+  const warmSearch = () => {
+    clearTimeout(warmTimer);
+    // In slices: calls keep flowing while a big toolbox is indexed.
+    warmTimer = setTimeout(() => void search.warmInSlices().catch((err: Error) => log.warn(`search index build failed: ${err.message}`)), 0);
+    warmTimer.unref();
+  };
+  ctx.toolboxChanged.push(() => (notifyChanged(), warmSearch(), vectors.update([...catalog.toolbox().all()])));
+  ctx.setsChanged.push((agents) => notifyChanged(agents));
+  router.setMetaHandler('search_tools', searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog: stores.callLog, clock, pairing }));
+  const setTools = { sets: d.sets, toolbox: () => catalog.toolbox(), search };
+  // Promoting a tool right after a search is an answer to that search, as a call is.
+  router.setMetaHandler('promote', promoteHandler({ ...setTools, promoted: (agent, tool, c) => pairing.allows(agent, tool, c) && learning.called(agent, tool) }));
+  router.setMetaHandler('demote', demoteHandler(setTools));
+  const addEndpoint = (agent: string) => endpoints.set(agent, new AgentEndpoint(agent, router, log, ctx.now, up.passthrough));
+  for (const agent of ctx.config.agents) addEndpoint(agent.id);
+  return { router, notifyChanged, addEndpoint };
+}
