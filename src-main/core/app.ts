@@ -25,7 +25,8 @@ import { SearchCallPairing } from './metaTools/searchPairing.js';
 import { CALL_LOG_ROTATE_CHECK_MS, rotateCallLog } from './usage/activity.js';
 import { AgentEndpoint } from './proxy/endpoint.js';
 import { Passthrough } from './proxy/passthrough.js';
-import { listen, mcpRoute, type Listener, type Route } from './proxy/listener.js';
+import { listen, type Listener } from './http/listener.js';
+import type { Handler } from './http/routes.js';
 import { createFastPath } from './proxy/fastPath.js';
 import { buildToolbox, type ToolboxCatalog } from './toolbox/merge.js';
 import { SearchService } from './search/service.js';
@@ -36,18 +37,16 @@ import { transcriptLearner } from './search/transcriptPairs.js';
 import { searchToolsHandler } from './metaTools/searchTools.js';
 import { CoreEvents } from './control/events.js';
 import { createControl } from './control/core.js';
-import { controlRoute } from './control/http.js';
+import { controlHandler } from './control/http.js';
 import { ensureToken } from './store/controlToken.js';
 import type { ControlApi } from './control/api.js';
-import { eventsRoute } from './control/sse.js';
-import { UiSessions, uiRoute } from './control/uiRoute.js';
-import { renewRoute } from './control/sessionRenew.js';
-import type { EdgeTimes } from './proxy/edgeLimits.js';
-import { rootRoute } from './control/signInPage.js';
+import { eventsHandler } from './control/sse.js';
+import { UiSessions } from './control/uiSessions.js';
+import type { EdgeTimes } from './http/edgeLimits.js';
 import { ConfigEditor, type Raw } from './config/editor.js';
 import { tokenMatches } from './store/controlToken.js';
 import { fileURLToPath } from 'node:url';
-import { text } from './proxy/listener.js';
+import { text } from './http/answers.js';
 import { StateLock } from './store/stateLock.js';
 import { listenError } from './listenError.js';
 import { checkStateFiles, ensureStateFolder, stateFolderError } from './store/stateFolder.js';
@@ -57,7 +56,7 @@ import { ToolVectors } from './search/embed/toolVectors.js';
 import { loadEmbedder } from './search/embed/loadEmbedder.js';
 import { OAuthUpstreams } from './upstream/oauth/manager.js';
 import { FileOAuthStore, type OAuthStore } from './upstream/oauth/store.js';
-import { oauthCallbackRoute } from './proxy/oauthCallback.js';
+import { oauthCallback } from './http/oauthCallback.js';
 
 /** How often idle 2025 sessions are looked for (they close after LEGACY_SESSION_IDLE_MS). */
 const SESSION_SWEEP_MS = 60 * 1000;
@@ -70,8 +69,8 @@ export type AppOptions = {
   connect?: (vendor: string) => Upstream;
   /** false serves every request through the SDK handler (tests compare the two paths). */
   fastPath?: boolean;
-  /** More routes on the same listener. */
-  routes?: Route[];
+  /** More exact paths on the same listener. */
+  routes?: Record<string, Handler>;
   /**
    * The config file the running config came from, for edits from the window (none: not editable).
    * `stateDirDefault`: the state folder a config without "stateDir" means (the one it was loaded with).
@@ -385,16 +384,14 @@ export function createApp(opts: AppOptions): App {
       const opened = await listen(
         config.listen.host,
         config.listen.port,
-        [
-          oauthCallbackRoute(oauth.flows, log),
-          mcpRoute({ endpoint: (id) => (runtime.proxyPaused && endpoints.has(id) ? pausedEndpoint : endpoints.get(id)) }),
-          eventsRoute(events, authorized),
-          controlRoute(control, () => token, (r) => ui.authorized(r)),
-          renewRoute(ui),
-          uiRoute(ui, opts.rendererDir ?? DEFAULT_RENDERER_DIR),
-          rootRoute(),
-          ...(opts.routes ?? []),
-        ],
+        {
+          oauthCallback: oauthCallback(oauth.flows, log),
+          mcp: { endpoint: (id) => (runtime.proxyPaused && endpoints.has(id) ? pausedEndpoint : endpoints.get(id)) },
+          events: eventsHandler(events, authorized),
+          control: controlHandler(control, () => token, (r) => ui.authorized(r)),
+          ui: { sessions: ui, rendererDir: opts.rendererDir ?? DEFAULT_RENDERER_DIR },
+          ...(opts.routes ? { extra: opts.routes } : {}),
+        },
         opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused, (agent, sid) => endpoints.get(agent)?.liveSession(sid)),
         { log, mcpGate: (id, authorization) => agentGate(config, id, authorization), ...(opts.edgeTimes ? { edgeTimes: opts.edgeTimes } : {}) },
       ).catch((err: unknown) => Promise.reject(listenError(config.listen.host, config.listen.port, err)));

@@ -1,5 +1,5 @@
 // Imports in src-main/core flow one way: upstream → toolbox → search / working set / approvals / usage
-// → meta-tools → proxy → control, with shared types and helpers in leaf modules below them all. A
+// → meta-tools → proxy → control → http (the edge they mount on), with shared types and helpers in leaf modules below them all. A
 // newcomer can read the folders bottom-up; a back-edge (a lower folder importing a higher one) or a
 // cycle between two folders of one layer fails here, like the Electron boundary test.
 import { describe, expect, it } from 'vitest';
@@ -18,6 +18,8 @@ export const LAYERS: string[][] = [
   ['metaTools'],
   ['proxy'],
   ['control'],
+  // The HTTP edge: MCP handling (proxy) and control mount on it.
+  ['http'],
 ];
 /**
  * Back-edges another change removes, each with why it is still here. The test fails when one is gone,
