@@ -36,9 +36,11 @@ export function uiFiles(rendererDir: string) {
   let files: ReturnType<typeof serveStatic> | undefined;
   const made = () =>
     (files ??= existsSync(rendererDir)
-      ? serveStatic({ root: rendererDir, rewriteRequestPath: (path) => path.slice('/ui'.length) || '/', onFound: (_path, c) => void c.header('cache-control', 'no-store') })
+      ? serveStatic({ root: rendererDir, rewriteRequestPath: (path) => path.slice('/ui'.length) || '/' })
       : undefined);
   return async (c: Context, next: Next): Promise<Response | void> => {
+    // Set before the file's answer is made (serveStatic's onFound runs after): a rebuilt window is read anew.
+    c.header('cache-control', 'no-store');
     const served = await made()?.(c, async () => {});
     if (served) return served;
     if (c.req.path === '/ui/' || c.req.path === '/ui/index.html') {
