@@ -15,6 +15,7 @@ import { admitBody, BodyBudget, CapLog, EDGE_TIMES, floodCollector, endAndClose,
 import { agentIdOf, BAD_PATH } from './mcpPaths.js';
 import type { Mounts } from './routes.js';
 import type { FastPath } from '../proxy/fastPath.js';
+import { RPC_ERROR } from '../proxy/protocol.js';
 import type { Logger } from '../log.js';
 
 /** Same bound the SDK applies to POST bodies. */
@@ -44,7 +45,7 @@ function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: un
       const bytes = Buffer.concat(chunks);
       if (jsonSeparators(bytes) > MAX_JSON_VALUES) {
         res.writeHead(413, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: TOO_MANY_VALUES } }));
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: RPC_ERROR.invalidRequest, message: TOO_MANY_VALUES } }));
         resolve(undefined);
         return;
       }
@@ -52,7 +53,7 @@ function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: un
         resolve({ body: JSON.parse(bytes.toString('utf8')) });
       } catch {
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not valid JSON.' } }));
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: RPC_ERROR.parse, message: 'Parse error: the request body is not valid JSON.' } }));
         resolve(undefined);
       }
     });
@@ -108,20 +109,20 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
     const over = admitBody(req, res, bodies, MAX_BODY_BYTES, caps);
     if (over) {
       res.shouldKeepAlive = false;
-      return sendJsonRpcError(res, over.status, -32000, over.message);
+      return sendJsonRpcError(res, over.status, RPC_ERROR.refused, over.message);
     }
     // The path as the routes will see it (URL-normalized: `/x/../mcp` and `/x/%2e%2e/mcp` are /mcp),
     // so the agent's gate below judges the same endpoint the request reaches.
     const pathname = normalizedPath(req.url);
     // Host and Origin next, before anything else of the request is parsed.
     const refused = refuseForeign(req.method, req.headers, boundPort, pathname);
-    if (refused) return sendJsonRpcError(res, refused.status, -32000, refused.message);
-    if (pathname === undefined) return sendJsonRpcError(res, 400, -32600, 'Bad request: the request target must be a path such as /mcp.');
+    if (refused) return sendJsonRpcError(res, refused.status, RPC_ERROR.refused, refused.message);
+    if (pathname === undefined) return sendJsonRpcError(res, 400, RPC_ERROR.invalidRequest, 'Bad request: the request target must be a path such as /mcp.');
     const agentId = agentIdOf(pathname);
-    if (agentId === null) return sendJsonRpcError(res, 400, -32600, BAD_PATH);
+    if (agentId === null) return sendJsonRpcError(res, 400, RPC_ERROR.invalidRequest, BAD_PATH);
     if (agentId !== undefined) {
       const denied = opts.mcpGate?.(agentId, req.headers.authorization);
-      if (denied) return sendJsonRpcError(res, denied.status, -32001, denied.message);
+      if (denied) return sendJsonRpcError(res, denied.status, RPC_ERROR.unauthorized, denied.message);
     }
     if (agentId === undefined || req.method !== 'POST' || !req.headers['content-type']?.startsWith('application/json')) return handler(req, res);
     // Read here (bounded in bytes and in values) whether or not the fast path takes it.
@@ -137,7 +138,7 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
     dispatch(req, res).catch((err: unknown) => {
       opts.log?.warn(`request ${req.method ?? '?'} ${JSON.stringify((req.url ?? '').slice(0, 200))} failed inside the proxy: ${(err as Error)?.message ?? String(err)}`);
       try {
-        sendJsonRpcError(res, 500, -32603, 'Internal error in Working Set while handling this request; it was logged. The proxy keeps running.');
+        sendJsonRpcError(res, 500, RPC_ERROR.internal, 'Internal error in Working Set while handling this request; it was logged. The proxy keeps running.');
       } catch {
         res.destroy();
       }

@@ -10,6 +10,7 @@ import { withWindowHeaders } from '../control/windowHeaders.js';
 import { OAUTH_CALLBACK_PATH } from '../upstream/oauth/manager.js';
 import { jsonRpcResponse, text } from './answers.js';
 import { agentIdOf, BAD_PATH } from './mcpPaths.js';
+import { RPC_ERROR } from '../proxy/protocol.js';
 import { needSession, spendLink, uiFiles } from './uiFiles.js';
 import { RENEW_PATH, RENEW_SCRIPT_PATH, renewScript, renewSession } from './sessionRenew.js';
 
@@ -66,7 +67,7 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
 
   const mcp = when(m.mcp, (router, c) => {
     const agentId = agentIdOf(c.req.path);
-    if (agentId === null || agentId === undefined) return jsonRpcResponse(400, -32600, BAD_PATH);
+    if (agentId === null || agentId === undefined) return jsonRpcResponse(400, RPC_ERROR.invalidRequest, BAD_PATH);
     const endpoint = router.endpoint(agentId);
     if (!endpoint) {
       return text(404, `No agent ${JSON.stringify(agentId.slice(0, 64))} is configured here. Add it under "agents" in the config, or use /mcp for the default agent.`);
@@ -101,7 +102,7 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
   // A throw in a handler is answered and logged, never fatal (the listener has its own net under this).
   app.onError((err, c) => {
     log?.warn(`request ${c.req.method} ${JSON.stringify(c.req.path.slice(0, 200))} failed inside the proxy: ${err.message}`);
-    return jsonRpcResponse(500, -32603, 'Internal error in Working Set while handling this request; it was logged. The proxy keeps running.');
+    return jsonRpcResponse(500, RPC_ERROR.internal, 'Internal error in Working Set while handling this request; it was logged. The proxy keeps running.');
   });
   return app;
 }

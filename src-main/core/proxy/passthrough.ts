@@ -7,6 +7,7 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { exposedName, splitExposedName } from '../toolbox/names.js';
 import type { DownstreamPeer, Upstream } from '../upstream/types.js';
+import { MODERN_REVISION } from './protocol.js';
 
 type Obj = Record<string, unknown>;
 
@@ -233,7 +234,6 @@ export class Passthrough {
   }
 }
 
-const MODERN_REVISION = '2026-07-28';
 
 function isModern(u: Upstream | undefined): boolean {
   return u?.info().era === MODERN_REVISION;
