@@ -13,7 +13,7 @@ const STYLE = `
 `;
 /**
  * The page's one inline style is allowed by its hash; its one script is the window's own file that
- * gives a window back a lost cookie (sessionRenew.ts); nothing else, never in a frame.
+ * gives a window back a lost cookie (http/sessionRenew.ts); nothing else, never in a frame.
  */
 export const SIGN_IN_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
