@@ -50,7 +50,7 @@ import { text } from './http/answers.js';
 import { StateLock } from './store/stateLock.js';
 import { listenError } from './listenError.js';
 import { checkStateFiles, ensureStateFolder, stateFolderError } from './store/stateFolder.js';
-import { agentGate } from './proxy/agentAccess.js';
+import { agentGate } from './http/agentGate.js';
 import { FileSecretStore, type SecretStore } from './secrets/store.js';
 import { ToolVectors } from './search/embed/toolVectors.js';
 import { loadEmbedder } from './search/embed/loadEmbedder.js';

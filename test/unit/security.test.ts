@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { refuseForeign } from '../../src-main/core/http/guard.js';
 import { agentIdOf } from '../../src-main/core/http/mcpPaths.js';
-import { agentGate, newAgentToken } from '../../src-main/core/proxy/agentAccess.js';
+import { agentGate } from '../../src-main/core/http/agentGate.js';
+import { newAgentToken } from '../../src-main/core/agentToken.js';
 import { exceedsDepth } from '../../src-main/core/proxy/toolRouter.js';
 import { validateConfig } from '../../src-main/core/config/validate.js';
 import { logSafe, maskUrl, maskUrlsIn, MAX_LOG_MESSAGE } from '../../src-main/core/redact.js';
