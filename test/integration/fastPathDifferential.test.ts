@@ -13,6 +13,7 @@ import { MemoryLogger } from '../../src-main/core/log.js';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LEGACY_VERSIONS, MCP_HEADER, MODERN_REVISION, PROTOCOL_VERSION_META_KEY } from '../../src-main/core/proxy/protocol.js';
 import { startHttpFixture, type HttpFixture } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
+import { FAST_PATH_CALLS } from '../helpers/fastPathCalls.js';
 
 type Kind = 'fast' | 'sdk';
 let fixture: HttpFixture;
@@ -72,19 +73,7 @@ function message(a: Answer): unknown {
 const servedFast = (a: Answer) => a.headers['content-length'] !== undefined;
 
 /** Every outcome of a call the fast path handles, and tools/list. */
-const CALLS: Array<[string, string, Record<string, unknown>]> = [
-  ['tools/list', 'tools/list', {}],
-  ['a listed tool', 'tools/call', { name: 'f__echo', arguments: { text: 'hi' } }],
-  ['an unlisted tool', 'tools/call', { name: 'f__whoami', arguments: {} }],
-  ['a tool without arguments', 'tools/call', { name: 'f__whoami' }],
-  ['call_tool', 'tools/call', { name: 'call_tool', arguments: { name: 'f__add', arguments: { a: 1, b: 2 } } }],
-  ['refused arguments', 'tools/call', { name: 'f__add', arguments: { a: 'x' } }],
-  ['an upstream JSON-RPC error', 'tools/call', { name: 'f__fail', arguments: {} }],
-  ['an isError result', 'tools/call', { name: 'f__is_error', arguments: {} }],
-  ['an unknown tool', 'tools/call', { name: 'nope', arguments: {} }],
-  ['a not-yet-available meta-tool', 'tools/call', { name: 'promote', arguments: { name: 'f__echo' } }],
-  ['search_tools', 'tools/call', { name: 'search_tools', arguments: { query: 'echo text' } }],
-];
+const CALLS = FAST_PATH_CALLS;
 
 /** Each accepted value of each header condition in the fast path's `eligible`. */
 type Variant = { host: 'ip' | 'localhost'; origin: boolean; accept: string; contentType: string; id: number | string };
