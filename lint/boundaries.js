@@ -9,7 +9,7 @@ const CORE = 'src-main/core';
 
 /**
  * Folders of src-main/core by layer, lowest first: data flows upstream → toolbox → search / working set →
- * proxy → control, and a folder imports only its own layer's declared neighbours and the layers below.
+ * proxy → control → http, and a folder imports only its own layer's declared neighbours and the layers below.
  * '.' is the files directly in core/ (leaf helpers: clock, errors, log…); app.ts is the composition root.
  */
 export const LAYERS = [
@@ -20,6 +20,8 @@ export const LAYERS = [
   ['metaTools'],
   ['proxy'],
   ['control'],
+  // The HTTP edge (guard, listener, routes): control and proxy mount on it as plain handlers.
+  ['http'],
   // The composition root's builders (core/compose/): only app.ts imports them.
   ['compose'],
 ];

@@ -14,7 +14,8 @@ import type { ApprovalGate } from './approvals/gate.js';
 import type { ToolRouter } from './proxy/toolRouter.js';
 import { CALL_LOG_ROTATE_CHECK_MS, rotateCallLog } from './usage/activity.js';
 import type { AgentEndpoint } from './proxy/endpoint.js';
-import { listen, type Listener, type Route } from './proxy/listener.js';
+import { listen, type Listener } from './http/listener.js';
+import type { Handler } from './http/routes.js';
 import { createFastPath } from './proxy/fastPath.js';
 import type { ToolboxCatalog } from './toolbox/merge.js';
 import type { SearchService } from './search/service.js';
@@ -23,8 +24,8 @@ import { CoreEvents } from './control/events.js';
 import { createControl } from './control/methods.js';
 import { ensureToken } from './store/controlToken.js';
 import type { ControlApi } from './control/api.js';
-import { UiSessions } from './control/uiRoute.js';
-import type { EdgeTimes } from './proxy/edgeLimits.js';
+import { UiSessions } from './control/uiSessions.js';
+import type { EdgeTimes } from './http/edgeLimits.js';
 import { ConfigEditor, type Raw } from './config/editor.js';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -41,7 +42,7 @@ import { buildSearch } from './compose/search.js';
 import { buildSets } from './compose/sets.js';
 import { buildRouter } from './compose/router.js';
 import { reconfigurer } from './compose/reconfigure.js';
-import { buildRoutes, listenOptions } from './compose/routes.js';
+import { buildMounts, listenOptions } from './compose/routes.js';
 
 /** How often idle 2025 sessions are looked for (they close after LEGACY_SESSION_IDLE_MS). */
 const SESSION_SWEEP_MS = 60 * 1000;
@@ -54,8 +55,8 @@ export type AppOptions = {
   connect?: (vendor: string) => Upstream;
   /** false serves every request through the SDK handler (tests compare the two paths). */
   fastPath?: boolean;
-  /** More routes on the same listener. */
-  routes?: Route[];
+  /** More exact paths on the same listener. */
+  routes?: Record<string, Handler>;
   /**
    * The config file the running config came from, for edits from the window (none: not editable).
    * `stateDirDefault`: the state folder a config without "stateDir" means (the one it was loaded with).
@@ -249,7 +250,7 @@ export function createApp(opts: AppOptions): App {
       const opened = await listen(
         host,
         port,
-        buildRoutes(ctx, up, control, ui, token, { rendererDir: opts.rendererDir ?? DEFAULT_RENDERER_DIR, ...(opts.routes ? { routes: opts.routes } : {}) }),
+        buildMounts(ctx, up, control, ui, token, { rendererDir: opts.rendererDir ?? DEFAULT_RENDERER_DIR, ...(opts.routes ? { routes: opts.routes } : {}) }),
         opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused, (agent, sid) => endpoints.get(agent)?.liveSession(sid)),
         listenOptions(ctx, opts.edgeTimes),
       ).catch((err: unknown) => Promise.reject(listenError(host, port, err)));

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { httpControlClient } from '../../src-main/core/control/http.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
-import { HEADERS_TIMEOUT_MS, IDLE_SOCKET_MS, MAX_OPEN_CONNECTIONS } from '../../src-main/core/proxy/edgeLimits.js';
+import { HEADERS_TIMEOUT_MS, IDLE_SOCKET_MS, MAX_OPEN_CONNECTIONS } from '../../src-main/core/http/edgeLimits.js';
 import { built } from '../helpers/build.js';
 import { deadPort, ROOT, waitForOutput, type Running } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';

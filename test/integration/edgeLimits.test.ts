@@ -4,8 +4,9 @@
 // body budget and the rate-limited cap log, on an injected clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
-import { listen, text, type Listener } from '../../src-main/core/proxy/listener.js';
-import { BodyBudget, CapLog, FloodCollector, MAX_CONNECTIONS_PER_ADDRESS, MAX_OPEN_CONNECTIONS } from '../../src-main/core/proxy/edgeLimits.js';
+import { listen, type Listener } from '../../src-main/core/http/listener.js';
+import { text } from '../../src-main/core/http/answers.js';
+import { BodyBudget, CapLog, FloodCollector, MAX_CONNECTIONS_PER_ADDRESS, MAX_OPEN_CONNECTIONS } from '../../src-main/core/http/edgeLimits.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import { withDeadline } from '../helpers/wait.js';
 import { startApp, type TestApp } from '../helpers/app.js';
@@ -44,8 +45,8 @@ describe('connections past the caps, all busy', () => {
   const hanging: Array<() => void> = [];
   beforeAll(async () => {
     // Every request to /hang waits until the test ends: its connection stays busy, never idle.
-    const hang = (_r: Request, url: URL) => (url.pathname === '/hang' ? new Promise<Response>((resolve) => hanging.push(() => resolve(text(200, 'done')))) : undefined);
-    listener = await listen('127.0.0.1', 0, [hang], undefined, { log });
+    const hang = () => new Promise<Response>((resolve) => hanging.push(() => resolve(text(200, 'done'))));
+    listener = await listen('127.0.0.1', 0, { extra: { '/hang': hang } }, undefined, { log });
   });
   afterAll(async () => {
     hanging.forEach((f) => f());
@@ -145,7 +146,7 @@ describe('a stalled chunked body holds the budget like a declared one', () => {
     const budget = new BodyBudget(6 * 1024 * 1024);
     const seenBody: string[] = [];
     const echo = async (r: Request): Promise<Response> => (seenBody.push(await r.text()), text(200, 'ok'));
-    const l = await listen('127.0.0.1', 0, [(r, u) => (u.pathname === '/echo' ? echo(r) : undefined)], undefined, { bodyBudget: budget });
+    const l = await listen('127.0.0.1', 0, { extra: { '/echo': echo } }, undefined, { bodyBudget: budget });
     const s = connect({ port: l.port, host: '127.0.0.1' });
     try {
       s.on('error', () => {});
@@ -202,7 +203,7 @@ describe('the collection after a flood', () => {
 
 describe('making room at the cap', () => {
   it('closes sockets that never sent a request before a kept-alive client that did, however old its connection', async () => {
-    const l = await listen('127.0.0.1', 0, [(_r, u) => (u.pathname === '/x' ? Promise.resolve(text(200, 'ok')) : undefined)], undefined, { log: new MemoryLogger() });
+    const l = await listen('127.0.0.1', 0, { extra: { '/x': async () => text(200, 'ok') } }, undefined, { log: new MemoryLogger() });
     const sockets: Socket[] = [];
     try {
       // The client's connection is the oldest one: it has answered a request and waits, kept alive.
@@ -239,7 +240,7 @@ describe('stalled uploads at the cap', () => {
   it('a newcomer gets in past 512 connections each stalled in a one-byte body', async () => {
     // Each stalled upload holds its 2 declared bytes of the budget once its head is read: how the test knows all are in flight.
     const budget = new BodyBudget();
-    const l = await listen('127.0.0.1', 0, [(_r, url) => (url.pathname === '/x' ? Promise.resolve(text(200, 'ok')) : undefined)], undefined, { log: new MemoryLogger(), bodyBudget: budget });
+    const l = await listen('127.0.0.1', 0, { extra: { '/x': async () => text(200, 'ok') } }, undefined, { log: new MemoryLogger(), bodyBudget: budget });
     const sockets: Socket[] = [];
     try {
       let closedByServer = 0;
@@ -267,7 +268,7 @@ describe('what the listener logs of a request', () => {
   // credential: the event stream's `?csrf=` must not reach the log when a request fails inside.
   it('does not write the event stream\'s ?csrf= token when a request fails inside', async () => {
     const log = new MemoryLogger();
-    const l = await listen('127.0.0.1', 0, [(_r, url) => (url.pathname === '/control/events' ? Promise.reject(new Error('boom')) : undefined)], undefined, { log });
+    const l = await listen('127.0.0.1', 0, { events: () => Promise.reject(new Error('boom')) }, undefined, { log });
     try {
       const res = await fetch(`${l.url}/control/events?csrf=SECRETCSRF123&x=1`);
       expect(res.status).toBeGreaterThanOrEqual(500);

@@ -6,6 +6,7 @@ import { systemClock } from '../../src-main/core/clock.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import { startHttpFixture, type HttpFixture } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
+import { FAST_PATH_CALLS } from '../helpers/fastPathCalls.js';
 
 let fixture: HttpFixture;
 const apps: Record<'fast' | 'sdk', { app: App; url: string }> = {} as never;
@@ -46,19 +47,7 @@ async function rpc(base: string, method: string, params: Record<string, unknown>
   return { status: res.status, fast: res.headers.get('content-length') !== null, json: (await res.json()) as unknown };
 }
 
-const cases: Array<[string, string, Record<string, unknown>]> = [
-  ['tools/list', 'tools/list', {}],
-  ['a listed tool', 'tools/call', { name: 'f__echo', arguments: { text: 'hi' } }],
-  ['an unlisted tool', 'tools/call', { name: 'f__whoami', arguments: {} }],
-  ['a tool without arguments', 'tools/call', { name: 'f__whoami' }],
-  ['call_tool', 'tools/call', { name: 'call_tool', arguments: { name: 'f__add', arguments: { a: 1, b: 2 } } }],
-  ['refused arguments', 'tools/call', { name: 'f__add', arguments: { a: 'x' } }],
-  ['an upstream JSON-RPC error', 'tools/call', { name: 'f__fail', arguments: {} }],
-  ['an isError result', 'tools/call', { name: 'f__is_error', arguments: {} }],
-  ['an unknown tool', 'tools/call', { name: 'nope', arguments: {} }],
-  ['a not-yet-available meta-tool', 'tools/call', { name: 'promote', arguments: { name: 'f__echo' } }],
-  ['search_tools', 'tools/call', { name: 'search_tools', arguments: { query: 'echo text' } }],
-];
+const cases = FAST_PATH_CALLS;
 
 /** A 2025 session opened through the SDK path (initialize is never fast), as a 2025 client would. */
 async function openSession(base: string): Promise<string> {

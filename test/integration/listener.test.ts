@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { validateConfig } from '../../src-main/core/config/validate.js';
-import { listen } from '../../src-main/core/proxy/listener.js';
+import { listen } from '../../src-main/core/http/listener.js';
 import { MwsError } from '../../src-main/core/errors.js';
 import { connectClient, startApp, type TestApp } from '../helpers/app.js';
 
@@ -60,6 +60,6 @@ describe('the listener', () => {
   });
 
   it('refuses to bind a non-loopback host even when asked directly', async () => {
-    await expect(listen('0.0.0.0', 0, [])).rejects.toBeInstanceOf(MwsError);
+    await expect(listen('0.0.0.0', 0, {})).rejects.toBeInstanceOf(MwsError);
   });
 });

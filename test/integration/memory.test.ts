@@ -9,7 +9,7 @@ import { AgentEndpoint, LEGACY_SESSION_IDLE_MS, MAX_LEGACY_SESSIONS } from '../.
 import type { AgentRuntime } from '../../src-main/core/proxy/runtime.js';
 import { silentLogger } from '../../src-main/core/log.js';
 import { connect, type Socket } from 'node:net';
-import { BODY_BUDGET_BYTES } from '../../src-main/core/proxy/edgeLimits.js';
+import { BODY_BUDGET_BYTES } from '../../src-main/core/http/edgeLimits.js';
 import { startApp, type TestApp } from '../helpers/app.js';
 
 setFlagsFromString('--expose-gc');

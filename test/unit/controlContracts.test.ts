@@ -11,7 +11,7 @@ import { ManualClock } from '../../src-main/core/clock.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import { CONTROL_CONTRACT, CONTROL_METHODS, type ControlApi, type ControlArgs, type ControlResult } from '../../src-main/core/control/contract.js';
 import type { HistoryEntry } from '../../src-main/core/workingset/types.js';
-import { controlRoute } from '../../src-main/core/control/http.js';
+import { controlHandler } from '../../src-main/core/control/http.js';
 import { TwinUpstream, twinTool } from '../helpers/twins.js';
 
 let app: App | undefined;
@@ -32,10 +32,9 @@ async function setup() {
 /** One POST /control/<method> through the route the listener serves (Host/Origin are checked before it). */
 async function post(api: ControlApi, method: string, body: unknown): Promise<{ status: number; body: { ok: boolean; result?: unknown; error?: { code: string; message: string; data: Record<string, unknown> } } }> {
   const url = new URL(`http://127.0.0.1/control/${method}`);
-  const res = await controlRoute(api, () => TOKEN)(
+  const res = await controlHandler(api, () => TOKEN)(
     new Request(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    url,
-  )!;
+  );
   return { status: res.status, body: (await res.json()) as never };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonSeparators, MAX_JSON_VALUES } from '../../src-main/core/proxy/jsonBounds.js';
+import { jsonSeparators, MAX_JSON_VALUES } from '../../src-main/core/http/jsonBounds.js';
 
 const bytes = (s: string) => Buffer.from(s, 'utf8');
 

@@ -1,14 +1,15 @@
 // The security rules as pure functions and small classes: who may reach the listener, per-agent
 // tokens, window sessions, bounded approvals, masking and log-safe text.
 import { describe, expect, it } from 'vitest';
-import { refuseForeign } from '../../src-main/core/proxy/guard.js';
-import { agentIdOf } from '../../src-main/core/proxy/listener.js';
-import { agentGate, newAgentToken } from '../../src-main/core/proxy/agentAccess.js';
+import { refuseForeign } from '../../src-main/core/http/guard.js';
+import { agentIdOf } from '../../src-main/core/http/mcpPaths.js';
+import { agentGate } from '../../src-main/core/http/agentGate.js';
+import { newAgentToken } from '../../src-main/core/agentToken.js';
 import { exceedsDepth } from '../../src-main/core/proxy/toolRouter.js';
 import { validateConfig } from '../../src-main/core/config/validate.js';
 import { logSafe, maskUrl, maskUrlsIn, MAX_LOG_MESSAGE } from '../../src-main/core/redact.js';
 import { PendingApprovals, preview } from '../../src-main/core/approvals/pending.js';
-import { CSRF_HEADER, SESSION_COOKIE, UiSessions } from '../../src-main/core/control/uiRoute.js';
+import { CSRF_HEADER, SESSION_COOKIE, UiSessions } from '../../src-main/core/control/uiSessions.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 
 const PORT = 4484;

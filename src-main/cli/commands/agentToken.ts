@@ -2,7 +2,7 @@
 // Through the running instance when there is one (it applies it at once), else straight into the file.
 import { ConfigEditor } from '../../core/config/editor.js';
 import { MwsError } from '../../core/errors.js';
-import { newAgentToken } from '../../core/proxy/agentAccess.js';
+import { newAgentToken } from '../../core/agentToken.js';
 import { withControl } from '../instance.js';
 import { cliConfig } from '../config.js';
 import type { Io } from '../output.js';

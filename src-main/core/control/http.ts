@@ -5,7 +5,6 @@
 // runs. Only `application/json` bodies are read: a page on another origin cannot send that type
 // without a CORS preflight, which nothing here answers, so a form or no-cors fetch never gets in.
 import { MwsError } from '../errors.js';
-import type { Route } from '../proxy/listener.js';
 import { CONTROL_METHODS, isControlMethod, type ControlApi, type ControlMethod } from './contract.js';
 import { dispatch, statusOf, type ControlErrorBody } from './envelope.js';
 import { bearerToken, tokenMatches } from '../store/controlToken.js';
@@ -17,9 +16,10 @@ function isJson(contentType: string | null): boolean {
   return contentType !== null && /^application\/json\s*(?:;|$)/i.test(contentType.trim());
 }
 
-export function controlRoute(api: ControlApi, token: () => string, extraAuth?: (request: Request) => boolean): Route {
-  return (request, url) => {
-    if (!url.pathname.startsWith('/control/')) return undefined;
+/** The answer to POST /control/<method> (the HTTP edge mounts it there). */
+export function controlHandler(api: ControlApi, token: () => string, extraAuth?: (request: Request) => boolean): (request: Request) => Promise<Response> {
+  return (request) => {
+    const url = new URL(request.url);
     return (async () => {
       if (request.method === 'POST' && !isJson(request.headers.get('content-type'))) {
         return json(415, { ok: false, error: { code: 'usage', message: 'The body must be sent as content-type: application/json.', data: {} } });

@@ -6,7 +6,7 @@ import type { ConfigEditor, Raw } from '../config/editor.js';
 import { validateConfig } from '../config/validate.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import { isSecretName, maskUrl, maskUrlsIn } from '../redact.js';
-import { newAgentToken } from '../proxy/agentAccess.js';
+import { newAgentToken } from '../agentToken.js';
 import { shellLine } from '../printable.js';
 import { clientToolTimeoutSec } from '../import/clientTimeouts.js';
 import type { AgentView, ClientConfigs, SettingsView, UpstreamInput, UpstreamRow } from './api.js';

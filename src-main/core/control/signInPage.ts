@@ -2,7 +2,6 @@
 // in (a one-time link from `mws serve` or `mws ui`), styled like the window, light or dark. A plain
 // 401 told a person nothing about what to do.
 import { createHash } from 'node:crypto';
-import type { Route } from '../proxy/listener.js';
 
 const STYLE = `
   :root { color-scheme: light dark; --bg: #fbfbfc; --fg: #1b1d21; --muted: #5d6470; --line: #d9dce1; --card: #fff; --accent: #2459d6; }
@@ -14,7 +13,7 @@ const STYLE = `
 `;
 /**
  * The page's one inline style is allowed by its hash; its one script is the window's own file that
- * gives a window back a lost cookie (sessionRenew.ts); nothing else, never in a frame.
+ * gives a window back a lost cookie (http/sessionRenew.ts); nothing else, never in a frame.
  */
 export const SIGN_IN_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
@@ -35,12 +34,4 @@ export function signInPage(kind: 'no-session' | 'link-spent'): Response {
     status: 401,
     headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': SIGN_IN_CSP },
   });
-}
-
-/** `/` is where a person types first: send them to the window (which asks for a link if needed). */
-export function rootRoute(): Route {
-  return (request, url) => {
-    if (url.pathname !== '/' || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
-    return Promise.resolve(new Response(null, { status: 303, headers: { location: '/ui/' } }));
-  };
 }

@@ -1,14 +1,13 @@
 // The core's event stream over HTTP: GET /control/events, server-sent events, one JSON event each.
 // The headless window listens here; the desktop window gets the same events over IPC.
-import type { Route } from '../proxy/listener.js';
 import type { CoreEvents } from './events.js';
 
 /** A comment line this often keeps proxies and browsers from closing an idle stream. */
 export const SSE_KEEPALIVE_MS = 15_000;
 
-export function eventsRoute(events: CoreEvents, authorized: (request: Request) => boolean): Route {
-  return (request, url) => {
-    if (url.pathname !== '/control/events' || request.method !== 'GET') return undefined;
+/** The answer to GET /control/events (the HTTP edge mounts it there). */
+export function eventsHandler(events: CoreEvents, authorized: (request: Request) => boolean): (request: Request) => Promise<Response> {
+  return (request) => {
     if (!authorized(request)) return Promise.resolve(new Response('This needs the control token or a window session.\n', { status: 401 }));
     let off: () => void = () => {};
     let timer: NodeJS.Timeout | undefined;

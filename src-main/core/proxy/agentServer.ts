@@ -4,14 +4,14 @@
 import { Server, inputRequired, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
 import type { DownstreamPeer } from '../upstream/types.js';
 import type { Passthrough } from './passthrough.js';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, MODERN_REVISION, PROTOCOL_VERSION_META_KEY } from '../protocol.js';
 import type { AgentRuntime, CallContext } from './runtime.js';
-import { MODERN_REVISION } from '../protocol.js';
 
 export const PROXY_SERVER_INFO = { name: 'mcp-working-set', version: '0.1.0' } as const;
 
 function clientName(server: Server, ctx: ServerContext): string {
   const envelope = ctx.mcpReq.envelope as Record<string, { name?: string } | undefined> | undefined;
-  const fromEnvelope = envelope?.['io.modelcontextprotocol/clientInfo'];
+  const fromEnvelope = envelope?.[CLIENT_INFO_META_KEY];
   return fromEnvelope?.name ?? server.getClientVersion()?.name ?? ctx.http?.req?.headers.get('user-agent') ?? 'unknown';
 }
 
@@ -31,8 +31,8 @@ export function fastPathServes(server: Server): boolean {
 export function peerOf(server: Server, ctx: ServerContext): DownstreamPeer {
   const token = ctx.mcpReq._meta?.progressToken;
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const caps = (server.getClientCapabilities() ?? envelope?.['io.modelcontextprotocol/clientCapabilities']) as ClientCapabilities | undefined;
-  const modern = envelope?.['io.modelcontextprotocol/protocolVersion'] === MODERN_REVISION;
+  const caps = (server.getClientCapabilities() ?? envelope?.[CLIENT_CAPABILITIES_META_KEY]) as ClientCapabilities | undefined;
+  const modern = envelope?.[PROTOCOL_VERSION_META_KEY] === MODERN_REVISION;
   const inputResponses = ctx.mcpReq.inputResponses;
   const requestState = modern ? ctx.mcpReq.requestState<unknown>() : undefined;
   const retry = inputResponses !== undefined || typeof requestState === 'string' ? { ...(inputResponses ? { inputResponses } : {}), ...(typeof requestState === 'string' ? { requestState } : {}) } : undefined;

@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import { createAgentServer, fastPathServes } from './agentServer.js';
 import type { Passthrough } from './passthrough.js';
 import type { AgentRuntime } from './runtime.js';
+import { jsonRpcError, MCP_HEADER, RPC_ERROR } from '../protocol.js';
 
 type LegacySession = { transport: WebStandardStreamableHTTPServerTransport; server: Server; lastSeen: number; subscriptions: Set<string> };
 
@@ -106,12 +107,12 @@ export class AgentEndpoint {
   }
 
   private async handleLegacy(request: Request): Promise<Response> {
-    const sid = request.headers.get('mcp-session-id');
+    const sid = request.headers.get(MCP_HEADER.sessionId);
     if (sid) {
       const s = this.sessions.get(sid);
       if (!s) {
         // Per the 2025 transport, 404 tells the client to start a new session.
-        return jsonRpcError(404, -32001, 'Session not found: it expired or the proxy restarted. Start a new session.');
+        return jsonRpcError(404, RPC_ERROR.unauthorized, 'Session not found: it expired or the proxy restarted. Start a new session.');
       }
       s.lastSeen = this.now();
       // Map order is the LRU order: a used session moves to the end.
@@ -120,7 +121,7 @@ export class AgentEndpoint {
       return s.transport.handleRequest(request);
     }
     if (request.method !== 'POST') {
-      return jsonRpcError(400, -32000, 'Bad request: this 2025-era request needs an Mcp-Session-Id header; send initialize first.');
+      return jsonRpcError(400, RPC_ERROR.refused, 'Bad request: this 2025-era request needs an Mcp-Session-Id header; send initialize first.');
     }
     // Capabilities are fixed at initialize: wait for the first catalog load so they are known.
     await this.runtime.ready();
@@ -151,4 +152,3 @@ export class AgentEndpoint {
   }
 }
 
-import { jsonRpcError } from '../protocol.js';

@@ -5,34 +5,28 @@
 // Why: the SDK's per-request path (Web Request conversion, a Server per request, schema parsing)
 // costs ~2 ms a call; this one costs a JSON.parse and a write. A test checks both answer alike.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  validateHostHeader,
-  validateOriginHeader,
-} from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import { PROXY_SERVER_INFO } from './agentServer.js';
+import {
+  CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_KEY,
+  CLIENT_INFO_META_KEY as CLIENT_INFO_KEY,
+  LEGACY_VERSIONS,
+  LOG_LEVEL_META_KEY as LOG_LEVEL_KEY,
+  MCP_HEADER,
+  MODERN_REVISION,
+  PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY,
+  SERVER_INFO_META_KEY,
+} from '../protocol.js';
 import type { AgentRuntime } from './runtime.js';
 import type { DownstreamPeer } from '../upstream/types.js';
 
-import { MODERN_REVISION } from '../protocol.js';
-const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-const CLIENT_INFO_KEY = 'io.modelcontextprotocol/clientInfo';
-const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
-const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
-const SERVER_META = { 'io.modelcontextprotocol/serverInfo': PROXY_SERVER_INFO };
+const SERVER_META = { [SERVER_INFO_META_KEY]: PROXY_SERVER_INFO };
 const HOSTS = localhostAllowedHostnames();
 const ORIGINS = localhostAllowedOrigins();
 
 type Rpc = { jsonrpc: '2.0'; id: string | number; method: string; params: Record<string, unknown> };
 /** A request the fast path answers; `session` for a 2025 client, whose reply has no 2026 envelope. */
 type Eligible = { rpc: Rpc; session: string | undefined };
-
-/** Protocol versions of the 2025 session era (what a client sends after initialize). */
-const LEGACY_VERSIONS = new Set(SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v < MODERN_REVISION));
 
 /** A live 2025 session of an agent, as the endpoint holding it knows it; undefined when unknown. */
 export type LegacySessionLookup = (agentId: string, sessionId: string) => { client: string | undefined } | undefined;
@@ -44,8 +38,8 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 /** The request, when it is one the fast path answers exactly as the SDK would; otherwise undefined. */
 function eligible(req: IncomingMessage, body: unknown): Eligible | undefined {
   const h = req.headers;
-  const version = h['mcp-protocol-version'];
-  const sid = h['mcp-session-id'];
+  const version = h[MCP_HEADER.protocolVersion];
+  const sid = h[MCP_HEADER.sessionId];
   const legacy = typeof sid === 'string' && typeof version === 'string' && LEGACY_VERSIONS.has(version);
   if (version !== MODERN_REVISION && !legacy) return undefined;
   if (!h['content-type']?.startsWith('application/json')) return undefined;
@@ -62,7 +56,7 @@ function eligible(req: IncomingMessage, body: unknown): Eligible | undefined {
     // 2025 requests carry no envelope; a _meta (a progress token, say) is the SDK's to handle.
     if (meta !== undefined) return undefined;
   } else {
-    if (h['mcp-method'] !== method) return undefined;
+    if (h[MCP_HEADER.method] !== method) return undefined;
     if (!isPlainObject(meta) || meta[PROTOCOL_VERSION_KEY] !== MODERN_REVISION || !isPlainObject(meta[CLIENT_INFO_KEY])) return undefined;
     // A caller asking for progress or log messages gets the SDK path, which can stream notifications back.
     if (meta.progressToken !== undefined || meta[LOG_LEVEL_KEY] !== undefined) return undefined;
@@ -70,7 +64,7 @@ function eligible(req: IncomingMessage, body: unknown): Eligible | undefined {
   if (method === 'tools/list') {
     if (Object.keys(params).some((k) => k !== '_meta')) return undefined; // cursors and the like: SDK path
   } else {
-    if (typeof params.name !== 'string' || (!legacy && h['mcp-name'] !== params.name)) return undefined;
+    if (typeof params.name !== 'string' || (!legacy && h[MCP_HEADER.name] !== params.name)) return undefined;
     if (params.arguments !== undefined && !isPlainObject(params.arguments)) return undefined;
     if (Object.keys(params).some((k) => k !== '_meta' && k !== 'name' && k !== 'arguments')) return undefined;
   }
@@ -108,7 +102,7 @@ function send(res: ServerResponse, payload: unknown, session?: string): void {
 
 function sendText(res: ServerResponse, text: string, session?: string): void {
   const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
-  if (session !== undefined) headers['mcp-session-id'] = session;
+  if (session !== undefined) headers[MCP_HEADER.sessionId] = session;
   res.writeHead(200, headers);
   res.end(text);
 }
@@ -120,7 +114,7 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
   const inflight = new Map<string, AbortController>();
   const key = (agentId: string, session: string, id: unknown) => `${agentId}\0${session}\0${JSON.stringify(id)}`;
   return async (req, res, body, agentId) => {
-    const sid = req.headers['mcp-session-id'];
+    const sid = req.headers[MCP_HEADER.sessionId];
     if (typeof sid === 'string' && isPlainObject(body) && body.method === 'notifications/cancelled' && isPlainObject(body.params)) {
       // The session's SDK transport never saw this request: abort it here, and let the SDK answer the POST.
       inflight.get(key(agentId, sid, body.params.requestId))?.abort();

@@ -239,6 +239,7 @@ export class Passthrough {
   }
 }
 
+
 function isModern(u: Upstream | undefined): boolean {
   return u?.info().era === MODERN_REVISION;
 }

@@ -40,7 +40,7 @@ if (!window.workingSet) csrf();
 
 /**
  * A page on another port can push the session cookie out of the browser's jar (cookies know no ports);
- * the CSRF token this window holds gets it back (core/control/sessionRenew.ts), and the call is tried once more.
+ * the CSRF token this window holds gets it back (core/http/sessionRenew.ts), and the call is tried once more.
  */
 async function renewCookie(): Promise<boolean> {
   const res = await fetch('/ui/_session', { method: 'POST', credentials: 'same-origin', headers: { 'x-mws-csrf': csrf() } });

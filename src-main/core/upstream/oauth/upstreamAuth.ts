@@ -1,7 +1,7 @@
 // One upstream's OAuth client, as the MCP SDK's `OAuthClientProvider`: the SDK runs the flow
 // (discovery from the 401, registration, PKCE, resource indicators, scopes and step-up, refresh);
 // this keeps what it saves in the OAuthStore and turns its "redirect the user" into a sign-in link
-// that the loopback callback (proxy/oauthCallback.ts) completes. Hand-written here: only the
+// that the loopback callback (http/oauthCallback.ts) completes. Hand-written here: only the
 // storage, the refresh ahead of expiry (the SDK refreshes on a 401) and RFC 7009 revocation.
 import { randomBytes } from 'node:crypto';
 import type {

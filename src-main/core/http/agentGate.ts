@@ -1,7 +1,7 @@
 // Per-agent access on the MCP endpoints. With no tokens configured every loopback client may use
 // every agent (the single-user default). An agent with `token` answers only requests that carry it,
 // and `defaultAgent: false` closes `/mcp`, so a local process cannot pick the most permissive endpoint.
-import { randomBytes } from 'node:crypto';
+// The listener asks this gate (its McpGate) before a request reaches the agent's endpoint.
 import { DEFAULT_AGENT_ID, type Config } from '../config/schema.js';
 import { bearerToken, tokenMatches } from '../store/controlToken.js';
 
@@ -17,9 +17,4 @@ export function agentGate(config: Config, agentId: string, authorization: string
     status: 401,
     message: `The agent "${agentId}" needs its token: send the header "Authorization: Bearer <token>" (the agent's client configs in the window include it; \`mws agent token ${agentId}\` makes a new one).`,
   };
-}
-
-/** A new agent token: 32 random bytes, URL-safe. */
-export function newAgentToken(): string {
-  return `mws_${randomBytes(32).toString('base64url')}`;
 }

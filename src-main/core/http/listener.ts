@@ -1,62 +1,27 @@
-// The HTTP listener: loopback only, Host/Origin checked, `/mcp` for the default agent and
-// `/mcp/<agent-id>` for the others. Other paths are mounted by the app (control, ui).
+// The HTTP listener: loopback only, and every request passes the edge before any route sees it — the
+// shared body budget (edgeLimits.ts), Host/Origin/Sec-Fetch (guard.ts), an agent's gate, a bounded JSON
+// read for MCP posts and the fast path (proxy/fastPath.ts). What is left goes to the routes
+// (routes.ts, on Hono) through the SDK's Node adapter, which builds the Web Request (with the body
+// read here, when it was) and bounds any other body to MAX_BODY_BYTES.
 // No request may end the process: every parse is guarded, and whatever still throws in the request
 // path is answered with a JSON-RPC error and logged.
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_AGENT_ID } from '../config/schema.js';
 import { isLoopbackHost } from '../config/validate.js';
 import { MwsError } from '../errors.js';
 import { refuseForeign } from './guard.js';
 import { jsonSeparators, MAX_JSON_VALUES, TOO_MANY_VALUES } from './jsonBounds.js';
 import { admitBody, BodyBudget, CapLog, EDGE_TIMES, floodCollector, endAndClose, limitConnections, TIMEOUT_ANSWER, type EdgeTimes } from './edgeLimits.js';
-import type { FastPath } from './fastPath.js';
+import { agentIdOf, BAD_PATH } from './mcpPaths.js';
+import type { Mounts } from './routes.js';
+import type { FastPath } from '../proxy/fastPath.js';
+import { jsonRpcErrorBody, RPC_ERROR } from '../protocol.js';
 import type { Logger } from '../log.js';
 
 /** Same bound the SDK applies to POST bodies. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
-const MCP_PATH = /^\/mcp(?:\/([^/?#]+))?\/?(?:\?.*)?$/;
 
 type SdkHandler = ReturnType<typeof import('@modelcontextprotocol/node').toNodeHandler>;
-
-export type Route = (request: Request, url: URL) => Promise<Response> | undefined;
-
-export type McpRouter = {
-  endpoint(agentId: string): { handle(request: Request): Promise<Response> } | undefined;
-};
-
-export function text(status: number, body: string): Response {
-  return new Response(body + '\n', { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-}
-
-/** The agent an MCP path names; undefined when it is no MCP path; null when its escapes are malformed (`/mcp/%`). */
-export function agentIdOf(path: string): string | null | undefined {
-  const m = MCP_PATH.exec(path);
-  if (!m) return undefined;
-  if (!m[1]) return DEFAULT_AGENT_ID;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return null;
-  }
-}
-
-import { jsonRpcError as jsonRpcResponse, jsonRpcErrorBody } from '../protocol.js';
-
-const BAD_PATH = 'Bad request: the path has a malformed %-escape. The MCP endpoint is /mcp (or /mcp/<agent-id>).';
-
-export function mcpRoute(router: McpRouter): Route {
-  return (request, url) => {
-    const agentId = agentIdOf(url.pathname);
-    if (agentId === undefined) return undefined;
-    if (agentId === null) return Promise.resolve(jsonRpcResponse(400, -32600, BAD_PATH));
-    const endpoint = router.endpoint(agentId);
-    if (!endpoint) {
-      return Promise.resolve(text(404, `No agent ${JSON.stringify(agentId.slice(0, 64))} is configured here. Add it under "agents" in the config, or use /mcp for the default agent.`));
-    }
-    return endpoint.handle(request);
-  };
-}
 
 export type Listener = { url: string; port: number; close(): Promise<void> };
 
@@ -80,7 +45,7 @@ function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: un
       const bytes = Buffer.concat(chunks);
       if (jsonSeparators(bytes) > MAX_JSON_VALUES) {
         res.writeHead(413, { 'content-type': 'application/json' });
-        res.end(jsonRpcErrorBody(-32600, TOO_MANY_VALUES));
+        res.end(jsonRpcErrorBody(RPC_ERROR.invalidRequest, TOO_MANY_VALUES));
         resolve(undefined);
         return;
       }
@@ -88,7 +53,7 @@ function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: un
         resolve({ body: JSON.parse(bytes.toString('utf8')) });
       } catch {
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(jsonRpcErrorBody(-32700, 'Parse error: the request body is not valid JSON.'));
+        res.end(jsonRpcErrorBody(RPC_ERROR.parse, 'Parse error: the request body is not valid JSON.'));
         resolve(undefined);
       }
     });
@@ -119,23 +84,18 @@ function sendJsonRpcError(res: ServerResponse, status: number, code: number, mes
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
 }
 
-export async function listen(host: string, port: number, routes: Route[], fast?: FastPath, opts: ListenOptions = {}): Promise<Listener> {
+export async function listen(host: string, port: number, mounts: Mounts, fast?: FastPath, opts: ListenOptions = {}): Promise<Listener> {
   if (!isLoopbackHost(host)) {
     throw new MwsError('listen_refused', `Refusing to listen on ${host}: Working Set only listens on loopback (127.0.0.1, ::1 or localhost).`, { host });
   }
-  const fetchRoutes = async (request: Request) => {
-    const url = new URL(request.url);
-    for (const route of routes) {
-      const res = route(request, url);
-      if (res) return res;
-    }
-    return text(404, `Nothing at ${JSON.stringify(url.pathname.slice(0, 200))}. The MCP endpoint is /mcp (or /mcp/<agent-id>).`);
-  };
-  // @modelcontextprotocol/node (and @hono/node-server under it) is loaded by the first request that
-  // needs the SDK's handler, not before the listener opens: ~20 ms less before `mws serve` listens.
+  // The routes, Hono and @modelcontextprotocol/node (with @hono/node-server under it) are loaded by the
+  // first request that needs them, not before the listener opens: ~20 ms less before `mws serve` listens.
   let sdkHandler: Promise<SdkHandler> | undefined;
   const handler: SdkHandler = async (req, res, body) => {
-    sdkHandler ??= import('@modelcontextprotocol/node').then(({ toNodeHandler }) => toNodeHandler({ fetch: fetchRoutes }, { onerror: (err) => opts.log?.warn(`request failed inside the proxy: ${err.message}`) }));
+    sdkHandler ??= Promise.all([import('@modelcontextprotocol/node'), import('./routes.js')]).then(([{ toNodeHandler }, { edgeApp }]) => {
+      const app = edgeApp(mounts, opts.log);
+      return toNodeHandler({ fetch: async (request) => app.fetch(request) }, { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => opts.log?.warn(`request failed inside the proxy: ${err.message}`) });
+    });
     return (await sdkHandler)(req, res, body);
   };
   let boundPort = port;
@@ -149,20 +109,20 @@ export async function listen(host: string, port: number, routes: Route[], fast?:
     const over = admitBody(req, res, bodies, MAX_BODY_BYTES, caps);
     if (over) {
       res.shouldKeepAlive = false;
-      return sendJsonRpcError(res, over.status, -32000, over.message);
+      return sendJsonRpcError(res, over.status, RPC_ERROR.refused, over.message);
     }
     // The path as the routes will see it (URL-normalized: `/x/../mcp` and `/x/%2e%2e/mcp` are /mcp),
     // so the agent's gate below judges the same endpoint the request reaches.
     const pathname = normalizedPath(req.url);
     // Host and Origin next, before anything else of the request is parsed.
     const refused = refuseForeign(req.method, req.headers, boundPort, pathname);
-    if (refused) return sendJsonRpcError(res, refused.status, -32000, refused.message);
-    if (pathname === undefined) return sendJsonRpcError(res, 400, -32600, 'Bad request: the request target must be a path such as /mcp.');
+    if (refused) return sendJsonRpcError(res, refused.status, RPC_ERROR.refused, refused.message);
+    if (pathname === undefined) return sendJsonRpcError(res, 400, RPC_ERROR.invalidRequest, 'Bad request: the request target must be a path such as /mcp.');
     const agentId = agentIdOf(pathname);
-    if (agentId === null) return sendJsonRpcError(res, 400, -32600, BAD_PATH);
+    if (agentId === null) return sendJsonRpcError(res, 400, RPC_ERROR.invalidRequest, BAD_PATH);
     if (agentId !== undefined) {
       const denied = opts.mcpGate?.(agentId, req.headers.authorization);
-      if (denied) return sendJsonRpcError(res, denied.status, -32001, denied.message);
+      if (denied) return sendJsonRpcError(res, denied.status, RPC_ERROR.unauthorized, denied.message);
     }
     if (agentId === undefined || req.method !== 'POST' || !req.headers['content-type']?.startsWith('application/json')) return handler(req, res);
     // Read here (bounded in bytes and in values) whether or not the fast path takes it.
@@ -178,7 +138,7 @@ export async function listen(host: string, port: number, routes: Route[], fast?:
     dispatch(req, res).catch((err: unknown) => {
       opts.log?.warn(`request ${req.method ?? '?'} ${JSON.stringify((req.url ?? '').slice(0, 200))} failed inside the proxy: ${(err as Error)?.message ?? String(err)}`);
       try {
-        sendJsonRpcError(res, 500, -32603, 'Internal error in Working Set while handling this request; it was logged. The proxy keeps running.');
+        sendJsonRpcError(res, 500, RPC_ERROR.internal, 'Internal error in Working Set while handling this request; it was logged. The proxy keeps running.');
       } catch {
         res.destroy();
       }

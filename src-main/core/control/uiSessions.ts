@@ -1,6 +1,6 @@
-// The settings window served headless at /ui: the same built renderer the desktop app loads. A
-// one-time link (printed by `mws serve`) becomes an HttpOnly, SameSite=Strict session cookie; without
-// it /ui and /control refuse. Cookies are not port-scoped: the browser also sends this one to any
+// The settings window's sessions when it is served headless at /ui (the HTTP edge, http/uiFiles.ts,
+// serves the files and sets the cookie). A one-time link (printed by `mws serve`) becomes an HttpOnly,
+// SameSite=Strict session cookie; without it /ui and /control refuse. Cookies are not port-scoped: the browser also sends this one to any
 // server on another port of 127.0.0.1, which could replay it. So the cookie only opens the window's
 // static files, and every /control call must also carry the session's CSRF token in a header. The
 // token reaches the window once, in the fragment of the login redirect (never sent to any server),
@@ -11,15 +11,10 @@
 // every cookie of that name is tried, so a tossed one (a longer Path is sent first) cannot hide ours.
 // Script cannot overwrite an HttpOnly cookie; a cookie pushed out of the jar (a flood of cookies) or
 // replaced by another local server is given back to the window that still holds its CSRF token
-// (sessionRenew.ts), so neither signs it out.
+// (http/sessionRenew.ts), so neither signs it out.
 import { randomBytes } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
 import type { UiSessionSettings } from '../config/schema.js';
-import type { Route } from '../proxy/listener.js';
 import { tokenMatches } from '../store/controlToken.js';
-import { signInPage } from './signInPage.js';
-import { withWindowHeaders } from './windowHeaders.js';
 
 /** The session cookie's name is this, then `_` and the listener's port (`mws_session_4484`). */
 export const SESSION_COOKIE = 'mws_session';
@@ -27,11 +22,11 @@ export const SESSION_COOKIE = 'mws_session';
 export function sessionCookieName(request: Request): string {
   return `${SESSION_COOKIE}_${new URL(request.url).port || '80'}`;
 }
-/** The Set-Cookie value that makes `id` this browser's session. Priority=High: Chromium evicts it last from a crowded jar. */
-export function sessionCookie(request: Request, id: string): string {
-  return `${sessionCookieName(request)}=${id}; HttpOnly; SameSite=Strict; Path=/; Priority=High`;
-}
-/** Every value sent under `name` (a browser sends one per Path that matches), at most 32 of them. */
+/**
+ * Every value sent under `name` (a browser sends one per Path that matches), at most 32 of them.
+ * Hand-written because Hono's getCookie keeps only the first value of a name, and a tossed cookie
+ * with a longer Path is sent first (test/unit/httpEdge.test.ts shows it).
+ */
 export function cookieValues(header: string | null, name: string): string[] {
   const out: string[] = [];
   for (const part of (header ?? '').split(';')) {
@@ -53,11 +48,6 @@ export const UI_LINK_TTL_MS = 15 * 60 * 1000;
 export const MAX_UI_SESSIONS = 64;
 /** One-time links kept at most (each `mws ui` makes one); the oldest is forgotten first. */
 export const MAX_UI_LINKS = 64;
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json', '.ico': 'image/x-icon', '.woff2': 'font/woff2',
-};
 
 type Session = { id: string; csrf: string; created: number; lastSeen: number };
 
@@ -149,47 +139,4 @@ export class UiSessions {
       if (now - s.lastSeen > idleMinutes * 60_000 || now - s.created > maxHours * 3_600_000) this.sessions.delete(id);
     }
   }
-}
-
-const refused = (kind: 'no-session' | 'link-spent' = 'no-session') => signInPage(kind);
-
-export function uiRoute(sessions: UiSessions, rendererDir: string): Route {
-  return (request, url) => {
-    if (url.pathname !== '/ui' && !url.pathname.startsWith('/ui/')) return undefined;
-    return (async (): Promise<Response> => {
-      const token = url.searchParams.get('token');
-      if (token !== null) {
-        const session = sessions.exchange(token);
-        if (!session) return refused('link-spent');
-        // The fragment is read by the window and never sent to a server; no-referrer keeps the spent
-        // link out of any request the window makes.
-        return new Response(null, {
-          status: 303,
-          headers: {
-            location: `/ui/#${CSRF_FRAGMENT}=${session.csrf}`,
-            'set-cookie': sessionCookie(request, session.id),
-            'cache-control': 'no-store',
-            'referrer-policy': 'no-referrer',
-          },
-        });
-      }
-      if (!sessions.session(request)) return refused();
-      if (url.pathname === '/ui') return new Response(null, { status: 301, headers: { location: '/ui/' } });
-      let rel: string;
-      try {
-        rel = decodeURIComponent(url.pathname.slice('/ui/'.length)) || 'index.html';
-      } catch {
-        return new Response('Not found: the path has a malformed %-escape.\n', { status: 404 });
-      }
-      const file = normalize(join(rendererDir, rel));
-      if (!file.startsWith(normalize(rendererDir) + sep)) return new Response('Not found.\n', { status: 404 });
-      try {
-        if (!(await stat(file)).isFile()) throw new Error('not a file');
-        return new Response(await readFile(file), { headers: { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' } });
-      } catch {
-        if (rel === 'index.html') return new Response('The window is not built yet: run `npm run build`, then reload.\n', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-        return new Response('Not found.\n', { status: 404 });
-      }
-    })().then(withWindowHeaders);
-  };
 }

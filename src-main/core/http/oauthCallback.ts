@@ -6,8 +6,6 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { logSafe, maskUrlsIn } from '../redact.js';
 import type { SignInFlows } from '../upstream/oauth/flows.js';
-import { OAUTH_CALLBACK_PATH } from '../upstream/oauth/manager.js';
-import type { Route } from './listener.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
@@ -29,11 +27,9 @@ function page(status: number, title: string, sentence: string): Response {
 
 const AGAIN = 'Start the sign-in again with `mws login <upstream>`, or Sign in on the Upstreams screen of the window.';
 
-export function oauthCallbackRoute(flows: SignInFlows, log: Logger): Route {
-  return (request, url) => {
-    if (url.pathname !== OAUTH_CALLBACK_PATH) return undefined;
-    return answer(request, url, flows, log);
-  };
+/** The answer at OAUTH_CALLBACK_PATH (the edge mounts it there). */
+export function oauthCallback(flows: SignInFlows, log: Logger): (request: Request) => Promise<Response> {
+  return (request) => answer(request, new URL(request.url), flows, log);
 }
 
 async function answer(request: Request, url: URL, flows: SignInFlows, log: Logger): Promise<Response> {

@@ -4,9 +4,9 @@
 // which no other port can read), and that token names its session: POST /ui/_session with it in the
 // header sets the cookie again. /control itself still needs both. The sign-in page runs the small
 // script below, so a reload after such a loss comes back to the window rather than asking for a link.
-import type { Route } from '../proxy/listener.js';
-import { CSRF_HEADER, sessionCookie, type UiSessions } from './uiRoute.js';
-import { withWindowHeaders } from './windowHeaders.js';
+import type { Context } from 'hono';
+import { CSRF_HEADER, type UiSessions } from '../control/uiSessions.js';
+import { setSessionCookie } from './cookies.js';
 
 export const RENEW_PATH = '/ui/_session';
 export const RENEW_SCRIPT_PATH = '/ui/_renew.js';
@@ -24,21 +24,21 @@ const RENEW_SCRIPT = `(async () => {
 })();
 `;
 
-function answer(sessions: UiSessions, request: Request, url: URL): Response | undefined {
-  if (url.pathname === RENEW_SCRIPT_PATH && request.method === 'GET') {
-    return new Response(RENEW_SCRIPT, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' } });
-  }
-  if (url.pathname !== RENEW_PATH) return undefined;
-  if (request.method !== 'POST') return new Response('Use POST.\n', { status: 405 });
-  const s = sessions.byCsrfHeader(request);
-  if (!s) return new Response('This window session has ended: open a new link with `mws ui`.\n', { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-  return new Response(null, { status: 204, headers: { 'set-cookie': sessionCookie(request, s.id), 'cache-control': 'no-store' } });
+/** GET /ui/_renew.js: the script above (the sign-in page loads it; only 'self' scripts run there). */
+export function renewScript(c: Context): Response {
+  c.header('content-type', 'text/javascript; charset=utf-8');
+  c.header('cache-control', 'no-store');
+  return c.body(RENEW_SCRIPT);
 }
 
-/** Mounted before uiRoute: the two paths above, with the window's headers. */
-export function renewRoute(sessions: UiSessions): Route {
-  return (request, url) => {
-    const res = answer(sessions, request, url);
-    return res ? Promise.resolve(withWindowHeaders(res)) : undefined;
+/** POST /ui/_session: the CSRF token in the header names the session whose cookie is set again. */
+export function renewSession(sessions: UiSessions) {
+  return (c: Context): Response => {
+    if (c.req.method !== 'POST') return c.text('Use POST.\n', 405);
+    const s = sessions.byCsrfHeader(c.req.raw);
+    if (!s) return c.text('This window session has ended: open a new link with `mws ui`.\n', 401);
+    setSessionCookie(c, s.id);
+    c.header('cache-control', 'no-store');
+    return c.body(null, 204);
   };
 }

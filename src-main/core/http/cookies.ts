@@ -1,0 +1,14 @@
+// The window's session cookie as the edge writes it, through Hono's cookie helper. Reading goes through
+// control/uiSessions.ts (cookieValues), which must see every value of the name, not only the first.
+import type { Context } from 'hono';
+import { setCookie } from 'hono/cookie';
+import { sessionCookieName } from '../control/uiSessions.js';
+
+/**
+ * Makes `id` this browser's window session. HttpOnly: no script reads or overwrites it; SameSite=Strict:
+ * another site's page never sends it; Priority=High: Chromium evicts it last from a crowded jar. No
+ * Max-Age: the session ends with the browser or with UiSessions' idle and absolute limits.
+ */
+export function setSessionCookie(c: Context, id: string): void {
+  setCookie(c, sessionCookieName(c.req.raw), id, { httpOnly: true, sameSite: 'Strict', path: '/', priority: 'High' });
+}

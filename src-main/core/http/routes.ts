@@ -1,0 +1,108 @@
+// Every path the listener serves past its guard, declared once, on Hono. No two patterns match one
+// path (a test checks it), so no route depends on being declared before another: `/control/events`
+// and the methods share one pattern and part inside it, and the window's own paths (`/ui/_…`) are
+// apart from its files by their first character. MCP handling (proxy/) and control (control/) mount
+// here as plain `(Request) => Response` handlers; neither imports this folder or the other.
+import { Hono, type Context, type Next } from 'hono';
+import type { Logger } from '../log.js';
+import type { UiSessions } from '../control/uiSessions.js';
+import { withWindowHeaders } from '../control/windowHeaders.js';
+import { OAUTH_CALLBACK_PATH } from '../upstream/oauth/manager.js';
+import { jsonRpcResponse, text } from './answers.js';
+import { agentIdOf, BAD_PATH } from './mcpPaths.js';
+import { RPC_ERROR } from '../protocol.js';
+import { needSession, spendLink, uiFiles } from './uiFiles.js';
+import { RENEW_PATH, RENEW_SCRIPT_PATH, renewScript, renewSession } from './sessionRenew.js';
+
+export type Handler = (request: Request) => Promise<Response>;
+
+export type McpRouter = {
+  endpoint(agentId: string): { handle(request: Request): Promise<Response> } | undefined;
+};
+
+/** What mounts on the edge; a part left out answers 404 as any unknown path does. */
+export type Mounts = {
+  /** `/mcp` and `/mcp/<agent-id>`, any method. */
+  mcp?: McpRouter;
+  /** POST /control/<method>. */
+  control?: Handler;
+  /** GET /control/events. */
+  events?: Handler;
+  /** `/ui`: the window's files, its one-time links and its cookie renewal. */
+  ui?: { sessions: UiSessions; rendererDir: string };
+  /** GET OAUTH_CALLBACK_PATH. */
+  oauthCallback?: Handler;
+  /** More exact paths, any method (tests mount probes here). */
+  extra?: Record<string, Handler>;
+};
+
+/** The patterns, for the test that no two of them match one path. */
+export const PATTERNS = {
+  root: '/',
+  mcp: ['/mcp', '/mcp/', '/mcp/:agent', '/mcp/:agent/'],
+  control: '/control/:method',
+  oauthCallback: OAUTH_CALLBACK_PATH,
+  uiBare: '/ui',
+  uiIndex: '/ui/',
+  uiFile: '/ui/:file{[^_].*}',
+  renew: RENEW_PATH,
+  renewScript: RENEW_SCRIPT_PATH,
+} as const;
+
+const notFound = (path: string) => text(404, `Nothing at ${JSON.stringify(path.slice(0, 200))}. The MCP endpoint is /mcp (or /mcp/<agent-id>).`);
+
+/** Every answer under /ui carries the window's headers (CSP, no framing, no sniffing, same-origin only). */
+async function windowHeaders(c: Context, next: Next): Promise<void> {
+  await next();
+  c.res = withWindowHeaders(c.res);
+}
+
+export function edgeApp(m: Mounts, log?: Logger): Hono {
+  // Routes see the path the listener's guard and gate judged: URL-normalized, its escapes undecoded
+  // (Hono's default decodes, so `/m%63p` would reach the MCP route past a gate that saw no MCP path).
+  const app = new Hono({ getPath: (request) => new URL(request.url).pathname });
+  const when = <T>(part: T | undefined, answer: (part: T, c: Context) => Response | Promise<Response>) => (c: Context) => (part === undefined ? notFound(c.req.path) : answer(part, c));
+
+  app.all(PATTERNS.root, (c) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? c.redirect('/ui/', 303) : notFound(c.req.path)));
+
+  const mcp = when(m.mcp, (router, c) => {
+    const agentId = agentIdOf(c.req.path);
+    if (agentId === null || agentId === undefined) return jsonRpcResponse(400, RPC_ERROR.invalidRequest, BAD_PATH);
+    const endpoint = router.endpoint(agentId);
+    if (!endpoint) {
+      return text(404, `No agent ${JSON.stringify(agentId.slice(0, 64))} is configured here. Add it under "agents" in the config, or use /mcp for the default agent.`);
+    }
+    return endpoint.handle(c.req.raw);
+  });
+  for (const p of PATTERNS.mcp) app.all(p, mcp);
+
+  app.all(PATTERNS.control, (c) => {
+    const events = c.req.param('method') === 'events' && c.req.method === 'GET';
+    const handler = events ? m.events : m.control;
+    return handler ? handler(c.req.raw) : notFound(c.req.path);
+  });
+
+  app.all(PATTERNS.oauthCallback, when(m.oauthCallback, (h, c) => h(c.req.raw)));
+
+  if (m.ui) {
+    const { sessions, rendererDir } = m.ui;
+    app.use('/ui', windowHeaders);
+    app.use('/ui/*', windowHeaders);
+    app.all(PATTERNS.uiBare, spendLink(sessions), needSession(sessions), (c) => c.redirect('/ui/', 301));
+    const files = uiFiles(rendererDir);
+    app.all(PATTERNS.uiIndex, spendLink(sessions), needSession(sessions), files, (c) => text(404, 'Not found.'));
+    app.all(PATTERNS.uiFile, spendLink(sessions), needSession(sessions), files, (c) => text(404, 'Not found.'));
+    app.all(PATTERNS.renew, renewSession(sessions));
+    app.get(PATTERNS.renewScript, renewScript);
+  }
+
+  for (const [path, handler] of Object.entries(m.extra ?? {})) app.all(path, (c) => handler(c.req.raw));
+
+  app.notFound((c) => notFound(c.req.path));
+  // A throw in a handler is answered and logged, never fatal (the listener has its own net under this).
+  app.onError((err, c) => {
+    log?.warn(`request ${c.req.method} ${JSON.stringify(c.req.path.slice(0, 200))} failed inside the proxy: ${err.message}`);
+    return jsonRpcResponse(500, RPC_ERROR.internal, 'Internal error in Working Set while handling this request; it was logged. The proxy keeps running.');
+  });
+  return app;
+}
