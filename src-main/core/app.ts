@@ -53,7 +53,7 @@ import { listenError } from './listenError.js';
 import { checkStateFiles, ensureStateFolder, stateFolderError } from './store/stateFolder.js';
 import { agentGate } from './proxy/agentAccess.js';
 import { FileSecretStore, type SecretStore } from './secrets/store.js';
-import { ToolVectors } from './search/embed/toolVectors.js';
+import { ToolVectors, vectorOfQuery } from './search/embed/toolVectors.js';
 import { loadEmbedder } from './search/embed/loadEmbedder.js';
 import { OAuthUpstreams } from './upstream/oauth/manager.js';
 import { FileOAuthStore, type OAuthStore } from './upstream/oauth/store.js';
@@ -187,6 +187,8 @@ export function createApp(opts: AppOptions): App {
     // Agents behind tokens learn on their own unless the user shares (search.shareLearning).
     policy: () => learningPolicy({ agents: config.agents, shareLearning: config.search?.shareLearning }),
     log,
+    // A learned pair keeps its query's vector (queryMemory.ts): from the query cache, or embedded then.
+    vectorOf: (q) => vectorOfQuery(vectors, q),
   });
   const vectors = new ToolVectors({ stateDir: config.stateDir, log, entries: () => [...catalog.toolbox().all()], load: () => loadEmbedder({ log, ...(opts.modelDir ? { modelDir: opts.modelDir } : {}) }) });
   // Hybrid (words and meaning) once the model has read every tool; until then, or if it cannot load, by words.

@@ -15,6 +15,8 @@ import { isEmbedderFailure, type Embedder, type EmbedderFailure, type EmbeddingS
 export const EMBED_SLICE_TOOLS = 16;
 /** The cache is written after this many new vectors too, so a long first build survives a restart. */
 export const CACHE_CHECKPOINT_TOOLS = 1024;
+/** Query vectors kept (~1.5 kB each): a query asked again, and the learned pair after a call, skip the model. */
+export const QUERY_CACHE_SIZE = 256;
 /** Bumped when toolText changes what is read of a tool: cached vectors of the old text are not reused. */
 const TEXT_VERSION = '1';
 
@@ -42,6 +44,8 @@ export class ToolVectors {
   /** Bumped on every toolbox change: a slice in flight for an older toolbox does not decide readiness. */
   private generation = 0;
   private readonly vectors = new Map<string, Float32Array>();
+  /** The latest queries' vectors, least recently used first (embedQuery). */
+  private readonly queries = new Map<string, Float32Array>();
   /** Text and key per tool object (a rebuilt toolbox keeps the objects of unchanged tools). */
   private readonly keyed = new WeakMap<object, Keyed>();
   private activation: Promise<void> | undefined;
@@ -88,12 +92,33 @@ export class ToolVectors {
     return this.vectors.get(this.keyOf(entry).key);
   }
 
-  /** A query's vector, or undefined when the model is not loaded or failed: answer lexically then. */
+  /** The loaded model's name; undefined before it loads or once it failed. */
+  model(): string | undefined {
+    return this.state === 'off' ? undefined : this.embedder?.model;
+  }
+
+  /**
+   * A query's vector, or undefined when the model is not loaded or failed: answer lexically then.
+   * The latest queries' vectors are kept (an agent repeats and refines queries, and the pair learned
+   * after a call needs the vector of the search before it).
+   */
   async embedQuery(text: string): Promise<Float32Array | undefined> {
     const e = this.embedder;
     if (!e || this.state === 'off') return undefined;
+    const hit = this.queries.get(text);
+    if (hit) {
+      this.queries.delete(text);
+      this.queries.set(text, hit);
+      return hit;
+    }
     try {
-      return (await e.embed([text]))[0];
+      const v = (await e.embed([text]))[0];
+      if (v && this.embedder === e) {
+        this.queries.set(text, v);
+        // Map keeps insertion order: the first key is the least recently used.
+        if (this.queries.size > QUERY_CACHE_SIZE) this.queries.delete(this.queries.keys().next().value!);
+      }
+      return v;
     } catch (err) {
       this.fail(`The search model failed while reading a query (${errorMessage(err)}). Search stays lexical until Working Set restarts.`);
       return undefined;
@@ -223,9 +248,17 @@ export class ToolVectors {
     this.warning = message;
     this.opts.log.warn(message);
     this.vectors.clear();
+    this.queries.clear();
     this.embedded = 0;
     const e = this.embedder;
     this.embedder = undefined;
     void e?.close().catch(() => {});
   }
+}
+
+/** A query's vector with its model's name (for the query memory); undefined while no model is loaded. */
+export async function vectorOfQuery(vectors: ToolVectors, query: string): Promise<{ v: Float32Array; model: string } | undefined> {
+  const model = vectors.model();
+  const v = model === undefined ? undefined : await vectors.embedQuery(query);
+  return v && model !== undefined && vectors.model() === model ? { v, model } : undefined;
 }
