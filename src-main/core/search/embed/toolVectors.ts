@@ -15,6 +15,11 @@ import { isEmbedderFailure, type Embedder, type EmbedderFailure, type EmbeddingS
 export const EMBED_SLICE_TOOLS = 16;
 /** The cache is written after this many new vectors too, so a long first build survives a restart. */
 export const CACHE_CHECKPOINT_TOOLS = 1024;
+/**
+ * Tokens of a tool's text the model reads (its name, title and description come first, parameters
+ * after). 128 is the model's limit; measured against 96 and 64 in docs/model.md.
+ */
+export const TOOL_TOKENS = 128;
 /** Query vectors kept (~1.5 kB each): a query asked again, and the learned pair after a call, skip the model. */
 export const QUERY_CACHE_SIZE = 256;
 /** Bumped when toolText changes what is read of a tool: cached vectors of the old text are not reused. */
@@ -32,6 +37,8 @@ export type ToolVectorsOptions = {
   enabled?: () => boolean;
   /** The current toolbox's tools, read at activate() (later changes come through update). */
   entries?: () => readonly ToolEntry[];
+  /** Tokens of a tool's text read at most (default TOOL_TOKENS; the model's own limit caps it). */
+  toolTokens?: number;
 };
 
 type Keyed = { key: string; text: string };
@@ -144,7 +151,9 @@ export class ToolVectors {
     let k = this.opts.text ? undefined : this.keyed.get(entry.tool);
     if (k === undefined) {
       const text = (this.opts.text ?? toolText)(entry);
-      const key = createHash('sha256').update(`${TEXT_VERSION}\n${text}`).digest('hex').slice(0, 32);
+      // The token limit is part of the key only when it is not the model's 128 (keys of earlier versions stay valid).
+      const limit = this.opts.toolTokens ?? TOOL_TOKENS;
+      const key = createHash('sha256').update(`${TEXT_VERSION}${limit === 128 ? '' : `:${limit}`}\n${text}`).digest('hex').slice(0, 32);
       k = { key, text };
       if (!this.opts.text) this.keyed.set(entry.tool, k);
     }
@@ -203,7 +212,7 @@ export class ToolVectors {
       const slice = unique.slice(i, i + EMBED_SLICE_TOOLS);
       let out: Float32Array[];
       try {
-        out = await e.embed(slice.map((k) => k.text));
+        out = await e.embed(slice.map((k) => k.text), this.opts.toolTokens ?? TOOL_TOKENS);
       } catch (err) {
         return this.fail(`The search model failed while reading tools (${errorMessage(err)}). Search stays lexical until Working Set restarts.`);
       }
