@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox, type ToolEntry } from '../../src-main/core/toolbox/toolbox.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
-import { QUERY_CACHE_SIZE, ToolVectors } from '../../src-main/core/search/embed/toolVectors.js';
+import { QUERY_CACHE_SIZE, TOOL_TOKENS, ToolVectors } from '../../src-main/core/search/embed/toolVectors.js';
 import { VECTOR_CACHE_FILE, decodeVectors, encodeVectors } from '../../src-main/core/search/embed/vectorCache.js';
 import { toolText } from '../../src-main/core/search/embed/toolText.js';
 import type { Embedder, EmbedderFailure } from '../../src-main/core/search/embed/types.js';
@@ -101,7 +101,7 @@ describe('ToolVectors', () => {
       v.activate();
       await v.idle();
     }
-    expect(limits).toEqual([64, 128]);
+    expect(limits).toEqual([64, TOOL_TOKENS]);
     const key = (v: ToolVectors) => (v as unknown as { keyOf(e: ToolEntry): { key: string } }).keyOf(entries[0]!).key;
     expect(key(short)).not.toBe(key(plain));
   });
