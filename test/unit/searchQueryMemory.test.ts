@@ -134,6 +134,19 @@ describe('past requests as vectors', () => {
     expect(learning.memory.counts()).toEqual({});
   });
 
+  it('a pair forgotten while its vector is being computed leaves no request behind', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const learning = new SearchLearning({ now: () => NOW, enabled: () => true, vectorOf: async (q) => (await gate, vectorOf(q)) });
+    learning.searched('a', PAST[0], ['journal_add']);
+    learning.called('a', 'journal_add');
+    learning.forget('journal_add');
+    release();
+    await gate;
+    await new Promise((r) => setImmediate(r));
+    expect(learning.memory.counts()).toEqual({});
+  });
+
   it('is bounded per agent and in all, newest kept', () => {
     const m = new QueryMemory({ now: () => NOW });
     for (let i = 0; i < MAX_QUERIES_PER_AGENT + 50; i++) m.remember('a', `request number w${i}x`, 'journal_add', vec('memo'), 'twin', NOW + i);

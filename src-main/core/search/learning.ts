@@ -293,7 +293,6 @@ export class SearchLearning {
   }
 
   private add(agent: string, pair: LearnedPair, vector?: QueryVector): void {
-    if (!pair.neg) this.rememberVector(agent, pair, vector);
     let list = this.pairs.get(agent);
     if (!list) {
       if (this.pairs.size >= MAX_AGENTS) {
@@ -312,12 +311,14 @@ export class SearchLearning {
     this.evidenceOf(agent, pair, 1);
     if (list.length > MAX_PAIRS_PER_AGENT) for (const old of list.splice(0, list.length - MAX_PAIRS_PER_AGENT)) this.evidenceOf(agent, old, -1);
     this.changed();
+    if (!pair.neg) this.rememberVector(agent, pair, vector);
   }
 
   /** Keeps the pair's query vector with its tool (given, or asked of the model: off the request path). */
   private rememberVector(agent: string, pair: LearnedPair, given?: QueryVector): void {
     const keep = (qv: QueryVector | undefined) => {
-      if (qv && this.enabled) this.memory.remember(agent, pair.q, pair.t, qv.v, qv.model, pair.ts);
+      // A pair forgotten (or dropped) while its vector was computed leaves no request behind.
+      if (qv && this.enabled && this.pairs.get(agent)?.includes(pair)) this.memory.remember(agent, pair.q, pair.t, qv.v, qv.model, pair.ts);
     };
     if (given) return keep(given);
     const got = this.opts.vectorOf?.(pair.q);
