@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox, type ToolEntry } from '../../src-main/core/toolbox/toolbox.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
-import { ToolVectors } from '../../src-main/core/search/embed/toolVectors.js';
+import { QUERY_CACHE_SIZE, TOOL_TOKENS, ToolVectors } from '../../src-main/core/search/embed/toolVectors.js';
 import { VECTOR_CACHE_FILE, decodeVectors, encodeVectors } from '../../src-main/core/search/embed/vectorCache.js';
 import { toolText } from '../../src-main/core/search/embed/toolText.js';
 import type { Embedder, EmbedderFailure } from '../../src-main/core/search/embed/types.js';
@@ -69,6 +69,41 @@ describe('ToolVectors', () => {
     const v = vectors.vector(entries[3]!)!;
     expect(Array.from(v)).toEqual(Array.from((await twin.embed([toolText(entries[3]!)]))[0]!));
     expect(await vectors.embedQuery('find thing')).toHaveLength(DIM);
+  });
+
+  it('keeps the latest query vectors (an LRU): a query asked again is not embedded again', async () => {
+    const { vectors, twin } = setup(undefined);
+    vectors.update(entriesOf(tools(2)));
+    vectors.activate();
+    await vectors.idle();
+    const base = twin.texts;
+    const a = await vectors.embedQuery('find thing');
+    expect(await vectors.embedQuery('find thing')).toBe(a);
+    expect(twin.texts).toBe(base + 1);
+    for (let i = 0; i < QUERY_CACHE_SIZE; i++) await vectors.embedQuery(`other ${i}`);
+    expect(twin.texts).toBe(base + 1 + QUERY_CACHE_SIZE);
+    // 'find thing' was the least recently used: it went.
+    await vectors.embedQuery('find thing');
+    expect(twin.texts).toBe(base + 2 + QUERY_CACHE_SIZE);
+    expect(vectors.model()).toBe('twin');
+  });
+
+  it('reads a tool text up to the token limit it is given (the limit is part of the cache key)', async () => {
+    const limits: Array<number | undefined> = [];
+    const twin = new TwinEmbedder();
+    const embed = twin.embed.bind(twin);
+    twin.embed = (texts: string[], max?: number) => (limits.push(max), embed(texts));
+    const short = new ToolVectors({ stateDir: undefined, log: new MemoryLogger(), load: async () => twin, toolTokens: 64 });
+    const plain = new ToolVectors({ stateDir: undefined, log: new MemoryLogger(), load: async () => twin });
+    const entries = entriesOf(tools(1));
+    for (const v of [short, plain]) {
+      v.update(entries);
+      v.activate();
+      await v.idle();
+    }
+    expect(limits).toEqual([64, TOOL_TOKENS]);
+    const key = (v: ToolVectors) => (v as unknown as { keyOf(e: ToolEntry): { key: string } }).keyOf(entries[0]!).key;
+    expect(key(short)).not.toBe(key(plain));
   });
 
   it('a restart reads the vectors from the cache and embeds only the tools that changed', async () => {

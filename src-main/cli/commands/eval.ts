@@ -93,7 +93,7 @@ export async function runEval(io: Io, flags: EvalFlags): Promise<number> {
     ({ train, test: gold } = splitGold(gold, share, seed, by));
   }
   const toolbox = new Toolbox(new Map([['catalog', tools]]), false);
-  const sem = await semanticFor(io, engine, toolbox, gold);
+  const sem = await semanticFor(io, engine, toolbox, [...gold, ...(train ?? [])]);
   const run = (pairs: GoldQuery[] | undefined, online = false): EvalResult => evalWith(toolbox, engine, pairs, gold, online, sem);
   const result = run(undefined);
   const learned = train || flags.online ? run(train, flags.online) : undefined;
@@ -129,10 +129,16 @@ async function semanticFor(io: Io, engine: SearchEngine, toolbox: Toolbox, gold:
 /** Evaluates `gold` after learning from `pairs` (none: without learning). */
 function evalWith(toolbox: Toolbox, engine: SearchEngine, pairs: GoldQuery[] | undefined, gold: GoldQuery[], online = false, sem?: EvalVectors): EvalResult {
   const qv = (q: string) => sem?.query(q);
+  // Learned pairs keep their query's vector (the query memory) when the engine has a model.
+  const model = sem?.vectors.model?.();
+  const vectorOf = (q: string) => {
+    const v = model ? sem?.query(q) : undefined;
+    return v && model ? { v, model } : undefined;
+  };
   if (online) {
     // A minute between searches, a second to the call: as an agent works, inside the learning window.
     let clock = Date.now();
-    const learning = new SearchLearning({ now: () => clock, enabled: () => true });
+    const learning = new SearchLearning({ now: () => clock, enabled: () => true, vectorOf });
     if (pairs) learning.train(EVAL_AGENT, pairs.map((g) => ({ query: g.query, tool: g.expected[0]!, ts: clock })));
     const s = new SearchService(() => toolbox, {}, engine, learning, sem?.vectors);
     return evaluateOnline(
@@ -150,7 +156,7 @@ function evalWith(toolbox: Toolbox, engine: SearchEngine, pairs: GoldQuery[] | u
     );
   }
   return evaluate(() => {
-    const learning = pairs ? new SearchLearning({ now: () => Date.now(), enabled: () => true }) : undefined;
+    const learning = pairs ? new SearchLearning({ now: () => Date.now(), enabled: () => true, vectorOf }) : undefined;
     if (learning && pairs) learning.train(EVAL_AGENT, pairs.map((g) => ({ query: g.query, tool: g.expected[0]! })));
     const s = new SearchService(() => toolbox, {}, engine, learning, sem?.vectors);
     s.warm();

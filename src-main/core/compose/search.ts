@@ -4,7 +4,7 @@ import { SearchService } from '../search/service.js';
 import { SearchLearning } from '../search/learning.js';
 import { learningPolicy } from '../search/learningScope.js';
 import { transcriptLearner } from '../search/transcriptPairs.js';
-import { ToolVectors } from '../search/embed/toolVectors.js';
+import { ToolVectors, vectorOfQuery } from '../search/embed/toolVectors.js';
 import { loadEmbedder } from '../search/embed/loadEmbedder.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { AppContext } from './context.js';
@@ -21,6 +21,8 @@ export function buildSearch(ctx: AppContext, stores: Stores, catalog: ToolboxCat
     // Agents behind tokens learn on their own unless the user shares (search.shareLearning).
     policy: () => learningPolicy({ agents: ctx.config.agents, shareLearning: ctx.config.search?.shareLearning }),
     log,
+    // A learned pair keeps its query's vector (queryMemory.ts): from the query cache, or embedded then.
+    vectorOf: (q) => vectorOfQuery(vectors, q),
   });
   const vectors = new ToolVectors({ stateDir: ctx.config.stateDir, log, entries: () => [...catalog.toolbox().all()], load: () => loadEmbedder({ log, ...(modelDir ? { modelDir } : {}) }) });
   // Hybrid (words and meaning) once the model has read every tool; until then, or if it cannot load, by words.

@@ -11,6 +11,8 @@ export type SemanticVectors = {
   vector(entry: ToolEntry): Float32Array | undefined;
   /** The query's vector; undefined when the model is not loaded or failed (answer lexically). */
   embedQuery(text: string): Promise<Float32Array | undefined>;
+  /** The loaded model's name (query vectors kept from another model are not compared); undefined: none loaded. */
+  model?(): string | undefined;
 };
 
 export class DenseIndex {

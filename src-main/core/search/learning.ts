@@ -14,6 +14,10 @@ import { LearnedEvidence, learnedWordsOf, requestKey, surfaceWordsOf, type Learn
 import { evidenceScope, type EvidenceScope, type LearningPolicy } from './learningScope.js';
 import { SerialQueue } from '../serial.js';
 import { TimeSlicer } from '../timeSlice.js';
+import { QueryMemory, type LikeEarlier, type QueryMemoryTuning } from './queryMemory.js';
+
+/** A query's sentence vector and the model that made it (query memory, queryMemory.ts). */
+export type QueryVector = { v: Float32Array; model: string };
 
 export { learnedWordsOf, type LearnedPair } from './learnedEvidence.js';
 
@@ -66,9 +70,26 @@ export class SearchLearning {
        */
       policy?: () => LearningPolicy;
       log?: Logger;
+      /**
+       * A query's vector, for the query memory (queryMemory.ts): a learned pair keeps its query's
+       * vector with the tool. Undefined (or answering undefined: the model is not loaded) keeps words only.
+       */
+      vectorOf?: (query: string) => QueryVector | undefined | Promise<QueryVector | undefined>;
+      /** The query memory's rule, overridden only to measure it (bench/searchLearning.ts). */
+      memoryTuning?: QueryMemoryTuning;
     },
   ) {
     this.evidence = new LearnedEvidence(opts.now);
+    this.memory = new QueryMemory({ ...(opts.stateDir !== undefined ? { stateDir: opts.stateDir } : {}), now: opts.now, ...(opts.log ? { log: opts.log } : {}), ...(opts.memoryTuning ? { tuning: opts.memoryTuning } : {}) });
+  }
+
+  /** The agents' past requests as vectors, kept beside the pairs (same scope, same forgetting). */
+  readonly memory: QueryMemory;
+
+  /** Per tool, the nearest earlier request that led `agent` there (by meaning), as its scope lets it see. */
+  earlierRequests(qv: QueryVector, query: string, agent?: string): Map<string, LikeEarlier> | undefined {
+    if (!this.enabled) return undefined;
+    return this.memory.nearestPerTool(qv.v, capQuery(query).query, agent, this.scopeOf(agent), qv.model);
   }
 
   get enabled(): boolean {
@@ -81,7 +102,7 @@ export class SearchLearning {
    */
   get revision(): string {
     const p = this.opts.policy?.();
-    const scope = p ? `:${p.share ? 1 : 0}:${[...p.tokened].sort().join(',')}` : '';
+    const scope = p ? `:${p.key}` : '';
     return `${this.version}:${Math.floor(this.opts.now() / 3_600_000)}${scope}`;
   }
 
@@ -93,6 +114,7 @@ export class SearchLearning {
 
   async load(): Promise<void> {
     if (!this.opts.stateDir) return;
+    await this.memory.load();
     const r = await readJsonSafe<FileShape>(this.file(), this.opts.log ?? silentLogger, (v): v is FileShape => typeof v === 'object' && v !== null && typeof (v as FileShape).agents === 'object' && (v as FileShape).agents !== null);
     if (r.kind !== 'ok') return;
     // As many agents as the bound (a hand-edited or foreign file may hold more): the most recently
@@ -111,8 +133,12 @@ export class SearchLearning {
     this.version++;
   }
 
-  /** Writes pending pairs now (on stop). */
+  /** Writes pending pairs (and kept request vectors) now (on stop). */
   async flush(): Promise<void> {
+    await Promise.all([this.flushPairs(), this.memory.flush()]);
+  }
+
+  private async flushPairs(): Promise<void> {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
     if (this.dirty && this.opts.stateDir) {
@@ -151,9 +177,9 @@ export class SearchLearning {
     if (s.calls === 1 && s.shown[0] && s.shown[0] !== tool) this.add(agent, { q: s.query, t: s.shown[0], ts: now, neg: true });
   }
 
-  /** Feeds observed pairs directly (`mws eval --train`, transcripts). */
-  train(agent: string, pairs: Array<{ query: string; tool: string; ts?: number }>): void {
-    for (const p of pairs) this.add(agent, { q: capQuery(p.query).query, t: p.tool, ts: p.ts ?? this.opts.now() });
+  /** Feeds observed pairs directly (`mws eval --train`, transcripts); `vector`: the query's, when known. */
+  train(agent: string, pairs: Array<{ query: string; tool: string; ts?: number; vector?: QueryVector | undefined }>): void {
+    for (const p of pairs) this.add(agent, { q: capQuery(p.query).query, t: p.tool, ts: p.ts ?? this.opts.now() }, p.vector);
   }
 
   /**
@@ -187,7 +213,9 @@ export class SearchLearning {
    * would after forgetting the whole tool. The query as observed stays in `o` for de-duplication.
    */
   forget(tool: string, word?: string): number {
-    if (word !== undefined) return this.forgetWord(tool, word);
+    // The request vectors that led to the tool go too (with a word: those of requests holding it).
+    const requests = this.memory.forget(tool, word);
+    if (word !== undefined) return Math.max(this.forgetWord(tool, word), requests);
     // The pairs stay as tombstones, with no words and no request, but with the query as observed in
     // `o`: a transcript read after the forget (the usage cycle reads them minutes after the live call)
     // would otherwise bring the same search→call back as new.
@@ -200,7 +228,7 @@ export class SearchLearning {
       });
     }
     if (n > 0) this.changed();
-    return n;
+    return Math.max(n, requests);
   }
 
   /** Whether any agent's pairs name `tool` (a tool gone from the toolbox may still have some). */
@@ -264,7 +292,7 @@ export class SearchLearning {
     return Object.fromEntries([...this.pairs].map(([a, l]) => [a, l.length]));
   }
 
-  private add(agent: string, pair: LearnedPair): void {
+  private add(agent: string, pair: LearnedPair, vector?: QueryVector): void {
     let list = this.pairs.get(agent);
     if (!list) {
       if (this.pairs.size >= MAX_AGENTS) {
@@ -283,6 +311,19 @@ export class SearchLearning {
     this.evidenceOf(agent, pair, 1);
     if (list.length > MAX_PAIRS_PER_AGENT) for (const old of list.splice(0, list.length - MAX_PAIRS_PER_AGENT)) this.evidenceOf(agent, old, -1);
     this.changed();
+    if (!pair.neg) this.rememberVector(agent, pair, vector);
+  }
+
+  /** Keeps the pair's query vector with its tool (given, or asked of the model: off the request path). */
+  private rememberVector(agent: string, pair: LearnedPair, given?: QueryVector): void {
+    const keep = (qv: QueryVector | undefined) => {
+      // A pair forgotten (or dropped) while its vector was computed leaves no request behind.
+      if (qv && this.enabled && this.pairs.get(agent)?.includes(pair)) this.memory.remember(agent, pair.q, pair.t, qv.v, qv.model, pair.ts);
+    };
+    if (given) return keep(given);
+    const got = this.opts.vectorOf?.(pair.q);
+    if (got instanceof Promise) got.then(keep, () => {});
+    else keep(got);
   }
 
   /** Puts `pair` in place of the i-th pair of an agent's list (a forget), and its evidence with it. */

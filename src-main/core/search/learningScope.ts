@@ -16,6 +16,8 @@ export type LearningPolicy = {
   share: boolean;
   /** The agents behind a token; every other agent id (the default one, unknown ids) is open. */
   tokened: ReadonlySet<string>;
+  /** Names the policy (equal keys: equal policies), for ranking caches. */
+  key: string;
 };
 
 /**
@@ -24,10 +26,25 @@ export type LearningPolicy = {
  */
 export type EvidenceScope = { everyone: true; key: string } | { everyone: false; key: string; includes: (owner: string) => boolean };
 
+/**
+ * Policies already worked out, per agents list: search asks for the policy several times a search,
+ * and a config edit replaces the list (the validated config is new), so one per list is enough.
+ */
+const made = new WeakMap<object, Map<string, LearningPolicy>>();
+
 export function learningPolicy(input: LearningPolicyInput): LearningPolicy {
+  const shareKey = String(input.shareLearning);
+  let byShare = made.get(input.agents);
+  const hit = byShare?.get(shareKey);
+  // The list's length is checked too: a list grown in place is a different list of agents.
+  if (hit && hit.key.endsWith(`#${input.agents.length}`)) return hit;
   const tokened = new Set(input.agents.filter((a) => a.token !== undefined && a.token !== '').map((a) => a.id));
   // With tokens in use, sharing is the user's explicit choice; without, every agent is one user's.
-  return { share: input.shareLearning ?? tokened.size === 0, tokened };
+  const share = input.shareLearning ?? tokened.size === 0;
+  const policy = { share, tokened, key: `${share ? 1 : 0}:${[...tokened].sort().join(',')}#${input.agents.length}` };
+  if (!byShare) made.set(input.agents, (byShare = new Map()));
+  byShare.set(shareKey, policy);
+  return policy;
 }
 
 /**

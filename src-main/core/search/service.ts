@@ -37,12 +37,15 @@ export type Resolved = {
 export type SearchEngine = 'bm25f' | 'minisearch' | 'dense' | 'hybrid';
 export const SEARCH_ENGINES: readonly SearchEngine[] = ['hybrid', 'bm25f', 'dense', 'minisearch'];
 /** `qv`: the query's sentence vector, when the model is ready (engines without one ignore it). */
-type Ranker = { search(query: string, limit: number, within?: (e: ToolEntry) => boolean, boost?: TermBoost, qv?: Float32Array): Array<{ entry: ToolEntry; score: number }> };
+/** `earlier`: per tool (doc), the cosine of the nearest earlier request that led there (queryMemory.ts). */
+type Ranker = { search(query: string, limit: number, within?: (e: ToolEntry) => boolean, boost?: TermBoost, qv?: Float32Array, earlier?: Earlier): Array<{ entry: ToolEntry; score: number }> };
+type Earlier = ReadonlyMap<number, number>;
 /**
  * The fusion that ships: a linear mix of BM25F (scaled by the query's best score) and cosine (scaled
  * between the candidate pool's floor and best). Chosen on the tuning sets (docs/search.md).
  */
 export const FUSION: FusionRule = { kind: 'linear', lexicalShare: 0.6 };
+
 
 type Prepared = {
   index: Ranker;
@@ -140,7 +143,10 @@ export class SearchService {
     const q = capQuery((query ?? '').trim()).query;
     const v = this.vectors!;
     v.activate();
-    if (!q || !v.ready() || !this.denseOf(this.prepare(this.toolbox()))) return undefined;
+    if (!q || !v.ready()) return undefined;
+    const p = this.prepare(this.toolbox());
+    // An exact tool name is answered by its fast path: its meaning would not change the reply.
+    if (p.byLowerName.has(q.toLowerCase()) || !this.denseOf(p)) return undefined;
     return v.embedQuery(q).catch(() => undefined);
   }
 
@@ -253,8 +259,9 @@ export class SearchService {
     if (!q) return { kind: 'overview', query: q, entries: [] };
     const boost = this.boostFor(p, agent);
     const remembered = this.rememberedFor(p, q, agent);
-    if (capped.cut) return { ...this.rank(p, q, k, boost, remembered, qv), cut: true };
-    return this.rank(p, q, k, boost, remembered, qv);
+    const earlier = this.earlierFor(p, q, agent, qv);
+    if (capped.cut) return { ...this.rank(p, q, k, boost, remembered, qv, earlier), cut: true };
+    return this.rank(p, q, k, boost, remembered, qv, earlier);
   }
 
   /** The tools this request led `agent` to before, as entries of this index (undefined: none, or learning off). */
@@ -270,6 +277,24 @@ export class SearchService {
     return out.size ? out : undefined;
   }
 
+  /** Per tool of this index, the cosine of the nearest earlier request that led there (text mode). */
+  private earlierFor(p: Prepared, q: string, agent: string | undefined, qv: Float32Array | undefined): Earlier | undefined {
+    const found = this.earlierRequests(q, agent, qv);
+    if (!found) return undefined;
+    const out = new Map<number, number>();
+    for (const [name, m] of found) {
+      const doc = p.bm25f.docOf(name);
+      if (doc >= 0) out.set(doc, m.cosine);
+    }
+    return out.size ? out : undefined;
+  }
+
+  private earlierRequests(q: string, agent: string | undefined, qv: Float32Array | undefined) {
+    const l = this.learning;
+    const model = qv && this.vectors?.model?.();
+    return model && l ? l.earlierRequests({ v: qv!, model }, q, agent) : undefined;
+  }
+
   /** The ranked hits for a query with, per hit, which query word matched which field. */
   explain(query: string, limit?: number, agent?: string, qv?: Float32Array): Explained[] {
     const p = this.prepare(this.toolbox());
@@ -277,13 +302,20 @@ export class SearchService {
     const q = capQuery(query.trim()).query;
     const boost = this.boostFor(p, agent);
     const remembered = this.rememberedFor(p, q, agent);
-    const hits = this.searchRecalled(p, q, k, undefined, boost, remembered, qv).slice(0, k);
+    const recalled = this.learning?.enabled ? this.learning.recall(q, agent) : undefined;
+    const like = this.earlierRequests(q, agent, qv);
+    const earlier = this.earlierFor(p, q, agent, qv);
+    const hits = this.searchRecalled(p, q, k, undefined, boost, remembered, qv, earlier).slice(0, k);
     return p.bm25f.explain(q, hits, boost).map((h, i) => {
       const hit = hits[i]!;
       const matches = [...h.matches];
       const dense = qv && this.denseOf(p);
       if (dense) matches.push({ word: q, via: `meaning (cosine ${dense.sim(p.bm25f.docOf(hit.entry.name), qv!).toFixed(2)})`, fields: ['sentence model'] });
-      if (remembered?.has(hit.entry)) matches.push({ word: q, via: 'the same request', fields: ['learned words'] });
+      if (recalled?.has(hit.entry.name)) matches.push({ word: q, via: 'the same request', fields: ['learned words'] });
+      const before = like?.get(hit.entry.name);
+      // Said only where the earlier request is nearer than the tool's own text (else it changed nothing).
+      const own = dense ? dense.sim(p.bm25f.docOf(hit.entry.name), qv!) : -1;
+      if (before && before.cosine > own) matches.push({ word: q, via: `like an earlier request: "${before.query}" (cosine ${before.cosine.toFixed(2)})`, fields: ['learned requests'] });
       return { ...h, score: Math.round(hit.score * 1000) / 1000, matches };
     });
   }
@@ -292,15 +324,15 @@ export class SearchService {
    * The best `n` hits with remembered tools moved up (withRecall). A remembered tool is scored on its
    * own words too, wherever it ranks: otherwise whether it came first would depend on `n`.
    */
-  private searchRecalled(p: Prepared, q: string, n: number, within: ((e: ToolEntry) => boolean) | undefined, boost: TermBoost | undefined, remembered: Map<ToolEntry, number> | undefined, qv?: Float32Array) {
-    const hits = p.index.search(q, n, within, boost, qv);
+  private searchRecalled(p: Prepared, q: string, n: number, within: ((e: ToolEntry) => boolean) | undefined, boost: TermBoost | undefined, remembered: Map<ToolEntry, number> | undefined, qv?: Float32Array, earlier?: Earlier) {
+    const hits = p.index.search(q, n, within, boost, qv, earlier);
     if (!remembered) return hits;
     const seen = new Set(hits.map((h) => h.entry));
-    const own = p.index.search(q, remembered.size, (e) => remembered.has(e) && !seen.has(e) && (!within || within(e)), boost, qv);
+    const own = p.index.search(q, remembered.size, (e) => remembered.has(e) && !seen.has(e) && (!within || within(e)), boost, qv, earlier);
     return withRecall([...hits, ...own], remembered);
   }
 
-  private rank(p: Prepared, q: string, k: number, boost: TermBoost | undefined, remembered?: Map<ToolEntry, number>, qv?: Float32Array): Resolved {
+  private rank(p: Prepared, q: string, k: number, boost: TermBoost | undefined, remembered?: Map<ToolEntry, number>, qv?: Float32Array, earlier?: Earlier): Resolved {
     const exact = p.byLowerName.get(q.toLowerCase());
     if (exact) return { kind: 'exact', query: q, entries: [exact] };
     const words = q.toLowerCase().split(/\s+/);
@@ -311,13 +343,13 @@ export class SearchService {
       const members = new Set(backend);
       const mine = remembered && new Map([...remembered].filter(([e]) => members.has(e)));
       // The vector is the whole query's ("github" included): still the best measure of the rest's meaning among one backend's tools.
-      const ranked = rest ? this.searchRecalled(p, rest, k, (e) => members.has(e), boost, mine?.size ? mine : undefined, qv).slice(0, k).map((h) => h.entry) : [];
+      const ranked = rest ? this.searchRecalled(p, rest, k, (e) => members.has(e), boost, mine?.size ? mine : undefined, qv, earlier).slice(0, k).map((h) => h.entry) : [];
       return { kind: 'backend', query: q, backend: backendName, total: backend.length, entries: ranked.length ? ranked : backend.slice(0, k) };
     }
     // "Find the invoice and email it to Ana": the best tool for each task goes first, then the rest.
     const parts = splitTasks(q);
     // One ranking of the whole query serves both the hits and the tasks' pool (bounded work).
-    const whole = this.searchRecalled(p, q, parts ? Math.max(k, TASK_POOL) : k, undefined, boost, remembered, qv);
+    const whole = this.searchRecalled(p, q, parts ? Math.max(k, TASK_POOL) : k, undefined, boost, remembered, qv, earlier);
     const hits = whole.slice(0, k).map((h) => h.entry);
     if (!hits.length) return { kind: 'none', query: q, entries: [] };
     if (parts) {
@@ -406,13 +438,19 @@ export class SearchService {
     const dense = this.engine === 'dense';
     return {
       // Without a query vector or the tools' vectors (model not ready, or failed), BM25F answers alone.
-      search: (q, k, within, boost, qv) => {
+      search: (q, k, within, boost, qv, earlier) => {
         const v = qv && vectors();
         if (!qv || !v) return bm25f.search(q, k, within, boost);
-        const near = v.nearest(qv, dense ? k : FUSION_POOL, within);
+        // An earlier request that led to a tool is one more text of it: its similarity is the nearer of the two.
+        const sim = earlier ? (doc: number) => Math.max(v.sim(doc, qv), earlier.get(doc) ?? -1) : (doc: number) => v.sim(doc, qv);
+        let near = v.nearest(qv, dense ? k : FUSION_POOL, within);
+        if (earlier) {
+          const pool = new Set([...near.map((h) => h.doc), ...[...earlier.keys()].filter((doc) => !within || within(entries[doc]!))]);
+          near = [...pool].map((doc) => ({ doc, score: sim(doc) })).sort((a, b) => b.score - a.score || a.doc - b.doc).slice(0, near.length);
+        }
         if (dense) return near.map((h) => ({ entry: entries[h.doc]!, score: h.score }));
         const lexical = bm25f.search(q, FUSION_POOL, within, boost).map((h) => ({ doc: bm25f.docOf(h.entry.name), score: h.score }));
-        return fuse(lexical, near, (doc) => v.sim(doc, qv), FUSION, k).map((h) => ({ entry: entries[h.doc]!, score: h.score }));
+        return fuse(lexical, near, sim, FUSION, k).map((h) => ({ entry: entries[h.doc]!, score: h.score }));
       },
     };
   }

@@ -37,7 +37,7 @@ export async function loadEmbedder(opts: LoadEmbedderOptions = {}): Promise<Embe
   }
   let embedder: OnnxEmbedder;
   try {
-    embedder = await OnnxEmbedder.create(ort, files, opts.threads ?? 1);
+    embedder = await OnnxEmbedder.create(ort, files, opts.threads ?? 1, opts.session);
   } catch (err) {
     return { error: { code: 'model_corrupt', message: `onnxruntime could not read the search model ${dir}/model.onnx: ${errorMessage(err)}. ${LEXICAL}` } };
   }

@@ -23,8 +23,12 @@ export type ModelManifest = {
 
 export type ModelFiles = { manifest: ModelManifest; onnx: Uint8Array; tokenizer: object; tokenizerConfig: object };
 
-/** The shipped model's folder in a checkout or an installed package (the desktop app passes its own). */
+/**
+ * The shipped model's folder in a checkout or an installed package (the desktop app passes its own).
+ * `MWS_MODEL_DIR` names another folder (a rebuilt model; a broken one to see how a failure shows).
+ */
 export function defaultModelDir(name = DEFAULT_MODEL): string {
+  if (process.env.MWS_MODEL_DIR) return process.env.MWS_MODEL_DIR;
   return join(packageRoot() ?? process.cwd(), 'resources', 'model', name);
 }
 

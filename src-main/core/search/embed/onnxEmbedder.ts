@@ -44,7 +44,7 @@ export class OnnxEmbedder implements Embedder {
     this.sep = this.tokenizer.token_to_id('[SEP]') ?? 102;
   }
 
-  static async create(ort: OrtModule, files: ModelFiles, threads: number): Promise<OnnxEmbedder> {
+  static async create(ort: OrtModule, files: ModelFiles, threads: number, extra: Record<string, unknown> = {}): Promise<OnnxEmbedder> {
     // Imported here, not at the top: nothing of the model is in the process until search is used.
     const { Tokenizer } = await import('@huggingface/tokenizers');
     const tokenizer = new Tokenizer(files.tokenizer, files.tokenizerConfig);
@@ -55,20 +55,24 @@ export class OnnxEmbedder implements Embedder {
       interOpNumThreads: 1,
       // The arena keeps the largest batch's buffers for the process's life; without it RSS falls back.
       enableCpuMemArena: false,
+      // Memory patterns plan buffers per input shape and keep the plans: ~6 MB less RSS without, no
+      // CPU cost measured (bench/model/sessionOptions.ts, docs/model.md).
+      enableMemPattern: false,
+      ...extra,
     });
     return new OnnxEmbedder(ort, session, files, tokenizer);
   }
 
-  private tokens(text: string): number[] {
+  private tokens(text: string, limit?: number): number[] {
     const ids = this.tokenizer.encode(text.slice(0, MAX_TEXT_CHARS)).ids;
-    const max = this.manifest.maxTokens;
+    const max = Math.max(2, Math.min(this.manifest.maxTokens, limit ?? Infinity));
     // Cut as the model was trained: the first max-1 tokens, then [SEP].
     return ids.length <= max ? ids : [...ids.slice(0, max - 1), this.sep];
   }
 
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], maxTokens?: number): Promise<Float32Array[]> {
     if (this.closed) throw new Error('the search model was closed');
-    const encoded = texts.map((t) => this.tokens(t));
+    const encoded = texts.map((t) => this.tokens(t, maxTokens));
     // Similar lengths share a batch, so little is padded.
     const order = encoded.map((_, i) => i).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
     const out: Float32Array[] = new Array<Float32Array>(texts.length);

@@ -7,8 +7,11 @@ export interface Embedder {
   /** The name of the model folder under resources/model (also keys the vector cache). */
   readonly model: string;
   readonly dim: number;
-  /** One unit-length vector per text, in order. Rejects only on a runtime failure (out of memory…). */
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * One unit-length vector per text, in order; `maxTokens` cuts texts shorter than the model's limit.
+   * Rejects only on a runtime failure (out of memory…).
+   */
+  embed(texts: string[], maxTokens?: number): Promise<Float32Array[]>;
   /** Frees the runtime's session; embed() after close rejects. */
   close(): Promise<void>;
 }
@@ -32,6 +35,8 @@ export type LoadEmbedderOptions = {
   log?: { info(message: string): void; warn(message: string): void };
   /** Threads the runtime may use for one computation (default 1: the machine is shared with serving). */
   threads?: number;
+  /** onnxruntime session options over the shipped ones (bench/model/sessionOptions.ts measures them). */
+  session?: Record<string, unknown>;
   /** Test seam: loads the runtime module instead of `import('onnxruntime-node')`. */
   importRuntime?: () => Promise<unknown>;
 };
