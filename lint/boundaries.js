@@ -2,7 +2,8 @@
 // (import-x/no-restricted-paths, which checks the resolved file, so `../proxy/x.js`, `../../core/proxy/x.js`
 // and `await import('../proxy/x.js')` are the same edge). test/unit/importBoundaries.test.ts proves the
 // rule bites and that every core folder has a layer.
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 const CORE = 'src-main/core';
@@ -56,8 +57,16 @@ export const DESKTOP_NODE_ONLY = [
 /** The one desktop file that builds the App; the rest of the shell works from its narrow interface. */
 export const DESKTOP_CORE_DOOR = 'embeddedCore.ts';
 
-const ELECTRON = ['node_modules/electron', 'node_modules/electron-store'];
-const abs = (p) => join(ROOT, p);
+const abs = (p) => resolve(ROOT, p);
+/** The resolver answers with real paths, so a linked node_modules (a worktree's, pnpm's) is followed here too. */
+const real = (p) => {
+  try {
+    return realpathSync(abs(p));
+  } catch {
+    return abs(p);
+  }
+};
+const ELECTRON = ['node_modules/electron', 'node_modules/electron-store'].map(real);
 const dirOf = (folder) => (folder === '.' ? null : `${CORE}/${folder}`);
 
 /** Zones for import-x/no-restricted-paths: `target` may not import `from`. Paths are absolute. */
@@ -123,7 +132,7 @@ export function boundaryZones() {
     },
     {
       target: abs('src-renderer'),
-      from: [abs('src-main/**'), abs('node_modules/electron/**'), abs('node_modules/electron-store/**')],
+      from: [abs('src-main/**'), ...ELECTRON.map((d) => `${d}/**`)],
       except: RENDERER_MAY_IMPORT.map(abs),
       message:
         'The renderer sees the main process only through the control contract and src-main/shared (RENDERER_MAY_IMPORT in lint/boundaries.js).',
