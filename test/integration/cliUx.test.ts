@@ -93,7 +93,7 @@ describe('tables and words', () => {
     expect(s.out.trim()).toBe('A sweep now would demote nothing.');
     await mws(['promote', 'demo__mail_search_messages']);
     const r = await mws(['report']);
-    expect(r.out).toMatch(/1 of 20 tools listed, idle window 21 days\n  listing 1 tool \+ 4 meta-tools: /);
+    expect(r.out).toMatch(/1 of 20 tools listed, idle window 21 days\n {2}listing 1 tool \+ 4 meta-tools: /);
     expect(r.out).toMatch(/just now/);
     expect(r.out).not.toMatch(/\d{4}-\d\d-\d\dT/);
   });

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { closest } from '../suggest.js';
 import { maskUrl } from '../redact.js';
 import { CONFIG_VERSION } from './migrate.js';
+import { VENDOR_MAX_LENGTH, VENDOR_PATTERN } from '../../shared/vendorName.js';
 
 export const DEFAULT_PORT = 4484;
 export const DEFAULT_AGENT_ID = 'default';
@@ -26,9 +27,7 @@ export const DEFAULT_APPROVAL_ANSWER_MS = 50_000;
 /** Large enough for big file reads and screenshots; the SDK's own stdio limit is 10 MiB. */
 export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
-/** Vendor slugs become name prefixes (`vendor__tool`), so keep them short and unambiguous. */
-export const VENDOR_MAX_LENGTH = 32;
-export const VENDOR_PATTERN = new RegExp(`^[a-z0-9][a-z0-9-]{0,${VENDOR_MAX_LENGTH - 1}}$`);
+export { VENDOR_MAX_LENGTH, VENDOR_PATTERN };
 /** An agent id is a path segment (`/mcp/<id>`) and a file name in the state folder. */
 const AGENT_ID_MAX_LENGTH = 48;
 /** Bearer tokens go in a header: printable, no spaces, and long enough not to be guessed. */

@@ -7,6 +7,7 @@
 // not load the core. Values whose rules live in the config (a cap's range, a URL's form) are only typed
 // here; the config schema refuses them with the field's own sentence when the edit is validated.
 import { z } from 'zod';
+import { VENDOR_PATTERN, VENDOR_RULE_WORDS } from '../../shared/vendorName.js';
 import type { SignInResult } from '../upstream/types.js';
 import type { Decision, HistoryEntry } from '../workingset/types.js';
 import type { GrantView, PendingView } from '../approvals/types.js';
@@ -44,8 +45,8 @@ const approvals = () => z.enum(['ask', 'allow', 'read-only']);
 const answer = <T>() => z.custom<T>();
 
 /** An upstream's name as saved: it prefixes its tools (vendor__tool). */
-export const VENDOR_SLUG = /^[a-z0-9][a-z0-9-]{0,31}$/;
-const vendorSlug = () => z.string().regex(VENDOR_SLUG, { error: 'must be a vendor slug: lowercase letters, digits and dashes, up to 32' });
+export const VENDOR_SLUG = VENDOR_PATTERN;
+const vendorSlug = () => z.string().regex(VENDOR_SLUG, { error: `must be a vendor slug: ${VENDOR_RULE_WORDS}` });
 
 const upstreamInput = z.union(
   [

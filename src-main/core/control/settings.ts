@@ -14,7 +14,6 @@ import { VENDOR_SLUG, type ControlHandlers } from './contract.js';
 import type { SecretStore } from '../secrets/store.js';
 import { applyMoves, planMoves, storeMoves } from '../secrets/move.js';
 import { hasPlaceholder, ownsSecret } from '../secrets/refs.js';
-import { VENDOR_PATTERN } from '../config/configSchema.js';
 
 export type SettingsParts = {
   config: Config;

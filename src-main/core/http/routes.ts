@@ -90,8 +90,8 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
     app.use('/ui/*', windowHeaders);
     app.all(PATTERNS.uiBare, spendLink(sessions), needSession(sessions), (c) => c.redirect('/ui/', 301));
     const files = uiFiles(rendererDir);
-    app.all(PATTERNS.uiIndex, spendLink(sessions), needSession(sessions), files, (c) => text(404, 'Not found.'));
-    app.all(PATTERNS.uiFile, spendLink(sessions), needSession(sessions), files, (c) => text(404, 'Not found.'));
+    app.all(PATTERNS.uiIndex, spendLink(sessions), needSession(sessions), files, () => text(404, 'Not found.'));
+    app.all(PATTERNS.uiFile, spendLink(sessions), needSession(sessions), files, () => text(404, 'Not found.'));
     app.all(PATTERNS.renew, renewSession(sessions));
     app.get(PATTERNS.renewScript, renewScript);
   }

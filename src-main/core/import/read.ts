@@ -6,13 +6,14 @@ import { parse as parseToml } from 'smol-toml';
 import { MwsError } from '../errors.js';
 import type { UpstreamInput } from './types.js';
 import type { FileFormat, FoundServer } from './types.js';
+import { VENDOR_PATTERN } from '../../shared/vendorName.js';
 
 export type { FoundServer };
 
 /** A found server with its settings, values included: stays inside the core. */
 export type FoundWithValues = FoundServer & { upstream: UpstreamInput | null };
 
-const SLUG = /^[a-z0-9][a-z0-9-]{0,31}$/;
+const SLUG = VENDOR_PATTERN;
 
 export function vendorSlug(name: string): string {
   if (SLUG.test(name)) return name;

@@ -12,6 +12,7 @@ import { clientToolTimeoutSec } from './clientTimeouts.js';
 import { printable } from '../printable.js';
 import { CLIENT_IDS, CLIENT_NAMES, clientOfFile, guessFormat, knownFiles, type ClientId, type FileFormat, type Where } from './clients.js';
 import { readServers, serversOf, unreadable, type FoundWithValues } from './read.js';
+import { VENDOR_PATTERN, VENDOR_RULE_WORDS } from '../../shared/vendorName.js';
 import { planClientEdit } from './clientEdit.js';
 import { runJsonJob, type JsonEdit, type WorkerAnswer } from './jsonWorker.js';
 import { judge } from './offers.js';
@@ -145,7 +146,7 @@ export type ApplyParts = {
   secrets?: SecretStore;
 };
 
-const VENDOR = /^[a-z0-9][a-z0-9-]{0,31}$/;
+const VENDOR = VENDOR_PATTERN;
 
 /** Adds the chosen servers of one file as upstreams and works out (or makes) the client edit. */
 export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportResult> {
@@ -157,7 +158,7 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
   const unknown = [...(wanted ?? []), ...Object.keys(a.as ?? {})].filter((n) => !src.found.some((s) => s.name === n));
   if (unknown.length) throw new MwsError('usage', `${src.file} has no server named ${unknown.map((n) => `"${printable(n)}"`).join(', ')}; it has ${src.found.map((s) => printable(s.name)).join(', ') || 'none'}.`);
   for (const [name, vendor] of Object.entries(a.as ?? {})) {
-    if (!VENDOR.test(vendor)) throw new MwsError('usage', `"${printable(vendor)}" cannot name "${printable(name)}" here: an upstream's name is lowercase letters, digits and dashes, up to 32.`, { path: 'as', got: vendor });
+    if (!VENDOR.test(vendor)) throw new MwsError('usage', `"${printable(vendor)}" cannot name "${printable(name)}" here: an upstream's name is ${VENDOR_RULE_WORDS}.`, { path: 'as', got: vendor });
   }
 
   const existing = p.editor.current();
