@@ -21,7 +21,13 @@ export default defineConfig({
   },
   preload: {
     // A sandboxed preload must be CommonJS.
-    build: { rollupOptions: { ...quiet, input: { index: resolve(__dirname, 'src-main/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } } },
+    build: {
+      rollupOptions: {
+        ...quiet,
+        input: { index: resolve(__dirname, 'src-main/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
   },
   renderer: {
     root: resolve(__dirname, 'src-renderer'),

@@ -32,7 +32,9 @@ const config: ForgeConfig = {
   },
   makers: [
     new MakerZIP({}, ['darwin', 'linux', 'win32']),
-    new MakerDeb({ options: { name: 'working-set', productName: 'Working Set', icon: 'resources/icon.png', categories: ['Development', 'Utility'] } }),
+    new MakerDeb({
+      options: { name: 'working-set', productName: 'Working Set', icon: 'resources/icon.png', categories: ['Development', 'Utility'] },
+    }),
     new MakerDMG({ format: 'ULFO' }),
     new MakerSquirrel({ name: 'working_set' }),
   ],

@@ -6,7 +6,18 @@ export function writeCallBacklog(path: string, lines: number, start: number): vo
   writeFileSync(path, '');
   const chunk: string[] = [];
   for (let i = 0; i < lines; i++) {
-    chunk.push(JSON.stringify({ ts: new Date(start + i * 50).toISOString(), agent: `a${i % 100}`, tool: `t${i % 5000}`, via: 'direct', ok: i % 50 !== 0, ms: 1, client: 'c', session: `s${Math.floor(i / 200)}` }));
+    chunk.push(
+      JSON.stringify({
+        ts: new Date(start + i * 50).toISOString(),
+        agent: `a${i % 100}`,
+        tool: `t${i % 5000}`,
+        via: 'direct',
+        ok: i % 50 !== 0,
+        ms: 1,
+        client: 'c',
+        session: `s${Math.floor(i / 200)}`,
+      }),
+    );
     if (chunk.length === 50_000) appendFileSync(path, chunk.splice(0).join('\n') + '\n');
   }
   if (chunk.length) appendFileSync(path, chunk.join('\n') + '\n');

@@ -80,7 +80,18 @@ async function main(): Promise<void> {
   const floor: Running = spawnTs(join(ROOT, 'bench', 'floorServer.ts'));
   const proxyPort = await deadPort();
   const proxyBin = createRequire(import.meta.url).resolve('mcp-proxy/dist/bin/mcp-proxy.mjs');
-  const proxy = startNode([proxyBin, '--host', '127.0.0.1', '--port', String(proxyPort), '--server', 'stream', '--', UPSTREAM.command, ...UPSTREAM.args]);
+  const proxy = startNode([
+    proxyBin,
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(proxyPort),
+    '--server',
+    'stream',
+    '--',
+    UPSTREAM.command,
+    ...UPSTREAM.args,
+  ]);
   await until(() => /listening on http/.test(mws.out()), 30_000, 'mws serve listening');
   const mwsUrl = /listening on (http:\/\/\S+\/mcp)/.exec(mws.out())![1]!;
   const floorPort = (await waitForOutput(floor, /PORT=(\d+)/, 'floor'))[1]!;
@@ -129,19 +140,35 @@ async function main(): Promise<void> {
     console.log('path        era          n      p50 ms   p99 ms   mean ms   proxy CPU ms/call');
     for (const [k, v] of Object.entries(s)) {
       const perCall = pids[k] && k !== 'floor' ? fmt(cpu[k]! / calls) : '';
-      console.log(`${k.padEnd(11)} ${String(negotiated[k]).padEnd(12)} ${String(v.n).padEnd(6)} ${fmt(v.p50).padStart(8)} ${fmt(v.p99).padStart(8)} ${fmt(v.mean).padStart(9)}   ${perCall}`);
+      console.log(
+        `${k.padEnd(11)} ${String(negotiated[k]).padEnd(12)} ${String(v.n).padEnd(6)} ${fmt(v.p50).padStart(8)} ${fmt(v.p99).padStart(8)} ${fmt(v.mean).padStart(9)}   ${perCall}`,
+      );
     }
     const budget = 1.2 * (s.floor!.p50 + s.direct!.p50);
     const p50ok = s.mws!.p50 <= budget;
     const p99ok = s.mws!.p99 <= s['mcp-proxy']!.p99;
-    console.log(`mws p50 ${fmt(s.mws!.p50)} ms vs 1.2 × (floor + direct) = ${fmt(budget)} ms: ${p50ok ? 'MET' : 'MISSED'} (ratio ${(s.mws!.p50 / (s.floor!.p50 + s.direct!.p50)).toFixed(2)})`);
-    console.log(`mws p99 ${fmt(s.mws!.p99)} ms vs mcp-proxy p99 ${fmt(s['mcp-proxy']!.p99)} ms: ${p99ok ? 'MET' : 'MISSED'}; mws RSS ${rssMb()} MB`);
-    results[era] = { negotiated, summary: s, cpuMsPerCall: { mws: cpu.mws! / calls, 'mcp-proxy': cpu['mcp-proxy']! / calls }, budget, p50ok, p99ok };
+    console.log(
+      `mws p50 ${fmt(s.mws!.p50)} ms vs 1.2 × (floor + direct) = ${fmt(budget)} ms: ${p50ok ? 'MET' : 'MISSED'} (ratio ${(s.mws!.p50 / (s.floor!.p50 + s.direct!.p50)).toFixed(2)})`,
+    );
+    console.log(
+      `mws p99 ${fmt(s.mws!.p99)} ms vs mcp-proxy p99 ${fmt(s['mcp-proxy']!.p99)} ms: ${p99ok ? 'MET' : 'MISSED'}; mws RSS ${rssMb()} MB`,
+    );
+    results[era] = {
+      negotiated,
+      summary: s,
+      cpuMsPerCall: { mws: cpu.mws! / calls, 'mcp-proxy': cpu['mcp-proxy']! / calls },
+      budget,
+      p50ok,
+      p99ok,
+    };
     await Promise.all(Object.values(paths).map((c) => c.close().catch(() => {})));
   }
 
   mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench', 'results', 'call-overhead.json'), JSON.stringify({ at: new Date().toISOString(), warmup: WARMUP, rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, results }, null, 2));
+  writeFileSync(
+    join(ROOT, 'bench', 'results', 'call-overhead.json'),
+    JSON.stringify({ at: new Date().toISOString(), warmup: WARMUP, rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, results }, null, 2),
+  );
   proxy.proc.kill('SIGTERM');
   mws.proc.kill('SIGTERM');
   await floor.kill();

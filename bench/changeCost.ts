@@ -14,11 +14,18 @@ import { TwinUpstream } from '../test/helpers/twins.js';
 const N = Number(process.env.BENCH_CHANGE_TOOLS ?? 5000);
 const AGENTS = 100;
 const ROUNDS = Number(process.env.BENCH_CHANGE_ROUNDS ?? 5);
-const { makeTool } = (await import(join(import.meta.dirname, 'fixtures', 'manyTools.mjs'))) as { makeTool: (i: number, g?: number) => Tool };
+const { makeTool } = (await import(join(import.meta.dirname, 'fixtures', 'manyTools.mjs'))) as {
+  makeTool: (i: number, g?: number) => Tool;
+};
 const tools = Array.from({ length: N }, (_, i) => makeTool(i));
 const setSize = (i: number) => Math.min(N, 20 + Math.round((i * 480) / (AGENTS - 1)));
 const stateDir = mkdtempSync(join(tmpdir(), 'mws-change-'));
-const agents = Array.from({ length: AGENTS }, (_, i) => ({ id: `a${i}`, cap: 500, approvals: 'allow', pins: tools.slice(0, setSize(i)).map((t) => t.name) }));
+const agents = Array.from({ length: AGENTS }, (_, i) => ({
+  id: `a${i}`,
+  cap: 500,
+  approvals: 'allow',
+  pins: tools.slice(0, setSize(i)).map((t) => t.name),
+}));
 const config = validateConfig({ stateDir, upstreams: { up: { url: 'http://127.0.0.1:1/mcp' } }, agents }, stateDir);
 const twin = new TwinUpstream('up', tools);
 const app = createApp({ config, clock: systemClock, log: new MemoryLogger(), connect: () => twin, lock: false });
@@ -70,10 +77,17 @@ for (let r = 1; r <= ROUNDS; r++) {
   const m = await measure(async () => {
     await app.catalog.refresh();
     // The index builds in slices after the change; wait for it by turns, as calls would see it.
-    for (let i = 0; i < 10_000 && (app.search as unknown as { prepared: WeakMap<object, unknown> }).prepared.get(app.catalog.toolbox()) === undefined; i++) await new Promise((res) => setImmediate(res));
+    for (
+      let i = 0;
+      i < 10_000 && (app.search as unknown as { prepared: WeakMap<object, unknown> }).prepared.get(app.catalog.toolbox()) === undefined;
+      i++
+    )
+      await new Promise((res) => setImmediate(res));
     for (let i = 0; i < 2000; i++) await new Promise((res) => setImmediate(res));
   });
-  console.log(`one tool changed:    wall ${fmt(m.wallMs)} ms · CPU ${fmt(m.cpuMs)} ms · longest hold ${fmt(m.longestMs)} ms · search after it ${fmt(m.settledMs)} ms`);
+  console.log(
+    `one tool changed:    wall ${fmt(m.wallMs)} ms · CPU ${fmt(m.cpuMs)} ms · longest hold ${fmt(m.longestMs)} ms · search after it ${fmt(m.settledMs)} ms`,
+  );
 }
 await app.stop();
 process.exit(0);

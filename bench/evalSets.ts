@@ -32,9 +32,23 @@ export function loadSet(name: keyof typeof EVAL_SETS): { tools: Tool[]; gold: Go
 
 export function plainBm25(tools: Tool[], gold: GoldQuery[]): EvalResult {
   return evaluate(() => {
-    const mini = new MiniSearch<{ id: number; name: string; params: string; desc: string }>({ fields: ['name', 'params', 'desc'], tokenize: (t) => splitWords(t) });
-    mini.addAll(tools.map((t, id) => ({ id, name: t.name, params: JSON.stringify((t.inputSchema as { properties?: object }).properties ?? {}), desc: t.description ?? '' })));
-    return (q, k) => mini.search(q).slice(0, k).map((r) => tools[r.id as number]!.name);
+    const mini = new MiniSearch<{ id: number; name: string; params: string; desc: string }>({
+      fields: ['name', 'params', 'desc'],
+      tokenize: (t) => splitWords(t),
+    });
+    mini.addAll(
+      tools.map((t, id) => ({
+        id,
+        name: t.name,
+        params: JSON.stringify((t.inputSchema as { properties?: object }).properties ?? {}),
+        desc: t.description ?? '',
+      })),
+    );
+    return (q, k) =>
+      mini
+        .search(q)
+        .slice(0, k)
+        .map((r) => tools[r.id as number]!.name);
   }, gold);
 }
 
@@ -46,7 +60,8 @@ export function workingSet(tools: Tool[], gold: GoldQuery[]): EvalResult {
   }, gold);
 }
 
-const pct = (r: EvalResult) => `${(r.top1 * 100).toFixed(1)} % / ${(r.top3 * 100).toFixed(1)} % / ${r.mrr.toFixed(3)} / ${(r.recall5 * 100).toFixed(1)} %`;
+const pct = (r: EvalResult) =>
+  `${(r.top1 * 100).toFixed(1)} % / ${(r.top3 * 100).toFixed(1)} % / ${r.mrr.toFixed(3)} / ${(r.recall5 * 100).toFixed(1)} %`;
 if (process.argv[1]?.endsWith('evalSets.ts')) {
   const misses = process.argv.indexOf('--misses') > 0 ? process.argv[process.argv.indexOf('--misses') + 1] : undefined;
   const only = process.argv.indexOf('--only') > 0 ? process.argv[process.argv.indexOf('--only') + 1]!.split(',') : Object.keys(EVAL_SETS);

@@ -12,11 +12,21 @@ const cfg = join(dir, 'config.json');
 writeFileSync(cfg, JSON.stringify({ upstream: { builtin: 'demo' }, stateDir: join(dir, 'state'), listen: { port: 0 } }));
 const serve = spawnMws(['serve', '--config', cfg]);
 const url = (await waitForOutput(serve, /listening on (http:\/\/\S+\/mcp)/, 'mws serve'))[1]!;
-const env = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const env = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const post = (method: string, params: Record<string, unknown>, name?: string) =>
   fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name ? { 'mcp-name': name } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name ? { 'mcp-name': name } : {}),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: env } }),
   }).then((r) => r.text());
 const args: Record<string, unknown> = { messageId: 'm1' };
@@ -39,6 +49,8 @@ for (let round = 0; round < 3; round++) {
   const floodMs = performance.now() - t0;
   done = true;
   await pinger;
-  console.log(`round ${round + 1}: flood call ${floodMs.toFixed(0)} ms (${answer.includes('first problem') ? 'first problem answered' : answer.slice(0, 80)}), slowest parallel ping ${worst.toFixed(0)} ms`);
+  console.log(
+    `round ${round + 1}: flood call ${floodMs.toFixed(0)} ms (${answer.includes('first problem') ? 'first problem answered' : answer.slice(0, 80)}), slowest parallel ping ${worst.toFixed(0)} ms`,
+  );
 }
 await serve.kill();

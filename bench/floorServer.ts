@@ -27,7 +27,9 @@ const server = createServer((req, res) => {
     } else if (msg.method === 'tools/list') {
       result = { tools: [], resultType: 'complete', ttlMs: 0, cacheScope: 'private', _meta: meta };
     } else {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'Method not found' } }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'Method not found' } }));
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }));

@@ -31,22 +31,47 @@ const ownSignalFetch: typeof fetch = (input, init) => {
 };
 const setSize = (i: number) => Math.min(N, 20 + Math.round((i * 480) / (AGENTS - 1)));
 
-
 if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run npm run build first.');
 const stateDir = mkdtempSync(join(tmpdir(), 'mws-flow-'));
 const port = await deadPort();
 const names = Array.from({ length: N }, (_, i) => makeTool(i).name);
 const agents = Array.from({ length: AGENTS }, (_, i) => ({ id: `a${i}`, cap: 500, approvals: 'allow', pins: names.slice(0, setSize(i)) }));
 const cfg = join(stateDir, 'config.json');
-writeFileSync(cfg, JSON.stringify({ upstream: { command: process.execPath, args: [MANY, String(N)] }, stateDir, listen: { port }, agents, timeouts: { listMs: 120_000, catalogTtlMs: TTL_MS } }));
-const mws: ChildProcess = spawn(process.execPath, [...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []), CLI, 'serve', '--config', cfg], { stdio: ['ignore', 'pipe', 'pipe'] });
+writeFileSync(
+  cfg,
+  JSON.stringify({
+    upstream: { command: process.execPath, args: [MANY, String(N)] },
+    stateDir,
+    listen: { port },
+    agents,
+    timeouts: { listMs: 120_000, catalogTtlMs: TTL_MS },
+  }),
+);
+const mws: ChildProcess = spawn(
+  process.execPath,
+  [...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []), CLI, 'serve', '--config', cfg],
+  { stdio: ['ignore', 'pipe', 'pipe'] },
+);
 let out = '';
 mws.stdout!.on('data', (d) => (out += d));
 mws.stderr!.on('data', (d) => (out += d));
-const url = await until(() => { if (mws.exitCode !== null) throw new Error(`mws serve exited: ${out}`); return /listening on (http:\/\/\S+\/mcp)/.exec(out)?.[1]; }, 60_000, 'mws serve listening');
+const url = await until(
+  () => {
+    if (mws.exitCode !== null) throw new Error(`mws serve exited: ${out}`);
+    return /listening on (http:\/\/\S+\/mcp)/.exec(out)?.[1];
+  },
+  60_000,
+  'mws serve listening',
+);
 
 const connect = async (agent: string, era: 'auto' | 'legacy', onChanged?: () => void) => {
-  const c = new Client({ name: `bench-${agent}`, version: '1' }, { versionNegotiation: { mode: era }, ...(onChanged ? { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => onChanged() } } } : {}) });
+  const c = new Client(
+    { name: `bench-${agent}`, version: '1' },
+    {
+      versionNegotiation: { mode: era },
+      ...(onChanged ? { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => onChanged() } } } : {}),
+    },
+  );
   await c.connect(new StreamableHTTPClientTransport(new URL(`${url}/${agent}`), { fetch: ownSignalFetch }));
   return c;
 };
@@ -71,7 +96,8 @@ const sorted = [...lat].sort((a, b) => b - a);
 let sentAt = 0;
 let heard: number[] = [];
 const listeners: Client[] = [];
-for (let i = 0; i < AGENTS; i++) listeners.push(await connect(`a${i}`, i % 2 ? 'legacy' : 'auto', () => heard.push(performance.now() - sentAt)));
+for (let i = 0; i < AGENTS; i++)
+  listeners.push(await connect(`a${i}`, i % 2 ? 'legacy' : 'auto', () => heard.push(performance.now() - sentAt)));
 await new Promise((r) => setTimeout(r, 1000));
 const upstreamPid = Number(readFileSync(`/proc/${mws.pid}/task/${mws.pid}/children`, 'utf8').trim().split(/\s+/)[0]);
 const rounds: Array<{ p50: number; last: number; n: number }> = [];
@@ -79,7 +105,9 @@ for (let r = 0; r < CHANGES; r++) {
   heard = [];
   sentAt = performance.now();
   process.kill(upstreamPid, 'SIGUSR2');
-  await until(() => (heard.length >= AGENTS ? true : undefined), 30_000, `list_changed at ${AGENTS} clients (heard ${heard.length})`).catch((e: Error) => console.error(e.message));
+  await until(() => (heard.length >= AGENTS ? true : undefined), 30_000, `list_changed at ${AGENTS} clients (heard ${heard.length})`).catch(
+    (e: Error) => console.error(e.message),
+  );
   await new Promise((res) => setTimeout(res, 300));
   rounds.push({ p50: summarize(heard).p50, last: Math.max(...heard), n: heard.length });
 }
@@ -87,8 +115,12 @@ await Promise.all([...listeners, caller].map((c) => c.close().catch(() => {})));
 mws.kill('SIGTERM');
 await new Promise((r) => mws.once('exit', r));
 
-console.log(`\nbench/flow: ${N} tools × ${AGENTS} agents, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
-console.log(`  calls during periodic re-lists (every ${TTL_MS} ms, ${lat.length} calls): p50 ${ms(cs.p50)} · p99 ${ms(cs.p99)} · slowest ${sorted.slice(0, 5).map(ms).join(', ')}`);
+console.log(
+  `\nbench/flow: ${N} tools × ${AGENTS} agents, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+);
+console.log(
+  `  calls during periodic re-lists (every ${TTL_MS} ms, ${lat.length} calls): p50 ${ms(cs.p50)} · p99 ${ms(cs.p99)} · slowest ${sorted.slice(0, 5).map(ms).join(', ')}`,
+);
 for (const r of rounds) console.log(`  list_changed → ${r.n} of ${AGENTS} clients: p50 ${ms(r.p50)} · last ${ms(r.last)}`);
 const lasts = rounds.map((r) => r.last).sort((a, b) => a - b);
 console.log(`  list_changed last-client, median over ${rounds.length} changes: ${ms(lasts[Math.floor(lasts.length / 2)]!)}`);

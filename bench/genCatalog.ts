@@ -10,8 +10,85 @@ function rng(seed: number): () => number {
   };
 }
 
-const BACKENDS = ['github', 'gitlab', 'jira', 'linear', 'slack', 'discord', 'notion', 'confluence', 'salesforce', 'hubspot', 'stripe', 'shopify', 'zendesk', 'intercom', 'asana', 'trello', 'figma', 'sentry', 'datadog', 'pagerduty', 'aws', 'gcp', 'azure', 'postgres', 'mongodb', 'redis', 'twilio', 'sendgrid', 'airtable', 'dropbox', 'box', 'okta', 'workday', 'greenhouse', 'quickbooks', 'xero', 'mailchimp', 'segment', 'mixpanel', 'amplitude', 'snowflake', 'bigquery', 'vercel', 'netlify', 'cloudflare', 'docker', 'kubernetes', 'terraform', 'spotify', 'youtube'];
-const OBJECTS = ['issue', 'comment', 'user', 'team', 'project', 'channel', 'message', 'invoice', 'customer', 'order', 'product', 'ticket', 'deployment', 'alert', 'incident', 'record', 'table', 'bucket', 'secret', 'webhook', 'report', 'dashboard', 'workflow', 'label', 'release'];
+const BACKENDS = [
+  'github',
+  'gitlab',
+  'jira',
+  'linear',
+  'slack',
+  'discord',
+  'notion',
+  'confluence',
+  'salesforce',
+  'hubspot',
+  'stripe',
+  'shopify',
+  'zendesk',
+  'intercom',
+  'asana',
+  'trello',
+  'figma',
+  'sentry',
+  'datadog',
+  'pagerduty',
+  'aws',
+  'gcp',
+  'azure',
+  'postgres',
+  'mongodb',
+  'redis',
+  'twilio',
+  'sendgrid',
+  'airtable',
+  'dropbox',
+  'box',
+  'okta',
+  'workday',
+  'greenhouse',
+  'quickbooks',
+  'xero',
+  'mailchimp',
+  'segment',
+  'mixpanel',
+  'amplitude',
+  'snowflake',
+  'bigquery',
+  'vercel',
+  'netlify',
+  'cloudflare',
+  'docker',
+  'kubernetes',
+  'terraform',
+  'spotify',
+  'youtube',
+];
+const OBJECTS = [
+  'issue',
+  'comment',
+  'user',
+  'team',
+  'project',
+  'channel',
+  'message',
+  'invoice',
+  'customer',
+  'order',
+  'product',
+  'ticket',
+  'deployment',
+  'alert',
+  'incident',
+  'record',
+  'table',
+  'bucket',
+  'secret',
+  'webhook',
+  'report',
+  'dashboard',
+  'workflow',
+  'label',
+  'release',
+];
 const VERBS: Array<[string, string, boolean]> = [
   ['get', 'Fetch one {o} by id with all of its fields', true],
   ['list', 'List {o}s, newest first, with paging and filters', true],
@@ -23,7 +100,16 @@ const VERBS: Array<[string, string, boolean]> = [
   ['export', 'Export {o}s as CSV or JSON for reporting', true],
 ];
 /** How a person might ask for each verb: never the verb itself, so ranking has to work for it. */
-const VERB_WORDS: Record<string, string> = { get: 'show me the', list: 'all the', search: 'look for', create: 'make a', update: 'edit the', delete: 'remove the', archive: 'put away the old', export: 'download' };
+const VERB_WORDS: Record<string, string> = {
+  get: 'show me the',
+  list: 'all the',
+  search: 'look for',
+  create: 'make a',
+  update: 'edit the',
+  delete: 'remove the',
+  archive: 'put away the old',
+  export: 'download',
+};
 
 export function generateCatalog(count: number, seed = 7): { tools: Tool[]; gold: Array<{ query: string; expected: string[] }> } {
   const r = rng(seed);
@@ -46,10 +132,15 @@ export function generateCatalog(count: number, seed = 7): { tools: Tool[]; gold:
         }
         if (v === 'list' || v === 'search') props.limit = { type: 'integer', minimum: 1, maximum: 100 };
         if (v === 'create' || v === 'update') {
-          for (const f of ['title', 'description', 'owner', 'status', 'priority']) props[f] = { type: 'string', description: `The ${o}'s ${f}` };
+          for (const f of ['title', 'description', 'owner', 'status', 'priority'])
+            props[f] = { type: 'string', description: `The ${o}'s ${f}` };
           if (r() < 0.1) {
             // A few tools carry very large schemas, as real ones do, to exercise the reply budget.
-            for (let i = 0; i < 40; i++) props[`customField${i}`] = { type: 'string', description: `Custom field ${i} of the ${o}, as configured by the workspace administrator in ${b} settings.` };
+            for (let i = 0; i < 40; i++)
+              props[`customField${i}`] = {
+                type: 'string',
+                description: `Custom field ${i} of the ${o}, as configured by the workspace administrator in ${b} settings.`,
+              };
           }
         }
         const long = r() < 0.15 ? ` ${'Supports filters, sorting and field selection. '.repeat(12)}` : '';

@@ -8,6 +8,8 @@ for (const name of wanted) {
     process.exit(2);
   }
   const { spawnSync } = await import('node:child_process');
-  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', new URL(`./${name}.ts`, import.meta.url).pathname], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', new URL(`./${name}.ts`, import.meta.url).pathname], {
+    stdio: 'inherit',
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

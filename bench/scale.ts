@@ -20,7 +20,10 @@ import { summarize } from './stats.js';
 import { stallWatch } from './schedstat.js';
 import { until } from './until.js';
 
-const SIZES = (process.env.BENCH_SCALE_SIZES ?? '500,5000').split(',').map(Number).filter((n) => n > 0); // empty: the usage part only
+const SIZES = (process.env.BENCH_SCALE_SIZES ?? '500,5000')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0); // empty: the usage part only
 const PAGE = Number(process.env.BENCH_SCALE_PAGE ?? 0);
 const CALLS = Number(process.env.BENCH_SCALE_CALLS ?? 10_000);
 const USAGE_LINES = Number(process.env.BENCH_SCALE_USAGE_LINES ?? 1_000_000);
@@ -53,10 +56,14 @@ function children(pid: number): number[] {
   }
 }
 
-
 function timeCli(args: string[], env: NodeJS.ProcessEnv): number {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 120_000, maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+    maxBuffer: 1 << 28,
+  });
   const t = performance.now() - t0;
   if (r.status !== 0) throw new Error(`mws ${args.join(' ')} failed (${r.status ?? r.signal} ${r.error?.message ?? ''}): ${r.stderr}`);
   return t;
@@ -70,13 +77,17 @@ async function snapshot(mws: ChildProcess, dir: string, label: string): Promise<
   mws.kill('SIGUSR1');
   const file = await until(() => snaps().find((f) => !before.has(f)), 120_000, `heap snapshot ${label}`);
   let size = -1;
-  await until(async () => {
-    await new Promise((r) => setTimeout(r, 500));
-    const now = statSync(join(dir, file)).size;
-    if (now === size && now > 0) return true;
-    size = now;
-    return undefined;
-  }, 300_000, `heap snapshot ${label} written`);
+  await until(
+    async () => {
+      await new Promise((r) => setTimeout(r, 500));
+      const now = statSync(join(dir, file)).size;
+      if (now === size && now > 0) return true;
+      size = now;
+      return undefined;
+    },
+    300_000,
+    `heap snapshot ${label} written`,
+  );
   renameSync(join(dir, file), join(dir, `${label}.heapsnapshot`));
   console.error(`heap snapshot: ${join(dir, `${label}.heapsnapshot`)}`);
 }
@@ -89,28 +100,55 @@ async function scale(n: number): Promise<Row[]> {
   const stateDir = mkdtempSync(join(tmpdir(), `mws-scale-${n}-`));
   const port = await deadPort();
   const names = Array.from({ length: n }, (_, i) => makeTool(i).name);
-  const agents = Array.from({ length: AGENTS }, (_, i) => ({ id: `a${i}`, cap: 500, approvals: 'allow', pins: names.slice(0, setSize(i, n)) }));
+  const agents = Array.from({ length: AGENTS }, (_, i) => ({
+    id: `a${i}`,
+    cap: 500,
+    approvals: 'allow',
+    pins: names.slice(0, setSize(i, n)),
+  }));
   const cfg = join(stateDir, 'config.json');
-  writeFileSync(cfg, JSON.stringify({ upstream: { command: process.execPath, args: [MANY, String(n), String(PAGE)] }, stateDir, listen: { port }, agents, timeouts: { listMs: 120_000, catalogTtlMs: 30_000 } }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      upstream: { command: process.execPath, args: [MANY, String(n), String(PAGE)] },
+      stateDir,
+      listen: { port },
+      agents,
+      timeouts: { listMs: 120_000, catalogTtlMs: 30_000 },
+    }),
+  );
   const env = { MWS_CONFIG: cfg };
 
   const t0 = performance.now();
   const nodeArgs = [...NODE_ARGS, ...(SNAPSHOTS ? ['--heapsnapshot-signal=SIGUSR1'] : [])];
-  const mws: ChildProcess = spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--config', cfg], { stdio: ['ignore', 'pipe', 'pipe'], cwd: stateDir });
+  const mws: ChildProcess = spawn(process.execPath, [...nodeArgs, CLI, 'serve', '--config', cfg], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: stateDir,
+  });
   let out = '';
   mws.stdout!.on('data', (d) => (out += d));
   mws.stderr!.on('data', (d) => (out += d));
   let exited = false;
   mws.once('exit', () => (exited = true));
-  const url = await until(() => {
-    if (exited) throw new Error(`mws serve exited: ${out}`);
-    return /listening on (http:\/\/\S+\/mcp)/.exec(out)?.[1];
-  }, 60_000, 'mws serve listening');
+  const url = await until(
+    () => {
+      if (exited) throw new Error(`mws serve exited: ${out}`);
+      return /listening on (http:\/\/\S+\/mcp)/.exec(out)?.[1];
+    },
+    60_000,
+    'mws serve listening',
+  );
   const listening = performance.now() - t0;
   rows.push(['listening', ms(listening), 'target < 500 ms']);
 
   const connect = async (agent: string, era: 'auto' | 'legacy' = 'auto', onChanged?: () => void) => {
-    const c = new Client({ name: `bench-${agent}`, version: '1' }, { versionNegotiation: { mode: era }, ...(onChanged ? { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => onChanged() } } } : {}) });
+    const c = new Client(
+      { name: `bench-${agent}`, version: '1' },
+      {
+        versionNegotiation: { mode: era },
+        ...(onChanged ? { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => onChanged() } } } : {}),
+      },
+    );
     await c.connect(new StreamableHTTPClientTransport(new URL(`${url}/${agent}`), { fetch: ownSignalFetch }));
     return c;
   };
@@ -142,7 +180,16 @@ async function scale(n: number): Promise<Row[]> {
   }
 
   // search_tools: the first (index built after the change, off the request path) and 200 more.
-  const queries = ['create an invoice in stripe', 'list github issues', 'share a file on google drive', 'delete a slack message', 'export a report', 'sync contacts with hubspot', 'archive a jira ticket', 'update an order'];
+  const queries = [
+    'create an invoice in stripe',
+    'list github issues',
+    'share a file on google drive',
+    'delete a slack message',
+    'export a report',
+    'sync contacts with hubspot',
+    'archive a jira ticket',
+    'update an order',
+  ];
   let s0 = performance.now();
   await big.callTool({ name: 'search_tools', arguments: { query: 'find a calendar event' } });
   const searchFirst = performance.now() - s0;
@@ -153,7 +200,11 @@ async function scale(n: number): Promise<Row[]> {
     sl.push(performance.now() - s0);
   }
   const sr = summarize(sl);
-  rows.push(['search_tools (round trip)', `first ${ms(searchFirst)} · p50 ${ms(sr.p50)} · p99 ${ms(sr.p99)}`, 'engine p99 < 5 ms: bench/search']);
+  rows.push([
+    'search_tools (round trip)',
+    `first ${ms(searchFirst)} · p50 ${ms(sr.p50)} · p99 ${ms(sr.p99)}`,
+    'engine p99 < 5 ms: bench/search',
+  ]);
 
   // Calls to distinct tools (direct calls of tools outside the set are forwarded too).
   const cl: number[] = [];
@@ -171,7 +222,11 @@ async function scale(n: number): Promise<Row[]> {
   const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
   const control = async (method: string, args: unknown) => {
     const s = performance.now();
-    const r = await fetch(`${url.replace(/\/mcp$/, '')}/control/${method}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(args) });
+    const r = await fetch(`${url.replace(/\/mcp$/, '')}/control/${method}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(args),
+    });
     if (!r.ok) throw new Error(`control ${method}: HTTP ${r.status} ${await r.text()}`);
     await r.text();
     return performance.now() - s;
@@ -190,16 +245,25 @@ async function scale(n: number): Promise<Row[]> {
   const heard: number[] = [];
   let sentAt = 0;
   const listeners: Client[] = [];
-  for (let i = 0; i < AGENTS; i++) listeners.push(await connect(`a${i}`, i % 2 ? 'legacy' : 'auto', () => heard.push(performance.now() - sentAt)));
+  for (let i = 0; i < AGENTS; i++)
+    listeners.push(await connect(`a${i}`, i % 2 ? 'legacy' : 'auto', () => heard.push(performance.now() - sentAt)));
   // Modern clients hear list_changed on a subscription stream: give them a moment to open it.
   await new Promise((r) => setTimeout(r, 1000));
   const upstreamPid = children(mws.pid!)[0];
   if (upstreamPid) {
     sentAt = performance.now();
     process.kill(upstreamPid, 'SIGUSR2');
-    await until(() => (heard.length >= AGENTS ? true : undefined), 30_000, `list_changed at ${AGENTS} clients (heard ${heard.length})`).catch((e: Error) => console.error(e.message));
+    await until(
+      () => (heard.length >= AGENTS ? true : undefined),
+      30_000,
+      `list_changed at ${AGENTS} clients (heard ${heard.length})`,
+    ).catch((e: Error) => console.error(e.message));
     const h = summarize(heard);
-    rows.push([`list_changed → ${heard.length} of ${AGENTS} clients`, `p50 ${ms(h.p50)} · last ${ms(Math.max(...heard))}`, 'target < 300 ms']);
+    rows.push([
+      `list_changed → ${heard.length} of ${AGENTS} clients`,
+      `p50 ${ms(h.p50)} · last ${ms(Math.max(...heard))}`,
+      'target < 300 ms',
+    ]);
   } else rows.push(['list_changed', 'upstream pid not found', '']);
   await Promise.all([...listeners, big].map((c) => c.close().catch(() => {})));
   mws.kill('SIGTERM');
@@ -215,7 +279,18 @@ async function usageBacklog(lines: number): Promise<Row[]> {
   writeFileSync(path, '');
   const { appendFileSync } = await import('node:fs');
   for (let i = 0; i < lines; i++) {
-    chunk.push(JSON.stringify({ ts: new Date(t + i * 50).toISOString(), agent: `a${i % AGENTS}`, tool: `t${i % 5000}`, via: 'direct', ok: i % 50 !== 0, ms: 1, client: 'c', session: `s${Math.floor(i / 200)}` }));
+    chunk.push(
+      JSON.stringify({
+        ts: new Date(t + i * 50).toISOString(),
+        agent: `a${i % AGENTS}`,
+        tool: `t${i % 5000}`,
+        via: 'direct',
+        ok: i % 50 !== 0,
+        ms: 1,
+        client: 'c',
+        session: `s${Math.floor(i / 200)}`,
+      }),
+    );
     if (chunk.length === 50_000) appendFileSync(path, chunk.splice(0).join('\n') + '\n');
   }
   if (chunk.length) appendFileSync(path, chunk.join('\n') + '\n');
@@ -229,7 +304,11 @@ async function usageBacklog(lines: number): Promise<Row[]> {
   const size = readFileSync(join(h.stateDir, 'usage.json')).length / 1024 / 1024;
   await h.close();
   return [
-    [`usage: ${lines.toLocaleString('en')}-line backlog, one cycle`, `${ms(took)} (CPU ${ms((cpu.user + cpu.system) / 1000)})`, 'target < 15 s'],
+    [
+      `usage: ${lines.toLocaleString('en')}-line backlog, one cycle`,
+      `${ms(took)} (CPU ${ms((cpu.user + cpu.system) / 1000)})`,
+      'target < 15 s',
+    ],
     ['usage: longest event-loop stall meanwhile', `${ms(w.wall)} · p99 ${ms(w.wallP99)}`, 'target ~20 ms'],
     // Wall stalls on a busy machine are mostly time the thread waited for a core; this is its own work.
     ['usage: longest stall on a core (main thread)', `${ms(w.cpu)} · p99 ${ms(w.cpuP99)} (±4 ms tick)`, 'target ~20 ms'],
@@ -246,9 +325,19 @@ results.cli = [['mws --help (built CLI)', `p50 ${ms(summarize(help).p50)}`, 'tar
 for (const n of SIZES) results[`${n} tools${PAGE ? `, pages of ${PAGE}` : ''}`] = await scale(n);
 if (USAGE_LINES > 0) results.usage = await usageBacklog(USAGE_LINES);
 
-const w0 = Math.max(...Object.values(results).flat().map((r) => r[0].length));
-const w1 = Math.max(...Object.values(results).flat().map((r) => r[1].length));
-console.log(`\nbench/scale: ${AGENTS} agents, sets of 20–500 tools, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+const w0 = Math.max(
+  ...Object.values(results)
+    .flat()
+    .map((r) => r[0].length),
+);
+const w1 = Math.max(
+  ...Object.values(results)
+    .flat()
+    .map((r) => r[1].length),
+);
+console.log(
+  `\nbench/scale: ${AGENTS} agents, sets of 20–500 tools, load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+);
 for (const [section, rows] of Object.entries(results)) {
   console.log(`\n${section}`);
   for (const [a, b, c] of rows) console.log(`  ${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c}`);

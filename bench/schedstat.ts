@@ -21,7 +21,17 @@ export function mainThreadTimes(): [number, number] | undefined {
  * time the thread sat runnable waiting for a core (exact at each switch; still counts the main thread
  * sleeping on GC helper threads), with the p99 of each.
  */
-export function stallWatch(): { stop: () => { wall: number; cpu: number; own: number; wallP99: number; cpuP99: number; ownP99: number; gaps: Array<{ at: number; wall: number; cpu: number; wait: number }> } } {
+export function stallWatch(): {
+  stop: () => {
+    wall: number;
+    cpu: number;
+    own: number;
+    wallP99: number;
+    cpuP99: number;
+    ownP99: number;
+    gaps: Array<{ at: number; wall: number; cpu: number; wait: number }>;
+  };
+} {
   const gaps: Array<{ at: number; wall: number; cpu: number; wait: number }> = [];
   let last = performance.now();
   let lastT = mainThreadTimes() ?? [0, 0];

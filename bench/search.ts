@@ -18,7 +18,21 @@ import { fmt, summarize } from './stats.js';
 
 const COUNT = Number(process.env.BENCH_TOOLS ?? 5000);
 const { tools, gold } = generateCatalog(COUNT);
-const extraQueries = ['create a bug in jira', 'github', 'stripe refund', 'slack send message to room', 'list all customers', 'delete webhook', '', 'jira update', 'kubernetes deployment rollout status', 'find the outage alert in pagerduty', 'qwertyuiop', 'сообщение', 'メッセージを送る'];
+const extraQueries = [
+  'create a bug in jira',
+  'github',
+  'stripe refund',
+  'slack send message to room',
+  'list all customers',
+  'delete webhook',
+  '',
+  'jira update',
+  'kubernetes deployment rollout status',
+  'find the outage alert in pagerduty',
+  'qwertyuiop',
+  'сообщение',
+  'メッセージを送る',
+];
 const queries = [...gold.map((g) => g.query), ...extraQueries];
 
 const results: Record<string, unknown> = {};
@@ -48,7 +62,9 @@ for (const engine of ['bm25f', 'minisearch'] as SearchEngine[]) {
   const s = summarize(times);
   const idx = summarize(indexTimes);
   const quality = evaluate(() => (q, k) => service.resolve(q, k).entries.map((e) => e.name), gold);
-  console.log(`${engine.padEnd(12)} ${fmt(idx.p50).padStart(8)} ${fmt(s.p50).padStart(8)} ${fmt(s.p99).padStart(8)} ${String(maxReply).padStart(13)}   ${(quality.top1 * 100).toFixed(1).padStart(5)}%  ${(quality.top3 * 100).toFixed(1).padStart(5)}%`);
+  console.log(
+    `${engine.padEnd(12)} ${fmt(idx.p50).padStart(8)} ${fmt(s.p50).padStart(8)} ${fmt(s.p99).padStart(8)} ${String(maxReply).padStart(13)}   ${(quality.top1 * 100).toFixed(1).padStart(5)}%  ${(quality.top3 * 100).toFixed(1).padStart(5)}%`,
+  );
   results[engine] = { indexMs: idx.p50, p50Ms: s.p50, p99Ms: s.p99, maxReplyBytes: maxReply, top1: quality.top1, top3: quality.top3 };
 }
 // Adversarial input (issue 8): long random words, a 500-word query, a 1 MB query, as search_tools
@@ -56,7 +72,7 @@ for (const engine of ['bm25f', 'minisearch'] as SearchEngine[]) {
 // (on a shared 2-core machine the worst run is mostly other processes' time slices).
 const rand = (() => {
   let x = 99;
-  return () => ((x = (x * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (x = (x * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 })();
 const randomWord = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(rand() * 26))).join('');
 const adversarial: Array<[string, string]> = [
@@ -86,7 +102,12 @@ let worstDemo = 0;
 let worstBig = 0;
 const adv: Record<string, number[]> = {}; // median ms: demo search, demo name, big search, big name
 for (const [label, q] of adversarial) {
-  const row = [worst(() => demoService.search(q, undefined, () => false)), worst(() => demoService.closeNames(q, 3)), worst(() => bigService.search(q, undefined, () => false)), worst(() => bigService.closeNames(q, 3))];
+  const row = [
+    worst(() => demoService.search(q, undefined, () => false)),
+    worst(() => demoService.closeNames(q, 3)),
+    worst(() => bigService.search(q, undefined, () => false)),
+    worst(() => bigService.closeNames(q, 3)),
+  ];
   worstDemo = Math.max(worstDemo, row[0]![0], row[1]![0]);
   worstBig = Math.max(worstBig, row[2]![0], row[3]![0]);
   adv[label] = row.map((x) => x[0]);
@@ -103,38 +124,70 @@ const sets = [
   ['third set (never tuned on)', readFixture<{ tools: Tool[] }>('third-catalog.json').tools, readFixture<GoldQuery[]>('search-third.json')],
 ] as const;
 const pctOf = (r: EvalResult) => `${(r.top1 * 100).toFixed(1)}/${(r.top3 * 100).toFixed(1)}/${r.mrr.toFixed(3)}`;
-console.log('\nquality, top-1 %/top-3 %/MRR   plain BM25          Working Set         50/50 unlearned     50/50 learned       repeated learned');
+console.log(
+  '\nquality, top-1 %/top-3 %/MRR   plain BM25          Working Set         50/50 unlearned     50/50 learned       repeated learned',
+);
 const quality: Record<string, Record<string, number>> = {};
 for (const [label, catalog, gold] of sets) {
   const box = new Toolbox(new Map([['catalog', [...catalog]]]), false);
   const plain = evaluate(() => {
-    const mini = new MiniSearch<{ id: number; name: string; params: string; desc: string }>({ fields: ['name', 'params', 'desc'], tokenize: (t) => splitWords(t) });
-    mini.addAll(catalog.map((t, id) => ({ id, name: t.name, params: JSON.stringify((t.inputSchema as { properties?: object }).properties ?? {}), desc: t.description ?? '' })));
-    return (q, k) => mini.search(q).slice(0, k).map((r) => catalog[r.id as number]!.name);
+    const mini = new MiniSearch<{ id: number; name: string; params: string; desc: string }>({
+      fields: ['name', 'params', 'desc'],
+      tokenize: (t) => splitWords(t),
+    });
+    mini.addAll(
+      catalog.map((t, id) => ({
+        id,
+        name: t.name,
+        params: JSON.stringify((t.inputSchema as { properties?: object }).properties ?? {}),
+        desc: t.description ?? '',
+      })),
+    );
+    return (q, k) =>
+      mini
+        .search(q)
+        .slice(0, k)
+        .map((r) => catalog[r.id as number]!.name);
   }, gold);
   const ws = (test: GoldQuery[], train?: GoldQuery[]) =>
     evaluate(() => {
       const learning = train ? new SearchLearning({ now: () => 0, enabled: () => true }) : undefined;
-      learning?.train('bench', train!.map((g) => ({ query: g.query, tool: g.expected[0]! })));
+      learning?.train(
+        'bench',
+        train!.map((g) => ({ query: g.query, tool: g.expected[0]! })),
+      );
       const service = new SearchService(() => box, {}, 'bm25f', learning);
       return (q, k) => service.resolve(q, k, 'bench').entries.map((e) => e.name);
     }, test);
   const { train, test } = splitGold([...gold], 0.5, 1, 'query');
   const row = [plain, ws([...gold]), ws(test), ws(test, train), ws([...gold], [...gold])];
   console.log(`${label.padEnd(31)} ${row.map((r) => pctOf(r).padEnd(19)).join(' ')}`);
-  quality[label] = { plainTop1: plain.top1, top1: row[1]!.top1, top3: row[1]!.top3, mrr: row[1]!.mrr, splitUnlearned: row[2]!.top1, splitLearned: row[3]!.top1, repeatedLearned: row[4]!.top1 };
+  quality[label] = {
+    plainTop1: plain.top1,
+    top1: row[1]!.top1,
+    top3: row[1]!.top3,
+    mrr: row[1]!.mrr,
+    splitUnlearned: row[2]!.top1,
+    splitLearned: row[3]!.top1,
+    repeatedLearned: row[4]!.top1,
+  };
 }
 results.quality = quality;
 
 // Latency on real-length descriptions: the second and third sets' 404 real tools (23 servers), copied
 // under 13 vendor names (5,252 tools), queried with both sets' queries.
-const realTools = [...readFixture<{ tools: Tool[] }>('servers-catalog.json').tools, ...readFixture<{ tools: Tool[] }>('third-catalog.json').tools];
+const realTools = [
+  ...readFixture<{ tools: Tool[] }>('servers-catalog.json').tools,
+  ...readFixture<{ tools: Tool[] }>('third-catalog.json').tools,
+];
 const realBox = new Toolbox(new Map(Array.from({ length: 13 }, (_, i) => [`v${i}`, realTools] as [string, Tool[]])), true);
 const realService = new SearchService(() => realBox);
 let t0 = performance.now();
 realService.warm();
 const realIndexMs = performance.now() - t0;
-const realQueries = [...readFixture<GoldQuery[]>('search-servers.json'), ...readFixture<GoldQuery[]>('search-third.json')].map((g) => g.query);
+const realQueries = [...readFixture<GoldQuery[]>('search-servers.json'), ...readFixture<GoldQuery[]>('search-third.json')].map(
+  (g) => g.query,
+);
 for (let i = 0; i < 3; i++) for (const q of realQueries) realService.search(q, undefined, () => false);
 // Wall time, and this process's CPU time: on a shared machine the wall time's tail is mostly other
 // processes' time slices, the CPU time is what a query costs.
@@ -152,8 +205,17 @@ for (let round = 0; round < 5; round++) {
 }
 const real = summarize(realTimes);
 const realC = summarize(realCpu);
-console.log(`\nreal descriptions: ${realBox.size} tools, index ${fmt(realIndexMs)} ms, query wall p50 ${fmt(real.p50)} ms, p99 ${fmt(real.p99)} ms; CPU p50 ${fmt(realC.p50)} ms, p99 ${fmt(realC.p99)} ms`);
-results.realCatalog = { tools: realBox.size, indexMs: realIndexMs, p50Ms: real.p50, p99Ms: real.p99, cpuP50Ms: realC.p50, cpuP99Ms: realC.p99 };
+console.log(
+  `\nreal descriptions: ${realBox.size} tools, index ${fmt(realIndexMs)} ms, query wall p50 ${fmt(real.p50)} ms, p99 ${fmt(real.p99)} ms; CPU p50 ${fmt(realC.p50)} ms, p99 ${fmt(realC.p99)} ms`,
+);
+results.realCatalog = {
+  tools: realBox.size,
+  indexMs: realIndexMs,
+  p50Ms: real.p50,
+  p99Ms: real.p99,
+  cpuP50Ms: realC.p50,
+  cpuP99Ms: realC.p99,
+};
 
 const b = results.bm25f as { indexMs: number; p50Ms: number; p99Ms: number; maxReplyBytes: number };
 const checks = [
@@ -169,4 +231,7 @@ const checks = [
 console.log('');
 for (const [label, ok] of checks) console.log(`${ok ? 'MET   ' : 'MISSED'} ${label}`);
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench', 'results', 'search.json'), JSON.stringify({ at: new Date().toISOString(), tools: tools.length, results }, null, 2));
+writeFileSync(
+  join(ROOT, 'bench', 'results', 'search.json'),
+  JSON.stringify({ at: new Date().toISOString(), tools: tools.length, results }, null, 2),
+);

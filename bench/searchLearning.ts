@@ -28,12 +28,18 @@ const seeds = [1, 2, 3, 4];
 const grid: Array<QueryMemoryTuning | 'words' | 'none'> = process.argv.includes('--grid')
   ? ['none', 'words', ...[0.5, 0.6, 0.7].flatMap((nearCosine) => [0, 0.05, 0.1, 0.15].map((margin) => ({ nearCosine, margin })))]
   : ['none', 'words', {}];
-const label = (g: (typeof grid)[number]) => (typeof g === 'string' ? g : g.nearCosine === undefined ? 'words + requests (ships)' : `requests cos−${g.margin} ≥ ${g.nearCosine}`);
+const label = (g: (typeof grid)[number]) =>
+  typeof g === 'string' ? g : g.nearCosine === undefined ? 'words + requests (ships)' : `requests cos−${g.margin} ≥ ${g.nearCosine}`;
 
 for (const name of sets) {
   const { tools, gold } = loadSet(name);
   const box = new Toolbox(new Map([['catalog', tools]]), false);
-  const sem = await evalVectors(box, gold.map((g) => g.query), silentLogger, join(ROOT, '.test-cache', 'vectors', name));
+  const sem = await evalVectors(
+    box,
+    gold.map((g) => g.query),
+    silentLogger,
+    join(ROOT, '.test-cache', 'vectors', name),
+  );
   const model = sem.vectors.model?.();
   if (!model) throw new Error(`the model did not load: ${sem.warning}`);
   const vectorOf = (q: string) => {
@@ -50,7 +56,10 @@ for (const name of sets) {
           g === 'none'
             ? undefined
             : new SearchLearning({ now: () => Date.now(), enabled: () => true, ...(g === 'words' ? {} : { vectorOf, memoryTuning: g }) });
-        learning?.train('eval', train.map((t: GoldQuery) => ({ query: t.query, tool: t.expected[0]! })));
+        learning?.train(
+          'eval',
+          train.map((t: GoldQuery) => ({ query: t.query, tool: t.expected[0]! })),
+        );
         const s = new SearchService(() => box, {}, 'hybrid', learning, sem.vectors);
         s.warm();
         return (q, k) => s.resolve(q, k, 'eval', sem.query(q)).entries.map((e) => e.name);
@@ -64,7 +73,9 @@ for (const name of sets) {
   console.log(`${name} (${gold.length} q, ${tools.length} tools), split 0.5 by ${by}, seeds 1-4, held-out top-1 / top-3:`);
   for (const row of rows) {
     const gains = row.top1.map((x, i) => 100 * (x - rows[0]!.top1[i]!));
-    console.log(`  ${label(row.g).padEnd(24)} ${mean(row.top1).toFixed(1)} / ${mean(row.top3).toFixed(1)}   (${mean(row.top1) - base >= 0 ? '+' : ''}${(mean(row.top1) - base).toFixed(1)}; min ${Math.min(...gains).toFixed(1)})`);
+    console.log(
+      `  ${label(row.g).padEnd(24)} ${mean(row.top1).toFixed(1)} / ${mean(row.top3).toFixed(1)}   (${mean(row.top1) - base >= 0 ? '+' : ''}${(mean(row.top1) - base).toFixed(1)}; min ${Math.min(...gains).toFixed(1)})`,
+    );
   }
   await sem.stop();
 }

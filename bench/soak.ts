@@ -30,9 +30,14 @@ const settled = samples.filter((s) => s.calls >= 10_000);
 const growth = settled.length > 1 ? Math.round((settled[settled.length - 1]!.heapMb - settled[0]!.heapMb) * 10) / 10 : 0;
 console.log(`soak: ${CALLS} calls through the proxy; JS heap after GC (MB) by calls:`);
 console.log(samples.map((s) => `${s.calls / 1000}k ${s.heapMb}`).join('  '));
-console.log(`heap growth after the first 10k calls: ${growth} MB ${growth <= 3 ? '(flat: no leak on the call path)' : '(still growing: look for a leak)'}`);
+console.log(
+  `heap growth after the first 10k calls: ${growth} MB ${growth <= 3 ? '(flat: no leak on the call path)' : '(still growing: look for a leak)'}`,
+);
 mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench', 'results', 'soak.json'), JSON.stringify({ at: new Date().toISOString(), calls: CALLS, samples, heapGrowthAfter10kMb: growth }, null, 2));
+writeFileSync(
+  join(ROOT, 'bench', 'results', 'soak.json'),
+  JSON.stringify({ at: new Date().toISOString(), calls: CALLS, samples, heapGrowthAfter10kMb: growth }, null, 2),
+);
 await client.close();
 await t.stop();
 process.exit(0);

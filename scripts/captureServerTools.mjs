@@ -14,9 +14,22 @@ const dir = process.argv[2] ?? '/tmp/servers';
 const bin = (pkg, file) => join(dir, 'node_modules', pkg, file);
 const scratch = mkdtempSync(join(tmpdir(), 'capture-'));
 const env = {
-  GITHUB_PERSONAL_ACCESS_TOKEN: 'x', GITLAB_PERSONAL_ACCESS_TOKEN: 'x', SLACK_BOT_TOKEN: 'x', SLACK_TEAM_ID: 'x', GOOGLE_MAPS_API_KEY: 'x', NOTION_TOKEN: 'x',
-  BRAVE_API_KEY: 'x', CIRCLECI_TOKEN: 'x', SUPABASE_ACCESS_TOKEN: 'x', AIRTABLE_API_KEY: 'patx.x', FIRECRAWL_API_KEY: 'fc-x', TODOIST_API_KEY: 'x',
-  ATLASSIAN_SITE_NAME: 'x', ATLASSIAN_USER_EMAIL: 'x@example.com', ATLASSIAN_API_TOKEN: 'x', API_KEY: 'x',
+  GITHUB_PERSONAL_ACCESS_TOKEN: 'x',
+  GITLAB_PERSONAL_ACCESS_TOKEN: 'x',
+  SLACK_BOT_TOKEN: 'x',
+  SLACK_TEAM_ID: 'x',
+  GOOGLE_MAPS_API_KEY: 'x',
+  NOTION_TOKEN: 'x',
+  BRAVE_API_KEY: 'x',
+  CIRCLECI_TOKEN: 'x',
+  SUPABASE_ACCESS_TOKEN: 'x',
+  AIRTABLE_API_KEY: 'patx.x',
+  FIRECRAWL_API_KEY: 'fc-x',
+  TODOIST_API_KEY: 'x',
+  ATLASSIAN_SITE_NAME: 'x',
+  ATLASSIAN_USER_EMAIL: 'x@example.com',
+  ATLASSIAN_API_TOKEN: 'x',
+  API_KEY: 'x',
 };
 const SECOND = [
   ['everything', '@modelcontextprotocol/server-everything', 'dist/index.js', ['stdio']],
@@ -51,7 +64,10 @@ export const SERVERS = process.argv[3] === 'third' ? THIRD : SECOND;
 function listTools(args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'ignore'], cwd: scratch });
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`no tools/list answer within 30 s from ${args[0]}`)); }, 30_000);
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`no tools/list answer within 30 s from ${args[0]}`));
+    }, 30_000);
     let buf = '';
     const tools = [];
     const send = (m) => child.stdin.write(JSON.stringify(m) + '\n');
@@ -79,7 +95,12 @@ function listTools(args) {
       }
     });
     child.on('error', reject);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'capture', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'capture', version: '1' } },
+    });
   });
 }
 

@@ -26,7 +26,11 @@ const MAX_SIGN_INS = 3;
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 
 /** The tool each scenario's server offers (auth scenarios: `test-tool`). */
-const TOOL = { tools_call: ['add_numbers', { a: 2, b: 3 }], 'sse-retry': ['test_reconnection', {}], 'elicitation-sep1034-client-defaults': ['test_client_elicitation_defaults', {}] };
+const TOOL = {
+  tools_call: ['add_numbers', { a: 2, b: 3 }],
+  'sse-retry': ['test_reconnection', {}],
+  'elicitation-sep1034-client-defaults': ['test_client_elicitation_defaults', {}],
+};
 const [toolName, toolArgs] = TOOL[scenario] ?? (scenario.startsWith('auth/') ? ['test-tool', {}] : [undefined, {}]);
 
 const log = (...a) => console.error('[conformance-client]', ...a);
@@ -60,7 +64,11 @@ async function main() {
     const base = await listening(mws);
     const token = readFileSync(join(dir, 'state', 'control-token'), 'utf8').trim();
     const control = async (method, a = {}) => {
-      const res = await fetch(`${base}/control/${method}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(a) });
+      const res = await fetch(`${base}/control/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify(a),
+      });
       const body = await res.json();
       if (!body.ok) throw new Error(`control ${method}: ${body.error?.message}`);
       return body.result;
@@ -86,7 +94,10 @@ async function main() {
     };
     log('upstream is', await settle());
 
-    const client = new Client({ name: 'conformance-through-mws', version: '1.0.0' }, { capabilities: { elicitation: { form: { applyDefaults: true } } } });
+    const client = new Client(
+      { name: 'conformance-through-mws', version: '1.0.0' },
+      { capabilities: { elicitation: { form: { applyDefaults: true } } } },
+    );
     // The SDK fills in the schema's defaults for omitted fields (SEP-1034) when applyDefaults is declared.
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: {} }));
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
@@ -95,7 +106,9 @@ async function main() {
     if (toolName) {
       // A call that needs another sign-in (a step-up to more scopes) is tried again after it, within MAX_SIGN_INS.
       for (;;) {
-        const r = await client.callTool({ name: toolName, arguments: toolArgs }).catch((e) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+        const r = await client
+          .callTool({ name: toolName, arguments: toolArgs })
+          .catch((e) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
         const text = (r.content ?? []).map((c) => c.text ?? '').join(' ');
         log('call:', r.isError ? 'error' : 'ok', text.slice(0, 200));
         if (!(r.isError && /sign in/.test(text)) || signIns >= MAX_SIGN_INS) break;
@@ -133,10 +146,19 @@ async function signInAsBrowser(url) {
   if (!location) throw new Error(`the authorization server answered ${res.status} without a redirect`);
   const cb = new URL(location, url);
   const status = await new Promise((resolve, reject) => {
-    const req = request({ host: cb.hostname, port: cb.port, path: cb.pathname + cb.search, method: 'GET', headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html' } }, (r) => {
-      r.resume();
-      r.on('end', () => resolve(r.statusCode));
-    });
+    const req = request(
+      {
+        host: cb.hostname,
+        port: cb.port,
+        path: cb.pathname + cb.search,
+        method: 'GET',
+        headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', accept: 'text/html' },
+      },
+      (r) => {
+        r.resume();
+        r.on('end', () => resolve(r.statusCode));
+      },
+    );
     req.setTimeout(WAIT_MS, () => req.destroy(new Error('no answer from /oauth/callback')));
     req.on('error', reject);
     req.end();

@@ -10,6 +10,9 @@ export function initialize(data) {
 export async function load(url, context, next) {
   const r = await next(url, context);
   if (url !== runner) return r;
-  const source = String(r.source).replace(/import\{([^}]*?)globSync as (\w+),?([^}]*)\}from"fs";/, (_m, before, alias, after) => `import{${before}${after}}from"fs";import{globSync as ${alias}}from"${glob}";`);
+  const source = String(r.source).replace(
+    /import\{([^}]*?)globSync as (\w+),?([^}]*)\}from"fs";/,
+    (_m, before, alias, after) => `import{${before}${after}}from"fs";import{globSync as ${alias}}from"${glob}";`,
+  );
   return { ...r, source, shortCircuit: true };
 }

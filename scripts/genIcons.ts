@@ -13,7 +13,9 @@ const ICON_SIZES = [16, 32, 48, 64, 128, 256, 512, 1024];
 
 async function render(svg: string, size: number, page: import('playwright-core').Page): Promise<Buffer> {
   await page.setViewportSize({ width: size, height: size });
-  await page.setContent(`<html><body style="margin:0;background:transparent">${svg.replace('<svg ', `<svg width="${size}" height="${size}" `)}</body></html>`);
+  await page.setContent(
+    `<html><body style="margin:0;background:transparent">${svg.replace('<svg ', `<svg width="${size}" height="${size}" `)}</body></html>`,
+  );
   return page.locator('svg').screenshot({ omitBackground: true });
 }
 
@@ -40,12 +42,14 @@ function ico(pngs: Array<[number, Buffer]>): Buffer {
 const ICNS_TYPES: Record<number, string> = { 16: 'icp4', 32: 'icp5', 64: 'icp6', 128: 'ic07', 256: 'ic08', 512: 'ic09', 1024: 'ic10' };
 
 function icns(pngs: Array<[number, Buffer]>): Buffer {
-  const entries = pngs.filter(([s]) => ICNS_TYPES[s]).map(([s, png]) => {
-    const h = Buffer.alloc(8);
-    h.write(ICNS_TYPES[s]!, 0, 'ascii');
-    h.writeUInt32BE(png.length + 8, 4);
-    return Buffer.concat([h, png]);
-  });
+  const entries = pngs
+    .filter(([s]) => ICNS_TYPES[s])
+    .map(([s, png]) => {
+      const h = Buffer.alloc(8);
+      h.write(ICNS_TYPES[s]!, 0, 'ascii');
+      h.writeUInt32BE(png.length + 8, 4);
+      return Buffer.concat([h, png]);
+    });
   const total = 8 + entries.reduce((n, e) => n + e.length, 0);
   const h = Buffer.alloc(8);
   h.write('icns', 0, 'ascii');

@@ -30,20 +30,46 @@ export function parseCsv(text) {
   while (i < text.length) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i += 2; continue; }
-      if (c === '"') { quoted = false; i++; continue; }
-      field += c; i++; continue;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i += 2;
+        continue;
+      }
+      if (c === '"') {
+        quoted = false;
+        i++;
+        continue;
+      }
+      field += c;
+      i++;
+      continue;
     }
-    if (c === '"' && field === '') { quoted = true; i++; continue; }
-    if (c === ',') { row.push(field); field = ''; i++; continue; }
+    if (c === '"' && field === '') {
+      quoted = true;
+      i++;
+      continue;
+    }
+    if (c === ',') {
+      row.push(field);
+      field = '';
+      i++;
+      continue;
+    }
     if (c === '\n' || c === '\r') {
-      row.push(field); rows.push(row); row = []; field = '';
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
       i += c === '\r' && text[i + 1] === '\n' ? 2 : 1;
       continue;
     }
-    field += c; i++;
+    field += c;
+    i++;
   }
-  if (field !== '' || row.length) { row.push(field); rows.push(row); }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -66,7 +92,9 @@ export function buildCatalog() {
 /** Single-tool queries: the rows of the saved CSV chunks (ascending offset, file order), header
  *  skipped, query trimmed, at most 300 characters, identical query+tool rows kept once. */
 export function buildSingle(known) {
-  const files = readdirSync(raw).filter((f) => /^clean-\d+\.csv$/.test(f)).sort((a, b) => Number(a.match(/\d+/)[0]) - Number(b.match(/\d+/)[0]));
+  const files = readdirSync(raw)
+    .filter((f) => /^clean-\d+\.csv$/.test(f))
+    .sort((a, b) => Number(a.match(/\d+/)[0]) - Number(b.match(/\d+/)[0]));
   const seen = new Set();
   const out = [];
   const stats = { files, rows: 0, long: 0, duplicates: 0, unknown: new Set() };
@@ -77,10 +105,19 @@ export function buildSingle(known) {
       stats.rows++;
       const query = r[0].trim();
       const tool = r[1].trim();
-      if (query.length > MAX_QUERY) { stats.long++; continue; }
-      if (!known.has(tool)) { stats.unknown.add(tool); continue; }
+      if (query.length > MAX_QUERY) {
+        stats.long++;
+        continue;
+      }
+      if (!known.has(tool)) {
+        stats.unknown.add(tool);
+        continue;
+      }
       const key = `${query}\u0000${tool}`;
-      if (seen.has(key)) { stats.duplicates++; continue; }
+      if (seen.has(key)) {
+        stats.duplicates++;
+        continue;
+      }
       seen.add(key);
       out.push({ query, expected: [exposed(tool)] });
     }
@@ -100,16 +137,23 @@ export function buildMulti(known) {
     if (query.length >= 2 && query.startsWith('"') && query.endsWith('"')) query = query.slice(1, -1).trim();
     const tools = [...new Set(e.tool)];
     const missing = tools.filter((t) => !known.has(t));
-    if (missing.length) { stats.dropped.push({ query, missing }); continue; }
+    if (missing.length) {
+      stats.dropped.push({ query, missing });
+      continue;
+    }
     const key = `${query}\u0000${[...tools].sort().join(',')}`;
-    if (seen.has(key)) { stats.duplicates++; continue; }
+    if (seen.has(key)) {
+      stats.duplicates++;
+      continue;
+    }
     seen.add(key);
     out.push({ query, expected: tools.map(exposed) });
   }
   return { gold: out, stats };
 }
 
-const goldText = (gold) => `[\n${gold.map((g) => `  {"query": ${JSON.stringify(g.query)}, "expected": [${g.expected.map((e) => JSON.stringify(e)).join(', ')}]}`).join(',\n')}\n]\n`;
+const goldText = (gold) =>
+  `[\n${gold.map((g) => `  {"query": ${JSON.stringify(g.query)}, "expected": [${g.expected.map((e) => JSON.stringify(e)).join(', ')}]}`).join(',\n')}\n]\n`;
 
 function perTool(gold) {
   const n = new Map();
@@ -131,14 +175,20 @@ function main() {
   const pt = perTool(single.gold);
   const sameQuery = new Map();
   for (const g of single.gold) sameQuery.set(g.query, (sameQuery.get(g.query) ?? 0) + 1);
-  console.log(`single: ${s.files.length} chunks (${s.files.join(', ')}), ${s.rows} rows, ${s.long} longer than ${MAX_QUERY} dropped, ${s.duplicates} duplicate rows dropped, ${[...s.unknown].length} unknown tools ${JSON.stringify([...s.unknown])}`);
-  console.log(`single: ${single.gold.length} queries over ${pt.tools} tools; per tool min ${pt.min} / median ${pt.median} / max ${pt.max}; ${pt.atLeast5} tools with >= 5 queries; ${[...sameQuery.values()].filter((c) => c > 1).length} query texts expected for more than one tool`);
+  console.log(
+    `single: ${s.files.length} chunks (${s.files.join(', ')}), ${s.rows} rows, ${s.long} longer than ${MAX_QUERY} dropped, ${s.duplicates} duplicate rows dropped, ${[...s.unknown].length} unknown tools ${JSON.stringify([...s.unknown])}`,
+  );
+  console.log(
+    `single: ${single.gold.length} queries over ${pt.tools} tools; per tool min ${pt.min} / median ${pt.median} / max ${pt.max}; ${pt.atLeast5} tools with >= 5 queries; ${[...sameQuery.values()].filter((c) => c > 1).length} query texts expected for more than one tool`,
+  );
 
   if (existsSync(join(raw, 'multi_tool_query_golden.json'))) {
     const multi = buildMulti(known);
     writeFileSync(join(fixtures, 'search-metatool-multi.json'), goldText(multi.gold));
     const m = multi.stats;
-    console.log(`multi: ${m.entries} entries, ${multi.gold.length} kept, ${m.dropped.length} dropped (tool not in the catalog: ${JSON.stringify([...new Set(m.dropped.flatMap((d) => d.missing))])}), ${m.duplicates} duplicates dropped`);
+    console.log(
+      `multi: ${m.entries} entries, ${multi.gold.length} kept, ${m.dropped.length} dropped (tool not in the catalog: ${JSON.stringify([...new Set(m.dropped.flatMap((d) => d.missing))])}), ${m.duplicates} duplicates dropped`,
+    );
   }
 }
 

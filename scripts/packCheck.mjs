@@ -37,7 +37,14 @@ try {
   if (packed.status !== 0) fail(`npm pack failed: ${packed.stderr}`);
   const info = JSON.parse(packed.stdout)[0];
   const files = info.files.map((f) => f.path);
-  for (const need of ['bin/mws.js', 'out/main/cli.js', 'out/main/index.js', 'out/renderer/index.html', 'config.schema.json', 'package.json']) {
+  for (const need of [
+    'bin/mws.js',
+    'out/main/cli.js',
+    'out/main/index.js',
+    'out/renderer/index.html',
+    'config.schema.json',
+    'package.json',
+  ]) {
     if (!files.includes(need)) fail(`the package lacks ${need}.`);
   }
   const stray = files.filter((f) => /^(src-main|src-renderer|test|bench|scripts)\//.test(f) || f.endsWith('.ts'));
@@ -68,7 +75,10 @@ try {
   cpSync(join(ROOT, 'package.json'), join(app, 'package.json'));
   cpSync(join(ROOT, 'package-lock.json'), join(app, 'package-lock.json'));
   const ci = run('npm', ['ci', '--omit=dev', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], app, 'npm ci');
-  if (ci.status !== 0) fail(`npm ci --omit=dev --offline failed (is the npm cache filled? run npm ci once): ${ci.stderr.trim().split('\n').slice(-3).join(' ')}`);
+  if (ci.status !== 0)
+    fail(
+      `npm ci --omit=dev --offline failed (is the npm cache filled? run npm ci once): ${ci.stderr.trim().split('\n').slice(-3).join(' ')}`,
+    );
   for (const dev of ['tsx', 'esbuild', 'electron', 'vite', 'typescript']) {
     if (existsSync(join(app, 'node_modules', dev))) fail(`${dev} is installed for users; it must be a development dependency only.`);
   }
@@ -83,7 +93,9 @@ try {
   symlinkSync(join('..', pkg.name, 'bin', 'mws.js'), join(app, 'node_modules', '.bin', 'mws'));
   rmSync(join(app, 'package-lock.json'));
   writeFileSync(join(app, 'package.json'), JSON.stringify({ private: true, dependencies: { [pkg.name]: pkg.version } }));
-  console.log(`pack check: installed offline with ${readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')).length} production packages`);
+  console.log(
+    `pack check: installed offline with ${readdirSync(join(app, 'node_modules')).filter((n) => !n.startsWith('.')).length} production packages`,
+  );
 
   // 3b. The sentence model and its runtime, as installed (onnxruntime-node's install script never ran):
   //     every file matches model.json's sha256, and one run gives per-token vectors.
@@ -98,15 +110,22 @@ try {
     "const ort = await import('onnxruntime-node');",
     "const s = await ort.InferenceSession.create(join(dir, 'model.onnx'), { intraOpNumThreads: 1 });",
     "const t = (a) => new ort.Tensor('int64', BigInt64Array.from(a.map(BigInt)), [1, a.length]);",
-    "const out = (await s.run({ input_ids: t([101, 7592, 102]), attention_mask: t([1, 1, 1]) }))[m.output];",
+    'const out = (await s.run({ input_ids: t([101, 7592, 102]), attention_mask: t([1, 1, 1]) }))[m.output];',
     "if (out.dims.join() !== [1, 3, m.dim].join()) throw new Error('output ' + out.dims.join('x'));",
   ].join('\n');
   const loaded = run(process.execPath, ['--input-type=module', '-e', probe], app, 'the model probe');
-  if (loaded.status !== 0) fail(`the search model did not load in the installed package: ${loaded.stderr.trim().split('\n').slice(-3).join(' ')}`);
+  if (loaded.status !== 0)
+    fail(`the search model did not load in the installed package: ${loaded.stderr.trim().split('\n').slice(-3).join(' ')}`);
   console.log(`pack check: search model ${models[0]} loads with onnxruntime-node as installed`);
 
   // 4. `npx mws --help`.
-  const env = { ...process.env, HOME: work, XDG_CONFIG_HOME: join(work, 'config'), XDG_STATE_HOME: join(work, 'state'), MWS_CONFIG: join(work, 'config.json') };
+  const env = {
+    ...process.env,
+    HOME: work,
+    XDG_CONFIG_HOME: join(work, 'config'),
+    XDG_STATE_HOME: join(work, 'state'),
+    MWS_CONFIG: join(work, 'config.json'),
+  };
   const started = Date.now();
   const help = spawnSync('npx', ['--offline', '--no-install', 'mws', '--help'], { cwd: app, env, encoding: 'utf8', timeout: STEP_MS });
   if (help.status !== 0 || !help.stdout.includes('Usage: mws')) fail(`npx mws --help failed (exit ${help.status}): ${help.stderr}`);
@@ -115,7 +134,12 @@ try {
   // 5. `npx mws serve --demo` until it says where it listens, then a tools/list through it.
   await new Promise((resolve) => {
     const t0 = Date.now();
-    const proc = spawn('npx', ['--offline', '--no-install', 'mws', 'serve', '--demo', '--port', '0'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const proc = spawn('npx', ['--offline', '--no-install', 'mws', 'serve', '--demo', '--port', '0'], {
+      cwd: app,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let out = '';
     let err = '';
     const stop = (sentence) => {
@@ -140,8 +164,17 @@ try {
       try {
         const res = await fetch(m[1], {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pack-check', version: '1' } } }),
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-06-18',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pack-check', version: '1' } },
+          }),
           signal: AbortSignal.timeout(10_000),
         });
         if (res.status !== 200) return stop(`npx mws serve --demo answered initialize with HTTP ${res.status}: ${await res.text()}`);
@@ -153,7 +186,8 @@ try {
         const cookie = login.headers.get('set-cookie')?.split(';')[0];
         const page = await fetch(new URL('/ui/', link), { headers: cookie ? { cookie } : {}, signal: AbortSignal.timeout(10_000) });
         const html = await page.text();
-        if (page.status !== 200 || !/<html/i.test(html)) return stop(`the window's page did not load from the package (HTTP ${page.status}).`);
+        if (page.status !== 200 || !/<html/i.test(html))
+          return stop(`the window's page did not load from the package (HTTP ${page.status}).`);
       } catch (e) {
         return stop(`npx mws serve --demo did not answer initialize: ${e.message}`);
       }

@@ -18,7 +18,8 @@ export function electronBinary(env = process.env, resolve = createRequire(import
     return { ok: false, why: 'the electron package is not installed (run npm install)' };
   }
   const pathFile = join(dir, 'path.txt');
-  if (!existsSync(pathFile)) return { ok: false, why: 'the Electron binary is not installed (it downloads on first use, which did not happen here)' };
+  if (!existsSync(pathFile))
+    return { ok: false, why: 'the Electron binary is not installed (it downloads on first use, which did not happen here)' };
   const bin = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
   return existsSync(bin) ? { ok: true, path: bin } : { ok: false, why: `the Electron binary is missing (${bin})` };
 }
@@ -32,6 +33,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     process.stderr.write(`npm start: cannot open the desktop app: ${e.why}.\n${HEADLESS_HINT}\n`);
     process.exit(1);
   }
-  const child = spawn(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['electron-vite', 'preview', ...process.argv.slice(2)], { stdio: 'inherit' });
+  const child = spawn(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['electron-vite', 'preview', ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
   child.on('exit', (code) => process.exit(code ?? 1));
 }

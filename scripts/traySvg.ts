@@ -7,10 +7,14 @@ export const MARKS: readonly Mark[] = ['healthy', 'degraded', 'paused', 'attenti
 const COLOURS: Record<Mark, string> = { healthy: '#2fa866', degraded: '#e0a020', paused: '#8a929e', attention: '#e8590c' };
 
 function mark(m: Mark, fill: string, template: boolean): string {
-  if (m === 'paused') return `<g fill="${fill}"><rect x="19.6" y="19" width="3.2" height="10" rx="1"/><rect x="25.2" y="19" width="3.2" height="10" rx="1"/></g>`;
+  if (m === 'paused')
+    return `<g fill="${fill}"><rect x="19.6" y="19" width="3.2" height="10" rx="1"/><rect x="25.2" y="19" width="3.2" height="10" rx="1"/></g>`;
   if (template && m === 'healthy') return '';
   if (template && m === 'degraded') return `<circle cx="24" cy="24" r="4.8" fill="none" stroke="#000" stroke-width="2.4"/>`;
-  const bang = m === 'attention' && !template ? `<rect x="23" y="20" width="2" height="5" rx="1" fill="#fff"/><rect x="23" y="26" width="2" height="2" rx="1" fill="#fff"/>` : '';
+  const bang =
+    m === 'attention' && !template
+      ? `<rect x="23" y="20" width="2" height="5" rx="1" fill="#fff"/><rect x="23" y="26" width="2" height="2" rx="1" fill="#fff"/>`
+      : '';
   return `<circle cx="24" cy="24" r="6" fill="${fill}"/>${bang}`;
 }
 

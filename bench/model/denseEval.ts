@@ -39,11 +39,20 @@ for (const dir of dirs) {
     const qv = new Map<string, Float32Array>();
     const qs = await e.embed(gold.map((g) => g.query));
     gold.forEach((g, i) => qv.set(g.query, qs[i]!));
-    const r = evaluate(() => (q, k) => {
-      const v = qv.get(q)!;
-      return entries.map((x, i) => ({ n: x.name, s: dot(v, tv[i]!) })).sort((a, b) => b.s - a.s).slice(0, k).map((h) => h.n);
-    }, gold);
-    console.log(`  ${`${name} (${gold.length} q, ${entries.length} tools)`.padEnd(36)} top-1 ${(r.top1 * 100).toFixed(1)} %  top-3 ${(r.top3 * 100).toFixed(1)} %  MRR ${r.mrr.toFixed(3)}  (${toolMs.toFixed(1)} ms/tool wall)`);
+    const r = evaluate(
+      () => (q, k) => {
+        const v = qv.get(q)!;
+        return entries
+          .map((x, i) => ({ n: x.name, s: dot(v, tv[i]!) }))
+          .sort((a, b) => b.s - a.s)
+          .slice(0, k)
+          .map((h) => h.n);
+      },
+      gold,
+    );
+    console.log(
+      `  ${`${name} (${gold.length} q, ${entries.length} tools)`.padEnd(36)} top-1 ${(r.top1 * 100).toFixed(1)} %  top-3 ${(r.top3 * 100).toFixed(1)} %  MRR ${r.mrr.toFixed(3)}  (${toolMs.toFixed(1)} ms/tool wall)`,
+    );
   }
   await e.close();
 }

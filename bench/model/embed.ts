@@ -20,7 +20,11 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
   return (d.user + d.system) / 1000;
 };
 const n = Number(process.argv[process.argv.indexOf('--tools') + 1]) || 400;
-console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 
 const catalog = generateCatalog(5000);
 const entries = [...new Toolbox(new Map([['bench', catalog.tools]]), false).all()];
@@ -34,12 +38,16 @@ await vectors.idle();
 const wall = performance.now() - t;
 const cpu = cpuMs(c);
 if (vectors.status().state !== 'ready') throw new Error(`the model did not load: ${vectors.status().warning}`);
-console.log(`embedded ${n} tools in ${(wall / 1000).toFixed(1)} s wall, ${(cpu / 1000).toFixed(1)} s CPU (model load included) → 5,000 tools ≈ ${((wall / n) * 5).toFixed(0)} s wall, ${((cpu / n) * 5).toFixed(0)} s CPU`);
+console.log(
+  `embedded ${n} tools in ${(wall / 1000).toFixed(1)} s wall, ${(cpu / 1000).toFixed(1)} s CPU (model load included) → 5,000 tools ≈ ${((wall / n) * 5).toFixed(0)} s wall, ${((cpu / n) * 5).toFixed(0)} s CPU`,
+);
 console.log(`RSS added by the model and ${n} vectors: ${(rss() - before).toFixed(0)} MB`);
 
 const lat: number[] = [];
 const lcpu: number[] = [];
-const queries = catalog.gold.map((g) => g.query).concat(['send an email to my colleague about the invoice', 'Tell me about the philosophy subject.']);
+const queries = catalog.gold
+  .map((g) => g.query)
+  .concat(['send an email to my colleague about the invoice', 'Tell me about the philosophy subject.']);
 for (let i = 0; i < 300; i++) {
   c = process.cpuUsage();
   t = performance.now();
@@ -49,7 +57,9 @@ for (let i = 0; i < 300; i++) {
   lcpu.push(cpuMs(c));
 }
 const pct = (a: number[], p: number) => [...a].sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * p))]!.toFixed(1);
-console.log(`query embedding: p50 ${pct(lat, 0.5)} ms, p99 ${pct(lat, 0.99)} ms wall; CPU p50 ${pct(lcpu, 0.5)} ms, p99 ${pct(lcpu, 0.99)} ms`);
+console.log(
+  `query embedding: p50 ${pct(lat, 0.5)} ms, p99 ${pct(lat, 0.99)} ms wall; CPU p50 ${pct(lcpu, 0.5)} ms, p99 ${pct(lcpu, 0.99)} ms`,
+);
 console.log(`RSS added after ${lat.length} queries: ${(rss() - before).toFixed(0)} MB`);
 
 // 5,000 tools from the cache: the file ToolVectors would have written, read by a new ToolVectors.
@@ -58,7 +68,12 @@ if ('error' in e) throw new Error(e.error.message);
 const fake = new Map<string, Float32Array>();
 const one = (await e.embed(['x']))[0]!;
 // Keys as ToolVectors computes them: embed nothing, only learn the keys through a twin that returns one vector.
-const keysOnly = new ToolVectors({ stateDir: undefined, log: silentLogger, load: async () => ({ model: e.model, dim: e.dim, embed: async (ts: string[]) => ts.map(() => one), close: async () => {} }), entries: () => entries });
+const keysOnly = new ToolVectors({
+  stateDir: undefined,
+  log: silentLogger,
+  load: async () => ({ model: e.model, dim: e.dim, embed: async (ts: string[]) => ts.map(() => one), close: async () => {} }),
+  entries: () => entries,
+});
 keysOnly.activate();
 await keysOnly.idle();
 for (const x of entries) fake.set(keyOf(keysOnly, x), one);
@@ -68,7 +83,9 @@ t = performance.now();
 c = process.cpuUsage();
 cached.activate();
 await cached.idle();
-console.log(`5,000 tools from the cache: ready in ${(performance.now() - t).toFixed(0)} ms wall, ${cpuMs(c).toFixed(0)} ms CPU (model already loaded), ${cached.status().embedded}/${cached.status().total} embedded, file ${(readFileSync(join(stateDir, VECTOR_CACHE_FILE)).length / 1e6).toFixed(1)} MB`);
+console.log(
+  `5,000 tools from the cache: ready in ${(performance.now() - t).toFixed(0)} ms wall, ${cpuMs(c).toFixed(0)} ms CPU (model already loaded), ${cached.status().embedded}/${cached.status().total} embedded, file ${(readFileSync(join(stateDir, VECTOR_CACHE_FILE)).length / 1e6).toFixed(1)} MB`,
+);
 await vectors.stop();
 await e.close();
 

@@ -13,7 +13,7 @@ import { generateCatalog } from '../genCatalog.js';
 const VARIANTS: Record<string, Record<string, unknown>> = {
   shipped: {},
   'memPattern off': { enableMemPattern: false },
-  'sequential': { executionMode: 'sequential' },
+  sequential: { executionMode: 'sequential' },
   'memPattern off + sequential': { enableMemPattern: false, executionMode: 'sequential' },
   'prepacking off': { extra: { session: { use_prepacking: '0' } } },
   'all off': { enableMemPattern: false, executionMode: 'sequential', extra: { session: { use_prepacking: '0' } } },
@@ -44,18 +44,48 @@ if (process.argv.includes('--child')) {
   const c2 = cpu();
   for (const q of queries) await e.embed([q]);
   const c3 = cpu();
-  console.log(JSON.stringify({ name, loadMs: c1 - c0, toolMs: (c2 - c1) / texts.length, queryMs: (c3 - c2) / queries.length, rssLoaded: loaded, rssAfter: rss() - before, peak: process.resourceUsage().maxRSS / 1e3 }));
+  console.log(
+    JSON.stringify({
+      name,
+      loadMs: c1 - c0,
+      toolMs: (c2 - c1) / texts.length,
+      queryMs: (c3 - c2) / queries.length,
+      rssLoaded: loaded,
+      rssAfter: rss() - before,
+      peak: process.resourceUsage().maxRSS / 1e3,
+    }),
+  );
   await e.close();
 } else {
-  console.log(`load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; ${n} tool texts, 200 queries, one process per variant`);
+  console.log(
+    `load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}; ${n} tool texts, 200 queries, one process per variant`,
+  );
   console.log('variant                       load CPU  per tool  per query  RSS loaded  RSS after');
   const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1]!.split(',') : Object.keys(VARIANTS);
   for (const name of only) {
-    const r = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', name, '--tools', String(n), ...(process.argv.includes('--chars') ? ['--chars', process.argv[process.argv.indexOf('--chars') + 1]!] : [])], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        fileURLToPath(import.meta.url),
+        '--child',
+        name,
+        '--tools',
+        String(n),
+        ...(process.argv.includes('--chars') ? ['--chars', process.argv[process.argv.indexOf('--chars') + 1]!] : []),
+      ],
+      { encoding: 'utf8' },
+    );
     const line = r.stdout.trim().split('\n').pop() ?? '';
     try {
       const x = JSON.parse(line) as { loadMs: number; toolMs: number; queryMs: number; rssLoaded: number; rssAfter: number };
-      console.log(`${name.padEnd(29)} ${x.loadMs.toFixed(0).padStart(5)} ms  ${x.toolMs.toFixed(1).padStart(5)} ms  ${x.queryMs.toFixed(1).padStart(6)} ms  ${x.rssLoaded.toFixed(0).padStart(6)} MB  ${x.rssAfter.toFixed(0).padStart(6)} MB`);
+      console.log(
+        `${name.padEnd(29)} ${x.loadMs.toFixed(0).padStart(5)} ms  ${x.toolMs.toFixed(1).padStart(5)} ms  ${x.queryMs.toFixed(1).padStart(6)} ms  ${x.rssLoaded.toFixed(0).padStart(6)} MB  ${x.rssAfter.toFixed(0).padStart(6)} MB`,
+      );
     } catch {
       console.log(`${name}: failed: ${r.stderr.slice(-400)}`);
     }

@@ -41,7 +41,10 @@ async function connect(record: InstanceRecord, stateDir: string): Promise<Contro
   try {
     token = (await readFile(tokenFile, 'utf8')).trim();
   } catch (err) {
-    throw new MwsError('instance_unreachable', `${describeHolder(record)} holds ${stateDir}, but its control token ${tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}). Run mws as the same user as that instance.`);
+    throw new MwsError(
+      'instance_unreachable',
+      `${describeHolder(record)} holds ${stateDir}, but its control token ${tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}). Run mws as the same user as that instance.`,
+    );
   }
   const api = httpControlClient(record.url!, token, INSTANCE_PROBE_MS);
   try {
@@ -50,7 +53,10 @@ async function connect(record: InstanceRecord, stateDir: string): Promise<Contro
     // A running instance that refused us (wrong token, bad request) is still the one to talk to; one
     // that does not answer is still the owner of the files, so the CLI must not work on them.
     if (err instanceof MwsError && (err.code as string) !== 'internal') return api;
-    throw new MwsError('instance_unreachable', `${describeHolder(record)} holds the state folder ${stateDir} but did not answer (${(err as Error).message}). Nothing was changed; try again, or stop that instance.`);
+    throw new MwsError(
+      'instance_unreachable',
+      `${describeHolder(record)} holds the state folder ${stateDir} but did not answer (${(err as Error).message}). Nothing was changed; try again, or stop that instance.`,
+    );
   }
   return api;
 }
@@ -73,7 +79,11 @@ async function findRunning(config: Config, end: number): Promise<{ api: ControlA
  * `listen`: with no instance running, the core this command starts also opens the listener (mws login
  * needs its /oauth/callback), on the config's port.
  */
-export async function openControl(config: Config, command = `mws ${process.argv[2] ?? ''}`.trim(), opts: { listen?: boolean } = {}): Promise<Control> {
+export async function openControl(
+  config: Config,
+  command = `mws ${process.argv[2] ?? ''}`.trim(),
+  opts: { listen?: boolean } = {},
+): Promise<Control> {
   const end = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     const live = await findRunning(config, end);
@@ -84,13 +94,18 @@ export async function openControl(config: Config, command = `mws ${process.argv[
     }
     // Nobody runs: this command owns the folder while it works (StateLock waits for a short holder).
     // The core is loaded only here: a command that talks to a running instance never loads it.
-    const [{ createApp }, { systemClock }, { silentLogger }] = await Promise.all([import('../core/app.js'), import('../core/clock.js'), import('../core/log.js')]);
+    const [{ createApp }, { systemClock }, { silentLogger }] = await Promise.all([
+      import('../core/app.js'),
+      import('../core/clock.js'),
+      import('../core/log.js'),
+    ]);
     const app = createApp({ config, clock: systemClock, log: silentLogger, lock: { command, waitMs: Math.max(0, end - Date.now()) } });
     try {
       await app.start({ listen: opts.listen === true, schedule: false });
     } catch (err) {
       // An instance started between the look and the lock: talk to it instead.
-      if (err instanceof MwsError && err.code === 'state_locked' && (err.data.holder as InstanceRecord | null)?.url && Date.now() < end) continue;
+      if (err instanceof MwsError && err.code === 'state_locked' && (err.data.holder as InstanceRecord | null)?.url && Date.now() < end)
+        continue;
       throw err;
     }
     return { api: app.control, source: 'config', close: () => app.stop() };

@@ -36,7 +36,8 @@ const COMMANDS: Record<string, Spec> = {
     usage: ['mws serve [--config FILE] [--port N] [--demo]'],
     options: { config: CONFIG, port: { type: 'string', arg: 'N', help: 'listen on this port (0: any free one)' }, demo: DEMO },
     positionals: 0,
-    run: async (io, v) => (await import('./commands/serve.js')).runServe(io, { config: str(v.config), port: parsePort(str(v.port)), demo: flag(v.demo) }),
+    run: async (io, v) =>
+      (await import('./commands/serve.js')).runServe(io, { config: str(v.config), port: parsePort(str(v.port)), demo: flag(v.demo) }),
   },
   init: {
     summary: 'write a starting config (never overwrites one)',
@@ -54,46 +55,101 @@ const COMMANDS: Record<string, Spec> = {
       only: { type: 'string', arg: 'NAMES', help: 'import only these servers (comma-separated names)' },
       'dry-run': { type: 'boolean', help: 'show what would be added and the client edit, change nothing' },
       'edit-client': { type: 'boolean', help: 'also rewrite the client file (a backup is kept next to it)' },
-      as: { type: 'string', arg: 'NAME=NEW', help: 'import the server NAME as the upstream NEW (when its name is taken here); comma-separated pairs' },
+      as: {
+        type: 'string',
+        arg: 'NAME=NEW',
+        help: 'import the server NAME as the upstream NEW (when its name is taken here); comma-separated pairs',
+      },
       agent: { type: 'string', arg: 'ID', help: 'the agent whose endpoint the client should use (default: default)' },
       json: JSON_OUT,
     },
     positionals: 1,
     run: async (io, v, pos) =>
-      (await import('./commands/import.js')).runImport(io, { config: str(v.config), file: pos[0], from: str(v.from), only: str(v.only), dryRun: flag(v['dry-run']), editClient: flag(v['edit-client']), agent: str(v.agent), json: flag(v.json), as: str(v.as) }),
+      (await import('./commands/import.js')).runImport(io, {
+        config: str(v.config),
+        file: pos[0],
+        from: str(v.from),
+        only: str(v.only),
+        dryRun: flag(v['dry-run']),
+        editClient: flag(v['edit-client']),
+        agent: str(v.agent),
+        json: flag(v.json),
+        as: str(v.as),
+      }),
   },
   search: {
     summary: 'the exact reply search_tools gives a model',
     usage: ['mws search "<query>" [--agent ID] [--limit N] [--json] [--explain]'],
     options: {
-      config: CONFIG, agent: AGENT, limit: { type: 'string', arg: 'N', help: 'at most N hits (1–50)' }, json: { type: 'boolean', help: 'print the exact reply the model gets, as JSON, instead of a table' }, demo: DEMO,
+      config: CONFIG,
+      agent: AGENT,
+      limit: { type: 'string', arg: 'N', help: 'at most N hits (1–50)' },
+      json: { type: 'boolean', help: 'print the exact reply the model gets, as JSON, instead of a table' },
+      demo: DEMO,
       explain: { type: 'boolean', help: 'show which query word matched which field of each hit (learned words included)' },
     },
     positionals: Infinity,
     run: async (io, v, pos) => {
       const limit = str(v.limit) === undefined ? undefined : Number(v.limit);
-      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 50)) throw new MwsError('usage', `--limit must be a whole number from 1 to 50 (got "${v.limit}").`);
-      return (await import('./commands/search.js')).runSearch(io, { ...common(v), query: pos.join(' ') || undefined, limit, explain: flag(v.explain) });
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 50))
+        throw new MwsError('usage', `--limit must be a whole number from 1 to 50 (got "${v.limit}").`);
+      return (await import('./commands/search.js')).runSearch(io, {
+        ...common(v),
+        query: pos.join(' ') || undefined,
+        limit,
+        explain: flag(v.explain),
+      });
     },
   },
   eval: {
     summary: 'offline search quality on any catalog and gold set',
-    usage: ['mws eval --catalog FILE --gold FILE [--json] [--engine hybrid|bm25f|dense|minisearch]', 'mws eval --catalog FILE --gold FILE [--train FILE | --split 0.5 [--seed N] [--by query|tool]] [--online]'],
+    usage: [
+      'mws eval --catalog FILE --gold FILE [--json] [--engine hybrid|bm25f|dense|minisearch]',
+      'mws eval --catalog FILE --gold FILE [--train FILE | --split 0.5 [--seed N] [--by query|tool]] [--online]',
+    ],
     options: {
-      catalog: { type: 'string', arg: 'FILE', help: 'a JSON file {"tools": [...]}' }, gold: { type: 'string', arg: 'FILE', help: 'a JSON array of {"query", "expected": [...]}' }, json: JSON_OUT, engine: { type: 'string', arg: 'NAME', help: 'hybrid (default: words and the sentence model), bm25f (words), dense (the model alone) or minisearch (plain BM25)' },
-      train: { type: 'string', arg: 'FILE', help: 'a gold file fed first as observed search→call pairs (learning), then --gold is evaluated' },
+      catalog: { type: 'string', arg: 'FILE', help: 'a JSON file {"tools": [...]}' },
+      gold: { type: 'string', arg: 'FILE', help: 'a JSON array of {"query", "expected": [...]}' },
+      json: JSON_OUT,
+      engine: {
+        type: 'string',
+        arg: 'NAME',
+        help: 'hybrid (default: words and the sentence model), bm25f (words), dense (the model alone) or minisearch (plain BM25)',
+      },
+      train: {
+        type: 'string',
+        arg: 'FILE',
+        help: 'a gold file fed first as observed search→call pairs (learning), then --gold is evaluated',
+      },
       split: { type: 'string', arg: 'F', help: 'split --gold: this share of it trains, the rest is evaluated' },
       seed: { type: 'string', arg: 'N', help: 'the seed of --split, or a range like 1-8 for the mean and spread over seeds' },
       by: { type: 'string', arg: 'HOW', help: 'split by query (default) or by tool (train and test share no tool)' },
       online: { type: 'boolean', help: 'learn as in use: each evaluated query is answered, then its search→call learned, before the next' },
     },
     positionals: 0,
-    run: async (io, v) => (await import('./commands/eval.js')).runEval(io, { catalog: str(v.catalog), gold: str(v.gold), json: flag(v.json), engine: str(v.engine), train: str(v.train), split: str(v.split), seed: str(v.seed), by: str(v.by), online: flag(v.online) }),
+    run: async (io, v) =>
+      (await import('./commands/eval.js')).runEval(io, {
+        catalog: str(v.catalog),
+        gold: str(v.gold),
+        json: flag(v.json),
+        engine: str(v.engine),
+        train: str(v.train),
+        split: str(v.split),
+        seed: str(v.seed),
+        by: str(v.by),
+        online: flag(v.online),
+      }),
   },
   learned: {
     summary: 'the words search learned for each tool from searches followed by a call; forget them',
     usage: ['mws learned [--tool NAME] [--agent ID] [--json]', 'mws learned forget TOOL [WORD]   every learned word of TOOL, or only WORD'],
-    options: { config: CONFIG, agent: { type: 'string', arg: 'ID', help: 'weigh as this agent sees them (its own searches count double)' }, tool: { type: 'string', arg: 'NAME', help: 'only this tool' }, json: JSON_OUT, demo: DEMO },
+    options: {
+      config: CONFIG,
+      agent: { type: 'string', arg: 'ID', help: 'weigh as this agent sees them (its own searches count double)' },
+      tool: { type: 'string', arg: 'NAME', help: 'only this tool' },
+      json: JSON_OUT,
+      demo: DEMO,
+    },
     positionals: 3,
     run: async (io, v, pos) => {
       const cmd = await import('./commands/learned.js');
@@ -102,24 +158,37 @@ const COMMANDS: Record<string, Spec> = {
         const tool = str(v.tool);
         return cmd.runForgetLearned(io, { ...common(v), tool: tool ?? pos[1], word: tool !== undefined ? pos[1] : pos[2] });
       }
-      if (pos.length) throw new MwsError('usage', `mws learned takes no words but "forget" (got "${pos[0]}"): \`mws learned [--tool NAME]\` lists learned words, \`mws learned forget TOOL [WORD]\` forgets them.`);
+      if (pos.length)
+        throw new MwsError(
+          'usage',
+          `mws learned takes no words but "forget" (got "${pos[0]}"): \`mws learned [--tool NAME]\` lists learned words, \`mws learned forget TOOL [WORD]\` forgets them.`,
+        );
       return cmd.runLearned(io, { ...common(v), tool: str(v.tool) });
     },
   },
   promote: {
-    summary: 'put a tool in an agent\'s working set',
+    summary: "put a tool in an agent's working set",
     usage: ['mws promote TOOL [--agent ID]'],
-    options: { config: CONFIG, agent: AGENT, json: JSON_OUT, demo: DEMO, 'dry-run': { type: 'boolean', help: '(moved: usage promotion is `mws cycle --dry-run`)' } },
+    options: {
+      config: CONFIG,
+      agent: AGENT,
+      json: JSON_OUT,
+      demo: DEMO,
+      'dry-run': { type: 'boolean', help: '(moved: usage promotion is `mws cycle --dry-run`)' },
+    },
     positionals: 1,
     run: async (io, v, pos) => {
       if (!pos[0]) {
-        throw new MwsError('usage', 'mws promote needs a tool name: `mws promote TOOL --agent ID` puts it in that agent\'s working set. To run usage promotion and the sweep now, use `mws cycle` (`mws cycle --dry-run` only shows the decisions).');
+        throw new MwsError(
+          'usage',
+          "mws promote needs a tool name: `mws promote TOOL --agent ID` puts it in that agent's working set. To run usage promotion and the sweep now, use `mws cycle` (`mws cycle --dry-run` only shows the decisions).",
+        );
       }
       return (await import('./commands/workingSet.js')).runPromote(io, { ...common(v), tool: pos[0] });
     },
   },
   demote: {
-    summary: 'take a tool out of an agent\'s working set (search still reaches it)',
+    summary: "take a tool out of an agent's working set (search still reaches it)",
     usage: ['mws demote TOOL [--agent ID]'],
     options: { config: CONFIG, agent: AGENT, json: JSON_OUT, demo: DEMO },
     positionals: 1,
@@ -128,16 +197,33 @@ const COMMANDS: Record<string, Spec> = {
   cycle: {
     summary: 'usage promotion and the sweep now: the decision table, applied unless --dry-run',
     usage: ['mws cycle [--dry-run] [--agent ID] [--json]'],
-    options: { config: CONFIG, agent: ONE_AGENT, json: JSON_OUT, demo: DEMO, 'dry-run': { type: 'boolean', help: 'show the decisions, change nothing' } },
+    options: {
+      config: CONFIG,
+      agent: ONE_AGENT,
+      json: JSON_OUT,
+      demo: DEMO,
+      'dry-run': { type: 'boolean', help: 'show the decisions, change nothing' },
+    },
     positionals: 0,
     run: async (io, v) => (await import('./commands/workingSet.js')).runCycle(io, { ...common(v), dryRun: flag(v['dry-run']) }),
   },
   sweep: {
     summary: 'demote idle tools now (with --dry-run: what a sweep would demote at a given time)',
-    usage: ['mws sweep [--agent ID] [--json]                    sweep now (runs usage promotion too, as `mws cycle`)', 'mws sweep --dry-run [--now ISO-TIME] [--agent ID]   only show what a sweep then would demote'],
-    options: { config: CONFIG, agent: ONE_AGENT, json: JSON_OUT, demo: DEMO, 'dry-run': { type: 'boolean', help: 'show the decisions, change nothing' }, now: { type: 'string', arg: 'ISO', help: 'with --dry-run: the time to sweep at, e.g. 2026-12-24T09:00:00Z' } },
+    usage: [
+      'mws sweep [--agent ID] [--json]                    sweep now (runs usage promotion too, as `mws cycle`)',
+      'mws sweep --dry-run [--now ISO-TIME] [--agent ID]   only show what a sweep then would demote',
+    ],
+    options: {
+      config: CONFIG,
+      agent: ONE_AGENT,
+      json: JSON_OUT,
+      demo: DEMO,
+      'dry-run': { type: 'boolean', help: 'show the decisions, change nothing' },
+      now: { type: 'string', arg: 'ISO', help: 'with --dry-run: the time to sweep at, e.g. 2026-12-24T09:00:00Z' },
+    },
     positionals: 0,
-    run: async (io, v) => (await import('./commands/workingSet.js')).runSweep(io, { ...common(v), dryRun: flag(v['dry-run']), now: str(v.now) }),
+    run: async (io, v) =>
+      (await import('./commands/workingSet.js')).runSweep(io, { ...common(v), dryRun: flag(v['dry-run']), now: str(v.now) }),
   },
   report: {
     summary: 'listed tools, context cost, calls, searches and history per agent',
@@ -156,35 +242,49 @@ const COMMANDS: Record<string, Spec> = {
       'mws approve TOOL --agent ID --revoke   withdraw a standing grant: it asks again next time',
     ],
     options: {
-      config: CONFIG, agent: AGENT, json: JSON_OUT, demo: DEMO,
+      config: CONFIG,
+      agent: AGENT,
+      json: JSON_OUT,
+      demo: DEMO,
       list: { type: 'boolean', help: 'also list standing grants' },
       once: { type: 'boolean', help: 'allow only the calls waiting now' },
       deny: { type: 'boolean', help: 'deny the waiting calls' },
       revoke: { type: 'boolean', help: 'withdraw the standing grant' },
     },
     positionals: 1,
-    run: async (io, v, pos) => (await import('./commands/approve.js')).runApprove(io, { ...common(v), tool: pos[0], list: flag(v.list), once: flag(v.once), deny: flag(v.deny), revoke: flag(v.revoke) }),
+    run: async (io, v, pos) =>
+      (await import('./commands/approve.js')).runApprove(io, {
+        ...common(v),
+        tool: pos[0],
+        list: flag(v.list),
+        once: flag(v.once),
+        deny: flag(v.deny),
+        revoke: flag(v.revoke),
+      }),
   },
   pause: {
     summary: 'pause the running proxy (clients are told to wait), or only automatic demotion',
     usage: ['mws pause [--demotion]'],
     options: { config: CONFIG, demotion: { type: 'boolean', help: 'pause only automatic demotion; the proxy keeps serving' } },
     positionals: 0,
-    run: async (io, v) => (await import('./commands/pause.js')).runPause(io, { config: str(v.config), demotion: flag(v.demotion), paused: true }),
+    run: async (io, v) =>
+      (await import('./commands/pause.js')).runPause(io, { config: str(v.config), demotion: flag(v.demotion), paused: true }),
   },
   resume: {
     summary: 'resume the proxy, or automatic demotion',
     usage: ['mws resume [--demotion]'],
     options: { config: CONFIG, demotion: { type: 'boolean', help: 'resume only automatic demotion' } },
     positionals: 0,
-    run: async (io, v) => (await import('./commands/pause.js')).runPause(io, { config: str(v.config), demotion: flag(v.demotion), paused: false }),
+    run: async (io, v) =>
+      (await import('./commands/pause.js')).runPause(io, { config: str(v.config), demotion: flag(v.demotion), paused: false }),
   },
   login: {
     summary: 'sign in to an OAuth upstream (prints the link, opens a browser when there is one, waits)',
     usage: ['mws login UPSTREAM [--no-browser]'],
     options: { config: CONFIG, 'no-browser': { type: 'boolean', help: 'only print the link' } },
     positionals: 1,
-    run: async (io, v, pos) => (await import('./commands/login.js')).runLogin(io, { config: str(v.config), vendor: pos[0], browser: !flag(v['no-browser']) }),
+    run: async (io, v, pos) =>
+      (await import('./commands/login.js')).runLogin(io, { config: str(v.config), vendor: pos[0], browser: !flag(v['no-browser']) }),
   },
   logout: {
     summary: 'sign out of an OAuth upstream (its tokens are revoked where the server supports it)',
@@ -194,7 +294,7 @@ const COMMANDS: Record<string, Spec> = {
     run: async (io, v, pos) => (await import('./commands/login.js')).runLogout(io, { config: str(v.config), vendor: pos[0] }),
   },
   ui: {
-    summary: 'a new one-time link to the running instance\'s settings window',
+    summary: "a new one-time link to the running instance's settings window",
     usage: ['mws ui [--revoke-all]'],
     options: { config: CONFIG, 'revoke-all': { type: 'boolean', help: 'end every open window session and unspent link instead' } },
     positionals: 0,
@@ -216,28 +316,48 @@ const COMMANDS: Record<string, Spec> = {
     },
     positionals: 4,
     run: async (io, v, pos) => {
-      if (pos[0] === 'set') return (await import('./commands/upstreamValue.js')).runUpstreamSet(io, { config: str(v.config), vendor: pos[1], key: pos[2], value: pos[3], stdin: flag(v.stdin) });
+      if (pos[0] === 'set')
+        return (await import('./commands/upstreamValue.js')).runUpstreamSet(io, {
+          config: str(v.config),
+          vendor: pos[1],
+          key: pos[2],
+          value: pos[3],
+          stdin: flag(v.stdin),
+        });
       const lines = str(v.lines) === undefined ? undefined : Number(v.lines);
-      if (lines !== undefined && (!Number.isInteger(lines) || lines < 1 || lines > 200)) throw new MwsError('usage', `--lines must be a whole number from 1 to 200 (got "${v.lines}").`);
+      if (lines !== undefined && (!Number.isInteger(lines) || lines < 1 || lines > 200))
+        throw new MwsError('usage', `--lines must be a whole number from 1 to 200 (got "${v.lines}").`);
       return (await import('./commands/upstream.js')).runUpstream(io, { config: str(v.config), json: flag(v.json), lines, rest: pos });
     },
   },
   secrets: {
-    summary: 'the secret store: list its names, or move config.json\'s plain-text secrets into it',
+    summary: "the secret store: list its names, or move config.json's plain-text secrets into it",
     usage: ['mws secrets [list] [--json]', 'mws secrets migrate [--json]'],
     options: { config: CONFIG, json: JSON_OUT },
     positionals: 1,
-    run: async (io, v, pos) => (await import('./commands/upstreamValue.js')).runSecrets(io, { config: str(v.config), action: pos[0], json: flag(v.json) }),
+    run: async (io, v, pos) =>
+      (await import('./commands/upstreamValue.js')).runSecrets(io, { config: str(v.config), action: pos[0], json: flag(v.json) }),
   },
   activity: {
     summary: 'the latest calls: agent, tool, upstream, duration, ok or error',
     usage: ['mws activity [--agent ID] [--limit N] [--json]'],
-    options: { config: CONFIG, agent: { type: 'string', arg: 'ID', help: 'only this agent\'s calls (default: every agent)' }, json: JSON_OUT, limit: { type: 'string', arg: 'N', help: 'the last N calls (1–1000, default 100)' } },
+    options: {
+      config: CONFIG,
+      agent: { type: 'string', arg: 'ID', help: "only this agent's calls (default: every agent)" },
+      json: JSON_OUT,
+      limit: { type: 'string', arg: 'N', help: 'the last N calls (1–1000, default 100)' },
+    },
     positionals: 0,
     run: async (io, v) => {
       const limit = str(v.limit) === undefined ? undefined : Number(v.limit);
-      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000)) throw new MwsError('usage', `--limit must be a whole number from 1 to 1000 (got "${v.limit}").`);
-      return (await import('./commands/activity.js')).runActivity(io, { config: str(v.config), agent: str(v.agent), json: flag(v.json), limit });
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 1000))
+        throw new MwsError('usage', `--limit must be a whole number from 1 to 1000 (got "${v.limit}").`);
+      return (await import('./commands/activity.js')).runActivity(io, {
+        config: str(v.config),
+        agent: str(v.agent),
+        json: flag(v.json),
+        limit,
+      });
     },
   },
   agent: {
@@ -246,7 +366,8 @@ const COMMANDS: Record<string, Spec> = {
     options: { config: CONFIG },
     positionals: 2,
     run: async (io, v, pos) => {
-      if (pos[0] !== 'token') throw new MwsError('usage', 'Usage: `mws agent token <agent-id>` makes a new bearer token for that agent and shows it once.');
+      if (pos[0] !== 'token')
+        throw new MwsError('usage', 'Usage: `mws agent token <agent-id>` makes a new bearer token for that agent and shows it once.');
       return (await import('./commands/agentToken.js')).runAgentToken(io, { config: str(v.config), agent: pos[1] });
     },
   },
@@ -275,7 +396,7 @@ function usage(): string {
     'Commands:',
     ...Object.entries(COMMANDS).map(([name, s]) => `  ${name.padEnd(width)}  ${s.summary}`),
     '',
-    '`mws <command> --help` shows a command\'s options. `mws --version` prints the version.',
+    "`mws <command> --help` shows a command's options. `mws --version` prints the version.",
     'Every command talks to the running instance when there is one, else works on the state files.',
   ].join('\n');
 }
@@ -283,7 +404,16 @@ function usage(): string {
 function commandHelp(name: string, s: Spec): string {
   const opts = Object.entries(s.options).map(([k, o]) => [`--${k}${o.arg ? ` ${o.arg}` : ''}`, o.help] as const);
   const width = Math.max(...opts.map(([k]) => k.length), 6);
-  return [`mws ${name}: ${s.summary}`, '', 'Usage:', ...s.usage.map((u) => `  ${u}`), '', 'Options:', ...opts.map(([k, h]) => `  ${k.padEnd(width)}  ${h}`), `  ${'--help'.padEnd(width)}  this help`].join('\n');
+  return [
+    `mws ${name}: ${s.summary}`,
+    '',
+    'Usage:',
+    ...s.usage.map((u) => `  ${u}`),
+    '',
+    'Options:',
+    ...opts.map(([k, h]) => `  ${k.padEnd(width)}  ${h}`),
+    `  ${'--help'.padEnd(width)}  this help`,
+  ].join('\n');
 }
 
 /** Unknown flags get one sentence with the closest known flag, not a parser's message and the whole usage. */
@@ -295,7 +425,10 @@ function checkFlags(name: string, s: Spec, args: string[]): void {
     const flagName = a.replace(/^--?/, '').split('=')[0]!;
     if (known.includes(flagName) || flagName === 'help' || flagName === 'h') continue;
     const near = closest(flagName, known);
-    throw new MwsError('usage', `mws ${name} has no option ${a.split('=')[0]}${near ? `; did you mean --${near}?` : '.'} (\`mws ${name} --help\` lists its options.)`);
+    throw new MwsError(
+      'usage',
+      `mws ${name} has no option ${a.split('=')[0]}${near ? `; did you mean --${near}?` : '.'} (\`mws ${name} --help\` lists its options.)`,
+    );
   }
 }
 
@@ -319,11 +452,17 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     if (!spec && command.startsWith('-')) {
       // A mistyped top-level flag (`mws --verison`): the closest of the flags mws takes before a command.
       const near = closest(command.replace(/^--?/, ''), ['version', 'help']);
-      throw new MwsError('usage', `There is no option ${command.split('=')[0]}${near ? `; did you mean --${near}?` : '.'} (\`mws --help\` lists the commands.)`);
+      throw new MwsError(
+        'usage',
+        `There is no option ${command.split('=')[0]}${near ? `; did you mean --${near}?` : '.'} (\`mws --help\` lists the commands.)`,
+      );
     }
     if (!spec) {
       const near = closest(command, Object.keys(COMMANDS));
-      throw new MwsError('usage', `There is no command "${command}"${near ? `; did you mean \`mws ${near}\`?` : '.'} (\`mws --help\` lists them.)`);
+      throw new MwsError(
+        'usage',
+        `There is no command "${command}"${near ? `; did you mean \`mws ${near}\`?` : '.'} (\`mws --help\` lists them.)`,
+      );
     }
     if (rest.includes('--help') || rest.includes('-h')) {
       io.out(commandHelp(command, spec));
@@ -340,11 +479,22 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       if (m) throw new MwsError('usage', `${m[1]} needs a value. (\`mws ${command} --help\` lists the options.)`);
       const b = /Option '(--[\w-]+)' does not take an argument/.exec((err as Error).message);
       if (b) throw new MwsError('usage', `${b[1]} is a switch and takes no value. (\`mws ${command} --help\` lists the options.)`);
-      throw new MwsError('usage', `${(err as Error).message.split('\n')[0]!.replace(/\.$/, '')}. (\`mws ${command} --help\` lists the options.)`);
+      throw new MwsError(
+        'usage',
+        `${(err as Error).message.split('\n')[0]!.replace(/\.$/, '')}. (\`mws ${command} --help\` lists the options.)`,
+      );
     }
     if (parsed.positionals.length > spec.positionals) {
-      const extra = parsed.positionals.slice(spec.positionals).map((p) => `"${p}"`).join(' ');
-      throw new MwsError('usage', spec.positionals === 0 ? `mws ${command} takes no words after it (got ${extra}).` : `mws ${command} takes at most ${spec.positionals === 1 ? 'one name' : `${spec.positionals} names`} (also got ${extra}); quote a name with spaces.`);
+      const extra = parsed.positionals
+        .slice(spec.positionals)
+        .map((p) => `"${p}"`)
+        .join(' ');
+      throw new MwsError(
+        'usage',
+        spec.positionals === 0
+          ? `mws ${command} takes no words after it (got ${extra}).`
+          : `mws ${command} takes at most ${spec.positionals === 1 ? 'one name' : `${spec.positionals} names`} (also got ${extra}); quote a name with spaces.`,
+      );
     }
     return await spec.run(io, parsed.values, parsed.positionals);
   } catch (err) {
@@ -355,6 +505,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
 function parsePort(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new MwsError('usage', `--port must be a whole number from 0 to 65535 (got "${v}").`);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new MwsError('usage', `--port must be a whole number from 0 to 65535 (got "${v}").`);
   return n;
 }

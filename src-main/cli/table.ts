@@ -4,7 +4,14 @@ export function table(head: string[], rows: Array<Array<string | number | null |
   // Cells often hold what an upstream or a client file named: control characters are shown escaped.
   const cells = [head, ...rows.map((r) => r.map((c) => (c === null || c === undefined ? '—' : printable(String(c)))))];
   const widths = head.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  return cells.map((r) => r.map((c, i) => (c ?? '').padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return cells
+    .map((r) =>
+      r
+        .map((c, i) => (c ?? '').padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** A tool's kind from its annotations, in the words the window uses. */
@@ -17,7 +24,10 @@ export function kindOf(t: { readOnly?: boolean; destructive?: boolean; readOnlyH
 /** The first sentence, cut at a word boundary to fit `max` characters. */
 export function brief(text: string | undefined, max = 72): string {
   if (!text) return '';
-  const first = text.split(/(?<=[.!?])\s/)[0]!.replace(/\s+/g, ' ').trim();
+  const first = text
+    .split(/(?<=[.!?])\s/)[0]!
+    .replace(/\s+/g, ' ')
+    .trim();
   if (first.length <= max) return first;
   const cut = first.slice(0, max - 1);
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).replace(/[\s,;:]+$/, '')}…`;

@@ -149,7 +149,13 @@ export function createApp(opts: AppOptions): App {
   const { router, notifyChanged } = routing;
   const reconfigure = reconfigurer(ctx, up, deciding, routing, opts.transform ? { transform: opts.transform } : {});
   const stateDir = ctx.config.stateDir;
-  const editor = new ConfigEditor(opts.configFile?.path, opts.configFile?.raw ?? {}, opts.configFile?.stateDirDefault ?? stateDir, reconfigure, log);
+  const editor = new ConfigEditor(
+    opts.configFile?.path,
+    opts.configFile?.raw ?? {},
+    opts.configFile?.stateDirDefault ?? stateDir,
+    reconfigure,
+    log,
+  );
   const ui = new UiSessions(ctx.now, () => ctx.config.uiSessions);
   /** The parts the app shows its callers, and the ControlApi works on. */
   const parts = { catalog, router, search, vectors, sets, gate, events };
@@ -191,7 +197,14 @@ export function createApp(opts: AppOptions): App {
     async start(so: StartOptions = {}) {
       // First of all: nothing touches the state folder's files before this process owns it.
       if (opts.lock !== false) {
-        stateLock = await StateLock.acquire(stateDir, { command: opts.lock?.command ?? (so.listen === false ? 'a Working Set command' : 'Working Set'), ...(opts.lock?.waitMs !== undefined ? { waitMs: opts.lock.waitMs } : {}) }, log);
+        stateLock = await StateLock.acquire(
+          stateDir,
+          {
+            command: opts.lock?.command ?? (so.listen === false ? 'a Working Set command' : 'Working Set'),
+            ...(opts.lock?.waitMs !== undefined ? { waitMs: opts.lock.waitMs } : {}),
+          },
+          log,
+        );
       }
       try {
         return await startOwned(so);
@@ -232,7 +245,10 @@ export function createApp(opts: AppOptions): App {
 
   async function startOwned(so: StartOptions): Promise<{ url: string }> {
     await ensureStateFolder(stateDir);
-    await checkStateFiles(stateDir, ctx.config.agents.map((a) => a.id));
+    await checkStateFiles(
+      stateDir,
+      ctx.config.agents.map((a) => a.id),
+    );
     // Owned now (the lock): a temp file here is one a killed writer left, never one being written.
     await removeLeftoverTemps([stateDir, join(stateDir, 'agents')], log);
     try {
@@ -240,7 +256,8 @@ export function createApp(opts: AppOptions): App {
       await learning.load();
       // What the kept pairs say is built off the request path, in slices, while the proxy starts (not
       // for a CLI command that opens the state folder without serving, nor with learning off).
-      if (so.listen !== false && learning.enabled) void learning.warmInSlices().catch((err: Error) => log.warn(`learned words could not be built: ${err.message}`));
+      if (so.listen !== false && learning.enabled)
+        void learning.warmInSlices().catch((err: Error) => log.warn(`learned words could not be built: ${err.message}`));
     } catch (err) {
       throw (err as NodeJS.ErrnoException).code ? stateFolderError(stateDir, err) : err;
     }
@@ -250,8 +267,17 @@ export function createApp(opts: AppOptions): App {
       const opened = await listen(
         host,
         port,
-        buildMounts(ctx, up, control, ui, token, { rendererDir: opts.rendererDir ?? DEFAULT_RENDERER_DIR, ...(opts.routes ? { routes: opts.routes } : {}) }),
-        opts.fastPath === false ? undefined : createFastPath(router, () => !runtime.proxyPaused, (agent, sid) => endpoints.get(agent)?.liveSession(sid)),
+        buildMounts(ctx, up, control, ui, token, {
+          rendererDir: opts.rendererDir ?? DEFAULT_RENDERER_DIR,
+          ...(opts.routes ? { routes: opts.routes } : {}),
+        }),
+        opts.fastPath === false
+          ? undefined
+          : createFastPath(
+              router,
+              () => !runtime.proxyPaused,
+              (agent, sid) => endpoints.get(agent)?.liveSession(sid),
+            ),
         listenOptions(ctx, opts.edgeTimes),
       ).catch((err: unknown) => Promise.reject(listenError(host, port, err)));
       listener = opened;

@@ -43,7 +43,10 @@ export class ManualClock implements Clock {
   }
   private runUntil(target: number): void {
     for (;;) {
-      const next = this.timers.reduce<(typeof this.timers)[number] | undefined>((a, x) => (x.due <= target && (!a || x.due < a.due) ? x : a), undefined);
+      const next = this.timers.reduce<(typeof this.timers)[number] | undefined>(
+        (a, x) => (x.due <= target && (!a || x.due < a.due) ? x : a),
+        undefined,
+      );
       if (!next) break;
       this.t = next.due;
       next.due += next.ms;

@@ -18,7 +18,6 @@ export const MODERN_REVISION = '2026-07-28';
 
 export { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY };
 
-
 /** Protocol versions of the 2025 session era (what a client sends after initialize). */
 export const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS.filter((v) => v < MODERN_REVISION));
 

@@ -68,7 +68,9 @@ export function logSafe(message: string): string {
     const code = c.charCodeAt(0);
     return code > 0xff ? `\\u${code.toString(16)}` : `\\x${code.toString(16).padStart(2, '0')}`;
   });
-  return escaped.length > MAX_LOG_MESSAGE ? `${escaped.slice(0, MAX_LOG_MESSAGE)}… (${escaped.length - MAX_LOG_MESSAGE} more characters)` : escaped;
+  return escaped.length > MAX_LOG_MESSAGE
+    ? `${escaped.slice(0, MAX_LOG_MESSAGE)}… (${escaped.length - MAX_LOG_MESSAGE} more characters)`
+    : escaped;
 }
 
 /** A client-supplied string quoted for a message: JSON-quoted (so escapes show) and cut. */

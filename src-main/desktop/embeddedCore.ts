@@ -28,12 +28,27 @@ export type EmbeddedCore = {
  * `cipher`: seals the secret store with the OS keychain (secretCipher.ts); without one it is the 0600 file `mws serve` uses.
  * `resourcesDir`: the packaged app's resources, where Forge's extraResource put model/ (undefined: the package's own).
  */
-export async function startEmbeddedCore(rendererDir: string, prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l, cipher?: SecretCipher, resourcesDir?: string): Promise<EmbeddedCore> {
+export async function startEmbeddedCore(
+  rendererDir: string,
+  prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l,
+  cipher?: SecretCipher,
+  resourcesDir?: string,
+): Promise<EmbeddedCore> {
   const modelDir = resourcesDir === undefined ? undefined : join(resourcesDir, 'model', DEFAULT_MODEL);
   const path = resolveConfigPath(undefined);
   const loaded = await prepare(await loadConfig(path));
   const secrets = new FileSecretStore(loaded.config.stateDir, stderrLogger, cipher);
-  const app = createApp({ config: loaded.config, clock: systemClock, log: stderrLogger, configFile: { path, raw: loaded.raw }, rendererDir, ...(modelDir ? { modelDir } : {}), lock: { command: 'the Working Set app', waitMs: 5_000 }, secrets, oauthStore: new SecretOAuthStore(secrets) });
+  const app = createApp({
+    config: loaded.config,
+    clock: systemClock,
+    log: stderrLogger,
+    configFile: { path, raw: loaded.raw },
+    rendererDir,
+    ...(modelDir ? { modelDir } : {}),
+    lock: { command: 'the Working Set app', waitMs: 5_000 },
+    secrets,
+    oauthStore: new SecretOAuthStore(secrets),
+  });
   await app.start();
   return {
     control: app.control,

@@ -14,7 +14,12 @@ export { EVENT_CHANNEL, INVOKE_CHANNEL };
 /** The part of IpcMain this uses, so a test can stand in for it. */
 export type IpcMainLike = Pick<IpcMain, 'handle' | 'removeHandler'>;
 
-export function registerControlIpc(ipc: IpcMainLike, control: ControlApi, events: CoreEvents, send: (channel: string, payload: unknown) => void): () => void {
+export function registerControlIpc(
+  ipc: IpcMainLike,
+  control: ControlApi,
+  events: CoreEvents,
+  send: (channel: string, payload: unknown) => void,
+): () => void {
   ipc.handle(INVOKE_CHANNEL, async (_e: IpcMainInvokeEvent, msg: unknown): Promise<Envelope> => {
     const { method, args } = (typeof msg === 'object' && msg !== null ? msg : {}) as { method?: unknown; args?: unknown };
     return dispatch(control, method, args ?? {});

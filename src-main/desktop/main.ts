@@ -21,10 +21,19 @@ async function initialize(): Promise<void> {
   const rendererDir = join(root, 'out', 'renderer');
   const prefs = openPrefsStore();
   // Packaged, the model sits beside app.asar (a native runtime cannot read inside the archive).
-  const core = await startEmbeddedCore(rendererDir, async (loaded) => (await migrateConfigPrefs(prefs, loaded, stderrLogger)).loaded, await safeStorageCipher(), app.isPackaged ? process.resourcesPath : undefined);
+  const core = await startEmbeddedCore(
+    rendererDir,
+    async (loaded) => (await migrateConfigPrefs(prefs, loaded, stderrLogger)).loaded,
+    await safeStorageCipher(),
+    app.isPackaged ? process.resourcesPath : undefined,
+  );
   const win = windowOpener({ rendererDir, preloadPath: join(root, 'out', 'preload', 'index.cjs'), prefs });
   stops.push(() => core.stop());
-  stops.push(registerControlIpc(ipcMain, withDesktopPrefs(core.control, prefs), core.events, (channel, payload) => win.webContents()?.send(channel, payload)));
+  stops.push(
+    registerControlIpc(ipcMain, withDesktopPrefs(core.control, prefs), core.events, (channel, payload) =>
+      win.webContents()?.send(channel, payload),
+    ),
+  );
   stops.push(startTray({ core, resourcesDir: join(root, 'resources'), openWindow: win.open, quit: () => app.quit() }));
   stops.push(startNotifier(core, prefs, win.open));
   stops.push(startLoginItem(prefs));

@@ -57,12 +57,34 @@ export function notices(batch: CoreEvent[], prefs: NotificationPrefs, ctx: Notic
     }
     for (const [vendor, status] of latest) {
       const was = before.get(vendor);
-      if (status === 'down') out.push({ title: `Upstream "${vendor}" is down`, body: 'Its tools stay listed from the last-good catalog; calls to them fail until it is back.', open: '#/upstreams' });
-      if (status === 'revoked') out.push({ title: `Upstream "${vendor}" refused access`, body: 'It answered 401/403: its tools leave every working set at the next sweep. Check its credentials.', open: '#/upstreams' });
-      if (status === 'needs-value') out.push({ title: `Upstream "${vendor}" needs a value`, body: 'It waits for a value you have not given yet (an API key, say): fill it in on the Upstreams screen, or with `mws upstream set`.', open: '#/upstreams' });
-      if (status === 'needs-sign-in') out.push({ title: `Upstream "${vendor}" waits for you to sign in`, body: 'Click, then Sign in on its row (the browser opens). Its tools stay listed meanwhile; calls to them say to sign in.', open: '#/upstreams' });
-      if (status === 'up' && was === 'needs-sign-in') out.push({ title: `Signed in to "${vendor}"`, body: 'Its tools answer again.', open: '#/upstreams' });
-      if (status === 'up' && (was === 'down' || was === 'revoked')) out.push({ title: `Upstream "${vendor}" is back`, body: 'Its tools answer again.', open: '#/upstreams' });
+      if (status === 'down')
+        out.push({
+          title: `Upstream "${vendor}" is down`,
+          body: 'Its tools stay listed from the last-good catalog; calls to them fail until it is back.',
+          open: '#/upstreams',
+        });
+      if (status === 'revoked')
+        out.push({
+          title: `Upstream "${vendor}" refused access`,
+          body: 'It answered 401/403: its tools leave every working set at the next sweep. Check its credentials.',
+          open: '#/upstreams',
+        });
+      if (status === 'needs-value')
+        out.push({
+          title: `Upstream "${vendor}" needs a value`,
+          body: 'It waits for a value you have not given yet (an API key, say): fill it in on the Upstreams screen, or with `mws upstream set`.',
+          open: '#/upstreams',
+        });
+      if (status === 'needs-sign-in')
+        out.push({
+          title: `Upstream "${vendor}" waits for you to sign in`,
+          body: 'Click, then Sign in on its row (the browser opens). Its tools stay listed meanwhile; calls to them say to sign in.',
+          open: '#/upstreams',
+        });
+      if (status === 'up' && was === 'needs-sign-in')
+        out.push({ title: `Signed in to "${vendor}"`, body: 'Its tools answer again.', open: '#/upstreams' });
+      if (status === 'up' && (was === 'down' || was === 'revoked'))
+        out.push({ title: `Upstream "${vendor}" is back`, body: 'Its tools answer again.', open: '#/upstreams' });
     }
   }
   return out;
@@ -74,14 +96,25 @@ export type ApprovalNotice = Notice & {
 };
 
 /** The notice for a call waiting for approval, or none when muted. */
-export function approvalNotice(call: PendingCall, prefs: NotificationPrefs, agentName: (id: string) => string, actionsSupported: boolean): ApprovalNotice | undefined {
+export function approvalNotice(
+  call: PendingCall,
+  prefs: NotificationPrefs,
+  agentName: (id: string) => string,
+  actionsSupported: boolean,
+): ApprovalNotice | undefined {
   if (!prefs.notifyApprovals) return undefined;
   const why = call.withdrawn ? 'Its definition changed since you allowed it.' : 'It can change things and has not been allowed yet.';
   return {
     title: `${agentName(call.agent)} wants to run ${call.tool}`,
     body: actionsSupported ? why : `${why} Click to answer in the approvals inbox.`,
     open: '#/inbox',
-    actions: actionsSupported ? [{ text: 'Allow once', answer: 'once' }, { text: 'Always allow', answer: 'always' }, { text: 'Deny', answer: 'deny' }] : [],
+    actions: actionsSupported
+      ? [
+          { text: 'Allow once', answer: 'once' },
+          { text: 'Always allow', answer: 'always' },
+          { text: 'Deny', answer: 'deny' },
+        ]
+      : [],
   };
 }
 

@@ -32,10 +32,22 @@ export function startNotifier(core: EmbeddedCore, prefs: PrefsStore, openWindow:
     if (e.type !== 'approvalPending' || !Notification.isSupported()) return;
     const n = approvalNotice(e.call, editablePrefs(prefs), name, process.platform === 'darwin');
     if (!n) return;
-    const note = new Notification({ title: n.title, body: n.body, actions: n.actions.map((a) => ({ type: 'button' as const, text: a.text })) });
+    const note = new Notification({
+      title: n.title,
+      body: n.body,
+      actions: n.actions.map((a) => ({ type: 'button' as const, text: a.text })),
+    });
     note.on('action', (_ev, index) => {
       const answer = n.actions[index]?.answer;
-      if (answer) void core.control.approve({ agent: e.call.agent, tool: e.call.tool, id: e.call.id, ...(answer === 'once' ? { once: true } : answer === 'deny' ? { deny: true } : {}) }).catch(() => {});
+      if (answer)
+        void core.control
+          .approve({
+            agent: e.call.agent,
+            tool: e.call.tool,
+            id: e.call.id,
+            ...(answer === 'once' ? { once: true } : answer === 'deny' ? { deny: true } : {}),
+          })
+          .catch(() => {});
     });
     note.on('click', () => openWindow(n.open));
     note.show();

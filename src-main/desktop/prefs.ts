@@ -24,8 +24,11 @@ export const prefsSchema = z.object({
   lastScreen: z
     .union([z.literal(''), z.string().regex(SCREEN_HASH)])
     .default('')
-    .meta({ description: 'The window\'s route (`#/agents/default`, …) when it was last left; \'\' for the first screen.' }),
-  migratedFromConfig: z.boolean().default(false).meta({ description: 'Set once the fields that older versions kept in the JSON config were moved here.' }),
+    .meta({ description: "The window's route (`#/agents/default`, …) when it was last left; '' for the first screen." }),
+  migratedFromConfig: z
+    .boolean()
+    .default(false)
+    .meta({ description: 'Set once the fields that older versions kept in the JSON config were moved here.' }),
 });
 
 export type WindowPlace = z.output<typeof windowPlaceSchema>;
@@ -36,14 +39,17 @@ export type NotificationPrefs = Pick<DesktopPrefs, 'notifyDemotions' | 'notifyUp
 
 /** The part the settings window edits: what older versions showed under `desktop` in the config. */
 export type EditablePrefs = NotificationPrefs & Pick<DesktopPrefs, 'startAtLogin'>;
-export const EDITABLE_KEYS = ['notifyDemotions', 'notifyUpstreams', 'notifyApprovals', 'startAtLogin'] as const satisfies ReadonlyArray<keyof EditablePrefs>;
+export const EDITABLE_KEYS = ['notifyDemotions', 'notifyUpstreams', 'notifyApprovals', 'startAtLogin'] as const satisfies ReadonlyArray<
+  keyof EditablePrefs
+>;
 
 export const PREFS_DEFAULTS: DesktopPrefs = prefsSchema.parse({});
 
 export type PrefsStore = Conf<DesktopPrefs>;
 
 /** Each key's JSON Schema, as conf's `schema` option takes them. */
-export const PREFS_JSON_SCHEMA = z.toJSONSchema(prefsSchema, { io: 'input', target: 'draft-2020-12' }).properties as unknown as Schema<DesktopPrefs>;
+export const PREFS_JSON_SCHEMA = z.toJSONSchema(prefsSchema, { io: 'input', target: 'draft-2020-12' })
+  .properties as unknown as Schema<DesktopPrefs>;
 
 /**
  * The store's options, shared by electron-store in the app and plain conf in the tests. conf refuses a
@@ -61,7 +67,12 @@ export function pref<K extends keyof DesktopPrefs>(store: PrefsStore, key: K): D
 const flag = (store: PrefsStore, key: keyof EditablePrefs): boolean => pref(store, key);
 
 export function editablePrefs(store: PrefsStore): EditablePrefs {
-  return { notifyDemotions: flag(store, 'notifyDemotions'), notifyUpstreams: flag(store, 'notifyUpstreams'), notifyApprovals: flag(store, 'notifyApprovals'), startAtLogin: flag(store, 'startAtLogin') };
+  return {
+    notifyDemotions: flag(store, 'notifyDemotions'),
+    notifyUpstreams: flag(store, 'notifyUpstreams'),
+    notifyApprovals: flag(store, 'notifyApprovals'),
+    startAtLogin: flag(store, 'startAtLogin'),
+  };
 }
 
 /** Sets the booleans given, ignoring anything else: the window sends back the whole section. */

@@ -23,7 +23,9 @@ export async function migrateConfigPrefs(store: PrefsStore, loaded: LoadedConfig
   try {
     await writeJsonAtomic(loaded.path, rest);
   } catch (err) {
-    log?.warn(`The desktop preferences were copied to the app's store, but ${loaded.path} could not be rewritten without its "desktop" block (${errorMessage(err)}); the block is ignored from now on.`);
+    log?.warn(
+      `The desktop preferences were copied to the app's store, but ${loaded.path} could not be rewritten without its "desktop" block (${errorMessage(err)}); the block is ignored from now on.`,
+    );
     return { loaded, moved };
   }
   return { loaded: { ...loaded, raw: rest }, moved };

@@ -4,7 +4,16 @@ import { Menu, Tray, clipboard, nativeImage, shell, type MenuItemConstructorOpti
 import { join } from 'node:path';
 import type { EmbeddedCore } from './embeddedCore.js';
 import type { StatusView } from '../core/control/api.js';
-import { buildTrayMenu, trayIcon, trayIconFile, trayTitle, trayTooltip, type MenuItem, type TrayAction, type TrayIcon } from './trayMenu.js';
+import {
+  buildTrayMenu,
+  trayIcon,
+  trayIconFile,
+  trayTitle,
+  trayTooltip,
+  type MenuItem,
+  type TrayAction,
+  type TrayIcon,
+} from './trayMenu.js';
 
 export type TrayDeps = { core: EmbeddedCore; resourcesDir: string; openWindow: (hash?: string) => void; quit: () => void };
 
@@ -21,7 +30,9 @@ export function startTray(d: TrayDeps): () => void {
   // Coloured marks that read on light and dark panels; on macOS template images (the file names end
   // in "Template", and the @2x files are picked up for dense screens) drawn in the menu bar's colours.
   const kinds: TrayIcon[] = ['healthy', 'degraded', 'paused', 'attention'];
-  const icons = Object.fromEntries(kinds.map((k) => [k, nativeImage.createFromPath(join(d.resourcesDir, trayIconFile(k, process.platform)))])) as Record<TrayIcon, ReturnType<typeof nativeImage.createFromPath>>;
+  const icons = Object.fromEntries(
+    kinds.map((k) => [k, nativeImage.createFromPath(join(d.resourcesDir, trayIconFile(k, process.platform)))]),
+  ) as Record<TrayIcon, ReturnType<typeof nativeImage.createFromPath>>;
   if (process.platform === 'darwin') Object.values(icons).forEach((i) => i.setTemplateImage(true));
   const tray = new Tray(icons.degraded);
   let status: StatusView | undefined;
@@ -37,8 +48,7 @@ export function startTray(d: TrayDeps): () => void {
       const r = await d.core.control.signIn({ vendor: a.vendor }).catch(() => undefined);
       if (r?.status === 'waiting' && r.url) await shell.openExternal(r.url);
       else d.openWindow('#/upstreams');
-    }
-    else if (a.kind === 'settings') d.openWindow();
+    } else if (a.kind === 'settings') d.openWindow();
     else d.quit();
   };
   const render = async () => {

@@ -54,18 +54,35 @@ export function trayTooltip(s: StatusView | undefined): string {
 }
 
 export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
-  if (!s) return [{ type: 'normal', label: 'Starting…', enabled: false }, { type: 'separator' }, { type: 'normal', label: 'Quit Working Set', enabled: true, action: { kind: 'quit' } }];
+  if (!s)
+    return [
+      { type: 'normal', label: 'Starting…', enabled: false },
+      { type: 'separator' },
+      { type: 'normal', label: 'Quit Working Set', enabled: true, action: { kind: 'quit' } },
+    ];
   // An upstream that waits for the user (a value, a sign-in) is not "down": it gets its own line to act on.
   const down = s.upstreams.filter((u) => u.status !== 'up' && u.status !== 'off' && !waitsForUser(u)).map((u) => u.vendor);
   const waiting = s.upstreams.filter((u) => waitsForUser(u) && u.status !== 'needs-sign-in');
   // Each server that waits for sign-in is named, with the item that opens its sign-in in the browser.
-  const signIns = s.upstreams.filter((u) => u.status === 'needs-sign-in').map((u): MenuItem => ({ type: 'normal', label: `Sign in to ${u.vendor}…`, enabled: true, action: { kind: 'signIn', vendor: u.vendor } }));
+  const signIns = s.upstreams
+    .filter((u) => u.status === 'needs-sign-in')
+    .map((u): MenuItem => ({
+      type: 'normal',
+      label: `Sign in to ${u.vendor}…`,
+      enabled: true,
+      action: { kind: 'signIn', vendor: u.vendor },
+    }));
   return [
     { type: 'normal', label: `${s.proxyPaused ? 'Paused' : 'Listening'} on ${s.url}/mcp`, enabled: false },
     // The same words as the window's header and `mws report` (shared/countWords.ts).
     { type: 'normal', label: `Upstreams: ${upstreamHealthWords(s.upstreams, down)}`, enabled: false },
     { type: 'normal', label: `Toolbox: ${toolboxWords(s.toolboxSize, s.upstreams)} · ${META_TOOLS_WORDS}`, enabled: false },
-    ...waiting.map((u): MenuItem => ({ type: 'normal', label: `${u.vendor} ${statusWord(u)}…`, enabled: true, action: { kind: 'settings' } })),
+    ...waiting.map((u): MenuItem => ({
+      type: 'normal',
+      label: `${u.vendor} ${statusWord(u)}…`,
+      enabled: true,
+      action: { kind: 'settings' },
+    })),
     ...(signIns.length ? [{ type: 'separator' } as const, ...signIns] : []),
     { type: 'separator' },
     s.pendingApprovals > 0
@@ -75,16 +92,14 @@ export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
     { type: 'checkbox', label: 'Pause proxy', checked: s.proxyPaused, action: { kind: 'toggleProxy' } },
     { type: 'checkbox', label: 'Pause automatic demotion', checked: s.demotionPaused, action: { kind: 'toggleDemotion' } },
     { type: 'separator' },
-    ...s.agents.map(
-      (a): MenuItem => ({
-        type: 'submenu',
-        label: `${a.name} — ${listedWords(a.size, a.cap)}`,
-        items: [
-          { type: 'normal', label: 'Copy endpoint URL', enabled: true, action: { kind: 'copyUrl', url: a.url } },
-          { type: 'normal', label: 'Open working set…', enabled: true, action: { kind: 'openAgent', agent: a.id } },
-        ],
-      }),
-    ),
+    ...s.agents.map((a): MenuItem => ({
+      type: 'submenu',
+      label: `${a.name} — ${listedWords(a.size, a.cap)}`,
+      items: [
+        { type: 'normal', label: 'Copy endpoint URL', enabled: true, action: { kind: 'copyUrl', url: a.url } },
+        { type: 'normal', label: 'Open working set…', enabled: true, action: { kind: 'openAgent', agent: a.id } },
+      ],
+    })),
     { type: 'separator' },
     { type: 'normal', label: 'Settings…', enabled: true, action: { kind: 'settings' } },
     { type: 'normal', label: 'Quit Working Set', enabled: true, action: { kind: 'quit' } },

@@ -17,7 +17,10 @@ export function windowOpener(d: WindowDeps): { open: (hash?: string) => void; we
       win.focus();
       return;
     }
-    const place = restoredPlace(windowPlace(d.prefs), screen.getAllDisplays().map((s) => s.workArea));
+    const place = restoredPlace(
+      windowPlace(d.prefs),
+      screen.getAllDisplays().map((s) => s.workArea),
+    );
     const w = new BrowserWindow({
       ...place.bounds,
       minWidth: MIN_SIZE.width,

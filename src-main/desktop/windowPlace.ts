@@ -16,8 +16,14 @@ export function restoredPlace(saved: WindowPlace | null, workAreas: Rect[]): Ope
   if (!saved) return { bounds: { ...DEFAULT_SIZE }, maximized: false };
   const width = Math.max(MIN_SIZE.width, Math.round(saved.width));
   const height = Math.max(MIN_SIZE.height, Math.round(saved.height));
-  const onScreen = workAreas.some((a) => overlap(saved.x, saved.x + width, a.x, a.x + a.width) >= VISIBLE && saved.y >= a.y && saved.y < a.y + a.height - 20);
-  if (!onScreen) return { bounds: { width: Math.min(width, DEFAULT_SIZE.width), height: Math.min(height, DEFAULT_SIZE.height) }, maximized: saved.maximized };
+  const onScreen = workAreas.some(
+    (a) => overlap(saved.x, saved.x + width, a.x, a.x + a.width) >= VISIBLE && saved.y >= a.y && saved.y < a.y + a.height - 20,
+  );
+  if (!onScreen)
+    return {
+      bounds: { width: Math.min(width, DEFAULT_SIZE.width), height: Math.min(height, DEFAULT_SIZE.height) },
+      maximized: saved.maximized,
+    };
   return { bounds: { x: Math.round(saved.x), y: Math.round(saved.y), width, height }, maximized: saved.maximized };
 }
 

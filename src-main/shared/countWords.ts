@@ -60,5 +60,7 @@ export function listingWords(size: number): string {
 
 /** "1 more in the working set is not listed now (its upstream is off or gone)", or '' when `more` is 0. */
 export function unlistedWords(more: number): string {
-  return more > 0 ? `${more} more in the working set ${more === 1 ? 'is' : 'are'} not listed now (${more === 1 ? 'its upstream is' : 'their upstreams are'} off or gone)` : '';
+  return more > 0
+    ? `${more} more in the working set ${more === 1 ? 'is' : 'are'} not listed now (${more === 1 ? 'its upstream is' : 'their upstreams are'} off or gone)`
+    : '';
 }

@@ -27,11 +27,20 @@ let evilBase: string;
 const evilPages = new Map<string, { html: string; headers?: Record<string, string> }>();
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('The window is not built: run `npm run build` first (npm test does).');
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    throw new Error('The window is not built: run `npm run build` first (npm test does).');
   const dir = tempDir('mws-frame-');
   const cfg = join(dir, 'config.json');
   const stateDir = join(dir, 'state');
-  writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: await deadPort() }, timeouts: { approvalMs: 600_000 } }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      upstreams: { demo: { builtin: 'demo' } },
+      stateDir,
+      listen: { port: await deadPort() },
+      timeouts: { approvalMs: 600_000 },
+    }),
+  );
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
   base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
   port = Number(new URL(base).port);
@@ -61,7 +70,9 @@ async function signedIn(context: BrowserContext, hash = '#/agents'): Promise<{ p
   });
   page.on('pageerror', (e) => violations.push(`page error: ${e.message}`));
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   await page.goto((await api.uiLink({})).url);
   await expect.poll(() => page.url(), { timeout: 30_000 }).toBe(`${base}/ui/`);
@@ -71,7 +82,7 @@ async function signedIn(context: BrowserContext, hash = '#/agents'): Promise<{ p
 }
 
 describe('every answer says it may not be framed', () => {
-  it('the window, its sign-in page, its redirect and the API carry X-Frame-Options and frame-ancestors; the window\'s CSP allows only its own scripts and styles', async () => {
+  it("the window, its sign-in page, its redirect and the API carry X-Frame-Options and frame-ancestors; the window's CSP allows only its own scripts and styles", async () => {
     const { url } = await api.uiLink({});
     const redirect = await rawRequest(base, 'GET', new URL(url).pathname + new URL(url).search);
     const cookie = String(redirect.headers['set-cookie']).split(';')[0]!;
@@ -93,7 +104,12 @@ describe('every answer says it may not be framed', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(String(answers.signIn.headers['content-security-policy'])).not.toContain('unsafe-inline');
     // The guard refuses a frame navigation before any route: even with the session cookie.
-    const framed = await rawRequest(base, 'GET', '/ui/', { cookie, 'sec-fetch-dest': 'iframe', 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-site' });
+    const framed = await rawRequest(base, 'GET', '/ui/', {
+      cookie,
+      'sec-fetch-dest': 'iframe',
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-site': 'same-site',
+    });
     expect(framed.status).toBe(403);
     expect(framed.body).toMatch(/cannot be shown inside a frame/);
   });
@@ -129,8 +145,13 @@ describe('a page on another loopback port', () => {
     const frames = page.frames().filter((f) => f !== page.mainFrame());
     expect(frames.length).toBeGreaterThan(0);
     for (const f of frames) {
-      expect(f.url(), 'a blocked frame shows Chromium\'s error page, not the window').not.toMatch(new RegExp(`^${base}/ui/`));
-      expect(await f.locator('[data-testid="status"], [data-testid="pending"]').count().catch(() => 0)).toBe(0);
+      expect(f.url(), "a blocked frame shows Chromium's error page, not the window").not.toMatch(new RegExp(`^${base}/ui/`));
+      expect(
+        await f
+          .locator('[data-testid="status"], [data-testid="pending"]')
+          .count()
+          .catch(() => 0),
+      ).toBe(0);
     }
     // The user's two clicks on the bait reach the bait, and the waiting destructive call still waits.
     await page.mouse.click(200, 200);
@@ -171,7 +192,11 @@ describe('a page on another loopback port', () => {
     expect(sent.find((c) => c.path === '/')?.httpOnly).toBe(true);
     // The open window still works, and so does a reload.
     const status = await windowPage.evaluate(async () => {
-      const r = await fetch('/control/status', { method: 'POST', headers: { 'content-type': 'application/json', 'x-mws-csrf': localStorage.getItem('mws-csrf')! }, body: '{}' });
+      const r = await fetch('/control/status', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-mws-csrf': localStorage.getItem('mws-csrf')! },
+        body: '{}',
+      });
       return r.status;
     });
     expect(status).toBe(200);
@@ -198,7 +223,10 @@ describe('a page on another loopback port', () => {
     });
     await page.goto(`${evilBase}/flood`);
     await page.waitForFunction(() => (window as unknown as { flooded?: boolean }).flooded === true, undefined, { timeout: 30_000 });
-    expect((await context.cookies()).filter((c) => c.name === name && c.path === '/'), 'the flood evicted the cookie').toEqual([]);
+    expect(
+      (await context.cookies()).filter((c) => c.name === name && c.path === '/'),
+      'the flood evicted the cookie',
+    ).toEqual([]);
     await windowPage.reload();
     await windowPage.getByTestId('status').waitFor({ timeout: 30_000 });
     expect(windowPage.url()).toMatch(new RegExp(`^${base}/ui/`));
@@ -207,7 +235,7 @@ describe('a page on another loopback port', () => {
     await context.close();
   }, 120_000);
 
-  it('gives a cookie back only for the window\'s own CSRF token in a header, from its own origin', async () => {
+  it("gives a cookie back only for the window's own CSRF token in a header, from its own origin", async () => {
     const post = (headers: Record<string, string>) => rawRequest(base, 'POST', '/ui/_session', headers);
     expect((await post({})).status).toBe(401);
     expect((await post({ 'x-mws-csrf': 'guess' })).status).toBe(401);
@@ -237,7 +265,16 @@ describe('the window under its CSP', () => {
   it('shows every screen with no CSP violation', async () => {
     const context = await browser.newContext();
     const { page, violations } = await signedIn(context);
-    for (const hash of ['#/agents/default', '#/agents/default/history', '#/inbox', '#/import', '#/upstreams', '#/search', '#/report', '#/general']) {
+    for (const hash of [
+      '#/agents/default',
+      '#/agents/default/history',
+      '#/inbox',
+      '#/import',
+      '#/upstreams',
+      '#/search',
+      '#/report',
+      '#/general',
+    ]) {
       await page.evaluate((h) => (location.hash = h), hash);
       await page.locator('main, [role="main"], section').first().waitFor();
       await page.getByTestId('status').waitFor();

@@ -21,7 +21,8 @@ let api: ControlApi;
 let written = 0;
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('The window is not built: run `npm run build` first (npm test does).');
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    throw new Error('The window is not built: run `npm run build` first (npm test does).');
   browser = await launchChromium();
   const dir = tempDir();
   const home = join(dir, 'home');
@@ -49,8 +50,10 @@ function overflow(page: Page): Promise<string[]> {
     document.querySelectorAll('table, pre, section').forEach((el, i) => {
       const box = el.parentElement!.getBoundingClientRect();
       const r = el.getBoundingClientRect();
-      if (el.scrollWidth > el.clientWidth + 1 && el.tagName !== 'PRE') out.push(`${el.tagName} #${i}: scrollWidth ${el.scrollWidth} > ${el.clientWidth}`);
-      if (r.right > box.right + 1 || r.right > innerWidth) out.push(`${el.tagName} #${i}: right edge ${Math.round(r.right)} past ${Math.round(Math.min(box.right, innerWidth))}`);
+      if (el.scrollWidth > el.clientWidth + 1 && el.tagName !== 'PRE')
+        out.push(`${el.tagName} #${i}: scrollWidth ${el.scrollWidth} > ${el.clientWidth}`);
+      if (r.right > box.right + 1 || r.right > innerWidth)
+        out.push(`${el.tagName} #${i}: right edge ${Math.round(r.right)} past ${Math.round(Math.min(box.right, innerWidth))}`);
     });
     return out;
   });
@@ -65,7 +68,15 @@ describe.each([1280, 800])('Import with realistic configs at %i px', (width) => 
       await page.goto(url);
       await page.evaluate(() => (location.hash = '#/import'));
       await page.getByTestId('import-table').nth(4).waitFor({ timeout: 30_000 });
-      expect(await page.getByTestId('import-source').locator('h2').allTextContents()).toEqual(expect.arrayContaining([expect.stringMatching(/^Claude Desktop/), expect.stringMatching(/^Claude Code/), expect.stringMatching(/^Cursor/), expect.stringMatching(/^VS Code/), expect.stringMatching(/^Codex/)]));
+      expect(await page.getByTestId('import-source').locator('h2').allTextContents()).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^Claude Desktop/),
+          expect.stringMatching(/^Claude Code/),
+          expect.stringMatching(/^Cursor/),
+          expect.stringMatching(/^VS Code/),
+          expect.stringMatching(/^Codex/),
+        ]),
+      );
       expect(await page.locator('[data-testid^="import-row-"]').count()).toBe(written);
       expect(await overflow(page)).toEqual([]);
 
@@ -77,15 +88,24 @@ describe.each([1280, 800])('Import with realistic configs at %i px', (width) => 
       // A long command is cut to a few lines on screen; its whole text is the tooltip.
       const where = page.getByTestId('import-where-desktop-observability-and-incident-management-server-0').first();
       const full = (await where.getAttribute('title'))!;
-      expect(full).toMatch(/^\/opt\/acme\/toolchains\/node-22\.11\.0\/bin\/npx -y @acme-internal-platform-engineering\/mcp-server-observability-and-incident-management-suite-0@1\.0\.0 --workspace \/home\/dana\/.+\/workspace-0 --log-level=debug$/);
+      expect(full).toMatch(
+        /^\/opt\/acme\/toolchains\/node-22\.11\.0\/bin\/npx -y @acme-internal-platform-engineering\/mcp-server-observability-and-incident-management-suite-0@1\.0\.0 --workspace \/home\/dana\/.+\/workspace-0 --log-level=debug$/,
+      );
       expect(await where.textContent()).toBe(full);
 
       // Every button and checkbox is inside the window's width (reachable by scrolling down only).
-      const past = await page.evaluate(() => [...document.querySelectorAll('main button, main input, main select')].map((el) => el.getBoundingClientRect()).filter((r) => r.width > 0 && (r.left < 0 || r.right > innerWidth)).length);
+      const past = await page.evaluate(
+        () =>
+          [...document.querySelectorAll('main button, main input, main select')]
+            .map((el) => el.getBoundingClientRect())
+            .filter((r) => r.width > 0 && (r.left < 0 || r.right > innerWidth)).length,
+      );
       expect(past).toBe(0);
 
       // An import's result (the client edit to make, with long commands) fits too.
-      const source = page.getByTestId('import-source').filter({ has: page.locator('h2', { hasText: width === 800 ? /^Cursor/ : /^Codex/ }) });
+      const source = page
+        .getByTestId('import-source')
+        .filter({ has: page.locator('h2', { hasText: width === 800 ? /^Cursor/ : /^Codex/ }) });
       const add = source.getByRole('button', { name: /^Add \d+ servers?$/ });
       await add.scrollIntoViewIfNeeded();
       const box = (await add.boundingBox())!;
@@ -101,7 +121,12 @@ describe.each([1280, 800])('Import with realistic configs at %i px', (width) => 
       const imported = width === 800 ? 'cursor-1' : 'codex-1';
       await page.getByTestId(`last-error-${imported}`).waitFor({ timeout: 30_000 });
       expect(await overflow(page)).toEqual([]);
-      const buttons = await page.evaluate(() => [...document.querySelectorAll('table[data-testid="upstreams"] button')].map((el) => el.getBoundingClientRect()).filter((r) => r.right > innerWidth).length);
+      const buttons = await page.evaluate(
+        () =>
+          [...document.querySelectorAll('table[data-testid="upstreams"] button')]
+            .map((el) => el.getBoundingClientRect())
+            .filter((r) => r.right > innerWidth).length,
+      );
       expect(buttons).toBe(0);
       const whereUp = page.getByTestId(`where-${imported}`);
       expect(await whereUp.getAttribute('title')).toBe(await whereUp.textContent());

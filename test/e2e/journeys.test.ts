@@ -7,7 +7,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/http.js';
-import { ROOT, deadPort, spawnTs, startHttpFixture, stdioFixture, waitForOutput, type HttpFixture, type Running } from '../helpers/processes.js';
+import {
+  ROOT,
+  deadPort,
+  spawnTs,
+  startHttpFixture,
+  stdioFixture,
+  waitForOutput,
+  type HttpFixture,
+  type Running,
+} from '../helpers/processes.js';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 
@@ -46,7 +55,8 @@ async function open(inst: Instance, hash: string, colorScheme: 'light' | 'dark' 
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
     // A refused edit is an HTTP 400 that the browser logs by itself; the page shows it at the field.
-    if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of 400/.test(m.text())) problems.push(`console error: ${m.text()}`);
+    if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of 400/.test(m.text()))
+      problems.push(`console error: ${m.text()}`);
   });
   await page.goto(url);
   await page.evaluate((h) => (location.hash = h), hash);
@@ -55,16 +65,34 @@ async function open(inst: Instance, hash: string, colorScheme: 'light' | 'dark' 
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('The window is not built: run `npm run build` first (npm test does).');
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    throw new Error('The window is not built: run `npm run build` first (npm test does).');
   mkdirSync(DOCS, { recursive: true });
   browser = await launchChromium();
   fixture = await startHttpFixture('stateless');
   // A home folder with a Cursor and a Claude Code config whose servers are local fixtures.
   home = tempDir('mws-home-');
   mkdirSync(join(home, '.cursor'), { recursive: true });
-  writeFileSync(join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: { fixture: { url: fixture.url }, 'Notes App': { command: 'notes-mcp', env: { NOTES_TOKEN: 'n_SECRET' } } } }, null, 2));
+  writeFileSync(
+    join(home, '.cursor', 'mcp.json'),
+    JSON.stringify(
+      { mcpServers: { fixture: { url: fixture.url }, 'Notes App': { command: 'notes-mcp', env: { NOTES_TOKEN: 'n_SECRET' } } } },
+      null,
+      2,
+    ),
+  );
   const stdio = stdioFixture();
-  writeFileSync(join(home, '.claude.json'), JSON.stringify({ numStartups: 3, mcpServers: { local: { type: 'stdio', command: stdio.command, args: stdio.args, env: { LOCAL_KEY: 'l_SECRET' } } } }, null, 2));
+  writeFileSync(
+    join(home, '.claude.json'),
+    JSON.stringify(
+      {
+        numStartups: 3,
+        mcpServers: { local: { type: 'stdio', command: stdio.command, args: stdio.args, env: { LOCAL_KEY: 'l_SECRET' } } },
+      },
+      null,
+      2,
+    ),
+  );
   [fresh, busy] = await Promise.all([
     start({ serverName: 'toolbox' }, { HOME: home }),
     start({ upstreams: { demo: { builtin: 'demo' } }, agents: [{ id: 'default' }, { id: 'codex', name: 'Codex' }] }),
@@ -113,17 +141,26 @@ describe('a new user', () => {
     await claude.getByText(/Also rewrite Claude Code's file/).click();
     await claude.getByRole('button', { name: 'Add 1 server' }).click();
     await claude.getByTestId('import-result').waitFor();
-    expect(await claude.getByTestId('import-result').textContent()).toMatch(/the file was rewritten; the old one is .*\.claude\.json\..*\.bak/);
-    expect(JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')).mcpServers).toEqual({ toolbox: { type: 'http', url: `${fresh.base}/mcp` } });
+    expect(await claude.getByTestId('import-result').textContent()).toMatch(
+      /the file was rewritten; the old one is .*\.claude\.json\..*\.bak/,
+    );
+    expect(JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')).mcpServers).toEqual({
+      toolbox: { type: 'http', url: `${fresh.base}/mcp` },
+    });
     // The key went to the secret store: config.json names it by reference.
-    expect(JSON.parse(readFileSync(fresh.cfg, 'utf8')).upstreams).toEqual({ fixture: { url: fixture.url }, local: { ...stdioFixture(), env: { LOCAL_KEY: '${secret:upstreams.local.env.LOCAL_KEY}' } } });
+    expect(JSON.parse(readFileSync(fresh.cfg, 'utf8')).upstreams).toEqual({
+      fixture: { url: fixture.url },
+      local: { ...stdioFixture(), env: { LOCAL_KEY: '${secret:upstreams.local.env.LOCAL_KEY}' } },
+    });
     expect(readFileSync(fresh.cfg, 'utf8')).not.toContain('l_SECRET');
     // The running instance serves both at once; the first-run card is gone.
     await page.getByRole('button', { name: 'Upstreams', exact: true }).click();
     await expect.poll(() => page.getByTestId('tools-fixture').textContent(), { timeout: 20_000 }).toBe('8');
     // The upstream's row opens to its tools, with their kinds.
     await page.getByRole('button', { name: 'Show the tools of fixture' }).click();
-    await expect.poll(() => page.getByTestId('tool-list-fixture').textContent()).toMatch(/fixture__echo\s*read-only\s*—\s*Echo the text back\./);
+    await expect
+      .poll(() => page.getByTestId('tool-list-fixture').textContent())
+      .toMatch(/fixture__echo\s*read-only\s*—\s*Echo the text back\./);
     await page.getByRole('button', { name: 'Agents', exact: true }).click();
     expect(await page.getByTestId('first-run').count()).toBe(0);
     await page.close();
@@ -139,33 +176,43 @@ describe('a new user', () => {
     await page.getByLabel('Cap', { exact: true }).fill('20');
     await page.getByLabel('Idle window', { exact: true }).fill('0');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    expect(await page.getByTestId('error-idleWindowDays').textContent()).toMatch(/^The idle window is a number of days from 1 to 3650 \(not 0\)/);
+    expect(await page.getByTestId('error-idleWindowDays').textContent()).toMatch(
+      /^The idle window is a number of days from 1 to 3650 \(not 0\)/,
+    );
     // New agent with an id that is not a slug.
     await page.getByLabel('New agent id').fill('My Agent');
     await page.getByRole('button', { name: 'Create' }).click();
-    expect(await page.getByTestId('error-id').textContent()).toBe('An id may use lowercase letters, digits and dashes (up to 48), and starts with a letter or digit — for example "codex".');
+    expect(await page.getByTestId('error-id').textContent()).toBe(
+      'An id may use lowercase letters, digits and dashes (up to 48), and starts with a letter or digit — for example "codex".',
+    );
 
     // Upstream form: empty URL, a bad name, a mistyped command, nothing listening.
     await page.getByRole('button', { name: 'Upstreams', exact: true }).click();
     await page.getByRole('button', { name: 'Test' }).click();
-    expect(await page.getByTestId('error-url').textContent()).toBe('Give the server\'s URL, for example http://127.0.0.1:4483/mcp.');
+    expect(await page.getByTestId('error-url').textContent()).toBe("Give the server's URL, for example http://127.0.0.1:4483/mcp.");
     expect(await page.getByRole('button', { name: 'Test' }).isEnabled()).toBe(true); // not stuck at "Testing…"
     await page.getByLabel('Upstream name').fill('My Mail');
     await page.getByLabel('URL').fill(`http://127.0.0.1:${await deadPort()}/mcp`);
     await page.getByRole('button', { name: 'Add' }).click();
     expect(await page.getByTestId('error-vendor').textContent()).toMatch(/^A name may use lowercase letters, digits and dashes/);
     await page.getByRole('button', { name: 'Test' }).click();
-    await expect.poll(() => page.getByTestId('test-result').textContent(), { timeout: 20_000 }).toMatch(/^Failed: Nothing answers at http:\/\/127\.0\.0\.1:\d+\/mcp\. Check that the server is running/);
+    await expect
+      .poll(() => page.getByTestId('test-result').textContent(), { timeout: 20_000 })
+      .toMatch(/^Failed: Nothing answers at http:\/\/127\.0\.0\.1:\d+\/mcp\. Check that the server is running/);
     await page.getByLabel('Kind').selectOption('stdio');
     await page.getByLabel('Command').fill('mcp-server-everythin');
     await page.getByRole('button', { name: 'Test' }).click();
-    await expect.poll(() => page.getByTestId('test-result').textContent(), { timeout: 20_000 }).toBe('Failed: The command `mcp-server-everythin` was not found. Check the spelling, or give its full path.');
+    await expect
+      .poll(() => page.getByTestId('test-result').textContent(), { timeout: 20_000 })
+      .toBe('Failed: The command `mcp-server-everythin` was not found. Check the spelling, or give its full path.');
 
     // General: a port out of range.
     await page.getByRole('button', { name: 'General' }).click();
     await page.getByLabel('Port').fill('70000');
     await page.getByRole('button', { name: 'Save' }).click();
-    expect(await page.getByTestId('error-port').textContent()).toBe('The port is a whole number from 0 to 65535 (not 70000); 0 picks a free one.');
+    expect(await page.getByTestId('error-port').textContent()).toBe(
+      'The port is a whole number from 0 to 65535 (not 70000); 0 picks a free one.',
+    );
     const body = (await page.locator('body').textContent()) ?? '';
     expect(body).not.toMatch(/config field|ENOENT|fetch failed/);
     await page.close();
@@ -173,7 +220,7 @@ describe('a new user', () => {
 });
 
 describe('signing in', () => {
-  it('sends / to the window\'s sign-in page, and a reused link to a styled page that says what to do', SLOW, async () => {
+  it("sends / to the window's sign-in page, and a reused link to a styled page that says what to do", SLOW, async () => {
     const page = await browser.newPage({ colorScheme: 'dark' });
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     const res = await page.goto(`${busy.base}/`);
@@ -197,21 +244,35 @@ describe('signing in', () => {
 });
 
 describe('the approvals inbox', () => {
-  it('collects every agent\'s waiting calls, answers them, and withdraws a standing grant', SLOW, async () => {
+  it("collects every agent's waiting calls, answers them, and withdraws a standing grant", SLOW, async () => {
     const main = await connectClient(`${busy.base}/mcp`, 'auto', 'inbox-main');
     const codex = await connectClient(`${busy.base}/mcp/codex`, 'legacy', 'inbox-codex');
     clients.push(main, codex);
     const page = await open(busy, '#/agents/default');
-    const sent = main.client.callTool({ name: 'demo__mail_send_message', arguments: { to: ['dana@example.com'], subject: 'Launch', body: 'It slipped a week.' } });
+    const sent = main.client.callTool({
+      name: 'demo__mail_send_message',
+      arguments: { to: ['dana@example.com'], subject: 'Launch', body: 'It slipped a week.' },
+    });
     const deleted = codex.client.callTool({ name: 'demo__drive_delete_file', arguments: { fileId: 'f-42' } });
-    await expect.poll(() => page.getByTestId('inbox-badge').textContent().catch(() => '')).toBe('2 waiting for approval');
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('inbox-badge')
+          .textContent()
+          .catch(() => ''),
+      )
+      .toBe('2 waiting for approval');
     expect(await page.getByTestId('waiting-codex').textContent()).toBe('1 waiting');
     await page.getByTestId('inbox-badge').click();
     const cards = page.getByTestId('pending');
     await expect.poll(() => cards.count()).toBe(2);
     const mail = cards.filter({ hasText: 'demo__mail_send_message' });
-    expect(await mail.textContent()).toMatch(/Default\s*demo__mail_send_message\s*write.*waited \d+ s · \d+ (s|min) left.*send an email.*dana@example\.com/s);
-    expect(await cards.filter({ hasText: 'demo__drive_delete_file' }).textContent()).toMatch(/Codex\s*demo__drive_delete_file\s*destructive/);
+    expect(await mail.textContent()).toMatch(
+      /Default\s*demo__mail_send_message\s*write.*waited \d+ s · \d+ (s|min) left.*send an email.*dana@example\.com/s,
+    );
+    expect(await cards.filter({ hasText: 'demo__drive_delete_file' }).textContent()).toMatch(
+      /Codex\s*demo__drive_delete_file\s*destructive/,
+    );
     for (const scheme of ['light', 'dark'] as const) {
       const shot = scheme === 'light' ? page : await open(busy, '#/inbox', 'dark');
       await shot.getByTestId('pending').first().waitFor();
@@ -229,7 +290,10 @@ describe('the approvals inbox', () => {
     await page.getByRole('button', { name: 'Withdraw demo__mail_send_message for Default' }).click();
     await grants.waitFor({ state: 'detached' });
     // Withdrawn: the next call asks again, and "Allow once" runs it without a grant.
-    const again = main.client.callTool({ name: 'demo__mail_send_message', arguments: { to: ['lee@example.com'], subject: 'Hi', body: 'x' } });
+    const again = main.client.callTool({
+      name: 'demo__mail_send_message',
+      arguments: { to: ['lee@example.com'], subject: 'Hi', body: 'x' },
+    });
     await page.getByRole('button', { name: 'Allow demo__mail_send_message once' }).click();
     expect(textOf(await again)).toContain('"ok":true');
     expect(await page.getByText('No tool is allowed without asking yet.').count()).toBe(1);
@@ -237,14 +301,20 @@ describe('the approvals inbox', () => {
     await page.getByRole('button', { name: 'Search playground' }).click();
     await page.getByLabel('Query').fill('delete a file');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect.poll(() => page.getByTestId('hits').locator('tbody tr').first().textContent()).toMatch(/^1demo__drive_delete_filedestructive/);
+    await expect
+      .poll(() => page.getByTestId('hits').locator('tbody tr').first().textContent())
+      .toMatch(/^1demo__drive_delete_filedestructive/);
     await page.close();
   });
 
   it('shows the agent page with its endpoint (README screenshots) and deletes an agent without errors', SLOW, async () => {
     for (const scheme of ['light', 'dark'] as const) {
       const page = await open(busy, '#/agents/codex', scheme);
-      await page.getByText('Endpoint').first().waitFor().catch(() => {});
+      await page
+        .getByText('Endpoint')
+        .first()
+        .waitFor()
+        .catch(() => {});
       await page.screenshot({ path: join(DOCS, `agent-${scheme}.png`), fullPage: true });
       await page.close();
     }

@@ -19,12 +19,16 @@ let base: string;
 let agentClient: TestClient;
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('The window is not built: run `npm run build` first (npm test does).');
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    throw new Error('The window is not built: run `npm run build` first (npm test does).');
   browser = await launchChromium();
   const dir = tempDir();
   const cfg = join(dir, 'config.json');
   stateDir = join(dir, 'state');
-  writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }),
+  );
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
   base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
   agentClient = await connectClient(`${base}/mcp`, 'auto', 'e2e-learn');
@@ -38,7 +42,12 @@ afterAll(async () => {
 
 describe('learned words in the window', () => {
   it('shows per tool the words a search→call taught it, and forgets them', async () => {
-    const first = async () => (JSON.parse(textOf(await agentClient.client.callTool({ name: 'search_tools', arguments: { query: 'buy a monitor on a web page' } }))) as { results: Array<{ name: string }> }).results[0]?.name;
+    const first = async () =>
+      (
+        JSON.parse(
+          textOf(await agentClient.client.callTool({ name: 'search_tools', arguments: { query: 'buy a monitor on a web page' } })),
+        ) as { results: Array<{ name: string }> }
+      ).results[0]?.name;
     // Ranks are compared once the sentence model has read every tool (the first search starts it).
     const api = httpControlClient(base, readFileSync(join(stateDir, 'control-token'), 'utf8').trim());
     await first();
@@ -65,7 +74,10 @@ describe('learned words in the window', () => {
     await expect.poll(() => row.textContent()).not.toContain('monitor');
     expect(await row.textContent()).toContain('buy');
     await page.getByRole('button', { name: 'Forget the words of demo__browser_get_page_text' }).click();
-    await page.getByRole('status').filter({ hasText: /Forgot \d+ searches that led to demo__browser_get_page_text/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Forgot \d+ searches that led to demo__browser_get_page_text/ })
+      .waitFor();
     await expect.poll(() => row.count()).toBe(0);
     await page.close();
     expect(await first()).toBe(before);

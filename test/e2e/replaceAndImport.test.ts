@@ -34,7 +34,8 @@ async function open(hash: string, width: number): Promise<Page> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('The window is not built: run `npm run build` first (npm test does).');
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    throw new Error('The window is not built: run `npm run build` first (npm test does).');
   browser = await launchChromium();
   dir = tempDir();
   cfg = join(dir, 'config.json');
@@ -44,12 +45,21 @@ beforeAll(async () => {
   writeFileSync(cfg, JSON.stringify({ upstreams: { memory }, stateDir, listen: { port: 0 }, timeouts: { listMs: 2_000 } }, null, 2));
   serve = spawnTs(MWS, ['serve', '--config', cfg], { HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
   base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
-  writeFileSync(join(home, '.cursor', 'mcp.json'), JSON.stringify({ mcpServers: {
-    toolbox: { url: `${base}/mcp` },
-    memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
-    'memory-too': memory,
-    fresh: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)', 'fresh'] },
-  } }, null, 2));
+  writeFileSync(
+    join(home, '.cursor', 'mcp.json'),
+    JSON.stringify(
+      {
+        mcpServers: {
+          toolbox: { url: `${base}/mcp` },
+          memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] },
+          'memory-too': memory,
+          fresh: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)', 'fresh'] },
+        },
+      },
+      null,
+      2,
+    ),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -75,7 +85,9 @@ describe.each([1280, 800])('at %i px', (width) => {
     await page.getByRole('button', { name: 'Add' }).click();
     await expect.poll(() => JSON.stringify(onDisk().upstreams.memory)).toBe(JSON.stringify({ url: 'http://127.0.0.1:9/mcp' }));
     const baks = readdirSync(dir).filter((f) => /^config\.json\..+\.bak$/.test(f));
-    expect(baks.some((b) => JSON.stringify(JSON.parse(readFileSync(join(dir, b), 'utf8')).upstreams.memory) === JSON.stringify(memory))).toBe(true);
+    expect(
+      baks.some((b) => JSON.stringify(JSON.parse(readFileSync(join(dir, b), 'utf8')).upstreams.memory) === JSON.stringify(memory)),
+    ).toBe(true);
     // Put it back for the next width (through the API, as an edit says it replaces).
     const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
     await httpControlClient(base, token).saveUpstream({ vendor: 'memory', upstream: memory, replace: true });
@@ -109,7 +121,7 @@ describe.each([1280, 800])('at %i px', (width) => {
 });
 
 describe('General → Save with --port (issue 22, item 3)', () => {
-  it('shows the config\'s port, says which one this run listens on, and saves without writing --port into the file', async () => {
+  it("shows the config's port, says which one this run listens on, and saves without writing --port into the file", async () => {
     const d = tempDir();
     const file = join(d, 'config.json');
     const sd = join(d, 'state');

@@ -36,18 +36,24 @@ async function open(hash: string, width: number, height = 800): Promise<Page> {
 const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('The window is not built: run `npm run build` first (npm test does).');
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    throw new Error('The window is not built: run `npm run build` first (npm test does).');
   browser = await launchChromium();
   const dir = tempDir();
   const home = join(dir, 'home');
   cpSync(join(ROOT, 'test', 'fixtures', 'import', 'home'), home, { recursive: true });
   cfg = join(dir, 'config.json');
   stateDir = join(dir, 'state');
-  writeFileSync(cfg, JSON.stringify({
-    upstreams: { demo: { builtin: 'demo' }, s: { command: process.execPath, args: longArgs }, bad: failing },
-    stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 },
-    agents: [{ id: 'default' }, { id: 'bot', token: BOT_TOKEN }],
-  }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      upstreams: { demo: { builtin: 'demo' }, s: { command: process.execPath, args: longArgs }, bad: failing },
+      stateDir,
+      listen: { port: 0 },
+      timeouts: { listMs: 20_000 },
+      agents: [{ id: 'default' }, { id: 'bot', token: BOT_TOKEN }],
+    }),
+  );
   serve = spawnMws(['serve', '--config', cfg], { HOME: home });
   base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
   agent = await connectClient(`${base}/mcp`, 'auto', 'e2e-run');
@@ -75,7 +81,14 @@ describe.each([1280, 800])('the window at %i px', (width) => {
     const page = await open('#/upstreams', width, 600);
     await page.locator('tr[data-vendor="s"]').getByRole('button', { name: 'Edit' }).click();
     const form = page.getByRole('region', { name: 'Edit upstream' });
-    await expect.poll(() => form.evaluate((el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight; })).toBe(true);
+    await expect
+      .poll(() =>
+        form.evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          return r.top >= 0 && r.top < window.innerHeight;
+        }),
+      )
+      .toBe(true);
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Command');
     await page.close();
   });
@@ -136,7 +149,9 @@ describe('words and buttons', () => {
     const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
     const api = httpControlClient(base, token);
     for (const v of ['demo', 's', 'bad']) await api.setUpstreamEnabled({ vendor: v, enabled: false });
-    await expect.poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 }).toMatch(/3 upstreams off · no tools · 4 meta-tools/);
+    await expect
+      .poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 })
+      .toMatch(/3 upstreams off · no tools · 4 meta-tools/);
     expect(await page.getByTestId('status-dot').getAttribute('class')).not.toMatch(/\bok\b/);
     for (const v of ['demo', 's', 'bad']) await api.setUpstreamEnabled({ vendor: v, enabled: true });
     await page.close();

@@ -19,7 +19,8 @@ let stateDir: string;
 let base: string;
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('The window is not built: run `npm run build` first (npm test does).');
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    throw new Error('The window is not built: run `npm run build` first (npm test does).');
   browser = await launchChromium();
   const dir = tempDir();
   const cfg = join(dir, 'config.json');
@@ -27,8 +28,21 @@ beforeAll(async () => {
   // A model folder whose manifest is there but whose graph is not: model_missing.
   const model = join(dir, 'broken-model');
   mkdirSync(model);
-  writeFileSync(join(model, 'model.json'), JSON.stringify({ name: 'broken', dim: 384, maxTokens: 128, pooling: 'mean', output: 'last_hidden_state', files: { 'model.onnx': '0'.repeat(64), 'tokenizer.json': '0'.repeat(64) } }));
-  writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }));
+  writeFileSync(
+    join(model, 'model.json'),
+    JSON.stringify({
+      name: 'broken',
+      dim: 384,
+      maxTokens: 128,
+      pooling: 'mean',
+      output: 'last_hidden_state',
+      files: { 'model.onnx': '0'.repeat(64), 'tokenizer.json': '0'.repeat(64) },
+    }),
+  );
+  writeFileSync(
+    cfg,
+    JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }),
+  );
   serve = spawnTs(MWS, ['serve', '--config', cfg], { MWS_MODEL_DIR: model });
   base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
 });
@@ -60,7 +74,10 @@ describe('the semantic-search warning in the window', () => {
     // One warning in the log, not one per search.
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.getByTestId('reply').textContent()).toContain('mail_send');
-    const lines = serve.stderr().split('\n').filter((l) => l.includes('search model') || l.includes('model.onnx'));
+    const lines = serve
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes('search model') || l.includes('model.onnx'));
     expect(lines, serve.stderr()).toHaveLength(1);
     await page.close();
   });

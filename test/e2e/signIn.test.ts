@@ -19,13 +19,17 @@ let stateDir: string;
 let base: string;
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('The window is not built: run `npm run build` first (npm test does).');
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    throw new Error('The window is not built: run `npm run build` first (npm test does).');
   fixture = await startOAuthFixture(() => Date.now());
   browser = await launchChromium();
   const dir = tempDir();
   const cfg = join(dir, 'config.json');
   stateDir = join(dir, 'state');
-  writeFileSync(cfg, JSON.stringify({ upstreams: { secure: { url: fixture.url } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({ upstreams: { secure: { url: fixture.url } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }),
+  );
   serve = spawnMws(['serve', '--config', cfg]);
   base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
 });

@@ -12,7 +12,16 @@ import type { Browser, Page } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/http.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
 import { buildTrayMenu } from '../../src-main/desktop/trayMenu.js';
-import { ROOT, runMws, spawnMws, startHttpFixture, stdioFixture, waitForOutput, type HttpFixture, type Running } from '../helpers/processes.js';
+import {
+  ROOT,
+  runMws,
+  spawnMws,
+  startHttpFixture,
+  stdioFixture,
+  waitForOutput,
+  type HttpFixture,
+  type Running,
+} from '../helpers/processes.js';
 import { connectClient, tempDir, textOf } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 import { until } from '../helpers/wait.js';
@@ -30,7 +39,8 @@ const LISTED = '1 of 20 tools listed';
 const UNLISTED = '1 more in the working set is not listed now (its upstream is off or gone)';
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('The window is not built: run `npm run build` first (npm test does).');
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    throw new Error('The window is not built: run `npm run build` first (npm test does).');
   browser = await launchChromium();
   fixture = await startHttpFixture('stateless');
   const dir = tempDir();
@@ -67,7 +77,11 @@ describe('every count of the toolbox and of a list', () => {
     const report = await runMws(['report', '--config', cfg]);
     expect(report.code).toBe(0);
     expect(report.out).toContain(`Agent default (Default): ${LISTED}, idle window 21 days; ${UNLISTED}`);
-    expect(report.out).toMatch(new RegExp(`listing 1 tool \\+ 4 meta-tools: [\\d,]+ tokens, against [\\d,]+ tokens for the whole toolbox, ${TOOLBOX} \\+ 4 meta-tools \\(`));
+    expect(report.out).toMatch(
+      new RegExp(
+        `listing 1 tool \\+ 4 meta-tools: [\\d,]+ tokens, against [\\d,]+ tokens for the whole toolbox, ${TOOLBOX} \\+ 4 meta-tools \\(`,
+      ),
+    );
     expect(report.out).not.toMatch(/\b71 tools\b/);
     // fx__echo is read-only; with its upstream off nothing says what it is, so the report does not call it "write".
     expect(report.out).toMatch(/fx__echo \(not listed upstream now\) +— /);
@@ -94,7 +108,7 @@ describe('every count of the toolbox and of a list', () => {
       return page;
     }
 
-    it('says the header\'s, the agent\'s, the report\'s and the upstreams\' counts as the CLI and the tray do', async () => {
+    it("says the header's, the agent's, the report's and the upstreams' counts as the CLI and the tray do", async () => {
       const page = await open('#/agents/default');
       try {
         expect(await page.getByTestId('status-upstreams').textContent()).toBe('1 of 1 upstream up · 2 off');
@@ -107,13 +121,17 @@ describe('every count of the toolbox and of a list', () => {
         await page.evaluate(() => (location.hash = '#/report'));
         await page.getByTestId('report-cost').waitFor();
         expect(await page.getByTestId('report-listed').textContent()).toBe(`· ${LISTED}`);
-        expect(await page.getByTestId('report-cost').textContent()).toMatch(new RegExp(`tokens listed \\(1 tool \\+ 4 meta-tools\\) against [\\d,]+ for the whole toolbox \\(${TOOLBOX} \\+ 4 meta-tools\\)`));
+        expect(await page.getByTestId('report-cost').textContent()).toMatch(
+          new RegExp(`tokens listed \\(1 tool \\+ 4 meta-tools\\) against [\\d,]+ for the whole toolbox \\(${TOOLBOX} \\+ 4 meta-tools\\)`),
+        );
         expect(await page.getByTestId('report-unlisted').textContent()).toBe(`${UNLISTED}.`);
 
         // The upstreams' rows add up to the toolbox: an upstream turned off shows none.
         await page.evaluate(() => (location.hash = '#/upstreams'));
         await page.getByTestId('tools-demo').waitFor();
-        const rows = await Promise.all(['demo', 'fx', 'spare'].map(async (v) => Number(await page.getByTestId(`tools-${v}`).textContent())));
+        const rows = await Promise.all(
+          ['demo', 'fx', 'spare'].map(async (v) => Number(await page.getByTestId(`tools-${v}`).textContent())),
+        );
         expect(rows).toEqual([67, 0, 0]);
       } finally {
         await page.close();

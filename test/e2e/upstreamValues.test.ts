@@ -23,13 +23,27 @@ let stateDir: string;
 let base: string;
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('The window is not built: run `npm run build` first (npm test does).');
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    throw new Error('The window is not built: run `npm run build` first (npm test does).');
   browser = await launchChromium();
   const dir = tempDir();
   cfg = join(dir, 'config.json');
   stateDir = join(dir, 'state');
   const f = stdioFixture();
-  writeFileSync(cfg, JSON.stringify({ upstreams: { brave: { command: f.command, args: ['--input-type=module', '-e', GUARD, ...f.args], env: { BRAVE_API_KEY: '${input:BRAVE_API_KEY}' } } }, stateDir, listen: { port: 0 } }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      upstreams: {
+        brave: {
+          command: f.command,
+          args: ['--input-type=module', '-e', GUARD, ...f.args],
+          env: { BRAVE_API_KEY: '${input:BRAVE_API_KEY}' },
+        },
+      },
+      stateDir,
+      listen: { port: 0 },
+    }),
+  );
   serve = spawnMws(['serve', '--config', cfg]);
   base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
 });

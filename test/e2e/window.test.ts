@@ -36,13 +36,17 @@ async function open(hash = '#/agents'): Promise<Page> {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html'))) throw new Error('The window is not built: run `npm run build` first (npm test does).');
+  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
+    throw new Error('The window is not built: run `npm run build` first (npm test does).');
   browser = await launchChromium();
   fixture = await startHttpFixture('stateless');
   const dir = tempDir();
   cfg = join(dir, 'config.json');
   stateDir = join(dir, 'state');
-  writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }),
+  );
   await startServe();
   agentClient = await connectClient(`${base}/mcp`, 'auto', 'e2e-agent');
 });
@@ -55,12 +59,14 @@ afterAll(async () => {
 });
 
 describe('the settings window', () => {
-  it('saves an agent\'s cap, refuses a bad one with the reason, and keeps it after a restart', async () => {
+  it("saves an agent's cap, refuses a bad one with the reason, and keeps it after a restart", async () => {
     let page = await open('#/agents/default');
     await page.getByLabel('Cap', { exact: true }).fill('900');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByTestId('error-cap').waitFor();
-    expect(await page.getByTestId('error-cap').textContent()).toBe('The cap is how many tools the agent lists: a whole number from 1 to 500 (not 900).');
+    expect(await page.getByTestId('error-cap').textContent()).toBe(
+      'The cap is how many tools the agent lists: a whole number from 1 to 500 (not 900).',
+    );
     await page.getByLabel('Cap', { exact: true }).fill('7');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved. Cap and idle window take effect at the next sweep.').waitFor();
@@ -100,7 +106,10 @@ describe('the settings window', () => {
 
   it('lets the user allow a pending call, which then completes', async () => {
     const page = await open('#/agents/default');
-    const call = agentClient.client.callTool({ name: 'demo__mail_send_message', arguments: { to: ['dana@example.com'], subject: 'Launch', body: 'It slipped a week.' } });
+    const call = agentClient.client.callTool({
+      name: 'demo__mail_send_message',
+      arguments: { to: ['dana@example.com'], subject: 'Launch', body: 'It slipped a week.' },
+    });
     const pending = page.getByTestId('pending');
     // A deadline for a loaded 2-core machine (seen once past Playwright's default 30 s with both cores busy).
     await pending.waitFor({ timeout: 90_000 });
@@ -117,7 +126,9 @@ describe('the settings window', () => {
     await page.getByLabel('Upstream name').fill('fix');
     await page.getByLabel('URL').fill(fixture.url);
     await page.getByRole('button', { name: 'Test' }).click();
-    await expect.poll(() => page.getByTestId('test-result').textContent(), { timeout: 30_000 }).toMatch(/Connected \(2026-07-28\): 8 tools/);
+    await expect
+      .poll(() => page.getByTestId('test-result').textContent(), { timeout: 30_000 })
+      .toMatch(/Connected \(2026-07-28\): 8 tools/);
     await page.getByRole('button', { name: 'Add' }).click();
     await expect.poll(() => page.getByTestId('tools-fix').textContent(), { timeout: 10_000 }).toBe('8');
     const r = await agentClient.client.callTool({ name: 'search_tools', arguments: { query: 'fix__echo' } });

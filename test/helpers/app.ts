@@ -44,22 +44,19 @@ export type TestClient = {
 export async function connectClient(url: string, mode: 'auto' | 'legacy', name = `test-${mode}`): Promise<TestClient> {
   const changes: Tool[][] = [];
   const waiters: Array<(t: Tool[]) => void> = [];
-  const client = new Client(
-    { name, version: '1.0.0' },
-    {
-      versionNegotiation: { mode },
-      listChanged: {
-        tools: {
-          debounceMs: 0,
-          onChanged: (err: Error | null, tools: Tool[] | null) => {
-            if (err || !tools) return;
-            changes.push(tools);
-            waiters.splice(0).forEach((w) => w(tools));
-          },
+  const client = new Client({ name, version: '1.0.0' }, {
+    versionNegotiation: { mode },
+    listChanged: {
+      tools: {
+        debounceMs: 0,
+        onChanged: (err: Error | null, tools: Tool[] | null) => {
+          if (err || !tools) return;
+          changes.push(tools);
+          waiters.splice(0).forEach((w) => w(tools));
         },
       },
-    } as never,
-  );
+    },
+  } as never);
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   // The list as the client first sees it: a 2025 client hears list_changed only once its event stream is
   // open, so a change made before that (an upstream coming up) reaches it only through this first list.
@@ -68,9 +65,13 @@ export async function connectClient(url: string, mode: 'auto' | 'legacy', name =
   return {
     client,
     changes,
-    nextChange: (what = `${name} to hear list_changed`, ms = WAIT_MS) => withDeadline(new Promise<Tool[]>((resolve) => waiters.push(resolve)), what, ms),
+    nextChange: (what = `${name} to hear list_changed`, ms = WAIT_MS) =>
+      withDeadline(new Promise<Tool[]>((resolve) => waiters.push(resolve)), what, ms),
     until: (pred, what = `${name} to hear a tool list that fits`, ms = WAIT_MS) => {
-      const names = () => latest().map((t) => t.name).join(', ') || 'none';
+      const names = () =>
+        latest()
+          .map((t) => t.name)
+          .join(', ') || 'none';
       const p = new Promise<Tool[]>((resolve) => {
         const last = latest();
         if (pred(last)) return resolve(last);

@@ -9,7 +9,11 @@ import { WAIT_MS, withDeadline } from './wait.js';
 
 export type KillRound = { answered: number; recorded: number; lost: number; ms: number };
 
-const ENVELOPE = (client: string) => ({ 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: client, version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} });
+const ENVELOPE = (client: string) => ({
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: client, version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+});
 
 export async function killRound(opts: { calls: number; parallel?: number; deadlineMs?: number }): Promise<KillRound> {
   const dir = tempDir('mws-kill-');
@@ -25,12 +29,23 @@ export async function killRound(opts: { calls: number; parallel?: number; deadli
   const one = async (): Promise<void> => {
     while (!stop) {
       const client = `k-${next++}`;
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'mail_get_message', arguments: { messageId: client }, _meta: ENVELOPE(client) } });
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'mail_get_message', arguments: { messageId: client }, _meta: ENVELOPE(client) },
+      });
       let ok: boolean;
       try {
         const res = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'mail_get_message' },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'mail_get_message',
+          },
           body,
         });
         const text = await res.text();
@@ -48,8 +63,14 @@ export async function killRound(opts: { calls: number; parallel?: number; deadli
       }
     }
   };
-  await withDeadline(Promise.all(Array.from({ length: opts.parallel ?? 8 }, one)), `${opts.calls} answered calls`, opts.deadlineMs ?? WAIT_MS * 6);
-  await new Promise<void>((r) => (serve.proc.exitCode !== null || serve.proc.signalCode !== null ? r() : serve.proc.once('exit', () => r())));
+  await withDeadline(
+    Promise.all(Array.from({ length: opts.parallel ?? 8 }, one)),
+    `${opts.calls} answered calls`,
+    opts.deadlineMs ?? WAIT_MS * 6,
+  );
+  await new Promise<void>((r) =>
+    serve.proc.exitCode !== null || serve.proc.signalCode !== null ? r() : serve.proc.once('exit', () => r()),
+  );
   const ms = performance.now() - started;
   const recorded = new Set<string>();
   for (const line of readFileSync(join(stateDir, 'calls.jsonl'), 'utf8').split('\n')) {

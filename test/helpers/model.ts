@@ -7,5 +7,9 @@ export const MODEL_READY_MS = 120_000;
 
 /** Resolves once semantic search is ready, or has given up (then search stays lexical). */
 export async function modelSettled(api: Pick<ControlApi, 'status'>): Promise<void> {
-  await until(async () => ['ready', 'off'].includes((await api.status({})).semanticSearch?.state ?? 'off'), 'the model to read every tool (or to give up)', MODEL_READY_MS);
+  await until(
+    async () => ['ready', 'off'].includes((await api.status({})).semanticSearch?.state ?? 'off'),
+    'the model to read every tool (or to give up)',
+    MODEL_READY_MS,
+  );
 }

@@ -25,7 +25,11 @@ function nodeArgs(file: string, args: string[]): string[] {
 
 /** The process's output is kept; `kill` sends SIGTERM, then SIGKILL if it has not exited within the wait deadline. */
 export function spawnNode(file: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): Running {
-  const proc = spawn(process.execPath, nodeArgs(file, args), { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, nodeArgs(file, args), {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   proc.stdout!.on('data', (d) => (out += d));
@@ -70,7 +74,11 @@ export function exited(r: Running, what = 'the process', ms = WAIT_MS): Promise<
 }
 
 /** Runs `mws ARGS` to the end: its exit code and output. */
-export async function runMws(args: string[], env: NodeJS.ProcessEnv = {}, ms = WAIT_MS): Promise<{ code: number | null; out: string; err: string }> {
+export async function runMws(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  ms = WAIT_MS,
+): Promise<{ code: number | null; out: string; err: string }> {
   const r = spawnMws(args, env);
   const code = await exited(r, `mws ${args.join(' ')}`, ms);
   return { code, out: r.stdout(), err: r.stderr() };

@@ -24,7 +24,11 @@ export function tool(name: string, readOnly = true): Tool {
 
 export type SetsHarness = Awaited<ReturnType<typeof setsHarness>>;
 
-export async function setsHarness(raw: Record<string, unknown> = {}, tools: Tool[] = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => tool(n)), stateDir = mkdtempSync(join(tmpdir(), 'mws-sets-'))) {
+export async function setsHarness(
+  raw: Record<string, unknown> = {},
+  tools: Tool[] = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => tool(n)),
+  stateDir = mkdtempSync(join(tmpdir(), 'mws-sets-')),
+) {
   const config = validateConfig({ stateDir, upstreams: { v: { url: 'http://127.0.0.1:1/mcp' } }, ...raw }, stateDir);
   const clock = new ManualClock(T0);
   const log = new MemoryLogger();
@@ -37,7 +41,11 @@ export async function setsHarness(raw: Record<string, unknown> = {}, tools: Tool
   const usage = new UsageStore(stateDir, log);
   const files = new AgentStateFiles(stateDir, log);
   const sets = new WorkingSets({
-    config, clock, log, files, usage,
+    config,
+    clock,
+    log,
+    files,
+    usage,
     seed: new SeedWorkingSetFile(stateDir, log),
     toolbox: () => toolbox,
     busy: (a) => busy.has(a),
@@ -45,15 +53,42 @@ export async function setsHarness(raw: Record<string, unknown> = {}, tools: Tool
     events: { changed: (a) => changed.push(a), demoted: (agent, t, cause) => demoted.push({ agent, tools: t, cause }) },
   });
   await sets.start();
-  const grants = new ApprovalGrants({ records: (a) => sets.states.state(a).approvals, save: (a) => sets.states.save(a) }, () => clock.now());
+  const grants = new ApprovalGrants({ records: (a) => sets.states.state(a).approvals, save: (a) => sets.states.save(a) }, () =>
+    clock.now(),
+  );
   const callLog = new CallLog(stateDir);
   /** Writes a call to calls.jsonl as the proxy would, at the clock's time (or `at`). */
-  const call = async (agentTool: string, o: { agent?: string; ok?: boolean; session?: string | null; client?: string; at?: number } = {}) => {
-    callLog.call({ ts: new Date(o.at ?? clock.now()).toISOString(), agent: o.agent ?? 'default', tool: agentTool, via: 'direct', ok: o.ok ?? true, ms: 1, client: o.client ?? 'test', session: o.session === undefined ? 'sess-1' : o.session });
+  const call = async (
+    agentTool: string,
+    o: { agent?: string; ok?: boolean; session?: string | null; client?: string; at?: number } = {},
+  ) => {
+    callLog.call({
+      ts: new Date(o.at ?? clock.now()).toISOString(),
+      agent: o.agent ?? 'default',
+      tool: agentTool,
+      via: 'direct',
+      ok: o.ok ?? true,
+      ms: 1,
+      client: o.client ?? 'test',
+      session: o.session === undefined ? 'sess-1' : o.session,
+    });
     await callLog.flush();
   };
   return {
-    config, clock, log, sets, grants, usage, files, busy, lastSeen, changed, callLog, demoted, stateDir, call,
+    config,
+    clock,
+    log,
+    sets,
+    grants,
+    usage,
+    files,
+    busy,
+    lastSeen,
+    changed,
+    callLog,
+    demoted,
+    stateDir,
+    call,
     setTools: (t: Tool[]) => (toolbox = new Toolbox(new Map([['v', t]]), false)),
     listed: (agent = 'default') => sets.names(agent),
     close: async () => {

@@ -7,7 +7,10 @@ export class TwinUpstream implements Upstream {
   tools: Tool[];
   failing = false;
   calls: Array<{ name: string; args: unknown }> = [];
-  constructor(readonly vendor: string, tools: Tool[]) {
+  constructor(
+    readonly vendor: string,
+    tools: Tool[],
+  ) {
     this.tools = tools;
   }
   info(): UpstreamInfo {

@@ -23,7 +23,12 @@ const clients: Client[] = [];
 
 async function connect(path: string, token?: string): Promise<Client> {
   const client = new Client({ name: `boundary-${path}`, version: '1' }, { versionNegotiation: { mode: 'auto' } } as never);
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}${path}`), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}));
+  await client.connect(
+    new StreamableHTTPClientTransport(
+      new URL(`${url}${path}`),
+      token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {},
+    ),
+  );
   clients.push(client);
   return client;
 }
@@ -80,14 +85,16 @@ describe('learning across agents, with tokens in use', () => {
     // Nor through a remembered request of a destructive tool.
     for (let i = 0; i < 40; i++) {
       await open.callTool({ name: 'search_tools', arguments: { query: QUERY } });
-      await open.callTool({ name: 'call_tool', arguments: { name: 'mail_delete_message', arguments: { messageId: `m${i}` }, dryRun: true } }).catch(() => undefined);
+      await open
+        .callTool({ name: 'call_tool', arguments: { name: 'mail_delete_message', arguments: { messageId: `m${i}` }, dryRun: true } })
+        .catch(() => undefined);
     }
     expect(await rankOf(sec, 'mail_delete_message')).toBe(beforeDestructive);
   }, 180_000);
 });
 
 describe('approval budgets per agent', () => {
-  it('three big waiting calls on /mcp do not make another agent\'s approval-needing call fail', async () => {
+  it("three big waiting calls on /mcp do not make another agent's approval-needing call fail", async () => {
     const open = await connect('');
     const sec2 = await connect('/sec2', TOKEN2);
     // 3 × 2.8 MB is past one agent's 8 MB budget: the open agent's third call is refused…
@@ -99,7 +106,10 @@ describe('approval budgets per agent', () => {
     // …but the other agent's call waits for the user as it should, rather than failing at once.
     let settled = false;
     const other = sec2.callTool({ name: 'drive_upload_file', arguments: big('d') }, { timeout: 600_000 }).finally(() => (settled = true));
-    await until(async () => settled || (await api.pendingApprovals({ agent: 'sec2' })).length > 0, "the other agent's call to wait for approval");
+    await until(
+      async () => settled || (await api.pendingApprovals({ agent: 'sec2' })).length > 0,
+      "the other agent's call to wait for approval",
+    );
     expect(settled, "the other agent's call was answered at once (refused) instead of waiting").toBe(false);
     // The user answers; every waiting call ends.
     await api.approve({ agent: 'default', tool: 'drive_upload_file', deny: true });

@@ -25,13 +25,19 @@ const lastJson = (out: string) => JSON.parse(out.trim().split('\n').pop()!) as u
 beforeAll(async () => {
   const dir = tempDir();
   cfg = join(dir, 'config.json');
-  writeFileSync(cfg, JSON.stringify({
-    upstream: { builtin: 'demo' },
-    stateDir: join(dir, 'state'),
-    // Port 0: the OS picks one; the CLI finds the instance through the lock in its state folder.
-    listen: { port: 0 },
-    agents: [{ id: 'default', name: 'Main', cap: 5 }, { id: 'bot', approvals: 'read-only', idleWindowDays: 7 }],
-  }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      upstream: { builtin: 'demo' },
+      stateDir: join(dir, 'state'),
+      // Port 0: the OS picks one; the CLI finds the instance through the lock in its state folder.
+      listen: { port: 0 },
+      agents: [
+        { id: 'default', name: 'Main', cap: 5 },
+        { id: 'bot', approvals: 'read-only', idleWindowDays: 7 },
+      ],
+    }),
+  );
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
   url = (await waitForOutput(serve, /listening on (http:\/\/\S+\/mcp)/, 'mws serve'))[1]!;
   c.main = await connectClient(url, 'auto', 'main-client');
@@ -75,13 +81,19 @@ describe('two agents on one toolbox', () => {
 });
 
 describe('approvals', () => {
-  it('holds a write tool\'s first call until the user allows it with `mws approve`, then remembers', CLI_SLOW, async () => {
+  it("holds a write tool's first call until the user allows it with `mws approve`, then remembers", CLI_SLOW, async () => {
     const call = c.main.client.callTool({ name: 'mail_send_message', arguments: { to: ['a@example.com'], subject: 'hi', body: 'x' } });
     let pending: Array<{ tool: string; agent: string; arguments: unknown }> = [];
     for (let i = 0; i < 50 && pending.length === 0; i++) {
       pending = lastJson((await mws(['approve', '--json'])).out) as typeof pending;
     }
-    expect(pending).toEqual([expect.objectContaining({ agent: 'default', tool: 'mail_send_message', arguments: { to: ['a@example.com'], subject: 'hi', body: 'x' } })]);
+    expect(pending).toEqual([
+      expect.objectContaining({
+        agent: 'default',
+        tool: 'mail_send_message',
+        arguments: { to: ['a@example.com'], subject: 'hi', body: 'x' },
+      }),
+    ]);
     const approved = await mws(['approve', 'mail_send_message', '--agent', 'default']);
     expect(approved.code).toBe(0);
     expect(approved.out).toMatch(/Allowed mail_send_message for default; 1 waiting call will run now/);
@@ -89,7 +101,10 @@ describe('approvals', () => {
     // Remembered: the next call runs at once, also after a demotion and re-promotion.
     await mws(['demote', 'mail_send_message', '--agent', 'default']);
     await mws(['promote', 'mail_send_message', '--agent', 'default']);
-    const again = await c.main.client.callTool({ name: 'mail_send_message', arguments: { to: ['b@example.com'], subject: 's', body: 'b' } });
+    const again = await c.main.client.callTool({
+      name: 'mail_send_message',
+      arguments: { to: ['b@example.com'], subject: 's', body: 'b' },
+    });
     expect(textOf(again)).toContain('"ok":true');
   });
 
@@ -124,7 +139,14 @@ describe('the CLI views', () => {
 
   it('mws report shows the lists, their cost against the whole toolbox in tokens, calls and history', async () => {
     const r = await mws(['report', '--json']);
-    const reports = lastJson(r.out) as Array<{ agent: string; listed: Array<{ tool: string; promotedBy: string }>; listedTokens: number; toolboxTokens: number; calls: Array<{ tool: string; ok: number }>; history: Record<string, { promote: number; demote: number }> }>;
+    const reports = lastJson(r.out) as Array<{
+      agent: string;
+      listed: Array<{ tool: string; promotedBy: string }>;
+      listedTokens: number;
+      toolboxTokens: number;
+      calls: Array<{ tool: string; ok: number }>;
+      history: Record<string, { promote: number; demote: number }>;
+    }>;
     const main = reports.find((x) => x.agent === 'default')!;
     expect(main.listed.map((m) => [m.tool, m.promotedBy])).toEqual([['mail_send_message', 'user']]);
     expect(main.listedTokens).toBeGreaterThan(200);

@@ -18,7 +18,10 @@ const clients: TestClient[] = [];
 
 beforeAll(async () => {
   const stateDir = tempDir();
-  const config = validateConfig({ stateDir, listen: { host: '127.0.0.1', port: 0 }, upstream: { builtin: 'demo' }, timeouts: { approvalAnswerMs: ANSWER_MS } }, stateDir);
+  const config = validateConfig(
+    { stateDir, listen: { host: '127.0.0.1', port: 0 }, upstream: { builtin: 'demo' }, timeouts: { approvalAnswerMs: ANSWER_MS } },
+    stateDir,
+  );
   app = createApp({ config, clock: systemClock, log: new MemoryLogger() });
   url = (await app.start({ schedule: false })).url;
 });
@@ -28,11 +31,17 @@ afterAll(async () => {
 });
 
 describe('a call waiting for approval, over HTTP', () => {
-  for (const [era, tool] of [['auto', 'mail_send_message'], ['legacy', 'calendar_create_event']] as const) {
+  for (const [era, tool] of [
+    ['auto', 'mail_send_message'],
+    ['legacy', 'calendar_create_event'],
+  ] as const) {
     it(`answers a ${era === 'auto' ? '2026-07-28' : '2025'} client in time, and its retry runs once allowed`, async () => {
       const c = await connectClient(`${url}/mcp`, era, `answer-${era}`);
       clients.push(c);
-      const args = tool === 'mail_send_message' ? { to: ['a@example.com'], subject: 'hi', body: 'x' } : { title: 'Retro', start: '2026-12-01T10:00:00Z', end: '2026-12-01T11:00:00Z' };
+      const args =
+        tool === 'mail_send_message'
+          ? { to: ['a@example.com'], subject: 'hi', body: 'x' }
+          : { title: 'Retro', start: '2026-12-01T10:00:00Z', end: '2026-12-01T11:00:00Z' };
       const first = await c.client.callTool({ name: tool, arguments: args }, { timeout: CLIENT_TIMEOUT_MS } as never);
       expect(first.isError).toBe(true);
       expect(textOf(first)).toMatch(new RegExp(`${tool} has not run yet: it waits for the user's approval`));

@@ -30,10 +30,13 @@ function upstream(args: string[]): UpstreamConnection {
 }
 
 describe('a large upstream', () => {
-  it('is listed whole when it pages its tools through more pages than the SDK follows by default', { timeout: LIST_BUDGET_MS + 10_000 }, async () => {
-    const tools = await upstream(['1500', '10']).listTools(LIST_BUDGET_MS);
-    expect(tools).toHaveLength(1500);
-    expect(tools.at(-1)!.name).toMatch(/_1499$/);
-  });
-
+  it(
+    'is listed whole when it pages its tools through more pages than the SDK follows by default',
+    { timeout: LIST_BUDGET_MS + 10_000 },
+    async () => {
+      const tools = await upstream(['1500', '10']).listTools(LIST_BUDGET_MS);
+      expect(tools).toHaveLength(1500);
+      expect(tools.at(-1)!.name).toMatch(/_1499$/);
+    },
+  );
 });

@@ -20,7 +20,15 @@ function mws(args: string[]): Promise<{ code: number | null; out: string; err: s
 beforeAll(async () => {
   const dir = tempDir();
   cfg = join(dir, 'config.json');
-  writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir: join(dir, 'state'), listen: { port: 0 }, timeouts: { listMs: 20_000 } }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      upstreams: { demo: { builtin: 'demo' } },
+      stateDir: join(dir, 'state'),
+      listen: { port: 0 },
+      timeouts: { listMs: 20_000 },
+    }),
+  );
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
   const url = (await waitForOutput(serve, /listening on (http:\/\/\S+\/mcp)/, 'mws serve'))[1]!;
   // An agent searches, then calls the tool it wanted among the hits shown: twice, so the words are well learned.
@@ -69,7 +77,9 @@ describe('mws learned', () => {
     expect(flagged.err).toMatch(new RegExp(`"keyboard" is not a learned word of ${TOOL}`));
     const tool = await mws(['learned', 'forget', 'no_such_tool']);
     expect(tool.code).toBe(1);
-    expect(tool.err).toMatch(/No tool named "no_such_tool" in the toolbox, and nothing was learned for it\..*`mws learned` lists the tools with learned words/);
+    expect(tool.err).toMatch(
+      /No tool named "no_such_tool" in the toolbox, and nothing was learned for it\..*`mws learned` lists the tools with learned words/,
+    );
     const long = await mws(['learned', 'forget', TOOL, 'x'.repeat(150)]);
     expect(long.code).toBe(2);
     expect(long.err).toMatch(/"word" must be at most 100 characters/);

@@ -20,7 +20,19 @@ beforeAll(async () => {
   dir = tempDir();
   cfg = join(dir, 'config.json');
   gone = `http://127.0.0.1:${await deadPort()}/mcp`;
-  writeFileSync(cfg, JSON.stringify({ upstreams: { s: stdioFixture(), bad: failing, gone: { url: gone } }, stateDir: join(dir, 'state'), listen: { port: 0 }, agents: [{ id: 'default', approvals: 'allow' }] }, null, 2));
+  writeFileSync(
+    cfg,
+    JSON.stringify(
+      {
+        upstreams: { s: stdioFixture(), bad: failing, gone: { url: gone } },
+        stateDir: join(dir, 'state'),
+        listen: { port: 0 },
+        agents: [{ id: 'default', approvals: 'allow' }],
+      },
+      null,
+      2,
+    ),
+  );
   serve = spawnMws(['serve', '--config', cfg]);
   url = (await waitForOutput(serve, /listening on (http:\/\/\S+\/mcp)/, 'mws serve'))[1]!;
 }, 120_000);
@@ -29,27 +41,42 @@ afterAll(async () => {
 });
 
 describe('mws upstream, with an instance running', () => {
-  it('shows a failing server\'s stderr and why it is down', SLOW, async () => {
-    await vi.waitFor(async () => {
-      const r = await mws('upstream', 'log', 'bad');
-      expect(r.code).toBe(0);
-      expect(r.out).toContain('GITHUB_TOKEN is not set');
-      expect(r.out).toMatch(/— down: /);
-    }, { timeout: 60_000, interval: 500 });
+  it("shows a failing server's stderr and why it is down", SLOW, async () => {
+    await vi.waitFor(
+      async () => {
+        const r = await mws('upstream', 'log', 'bad');
+        expect(r.code).toBe(0);
+        expect(r.out).toContain('GITHUB_TOKEN is not set');
+        expect(r.out).toMatch(/— down: /);
+      },
+      { timeout: 60_000, interval: 500 },
+    );
   });
 
-  it('says a dead server in words in its log view, the restart answer and the log, never the SDK\'s "fetch failed" (issue 22, item 8)', SLOW, async () => {
-    const words = `Nothing answers at ${gone}. Check that the server is running and that the host and port are right`;
-    await vi.waitFor(async () => {
-      const r = await mws('upstream', 'log', 'gone');
-      expect(r.out).toContain(`— down: ${words}.`);
-    }, { timeout: 60_000, interval: 500 });
-    const r = await mws('upstream', 'restart', 'gone');
-    expect(r.out).toBe(`Restarted "gone": it is down: ${words}.\n`);
-    expect((await mws('upstream', 'log', 'gone')).out).not.toMatch(/fetch failed|Version negotiation/);
-    expect(serve!.stderr()).toContain(`upstream "gone" is down: ${words}.`);
-    expect(serve!.stderr().split('\n').filter((l) => /"gone"/.test(l) && /fetch failed|Version negotiation/.test(l))).toEqual([]);
-  });
+  it(
+    'says a dead server in words in its log view, the restart answer and the log, never the SDK\'s "fetch failed" (issue 22, item 8)',
+    SLOW,
+    async () => {
+      const words = `Nothing answers at ${gone}. Check that the server is running and that the host and port are right`;
+      await vi.waitFor(
+        async () => {
+          const r = await mws('upstream', 'log', 'gone');
+          expect(r.out).toContain(`— down: ${words}.`);
+        },
+        { timeout: 60_000, interval: 500 },
+      );
+      const r = await mws('upstream', 'restart', 'gone');
+      expect(r.out).toBe(`Restarted "gone": it is down: ${words}.\n`);
+      expect((await mws('upstream', 'log', 'gone')).out).not.toMatch(/fetch failed|Version negotiation/);
+      expect(serve!.stderr()).toContain(`upstream "gone" is down: ${words}.`);
+      expect(
+        serve!
+          .stderr()
+          .split('\n')
+          .filter((l) => /"gone"/.test(l) && /fetch failed|Version negotiation/.test(l)),
+      ).toEqual([]);
+    },
+  );
 
   it('turns an upstream off and on, and restarts it', SLOW, async () => {
     const off = await mws('upstream', 'disable', 's');
@@ -70,10 +97,13 @@ describe('mws upstream, with an instance running', () => {
     } finally {
       await c.close();
     }
-    await vi.waitFor(async () => {
-      const r = await mws('activity', '--json');
-      expect(JSON.parse(r.out)[0]).toMatchObject({ tool: 's__echo', upstream: 's', ok: true, agent: 'default' });
-    }, { timeout: 30_000, interval: 500 });
+    await vi.waitFor(
+      async () => {
+        const r = await mws('activity', '--json');
+        expect(JSON.parse(r.out)[0]).toMatchObject({ tool: 's__echo', upstream: 's', ok: true, agent: 'default' });
+      },
+      { timeout: 30_000, interval: 500 },
+    );
     const table = await mws('activity', '--agent', 'default');
     expect(table.out).toMatch(/^time\s+agent\s+tool\s+upstream\s+ms\s+result/m);
     expect(table.out).toMatch(/s__echo\s+s\s+\d+\s+ok/);
@@ -82,7 +112,9 @@ describe('mws upstream, with an instance running', () => {
   it('says what it needs in one sentence', SLOW, async () => {
     const bad = await mws('upstream', 'frob', 's');
     expect(bad.code).toBe(2);
-    expect(bad.err.trim()).toBe('mws: mws upstream has no "frob": one of enable, disable, restart, log, set, then the upstream\'s name (e.g. `mws upstream log github`).');
+    expect(bad.err.trim()).toBe(
+      'mws: mws upstream has no "frob": one of enable, disable, restart, log, set, then the upstream\'s name (e.g. `mws upstream log github`).',
+    );
     const none = await mws('upstream', 'log', 'nope');
     expect(none.err).toMatch(/No upstream "nope" in .*config\.json\. The upstreams are: s, bad, gone\./);
   });

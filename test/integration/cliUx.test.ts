@@ -8,7 +8,25 @@ import { connectClient, tempDir, textOf } from '../helpers/app.js';
 import { main } from '../../src-main/cli/main.js';
 
 const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
-const COMMANDS = ['serve', 'init', 'import', 'search', 'eval', 'learned', 'promote', 'demote', 'cycle', 'sweep', 'report', 'approve', 'pause', 'resume', 'ui', 'upstream', 'secrets'];
+const COMMANDS = [
+  'serve',
+  'init',
+  'import',
+  'search',
+  'eval',
+  'learned',
+  'promote',
+  'demote',
+  'cycle',
+  'sweep',
+  'report',
+  'approve',
+  'pause',
+  'resume',
+  'ui',
+  'upstream',
+  'secrets',
+];
 let serve: Running;
 let dir: string;
 let cfg: string;
@@ -30,7 +48,11 @@ function mws(args: string[], opts: { config?: boolean; cwd?: string } = {}): Pro
 
 async function control<T>(method: string): Promise<T> {
   const token = readFileSync(join(dir, 'state', 'control-token'), 'utf8').trim();
-  const res = await fetch(`${url.replace(/\/mcp$/, '')}/control/${method}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+  const res = await fetch(`${url.replace(/\/mcp$/, '')}/control/${method}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
   return ((await res.json()) as { result: T }).result;
 }
 
@@ -39,7 +61,18 @@ beforeAll(async () => {
   home = join(dir, 'home');
   cpSync(join(ROOT, 'test', 'fixtures', 'import', 'home'), home, { recursive: true });
   cfg = join(dir, 'config.json');
-  writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir: join(dir, 'state'), listen: { port: 20000 + Math.floor(Math.random() * 20000) } }, null, 2));
+  writeFileSync(
+    cfg,
+    JSON.stringify(
+      {
+        upstreams: { demo: { builtin: 'demo' } },
+        stateDir: join(dir, 'state'),
+        listen: { port: 20000 + Math.floor(Math.random() * 20000) },
+      },
+      null,
+      2,
+    ),
+  );
   serve = spawnTs(MWS, ['serve', '--config', cfg], { HOME: home });
   url = (await waitForOutput(serve, /listening on (http:\/\/\S+\/mcp)/, 'mws serve'))[1]!;
 });
@@ -101,7 +134,11 @@ describe('tables and words', () => {
   it('pause and resume the running proxy', SLOW, async () => {
     const p = await mws(['pause']);
     expect(p.out).toMatch(/Working Set is paused/);
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(res.status).toBe(503);
     expect(await res.text()).toMatch(/mws resume/);
     expect((await mws(['resume'])).out).toMatch(/serving again/);
@@ -116,27 +153,39 @@ describe('tables and words', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     const list = (await mws(['approve'])).out;
-    expect(list).toMatch(/1 call waiting for approval:\nagent\s+tool\s+kind\s+waited\s+left\s+arguments\ndefault\s+demo__mail_send_message\s+write\s+\d+ s\s+\d+ (s|min)\s+\{"to":\["a@example.com"\]/);
-    expect((await mws(['approve', 'demo__mail_send_message'])).out).toMatch(/Allowed demo__mail_send_message for default; 1 waiting call will run now/);
+    expect(list).toMatch(
+      /1 call waiting for approval:\nagent\s+tool\s+kind\s+waited\s+left\s+arguments\ndefault\s+demo__mail_send_message\s+write\s+\d+ s\s+\d+ (s|min)\s+\{"to":\["a@example.com"\]/,
+    );
+    expect((await mws(['approve', 'demo__mail_send_message'])).out).toMatch(
+      /Allowed demo__mail_send_message for default; 1 waiting call will run now/,
+    );
     expect(textOf(await call)).toContain('"ok":true');
     const grants = await mws(['approve', '--list']);
-    expect(grants.out).toMatch(/No calls are waiting for approval\.\n\nAllowed without asking .*\nagent\s+tool\s+kind\s+allowed\s+does\ndefault\s+demo__mail_send_message\s+write\s+just now/);
-    expect((await mws(['approve', 'demo__mail_send_message', '--revoke'])).out).toMatch(/Withdrawn: demo__mail_send_message asks default's user again/);
+    expect(grants.out).toMatch(
+      /No calls are waiting for approval\.\n\nAllowed without asking .*\nagent\s+tool\s+kind\s+allowed\s+does\ndefault\s+demo__mail_send_message\s+write\s+just now/,
+    );
+    expect((await mws(['approve', 'demo__mail_send_message', '--revoke'])).out).toMatch(
+      /Withdrawn: demo__mail_send_message asks default's user again/,
+    );
     expect((await mws(['approve', '--list'])).out).toMatch(/No tool is allowed without asking yet\./);
     await c.close();
   });
 });
 
 describe('mws import', () => {
-  it('adds Cursor\'s servers to the running instance and prints the client edit', SLOW, async () => {
+  it("adds Cursor's servers to the running instance and prints the client edit", SLOW, async () => {
     const r = await mws(['import', '--from', 'cursor', '--only', 'postgres']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/postgres\s+stdio\s+npx -y @modelcontextprotocol\/server-postgres postgresql:\/\/localhost\/shop\s+PGPASSWORD/);
     expect(r.out).not.toMatch(/hunter2/);
-    expect(r.out).toMatch(/Added 1 upstream from ~\/\.cursor\/mcp\.json: postgres\.\nYour Working Set config was backed up to .*\.bak first\.\nThe running instance serves them now\./);
+    expect(r.out).toMatch(
+      /Added 1 upstream from ~\/\.cursor\/mcp\.json: postgres\.\nYour Working Set config was backed up to .*\.bak first\.\nThe running instance serves them now\./,
+    );
     expect(r.out).toContain(`"url": "${url}"`);
     // The password went to the secret store: config.json names it by reference.
-    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.postgres.env).toEqual({ PGPASSWORD: '${secret:upstreams.postgres.env.PGPASSWORD}' });
+    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.postgres.env).toEqual({
+      PGPASSWORD: '${secret:upstreams.postgres.env.PGPASSWORD}',
+    });
     expect(readFileSync(cfg, 'utf8')).not.toMatch(/hunter2/);
     expect(r.out).toContain('Their secret values went to the secret store, not config.json: postgres: env.PGPASSWORD.');
     expect(readFileSync(join(dir, 'state', 'secrets.json'), 'utf8')).toContain('hunter2_SECRETVALUE');

@@ -30,16 +30,25 @@ async function refusingServer() {
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
   return { seen, srv, url: `http://127.0.0.1:${(srv.address() as { port: number }).port}/mcp` };
 }
-const secretsOnDisk = (a: FileApp) => (JSON.parse(readFileSync(join(a.stateDir, 'secrets.json'), 'utf8')) as { secrets: Record<string, string> }).secrets;
+const secretsOnDisk = (a: FileApp) =>
+  (JSON.parse(readFileSync(join(a.stateDir, 'secrets.json'), 'utf8')) as { secrets: Record<string, string> }).secrets;
 
 describe('editing an upstream', () => {
   const stdio = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: { API_TOKEN: 'secret-1' }, cwd: '/tmp' };
 
-  it('keeps a stdio upstream\'s env (its secrets) and cwd when the edit does not show them', async () => {
+  it("keeps a stdio upstream's env (its secrets) and cwd when the edit does not show them", async () => {
     const a = await app({ upstreams: { s: stdio }, timeouts: { listMs: 500 } });
-    await a.app.control.saveUpstream({ vendor: 's', upstream: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 2000)'] }, replace: true });
+    await a.app.control.saveUpstream({
+      vendor: 's',
+      upstream: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 2000)'] },
+      replace: true,
+    });
     // Kept, and (saved from the window) moved to the secret store: the file names it by reference.
-    expect(onDisk(a).upstreams.s).toEqual({ ...stdio, env: { API_TOKEN: '${secret:upstreams.s.env.API_TOKEN}' }, args: ['-e', 'setInterval(() => {}, 2000)'] });
+    expect(onDisk(a).upstreams.s).toEqual({
+      ...stdio,
+      env: { API_TOKEN: '${secret:upstreams.s.env.API_TOKEN}' },
+      args: ['-e', 'setInterval(() => {}, 2000)'],
+    });
     expect(secretsOnDisk(a)).toEqual({ 'upstreams.s.env.API_TOKEN': 'secret-1' });
   });
 
@@ -55,7 +64,11 @@ describe('editing an upstream', () => {
     expect(again.config).toMatchObject({ env: { API_TOKEN: '••••' } });
     await a.app.control.saveUpstream({ vendor: 's', upstream: again.config as never, replace: true });
     expect(secretsOnDisk(a)).toEqual({ 'upstreams.s.env.API_TOKEN': 'secret-1' });
-    await a.app.control.saveUpstream({ vendor: 's', upstream: { ...(row.config as object), env: { API_TOKEN: 'secret-2', MORE: 'x' } } as never, replace: true });
+    await a.app.control.saveUpstream({
+      vendor: 's',
+      upstream: { ...(row.config as object), env: { API_TOKEN: 'secret-2', MORE: 'x' } } as never,
+      replace: true,
+    });
     expect(onDisk(a).upstreams.s.env).toEqual({ API_TOKEN: '${secret:upstreams.s.env.API_TOKEN}', MORE: 'x' });
     expect(secretsOnDisk(a)).toEqual({ 'upstreams.s.env.API_TOKEN': 'secret-2' });
     expect(readFileSync(a.configPath, 'utf8')).not.toMatch(/secret-[12]/);
@@ -82,12 +95,18 @@ describe('secrets out of config.json', () => {
   it('`migrateSecrets` moves plain secret values to the store; the upstream still connects with them', async () => {
     const { seen, srv, url } = await refusingServer();
     try {
-      const a = await app({ upstreams: { h: { url, headers: { Authorization: 'Bearer real-token', Accept: 'application/json, text/event-stream' } }, s: stdio }, timeouts: { listMs: 2000 } });
+      const a = await app({
+        upstreams: { h: { url, headers: { Authorization: 'Bearer real-token', Accept: 'application/json, text/event-stream' } }, s: stdio },
+        timeouts: { listMs: 2000 },
+      });
       const r = await a.app.control.migrateSecrets({});
       expect(r.moved).toEqual(['upstreams.h.headers.Authorization', 'upstreams.s.env.API_TOKEN']);
       const text = readFileSync(a.configPath, 'utf8');
       expect(text).not.toMatch(/real-token|secret-1/);
-      expect(onDisk(a).upstreams.h.headers).toEqual({ Authorization: '${secret:upstreams.h.headers.Authorization}', Accept: 'application/json, text/event-stream' });
+      expect(onDisk(a).upstreams.h.headers).toEqual({
+        Authorization: '${secret:upstreams.h.headers.Authorization}',
+        Accept: 'application/json, text/event-stream',
+      });
       expect((await a.app.control.secretNames({})).names).toEqual(['upstreams.h.headers.Authorization', 'upstreams.s.env.API_TOKEN']);
       expect(await a.app.control.migrateSecrets({})).toEqual({ moved: [] });
       // Resolved when connecting: the server gets the real header.
@@ -99,9 +118,22 @@ describe('secrets out of config.json', () => {
   });
 
   it('a window save keeps an imported bearerTokenEnvVar and envFile the form does not show', async () => {
-    const a = await app({ upstreams: { f: { url: 'http://127.0.0.1:9/mcp', bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' }, s: { ...stdio, envFile: '/tmp/none.env' } }, timeouts: { listMs: 500 } });
-    const f = await until(async () => (await a.app.control.upstreams({})).find((r) => r.vendor === 'f' && r.status !== 'starting'), 'f to have started or to wait');
-    expect(f).toMatchObject({ status: 'needs-value', needs: ['FIGMA_TOKEN_UNSET_HERE'], config: { bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' } });
+    const a = await app({
+      upstreams: {
+        f: { url: 'http://127.0.0.1:9/mcp', bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' },
+        s: { ...stdio, envFile: '/tmp/none.env' },
+      },
+      timeouts: { listMs: 500 },
+    });
+    const f = await until(
+      async () => (await a.app.control.upstreams({})).find((r) => r.vendor === 'f' && r.status !== 'starting'),
+      'f to have started or to wait',
+    );
+    expect(f).toMatchObject({
+      status: 'needs-value',
+      needs: ['FIGMA_TOKEN_UNSET_HERE'],
+      config: { bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' },
+    });
     await a.app.control.saveUpstream({ vendor: 'f', upstream: { url: 'http://127.0.0.1:9/mcp2' }, replace: true });
     await a.app.control.saveUpstream({ vendor: 's', upstream: { command: process.execPath, args: ['-e', '1'] }, replace: true });
     expect(onDisk(a).upstreams.f).toEqual({ url: 'http://127.0.0.1:9/mcp2', bearerTokenEnvVar: 'FIGMA_TOKEN_UNSET_HERE' });
@@ -116,24 +148,55 @@ describe('secrets out of config.json', () => {
     expect(onDisk(a).upstreams.h.headers).toEqual({ 'X-Api-Key': '${secret:upstreams.h.headers.X-Api-Key}' });
     expect(secretsOnDisk(a)).toEqual({ 'upstreams.h.headers.X-Api-Key': 'k-123456' });
     await expect(a.app.control.setUpstreamValue({ vendor: 'nope', key: 'K', value: 'v' })).rejects.toThrow(/No upstream "nope"/);
-    await expect(a.app.control.setUpstreamValue({ vendor: 'h', key: 'bad key', value: 'v' })).rejects.toThrow(/is not a value upstream "h" asks for/);
-    await expect(a.app.control.setUpstreamValue({ vendor: 'h', key: '__proto__', value: 'v' })).rejects.toThrow(/is not a value upstream "h" asks for/);
+    await expect(a.app.control.setUpstreamValue({ vendor: 'h', key: 'bad key', value: 'v' })).rejects.toThrow(
+      /is not a value upstream "h" asks for/,
+    );
+    await expect(a.app.control.setUpstreamValue({ vendor: 'h', key: '__proto__', value: 'v' })).rejects.toThrow(
+      /is not a value upstream "h" asks for/,
+    );
   });
 
-  it('a key on a stdio upstream\'s command line (`--api-key KEY`, `--token=KEY`) is masked in the rows, and a save sent back masked keeps it', async () => {
-    const args = ['-y', '@upstash/context7-mcp', '--api-key', 'c7-arg-secret-1', '--token=tok-arg-secret-2', '--region', 'eu', '--key', '${input:k}'];
+  it("a key on a stdio upstream's command line (`--api-key KEY`, `--token=KEY`) is masked in the rows, and a save sent back masked keeps it", async () => {
+    const args = [
+      '-y',
+      '@upstash/context7-mcp',
+      '--api-key',
+      'c7-arg-secret-1',
+      '--token=tok-arg-secret-2',
+      '--region',
+      'eu',
+      '--key',
+      '${input:k}',
+    ];
     const a = await app({ upstreams: { c: { command: process.execPath, args } }, timeouts: { listMs: 500 } });
     const rows = await a.app.control.upstreams({});
     const shown = rows.find((r) => r.vendor === 'c')!.config as { args: string[] };
-    expect(shown.args).toEqual(['-y', '@upstash/context7-mcp', '--api-key', '••••', '--token=••••', '--region', 'eu', '--key', '${input:k}']);
+    expect(shown.args).toEqual([
+      '-y',
+      '@upstash/context7-mcp',
+      '--api-key',
+      '••••',
+      '--token=••••',
+      '--region',
+      'eu',
+      '--key',
+      '${input:k}',
+    ]);
     expect(JSON.stringify(rows)).not.toMatch(/arg-secret/);
     // The form sends back what it showed, with one argument added in front.
-    await a.app.control.saveUpstream({ vendor: 'c', upstream: { command: process.execPath, args: ['--quiet', ...shown.args] }, replace: true });
+    await a.app.control.saveUpstream({
+      vendor: 'c',
+      upstream: { command: process.execPath, args: ['--quiet', ...shown.args] },
+      replace: true,
+    });
     expect(onDisk(a).upstreams.c.args).toEqual(['--quiet', ...args]);
   });
 
-  it('`removeUpstream` deletes its secrets (the next upstream of that name must not read them), and no other\'s', async () => {
-    const a = await app({ upstreams: { h: { url: 'http://127.0.0.1:9/mcp' }, hh: { url: 'http://127.0.0.1:9/mcp' } }, timeouts: { listMs: 500 } });
+  it("`removeUpstream` deletes its secrets (the next upstream of that name must not read them), and no other's", async () => {
+    const a = await app({
+      upstreams: { h: { url: 'http://127.0.0.1:9/mcp' }, hh: { url: 'http://127.0.0.1:9/mcp' } },
+      timeouts: { listMs: 500 },
+    });
     await a.app.control.setUpstreamValue({ vendor: 'h', key: 'X-Api-Key', value: 'k-of-h-1234' });
     await a.app.control.setUpstreamValue({ vendor: 'hh', key: 'X-Api-Key', value: 'k-of-hh-1234' });
     await a.app.control.removeUpstream({ vendor: 'h' });
@@ -173,13 +236,18 @@ describe('hand edits to config.json while the app runs', () => {
 });
 
 describe('no edit lost without a word (issue 22, item 1)', () => {
-  const memory = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: { MEMORY_FILE_PATH: '/home/d/memory.json' } };
+  const memory = {
+    command: process.execPath,
+    args: ['-e', 'setInterval(() => {}, 1000)'],
+    env: { MEMORY_FILE_PATH: '/home/d/memory.json' },
+  };
 
   it('adding under a name that exists is refused with a sentence (409 upstream_exists); replacing says so, and keeps a .bak', async () => {
     const a = await app({ upstreams: { memory }, timeouts: { listMs: 500 } });
     const before = readFileSync(a.configPath, 'utf8');
     await expect(a.app.control.saveUpstream({ vendor: 'memory', upstream: { url: 'http://127.0.0.1:9/mcp' } })).rejects.toMatchObject({
-      code: 'upstream_exists', message: expect.stringMatching(/^An upstream named "memory" already exists; nothing was changed\./),
+      code: 'upstream_exists',
+      message: expect.stringMatching(/^An upstream named "memory" already exists; nothing was changed\./),
     });
     expect(statusOf(failure('upstream_exists', ''))).toBe(409);
     expect(readFileSync(a.configPath, 'utf8')).toBe(before);
@@ -205,7 +273,7 @@ describe('no edit lost without a word (issue 22, item 1)', () => {
 });
 
 describe('General → Save and the port (issue 22, item 3)', () => {
-  it('shows and keeps the config file\'s port, not the one this run listens on', async () => {
+  it("shows and keeps the config file's port, not the one this run listens on", async () => {
     const a = await app({ timeouts: { listMs: 500 } });
     writeFileSync(a.configPath, JSON.stringify({ ...onDisk(a), listen: { host: '127.0.0.1', port: 4499 } }, null, 2));
     // The running instance listens on an OS-assigned port (as with --port); the file says 4499.

@@ -27,8 +27,25 @@ function scenarios(): Scenario[] {
 
 function run(name: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const args = [RUNNER, 'client', '--command', `node ${join('scripts', 'conformance-client.mjs')}`, '--scenario', name, '--timeout', '90000', '--expected-failures', BASELINE, '-o', tempDir('mws-conf-client-')];
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MWS_CLI: built('mws') } });
+    const args = [
+      RUNNER,
+      'client',
+      '--command',
+      `node ${join('scripts', 'conformance-client.mjs')}`,
+      '--scenario',
+      name,
+      '--timeout',
+      '90000',
+      '--expected-failures',
+      BASELINE,
+      '-o',
+      tempDir('mws-conf-client-'),
+    ];
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, MWS_CLI: built('mws') },
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -42,9 +59,23 @@ describe('conformance client scenarios (Working Set as the client)', () => {
     const all = scenarios();
     const required = all.filter((s) => s.versions.some((v) => v === '2025-11-25' || v === '2025-03-26'));
     // The ones this issue names must be among them, or the runner changed under us.
-    for (const n of ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults', 'auth/metadata-default', 'auth/scope-step-up', 'auth/pre-registration', 'auth/2025-03-26-oauth-endpoint-fallback']) expect(required.map((s) => s.name)).toContain(n);
+    for (const n of [
+      'initialize',
+      'tools_call',
+      'sse-retry',
+      'elicitation-sep1034-client-defaults',
+      'auth/metadata-default',
+      'auth/scope-step-up',
+      'auth/pre-registration',
+      'auth/2025-03-26-oauth-endpoint-fallback',
+    ])
+      expect(required.map((s) => s.name)).toContain(n);
     const baseline = [...readFileSync(BASELINE, 'utf8').matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]!);
-    for (const b of baseline) expect(all.find((s) => s.name === b)?.versions.every((v) => v === 'draft' || v === 'extension'), `${b} is a draft or extension scenario`).toBe(true);
+    for (const b of baseline)
+      expect(
+        all.find((s) => s.name === b)?.versions.every((v) => v === 'draft' || v === 'extension'),
+        `${b} is a draft or extension scenario`,
+      ).toBe(true);
 
     const results = new Map<string, { code: number | null; out: string }>();
     const queue = [...all];
@@ -53,10 +84,23 @@ describe('conformance client scenarios (Working Set as the client)', () => {
         for (let s = queue.shift(); s; s = queue.shift()) results.set(s.name, await run(s.name));
       }),
     );
-    const failed = [...results].filter(([, r]) => r.code !== 0).map(([n, r]) => `${n}:\n${r.out.split('\n').filter((l) => /FAILURE|WARNING|Passed:|Error|error/.test(l)).slice(0, 12).join('\n')}`);
+    const failed = [...results]
+      .filter(([, r]) => r.code !== 0)
+      .map(
+        ([n, r]) =>
+          `${n}:\n${r.out
+            .split('\n')
+            .filter((l) => /FAILURE|WARNING|Passed:|Error|error/.test(l))
+            .slice(0, 12)
+            .join('\n')}`,
+      );
     // Reported: what each draft or extension scenario did.
-    const reported = all.filter((s) => !required.includes(s)).map((s) => `${s.name}: ${/Passed: \d+\/\d+[^\n]*/.exec(results.get(s.name)?.out ?? '')?.[0] ?? 'no result'}`);
-    console.log(`conformance client scenarios: ${results.size - failed.length}/${results.size} as expected\n  draft/extension: ${reported.join('\n  ')}`);
+    const reported = all
+      .filter((s) => !required.includes(s))
+      .map((s) => `${s.name}: ${/Passed: \d+\/\d+[^\n]*/.exec(results.get(s.name)?.out ?? '')?.[0] ?? 'no result'}`);
+    console.log(
+      `conformance client scenarios: ${results.size - failed.length}/${results.size} as expected\n  draft/extension: ${reported.join('\n  ')}`,
+    );
     expect(failed, failed.join('\n\n')).toEqual([]);
   }, 900_000);
 });

@@ -20,13 +20,20 @@ beforeAll(async () => {
   cfgPath = join(dir, 'config.json');
   const raw = { upstreams: { demo: { builtin: 'demo' } }, stateDir: join(dir, 'state'), listen: { port: 0 } };
   writeFileSync(cfgPath, JSON.stringify(raw));
-  app = createApp({ config: validateConfig(raw, dir), clock: systemClock, log: new MemoryLogger(), configFile: { path: cfgPath, raw }, rendererDir: join(dir, 'no-renderer') });
+  app = createApp({
+    config: validateConfig(raw, dir),
+    clock: systemClock,
+    log: new MemoryLogger(),
+    configFile: { path: cfgPath, raw },
+    rendererDir: join(dir, 'no-renderer'),
+  });
   url = (await app.start()).url;
   token = readFileSync(join(dir, 'state', 'control-token'), 'utf8').trim();
 });
 afterAll(() => app?.stop());
 
-const post = (path: string, init: RequestInit = {}) => fetch(`${url}${path}`, { method: 'POST', body: '{}', ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
+const post = (path: string, init: RequestInit = {}) =>
+  fetch(`${url}${path}`, { method: 'POST', body: '{}', ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
 
 describe('the /control transport', () => {
   it('refuses without the token, and with a wrong one', async () => {
@@ -58,7 +65,9 @@ describe('the /control transport', () => {
     const csrf = /^\/ui\/#mws-csrf=([\w-]+)$/.exec(first.headers.get('location')!)![1]!;
     expect(app.ui.session(new Request(`${url}/ui/`, { headers: { cookie: session } }))!.csrf).toBe(csrf);
     expect((await post('/control/status', { headers: { cookie: session, 'x-mws-csrf': csrf } })).status).toBe(200);
-    expect((await post('/control/status', { headers: { cookie: session, 'x-mws-csrf': csrf, 'content-type': 'text/plain' } })).status).toBe(415);
+    expect((await post('/control/status', { headers: { cookie: session, 'x-mws-csrf': csrf, 'content-type': 'text/plain' } })).status).toBe(
+      415,
+    );
     const page = await fetch(`${url}/ui/`, { headers: { cookie: session } });
     expect(page.status).toBe(503); // no renderer built in this folder: says how to build it
     expect(await page.text()).toMatch(/npm run build/);
@@ -80,7 +89,10 @@ describe('settings edits', () => {
   it('refuse a bad value with its field and write nothing', async () => {
     const api = httpControlClient(url, token);
     const before = readFileSync(cfgPath, 'utf8');
-    await expect(api.updateAgent({ id: 'default', cap: 0 })).rejects.toMatchObject({ code: 'config_invalid', message: expect.stringMatching(/"agents\[0\]\.cap" must be a whole number from 1 to 500/) });
+    await expect(api.updateAgent({ id: 'default', cap: 0 })).rejects.toMatchObject({
+      code: 'config_invalid',
+      message: expect.stringMatching(/"agents\[0\]\.cap" must be a whole number from 1 to 500/),
+    });
     expect(readFileSync(cfgPath, 'utf8')).toBe(before);
   });
 
@@ -89,9 +101,23 @@ describe('settings edits', () => {
     await api.createAgent({ id: 'ci', cap: 3 });
     await api.updateAgent({ id: 'ci', name: 'CI bot', approvals: 'read-only' });
     expect(JSON.parse(readFileSync(cfgPath, 'utf8')).agents).toEqual([{ id: 'ci', cap: 3, name: 'CI bot', approvals: 'read-only' }]);
-    expect((await api.status({})).agents.find((a) => a.id === 'ci')).toMatchObject({ name: 'CI bot', cap: 3, approvals: 'read-only', url: `${url}/mcp/ci` });
+    expect((await api.status({})).agents.find((a) => a.id === 'ci')).toMatchObject({
+      name: 'CI bot',
+      cap: 3,
+      approvals: 'read-only',
+      url: `${url}/mcp/ci`,
+    });
     // the new agent's endpoint answers at once
-    const res = await fetch(`${url}/mcp/ci`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }) });
+    const res = await fetch(`${url}/mcp/ci`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
+    });
     expect(res.status).toBe(200);
     await api.deleteAgent({ id: 'ci' });
     expect((await fetch(`${url}/mcp/ci`, { method: 'POST', body: '{}' })).status).toBe(404);

@@ -47,7 +47,10 @@ describe('the demo', () => {
   it('asks before an upstream is added, and saves nothing without the answer', async () => {
     const { api, cfg } = await demo();
     const before = readFileSync(cfg, 'utf8');
-    await expect(api.saveUpstream({ vendor: 'mine', upstream: { url: 'http://127.0.0.1:9/mcp' } })).rejects.toMatchObject({ code: 'demo_mode', message: expect.stringMatching(/^This is the demo\. Adding an upstream leaves it/) });
+    await expect(api.saveUpstream({ vendor: 'mine', upstream: { url: 'http://127.0.0.1:9/mcp' } })).rejects.toMatchObject({
+      code: 'demo_mode',
+      message: expect.stringMatching(/^This is the demo\. Adding an upstream leaves it/),
+    });
     expect(readFileSync(cfg, 'utf8')).toBe(before);
   });
 

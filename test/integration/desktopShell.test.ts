@@ -21,13 +21,27 @@ function runShell(config: object | undefined, userData = tempDir(), configDir = 
   if (config) writeFileSync(configPath, JSON.stringify(config));
   const reportPath = join(dir, 'report.json');
   const child = spawn(process.execPath, ['--import', join(ROOT, 'test/fixtures/electron/register.mjs'), join(ROOT, 'out/main/index.js')], {
-    env: { ...process.env, MWS_CONFIG: configPath, ELECTRON_STUB_REPORT: reportPath, ELECTRON_STUB_APP_PATH: ROOT, ELECTRON_STUB_USER_DATA: userData, ...env },
+    env: {
+      ...process.env,
+      MWS_CONFIG: configPath,
+      ELECTRON_STUB_REPORT: reportPath,
+      ELECTRON_STUB_APP_PATH: ROOT,
+      ELECTRON_STUB_USER_DATA: userData,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   return new Promise((resolve) =>
-    child.once('exit', (code) => resolve({ code, stderr, configPath, report: existsSync(reportPath) ? (JSON.parse(readFileSync(reportPath, 'utf8')) as Record<string, unknown>) : {} })),
+    child.once('exit', (code) =>
+      resolve({
+        code,
+        stderr,
+        configPath,
+        report: existsSync(reportPath) ? (JSON.parse(readFileSync(reportPath, 'utf8')) as Record<string, unknown>) : {},
+      }),
+    ),
   );
 }
 
@@ -35,16 +49,38 @@ describe('the built Electron shell', () => {
   it('starts the core, answers the ControlApi over IPC, shows the tray and quits cleanly', async () => {
     if (!existsSync(join(ROOT, 'out/main/index.js'))) throw new Error('Build first: npm run build (npm test does).');
     const dir = tempDir();
-    const { code, report, stderr } = await runShell({ upstreams: { demo: { builtin: 'demo' } }, stateDir: join(dir, 'state'), listen: { port: 0 }, desktop: { startAtLogin: true } });
+    const { code, report, stderr } = await runShell({
+      upstreams: { demo: { builtin: 'demo' } },
+      stateDir: join(dir, 'state'),
+      listen: { port: 0 },
+      desktop: { startAtLogin: true },
+    });
     expect(stderr).not.toMatch(/Error/);
     expect(code).toBe(0);
     expect(report.errors).toEqual([]);
     expect(report.ipcChannels).toEqual(['control:invoke']);
-    expect(report.invokeResult).toMatchObject({ ok: true, result: { toolboxSize: 67, proxyPaused: false, agents: [{ id: 'default', size: 0, cap: 20 }] } });
-    expect(report.tray).toEqual(expect.arrayContaining([expect.stringMatching(/^Listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/), 'Upstreams: 1 of 1 upstream up', 'Toolbox: 67 tools from 1 upstream · 4 meta-tools', 'Approvals: none waiting', 'Pause proxy', 'Pause automatic demotion', 'Default — 0 of 20 tools listed ▸', 'Settings…', 'Quit Working Set']));
+    expect(report.invokeResult).toMatchObject({
+      ok: true,
+      result: { toolboxSize: 67, proxyPaused: false, agents: [{ id: 'default', size: 0, cap: 20 }] },
+    });
+    expect(report.tray).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/),
+        'Upstreams: 1 of 1 upstream up',
+        'Toolbox: 67 tools from 1 upstream · 4 meta-tools',
+        'Approvals: none waiting',
+        'Pause proxy',
+        'Pause automatic demotion',
+        'Default — 0 of 20 tools listed ▸',
+        'Settings…',
+        'Quit Working Set',
+      ]),
+    );
     expect(String(report.trayImage)).toMatch(/resources\/tray-healthy\.png$/);
     expect(report.loginItem).toEqual({ openAtLogin: true });
-    expect(report.windows).toEqual([{ preload: join(ROOT, 'out', 'preload', 'index.cjs'), contextIsolation: true, nodeIntegration: false, sandbox: true }]);
+    expect(report.windows).toEqual([
+      { preload: join(ROOT, 'out', 'preload', 'index.cjs'), contextIsolation: true, nodeIntegration: false, sandbox: true },
+    ]);
     expect(existsSync(join(ROOT, 'out', 'preload', 'index.cjs'))).toBe(true);
     expect(report.quitCompleted).toBe(true);
   });
@@ -54,21 +90,34 @@ describe('the built Electron shell', () => {
     const stateDir = join(tempDir(), 'state');
     const value = 'BSA-desktop-typed-5521';
     const { code, report } = await runShell(
-      { upstreams: { brave: { command: 'brave-mcp-not-installed', env: { BRAVE_API_KEY: '${input:BRAVE_API_KEY}' } } }, stateDir, listen: { port: 0 } },
+      {
+        upstreams: { brave: { command: 'brave-mcp-not-installed', env: { BRAVE_API_KEY: '${input:BRAVE_API_KEY}' } } },
+        stateDir,
+        listen: { port: 0 },
+      },
       tempDir(),
       tempDir(),
       { ELECTRON_STUB_SET_VALUE: JSON.stringify({ vendor: 'brave', key: 'BRAVE_API_KEY', value }) },
     );
     expect(report.errors).toEqual([]);
     expect(code).toBe(0);
-    expect(report.setValue).toMatchObject({ ok: true, result: { vendor: 'brave', stored: 'input', secret: 'upstreams.brave.inputs.BRAVE_API_KEY' } });
+    expect(report.setValue).toMatchObject({
+      ok: true,
+      result: { vendor: 'brave', stored: 'input', secret: 'upstreams.brave.inputs.BRAVE_API_KEY' },
+    });
     expect(JSON.stringify(report.setValue)).not.toContain(value);
     const file = readFileSync(join(stateDir, 'secrets.json'), 'utf8');
-    expect(JSON.parse(file)).toMatchObject({ version: 1, cipher: 'electron-safe-storage', secrets: { 'upstreams.brave.inputs.BRAVE_API_KEY': expect.any(String) } });
+    expect(JSON.parse(file)).toMatchObject({
+      version: 1,
+      cipher: 'electron-safe-storage',
+      secrets: { 'upstreams.brave.inputs.BRAVE_API_KEY': expect.any(String) },
+    });
     expect(file).not.toContain(value);
     const { FileSecretStore } = await import('../../src-main/core/secrets/store.js');
     const { MemoryLogger } = await import('../../src-main/core/log.js');
-    await expect(new FileSecretStore(stateDir, new MemoryLogger()).get('upstreams.brave.inputs.BRAVE_API_KEY')).rejects.toThrow(/sealed with the OS keychain by the Working Set app/);
+    await expect(new FileSecretStore(stateDir, new MemoryLogger()).get('upstreams.brave.inputs.BRAVE_API_KEY')).rejects.toThrow(
+      /sealed with the OS keychain by the Working Set app/,
+    );
   });
 
   it('moves the desktop fields of an old config into its store once, and reopens the window where it was left', async () => {
@@ -76,13 +125,23 @@ describe('the built Electron shell', () => {
     const dir = tempDir();
     const userData = tempDir();
     const configDir = tempDir();
-    const old = { upstreams: { demo: { builtin: 'demo' } }, stateDir: join(dir, 'state'), listen: { port: 0 }, desktop: { startAtLogin: true, notifyUpstreams: false } };
+    const old = {
+      upstreams: { demo: { builtin: 'demo' } },
+      stateDir: join(dir, 'state'),
+      listen: { port: 0 },
+      desktop: { startAtLogin: true, notifyUpstreams: false },
+    };
     const first = await runShell(old, userData, configDir);
     expect(first.report.errors).toEqual([]);
     expect(first.code).toBe(0);
     expect(first.report.loginItem).toEqual({ openAtLogin: true });
     // The window's General screen reads and writes the store through the same IPC call as before.
-    expect(first.report.settingsDesktop).toEqual({ notifyDemotions: false, notifyUpstreams: false, notifyApprovals: true, startAtLogin: true });
+    expect(first.report.settingsDesktop).toEqual({
+      notifyDemotions: false,
+      notifyUpstreams: false,
+      notifyApprovals: true,
+      startAtLogin: true,
+    });
     const prefsFile = join(userData, 'preferences.json');
     expect(JSON.parse(readFileSync(prefsFile, 'utf8'))).toMatchObject({
       notifyDemotions: false,
@@ -113,7 +172,9 @@ describe('the built Electron shell', () => {
 
   it('carries electron-store inside out/main: a dev dependency, bundled, so the npm package does not install it', () => {
     if (!existsSync(join(ROOT, 'out/main/index.js'))) throw new Error('Build first: npm run build (npm test does).');
-    const bare = [...readFileSync(join(ROOT, 'out/main/index.js'), 'utf8').matchAll(/^import\s[^'"]*?from\s+["']([^"'.][^"']*)["']/gm)].map((m) => m[1]);
+    const bare = [...readFileSync(join(ROOT, 'out/main/index.js'), 'utf8').matchAll(/^import\s[^'"]*?from\s+["']([^"'.][^"']*)["']/gm)].map(
+      (m) => m[1],
+    );
     expect(bare.filter((s) => /^(electron-store|conf|atomically|dot-prop|env-paths)$/.test(s!))).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(Object.keys(pkg.dependencies)).not.toContain('electron-store');
@@ -122,6 +183,8 @@ describe('the built Electron shell', () => {
   it('says why it cannot start, in a dialog, and quits', async () => {
     const { code, report } = await runShell({ agents: [{ id: 'x', cap: 0 }] });
     expect(code).toBe(0);
-    expect(report.errors).toEqual([expect.stringMatching(/^Working Set could not start: .*"agents\[0\]\.cap" must be a whole number from 1 to 500/)]);
+    expect(report.errors).toEqual([
+      expect.stringMatching(/^Working Set could not start: .*"agents\[0\]\.cap" must be a whole number from 1 to 500/),
+    ]);
   });
 });

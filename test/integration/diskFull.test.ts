@@ -48,7 +48,9 @@ describe('a full state folder', () => {
     writeFileSync(marker, '');
     const r = await client.callTool({ name: 'promote', arguments: { name: 'mail_send_message' } });
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(/^disk_full: The disk is full: the promotion of mail_send_message could not be saved in .+, so nothing changed\. Free some space there and try again\.$/);
+    expect(textOf(r)).toMatch(
+      /^disk_full: The disk is full: the promotion of mail_send_message could not be saved in .+, so nothing changed\. Free some space there and try again\.$/,
+    );
     expect(r.structuredContent).toMatchObject({ error: 'disk_full' });
     expect(await listed()).not.toContain('mail_send_message');
   });

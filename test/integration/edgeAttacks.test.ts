@@ -28,7 +28,11 @@ let api: ControlApi;
 
 /** `mws serve` under `ulimit -n`, as a user with a low limit would run it. */
 function spawnServe(cfg: string): Running {
-  const proc = spawn('bash', ['-c', `ulimit -n ${FILE_LIMIT} && exec "$0" "$@"`, process.execPath, built('mws'), 'serve', '--config', cfg], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawn(
+    'bash',
+    ['-c', `ulimit -n ${FILE_LIMIT} && exec "$0" "$@"`, process.execPath, built('mws'), 'serve', '--config', cfg],
+    { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   proc.stdout.on('data', (d) => (out += d));
@@ -51,7 +55,15 @@ beforeAll(async () => {
   const dir = tempDir('mws-edge-');
   const cfg = join(dir, 'config.json');
   const stateDir = join(dir, 'state');
-  writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: await deadPort() }, agents: [{ id: 'bot', token: 'bot-token-0123456789abcdef' }] }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      upstreams: { demo: { builtin: 'demo' } },
+      stateDir,
+      listen: { port: await deadPort() },
+      agents: [{ id: 'bot', token: 'bot-token-0123456789abcdef' }],
+    }),
+  );
   serve = spawnServe(cfg);
   base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
   port = Number(new URL(base).port);
@@ -120,9 +132,16 @@ describe('a flood of request bodies stalled one byte short', () => {
       const s = await open();
       sockets.push(s);
       answers.push(closedByServer(s));
-      s.write(`POST ${paths[i % paths.length]} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${DECLARED}\r\n\r\n`);
+      s.write(
+        `POST ${paths[i % paths.length]} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${DECLARED}\r\n\r\n`,
+      );
       // Settles when the bytes are with the kernel, or the server has refused and closed.
-      sent.push(new Promise<void>((resolve) => { s.write(body, () => resolve()); s.once('close', () => resolve()); }));
+      sent.push(
+        new Promise<void>((resolve) => {
+          s.write(body, () => resolve());
+          s.once('close', () => resolve());
+        }),
+      );
     }
     await withDeadline(Promise.all(sent), 'every flood connection to send its body or be refused', 60_000);
     // Bodies still being read reach the server a little later: the highest RSS of a short while.
@@ -145,25 +164,41 @@ describe('a flood of request bodies stalled one byte short', () => {
       const refused = answers.filter((a) => a.startsWith('HTTP/1.1 503'));
       expect(refused.length, 'connections past the budget answered 503').toBeGreaterThan(CONNECTIONS / 2);
       expect(refused[0]).toMatch(/too many request bodies are being sent to Working Set at once/);
-      expect(answers.filter((a) => /^HTTP\/1\.1 5(?!03)/.test(a)), 'no other 5xx').toEqual([]);
+      expect(
+        answers.filter((a) => /^HTTP\/1\.1 5(?!03)/.test(a)),
+        'no other 5xx',
+      ).toEqual([]);
       // The proxy still answers a request without a body meanwhile.
       await alive();
       for (const s of sockets) s.destroy();
       // Unbounded, 120 such bodies held ~480 MB (the issue saw 4.1 GB for 1,000, and no return).
       expect(peak - baseline, `RSS during round ${round}`).toBeLessThan(200 * MB);
-      const after = await until(() => {
-        const r = rssBytes();
-        return r - baseline < 80 * MB ? r : undefined;
-      }, `the server's RSS to come back within 80 MB of its baseline after round ${round}`, 30_000).catch((err: Error) => {
-        throw new Error(`${err.message} baseline ${(baseline / MB).toFixed(0)} MB, during ${(peak / MB).toFixed(0)} MB, now ${(rssBytes() / MB).toFixed(0)} MB`);
+      const after = await until(
+        () => {
+          const r = rssBytes();
+          return r - baseline < 80 * MB ? r : undefined;
+        },
+        `the server's RSS to come back within 80 MB of its baseline after round ${round}`,
+        30_000,
+      ).catch((err: Error) => {
+        throw new Error(
+          `${err.message} baseline ${(baseline / MB).toFixed(0)} MB, during ${(peak / MB).toFixed(0)} MB, now ${(rssBytes() / MB).toFixed(0)} MB`,
+        );
       });
       // A second flood reuses what the first left with the allocator; it does not add to it.
       if (round === 1) first = peak;
-      else expect(peak - first, 'the second round adds no more than 40 MB to the first one\'s peak').toBeLessThan(40 * MB);
-      figures.push(`round ${round}: RSS during ${(peak / MB).toFixed(0)} MB, after ${(after / MB).toFixed(0)} MB, ${refused.length} of ${CONNECTIONS} answered 503`);
+      else expect(peak - first, "the second round adds no more than 40 MB to the first one's peak").toBeLessThan(40 * MB);
+      figures.push(
+        `round ${round}: RSS during ${(peak / MB).toFixed(0)} MB, after ${(after / MB).toFixed(0)} MB, ${refused.length} of ${CONNECTIONS} answered 503`,
+      );
     }
-    console.log(`body flood, ${CONNECTIONS} connections × ${DECLARED} declared bytes; RSS baseline ${(baseline / MB).toFixed(0)} MB; ${figures.join('; ')}`);
-    const lines = serve.stderr().split('\n').filter((l) => /refused a request body/.test(l));
+    console.log(
+      `body flood, ${CONNECTIONS} connections × ${DECLARED} declared bytes; RSS baseline ${(baseline / MB).toFixed(0)} MB; ${figures.join('; ')}`,
+    );
+    const lines = serve
+      .stderr()
+      .split('\n')
+      .filter((l) => /refused a request body/.test(l));
     expect(lines.length, 'the cap is logged, rate-limited').toBeGreaterThanOrEqual(1);
     expect(lines.length).toBeLessThanOrEqual(4);
     await alive();
@@ -196,14 +231,29 @@ describe('half-open and idle sockets', () => {
     try {
       // New clients get in while the flood stays: idle sockets that never sent a request make room for them.
       for (let i = 0; i < 5; i++) await alive();
-      const mcp = await rawRequest(base, 'POST', '/mcp', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
+      const mcp = await rawRequest(
+        base,
+        'POST',
+        '/mcp',
+        { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
+      );
       expect(mcp.status).toBe(200);
       const log = serve.stderr().slice(before);
       expect(log).toMatch(/closed an idle connection or a stalled upload to make room/);
       expect(log.split('\n').filter((l) => /make room/.test(l)).length, 'rate-limited').toBeLessThanOrEqual(3);
       // Every socket that never sent a whole head is closed by the server, the slow loris with a 408.
       const deadline = (IDLE_SOCKET_MS + HEADERS_TIMEOUT_MS) * 2;
-      await withDeadline(Promise.all([...idleClosed, ...halfClosed]), `the server to close ${IDLE} idle and ${half.length} half-open sockets`, deadline);
+      await withDeadline(
+        Promise.all([...idleClosed, ...halfClosed]),
+        `the server to close ${IDLE} idle and ${half.length} half-open sockets`,
+        deadline,
+      );
       expect(await withDeadline(lorisAnswer, 'the server to close the slow loris', deadline)).toMatch(/^HTTP\/1\.1 408/);
       expect(serve.stderr().slice(before)).toMatch(/closed a connection that sent no whole request within 10 s/);
     } finally {

@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { listen, type Listener } from '../../src-main/core/http/listener.js';
 import { text } from '../../src-main/core/http/answers.js';
-import { BodyBudget, CapLog, FloodCollector, MAX_CONNECTIONS_PER_ADDRESS, MAX_OPEN_CONNECTIONS } from '../../src-main/core/http/edgeLimits.js';
+import {
+  BodyBudget,
+  CapLog,
+  FloodCollector,
+  MAX_CONNECTIONS_PER_ADDRESS,
+  MAX_OPEN_CONNECTIONS,
+} from '../../src-main/core/http/edgeLimits.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import { withDeadline } from '../helpers/wait.js';
 import { startApp, type TestApp } from '../helpers/app.js';
@@ -75,7 +81,13 @@ describe('connections past the caps, all busy', () => {
       'an answer on a connection past the cap',
     );
   /** Until the listener has seen every request (each is busy only once its head is read). */
-  const seen = (n: number) => withDeadline((async () => { while (hanging.length < n) await new Promise((r) => setTimeout(r, 20)); })(), `${n} requests to be in flight`);
+  const seen = (n: number) =>
+    withDeadline(
+      (async () => {
+        while (hanging.length < n) await new Promise((r) => setTimeout(r, 20));
+      })(),
+      `${n} requests to be in flight`,
+    );
 
   it('answers 503 past the per-address cap, lets another address in, then 503 past the overall cap, and logs it once', async () => {
     const sockets: Socket[] = [];
@@ -121,14 +133,27 @@ describe('chunked request bodies', () => {
       },
     });
   const post = (path: string, body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
-    fetch(`${t.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body, duplex: 'half' } as RequestInit);
-  const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'chunked', version: '1' } } });
+    fetch(`${t.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'chunked', version: '1' } },
+  });
 
   it('answers an MCP initialize and a ping sent chunked (fetch with a ReadableStream body)', async () => {
     const res = await post('/mcp', streamed(initialize));
     expect(res.status, await res.clone().text()).toBe(200);
     expect(await res.text()).toMatch(/"serverInfo"/);
-    const ping = await post('/mcp', streamed(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })), { 'mcp-protocol-version': '2025-06-18', 'mcp-session-id': res.headers.get('mcp-session-id') ?? '' });
+    const ping = await post('/mcp', streamed(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' })), {
+      'mcp-protocol-version': '2025-06-18',
+      'mcp-session-id': res.headers.get('mcp-session-id') ?? '',
+    });
     expect(ping.status, await ping.clone().text()).toBe(200);
   });
 
@@ -151,7 +176,12 @@ describe('a stalled chunked body holds the budget like a declared one', () => {
     try {
       s.on('error', () => {});
       s.write(`POST /echo HTTP/1.1\r\nhost: 127.0.0.1:${l.port}\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n`);
-      await withDeadline((async () => { while (budget.heldBytes === 0) await new Promise((r) => setTimeout(r, 20)); })(), 'the chunked body to hold the budget');
+      await withDeadline(
+        (async () => {
+          while (budget.heldBytes === 0) await new Promise((r) => setTimeout(r, 20));
+        })(),
+        'the chunked body to hold the budget',
+      );
       expect(budget.heldBytes).toBe(4 * 1024 * 1024);
       // Past the budget a second body is refused while the first still arrives.
       const second = await fetch(`${l.url}/echo`, { method: 'POST', body: 'x'.repeat(3 * 1024 * 1024) });
@@ -160,7 +190,12 @@ describe('a stalled chunked body holds the budget like a declared one', () => {
       s.write('0\r\n\r\n');
       expect(await withDeadline(answered, 'the chunked request to be answered')).toMatch(/^HTTP\/1\.1 200/);
       expect(seenBody).toEqual(['abc']);
-      await withDeadline((async () => { while (budget.heldBytes !== 0) await new Promise((r) => setTimeout(r, 20)); })(), 'the budget to be given back');
+      await withDeadline(
+        (async () => {
+          while (budget.heldBytes !== 0) await new Promise((r) => setTimeout(r, 20));
+        })(),
+        'the budget to be given back',
+      );
     } finally {
       s.destroy();
       await l.close();
@@ -182,7 +217,12 @@ describe('the collection after a flood', () => {
       }
     };
     const collected: number[] = [];
-    const c = new FloodCollector(() => t.now, 60_000, () => collected.push(t.now), (f, ms) => timers.push({ at: t.now + ms, f }));
+    const c = new FloodCollector(
+      () => t.now,
+      60_000,
+      () => collected.push(t.now),
+      (f, ms) => timers.push({ at: t.now + ms, f }),
+    );
     c.drained();
     t.now = 1_000;
     runDue();
@@ -213,7 +253,12 @@ describe('making room at the cap', () => {
       client.on('data', (d: Buffer) => (got += d.toString()));
       const ask = async (n: number) => {
         client.write(`GET /x HTTP/1.1\r\nhost: 127.0.0.1:${l.port}\r\n\r\n`);
-        await withDeadline((async () => { while ((got.match(/HTTP\/1\.1 200/g) ?? []).length < n) await new Promise((r) => setTimeout(r, 20)); })(), `answer ${n} on the kept-alive connection`);
+        await withDeadline(
+          (async () => {
+            while ((got.match(/HTTP\/1\.1 200/g) ?? []).length < n) await new Promise((r) => setTimeout(r, 20));
+          })(),
+          `answer ${n} on the kept-alive connection`,
+        );
       };
       await ask(1);
       // A flood of connections that send nothing, past the overall cap (from other addresses, so the per-address cap is not what acts).
@@ -226,7 +271,12 @@ describe('making room at the cap', () => {
         await new Promise<void>((resolve) => (s.once('connect', () => resolve()), s.once('error', () => resolve())));
       }
       // The listener made room 20 times (it closed 20 sockets, the client's or the flood's).
-      await withDeadline((async () => { while (closedByServer + (client.destroyed ? 1 : 0) < 20) await new Promise((r) => setTimeout(r, 20)); })(), 'the listener to make room 20 times');
+      await withDeadline(
+        (async () => {
+          while (closedByServer + (client.destroyed ? 1 : 0) < 20) await new Promise((r) => setTimeout(r, 20));
+        })(),
+        'the listener to make room 20 times',
+      );
       expect(client.destroyed).toBe(false);
       await ask(2);
     } finally {
@@ -240,7 +290,10 @@ describe('stalled uploads at the cap', () => {
   it('a newcomer gets in past 512 connections each stalled in a one-byte body', async () => {
     // Each stalled upload holds its 2 declared bytes of the budget once its head is read: how the test knows all are in flight.
     const budget = new BodyBudget();
-    const l = await listen('127.0.0.1', 0, { extra: { '/x': async () => text(200, 'ok') } }, undefined, { log: new MemoryLogger(), bodyBudget: budget });
+    const l = await listen('127.0.0.1', 0, { extra: { '/x': async () => text(200, 'ok') } }, undefined, {
+      log: new MemoryLogger(),
+      bodyBudget: budget,
+    });
     const sockets: Socket[] = [];
     try {
       let closedByServer = 0;
@@ -251,11 +304,21 @@ describe('stalled uploads at the cap', () => {
         sockets.push(s);
         s.write(`POST /x HTTP/1.1\r\nhost: 127.0.0.1:${l.port}\r\ncontent-length: 2\r\n\r\n{`);
       }
-      await withDeadline((async () => { while (budget.heldBytes < 2 * MAX_OPEN_CONNECTIONS) await new Promise((r) => setTimeout(r, 20)); })(), 'every stalled upload to be in flight');
+      await withDeadline(
+        (async () => {
+          while (budget.heldBytes < 2 * MAX_OPEN_CONNECTIONS) await new Promise((r) => setTimeout(r, 20));
+        })(),
+        'every stalled upload to be in flight',
+      );
       const res = await fetch(`${l.url}/x`);
       expect(res.status).toBe(200);
       expect(await res.text()).toBe('ok\n');
-      await withDeadline((async () => { while (closedByServer < 1) await new Promise((r) => setTimeout(r, 20)); })(), 'one stalled upload to be closed');
+      await withDeadline(
+        (async () => {
+          while (closedByServer < 1) await new Promise((r) => setTimeout(r, 20));
+        })(),
+        'one stalled upload to be closed',
+      );
     } finally {
       sockets.forEach((s) => s.destroy());
       await l.close();
@@ -266,13 +329,18 @@ describe('stalled uploads at the cap', () => {
 describe('what the listener logs of a request', () => {
   // The window's CSRF token now gets its session cookie back (POST /ui/_session), so it is a
   // credential: the event stream's `?csrf=` must not reach the log when a request fails inside.
-  it('does not write the event stream\'s ?csrf= token when a request fails inside', async () => {
+  it("does not write the event stream's ?csrf= token when a request fails inside", async () => {
     const log = new MemoryLogger();
     const l = await listen('127.0.0.1', 0, { events: () => Promise.reject(new Error('boom')) }, undefined, { log });
     try {
       const res = await fetch(`${l.url}/control/events?csrf=SECRETCSRF123&x=1`);
       expect(res.status).toBeGreaterThanOrEqual(500);
-      await withDeadline((async () => { while (!log.lines.some((x) => /failed inside/.test(x))) await new Promise((r) => setTimeout(r, 20)); })(), 'the failure to be logged');
+      await withDeadline(
+        (async () => {
+          while (!log.lines.some((x) => /failed inside/.test(x))) await new Promise((r) => setTimeout(r, 20));
+        })(),
+        'the failure to be logged',
+      );
       const lines = log.lines.join('\n');
       expect(lines).toMatch(/failed inside the proxy/);
       expect(lines).not.toMatch(/SECRETCSRF123/);
@@ -290,11 +358,18 @@ describe('a body of too many values (issue 19, item 7)', () => {
   afterAll(async () => t.stop());
 
   const post = (body: string) =>
-    fetch(`${t.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' }, body });
+    fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body,
+    });
 
   it('refuses 300,000 argument keys unread with a sentence, and the next request is answered', async () => {
     const args = `{${Array.from({ length: 300_000 }, (_, i) => `"k${i}":0`).join(',')}}`;
-    const res = await withDeadline(post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_tools","arguments":${args}}}`), 'the flood of keys was not answered');
+    const res = await withDeadline(
+      post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_tools","arguments":${args}}}`),
+      'the flood of keys was not answered',
+    );
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/more than 50,000 JSON values/);
     const ping = await post('{"jsonrpc":"2.0","id":2,"method":"ping"}');
@@ -302,7 +377,14 @@ describe('a body of too many values (issue 19, item 7)', () => {
   });
 
   it('still takes a 3 MB string argument (few values, many bytes)', async () => {
-    const res = await post(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search_tools', arguments: { query: 'a:b,c '.repeat(500_000) } } }));
+    const res = await post(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'search_tools', arguments: { query: 'a:b,c '.repeat(500_000) } },
+      }),
+    );
     expect(res.status).not.toBe(413);
   });
 });

@@ -37,7 +37,16 @@ let url: string;
 const twin = new GatedUpstream('v', [twinTool('slow')]);
 beforeAll(async () => {
   const stateDir = tempDir();
-  const config = validateConfig({ stateDir, listen: { host: '127.0.0.1', port: 0 }, upstreams: { v: { url: 'http://127.0.0.1:1/mcp' } }, pins: ['v__slow'], agents: [{ id: 'default', approvals: 'allow' }] }, stateDir);
+  const config = validateConfig(
+    {
+      stateDir,
+      listen: { host: '127.0.0.1', port: 0 },
+      upstreams: { v: { url: 'http://127.0.0.1:1/mcp' } },
+      pins: ['v__slow'],
+      agents: [{ id: 'default', approvals: 'allow' }],
+    },
+    stateDir,
+  );
   app = createApp({ config, clock: systemClock, log: new MemoryLogger(), connect: () => twin, edgeTimes: TIMES });
   url = (await app.start()).url;
   await app.router.ready();
@@ -66,26 +75,42 @@ async function everyTimeoutFires(): Promise<void> {
   const [, head, body] = await Promise.all([
     closedBy(raw(''), 'an idle socket to be closed'),
     closedBy(raw('POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:PORT\r\n'), 'a stalled request head to be closed'),
-    closedBy(raw('POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:PORT\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{'), 'a stalled body to be closed'),
+    closedBy(
+      raw('POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:PORT\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{'),
+      'a stalled body to be closed',
+    ),
   ]);
   expect(head).toMatch(/^HTTP\/1\.1 408/);
   expect(body).toMatch(/^HTTP\/1\.1 408/);
 }
 
 describe('a call that takes longer than every listener timeout', () => {
-  for (const [era, mode] of [['2025 session', 'legacy'], ['2026 stateless', 'auto']] as const) {
+  for (const [era, mode] of [
+    ['2025 session', 'legacy'],
+    ['2026 stateless', 'auto'],
+  ] as const) {
     it(`gets its answer (${era})`, async () => {
       const c: TestClient = await connectClient(`${url}/mcp`, mode);
       try {
         const before = twin.started;
         const call = c.client.callTool({ name: 'v__slow', arguments: {} });
-        await withDeadline((async () => { while (twin.started === before) await new Promise((r) => setTimeout(r, 20)); })(), 'the call to reach the upstream');
+        await withDeadline(
+          (async () => {
+            while (twin.started === before) await new Promise((r) => setTimeout(r, 20));
+          })(),
+          'the call to reach the upstream',
+        );
         await everyTimeoutFires();
         twin.release();
         expect(textOf(await withDeadline(call, 'the long call to answer'))).toBe('v:slow');
         // The client's connections outlived the timers too: a second call on the same client works.
         const again = c.client.callTool({ name: 'v__slow', arguments: {} });
-        await withDeadline((async () => { while (twin.started === before + 1) await new Promise((r) => setTimeout(r, 20)); })(), 'the second call to reach the upstream');
+        await withDeadline(
+          (async () => {
+            while (twin.started === before + 1) await new Promise((r) => setTimeout(r, 20));
+          })(),
+          'the second call to reach the upstream',
+        );
         twin.release();
         expect(textOf(await withDeadline(again, 'the second call to answer'))).toBe('v:slow');
       } finally {

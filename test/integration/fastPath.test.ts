@@ -15,7 +15,16 @@ beforeAll(async () => {
   fixture = await startHttpFixture('stateless');
   for (const kind of ['fast', 'sdk'] as const) {
     const stateDir = tempDir();
-    const config = validateConfig({ stateDir, listen: { port: 0 }, upstreams: { f: { url: fixture.url } }, pins: ['f__echo', 'f__add'], agents: [{ id: 'default', approvals: 'allow' }] }, stateDir);
+    const config = validateConfig(
+      {
+        stateDir,
+        listen: { port: 0 },
+        upstreams: { f: { url: fixture.url } },
+        pins: ['f__echo', 'f__add'],
+        agents: [{ id: 'default', approvals: 'allow' }],
+      },
+      stateDir,
+    );
     const app = createApp({ config, clock: systemClock, log: new MemoryLogger(), fastPath: kind === 'fast' });
     apps[kind] = { app, url: (await app.start()).url };
   }
@@ -55,12 +64,21 @@ async function openSession(base: string): Promise<string> {
   const init = await fetch(`${base}/mcp`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-2025', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-2025', version: '1' } },
+    }),
   });
   const sid = init.headers.get('mcp-session-id');
   await init.text();
   if (!sid) throw new Error(`initialize gave no session: HTTP ${init.status}`);
-  const done = await fetch(`${base}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  const done = await fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
   await done.text();
   return sid;
 }
@@ -69,12 +87,25 @@ async function openSession(base: string): Promise<string> {
 async function legacyRpc(base: string, sid: string, method: string, params: Record<string, unknown> | undefined) {
   const res = await fetch(`${base}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'mcp-session-id': sid },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+      'mcp-session-id': sid,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, ...(params ? { params } : {}) }),
   });
   const text = await res.text();
   const sse = res.headers.get('content-type')?.startsWith('text/event-stream');
-  const json = sse ? JSON.parse(text.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('')) : JSON.parse(text);
+  const json = sse
+    ? JSON.parse(
+        text
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .map((l) => l.slice(6))
+          .join(''),
+      )
+    : JSON.parse(text);
   return { status: res.status, fast: !sse, session: res.headers.get('mcp-session-id'), json: json as unknown };
 }
 
@@ -92,7 +123,10 @@ describe('the fast path for 2025 session clients', () => {
   ];
 
   it.each(legacyCases)('answers %s exactly as the SDK session does', async (_label, method, params) => {
-    const [fast, sdk] = await Promise.all([legacyRpc(apps.fast.url, sids.fast, method, params), legacyRpc(apps.sdk.url, sids.sdk, method, params)]);
+    const [fast, sdk] = await Promise.all([
+      legacyRpc(apps.fast.url, sids.fast, method, params),
+      legacyRpc(apps.sdk.url, sids.sdk, method, params),
+    ]);
     expect(fast.fast).toBe(true);
     expect(sdk.fast).toBe(false);
     expect(fast.status).toBe(sdk.status);
@@ -103,7 +137,12 @@ describe('the fast path for 2025 session clients', () => {
   it('leaves an unknown session to the SDK path, which answers 404', async () => {
     const r = await fetch(`${apps.fast.url}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'mcp-session-id': 'not-a-session' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+        'mcp-session-id': 'not-a-session',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
     expect(r.status).toBe(404);
@@ -114,9 +153,21 @@ describe('the fast path for 2025 session clients', () => {
     const { existsSync, readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const file = join(apps.fast.app.config.stateDir, 'calls.jsonl');
-    const logged = () => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []);
+    const logged = () =>
+      existsSync(file)
+        ? readFileSync(file, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Record<string, unknown>)
+        : [];
     // The call log is written in the background: wait for the line, with a deadline and a message.
-    await expect.poll(() => logged().some((l) => l.tool === 'f__echo' && l.session === sids.fast && l.client === 'raw-2025'), { timeout: 10_000, message: 'the fast 2025 call in calls.jsonl with its session and client' }).toBe(true);
+    await expect
+      .poll(() => logged().some((l) => l.tool === 'f__echo' && l.session === sids.fast && l.client === 'raw-2025'), {
+        timeout: 10_000,
+        message: 'the fast 2025 call in calls.jsonl with its session and client',
+      })
+      .toBe(true);
   });
 });
 
@@ -139,10 +190,25 @@ describe('the fast path', () => {
     const { request } = await import('node:http');
     const url = new URL(apps.fast.url);
     const status = await new Promise<number>((resolve) => {
-      const req = request({ host: url.hostname, port: url.port, path: '/mcp', method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/mcp',
+          method: 'POST',
+          headers: {
+            host: 'evil.example',
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/list',
+          },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: ENVELOPE } }));
     });
     expect(status).toBe(403);

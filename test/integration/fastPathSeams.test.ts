@@ -25,7 +25,11 @@ describe('a 2025 client that gives up on a call waiting for approval', () => {
     const call = legacy.client.callTool({ name: 'stdio__toggle_extra', arguments: {} }, { timeout: 1_000 });
     await expect(call).rejects.toThrow(/timed out/i);
     // The SDK client sends notifications/cancelled when it times out; the waiting call must end with it.
-    await until(async () => (await t.app.control.pendingApprovals({})).length === 0, 'the cancelled call to leave the approvals inbox', 20_000);
+    await until(
+      async () => (await t.app.control.pendingApprovals({})).length === 0,
+      'the cancelled call to leave the approvals inbox',
+      20_000,
+    );
   });
 
   it('still answers a call that nobody cancelled', async () => {

@@ -31,7 +31,11 @@ beforeAll(async () => {
       listen: { port: await deadPort() },
       // Calls that would wait for a person end at once: the fuzz is about parsing, not waiting.
       timeouts: { approvalMs: 200 },
-      agents: [{ id: 'default', approvals: 'allow' }, { id: 'bot', token: 'bot-token-0123456789abcdef' }, { id: 'ro', approvals: 'read-only' }],
+      agents: [
+        { id: 'default', approvals: 'allow' },
+        { id: 'bot', token: 'bot-token-0123456789abcdef' },
+        { id: 'ro', approvals: 'read-only' },
+      ],
     }),
   );
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
@@ -61,8 +65,47 @@ type Fuzzed = { method: string; path: string; headers: Record<string, string>; b
 function generator(rand: () => number) {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const int = (n: number) => Math.floor(rand() * n);
-  const PATHS = ['/mcp', '/mcp/', '/mcp/bot', '/mcp/ro', '/mcp/default', '/mcp/nobody', '/control/status', '/control/testUpstream', '/control/approve', '/control/events', '/control/', '/ui', '/ui/', '/ui/index.html', '/ui/assets/x.js', '/', '/favicon.ico', '/.well-known/oauth-protected-resource'];
-  const BITS = ['%', '%E0%A4%A', '%zz', '%00', '%2e%2e/', '../', '//', '%ff', '%C3%A9', '%u0041', '?', '#', ';', '%2F', '..', '~', '%25', 'x'.repeat(300), '%'.repeat(40)];
+  const PATHS = [
+    '/mcp',
+    '/mcp/',
+    '/mcp/bot',
+    '/mcp/ro',
+    '/mcp/default',
+    '/mcp/nobody',
+    '/control/status',
+    '/control/testUpstream',
+    '/control/approve',
+    '/control/events',
+    '/control/',
+    '/ui',
+    '/ui/',
+    '/ui/index.html',
+    '/ui/assets/x.js',
+    '/',
+    '/favicon.ico',
+    '/.well-known/oauth-protected-resource',
+  ];
+  const BITS = [
+    '%',
+    '%E0%A4%A',
+    '%zz',
+    '%00',
+    '%2e%2e/',
+    '../',
+    '//',
+    '%ff',
+    '%C3%A9',
+    '%u0041',
+    '?',
+    '#',
+    ';',
+    '%2F',
+    '..',
+    '~',
+    '%25',
+    'x'.repeat(300),
+    '%'.repeat(40),
+  ];
   const mutatePath = (p: string): string => {
     let out = p;
     for (let i = int(3); i > 0; i--) {
@@ -72,19 +115,104 @@ function generator(rand: () => number) {
     if (rand() < 0.05) out = out + '/a'.repeat(int(2000));
     return out.startsWith('/') || rand() < 0.9 ? out : out.replace(/^\/?/, '');
   };
-  const ORIGINS = [undefined, undefined, undefined, base, `http://localhost:${port}`, `http://127.0.0.1:${port + 1}`, 'null', 'http://evil.example', 'https://127.0.0.1'];
-  const HOSTS = [undefined, undefined, undefined, undefined, '127.0.0.1@evil.example', `127.0.0.1:${port}@x`, 'evil.example', `localhost:${port}`, `[::1]:${port}`, `127.0.0.1:${port + 1}`, ''];
-  const TYPES = ['application/json', 'application/json', 'application/json; charset=utf-8', 'text/plain', 'multipart/form-data; boundary=x', 'application/jsonx', 'application/x-www-form-urlencoded'];
-  const METHODS = ['tools/call', 'tools/list', 'initialize', 'ping', 'notifications/initialized', 'resources/list', 'prompts/get', 'completion/complete', 'logging/setLevel', 'nope', ''];
-  const names = ['search_tools', 'call_tool', 'promote', 'demote', 'mail_get_message', 'mail_send_message', 'demo__drive_upload_file', 'x'.repeat(1200), 'a\nb\u001b[31m', '', '%'];
+  const ORIGINS = [
+    undefined,
+    undefined,
+    undefined,
+    base,
+    `http://localhost:${port}`,
+    `http://127.0.0.1:${port + 1}`,
+    'null',
+    'http://evil.example',
+    'https://127.0.0.1',
+  ];
+  const HOSTS = [
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    '127.0.0.1@evil.example',
+    `127.0.0.1:${port}@x`,
+    'evil.example',
+    `localhost:${port}`,
+    `[::1]:${port}`,
+    `127.0.0.1:${port + 1}`,
+    '',
+  ];
+  const TYPES = [
+    'application/json',
+    'application/json',
+    'application/json; charset=utf-8',
+    'text/plain',
+    'multipart/form-data; boundary=x',
+    'application/jsonx',
+    'application/x-www-form-urlencoded',
+  ];
+  const METHODS = [
+    'tools/call',
+    'tools/list',
+    'initialize',
+    'ping',
+    'notifications/initialized',
+    'resources/list',
+    'prompts/get',
+    'completion/complete',
+    'logging/setLevel',
+    'nope',
+    '',
+  ];
+  const names = [
+    'search_tools',
+    'call_tool',
+    'promote',
+    'demote',
+    'mail_get_message',
+    'mail_send_message',
+    'demo__drive_upload_file',
+    'x'.repeat(1200),
+    'a\nb\u001b[31m',
+    '',
+    '%',
+  ];
   const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
-  const argsOf = (): unknown => pick([{}, { query: pick(['mail', 'q'.repeat(600), 'send an email to bob', '']) }, { name: pick(names), arguments: {} }, { name: pick(names), arguments: [] }, null, 'x', 42, { messageId: 'm1' }, { a: { b: { c: [1, 2, { d: 'e' }] } } }]);
+  const argsOf = (): unknown =>
+    pick([
+      {},
+      { query: pick(['mail', 'q'.repeat(600), 'send an email to bob', '']) },
+      { name: pick(names), arguments: {} },
+      { name: pick(names), arguments: [] },
+      null,
+      'x',
+      42,
+      { messageId: 'm1' },
+      { a: { b: { c: [1, 2, { d: 'e' }] } } },
+    ]);
   const message = (): Record<string, unknown> => {
     const method = pick(METHODS);
-    const params: Record<string, unknown> = method === 'initialize'
-      ? { protocolVersion: pick(['2025-11-25', '2025-03-26', '2026-07-28', 'bogus']), capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } }
-      : { name: pick(names), arguments: argsOf(), _meta: rand() < 0.5 ? { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'fuzz', version: '1' } } : pick([undefined, null, 'x', {}]) };
-    return { jsonrpc: pick(['2.0', '2.0', '2.0', '1.0', undefined]), id: pick([1, 'a', null, undefined, 1.5, { x: 1 }, -1, 2 ** 60]), method, params: pick([params, params, params, [], 'x', null]) };
+    const params: Record<string, unknown> =
+      method === 'initialize'
+        ? {
+            protocolVersion: pick(['2025-11-25', '2025-03-26', '2026-07-28', 'bogus']),
+            capabilities: {},
+            clientInfo: { name: 'fuzz', version: '1' },
+          }
+        : {
+            name: pick(names),
+            arguments: argsOf(),
+            _meta:
+              rand() < 0.5
+                ? {
+                    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+                    'io.modelcontextprotocol/clientInfo': { name: 'fuzz', version: '1' },
+                  }
+                : pick([undefined, null, 'x', {}]),
+          };
+    return {
+      jsonrpc: pick(['2.0', '2.0', '2.0', '1.0', undefined]),
+      id: pick([1, 'a', null, undefined, 1.5, { x: 1 }, -1, 2 ** 60]),
+      method,
+      params: pick([params, params, params, [], 'x', null]),
+    };
   };
   const bodyOf = (): string | undefined => {
     const kind = int(10);
@@ -114,7 +242,8 @@ function generator(rand: () => number) {
     if (rand() < 0.4) headers['mcp-method'] = pick(METHODS);
     if (rand() < 0.3) headers['mcp-name'] = pick(['search_tools', 'mail_get_message', '%', 'x'.repeat(300)]);
     if (rand() < 0.2) headers['mcp-session-id'] = pick(['00000000-0000-0000-0000-000000000000', 'x', '%', '']);
-    if (rand() < 0.2) headers.authorization = pick(['Bearer ', 'Bearer x', 'Basic eDp5', 'Bearer bot-token-0123456789abcdef', 'bearer', 'Bearer %']);
+    if (rand() < 0.2)
+      headers.authorization = pick(['Bearer ', 'Bearer x', 'Basic eDp5', 'Bearer bot-token-0123456789abcdef', 'bearer', 'Bearer %']);
     if (rand() < 0.1) headers.cookie = pick(['mws_session=x', 'mws_session=', 'a=b; mws_session=%']);
     if (rand() < 0.1) headers['x-mws-csrf'] = pick(['x', '']);
     if (rand() < 0.1) headers['sec-fetch-site'] = pick(['same-site', 'cross-site', 'same-origin', 'none']);
@@ -178,10 +307,13 @@ describe(`fuzzing a real mws serve (seed ${SEED}, ${REQUESTS} requests)`, () => 
     let sent = 0;
     for (let i = 0; i < REQUESTS; i += 6) {
       const batch = Array.from({ length: Math.min(6, REQUESTS - i) }, next);
-      const outcomes = await Promise.all(batch.map((f) => send(agent, f).catch((err: Error) => ({ skipped: `connection: ${err.message}` }) as Outcome)));
+      const outcomes = await Promise.all(
+        batch.map((f) => send(agent, f).catch((err: Error) => ({ skipped: `connection: ${err.message}` }) as Outcome)),
+      );
       outcomes.forEach((o, j) => {
         if ('skipped' in o) {
-          if (o.skipped.startsWith('connection') && !/socket hang up|ECONNRESET/.test(o.skipped)) problems.push(`${o.skipped} (${batch[j]!.method} ${batch[j]!.path.slice(0, 80)})`);
+          if (o.skipped.startsWith('connection') && !/socket hang up|ECONNRESET/.test(o.skipped))
+            problems.push(`${o.skipped} (${batch[j]!.method} ${batch[j]!.path.slice(0, 80)})`);
           return;
         }
         sent++;

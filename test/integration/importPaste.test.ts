@@ -19,12 +19,18 @@ describe('mws import prints nothing that runs', () => {
     const cfg = join(dir, 'config.json');
     writeFileSync(cfg, JSON.stringify({ stateDir: join(dir, 'state'), upstreams: {} }));
     const names = ['x$(touch pwned)', '`touch pwned2`', 'osc\u001b]52;c;ZWNobyBoaQ==\u0007', 'nl\ntouch pwned3', 'bel\u0007\u009b2J'];
-    writeFileSync(join(project, '.mcp.json'), JSON.stringify({ mcpServers: Object.fromEntries(names.map((n, i) => [n, { command: 'echo', args: [String(i)] }])) }));
+    writeFileSync(
+      join(project, '.mcp.json'),
+      JSON.stringify({ mcpServers: Object.fromEntries(names.map((n, i) => [n, { command: 'echo', args: [String(i)] }])) }),
+    );
     const r = await runMws(['import', join(project, '.mcp.json'), '--dry-run', '--config', cfg], { HOME: home });
     expect(r.code, r.err).toBe(0);
     expect(r.out + r.err).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
     const run = r.out.split('\n');
-    const commands = run.slice(run.indexOf('Run:') + 1).filter((l) => l.startsWith('  ')).map((l) => l.trim());
+    const commands = run
+      .slice(run.indexOf('Run:') + 1)
+      .filter((l) => l.startsWith('  '))
+      .map((l) => l.trim());
     expect(commands.filter((c) => c.includes('claude mcp remove'))).toEqual([
       `(cd ${project} && claude mcp remove 'x$(touch pwned)' -s project)`,
       `(cd ${project} && claude mcp remove '\`touch pwned2\`' -s project)`,

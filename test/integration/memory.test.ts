@@ -35,12 +35,25 @@ describe('calls waiting for approval', () => {
   const call = (content: string, tool = 'drive_upload_file', args: Record<string, unknown> = { name: 'a.txt', content }) =>
     fetch(`${t.url}/mcp/asker`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': tool,
+      },
       body: JSON.stringify({
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/call',
-        params: { name: tool, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'flood', version: '1' } } },
+        params: {
+          name: tool,
+          arguments: args,
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'flood', version: '1' },
+          },
+        },
       }),
     }).then((r) => r.json() as Promise<{ result: { content: Array<{ text: string }> } }>);
 
@@ -57,7 +70,9 @@ describe('calls waiting for approval', () => {
 
     // 40 calls of 450 KB each: 16 wait (7 MB, under the 8 MB cap), the rest are refused at once.
     const answered: string[] = [];
-    const calls = Array.from({ length: 40 }, (_, i) => call(String(i % 10).repeat(450_000)).then((r) => (answered.push(r.result.content[0]!.text), r)));
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      call(String(i % 10).repeat(450_000)).then((r) => (answered.push(r.result.content[0]!.text), r)),
+    );
     await expect.poll(() => t.app.gate.pending.list().length, { timeout: 60_000 }).toBe(16);
     // Which 16 got in depends on arrival order, not on sending order (under load a late-sent call can
     // wait while an early one is refused): the 24 answers are awaited as they come, whichever they are.
@@ -90,7 +105,12 @@ describe('2025 sessions', () => {
     new Request('http://127.0.0.1:4484/mcp', {
       method: 'POST',
       headers: { host: '127.0.0.1:4484', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'flood', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'flood', version: '1' } },
+      }),
     });
 
   it(`keep at most ${MAX_LEGACY_SESSIONS} live, so 2,000 more bare initialize requests leave memory bounded`, async () => {
@@ -140,7 +160,12 @@ describe('request bodies stalled one byte short', () => {
         s.on('error', () => {});
         sockets.push(s);
         s.write(`POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ncontent-length: ${DECLARED}\r\n\r\n`);
-        sent.push(new Promise<void>((resolve) => { s.write(body, () => resolve()); s.once('close', () => resolve()); }));
+        sent.push(
+          new Promise<void>((resolve) => {
+            s.write(body, () => resolve());
+            s.once('close', () => resolve());
+          }),
+        );
       }
       await Promise.all(sent);
       return sockets;
@@ -157,7 +182,11 @@ describe('request bodies stalled one byte short', () => {
     expect(during - baseline, `baseline ${baseline}, during ${during}`).toBeLessThan(0.75 * 24 * DECLARED);
     for (const s of sockets) s.destroy();
     let after = 0;
-    await expect.poll(() => (after = held()) - baseline, { timeout: 30_000, message: `baseline ${baseline}, during ${during}` }).toBeLessThan(4 * MB);
-    console.log(`in-process body flood of 24: held baseline ${(baseline / MB).toFixed(1)} MB, during +${((during - baseline) / MB).toFixed(1)} MB, after +${((after - baseline) / MB).toFixed(1)} MB`);
+    await expect
+      .poll(() => (after = held()) - baseline, { timeout: 30_000, message: `baseline ${baseline}, during ${during}` })
+      .toBeLessThan(4 * MB);
+    console.log(
+      `in-process body flood of 24: held baseline ${(baseline / MB).toFixed(1)} MB, during +${((during - baseline) / MB).toFixed(1)} MB, after +${((after - baseline) / MB).toFixed(1)} MB`,
+    );
   }, 120_000);
 });

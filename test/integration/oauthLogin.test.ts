@@ -26,7 +26,16 @@ async function setup() {
   stops.push(() => fixture.close());
   const dir = tempDir();
   const config = join(dir, 'config.json');
-  writeFileSync(config, JSON.stringify({ upstreams: { secure: { url: fixture.url } }, stateDir: join(dir, 'state'), listen: { host: '127.0.0.1', port: 0 }, agents: [{ id: 'default', approvals: 'allow', pins: ['secure__whoami'] }], timeouts: { listMs: TEST_LIST_MS } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      upstreams: { secure: { url: fixture.url } },
+      stateDir: join(dir, 'state'),
+      listen: { host: '127.0.0.1', port: 0 },
+      agents: [{ id: 'default', approvals: 'allow', pins: ['secure__whoami'] }],
+      timeouts: { listMs: TEST_LIST_MS },
+    }),
+  );
   return { fixture, config };
 }
 
@@ -47,7 +56,9 @@ describe('mws login / logout', () => {
     const url = (await waitForOutput(serve, /listening on (http:\/\/\S+\/mcp)/, 'mws serve'))[1]!;
 
     // Before: `mws report` says it needs sign-in (not "down").
-    await expect.poll(async () => (await runMws(['report', '--config', config])).out, { timeout: 20_000 }).toMatch(/upstream "secure" needs sign-in/);
+    await expect
+      .poll(async () => (await runMws(['report', '--config', config])).out, { timeout: 20_000 })
+      .toMatch(/upstream "secure" needs sign-in/);
 
     const link = await login(config);
     expect(new URL(link).searchParams.get('redirect_uri')).toBe(url.replace(/\/mcp$/, '/oauth/callback'));

@@ -28,7 +28,16 @@ async function setup(): Promise<Setup> {
   const fixture = await startOAuthFixture(() => clock.now());
   stops.push(() => fixture.close());
   const stateDir = tempDir();
-  const config = validateConfig({ stateDir, listen: { host: '127.0.0.1', port: 0 }, upstreams: { secure: { url: fixture.url } }, agents: [{ id: 'default', approvals: 'allow', pins: ['secure__whoami'] }], timeouts: { listMs: TEST_LIST_MS } }, stateDir);
+  const config = validateConfig(
+    {
+      stateDir,
+      listen: { host: '127.0.0.1', port: 0 },
+      upstreams: { secure: { url: fixture.url } },
+      agents: [{ id: 'default', approvals: 'allow', pins: ['secure__whoami'] }],
+      timeouts: { listMs: TEST_LIST_MS },
+    },
+    stateDir,
+  );
   const log = new MemoryLogger();
   const app = createApp({ config, clock, log });
   const { url } = await app.start();
@@ -63,7 +72,9 @@ describe('an OAuth upstream', () => {
     await until(() => statusOf(s.app)?.status === 'needs-sign-in', 'status needs-sign-in');
     expect(statusOf(s.app)?.auth).toEqual({ signedIn: false, waiting: true });
     const c = await mcpClient(s.url);
-    const before = await c.callTool({ name: 'secure__whoami', arguments: {} }).catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
+    const before = await c
+      .callTool({ name: 'secure__whoami', arguments: {} })
+      .catch((e: Error) => ({ isError: true, content: [{ type: 'text', text: e.message }] }));
     expect(textOf(before)).toMatch(/needs you to sign in.*mws login secure/);
 
     // The authorization request used PKCE S256, our loopback callback and the resource indicator.
@@ -80,9 +91,12 @@ describe('an OAuth upstream', () => {
     // Tokens are kept 0600 in the state folder, and never in status answers or the log.
     const file = join(s.stateDir, 'oauth.json');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as { upstreams: { secure: { tokens: { access_token: string; refresh_token: string } } } };
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+      upstreams: { secure: { tokens: { access_token: string; refresh_token: string } } };
+    };
     const { access_token, refresh_token } = saved.upstreams.secure.tokens;
-    const shown = JSON.stringify(await s.app.control.status({})) + JSON.stringify(await s.app.control.upstreams({})) + s.log.lines.join('\n');
+    const shown =
+      JSON.stringify(await s.app.control.status({})) + JSON.stringify(await s.app.control.upstreams({})) + s.log.lines.join('\n');
     expect(shown).not.toContain(access_token);
     expect(shown).not.toContain(refresh_token);
 
@@ -98,7 +112,9 @@ describe('an OAuth upstream', () => {
 
     // The grant is revoked (refresh token too): needs sign-in, and a call says how.
     s.fixture.revokeEverything();
-    const refused = await c.callTool({ name: 'secure__whoami', arguments: {} }).catch((e: Error) => ({ content: [{ type: 'text', text: e.message }] }));
+    const refused = await c
+      .callTool({ name: 'secure__whoami', arguments: {} })
+      .catch((e: Error) => ({ content: [{ type: 'text', text: e.message }] }));
     expect(textOf(refused)).toMatch(/needs you to sign in/);
     expect(statusOf(s.app)?.status).toBe('needs-sign-in');
     // Its tools stay listed from the last-good catalog meanwhile.
@@ -117,10 +133,13 @@ describe('an OAuth upstream', () => {
     expect(after.upstreams.secure.tokens).toBeUndefined();
   });
 
-  it('forgets the sign-in of an upstream that is removed, and no other upstream\'s', async () => {
+  it("forgets the sign-in of an upstream that is removed, and no other upstream's", async () => {
     const fixture = await startOAuthFixture(() => Date.now());
     stops.push(() => fixture.close());
-    const a = await startAppFromFile({ upstreams: { secure: { url: fixture.url }, keep: { url: fixture.url } }, agents: [{ id: 'default', approvals: 'allow' }] });
+    const a = await startAppFromFile({
+      upstreams: { secure: { url: fixture.url }, keep: { url: fixture.url } },
+      agents: [{ id: 'default', approvals: 'allow' }],
+    });
     stops.push(() => a.stop());
     await signIn({ app: a.app } as Setup);
     const keep = await a.app.control.signIn({ vendor: 'keep' });
@@ -129,7 +148,7 @@ describe('an OAuth upstream', () => {
     const saved = () => (JSON.parse(readFileSync(file, 'utf8')) as { upstreams: Record<string, { tokens?: unknown }> }).upstreams;
     await until(() => saved().secure?.tokens !== undefined && saved().keep?.tokens !== undefined, 'both sign-ins saved');
     await a.app.control.removeUpstream({ vendor: 'secure' });
-    await until(() => !('secure' in saved()), 'the removed upstream\'s sign-in forgotten in oauth.json');
+    await until(() => !('secure' in saved()), "the removed upstream's sign-in forgotten in oauth.json");
     expect(saved().keep?.tokens).toBeDefined();
   });
 
@@ -148,8 +167,19 @@ describe('an OAuth upstream', () => {
     expect(wrong.body).toMatch(/not from a sign-in Working Set is waiting for/);
 
     // A cross-site form post of the real answer: refused before any route (Origin), and by the route.
-    const form = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
-    const post = await rawRequest(s.url, 'POST', '/oauth/callback', { ...form, origin: 'https://evil.example' }, cb.searchParams.toString());
+    const form = {
+      'content-type': 'application/x-www-form-urlencoded',
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-dest': 'document',
+    };
+    const post = await rawRequest(
+      s.url,
+      'POST',
+      '/oauth/callback',
+      { ...form, origin: 'https://evil.example' },
+      cb.searchParams.toString(),
+    );
     expect(post.status).toBe(403);
     // Without an Origin (a browser that left it out) the route itself takes only GET.
     const bare = await rawRequest(s.url, 'POST', `/oauth/callback${cb.search}`, form, cb.searchParams.toString());

@@ -13,7 +13,10 @@ let t: TestApp;
 const open: Client[] = [];
 
 beforeAll(async () => {
-  t = await startApp({ upstreams: { ev: { command: process.execPath, args: [bin, 'stdio'] } }, agents: [{ id: 'default', approvals: 'allow' }] });
+  t = await startApp({
+    upstreams: { ev: { command: process.execPath, args: [bin, 'stdio'] } },
+    agents: [{ id: 'default', approvals: 'allow' }],
+  });
   await t.app.router.ready();
 }, 60_000);
 afterAll(async () => {
@@ -24,16 +27,19 @@ afterAll(async () => {
 type Seen = { logs: unknown[] };
 async function connect(mode: 'auto' | 'legacy', withCapabilities: boolean): Promise<{ client: Client; seen: Seen }> {
   const seen: Seen = { logs: [] };
-  const client = new Client(
-    { name: `pass-${mode}`, version: '1.0.0' },
-    {
-      versionNegotiation: { mode },
-      ...(withCapabilities ? { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } } : {}),
-    } as never,
-  );
+  const client = new Client({ name: `pass-${mode}`, version: '1.0.0' }, {
+    versionNegotiation: { mode },
+    ...(withCapabilities ? { capabilities: { sampling: {}, elicitation: { form: {} }, roots: { listChanged: true } } } : {}),
+  } as never);
   if (withCapabilities) {
-    client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'sampled by the test client' }, model: 'test-model' }) as never);
-    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Ada Lovelace', check: true } }) as never);
+    client.setRequestHandler(
+      'sampling/createMessage',
+      async () => ({ role: 'assistant', content: { type: 'text', text: 'sampled by the test client' }, model: 'test-model' }) as never,
+    );
+    client.setRequestHandler(
+      'elicitation/create',
+      async () => ({ action: 'accept', content: { name: 'Ada Lovelace', check: true } }) as never,
+    );
     client.setRequestHandler('roots/list', async () => ({ roots: [{ uri: 'file:///work/project', name: 'project' }] }) as never);
   }
   client.setNotificationHandler('notifications/message', (n) => void seen.logs.push(n.params));
@@ -60,25 +66,27 @@ describe.each(['auto', 'legacy'] as const)('a %s client', (mode) => {
     expect(prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['ev__simple-prompt', 'ev__args-prompt', 'ev__completable-prompt']));
     const simple = await client.getPrompt({ name: 'ev__simple-prompt' });
     expect(simple.messages.length).toBeGreaterThan(0);
-    const done = await client.complete({ ref: { type: 'ref/prompt', name: 'ev__completable-prompt' }, argument: { name: 'department', value: 'Eng' } });
+    const done = await client.complete({
+      ref: { type: 'ref/prompt', name: 'ev__completable-prompt' },
+      argument: { name: 'department', value: 'Eng' },
+    });
     expect(done.completion.values).toEqual(['Engineering']);
     await expect(client.getPrompt({ name: 'nosuch__simple-prompt' })).rejects.toThrow(/No prompt named/);
   }, 60_000);
 
-  it('carries the caller\'s progress token upstream and its progress back', async () => {
+  it("carries the caller's progress token upstream and its progress back", async () => {
     const { client } = await connect(mode, false);
     const progress: number[] = [];
-    const r = await client.callTool(
-      { name: 'ev__trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
-      { onprogress: (p: { progress: number }) => progress.push(p.progress) } as never,
-    );
+    const r = await client.callTool({ name: 'ev__trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } }, {
+      onprogress: (p: { progress: number }) => progress.push(p.progress),
+    } as never);
     expect(textOf(r)).toMatch(/completed/i);
     expect(progress).toEqual([1, 2, 3]);
   }, 60_000);
 });
 
 describe('a 2025 client that can sample, elicit and list roots', () => {
-  it('answers the upstream\'s sampling, elicitation and roots requests for its own calls', async () => {
+  it("answers the upstream's sampling, elicitation and roots requests for its own calls", async () => {
     const { client } = await connect('legacy', true);
     const sampled = await client.callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 10 } });
     expect(textOf(sampled)).toContain('sampled by the test client');
@@ -90,11 +98,13 @@ describe('a 2025 client that can sample, elicit and list roots', () => {
 
   it('refuses them with a sentence for a client that cannot', async () => {
     const { client } = await connect('legacy', false);
-    const r = await client.callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 10 } }).catch((e: Error) => ({ content: [{ type: 'text', text: e.message }] }));
+    const r = await client
+      .callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 10 } })
+      .catch((e: Error) => ({ content: [{ type: 'text', text: e.message }] }));
     expect(textOf(r)).toMatch(/does not support sampling/);
   }, 60_000);
 
-  it('forwards logging/setLevel and the upstream\'s log messages to the calling client', async () => {
+  it("forwards logging/setLevel and the upstream's log messages to the calling client", async () => {
     const { client, seen } = await connect('legacy', false);
     await client.setLoggingLevel('debug');
     await client.callTool({ name: 'ev__toggle-simulated-logging', arguments: {} });
@@ -137,18 +147,30 @@ describe('an SDK v1 client (@modelcontextprotocol/sdk 1.x)', () => {
     const { StreamableHTTPClientTransport: V1Transport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     const { CreateMessageRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
     const v1 = new V1Client({ name: 'v1-client', version: '1.0.0' }, { capabilities: { sampling: {} } });
-    v1.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'sampled by v1' }, model: 'v1-model' }));
+    v1.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'sampled by v1' },
+      model: 'v1-model',
+    }));
     await v1.connect(new V1Transport(new URL(`${t.url}/mcp`)));
     try {
       expect((await v1.listTools()).tools.map((x) => x.name)).toContain('search_tools');
-      expect(textOf((await v1.callTool({ name: 'ev__echo', arguments: { message: 'from v1' } })) as { content?: unknown })).toContain('from v1');
+      expect(textOf((await v1.callTool({ name: 'ev__echo', arguments: { message: 'from v1' } })) as { content?: unknown })).toContain(
+        'from v1',
+      );
       const { resources } = await v1.listResources();
       expect((await v1.readResource({ uri: resources[0]!.uri })).contents.length).toBeGreaterThan(0);
       expect((await v1.listPrompts()).prompts.map((p) => p.name)).toContain('ev__simple-prompt');
       const progress: number[] = [];
-      await v1.callTool({ name: 'ev__trigger-long-running-operation', arguments: { duration: 0.2, steps: 2 } }, undefined, { onprogress: (p) => void progress.push(p.progress) });
+      await v1.callTool({ name: 'ev__trigger-long-running-operation', arguments: { duration: 0.2, steps: 2 } }, undefined, {
+        onprogress: (p) => void progress.push(p.progress),
+      });
       expect(progress).toEqual([1, 2]);
-      expect(textOf((await v1.callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 5 } })) as { content?: unknown })).toContain('sampled by v1');
+      expect(
+        textOf(
+          (await v1.callTool({ name: 'ev__trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 5 } })) as { content?: unknown },
+        ),
+      ).toContain('sampled by v1');
     } finally {
       await v1.close();
     }
@@ -169,14 +191,31 @@ describe('a 2026-07-28 upstream that asks for input in its result (input_require
     await fixture?.kill();
   });
 
-  it.each(['auto', 'legacy'] as const)('reaches a %s caller, which answers it, and the call completes', async (mode) => {
-    expect(u.app.catalog.statuses()[0]).toMatchObject({ status: 'up', era: '2026-07-28' });
-    const client = new Client({ name: `mrtr-${mode}`, version: '1.0.0' }, { versionNegotiation: { mode }, capabilities: { sampling: {}, elicitation: { form: {} } } } as never);
-    client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: `sampled for ${mode}` }, model: 'test-model' }) as never);
-    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { response: `answered by ${mode}` } }) as never);
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${u.url}/mcp`)));
-    open.push(client);
-    expect(textOf(await client.callTool({ name: 'cf__test_sampling', arguments: { prompt: 'hi' } }))).toBe(`LLM response: sampled for ${mode}`);
-    expect(textOf(await client.callTool({ name: 'cf__test_elicitation', arguments: { message: 'name?' } }))).toContain(`answered by ${mode}`);
-  }, 60_000);
+  it.each(['auto', 'legacy'] as const)(
+    'reaches a %s caller, which answers it, and the call completes',
+    async (mode) => {
+      expect(u.app.catalog.statuses()[0]).toMatchObject({ status: 'up', era: '2026-07-28' });
+      const client = new Client({ name: `mrtr-${mode}`, version: '1.0.0' }, {
+        versionNegotiation: { mode },
+        capabilities: { sampling: {}, elicitation: { form: {} } },
+      } as never);
+      client.setRequestHandler(
+        'sampling/createMessage',
+        async () => ({ role: 'assistant', content: { type: 'text', text: `sampled for ${mode}` }, model: 'test-model' }) as never,
+      );
+      client.setRequestHandler(
+        'elicitation/create',
+        async () => ({ action: 'accept', content: { response: `answered by ${mode}` } }) as never,
+      );
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${u.url}/mcp`)));
+      open.push(client);
+      expect(textOf(await client.callTool({ name: 'cf__test_sampling', arguments: { prompt: 'hi' } }))).toBe(
+        `LLM response: sampled for ${mode}`,
+      );
+      expect(textOf(await client.callTool({ name: 'cf__test_elicitation', arguments: { message: 'name?' } }))).toContain(
+        `answered by ${mode}`,
+      );
+    },
+    60_000,
+  );
 });

@@ -49,7 +49,9 @@ describe.each(['auto', 'legacy'] as const)('a %s client', (mode) => {
     const r = await clients[mode].client.callTool({ name: 'stateless__echo', arguments: { text: 'hi' } });
     expect(textOf(r)).toBe('hi');
     // A 2026-07-28 answer carries the proxy's own identity, never the upstream's.
-    expect((r._meta?.['io.modelcontextprotocol/serverInfo'] as { name?: string } | undefined)?.name ?? 'mcp-working-set').toBe('mcp-working-set');
+    expect((r._meta?.['io.modelcontextprotocol/serverInfo'] as { name?: string } | undefined)?.name ?? 'mcp-working-set').toBe(
+      'mcp-working-set',
+    );
     expect(r._meta?.keep).toBe(1);
   });
 
@@ -88,9 +90,15 @@ describe.each(['auto', 'legacy'] as const)('a %s client', (mode) => {
   });
 
   it('previews a write tool under dryRun and runs a read-only one', async () => {
-    const preview = await clients[mode].client.callTool({ name: 'call_tool', arguments: { name: 'stateless__toggle_extra', arguments: {}, dryRun: true } });
+    const preview = await clients[mode].client.callTool({
+      name: 'call_tool',
+      arguments: { name: 'stateless__toggle_extra', arguments: {}, dryRun: true },
+    });
     expect(JSON.parse(textOf(preview))).toMatchObject({ dryRun: true, tool: 'stateless__toggle_extra' });
-    const ran = await clients[mode].client.callTool({ name: 'call_tool', arguments: { name: 'stateless__echo', arguments: { text: 'x' }, dryRun: true } });
+    const ran = await clients[mode].client.callTool({
+      name: 'call_tool',
+      arguments: { name: 'stateless__echo', arguments: { text: 'x' }, dryRun: true },
+    });
     expect(textOf(ran)).toBe('x');
   });
 });
@@ -101,7 +109,10 @@ describe('list_changed', () => {
   let lt: TestApp;
   const lc: Record<'auto' | 'legacy', TestClient> = {} as never;
   beforeAll(async () => {
-    lt = await startApp({ upstreams: { stateless: { url: stateless.url }, stdio: stdioFixture() }, agents: [{ id: 'default', approvals: 'allow' }] });
+    lt = await startApp({
+      upstreams: { stateless: { url: stateless.url }, stdio: stdioFixture() },
+      agents: [{ id: 'default', approvals: 'allow' }],
+    });
     lc.auto = await connectClient(`${lt.url}/mcp`, 'auto');
     lc.legacy = await connectClient(`${lt.url}/mcp`, 'legacy');
   });
@@ -173,7 +184,10 @@ describe('a 2025 upstream whose session expired', () => {
 describe('the call log', () => {
   it('records each forwarded call without arguments or results, in a 0600 file', async () => {
     // Its own app, whose stop flushes the log: the shared one keeps serving the other tests.
-    const ct = await startApp({ upstreams: { stateless: { url: stateless.url }, session: { url: session.url }, stdio: stdioFixture() }, agents: [{ id: 'default', approvals: 'allow' }] });
+    const ct = await startApp({
+      upstreams: { stateless: { url: stateless.url }, session: { url: session.url }, stdio: stdioFixture() },
+      agents: [{ id: 'default', approvals: 'allow' }],
+    });
     const c = await connectClient(`${ct.url}/mcp`, 'legacy');
     await c.client.callTool({ name: 'stateless__echo', arguments: { text: 'hi' } });
     await c.client.callTool({ name: 'call_tool', arguments: { name: 'session__add', arguments: { a: 2, b: 3 } } });
@@ -184,9 +198,13 @@ describe('the call log', () => {
     await c.close();
     await ct.stop(); // flushes the log
     const path = join(ct.stateDir, 'calls.jsonl');
-    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.length).toBeGreaterThan(5);
-    for (const l of lines) expect(Object.keys(l).sort()).toEqual(['agent', 'client', 'ms', 'ok', 'session', 'tool', 'ts', 'upstream', 'via']);
+    for (const l of lines)
+      expect(Object.keys(l).sort()).toEqual(['agent', 'client', 'ms', 'ok', 'session', 'tool', 'ts', 'upstream', 'via']);
     expect(lines.some((l) => l.via === 'call_tool' && l.tool === 'session__add' && l.ok === true)).toBe(true);
     expect(lines.some((l) => l.tool === 'stateless__fail' && l.ok === false)).toBe(true);
     expect(lines.some((l) => typeof l.session === 'string')).toBe(true); // 2025 clients have sessions

@@ -23,7 +23,16 @@ beforeAll(async () => {
   const dir = tempDir();
   stateDir = join(dir, 'state');
   cfg = join(dir, 'config.json');
-  writeFileSync(cfg, JSON.stringify({ upstream: { builtin: 'demo' }, stateDir, listen: { port: 0 }, pins: ['drive_share_file'], agents: [{ id: 'bot', pins: ['mail_send_message'] }] }));
+  writeFileSync(
+    cfg,
+    JSON.stringify({
+      upstream: { builtin: 'demo' },
+      stateDir,
+      listen: { port: 0 },
+      pins: ['drive_share_file'],
+      agents: [{ id: 'bot', pins: ['mail_send_message'] }],
+    }),
+  );
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
   const m = await waitForOutput(serve, /listening on (http:\/\/\S+\/mcp)/, 'mws serve');
   liveBase = m[1]!.replace(/\/mcp$/, '');
@@ -53,14 +62,23 @@ describe('search_tools through the proxy', () => {
     // For people, a table of the same hits; --json carries the reply itself.
     const cli = await run(['search', 'share a file', '--agent', 'bot', '--config', cfg]);
     expect(cli.code).toBe(0);
-    expect(cli.out.split('\n')[1]).toMatch(new RegExp(`^1\\s+${(JSON.parse(viaMcp) as { results: Array<{ name: string }> }).results[0]!.name}\\s`));
+    expect(cli.out.split('\n')[1]).toMatch(
+      new RegExp(`^1\\s+${(JSON.parse(viaMcp) as { results: Array<{ name: string }> }).results[0]!.name}\\s`),
+    );
     expect(cli.err).toMatch(/from the running instance/);
     const json = await run(['search', 'share a file', '--agent', 'bot', '--json', '--config', cfg]);
-    expect(JSON.parse(json.out.trim().split('\n').pop()!)).toMatchObject({ agent: 'bot', source: 'running instance', reply: JSON.parse(viaMcp) });
+    expect(JSON.parse(json.out.trim().split('\n').pop()!)).toMatchObject({
+      agent: 'bot',
+      source: 'running instance',
+      reply: JSON.parse(viaMcp),
+    });
   });
 
   it('records search events in calls.jsonl', async () => {
-    const lines = readFileSync(join(stateDir, 'calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(join(stateDir, 'calls.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const searches = lines.filter((l) => l.event === 'search');
     expect(searches.length).toBeGreaterThanOrEqual(2);
     expect(searches[0]).toMatchObject({ agent: 'bot', client: 'search-test-client' });
@@ -72,7 +90,10 @@ describe('mws search without a running instance', () => {
   it('answers from the configured upstreams, the same reply', async () => {
     const dir = tempDir();
     const offline = join(dir, 'c.json');
-    writeFileSync(offline, JSON.stringify({ upstream: { builtin: 'demo' }, stateDir: join(dir, 's'), listen: { port: 1 }, pins: ['drive_share_file'] }));
+    writeFileSync(
+      offline,
+      JSON.stringify({ upstream: { builtin: 'demo' }, stateDir: join(dir, 's'), listen: { port: 1 }, pins: ['drive_share_file'] }),
+    );
     const local = await run(['search', 'share a file', '--json', '--config', offline]);
     expect(local.code).toBe(0);
     expect((JSON.parse(local.out.trim().split('\n').pop()!) as { source: string }).source).toBe('config');
@@ -90,12 +111,29 @@ function serveUrl(): string {
 describe('mws eval', () => {
   it('reports the gold set and ends --json output with one JSON object', async () => {
     // The output's shape; the shipped hybrid engine's figures are held by searchEvalHybrid.test.ts.
-    const r = await run(['eval', '--catalog', 'test/fixtures/catalog.json', '--gold', 'test/fixtures/search-gold.json', '--json', '--engine', 'bm25f']);
+    const r = await run([
+      'eval',
+      '--catalog',
+      'test/fixtures/catalog.json',
+      '--gold',
+      'test/fixtures/search-gold.json',
+      '--json',
+      '--engine',
+      'bm25f',
+    ]);
     expect(r.code).toBe(0);
     const last = JSON.parse(r.out.trim().split('\n').pop()!) as Record<string, number>;
     expect(Object.keys(last).sort()).toEqual(['indexMs', 'mrr', 'n', 'p50Ms', 'p99Ms', 'recall5', 'top1', 'top3', 'top5']);
     expect(last.top1).toBeGreaterThanOrEqual(0.85);
-    const human = await run(['eval', '--catalog', 'test/fixtures/catalog.json', '--gold', 'test/fixtures/search-gold.json', '--engine', 'minisearch']);
+    const human = await run([
+      'eval',
+      '--catalog',
+      'test/fixtures/catalog.json',
+      '--gold',
+      'test/fixtures/search-gold.json',
+      '--engine',
+      'minisearch',
+    ]);
     expect(human.out).toMatch(/engine minisearch/);
     expect(human.out).toMatch(/top-1 \d+\.\d%/);
   });

@@ -8,7 +8,7 @@ import { ROOT, spawnTs } from '../helpers/processes.js';
 
 let running: Array<TestApp | TestClient> = [];
 afterEach(async () => {
-  for (const r of running.reverse()) await (('app' in r) ? r.stop() : r.close());
+  for (const r of running.reverse()) await ('app' in r ? r.stop() : r.close());
   running = [];
 });
 
@@ -17,7 +17,12 @@ async function setup(raw: Record<string, unknown> = {}) {
   running.push(app);
   const client = await connectClient(`${app.url}/mcp`, 'auto');
   running.push(client);
-  const first = async (query: string) => (JSON.parse(textOf(await client.client.callTool({ name: 'search_tools', arguments: { query } }))) as { results: Array<{ name: string }> }).results[0]?.name;
+  const first = async (query: string) =>
+    (
+      JSON.parse(textOf(await client.client.callTool({ name: 'search_tools', arguments: { query } }))) as {
+        results: Array<{ name: string }>;
+      }
+    ).results[0]?.name;
   return { app, client, first };
 }
 
@@ -30,7 +35,11 @@ describe('learning from search → call through the proxy', () => {
     await client.client.callTool({ name: 'call_tool', arguments: { name: 'browser_get_page_text', arguments: {} } });
     expect((await app.app.control.learnedWords({ tool: 'browser_get_page_text' })).tools[0]!.words).toEqual([]);
     for (let i = 0; i < 2; i++) {
-      const shown = JSON.parse(textOf(await client.client.callTool({ name: 'search_tools', arguments: { query: 'buy a monitor, read the page text', limit: 50 } }))) as { results: Array<{ name: string }> };
+      const shown = JSON.parse(
+        textOf(
+          await client.client.callTool({ name: 'search_tools', arguments: { query: 'buy a monitor, read the page text', limit: 50 } }),
+        ),
+      ) as { results: Array<{ name: string }> };
       expect(shown.results.map((x) => x.name)).toContain('browser_get_page_text');
       const r = await client.client.callTool({ name: 'call_tool', arguments: { name: 'browser_get_page_text', arguments: {} } });
       expect(r.isError).not.toBe(true);
@@ -57,8 +66,19 @@ describe('learning from search → call through the proxy', () => {
     const root = join(tempDir(), 'projects', 'p');
     mkdirSync(root, { recursive: true });
     const use = (at: string, id: string, name: string, input: Record<string, unknown>) =>
-      JSON.stringify({ type: 'assistant', sessionId: 's1', timestamp: at, message: { content: [{ type: 'tool_use', id, name: `mcp__mws__${name}`, input }] } });
-    writeFileSync(join(root, 's1.jsonl'), [use(new Date().toISOString(), 'u1', 'search_tools', { query: 'buy a monitor' }), use(new Date().toISOString(), 'u2', 'call_tool', { name: 'browser_get_page_text', arguments: {} })].join('\n') + '\n');
+      JSON.stringify({
+        type: 'assistant',
+        sessionId: 's1',
+        timestamp: at,
+        message: { content: [{ type: 'tool_use', id, name: `mcp__mws__${name}`, input }] },
+      });
+    writeFileSync(
+      join(root, 's1.jsonl'),
+      [
+        use(new Date().toISOString(), 'u1', 'search_tools', { query: 'buy a monitor' }),
+        use(new Date().toISOString(), 'u2', 'call_tool', { name: 'browser_get_page_text', arguments: {} }),
+      ].join('\n') + '\n',
+    );
     const { app } = await setup({ serverName: 'mws', transcripts: [{ type: 'claude-code', root, agent: 'default' }] });
     await app.app.control.cycle({});
     const view = await app.app.control.learnedWords({ tool: 'browser_get_page_text', agent: 'default' });
@@ -70,11 +90,24 @@ describe('learning from search → call through the proxy', () => {
     const stateDir = join(dir, 'state');
     mkdirSync(stateDir, { recursive: true });
     const now = Date.now();
-    writeFileSync(join(stateDir, 'learned.json'), JSON.stringify({ version: 1, agents: { default: [{ q: 'buy a monitor', t: 'demo__browser_get_page_text', ts: now }, { q: 'buy headphones', t: 'demo__browser_get_page_text', ts: now }] } }));
+    writeFileSync(
+      join(stateDir, 'learned.json'),
+      JSON.stringify({
+        version: 1,
+        agents: {
+          default: [
+            { q: 'buy a monitor', t: 'demo__browser_get_page_text', ts: now },
+            { q: 'buy headphones', t: 'demo__browser_get_page_text', ts: now },
+          ],
+        },
+      }),
+    );
     const cfg = join(dir, 'config.json');
     writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 } }));
     const r = spawnTs(join(ROOT, 'src-main', 'cli', 'run.ts'), ['search', '--config', cfg, '--explain', 'buy a cheap monitor']);
-    const code = await new Promise<number | null>((resolve) => (r.proc.exitCode !== null ? resolve(r.proc.exitCode) : r.proc.once('exit', resolve)));
+    const code = await new Promise<number | null>((resolve) =>
+      r.proc.exitCode !== null ? resolve(r.proc.exitCode) : r.proc.once('exit', resolve),
+    );
     expect(code, r.stderr()).toBe(0);
     expect(r.stdout()).toMatch(/1\. demo__browser_get_page_text[\s\S]*buy: learned words[\s\S]*monitor: learned words/);
   });

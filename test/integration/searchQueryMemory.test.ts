@@ -28,7 +28,12 @@ describe('past requests as vectors, as a user runs it', () => {
     running.push(app);
     const client = await connectClient(`${app.url}/mcp`, 'auto', 'e2e-memory');
     running.push(client);
-    const search = async (query: string, limit = 8) => (JSON.parse(textOf(await client.client.callTool({ name: 'search_tools', arguments: { query, limit } }))) as { results: Array<{ name: string }> }).results.map((r) => r.name);
+    const search = async (query: string, limit = 8) =>
+      (
+        JSON.parse(textOf(await client.client.callTool({ name: 'search_tools', arguments: { query, limit } }))) as {
+          results: Array<{ name: string }>;
+        }
+      ).results.map((r) => r.name);
     await search(PARAPHRASE);
     await modelSettled(app.app.control);
     expect((await app.app.control.status({})).semanticSearch?.state).toBe('ready');
@@ -57,7 +62,12 @@ describe('past requests as vectors, as a user runs it', () => {
     const at = lines.findIndex((l) => l.includes(`. ${TOOL}  (score`));
     expect(at, r.stdout()).toBeGreaterThanOrEqual(0);
     expect(Number(lines[at]!.trim().split('.')[0])).toBeLessThan(before);
-    const block = lines.slice(at + 1, lines.findIndex((l, i) => i > at && /^\s*\d+\. /.test(l)));
-    expect(block.join('\n'), r.stdout()).toMatch(/like an earlier request: "(list who has access to the budget sheet|which people can see the budget sheet)"/);
+    const block = lines.slice(
+      at + 1,
+      lines.findIndex((l, i) => i > at && /^\s*\d+\. /.test(l)),
+    );
+    expect(block.join('\n'), r.stdout()).toMatch(
+      /like an earlier request: "(list who has access to the budget sheet|which people can see the budget sheet)"/,
+    );
   }, 300_000);
 });

@@ -62,14 +62,29 @@ async function alive(): Promise<void> {
   expect((await api.status({})).toolboxSize).toBeGreaterThan(0);
 }
 
-const INIT_2025 = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const INIT_2025 = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 const MCP_HEADERS: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 /** A 2026-era tools/call as a raw body, so arguments may be anything (even too deep for JSON.stringify). */
 function call2026(path: string, name: string, argsJson: string, headers: Record<string, string> = {}) {
   const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argsJson},"_meta":${JSON.stringify(ENVELOPE)}}}`;
-  return rawRequest(base, 'POST', path, { ...MCP_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, ...headers }, body);
+  return rawRequest(
+    base,
+    'POST',
+    path,
+    { ...MCP_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name, ...headers },
+    body,
+  );
 }
 
 /** A window session as the browser holds it: the cookie, and the CSRF token from the login redirect's fragment. */
@@ -128,13 +143,17 @@ describe('no request can end the process', () => {
 });
 
 describe('per-agent access', () => {
-  it('refuses an agent\'s endpoint without its token (401) and with another agent\'s token, and serves it with its own', async () => {
+  it("refuses an agent's endpoint without its token (401) and with another agent's token, and serves it with its own", async () => {
     expect((await rawRequest(base, 'POST', '/mcp/bot', MCP_HEADERS, INIT_2025)).status).toBe(401);
-    expect((await rawRequest(base, 'POST', '/mcp/bot', { ...MCP_HEADERS, authorization: `Bearer ${RO_TOKEN}` }, INIT_2025)).status).toBe(401);
+    expect((await rawRequest(base, 'POST', '/mcp/bot', { ...MCP_HEADERS, authorization: `Bearer ${RO_TOKEN}` }, INIT_2025)).status).toBe(
+      401,
+    );
     const denied = await call2026('/mcp/bot', 'mail_send_message', '{}');
     expect(denied.status).toBe(401);
     expect(JSON.parse(denied.body).error.message).toMatch(/needs its token: send the header "Authorization: Bearer <token>"/);
-    expect((await rawRequest(base, 'POST', '/mcp/bot', { ...MCP_HEADERS, authorization: `Bearer ${BOT_TOKEN}` }, INIT_2025)).status).toBe(200);
+    expect((await rawRequest(base, 'POST', '/mcp/bot', { ...MCP_HEADERS, authorization: `Bearer ${BOT_TOKEN}` }, INIT_2025)).status).toBe(
+      200,
+    );
   });
 
   it('the path cannot dodge the gate: /x/../mcp/bot and %2e%2e reach the same check', async () => {
@@ -155,9 +174,15 @@ describe('per-agent access', () => {
     const cli = spawnTs(MWS, ['agent', 'token', 'later', '--config', join(dir, 'config.json')]);
     const token = (await waitForOutput(cli, /Authorization: Bearer (mws_[\w-]+)/, 'mws agent token'))[1]!;
     await cli.kill();
-    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).agents.find((a: { id: string }) => a.id === 'later').token).toBe(token);
-    await expect.poll(async () => (await rawRequest(base, 'POST', '/mcp/later', MCP_HEADERS, INIT_2025)).status, { timeout: 30_000 }).toBe(401);
-    expect((await rawRequest(base, 'POST', '/mcp/later', { ...MCP_HEADERS, authorization: `Bearer ${token}` }, INIT_2025)).status).toBe(200);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).agents.find((a: { id: string }) => a.id === 'later').token).toBe(
+      token,
+    );
+    await expect
+      .poll(async () => (await rawRequest(base, 'POST', '/mcp/later', MCP_HEADERS, INIT_2025)).status, { timeout: 30_000 })
+      .toBe(401);
+    expect((await rawRequest(base, 'POST', '/mcp/later', { ...MCP_HEADERS, authorization: `Bearer ${token}` }, INIT_2025)).status).toBe(
+      200,
+    );
     expect((await api.clientConfigs({ agent: 'later' })).claudeCode).toContain(`Authorization: Bearer ${token}`);
   }, 120_000);
 
@@ -171,7 +196,7 @@ describe('per-agent access', () => {
 });
 
 describe('the control plane cannot be driven cross-site', () => {
-  it('refuses another port\'s Origin, a text/plain body, and the cookie without the CSRF header; the command never runs', async () => {
+  it("refuses another port's Origin, a text/plain body, and the cookie without the CSRF header; the command never runs", async () => {
     const { cookie, csrf } = await windowSession();
     const marker = join(dir, 'pwned-1.txt');
     const body = JSON.stringify({ upstream: { command: 'sh', args: ['-c', `touch ${marker}`] } });
@@ -186,7 +211,13 @@ describe('the control plane cannot be driven cross-site', () => {
     }
     expect(existsSync(marker)).toBe(false);
     // The window itself (its origin, its token) still works.
-    const ok = await rawRequest(base, 'POST', '/control/status', { cookie, 'x-mws-csrf': csrf, 'content-type': 'application/json', origin: base }, '{}');
+    const ok = await rawRequest(
+      base,
+      'POST',
+      '/control/status',
+      { cookie, 'x-mws-csrf': csrf, 'content-type': 'application/json', origin: base },
+      '{}',
+    );
     expect(ok.status).toBe(200);
   });
 
@@ -195,7 +226,9 @@ describe('the control plane cannot be driven cross-site', () => {
     const cli = spawnTs(MWS, ['ui', '--revoke-all', '--config', join(dir, 'config.json')]);
     await waitForOutput(cli, /Ended \d+ window sessions?/, 'mws ui --revoke-all');
     await cli.kill();
-    expect((await rawRequest(base, 'POST', '/control/status', { cookie, 'x-mws-csrf': csrf, 'content-type': 'application/json' }, '{}')).status).toBe(401);
+    expect(
+      (await rawRequest(base, 'POST', '/control/status', { cookie, 'x-mws-csrf': csrf, 'content-type': 'application/json' }, '{}')).status,
+    ).toBe(401);
     expect((await rawRequest(base, 'GET', '/ui/', { cookie })).status).toBe(401);
   }, 120_000);
 
@@ -244,7 +277,11 @@ describe('the control plane cannot be driven cross-site', () => {
       // The window in the same browser keeps working.
       const status = await windowPage.evaluate(async () => {
         const csrf = localStorage.getItem('mws-csrf')!;
-        const r = await fetch('/control/status', { method: 'POST', headers: { 'content-type': 'application/json', 'x-mws-csrf': csrf }, body: '{}' });
+        const r = await fetch('/control/status', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-mws-csrf': csrf },
+          body: '{}',
+        });
         return r.status;
       });
       expect(status).toBe(200);
@@ -258,11 +295,20 @@ describe('bounded memory per client', () => {
     const content = 'z'.repeat(100_000);
     const calls = Array.from({ length: 20 }, () => call2026('/mcp/asker', 'drive_upload_file', JSON.stringify({ name: 'a.txt', content })));
     // 16 wait; the rest are refused at once with a sentence.
-    const refused = await Promise.race([Promise.all(calls.slice(16)), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('calls over the cap were not refused within 60 s')), 60_000))]);
+    const refused = await Promise.race([
+      Promise.all(calls.slice(16)),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('calls over the cap were not refused within 60 s')), 60_000)),
+    ]);
     const waitingPoll = async () => (await api.pendingApprovals({ agent: 'asker' })).length;
     for (const r of refused) expect(JSON.parse(r.body).result.content[0].text).toMatch(/16 calls of this agent are already waiting/);
     await expect.poll(waitingPoll, { timeout: 30_000 }).toBe(16);
-    const listed = await rawRequest(base, 'POST', '/control/pendingApprovals', { authorization: `Bearer ${readFileSync(join(stateDir, 'control-token'), 'utf8').trim()}`, 'content-type': 'application/json' }, '{}');
+    const listed = await rawRequest(
+      base,
+      'POST',
+      '/control/pendingApprovals',
+      { authorization: `Bearer ${readFileSync(join(stateDir, 'control-token'), 'utf8').trim()}`, 'content-type': 'application/json' },
+      '{}',
+    );
     expect(listed.body.length).toBeLessThan(100_000);
     expect(JSON.parse(listed.body).result[0].argumentBytes).toBeGreaterThan(100_000);
     await api.approve({ agent: 'asker', tool: 'drive_upload_file', deny: true });
@@ -276,7 +322,14 @@ describe('bounded memory per client', () => {
       expect(r.status).toBe(200);
       return String(r.headers['mcp-session-id']);
     };
-    const ping = (sid: string) => rawRequest(base, 'POST', '/mcp/asker', { ...MCP_HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }));
+    const ping = (sid: string) =>
+      rawRequest(
+        base,
+        'POST',
+        '/mcp/asker',
+        { ...MCP_HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' },
+        JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+      );
     const oldest = await open();
     const kept = await open();
     for (let i = 0; i < 254; i++) await open();
@@ -289,7 +342,9 @@ describe('bounded memory per client', () => {
 
 describe('no secrets shown, no forged log lines', () => {
   it('masks the credential in an upstream URL in /control/upstreams, /control/status and the log', async () => {
-    await expect.poll(async () => (await api.status({})).upstreams.find((u) => u.vendor === 'leaky')?.status, { timeout: 30_000 }).toBe('down');
+    await expect
+      .poll(async () => (await api.status({})).upstreams.find((u) => u.vendor === 'leaky')?.status, { timeout: 30_000 })
+      .toBe('down');
     const rows = await api.upstreams({});
     const leaky = rows.find((r) => r.vendor === 'leaky')!;
     expect((leaky.config as { url: string }).url).toContain('api_key=***');
@@ -304,11 +359,22 @@ describe('no secrets shown, no forged log lines', () => {
     const headers = { ...MCP_HEADERS, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
     await rawRequest(base, 'POST', '/mcp/asker', headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     const before = serve.stderr().split('\n').length;
-    const r = await rawRequest(base, 'POST', '/mcp/asker', headers, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'x\nmws: warning: forged\u001b[31m', arguments: {} } }));
+    const r = await rawRequest(
+      base,
+      'POST',
+      '/mcp/asker',
+      headers,
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'x\nmws: warning: forged\u001b[31m', arguments: {} } }),
+    );
     expect(r.status).toBe(200);
     await alive();
     expect(serve.stderr()).not.toContain('\u001b[31m');
-    expect(serve.stderr().split('\n').filter((l) => l.startsWith('mws: warning: forged'))).toEqual([]);
+    expect(
+      serve
+        .stderr()
+        .split('\n')
+        .filter((l) => l.startsWith('mws: warning: forged')),
+    ).toEqual([]);
     expect(serve.stderr().split('\n').length).toBeGreaterThanOrEqual(before);
   });
 });

@@ -56,7 +56,12 @@ describe('an upstream that starts slower than the list budget', () => {
 describe('a stdio server that speaks only 2026-07-28', () => {
   it('is connected in the revision its initialize answer names', async () => {
     const log = spawnLog();
-    const t = await app({ upstreams: { m: rough({ ROUGH_MODERN_ONLY: '1', ROUGH_SPAWN_LOG: log.path }) }, pins: ['m__echo'], agents: [{ id: 'default', approvals: 'allow' }], timeouts: { listMs: 20_000 } });
+    const t = await app({
+      upstreams: { m: rough({ ROUGH_MODERN_ONLY: '1', ROUGH_SPAWN_LOG: log.path }) },
+      pins: ['m__echo'],
+      agents: [{ id: 'default', approvals: 'allow' }],
+      timeouts: { listMs: 20_000 },
+    });
     await t.app.router.ready();
     expect(t.app.catalog.statuses()[0]).toMatchObject({ status: 'up', era: '2026-07-28' });
     const c = await client(`${t.url}/mcp`);
@@ -69,7 +74,10 @@ describe('a stdio server that speaks only 2026-07-28', () => {
 describe('an upstream that prints a reason on stderr and exits', () => {
   it('is "down" with the reason from its stderr, and is retried with backoff', async () => {
     const log = spawnLog();
-    const t = await app({ upstreams: { gh: rough({ ROUGH_EXIT_MESSAGE: 'GITHUB_TOKEN is not set', ROUGH_SPAWN_LOG: log.path }) }, timeouts: { listMs: 20_000 } });
+    const t = await app({
+      upstreams: { gh: rough({ ROUGH_EXIT_MESSAGE: 'GITHUB_TOKEN is not set', ROUGH_SPAWN_LOG: log.path }) },
+      timeouts: { listMs: 20_000 },
+    });
     await t.app.router.ready();
     const s = t.app.catalog.statuses()[0]!;
     expect(s.status).toBe('down');
@@ -90,13 +98,15 @@ describe('results over the size limit', () => {
     });
     const c = await client(`${t.url}/mcp`);
     const sibling = c.client.callTool({ name: 'r__slow', arguments: { ms: 1500 } });
-    await expect(c.client.callTool({ name: 'r__big', arguments: { bytes: 2 * 1024 * 1024 } })).rejects.toThrow(/larger than the 1 MB limit.*maxResultBytes/);
+    await expect(c.client.callTool({ name: 'r__big', arguments: { bytes: 2 * 1024 * 1024 } })).rejects.toThrow(
+      /larger than the 1 MB limit.*maxResultBytes/,
+    );
     expect(textOf(await sibling)).toBe('slow done');
     expect(textOf(await c.client.callTool({ name: 'r__big', arguments: { bytes: 1000 } }))).toHaveLength(1000);
     expect(t.app.catalog.statuses()[0]!.status).toBe('up');
   }, 60_000);
 
-  it('by default passes a 12 MiB stdio result (over the SDK\'s own 10 MiB limit)', async () => {
+  it("by default passes a 12 MiB stdio result (over the SDK's own 10 MiB limit)", async () => {
     const t = await app({ upstreams: { r: rough({}) }, pins: ['r__big'], agents: [{ id: 'default', approvals: 'allow' }] });
     const c = await client(`${t.url}/mcp`);
     const text = textOf(await c.client.callTool({ name: 'r__big', arguments: { bytes: 12 * 1024 * 1024 } }));

@@ -37,31 +37,51 @@ describe('mws serve that cannot start', () => {
   it('says the state folder is a file', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'file'), 'x');
-    expectOneSentence(await serveWith({ stateDir: join(dir, 'file') }), /^mws: The state folder .*\/file is not a folder \(a file is in the way\)\./);
+    expectOneSentence(
+      await serveWith({ stateDir: join(dir, 'file') }),
+      /^mws: The state folder .*\/file is not a folder \(a file is in the way\)\./,
+    );
   });
 
   it('says a state folder cannot be created where folders cannot be made, instead of hanging at full CPU', async () => {
-    expectOneSentence(await serveWith({ stateDir: '/proc/1/mws-state' }), /^mws: The state folder \/proc\/1\/mws-state cannot be created: \/proc\/1 does not accept new folders\./);
+    expectOneSentence(
+      await serveWith({ stateDir: '/proc/1/mws-state' }),
+      /^mws: The state folder \/proc\/1\/mws-state cannot be created: \/proc\/1 does not accept new folders\./,
+    );
   });
 
-  it.each(['catalog.json', 'working-set.json', 'calls.jsonl', 'agents/default.json', 'secrets.json'])('names %s when a folder stands where that state file should be', async (file) => {
-    const stateDir = join(tempDir(), 'state');
-    mkdirSync(join(stateDir, file), { recursive: true });
-    expectOneSentence(await serveWith({ stateDir }), new RegExp(`^mws: ${join(stateDir, file).replace(/[.]/g, '\\.')} is a folder, but Working Set keeps a file there\\.`));
-  });
+  it.each(['catalog.json', 'working-set.json', 'calls.jsonl', 'agents/default.json', 'secrets.json'])(
+    'names %s when a folder stands where that state file should be',
+    async (file) => {
+      const stateDir = join(tempDir(), 'state');
+      mkdirSync(join(stateDir, file), { recursive: true });
+      expectOneSentence(
+        await serveWith({ stateDir }),
+        new RegExp(`^mws: ${join(stateDir, file).replace(/[.]/g, '\\.')} is a folder, but Working Set keeps a file there\\.`),
+      );
+    },
+  );
 
   it('says the port is taken', async () => {
-    expectOneSentence(await serveWith({ stateDir: join(tempDir(), 's') }, ['--port', String(takenPort)]), new RegExp(`^mws: Port ${takenPort} on 127\\.0\\.0\\.1 is already in use\\.`));
+    expectOneSentence(
+      await serveWith({ stateDir: join(tempDir(), 's') }, ['--port', String(takenPort)]),
+      new RegExp(`^mws: Port ${takenPort} on 127\\.0\\.0\\.1 is already in use\\.`),
+    );
   });
 
   it('says a loopback-looking host that validation accepts cannot be bound', async () => {
-    expectOneSentence(await serveWith({ stateDir: join(tempDir(), 's'), listen: { host: '127.300.0.1' } }), /^mws: Cannot listen on 127\.300\.0\.1:0: /);
+    expectOneSentence(
+      await serveWith({ stateDir: join(tempDir(), 's'), listen: { host: '127.300.0.1' } }),
+      /^mws: Cannot listen on 127\.300\.0\.1:0: /,
+    );
   });
 });
 
 describe('listenError', () => {
   it('turns a privileged port refusal into a sentence (root cannot reproduce it, so the mapping is tested directly)', () => {
     const e = listenError('127.0.0.1', 80, Object.assign(new Error('listen EACCES'), { code: 'EACCES' }));
-    expect(e.message).toBe('Cannot listen on 127.0.0.1:80: ports below 1024 need administrator rights. Use a port from 1024 to 65535 ("listen.port" or --port).');
+    expect(e.message).toBe(
+      'Cannot listen on 127.0.0.1:80: ports below 1024 need administrator rights. Use a port from 1024 to 65535 ("listen.port" or --port).',
+    );
   });
 });

@@ -37,8 +37,18 @@ describe('the state-folder lock', () => {
     const { cfg, stateDir } = demoConfig();
     const s = serve(['--config', cfg, '--port', '0']);
     const url = (await waitForOutput(s, /listening on (http:\/\/\S+\/mcp)/, 'mws serve'))[1]!;
-    const record = JSON.parse(readFileSync(join(stateDir, INSTANCE_FILE), 'utf8')) as { pid: number; url: string; tokenFile: string; command: string };
-    expect(record).toMatchObject({ pid: s.proc.pid, url: url.replace(/\/mcp$/, ''), tokenFile: join(stateDir, 'control-token'), command: 'mws serve' });
+    const record = JSON.parse(readFileSync(join(stateDir, INSTANCE_FILE), 'utf8')) as {
+      pid: number;
+      url: string;
+      tokenFile: string;
+      command: string;
+    };
+    expect(record).toMatchObject({
+      pid: s.proc.pid,
+      url: url.replace(/\/mcp$/, ''),
+      tokenFile: join(stateDir, 'control-token'),
+      command: 'mws serve',
+    });
 
     const c = await connectClient(url, 'auto');
     const r = await runMws(['promote', 'drive_search_files', '--agent', 'default', '--config', cfg]);
@@ -64,7 +74,9 @@ describe('the state-folder lock', () => {
   it('refuses an in-process second app on the same folder too (the desktop app and `mws serve` share it)', async () => {
     const t = await startApp({ upstream: { builtin: 'demo' } });
     try {
-      await expect(startApp({ upstream: { builtin: 'demo' } }, t.stateDir)).rejects.toThrow(/is in use by Working Set \(pid \d+, listening on http:\/\/127\.0\.0\.1:\d+/);
+      await expect(startApp({ upstream: { builtin: 'demo' } }, t.stateDir)).rejects.toThrow(
+        /is in use by Working Set \(pid \d+, listening on http:\/\/127\.0\.0\.1:\d+/,
+      );
     } finally {
       await t.stop();
     }
@@ -125,7 +137,9 @@ describe('the state-folder lock', () => {
       // The CLI gives a busy instance 15 s to answer before it says so.
       const r = await runMws(['promote', 'drive_search_files', '--config', cfg], {}, 60_000);
       expect(r.code).toBe(1);
-      expect(r.err).toMatch(/a hung instance \(pid \d+, listening on http:\/\/127\.0\.0\.1:\d+.*\) holds the state folder .* but did not answer .* Nothing was changed/);
+      expect(r.err).toMatch(
+        /a hung instance \(pid \d+, listening on http:\/\/127\.0\.0\.1:\d+.*\) holds the state folder .* but did not answer .* Nothing was changed/,
+      );
       expect(existsSync(join(stateDir, 'agents'))).toBe(false);
     } finally {
       await lock.release();

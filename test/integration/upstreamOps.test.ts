@@ -32,7 +32,9 @@ describe('an upstream turned off and on', () => {
     const rows = await t.app.control.setUpstreamEnabled({ vendor: 's', enabled: false });
     expect(rows.find((r) => r.vendor === 's')).toMatchObject({ status: 'off', enabled: false, toolCount: 0 });
     expect(JSON.parse(readFileSync(t.configPath, 'utf8')).upstreams.s).toMatchObject({ enabled: false });
-    await vi.waitFor(async () => expect((await c.client.listTools()).tools.map((x) => x.name)).not.toContain('s__whoami'), { timeout: 10_000 });
+    await vi.waitFor(async () => expect((await c.client.listTools()).tools.map((x) => x.name)).not.toContain('s__whoami'), {
+      timeout: 10_000,
+    });
     expect((await t.app.control.search({ agent: 'default', query: 'whoami' })).hits.map((h) => h.name)).not.toContain('s__whoami');
     expect((await t.app.control.status({})).upstreams.find((u) => u.vendor === 's')?.status).toBe('off');
     // Still pinned and in the set: off is not removed.
@@ -58,19 +60,30 @@ describe('restart and the log view', () => {
     const pid2 = textOf(await c.client.callTool({ name: 's__whoami', arguments: {} }));
     expect(pid2).not.toBe(pid1);
     const log = await t.app.control.upstreamLog({ vendor: 's' });
-    expect(log.lines.map((l) => l.text)).toEqual(expect.arrayContaining(['restart asked by the user', expect.stringMatching(/^connected/)]));
+    expect(log.lines.map((l) => l.text)).toEqual(
+      expect.arrayContaining(['restart asked by the user', expect.stringMatching(/^connected/)]),
+    );
     await expect(t.app.control.upstreamLog({ vendor: 'nope' })).rejects.toThrow(/No upstream "nope" in the config. The upstreams are: s/);
   }, 60_000);
 
   it('shows what a failing server printed on stderr and why it is down, once per reason however often it is retried', async () => {
     const t = await app({ upstreams: { bad: failing }, timeouts: { listMs: 3000 } });
-    await vi.waitFor(async () => {
-      const v = await t.app.control.upstreamLog({ vendor: 'bad' });
-      expect(v.lines.map((l) => l.text)).toContain('GITHUB_TOKEN is not set');
-      expect(v.lines.some((l) => l.kind === 'event' && l.text.startsWith('down:'))).toBe(true);
-    }, { timeout: 20_000, interval: 100 });
+    await vi.waitFor(
+      async () => {
+        const v = await t.app.control.upstreamLog({ vendor: 'bad' });
+        expect(v.lines.map((l) => l.text)).toContain('GITHUB_TOKEN is not set');
+        expect(v.lines.some((l) => l.kind === 'event' && l.text.startsWith('down:'))).toBe(true);
+      },
+      { timeout: 20_000, interval: 100 },
+    );
     await t.app.control.restartUpstream({ vendor: 'bad' }).catch(() => {});
-    await vi.waitFor(async () => expect((await t.app.control.upstreamLog({ vendor: 'bad' })).lines.filter((l) => l.text === 'GITHUB_TOKEN is not set').length).toBeGreaterThanOrEqual(2), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await t.app.control.upstreamLog({ vendor: 'bad' })).lines.filter((l) => l.text === 'GITHUB_TOKEN is not set').length,
+        ).toBeGreaterThanOrEqual(2),
+      { timeout: 20_000, interval: 100 },
+    );
     const v = await t.app.control.upstreamLog({ vendor: 'bad', lines: 3 });
     expect(v.lines).toHaveLength(3);
     expect(v.status).toMatch(/down|starting/);
@@ -91,7 +104,11 @@ describe('the activity log', () => {
   }, 60_000);
 
   it('keeps arguments and the start of results when the user turns recordArguments on', async () => {
-    const t = await app({ upstreams: { s: stdioFixture() }, agents: [{ id: 'default', approvals: 'allow' }], activity: { recordArguments: true } });
+    const t = await app({
+      upstreams: { s: stdioFixture() },
+      agents: [{ id: 'default', approvals: 'allow' }],
+      activity: { recordArguments: true },
+    });
     const c = await client(`${t.url}/mcp`);
     await c.client.callTool({ name: 's__echo', arguments: { text: 'x'.repeat(10_000) } });
     await vi.waitFor(async () => expect(await t.app.control.activity({})).toHaveLength(1), { timeout: 5000 });

@@ -32,17 +32,44 @@ describe('values a client asked for', () => {
     const stateDir = join(dir, 'state');
     const cfg = join(dir, 'config.json');
     const fixture = stdioFixture();
-    writeFileSync(cfg, JSON.stringify({ stateDir, upstreams: { brave: { command: fixture.command, args: ['--input-type=module', '-e', GUARD, ...fixture.args], env: { BRAVE_API_KEY: '${input:BRAVE_API_KEY}' } } } }, null, 2));
+    writeFileSync(
+      cfg,
+      JSON.stringify(
+        {
+          stateDir,
+          upstreams: {
+            brave: {
+              command: fixture.command,
+              args: ['--input-type=module', '-e', GUARD, ...fixture.args],
+              env: { BRAVE_API_KEY: '${input:BRAVE_API_KEY}' },
+            },
+          },
+        },
+        null,
+        2,
+      ),
+    );
     const serve = spawnMws(['serve', '--config', cfg, '--port', '0']);
     running.push(serve);
     const url = (await waitForOutput(serve, /listening on (http:\/\/\S+\/mcp)/, 'mws serve'))[1]!;
     const api = httpControlClient(url.replace(/\/mcp$/, ''), readFileSync(join(stateDir, 'control-token'), 'utf8').trim());
 
-    const waiting = await until(async () => (await api.status({})).upstreams.find((u) => u.vendor === 'brave' && u.status === 'needs-value'), 'brave to say it needs a value');
+    const waiting = await until(
+      async () => (await api.status({})).upstreams.find((u) => u.vendor === 'brave' && u.status === 'needs-value'),
+      'brave to say it needs a value',
+    );
     expect(waiting).toMatchObject({ status: 'needs-value', needs: ['BRAVE_API_KEY'] });
     expect(waiting.lastError).toMatch(/needs a value: BRAVE_API_KEY/);
     // Headless, the log says it once.
-    await until(() => serve.stderr().includes('Upstream "brave" needs a value: BRAVE_API_KEY. Fill it in on the Upstreams screen, or run `mws upstream set brave BRAVE_API_KEY`.'), 'the log to say brave needs a value');
+    await until(
+      () =>
+        serve
+          .stderr()
+          .includes(
+            'Upstream "brave" needs a value: BRAVE_API_KEY. Fill it in on the Upstreams screen, or run `mws upstream set brave BRAVE_API_KEY`.',
+          ),
+      'the log to say brave needs a value',
+    );
     const report = await runMws(['report', '--config', cfg]);
     expect(report.out).toContain('upstream "brave" needs a value: BRAVE_API_KEY (`mws upstream set brave BRAVE_API_KEY`)');
 
@@ -58,7 +85,10 @@ describe('values a client asked for', () => {
     expect(set.stdout()).toContain('Saved BRAVE_API_KEY for upstream "brave" in the secret store');
     expect(set.stdout()).toContain('Upstream "brave" is up.');
 
-    const up = await until(async () => (await api.status({})).upstreams.find((u) => u.vendor === 'brave' && u.status === 'up'), 'brave to come up');
+    const up = await until(
+      async () => (await api.status({})).upstreams.find((u) => u.vendor === 'brave' && u.status === 'up'),
+      'brave to come up',
+    );
     expect(up.needs).toBeUndefined();
     const c = await connectClient(url, 'legacy');
     const found = await c.client.callTool({ name: 'search_tools', arguments: { query: 'echo' } });
@@ -79,9 +109,17 @@ describe('values a client asked for', () => {
     const dir = tempDir('mws-values-tty-');
     const stateDir = join(dir, 'state');
     const cfg = join(dir, 'config.json');
-    writeFileSync(cfg, JSON.stringify({ stateDir, upstreams: { brave: { command: 'brave-mcp-not-installed', env: { BRAVE_API_KEY: '${input:BRAVE_API_KEY}' } } } }));
+    writeFileSync(
+      cfg,
+      JSON.stringify({
+        stateDir,
+        upstreams: { brave: { command: 'brave-mcp-not-installed', env: { BRAVE_API_KEY: '${input:BRAVE_API_KEY}' } } },
+      }),
+    );
     // `script` gives the command a real terminal (a pty); what it prints is what the person sees.
-    const command = [process.execPath, built('mws'), 'upstream', 'set', 'brave', 'BRAVE_API_KEY', '--config', cfg].map((a) => `'${a}'`).join(' ');
+    const command = [process.execPath, built('mws'), 'upstream', 'set', 'brave', 'BRAVE_API_KEY', '--config', cfg]
+      .map((a) => `'${a}'`)
+      .join(' ');
     const proc = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const r: Running = { proc, stdout: () => out, stderr: () => err, kill: async () => void proc.kill('SIGKILL') };
     let out = '';
@@ -95,7 +133,9 @@ describe('values a client asked for', () => {
     expect(out).toContain('Saved BRAVE_API_KEY for upstream "brave" in the secret store');
     expect(out).toContain('No instance is running');
     expect(out).not.toContain(KEY_VALUE);
-    expect(JSON.parse(readFileSync(join(stateDir, 'secrets.json'), 'utf8')).secrets).toEqual({ 'upstreams.brave.inputs.BRAVE_API_KEY': KEY_VALUE });
+    expect(JSON.parse(readFileSync(join(stateDir, 'secrets.json'), 'utf8')).secrets).toEqual({
+      'upstreams.brave.inputs.BRAVE_API_KEY': KEY_VALUE,
+    });
     expect(readFileSync(cfg, 'utf8')).not.toContain(KEY_VALUE);
   });
 
@@ -104,11 +144,20 @@ describe('values a client asked for', () => {
     const stateDir = join(dir, 'state');
     const cfg = join(dir, 'config.json');
     writeFileSync(cfg, JSON.stringify({ stateDir, upstreams: {} }));
-    const r = await runMws(['import', join(ROOT, 'test', 'fixtures', 'import', 'home', '.cursor', 'mcp.json'), '--only', 'postgres', '--config', cfg]);
+    const r = await runMws([
+      'import',
+      join(ROOT, 'test', 'fixtures', 'import', 'home', '.cursor', 'mcp.json'),
+      '--only',
+      'postgres',
+      '--config',
+      cfg,
+    ]);
     expect(r.code).toBe(0);
     expect(r.out).toContain('Their secret values went to the secret store, not config.json: postgres: env.PGPASSWORD.');
     expect(readFileSync(cfg, 'utf8')).not.toContain('hunter2');
-    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.postgres.env).toEqual({ PGPASSWORD: '${secret:upstreams.postgres.env.PGPASSWORD}' });
+    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.postgres.env).toEqual({
+      PGPASSWORD: '${secret:upstreams.postgres.env.PGPASSWORD}',
+    });
     expect(statSync(join(stateDir, 'secrets.json')).mode & 0o777).toBe(0o600);
     const list = await runMws(['secrets', '--config', cfg]);
     expect(list.out).toBe('The secret store holds (names only):\n  upstreams.postgres.env.PGPASSWORD\n');

@@ -15,7 +15,17 @@ describe('rotation', () => {
   it('moves calls.jsonl aside past its size; new records go to a new file; reads span both, newest first', async () => {
     h = await setsHarness();
     const log = new CallLog(h.stateDir);
-    const rec = (tool: string, agent = 'default') => ({ ts: new Date(h.clock.now()).toISOString(), agent, tool, via: 'direct' as const, ok: true, ms: 1, client: 't', session: 's1', upstream: 'v' });
+    const rec = (tool: string, agent = 'default') => ({
+      ts: new Date(h.clock.now()).toISOString(),
+      agent,
+      tool,
+      via: 'direct' as const,
+      ok: true,
+      ms: 1,
+      client: 't',
+      session: 's1',
+      upstream: 'v',
+    });
     for (let i = 0; i < 50; i++) log.call(rec(`t${i}`));
     await log.flush();
     expect(rotateCallLog(h.stateDir, log, 10_000_000)).toBe(false);
@@ -54,24 +64,50 @@ describe('recentCalls', () => {
     h = await setsHarness();
     const lines = [
       JSON.stringify({ ts: '2026-01-01T00:00:00Z', event: 'search', agent: 'a', bytes: 1, results: 1, client: 'c' }),
-      JSON.stringify({ ts: '2026-01-01T00:00:01Z', agent: 'a', tool: 'big', via: 'direct', ok: false, ms: 2, client: 'c', session: null, arguments: { x: 'y'.repeat(200_000) } }),
+      JSON.stringify({
+        ts: '2026-01-01T00:00:01Z',
+        agent: 'a',
+        tool: 'big',
+        via: 'direct',
+        ok: false,
+        ms: 2,
+        client: 'c',
+        session: null,
+        arguments: { x: 'y'.repeat(200_000) },
+      }),
       '{"torn":',
-      JSON.stringify({ ts: '2026-01-01T00:00:02Z', agent: 'b', tool: 'other', via: 'call_tool', ok: true, ms: 3, client: 'c', session: null }),
+      JSON.stringify({
+        ts: '2026-01-01T00:00:02Z',
+        agent: 'b',
+        tool: 'other',
+        via: 'call_tool',
+        ok: true,
+        ms: 3,
+        client: 'c',
+        session: null,
+      }),
     ];
     writeFileSync(join(h.stateDir, 'calls.jsonl'), lines.join('\n'));
-    expect(recentCalls(h.stateDir).map((r) => [r.agent, r.tool, r.ok])).toEqual([['b', 'other', true], ['a', 'big', false]]);
+    expect(recentCalls(h.stateDir).map((r) => [r.agent, r.tool, r.ok])).toEqual([
+      ['b', 'other', true],
+      ['a', 'big', false],
+    ]);
     expect(recentCalls(h.stateDir, { agent: 'a' }).map((r) => r.tool)).toEqual(['big']);
   });
 });
 
-describe('an upstream\'s log', () => {
+describe("an upstream's log", () => {
   it('keeps whole stderr lines without colour codes, and at most UPSTREAM_LOG_LINES entries', () => {
     let t = 0;
     const j = new UpstreamJournal(() => t++);
     j.stderr('\x1b[31mError:\x1b[0m token missing\nsecond ');
     j.stderr('half\n\n');
     j.event('down', new Error('the connection closed'));
-    expect(j.entries().map((e) => `${e.kind}:${e.text}`)).toEqual(['stderr:Error: token missing', 'stderr:second half', 'event:down: the connection closed']);
+    expect(j.entries().map((e) => `${e.kind}:${e.text}`)).toEqual([
+      'stderr:Error: token missing',
+      'stderr:second half',
+      'event:down: the connection closed',
+    ]);
     for (let i = 0; i < 500; i++) j.event(`e${i}`);
     expect(j.entries()).toHaveLength(UPSTREAM_LOG_LINES);
     expect(j.entries(2).map((e) => e.text)).toEqual(['e498', 'e499']);

@@ -18,7 +18,9 @@ export function usesBeforeDeclaration(source: string, fn: string): string[] {
   for (const st of body.statements) {
     if (!ts.isVariableStatement(st)) continue;
     for (const d of st.declarationList.declarations) {
-      const names = ts.isIdentifier(d.name) ? [d.name] : d.name.elements.flatMap((e) => (ts.isBindingElement(e) && ts.isIdentifier(e.name) ? [e.name] : []));
+      const names = ts.isIdentifier(d.name)
+        ? [d.name]
+        : d.name.elements.flatMap((e) => (ts.isBindingElement(e) && ts.isIdentifier(e.name) ? [e.name] : []));
       for (const n of names) declaredAt.set(n.text, n.getStart());
     }
   }
@@ -29,9 +31,15 @@ export function usesBeforeDeclaration(source: string, fn: string): string[] {
       const isName =
         (ts.isPropertyAccessExpression(p) && p.name === n) ||
         (ts.isPropertyAssignment(p) && p.name === n) ||
-        ((ts.isVariableDeclaration(p) || ts.isParameter(p) || ts.isBindingElement(p) || ts.isMethodDeclaration(p) || ts.isFunctionDeclaration(p)) && p.name === n);
+        ((ts.isVariableDeclaration(p) ||
+          ts.isParameter(p) ||
+          ts.isBindingElement(p) ||
+          ts.isMethodDeclaration(p) ||
+          ts.isFunctionDeclaration(p)) &&
+          p.name === n);
       const at = declaredAt.get(n.text);
-      if (!isName && at !== undefined && n.getStart() < at) bad.add(`${n.text} (line ${file.getLineAndCharacterOfPosition(n.getStart()).line + 1})`);
+      if (!isName && at !== undefined && n.getStart() < at)
+        bad.add(`${n.text} (line ${file.getLineAndCharacterOfPosition(n.getStart()).line + 1})`);
     }
     n.forEachChild(visit);
   };

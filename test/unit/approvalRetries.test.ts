@@ -23,14 +23,22 @@ const text = (r: { content?: unknown }) => (r.content as Array<{ text: string }>
 
 async function core(timeouts: Record<string, number> = {}) {
   const stateDir = mkdtempSync(join(tmpdir(), 'mws-retry-'));
-  const config = validateConfig({ stateDir, upstreams: { v: { url: 'http://127.0.0.1:1/mcp' } }, timeouts: { approvalMs: 600_000, approvalAnswerMs: 50_000, ...timeouts } }, stateDir);
+  const config = validateConfig(
+    {
+      stateDir,
+      upstreams: { v: { url: 'http://127.0.0.1:1/mcp' } },
+      timeouts: { approvalMs: 600_000, approvalAnswerMs: 50_000, ...timeouts },
+    },
+    stateDir,
+  );
   const twin = new TwinUpstream('v', [twinTool('write', false), twinTool('read', true)]);
   const clock = new ManualClock();
   app = createApp({ config, clock, log: new MemoryLogger(), connect: () => twin });
   await app.start({ listen: false, schedule: false });
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
   const ctx = { via: 'direct' as const, client: 'test', session: undefined };
-  const call = (args: Record<string, unknown> = { to: 'ann' }, signal?: AbortSignal) => app!.router.callTool('default', 'v__write', args, { ...ctx, ...(signal ? { signal } : {}) });
+  const call = (args: Record<string, unknown> = { to: 'ann' }, signal?: AbortSignal) =>
+    app!.router.callTool('default', 'v__write', args, { ...ctx, ...(signal ? { signal } : {}) });
   return { app: app!, twin, call, clock };
 }
 

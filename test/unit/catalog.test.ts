@@ -11,11 +11,25 @@ import { TwinUpstream, twinTool } from '../helpers/twins.js';
 import { buildToolbox } from '../../src-main/core/toolbox/merge.js';
 
 function setup(stateDir = mkdtempSync(join(tmpdir(), 'mws-cat-'))) {
-  const config = validateConfig({ stateDir, upstreams: { a: { url: 'http://127.0.0.1:1/mcp' }, b: { url: 'http://127.0.0.1:2/mcp' } }, timeouts: { catalogTtlMs: 1000 } }, stateDir);
+  const config = validateConfig(
+    {
+      stateDir,
+      upstreams: { a: { url: 'http://127.0.0.1:1/mcp' }, b: { url: 'http://127.0.0.1:2/mcp' } },
+      timeouts: { catalogTtlMs: 1000 },
+    },
+    stateDir,
+  );
   const twins = { a: new TwinUpstream('a', [twinTool('x'), twinTool('y')]), b: new TwinUpstream('b', [twinTool('z')]) };
   const clock = new ManualClock();
   const changes: Toolbox[] = [];
-  const catalog = new Catalog({ config, build: buildToolbox, log: new MemoryLogger(), now: () => clock.now(), onChange: (t) => changes.push(t), connect: (v) => twins[v as 'a' | 'b'] });
+  const catalog = new Catalog({
+    config,
+    build: buildToolbox,
+    log: new MemoryLogger(),
+    now: () => clock.now(),
+    onChange: (t) => changes.push(t),
+    connect: (v) => twins[v as 'a' | 'b'],
+  });
   return { catalog, twins, clock, changes, stateDir };
 }
 
@@ -77,7 +91,15 @@ describe('the catalog', () => {
     twin.info = () => ({ vendor: 'a', kind: 'http', status: status as 'up', era: '2026-07-28', lastError: undefined });
     twin.listTools = async () => ((status = 'up'), twin.tools);
     const seen: string[] = [];
-    const catalog = new Catalog({ config, build: buildToolbox, log: new MemoryLogger(), now: () => 0, onChange: () => {}, onStatus: (v, s) => seen.push(`${v}:${s}`), connect: () => twin });
+    const catalog = new Catalog({
+      config,
+      build: buildToolbox,
+      log: new MemoryLogger(),
+      now: () => 0,
+      onChange: () => {},
+      onStatus: (v, s) => seen.push(`${v}:${s}`),
+      connect: () => twin,
+    });
     await catalog.start();
     expect(seen).toEqual(['a:up']);
     await catalog.stop();

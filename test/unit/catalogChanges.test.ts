@@ -16,9 +16,19 @@ import { buildToolbox } from '../../src-main/core/toolbox/merge.js';
 function setup() {
   const stateDir = mkdtempSync(join(tmpdir(), 'mws-catchg-'));
   const config = validateConfig({ stateDir, upstreams: { a: { url: 'http://127.0.0.1:1/mcp' } } }, stateDir);
-  const twin = new TwinUpstream('a', Array.from({ length: 50 }, (_, i) => twinTool(`t${i}`)));
+  const twin = new TwinUpstream(
+    'a',
+    Array.from({ length: 50 }, (_, i) => twinTool(`t${i}`)),
+  );
   const changes: Toolbox[] = [];
-  const catalog = new Catalog({ config, build: buildToolbox, log: new MemoryLogger(), now: () => new ManualClock().now(), onChange: (t) => changes.push(t), connect: () => twin });
+  const catalog = new Catalog({
+    config,
+    build: buildToolbox,
+    log: new MemoryLogger(),
+    now: () => new ManualClock().now(),
+    onChange: (t) => changes.push(t),
+    connect: () => twin,
+  });
   return { catalog, twin, changes, stateDir };
 }
 

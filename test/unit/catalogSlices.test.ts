@@ -21,7 +21,14 @@ function setup(n: number) {
   const config = validateConfig({ stateDir, upstreams: { a: { url: 'http://127.0.0.1:1/mcp' } } }, stateDir);
   const twin = new TwinUpstream('a', generateCatalog(n).tools as Tool[]);
   const changes: Toolbox[] = [];
-  const catalog = new Catalog({ config, build: buildToolbox, log: new MemoryLogger(), now: () => new ManualClock().now(), onChange: (t) => changes.push(t), connect: () => twin });
+  const catalog = new Catalog({
+    config,
+    build: buildToolbox,
+    log: new MemoryLogger(),
+    now: () => new ManualClock().now(),
+    onChange: (t) => changes.push(t),
+    connect: () => twin,
+  });
   return { catalog, twin, changes };
 }
 

@@ -17,7 +17,10 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
 
 describe('mws words', () => {
   it('mws --verison suggests --version', async () => {
-    expect(await run('--verison')).toMatchObject({ code: 2, err: 'mws: There is no option --verison; did you mean --version? (`mws --help` lists the commands.)\n' });
+    expect(await run('--verison')).toMatchObject({
+      code: 2,
+      err: 'mws: There is no option --verison; did you mean --version? (`mws --help` lists the commands.)\n',
+    });
   });
 
   it('report, cycle and sweep say that without --agent they cover every agent; sweep does not say "would" of what it does', async () => {
@@ -38,14 +41,20 @@ describe('config errors', () => {
   };
 
   it('a JSON syntax error names its line and column, not a character offset', async () => {
-    await expect(loadConfig(file('{\n  "listen": {"port": 1,}\n}\n'))).rejects.toThrow(/is not valid JSON: Expected double-quoted property name on line 2, column 24\. Fix the file/);
+    await expect(loadConfig(file('{\n  "listen": {"port": 1,}\n}\n'))).rejects.toThrow(
+      /is not valid JSON: Expected double-quoted property name on line 2, column 24\. Fix the file/,
+    );
     await expect(loadConfig(file('{"a": 1'))).rejects.toThrow(/on line 1, column 8\./);
     await expect(loadConfig(file(''))).rejects.toThrow(/the file ends too early on line 1, column 1/);
   });
 
   it('an unknown field gets the closest known one', async () => {
-    await expect(loadConfig(file('{"listn": {"port": 1}}'))).rejects.toThrow(/config field "listn" is not a known field \(did you mean "listen"\?\); known fields here:/);
-    await expect(loadConfig(file('{"upstreams": {"a": {"command": "x", "argz": []}}}'))).rejects.toThrow(/"upstreams\.a\.argz" is not a known field \(did you mean "args"\?\)/);
+    await expect(loadConfig(file('{"listn": {"port": 1}}'))).rejects.toThrow(
+      /config field "listn" is not a known field \(did you mean "listen"\?\); known fields here:/,
+    );
+    await expect(loadConfig(file('{"upstreams": {"a": {"command": "x", "argz": []}}}'))).rejects.toThrow(
+      /"upstreams\.a\.argz" is not a known field \(did you mean "args"\?\)/,
+    );
   });
 });
 

@@ -20,22 +20,38 @@ describe('config', () => {
   it('fills every default from an empty file', () => {
     const c = validateConfig({}, '/state');
     expect(c.listen).toEqual({ host: '127.0.0.1', port: 4484 });
-    expect(c.timeouts).toEqual({ listMs: 5000, connectMs: 120_000, callMs: 120_000, catalogTtlMs: 30_000, approvalMs: 120_000, approvalAnswerMs: 50_000 });
+    expect(c.timeouts).toEqual({
+      listMs: 5000,
+      connectMs: 120_000,
+      callMs: 120_000,
+      catalogTtlMs: 30_000,
+      approvalMs: 120_000,
+      approvalAnswerMs: 50_000,
+    });
     expect(c.promote).toMatchObject({ minSessions: 2, minCalls: 1, windowDays: 30, pinDecayDays: 90 });
     expect(c.agents).toEqual([{ id: 'default', name: 'Default', cap: 20, idleWindowDays: 21, approvals: 'ask', pins: [] }]);
     expect(c.stateDir).toBe('/state');
   });
 
   it('keeps the single seed-style upstream unprefixed and prefixes vendor-keyed ones', () => {
-    expect(validateConfig({ upstream: { url: 'http://127.0.0.1:1/mcp' } }, '/s')).toMatchObject({ prefixNames: false, upstreams: { upstream: { kind: 'http' } } });
-    const many = validateConfig({ upstreams: { mail: { url: 'http://127.0.0.1:1/mcp', headers: { a: 'b' } }, fs: { command: 'npx', args: ['x'] } } }, '/s');
+    expect(validateConfig({ upstream: { url: 'http://127.0.0.1:1/mcp' } }, '/s')).toMatchObject({
+      prefixNames: false,
+      upstreams: { upstream: { kind: 'http' } },
+    });
+    const many = validateConfig(
+      { upstreams: { mail: { url: 'http://127.0.0.1:1/mcp', headers: { a: 'b' } }, fs: { command: 'npx', args: ['x'] } } },
+      '/s',
+    );
     expect(many.prefixNames).toBe(true);
     expect(many.upstreams.fs).toEqual({ kind: 'stdio', command: 'npx', args: ['x'], env: {}, cwd: undefined });
   });
 
   it('always has the default agent, validated agents after it', () => {
     const c = validateConfig({ agents: [{ id: 'codex', cap: 5, approvals: 'read-only' }] }, '/s');
-    expect(c.agents.map((a) => [a.id, a.cap, a.approvals])).toEqual([['default', 20, 'ask'], ['codex', 5, 'read-only']]);
+    expect(c.agents.map((a) => [a.id, a.cap, a.approvals])).toEqual([
+      ['default', 20, 'ask'],
+      ['codex', 5, 'read-only'],
+    ]);
   });
 
   it.each([

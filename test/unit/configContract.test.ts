@@ -24,13 +24,19 @@ describe('config.schema.json', () => {
     const init = JSON.parse(initialConfigText(configSchemaUrl())) as unknown;
     expect(validate(init)).toBe(true);
     expect(() => validateConfig(init, '/s')).not.toThrow();
-    for (const bad of [{ colour: 'blue' }, { listen: { port: 70000 } }, { agents: [{ id: 'Bad Id' }] }, { upstreams: { Mail: { url: 'http://x' } } }, { upstreams: { m: {} } }]) {
+    for (const bad of [
+      { colour: 'blue' },
+      { listen: { port: 70000 } },
+      { agents: [{ id: 'Bad Id' }] },
+      { upstreams: { Mail: { url: 'http://x' } } },
+      { upstreams: { m: {} } },
+    ]) {
       expect(validate(bad), JSON.stringify(bad)).toBe(false);
       expect(() => validateConfig(bad, '/s'), JSON.stringify(bad)).toThrow(/config field/);
     }
   });
 
-  it('is what `mws init` puts in $schema: the package\'s own copy', () => {
+  it("is what `mws init` puts in $schema: the package's own copy", () => {
     const url = configSchemaUrl()!;
     expect(fileURLToPath(url)).toBe(join(ROOT, CONFIG_SCHEMA_FILE));
     expect(JSON.parse(initialConfigText(url))).toMatchObject({ $schema: url, version: CONFIG_VERSION });
@@ -52,11 +58,18 @@ describe('config versions', () => {
     const file = join(dir, 'config.json');
     writeFileSync(file, JSON.stringify({ agents: [{ id: 'ci', cap: 3 }] }));
     const loaded = await loadConfig(file, dir);
-    expect(loaded.config.agents.map((a) => [a.id, a.cap])).toEqual([['default', 20], ['ci', 3]]);
+    expect(loaded.config.agents.map((a) => [a.id, a.cap])).toEqual([
+      ['default', 20],
+      ['ci', 3],
+    ]);
     expect(loaded.raw.version).toBe(CONFIG_VERSION);
     const editor = new ConfigEditor(file, loaded.raw, dir, async () => {});
     await editor.update((raw) => void (raw.compactDescriptions = true));
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: CONFIG_VERSION, agents: [{ id: 'ci', cap: 3 }], compactDescriptions: true });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({
+      version: CONFIG_VERSION,
+      agents: [{ id: 'ci', cap: 3 }],
+      compactDescriptions: true,
+    });
   });
 
   it('refuses a file from a newer mws with a sentence that says what to do', () => {

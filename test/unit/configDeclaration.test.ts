@@ -14,7 +14,15 @@ import type { MwsError } from '../../src-main/core/errors.js';
 import { ROOT } from '../helpers/processes.js';
 import { startAppFromFile, tempDir, type FileApp } from '../helpers/app.js';
 
-type Node = { properties?: Record<string, Node>; items?: Node; default?: unknown; minimum?: number; maximum?: number; maxLength?: number; deprecated?: boolean };
+type Node = {
+  properties?: Record<string, Node>;
+  items?: Node;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  deprecated?: boolean;
+};
 const published = JSON.parse(readFileSync(join(ROOT, CONFIG_SCHEMA_FILE), 'utf8')) as Node;
 const at = (...path: string[]): Node => path.reduce<Node>((n, k) => (k === '[]' ? n.items! : n.properties![k]!), published);
 
@@ -39,7 +47,7 @@ const RANGES: Array<[string, string[], (v: number) => unknown]> = [
 ];
 
 describe('the range words come from the schema', () => {
-  it.each(RANGES)('%s: the window\'s sentence and the core\'s say the bounds config.schema.json has', (field, path, raw) => {
+  it.each(RANGES)("%s: the window's sentence and the core's say the bounds config.schema.json has", (field, path, raw) => {
     const { minimum, maximum } = at(...path);
     expect(typeof minimum).toBe('number');
     expect(typeof maximum).toBe('number');
@@ -59,19 +67,27 @@ describe('the range words come from the schema', () => {
 
   it('restates no bound: the sentence follows the bounds the refusal carries', () => {
     const err = refusal({ agents: [{ id: 'a', cap: 0 }] });
-    expect(fieldError({ message: err.message, data: { ...err.data, min: 2, max: 7 } }).text).toBe('The cap is how many tools the agent lists: a whole number from 2 to 7 (not 0).');
+    expect(fieldError({ message: err.message, data: { ...err.data, min: 2, max: 7 } }).text).toBe(
+      'The cap is how many tools the agent lists: a whole number from 2 to 7 (not 0).',
+    );
     // Without bounds (an error from elsewhere) the sentence says what the core said, not a number of its own.
-    expect(fieldError({ message: 'x', data: { path: 'agents[0].cap', reason: 'must be a whole number from 1 to 9', got: '0' } }).text).toBe('This value is not accepted: it must be a whole number from 1 to 9.');
-    expect(fieldError({ message: 'x', data: { path: 'cap', reason: 'must be a number', got: 'null' } }).text).toBe('Give the cap: how many tools the agent lists, a whole number.');
+    expect(fieldError({ message: 'x', data: { path: 'agents[0].cap', reason: 'must be a whole number from 1 to 9', got: '0' } }).text).toBe(
+      'This value is not accepted: it must be a whole number from 1 to 9.',
+    );
+    expect(fieldError({ message: 'x', data: { path: 'cap', reason: 'must be a number', got: 'null' } }).text).toBe(
+      'Give the cap: how many tools the agent lists, a whole number.',
+    );
   });
 
-  it('says an id\'s length as the schema has it (the window said 32 while ids of 48 were accepted)', () => {
+  it("says an id's length as the schema has it (the window said 32 while ids of 48 were accepted)", () => {
     const { maxLength } = at('agents', '[]', 'id');
     expect(maxLength).toBe(48);
     expect(() => validateConfig({ agents: [{ id: 'a'.repeat(maxLength!) }] }, '/s')).not.toThrow();
     const err = refusal({ agents: [{ id: 'a'.repeat(maxLength! + 1) }] });
     expect(err.message).toContain(`up to ${maxLength} lowercase letters`);
-    expect(fieldError(err).text).toBe(`An id may use lowercase letters, digits and dashes (up to ${maxLength}), and starts with a letter or digit — for example "codex".`);
+    expect(fieldError(err).text).toBe(
+      `An id may use lowercase letters, digits and dashes (up to ${maxLength}), and starts with a letter or digit — for example "codex".`,
+    );
   });
 
   it('reads the bounds through unions and arrays, and nothing for a path the schema does not know', () => {
@@ -101,7 +117,16 @@ describe('the defaults come from the schema', () => {
     expect(checked).toBeGreaterThan(25);
     // The default agent is one parsed by the agent schema with only its id.
     const agent = at('agents', '[]').properties!;
-    expect(running.agents).toEqual([{ id: 'default', name: 'Default', cap: agent.cap!.default, idleWindowDays: agent.idleWindowDays!.default, approvals: agent.approvals!.default, pins: [] }]);
+    expect(running.agents).toEqual([
+      {
+        id: 'default',
+        name: 'Default',
+        cap: agent.cap!.default,
+        idleWindowDays: agent.idleWindowDays!.default,
+        approvals: agent.approvals!.default,
+        pins: [],
+      },
+    ]);
   });
 
   it('is published as committed: config.schema.json is a fresh generation (npm run gen:schema)', () => {
@@ -109,7 +134,7 @@ describe('the defaults come from the schema', () => {
   });
 });
 
-describe('an old config\'s desktop block', () => {
+describe("an old config's desktop block", () => {
   let app: FileApp | undefined;
   afterEach(async () => {
     await app?.stop();
@@ -136,7 +161,10 @@ describe('an old config\'s desktop block', () => {
     await app.app.control.updateSettings({ compactDescriptions: true });
     const saved = JSON.parse(readFileSync(app.configPath, 'utf8')) as Record<string, unknown>;
     expect(saved).toMatchObject({ compactDescriptions: true, desktop: { startAtLogin: true } });
-    await expect(app.app.control.updateSettings({ desktop: { startAtLogin: false } })).rejects.toMatchObject({ code: 'usage', message: expect.stringMatching(/desktop app's own preferences.*Leave "desktop" out/) });
+    await expect(app.app.control.updateSettings({ desktop: { startAtLogin: false } })).rejects.toMatchObject({
+      code: 'usage',
+      message: expect.stringMatching(/desktop app's own preferences.*Leave "desktop" out/),
+    });
     expect(JSON.parse(readFileSync(app.configPath, 'utf8'))).toEqual(saved);
   });
 

@@ -36,7 +36,7 @@ async function refusal(call: Promise<unknown>): Promise<{ code: string; message:
   return { code: e.code, message: e.message, data: e.data };
 }
 
-describe('the headless CLI\'s ControlApi (cli/instance.ts, no instance running)', () => {
+describe("the headless CLI's ControlApi (cli/instance.ts, no instance running)", () => {
   it('refuses bad arguments before the method runs, with the sentence /control answers', async () => {
     const { api } = await headless();
     const cases: Array<[string, Record<string, unknown>]> = [
@@ -54,8 +54,12 @@ describe('the headless CLI\'s ControlApi (cli/instance.ts, no instance running)'
       expect(thrown, method).toEqual(!wire.ok && wire.error);
       expect(thrown.code, method).toBe('usage');
     }
-    expect((await refusal(api.history({ agent: 'default', limit: 0 }))).message).toBe('history: "limit" must be 1 or more (got 0). history takes {agent: text, limit?: a whole number}.');
-    expect((await refusal(api.sweepPreview({ now: 'next week' }))).message).toMatch(/^sweepPreview: "now" must be an ISO time such as 2026-12-24T09:00:00Z \(got "next week"\)\./);
+    expect((await refusal(api.history({ agent: 'default', limit: 0 }))).message).toBe(
+      'history: "limit" must be 1 or more (got 0). history takes {agent: text, limit?: a whole number}.',
+    );
+    expect((await refusal(api.sweepPreview({ now: 'next week' }))).message).toMatch(
+      /^sweepPreview: "now" must be an ISO time such as 2026-12-24T09:00:00Z \(got "next week"\)\./,
+    );
   });
 
   it('still runs good calls and keeps the checks that need the state', async () => {
@@ -66,11 +70,14 @@ describe('the headless CLI\'s ControlApi (cli/instance.ts, no instance running)'
     await expect(api.upstreamLog({ vendor: '__proto__' })).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('a copy of the ControlApi (a wrapper such as the desktop\'s) is still checked by dispatch', async () => {
+  it("a copy of the ControlApi (a wrapper such as the desktop's) is still checked by dispatch", async () => {
     const { api } = await headless();
     let ran = 0;
     const wrapped = { ...api, history: async () => ((ran += 1), []) };
-    expect(await dispatch(wrapped, 'history', { agent: 'default', limit: 0 })).toMatchObject({ ok: false, error: { code: 'usage', data: { path: 'limit' } } });
+    expect(await dispatch(wrapped, 'history', { agent: 'default', limit: 0 })).toMatchObject({
+      ok: false,
+      error: { code: 'usage', data: { path: 'limit' } },
+    });
     expect(ran).toBe(0);
     expect(await dispatch(wrapped, 'history', { agent: 'default' })).toEqual({ ok: true, result: [] });
     expect(ran).toBe(1);

@@ -16,7 +16,9 @@ describe('within', () => {
 
   it('rejects with the timeout error when the promise hangs', async () => {
     let told = 0;
-    await expect(within(new Promise(() => {}), 5, () => (told++, new Error('upstream did not answer')))).rejects.toThrow('upstream did not answer');
+    await expect(within(new Promise(() => {}), 5, () => (told++, new Error('upstream did not answer')))).rejects.toThrow(
+      'upstream did not answer',
+    );
     expect(told).toBe(1);
   });
 });

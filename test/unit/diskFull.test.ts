@@ -15,7 +15,7 @@ import { reportError } from '../../src-main/cli/output.js';
 import { dispatch } from '../../src-main/core/control/envelope.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
 
-const enospc = () => Object.assign(new Error("ENOSPC: no space left on device, write"), { code: 'ENOSPC' });
+const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
 
 let h: SetsHarness | undefined;
 afterEach(async () => {
@@ -41,7 +41,9 @@ describe('a state change on a full disk', () => {
     const err = await h.sets.promote('default', 'a', 'v', 'agent').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(MwsError);
     expect((err as MwsError).code).toBe('disk_full');
-    expect((err as MwsError).message).toMatch(/^The disk is full: the promotion of a could not be saved in .+, so nothing changed\. Free some space there and try again\.$/);
+    expect((err as MwsError).message).toMatch(
+      /^The disk is full: the promotion of a could not be saved in .+, so nothing changed\. Free some space there and try again\.$/,
+    );
     expect(h.listed()).toEqual([]);
     expect(h.changed).toEqual([]);
     expect(await h.sets.history('default')).toEqual([]);
@@ -64,10 +66,17 @@ describe('a state change on a full disk', () => {
     h = await setsHarness();
     fillDisk(h);
     const grants = new ApprovalGrants(
-      { records: (a) => h!.sets.states.state(a).approvals, save: (a) => h!.sets.states.save(a), failed: (e, what) => saveFailed(e, what, h!.stateDir) },
+      {
+        records: (a) => h!.sets.states.state(a).approvals,
+        save: (a) => h!.sets.states.save(a),
+        failed: (e, what) => saveFailed(e, what, h!.stateDir),
+      },
       () => 1,
     );
-    await expect(grants.grant('default', 'a', 'hash1')).rejects.toMatchObject({ code: 'disk_full', message: expect.stringMatching(/the approval of a could not be saved/) });
+    await expect(grants.grant('default', 'a', 'hash1')).rejects.toMatchObject({
+      code: 'disk_full',
+      message: expect.stringMatching(/the approval of a could not be saved/),
+    });
     expect(grants.of('default').a).toBeUndefined();
   });
 
@@ -92,7 +101,16 @@ describe('call records on a full disk', () => {
     let now = 0;
     const calls = new CallLog('/dev', { log, now: () => now });
     (calls as unknown as { out: JsonlAppender }).out = new JsonlAppender('/dev/full');
-    const rec = (agent: string) => ({ ts: new Date(0).toISOString(), agent, tool: 'v__a', via: 'direct' as const, ok: true, ms: 1, client: 'c', session: null });
+    const rec = (agent: string) => ({
+      ts: new Date(0).toISOString(),
+      agent,
+      tool: 'v__a',
+      via: 'direct' as const,
+      ok: true,
+      ms: 1,
+      client: 'c',
+      session: null,
+    });
     for (let i = 0; i < 5; i++) calls.call(rec('a'));
     calls.call(rec('b'));
     expect(calls.droppedRecords('a')).toBe(5);

@@ -19,14 +19,17 @@ describe('the docs the code cites', () => {
   it('every docs/… page a source file names exists', () => {
     const missing: string[] = [];
     for (const file of SOURCES) {
-      for (const m of readFileSync(file, 'utf8').matchAll(/docs\/[\w./-]+\.md/g)) if (!existsSync(join(ROOT, m[0]))) missing.push(`${relative(ROOT, file)} → ${m[0]}`);
+      for (const m of readFileSync(file, 'utf8').matchAll(/docs\/[\w./-]+\.md/g))
+        if (!existsSync(join(ROOT, m[0]))) missing.push(`${relative(ROOT, file)} → ${m[0]}`);
     }
     expect(missing).toEqual([]);
   });
 
   it('no source file points at a document outside the repository', () => {
     const self = join(ROOT, 'test/unit/docsLinks.test.ts');
-    const outside = SOURCES.filter((f) => f !== self && /PRODUCT\.md|ARCHITECTURE\.md/.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
+    const outside = SOURCES.filter((f) => f !== self && /PRODUCT\.md|ARCHITECTURE\.md/.test(readFileSync(f, 'utf8'))).map((f) =>
+      relative(ROOT, f),
+    );
     expect(outside).toEqual([]);
   });
 

@@ -37,7 +37,11 @@ describe('the shipped model', () => {
   });
 
   it('ranks by meaning: a paraphrase is nearer than an unrelated request', async () => {
-    const [q, mail, weather] = await e.embed(['write to alice about lunch', 'mail send message: Send an email message to recipients', 'weather forecast: Get the forecast for a city']);
+    const [q, mail, weather] = await e.embed([
+      'write to alice about lunch',
+      'mail send message: Send an email message to recipients',
+      'weather forecast: Get the forecast for a city',
+    ]);
     expect(dot(q!, mail!)).toBeGreaterThan(dot(q!, weather!) + 0.1);
   });
 
@@ -95,7 +99,9 @@ describe('a model that fails is an answer, not an exception', () => {
   });
 
   it('an onnxruntime that will not load (no binary for this platform) → runtime_unavailable', async () => {
-    const got = await loadEmbedder({ importRuntime: () => Promise.reject(new Error('Cannot find module ../bin/napi-v6/linux/riscv64/onnxruntime_binding.node')) });
+    const got = await loadEmbedder({
+      importRuntime: () => Promise.reject(new Error('Cannot find module ../bin/napi-v6/linux/riscv64/onnxruntime_binding.node')),
+    });
     if (!isEmbedderFailure(got)) throw new Error('loaded without a runtime');
     expect(got.error.code).toBe('runtime_unavailable');
     expect(got.error.message).toContain('lexical');
@@ -109,8 +115,20 @@ describe('a model that fails is an answer, not an exception', () => {
   it('a runtime that runs out of memory at the first computation → model_failed, session released', async () => {
     let released = false;
     const ort = {
-      InferenceSession: { create: async () => ({ inputNames: ['input_ids', 'attention_mask'], run: () => Promise.reject(new Error('std::bad_alloc')), release: async () => void (released = true) }) },
-      Tensor: class { constructor(readonly type: string, readonly data: unknown, readonly dims: number[]) {} },
+      InferenceSession: {
+        create: async () => ({
+          inputNames: ['input_ids', 'attention_mask'],
+          run: () => Promise.reject(new Error('std::bad_alloc')),
+          release: async () => void (released = true),
+        }),
+      },
+      Tensor: class {
+        constructor(
+          readonly type: string,
+          readonly data: unknown,
+          readonly dims: number[],
+        ) {}
+      },
     };
     const got = await loadEmbedder({ importRuntime: async () => ort });
     expect(isEmbedderFailure(got) && got.error.code).toBe('model_failed');

@@ -41,7 +41,12 @@ class TwinEmbedder implements Embedder {
   }
 }
 
-const tools = (n: number, prefix = 't'): Tool[] => Array.from({ length: n }, (_, i) => ({ name: `${prefix}${i}`, description: `does thing ${i}`, inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'which one' } } } }));
+const tools = (n: number, prefix = 't'): Tool[] =>
+  Array.from({ length: n }, (_, i) => ({
+    name: `${prefix}${i}`,
+    description: `does thing ${i}`,
+    inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'which one' } } },
+  }));
 const entriesOf = (list: Tool[]): ToolEntry[] => [...new Toolbox(new Map([['v', list]]), false).all()];
 
 function setup(stateDir: string | undefined = tempDir(), twin = new TwinEmbedder()) {
@@ -164,7 +169,12 @@ describe('ToolVectors', () => {
 
   it('a truncated, empty or foreign cache file decodes as damaged, never throws', () => {
     const good = encodeVectors('m', 2, new Map([['k', Float32Array.from([0.6, 0.8])]]));
-    for (const bad of [Buffer.alloc(0), good.subarray(0, good.length - 5), Buffer.from('{"json": true}'), Buffer.concat([good, Buffer.from([0])])]) {
+    for (const bad of [
+      Buffer.alloc(0),
+      good.subarray(0, good.length - 5),
+      Buffer.from('{"json": true}'),
+      Buffer.concat([good, Buffer.from([0])]),
+    ]) {
       expect('damaged' in decodeVectors(bad)).toBe(true);
     }
     const ok = decodeVectors(good);
@@ -250,7 +260,12 @@ describe('ToolVectors', () => {
 
   it('enabled: false never loads the model', async () => {
     let loads = 0;
-    const vectors = new ToolVectors({ stateDir: undefined, log: new MemoryLogger(), enabled: () => false, load: async () => (loads++, new TwinEmbedder()) });
+    const vectors = new ToolVectors({
+      stateDir: undefined,
+      log: new MemoryLogger(),
+      enabled: () => false,
+      load: async () => (loads++, new TwinEmbedder()),
+    });
     vectors.activate();
     await vectors.idle();
     expect(loads).toBe(0);

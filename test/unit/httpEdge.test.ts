@@ -26,10 +26,33 @@ function mounts(rendererDir = tempDir()): Mounts & { ui: { sessions: UiSessions;
 
 /** Paths near every pattern and between them, tricky ones included. */
 const PROBES = [
-  '/', '/x', '/mcp', '/mcp/', '/mcp/a', '/mcp/a/', '/mcp/a/b', '/mcpx', '/mcp/_session',
-  '/control', '/control/', '/control/events', '/control/status', '/control/events/x',
-  '/oauth/callback', '/oauth/callback/', '/oauth',
-  '/ui', '/ui/', '/ui/index.html', '/ui/assets/a.js', '/ui/_session', '/ui/_renew.js', '/ui/_x', '/ui/a/_b', '/uix', '/ui/_session/x',
+  '/',
+  '/x',
+  '/mcp',
+  '/mcp/',
+  '/mcp/a',
+  '/mcp/a/',
+  '/mcp/a/b',
+  '/mcpx',
+  '/mcp/_session',
+  '/control',
+  '/control/',
+  '/control/events',
+  '/control/status',
+  '/control/events/x',
+  '/oauth/callback',
+  '/oauth/callback/',
+  '/oauth',
+  '/ui',
+  '/ui/',
+  '/ui/index.html',
+  '/ui/assets/a.js',
+  '/ui/_session',
+  '/ui/_renew.js',
+  '/ui/_x',
+  '/ui/a/_b',
+  '/uix',
+  '/ui/_session/x',
 ];
 
 describe('the edge routes', () => {
@@ -43,7 +66,7 @@ describe('the edge routes', () => {
         if ((await one.fetch(new Request(ORIGIN + path))).status === 200) hits.push(p);
       }
       // The four MCP patterns are one route (one handler); any other pair would depend on its order.
-      const routes = new Set(hits.map((h) => (PATTERNS.mcp as readonly string[]).includes(h) ? 'mcp' : h));
+      const routes = new Set(hits.map((h) => ((PATTERNS.mcp as readonly string[]).includes(h) ? 'mcp' : h)));
       expect(routes.size, `${path} is matched by ${hits.join(', ')}`).toBeLessThanOrEqual(1);
     }
   });

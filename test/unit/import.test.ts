@@ -34,16 +34,24 @@ describe('finding client configs', () => {
   it('knows where each client keeps its servers on Linux, macOS and Windows', () => {
     const mac = knownFiles({ home: '/Users/d', platform: 'darwin' }).find((f) => f.client === 'claude-desktop')!;
     expect(mac.path).toBe('/Users/d/Library/Application Support/Claude/claude_desktop_config.json');
-    const win = knownFiles({ home: 'C:/Users/d', platform: 'win32', appData: 'C:/Users/d/AppData/Roaming' }).find((f) => f.client === 'claude-desktop')!;
+    const win = knownFiles({ home: 'C:/Users/d', platform: 'win32', appData: 'C:/Users/d/AppData/Roaming' }).find(
+      (f) => f.client === 'claude-desktop',
+    )!;
     expect(win.path.replace(/\\/g, '/')).toBe('C:/Users/d/AppData/Roaming/Claude/claude_desktop_config.json');
     const linux = knownFiles({ home: '/home/d', platform: 'linux', projectDir: '/w' }).map((f) => `${f.client}:${f.path}`);
-    expect(linux).toEqual(expect.arrayContaining([
-      'claude-desktop:/home/d/.config/Claude/claude_desktop_config.json', 'claude-code:/home/d/.claude.json', 'claude-code:/w/.mcp.json',
-      'cursor:/home/d/.cursor/mcp.json', 'vscode:/w/.vscode/mcp.json', `codex:${process.env.CODEX_HOME ? join(process.env.CODEX_HOME, 'config.toml') : '/home/d/.codex/config.toml'}`,
-    ]));
+    expect(linux).toEqual(
+      expect.arrayContaining([
+        'claude-desktop:/home/d/.config/Claude/claude_desktop_config.json',
+        'claude-code:/home/d/.claude.json',
+        'claude-code:/w/.mcp.json',
+        'cursor:/home/d/.cursor/mcp.json',
+        'vscode:/w/.vscode/mcp.json',
+        `codex:${process.env.CODEX_HOME ? join(process.env.CODEX_HOME, 'config.toml') : '/home/d/.codex/config.toml'}`,
+      ]),
+    );
   });
 
-  it('lists every client\'s servers with command or URL and env names, never a value', async () => {
+  it("lists every client's servers with command or URL and env names, never a value", async () => {
     const { where } = layout();
     const sources = await scanImports({}, where);
     const byClient = Object.fromEntries(sources.map((s) => [`${s.client}:${s.scope}`, s.servers.map((x) => x.name)]));
@@ -56,11 +64,21 @@ describe('finding client configs', () => {
     });
     if (!process.env.CODEX_HOME) expect(byClient['codex:user']).toEqual(['context7', 'figma']);
     const all = sources.flatMap((s) => s.servers);
-    expect(all.find((x) => x.name === 'github' && x.command === 'docker')).toMatchObject({ kind: 'stdio', envNames: ['GITHUB_PERSONAL_ACCESS_TOKEN'] });
-    expect(all.find((x) => x.name === 'sentry')).toMatchObject({ kind: 'http', url: 'https://mcp.sentry.dev/mcp', headerNames: ['Authorization'] });
+    expect(all.find((x) => x.name === 'github' && x.command === 'docker')).toMatchObject({
+      kind: 'stdio',
+      envNames: ['GITHUB_PERSONAL_ACCESS_TOKEN'],
+    });
+    expect(all.find((x) => x.name === 'sentry')).toMatchObject({
+      kind: 'http',
+      url: 'https://mcp.sentry.dev/mcp',
+      headerNames: ['Authorization'],
+    });
     expect(all.find((x) => x.name === 'memory')!.scope).toBe('local: /home/dana/app');
     expect(all.find((x) => x.name === 'Linear Issues')).toMatchObject({ vendor: 'linear-issues', notes: [expect.stringMatching(/SSE/)] });
-    expect(all.find((x) => x.name === 'Perplexity')).toMatchObject({ vendor: 'perplexity', notes: [expect.stringMatching(/\$\{input:…\}/)] });
+    expect(all.find((x) => x.name === 'Perplexity')).toMatchObject({
+      vendor: 'perplexity',
+      notes: [expect.stringMatching(/\$\{input:…\}/)],
+    });
     // Not a single secret travels: not in the scan, not in the JSON the window or CLI gets.
     expect(JSON.stringify(sources)).not.toMatch(/SECRETVALUE|hunter2/);
   });
@@ -87,9 +105,16 @@ describe('importing', () => {
     const { where, cfg, parts, dir } = layout();
     const file = join(where.home, '.config', 'Claude', 'claude_desktop_config.json');
     const r = await applyImport({ file }, parts);
-    expect(r.added).toEqual([{ name: 'filesystem', vendor: 'filesystem' }, { name: 'github', vendor: 'github' }]);
+    expect(r.added).toEqual([
+      { name: 'filesystem', vendor: 'filesystem' },
+      { name: 'github', vendor: 'github' },
+    ]);
     const saved = JSON.parse(readFileSync(cfg, 'utf8'));
-    expect(saved.upstreams.github).toEqual({ command: 'docker', args: ['run', '-i', '--rm', '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server'], env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_SECRETVALUE123' } });
+    expect(saved.upstreams.github).toEqual({
+      command: 'docker',
+      args: ['run', '-i', '--rm', '-e', 'GITHUB_PERSONAL_ACCESS_TOKEN', 'ghcr.io/github/github-mcp-server'],
+      env: { GITHUB_PERSONAL_ACCESS_TOKEN: 'ghp_SECRETVALUE123' },
+    });
     expect(saved.upstreams.mail).toEqual({ url: 'http://127.0.0.1:4483/mcp' });
     expect(r.backup).toMatch(/config\.json\.2026-11-30T06-00-00-000Z\.bak$/);
     expect(JSON.parse(readFileSync(r.backup!, 'utf8')).upstreams).toEqual({ mail: { url: 'http://127.0.0.1:4483/mcp' } });
@@ -107,23 +132,52 @@ describe('importing', () => {
     const file = join(dir, 'long.json');
     const a = 'acme-observability-and-incident-management-server-eu';
     const b = 'acme-observability-and-incident-management-server-us';
-    writeFileSync(file, JSON.stringify({ mcpServers: { [a]: { command: 'obs', args: ['eu'] }, [b]: { command: 'obs', args: ['us'] }, 'acme-observability-and-incident': { command: 'obs', args: ['x'] } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          [a]: { command: 'obs', args: ['eu'] },
+          [b]: { command: 'obs', args: ['us'] },
+          'acme-observability-and-incident': { command: 'obs', args: ['x'] },
+        },
+      }),
+    );
     const [scan] = await scanImports({ file }, parts.where);
     // The name a person gave is kept where it is a valid upstream name; a cut name gives way to it.
-    expect(scan!.servers.map((x) => [x.vendor, x.blocked?.kind ?? null])).toEqual([['acme-observability-and-inciden-2', null], ['acme-observability-and-inciden-3', null], ['acme-observability-and-incident', null]]);
+    expect(scan!.servers.map((x) => [x.vendor, x.blocked?.kind ?? null])).toEqual([
+      ['acme-observability-and-inciden-2', null],
+      ['acme-observability-and-inciden-3', null],
+      ['acme-observability-and-incident', null],
+    ]);
     const r = await applyImport({ file }, parts);
     expect(r.added.map((x) => x.name)).toEqual([a, b, 'acme-observability-and-incident']);
-    expect(Object.keys(JSON.parse(readFileSync(cfg, 'utf8')).upstreams)).toEqual(['mail', 'acme-observability-and-inciden-2', 'acme-observability-and-inciden-3', 'acme-observability-and-incident']);
+    expect(Object.keys(JSON.parse(readFileSync(cfg, 'utf8')).upstreams)).toEqual([
+      'mail',
+      'acme-observability-and-inciden-2',
+      'acme-observability-and-inciden-3',
+      'acme-observability-and-incident',
+    ]);
   });
 
   it('Claude Code: user and local servers, with the claude commands that make the same change', async () => {
     const { where, parts, cfg } = layout();
     const r = await applyImport({ file: join(where.home, '.claude.json') }, parts);
     expect(r.added.map((a) => a.vendor)).toEqual(['sentry', 'memory']);
-    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.sentry).toEqual({ url: 'https://mcp.sentry.dev/mcp', headers: { Authorization: 'Bearer sntrys_SECRETVALUE' } });
+    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.sentry).toEqual({
+      url: 'https://mcp.sentry.dev/mcp',
+      headers: { Authorization: 'Bearer sntrys_SECRETVALUE' },
+    });
     // Local scope is removed in its own project folder (claude mcp reads the scope of the folder it runs in).
-    expect(r.clientEdit.commands).toEqual(['claude mcp remove sentry -s user', '(cd /home/dana/app && claude mcp remove memory -s local)', `claude mcp add --transport http toolbox ${URL} -s user`]);
-    const edited = parseJsonc(r.clientEdit.text) as { mcpServers: object; numStartups: number; projects: Record<string, { mcpServers: object; hasTrustDialogAccepted: boolean }> };
+    expect(r.clientEdit.commands).toEqual([
+      'claude mcp remove sentry -s user',
+      '(cd /home/dana/app && claude mcp remove memory -s local)',
+      `claude mcp add --transport http toolbox ${URL} -s user`,
+    ]);
+    const edited = parseJsonc(r.clientEdit.text) as {
+      mcpServers: object;
+      numStartups: number;
+      projects: Record<string, { mcpServers: object; hasTrustDialogAccepted: boolean }>;
+    };
     expect(edited.mcpServers).toEqual({ toolbox: { type: 'http', url: URL } });
     expect(edited.projects['/home/dana/app']).toMatchObject({ mcpServers: {}, hasTrustDialogAccepted: true });
     expect(edited.numStartups).toBe(41);
@@ -148,7 +202,10 @@ describe('importing', () => {
   it('Cursor: the entry is a bare url, and a name that is not a slug becomes one', async () => {
     const { where, parts, cfg } = layout();
     const r = await applyImport({ file: join(where.home, '.cursor', 'mcp.json') }, parts);
-    expect(r.added).toEqual([{ name: 'Linear Issues', vendor: 'linear-issues' }, { name: 'postgres', vendor: 'postgres' }]);
+    expect(r.added).toEqual([
+      { name: 'Linear Issues', vendor: 'linear-issues' },
+      { name: 'postgres', vendor: 'postgres' },
+    ]);
     expect(Object.keys(JSON.parse(readFileSync(cfg, 'utf8')).upstreams)).toEqual(['mail', 'linear-issues', 'postgres']);
     expect(parseJsonc(r.clientEdit.text)).toEqual({ mcpServers: { toolbox: { url: URL } } });
   });
@@ -157,7 +214,11 @@ describe('importing', () => {
     const { where, parts, cfg } = layout();
     const file = join(where.home, '.codex', 'config.toml');
     const r = await applyImport({ file }, parts);
-    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.context7).toEqual({ command: 'npx', args: ['-y', '@upstash/context7-mcp'], env: { CONTEXT7_API_KEY: 'c7_SECRETVALUE' } });
+    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.context7).toEqual({
+      command: 'npx',
+      args: ['-y', '@upstash/context7-mcp'],
+      env: { CONTEXT7_API_KEY: 'c7_SECRETVALUE' },
+    });
     const doc = parseToml(r.clientEdit.text) as { model: string; mcp_servers: object; profiles: object };
     // Codex gives up on a call after 60 s by default: the entry says how long a call may take.
     expect(doc.mcp_servers).toEqual({ toolbox: { url: URL, tool_timeout_sec: 180 } });
@@ -171,7 +232,14 @@ describe('importing', () => {
     await applyImport({ file, names: ['postgres'] }, parts);
     const again = await applyImport({ file, names: ['postgres'] }, parts);
     expect(again.added).toEqual([]);
-    expect(again.skipped).toEqual([{ name: 'postgres', reason: 'it is the same server as the upstream "postgres" (same command, arguments and env), so it is not imported twice' }]);
-    await expect(applyImport({ file, names: ['nope'] }, parts)).rejects.toThrow(/has no server named "nope"; it has Linear Issues, postgres/);
+    expect(again.skipped).toEqual([
+      {
+        name: 'postgres',
+        reason: 'it is the same server as the upstream "postgres" (same command, arguments and env), so it is not imported twice',
+      },
+    ]);
+    await expect(applyImport({ file, names: ['nope'] }, parts)).rejects.toThrow(
+      /has no server named "nope"; it has Linear Issues, postgres/,
+    );
   });
 });

@@ -28,7 +28,10 @@ function setup(upstreams: Record<string, unknown> = {}, text?: string) {
   return { dir, cfg, parts };
 }
 
-const ctxOf = (parts: ReturnType<typeof setup>['parts']) => ({ self: { serverName: 'toolbox', ports: [4484, 4485] }, upstreams: (parts.editor.current().upstreams ?? {}) as Record<string, unknown> });
+const ctxOf = (parts: ReturnType<typeof setup>['parts']) => ({
+  self: { serverName: 'toolbox', ports: [4484, 4485] },
+  upstreams: (parts.editor.current().upstreams ?? {}) as Record<string, unknown>,
+});
 
 /** Runs each line through a real bash in a fresh folder, and answers what it created there. */
 function pasteIntoBash(lines: string[]): string[] {
@@ -49,7 +52,10 @@ describe('nothing printed can run', () => {
     const project = join(dir, 'project');
     mkdirSync(project);
     const names = ['x$(touch pwned)', '`touch pwned2`', "it's; touch pwned3", 'a && touch pwned4'];
-    writeFileSync(join(project, '.mcp.json'), JSON.stringify({ mcpServers: Object.fromEntries(names.map((n, i) => [n, { command: 'echo', args: [String(i)] }])) }));
+    writeFileSync(
+      join(project, '.mcp.json'),
+      JSON.stringify({ mcpServers: Object.fromEntries(names.map((n, i) => [n, { command: 'echo', args: [String(i)] }])) }),
+    );
     const r = await applyImport({ file: join(project, '.mcp.json'), dryRun: true }, parts);
     const removes = r.clientEdit.commands.filter((c) => c.includes('remove'));
     expect(removes).toHaveLength(4);
@@ -63,7 +69,10 @@ describe('nothing printed can run', () => {
     const { dir, parts } = setup();
     const evil = ['osc\u001b]0;owned\u0007', 'nl\ntouch pwned', 'csi\u009b31m', 'esc\u001b[2J'];
     const file = join(dir, '.mcp.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: Object.fromEntries(evil.map((n, i) => [n, { command: 'echo', args: [String(i)] }])) }));
+    writeFileSync(
+      file,
+      JSON.stringify({ mcpServers: Object.fromEntries(evil.map((n, i) => [n, { command: 'echo', args: [String(i)] }])) }),
+    );
     const r = await applyImport({ file, dryRun: true }, parts);
     expect(r.clientEdit.commands.filter((c) => c.includes('remove'))).toEqual([]);
     expect(r.clientEdit.summary).toMatch(/by hand/);
@@ -82,12 +91,17 @@ describe('import knows Working Set and what is already here', () => {
   it('never offers its own entries (by URL at any of its ports, through mcp-remote, or by serverName), and removes them in the edit', async () => {
     const { dir, parts, cfg } = setup();
     const file = join(dir, 'claude_desktop_config.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: {
-      toolbox: { command: 'npx', args: ['-y', 'mcp-remote', URL] },
-      'ws-old-port': { type: 'http', url: 'http://localhost:4485/mcp/coder' },
-      ws: { command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:4485/mcp'] },
-      real: { command: 'echo', args: ['real'] },
-    } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          toolbox: { command: 'npx', args: ['-y', 'mcp-remote', URL] },
+          'ws-old-port': { type: 'http', url: 'http://localhost:4485/mcp/coder' },
+          ws: { command: 'npx', args: ['-y', 'mcp-remote', 'http://127.0.0.1:4485/mcp'] },
+          real: { command: 'echo', args: ['real'] },
+        },
+      }),
+    );
     const [s] = await scanImports({ file }, {}, ctxOf(parts));
     expect(s!.servers.filter((x) => x.blocked?.kind === 'self').map((x) => x.name)).toEqual(['toolbox', 'ws-old-port', 'ws']);
     const r = await applyImport({ file, ...{ names: undefined } }, { ...parts, ports: [4484, 4485] });
@@ -99,14 +113,21 @@ describe('import knows Working Set and what is already here', () => {
   });
 
   it('a duplicate under another name is reported, not imported twice; a taken name can be imported as another', async () => {
-    const { dir, parts, cfg } = setup({ memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/a' } } });
+    const { dir, parts, cfg } = setup({
+      memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/a' } },
+    });
     const file = join(dir, 'mcp.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: {
-      'mem-again': { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/a' } },
-      memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/b' } },
-      web: { url: 'https://example.test/mcp' },
-      'web-twin': { url: 'https://example.test/mcp/' },
-    } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          'mem-again': { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/a' } },
+          memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/b' } },
+          web: { url: 'https://example.test/mcp' },
+          'web-twin': { url: 'https://example.test/mcp/' },
+        },
+      }),
+    );
     const [s] = await scanImports({ file }, {}, ctxOf(parts));
     const by = Object.fromEntries(s!.servers.map((x) => [x.name, x.blocked]));
     expect(by['mem-again']).toMatchObject({ kind: 'duplicate', reason: expect.stringMatching(/same server as the upstream "memory"/) });
@@ -114,7 +135,10 @@ describe('import knows Working Set and what is already here', () => {
     expect(by.web).toBeUndefined();
     expect(by['web-twin']).toMatchObject({ kind: 'duplicate', reason: expect.stringMatching(/"web" above/) });
     const r = await applyImport({ file, as: { memory: 'memory-b' } }, parts);
-    expect(r.added).toEqual([{ name: 'memory', vendor: 'memory-b' }, { name: 'web', vendor: 'web' }]);
+    expect(r.added).toEqual([
+      { name: 'memory', vendor: 'memory-b' },
+      { name: 'web', vendor: 'web' },
+    ]);
     const ups = JSON.parse(readFileSync(cfg, 'utf8')).upstreams;
     expect(ups.memory.env).toEqual({ MEMORY_FILE_PATH: '/a' }); // the saved one is never replaced
     expect(ups['memory-b'].env).toEqual({ MEMORY_FILE_PATH: '/b' });
@@ -129,16 +153,30 @@ describe('import knows Working Set and what is already here', () => {
     expect(r).toMatchObject({ added: [{ vendor: 'everything' }], replaced: ['everything'] });
     expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.everything).toEqual({ command: 'node', args: ['/opt/everything/index.js'] });
     const again = setup({}, initialConfigText());
-    writeFileSync(file, JSON.stringify({ mcpServers: { everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } } }));
-    expect((await applyImport({ file }, again.parts)).skipped).toMatchObject([{ name: 'everything', reason: expect.stringMatching(/same server/) }]);
+    writeFileSync(
+      file,
+      JSON.stringify({ mcpServers: { everything: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] } } }),
+    );
+    expect((await applyImport({ file }, again.parts)).skipped).toMatchObject([
+      { name: 'everything', reason: expect.stringMatching(/same server/) },
+    ]);
   });
 });
 
-describe('names that are also JavaScript\'s', () => {
+describe("names that are also JavaScript's", () => {
   it('a server named constructor or toString is added as itself, not taken for an existing upstream', async () => {
     const { dir, parts, cfg } = setup();
     const file = join(dir, 'mcp.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { constructor: { command: 'echo', args: ['a'] }, toString: { command: 'echo', args: ['b'] }, __proto__x: { command: 'echo', args: ['c'] } } }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        mcpServers: {
+          constructor: { command: 'echo', args: ['a'] },
+          toString: { command: 'echo', args: ['b'] },
+          __proto__x: { command: 'echo', args: ['c'] },
+        },
+      }),
+    );
     const r = await applyImport({ file }, parts);
     expect(r.replaced).toBeUndefined();
     expect(r.added.map((a) => a.vendor)).toEqual(['constructor', 'tostring', 'proto-x']);
@@ -153,7 +191,11 @@ describe('files the editors could break', () => {
     writeFileSync(file, 'note = """\n[mcp_servers.y]\nnot a table\n"""\n\n[mcp_servers.y]\ncommand = "echo"\n\n[other]\nk = 1\n');
     const r = await applyImport({ file, dryRun: true }, parts);
     expect(r.clientEdit.editable).toBe(true);
-    expect(parseToml(r.clientEdit.text)).toEqual({ note: '[mcp_servers.y]\nnot a table\n', other: { k: 1 }, mcp_servers: { toolbox: { url: URL, tool_timeout_sec: 180 } } });
+    expect(parseToml(r.clientEdit.text)).toEqual({
+      note: '[mcp_servers.y]\nnot a table\n',
+      other: { k: 1 },
+      mcp_servers: { toolbox: { url: URL, tool_timeout_sec: 180 } },
+    });
   });
 
   it('TOML with an inline mcp_servers table: no stack trace; the edit is refused, the file and config stay as they are', async () => {
@@ -183,41 +225,52 @@ describe('files the editors could break', () => {
   });
 
   it('a relative path with no folder to resolve it against is refused with a sentence; ~ is the home folder', async () => {
-    await expect(scanImports({ file: 'project/.mcp.json' })).rejects.toThrow(/not a full path; give the whole path \(it may start with ~\//);
-    await expect(scanImports({ file: '~/surely-not-here/.mcp.json' })).rejects.toThrow(new RegExp(`There is no file ${process.env.HOME}/surely-not-here`));
+    await expect(scanImports({ file: 'project/.mcp.json' })).rejects.toThrow(
+      /not a full path; give the whole path \(it may start with ~\//,
+    );
+    await expect(scanImports({ file: '~/surely-not-here/.mcp.json' })).rejects.toThrow(
+      new RegExp(`There is no file ${process.env.HOME}/surely-not-here`),
+    );
   });
 });
 
 describe('a huge ~/.claude.json', () => {
-  it('is read off the event loop: a 60 MB scan adds no stall (p99 within 100 ms of the machine\'s own noise)', { timeout: 300_000 }, async () => {
-    const { dir } = setup();
-    const file = join(dir, '.claude.json');
-    // Claude Code keeps each project's history in this file: many projects, long histories.
-    const history = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ display: `a prompt of some length number ${i} `.repeat(4), pastedContents: {} })));
-    // Written in pieces, so this test's own heap (and its garbage collection) stays small.
-    writeFileSync(file, '{"mcpServers": {"mem": {"command": "npx", "args": ["m"]}}, "projects": {');
-    for (let i = 0; i * history.length < 60e6; i++) appendFileSync(file, `${i ? ',' : ''}"/home/u/p${i}": {"history": ${history}, "mcpServers": {}}`);
-    appendFileSync(file, '}}');
-    const delay = monitorEventLoopDelay({ resolution: 10 });
-    delay.enable();
-    await new Promise((r) => setTimeout(r, 50)); // the monitor measures from its first tick on
-    const started = performance.now();
-    const [s] = await scanImports({ file });
-    const took = performance.now() - started;
-    delay.disable();
-    const scanMax = delay.max / 1e6;
-    rmSync(file);
-    // The machine's own noise over as long a stretch with nothing to do (other jobs share the 2 cores):
-    // reading the file on the loop held it for seconds; noise alone stays far below that.
-    const quiet = monitorEventLoopDelay({ resolution: 10 });
-    quiet.enable();
-    await new Promise((r) => setTimeout(r, Math.min(took, 15_000)));
-    quiet.disable();
-    expect(s!.servers.map((x) => x.name)).toEqual(['mem']);
-    // Parsed on the loop, this file held it for 1.5 s and more in one stretch. In the worker, the loop's
-    // delays stay those of a busy machine: p99 within 100 ms of the quiet stretch's, and no stall near a
-    // parse (at load ~20 on 2 cores: max 140-180 ms while the worker's GC threads take a core, 26-40 ms quiet).
-    expect(delay.percentile(99) / 1e6).toBeLessThan(100 + quiet.percentile(99) / 1e6);
-    expect(scanMax).toBeLessThan(500 + quiet.max / 1e6);
-  });
+  it(
+    "is read off the event loop: a 60 MB scan adds no stall (p99 within 100 ms of the machine's own noise)",
+    { timeout: 300_000 },
+    async () => {
+      const { dir } = setup();
+      const file = join(dir, '.claude.json');
+      // Claude Code keeps each project's history in this file: many projects, long histories.
+      const history = JSON.stringify(
+        Array.from({ length: 200 }, (_, i) => ({ display: `a prompt of some length number ${i} `.repeat(4), pastedContents: {} })),
+      );
+      // Written in pieces, so this test's own heap (and its garbage collection) stays small.
+      writeFileSync(file, '{"mcpServers": {"mem": {"command": "npx", "args": ["m"]}}, "projects": {');
+      for (let i = 0; i * history.length < 60e6; i++)
+        appendFileSync(file, `${i ? ',' : ''}"/home/u/p${i}": {"history": ${history}, "mcpServers": {}}`);
+      appendFileSync(file, '}}');
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      await new Promise((r) => setTimeout(r, 50)); // the monitor measures from its first tick on
+      const started = performance.now();
+      const [s] = await scanImports({ file });
+      const took = performance.now() - started;
+      delay.disable();
+      const scanMax = delay.max / 1e6;
+      rmSync(file);
+      // The machine's own noise over as long a stretch with nothing to do (other jobs share the 2 cores):
+      // reading the file on the loop held it for seconds; noise alone stays far below that.
+      const quiet = monitorEventLoopDelay({ resolution: 10 });
+      quiet.enable();
+      await new Promise((r) => setTimeout(r, Math.min(took, 15_000)));
+      quiet.disable();
+      expect(s!.servers.map((x) => x.name)).toEqual(['mem']);
+      // Parsed on the loop, this file held it for 1.5 s and more in one stretch. In the worker, the loop's
+      // delays stay those of a busy machine: p99 within 100 ms of the quiet stretch's, and no stall near a
+      // parse (at load ~20 on 2 cores: max 140-180 ms while the worker's GC threads take a core, 26-40 ms quiet).
+      expect(delay.percentile(99) / 1e6).toBeLessThan(100 + quiet.percentile(99) / 1e6);
+      expect(scanMax).toBeLessThan(500 + quiet.max / 1e6);
+    },
+  );
 });

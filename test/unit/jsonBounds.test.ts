@@ -16,7 +16,12 @@ describe('jsonSeparators (values counted before a body is parsed)', () => {
   });
 
   it('lets a large body of few values through: a 3 MB string argument', () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'write', arguments: { text: 'a:b,c '.repeat(500_000) } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'write', arguments: { text: 'a:b,c '.repeat(500_000) } },
+    });
     expect(jsonSeparators(bytes(body))).toBeLessThan(20);
   });
 });

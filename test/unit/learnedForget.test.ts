@@ -8,13 +8,23 @@ import { tempDir } from '../helpers/app.js';
 
 const NOW = Date.parse('2026-11-30T12:00:00Z');
 const make = (stateDir?: string) => new SearchLearning({ ...(stateDir ? { stateDir } : {}), now: () => NOW, enabled: () => true });
-const words = (l: SearchLearning, tool: string, agent?: string) => l.wordsFor(tool, agent).map((w) => w.word).sort();
+const words = (l: SearchLearning, tool: string, agent?: string) =>
+  l
+    .wordsFor(tool, agent)
+    .map((w) => w.word)
+    .sort();
 
 describe('forgetting one learned word', () => {
   it('drops only that word of that tool, for every agent, and answers how many pairs changed', () => {
     const l = make();
-    l.train('a', [{ query: 'buy a cheap monitor', tool: 'browser_navigate', ts: NOW }, { query: 'buy headphones', tool: 'browser_navigate', ts: NOW }]);
-    l.train('b', [{ query: 'buying monitors', tool: 'browser_navigate', ts: NOW }, { query: 'buy stamps', tool: 'mail_send_message', ts: NOW }]);
+    l.train('a', [
+      { query: 'buy a cheap monitor', tool: 'browser_navigate', ts: NOW },
+      { query: 'buy headphones', tool: 'browser_navigate', ts: NOW },
+    ]);
+    l.train('b', [
+      { query: 'buying monitors', tool: 'browser_navigate', ts: NOW },
+      { query: 'buy stamps', tool: 'mail_send_message', ts: NOW },
+    ]);
     expect(words(l, 'browser_navigate')).toContain('buy');
     // "buy" matches "buying" by stem: three pairs of the tool held it, across two agents.
     expect(l.forget('browser_navigate', 'buy')).toBe(3);
@@ -54,7 +64,10 @@ describe('forgetting one learned word', () => {
     l.train('a', [{ query: 'buy a monitor', tool: 'browser_navigate', ts: NOW }]);
     expect(l.forget('browser_navigate', 'monitor')).toBe(1);
     await l.flush();
-    const file = JSON.parse(readFileSync(join(dir, 'learned.json'), 'utf8')) as { version: number; agents: Record<string, Array<Record<string, unknown>>> };
+    const file = JSON.parse(readFileSync(join(dir, 'learned.json'), 'utf8')) as {
+      version: number;
+      agents: Record<string, Array<Record<string, unknown>>>;
+    };
     expect(file.version).toBe(1);
     expect(file.agents.a![0]).toMatchObject({ t: 'browser_navigate', q: 'buy', o: 'buy a monitor' });
     const again = make(dir);
@@ -64,7 +77,10 @@ describe('forgetting one learned word', () => {
 
   it('reads a file written before words could be forgotten', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'learned.json'), JSON.stringify({ version: 1, agents: { a: [{ q: 'buy a monitor', t: 'browser_navigate', ts: NOW }] } }));
+    writeFileSync(
+      join(dir, 'learned.json'),
+      JSON.stringify({ version: 1, agents: { a: [{ q: 'buy a monitor', t: 'browser_navigate', ts: NOW }] } }),
+    );
     const l = make(dir);
     await l.load();
     expect(l.forget('browser_navigate', 'buy')).toBe(1);

@@ -12,11 +12,16 @@ const box = new Toolbox(new Map([['upstream', [...DEMO_TOOLS]]]), false);
 
 function setup(input: LearningPolicyInput) {
   const cfg = { ...input };
-  const learning = new SearchLearning({ now: () => Date.parse('2026-11-30T00:00:00Z'), enabled: () => true, policy: () => learningPolicy(cfg) });
+  const learning = new SearchLearning({
+    now: () => Date.parse('2026-11-30T00:00:00Z'),
+    enabled: () => true,
+    policy: () => learningPolicy(cfg),
+  });
   const service = new SearchService(() => box, {}, 'bm25f', learning);
   return { learning, service, cfg };
 }
-const rank = (s: SearchService, q: string, agent: string, tool: string) => s.resolve(q, 50, agent).entries.findIndex((e) => e.name === tool) + 1;
+const rank = (s: SearchService, q: string, agent: string, tool: string) =>
+  s.resolve(q, 50, agent).entries.findIndex((e) => e.name === tool) + 1;
 
 /** The attack of the issue: 40 sessions on the open endpoint teach "send an email to my boss" → mail_get_message. */
 function poison(learning: SearchLearning, agent = 'default', tool = 'mail_get_message'): void {
@@ -38,7 +43,8 @@ describe('the rule: whose evidence an agent may use', () => {
 
   it('keeps an agent to its own pairs when not sharing', () => {
     const p = learningPolicy({ agents });
-    for (const reader of ['default', 'a']) for (const owner of ['default', 'open2', 'a', 'b', 'stranger']) expect(mayLearnFrom(reader, owner, p)).toBe(reader === owner);
+    for (const reader of ['default', 'a'])
+      for (const owner of ['default', 'open2', 'a', 'b', 'stranger']) expect(mayLearnFrom(reader, owner, p)).toBe(reader === owner);
   });
 
   it('when shared, never lets evidence cross the token line, either way', () => {
@@ -60,7 +66,7 @@ describe('the rule: whose evidence an agent may use', () => {
 });
 
 describe('ranking across agents', () => {
-  it('the issue\'s attack: an open agent\'s 40 searches move nothing for a token-protected agent', () => {
+  it("the issue's attack: an open agent's 40 searches move nothing for a token-protected agent", () => {
     const { learning, service } = setup({ agents: [{ id: 'default' }, { id: 'a', token: TOKEN }] });
     const before = rank(service, 'send an email to my boss', 'a', 'mail_get_message');
     poison(learning);
@@ -71,7 +77,10 @@ describe('ranking across agents', () => {
   });
 
   it('with shareLearning on, agents with tokens learn from each other but still not from the open one', () => {
-    const { learning, service } = setup({ agents: [{ id: 'default' }, { id: 'a', token: TOKEN }, { id: 'b', token: TOKEN }], shareLearning: true });
+    const { learning, service } = setup({
+      agents: [{ id: 'default' }, { id: 'a', token: TOKEN }, { id: 'b', token: TOKEN }],
+      shareLearning: true,
+    });
     const before = rank(service, 'send an email to my boss', 'a', 'mail_get_message');
     poison(learning, 'default');
     expect(rank(service, 'send an email to my boss', 'a', 'mail_get_message')).toBe(before);

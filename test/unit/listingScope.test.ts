@@ -19,8 +19,14 @@ afterEach(async () => {
 describe("one agent's set change", () => {
   it("recomputes that agent's listing and leaves every other agent's as it was", async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'mws-scope-'));
-    const config = validateConfig({ stateDir, upstreams: { v: { url: 'http://127.0.0.1:1/mcp' } }, agents: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] }, stateDir);
-    const twin = new TwinUpstream('v', Array.from({ length: 20 }, (_, i) => twinTool(`t${i}`)));
+    const config = validateConfig(
+      { stateDir, upstreams: { v: { url: 'http://127.0.0.1:1/mcp' } }, agents: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] },
+      stateDir,
+    );
+    const twin = new TwinUpstream(
+      'v',
+      Array.from({ length: 20 }, (_, i) => twinTool(`t${i}`)),
+    );
     app = createApp({ config, clock: new ManualClock(), log: new MemoryLogger(), connect: () => twin, lock: false });
     await app.start({ listen: false, schedule: false });
     const before = { a: app.router.listTools('a'), b: app.router.listTools('b'), c: app.router.listTools('c') };

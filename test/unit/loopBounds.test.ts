@@ -22,7 +22,11 @@ afterEach(async () => {
   app = undefined;
 });
 
-const strict: Tool = { name: 'strict', inputSchema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false }, annotations: { readOnlyHint: true } };
+const strict: Tool = {
+  name: 'strict',
+  inputSchema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false },
+  annotations: { readOnlyHint: true },
+};
 const manyKeys = (n: number) => {
   const o: Record<string, unknown> = {};
   for (let i = 0; i < n; i++) o[`k${i}`] = i;

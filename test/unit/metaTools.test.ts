@@ -65,8 +65,12 @@ describe('call_tool', () => {
     expect(s.forwarded).toHaveLength(1); // a read-only tool runs on dryRun
   });
 
-  it('on dryRun says what the real call would meet: a read-only agent\'s refusal is not wouldRun (issue 19)', async () => {
-    for (const [mode, expected] of [['read-only', { wouldRun: false, note: expect.stringMatching(/may only run read-only tools/) }], ['ask', { wouldRun: true, needsApproval: true }], ['allow', { wouldRun: true }]] as const) {
+  it("on dryRun says what the real call would meet: a read-only agent's refusal is not wouldRun (issue 19)", async () => {
+    for (const [mode, expected] of [
+      ['read-only', { wouldRun: false, note: expect.stringMatching(/may only run read-only tools/) }],
+      ['ask', { wouldRun: true, needsApproval: true }],
+      ['allow', { wouldRun: true }],
+    ] as const) {
       const s = { ...steps(), verdict: (_a: string, e: ToolEntry) => decideApproval(mode, e, undefined) };
       const r = JSON.parse(text(await callToolHandler(s)('default', { name: 'v__write', dryRun: true }, ctx))) as Record<string, unknown>;
       expect(r, mode).toMatchObject(expected);
@@ -78,7 +82,10 @@ describe('call_tool', () => {
 
 describe('the shared error helper', () => {
   it('answers a missing name and an unknown tool as tool errors with a sentence', () => {
-    expect(missingName('promote')).toEqual({ content: [{ type: 'text', text: 'promote needs "name": the tool\'s name as search_tools shows it.' }], isError: true });
+    expect(missingName('promote')).toEqual({
+      content: [{ type: 'text', text: 'promote needs "name": the tool\'s name as search_tools shows it.' }],
+      isError: true,
+    });
     const nf = toolNotFound('raed', ['read'], 2);
     expect(nf.isError).toBe(true);
     expect(nf.structuredContent).toEqual({ error: 'tool_not_found', name: 'raed', matches: ['read'], toolboxSize: 2 });

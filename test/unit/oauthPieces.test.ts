@@ -14,13 +14,17 @@ import { MemoryLogger } from '../../src-main/core/log.js';
 import { tempDir } from '../helpers/app.js';
 
 describe('the 2025-03-26 issuer allowance', () => {
-  it('lets a path on the server\'s own origin through, never another origin or a callback mix-up', async () => {
+  it("lets a path on the server's own origin through, never another origin or a callback mix-up", async () => {
     await clientSdk();
     const server = 'http://localhost:4000/mcp';
     expect(legacyIssuer(new IssuerMismatchError('metadata', 'http://localhost:4000/', 'http://localhost:4000/oauth'), server)).toBe(true);
     expect(legacyIssuer(new IssuerMismatchError('metadata', 'http://localhost:4000/', 'https://evil.example/oauth'), server)).toBe(false);
-    expect(legacyIssuer(new IssuerMismatchError('metadata', 'http://localhost:4000/tenant', 'http://localhost:4000/other'), server)).toBe(false);
-    expect(legacyIssuer(new IssuerMismatchError('authorization_response', 'http://localhost:4000/', 'http://localhost:4000/x'), server)).toBe(false);
+    expect(legacyIssuer(new IssuerMismatchError('metadata', 'http://localhost:4000/tenant', 'http://localhost:4000/other'), server)).toBe(
+      false,
+    );
+    expect(
+      legacyIssuer(new IssuerMismatchError('authorization_response', 'http://localhost:4000/', 'http://localhost:4000/x'), server),
+    ).toBe(false);
     expect(legacyIssuer(new Error('other'), server)).toBe(false);
   });
 });
@@ -46,7 +50,17 @@ describe('the OAuth store', () => {
   it('writes one 0600 file, and a record made for another URL is not used', async () => {
     const dir = tempDir();
     const store = new FileOAuthStore(dir, new MemoryLogger());
-    const make = (serverUrl: string) => new UpstreamAuth({ vendor: 'x', serverUrl, config: {}, store, flows: new SignInFlows(() => 0), redirectUrl: () => 'http://127.0.0.1:1/oauth/callback', now: () => 1000, log: new MemoryLogger() });
+    const make = (serverUrl: string) =>
+      new UpstreamAuth({
+        vendor: 'x',
+        serverUrl,
+        config: {},
+        store,
+        flows: new SignInFlows(() => 0),
+        redirectUrl: () => 'http://127.0.0.1:1/oauth/callback',
+        now: () => 1000,
+        log: new MemoryLogger(),
+      });
     await make('https://a.example/mcp').saveTokens({ access_token: 'AT', token_type: 'Bearer', expires_in: 60, refresh_token: 'RT' });
     expect(statSync(join(dir, 'oauth.json')).mode & 0o777).toBe(0o600);
     expect((await store.get('x'))?.tokens).toMatchObject({ access_token: 'AT', expiresAt: 61_000 });
@@ -57,7 +71,16 @@ describe('the OAuth store', () => {
   it('keeps the refresh token when a refresh answer leaves it out, and forgets a registration made for another redirect URI', async () => {
     const store = new MemoryOAuthStore();
     let redirect = 'http://127.0.0.1:1/oauth/callback';
-    const a = new UpstreamAuth({ vendor: 'x', serverUrl: 'https://a/mcp', config: {}, store, flows: new SignInFlows(() => 0), redirectUrl: () => redirect, now: () => 0, log: new MemoryLogger() });
+    const a = new UpstreamAuth({
+      vendor: 'x',
+      serverUrl: 'https://a/mcp',
+      config: {},
+      store,
+      flows: new SignInFlows(() => 0),
+      redirectUrl: () => redirect,
+      now: () => 0,
+      log: new MemoryLogger(),
+    });
     await a.saveTokens({ access_token: 'A1', token_type: 'Bearer', refresh_token: 'R1' });
     await a.saveTokens({ access_token: 'A2', token_type: 'Bearer' });
     expect(await a.tokens()).toMatchObject({ access_token: 'A2', refresh_token: 'R1' });
@@ -71,6 +94,10 @@ describe('the OAuth store', () => {
 describe('an upstream edited in the window', () => {
   it('keeps its oauth and transport settings, which the form does not show', () => {
     const prev = { url: 'https://a/mcp', oauth: { clientId: 'id', clientSecret: 's' }, transport: 'sse' };
-    expect(upstreamJson({ url: 'https://a/mcp2' }, prev)).toEqual({ url: 'https://a/mcp2', oauth: { clientId: 'id', clientSecret: 's' }, transport: 'sse' });
+    expect(upstreamJson({ url: 'https://a/mcp2' }, prev)).toEqual({
+      url: 'https://a/mcp2',
+      oauth: { clientId: 'id', clientSecret: 's' },
+      transport: 'sse',
+    });
   });
 });

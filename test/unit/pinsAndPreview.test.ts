@@ -18,7 +18,10 @@ afterEach(async () => {
 function stateWith(tools: Record<string, number>): string {
   const dir = mkdtempSync(join(tmpdir(), 'mws-pin-'));
   mkdirSync(join(dir, 'agents'));
-  const entries = Object.entries(tools).map(([t, daysAgo]) => [t, { vendor: 'v', promotedBy: 'user', promotedAt: T0 - daysAgo * DAY, lastUsedAt: null }]);
+  const entries = Object.entries(tools).map(([t, daysAgo]) => [
+    t,
+    { vendor: 'v', promotedBy: 'user', promotedAt: T0 - daysAgo * DAY, lastUsedAt: null },
+  ]);
   writeFileSync(join(dir, 'agents', 'default.json'), JSON.stringify({ tools: Object.fromEntries(entries), demotedAt: {}, approvals: {} }));
   return dir;
 }
@@ -53,7 +56,7 @@ describe('mws sweep --dry-run', () => {
 });
 
 describe('a pin', () => {
-  it('shows at once in the window\'s list and the report, not at the next sweep', async () => {
+  it("shows at once in the window's list and the report, not at the next sweep", async () => {
     a = await startAppFromFile({ upstreams: { demo: { builtin: 'demo' } } });
     await a.app.router.ready();
     await a.app.control.promote({ agent: 'default', tool: 'demo__drive_search_files' });

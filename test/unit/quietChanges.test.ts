@@ -12,7 +12,10 @@ afterEach(async () => h?.close());
 const MIN = 60_000;
 const scheduled = async () => {
   const r = await h.sets.cycle(h.clock.now(), { whenQuiet: true });
-  return { done: r.decisions.map((d) => `${d.tool}:${d.action}:${d.cause}`), held: (r.held ?? []).map((d) => `${d.tool}:${d.action}:${d.cause}`) };
+  return {
+    done: r.decisions.map((d) => `${d.tool}:${d.action}:${d.cause}`),
+    held: (r.held ?? []).map((d) => `${d.tool}:${d.action}:${d.cause}`),
+  };
 };
 
 describe('isQuiet and holdWhileActive, the pure rule', () => {
@@ -26,7 +29,11 @@ describe('isQuiet and holdWhileActive, the pure rule', () => {
 
   it('holds promotions and idle/cap demotions, and lets revocations through', () => {
     const d = (tool: string, action: Decision['action'], cause: Decision['cause']): Decision => ({ agent: 'a', tool, action, cause });
-    const r = holdWhileActive([d('p', 'promote', 'usage')], [d('i', 'demote', 'idle'), d('c', 'demote', 'cap'), d('r', 'demote', 'revoked')], false);
+    const r = holdWhileActive(
+      [d('p', 'promote', 'usage')],
+      [d('i', 'demote', 'idle'), d('c', 'demote', 'cap'), d('r', 'demote', 'revoked')],
+      false,
+    );
     expect(r.promotions).toEqual([]);
     expect(r.demotions.map((x) => x.tool)).toEqual(['r']);
     expect(r.held.map((x) => x.tool)).toEqual(['p', 'i', 'c']);
@@ -42,7 +49,7 @@ describe('isQuiet and holdWhileActive, the pure rule', () => {
 });
 
 describe('the scheduled cycle', () => {
-  it('leaves an active agent\'s list alone and applies what it held once the agent is quiet', async () => {
+  it("leaves an active agent's list alone and applies what it held once the agent is quiet", async () => {
     h = await setsHarness();
     await h.sets.promote('default', 'a', 'v', 'agent');
     h.clock.advance(30 * DAY); // a is idle
@@ -57,7 +64,7 @@ describe('the scheduled cycle', () => {
     expect(h.listed()).toEqual(['b']);
   });
 
-  it('keeps the agent\'s own promote and demote immediate, and a cycle the user asks for too', async () => {
+  it("keeps the agent's own promote and demote immediate, and a cycle the user asks for too", async () => {
     h = await setsHarness();
     h.lastSeen.set('default', h.clock.now());
     await h.sets.promote('default', 'a', 'v', 'agent');
@@ -72,7 +79,7 @@ describe('the scheduled cycle', () => {
     expect((await h.sets.cycle(h.clock.now())).decisions.map((d) => d.tool)).toEqual(['c']);
   });
 
-  it('decides for other agents as usual: one agent\'s activity holds only its own list', async () => {
+  it("decides for other agents as usual: one agent's activity holds only its own list", async () => {
     h = await setsHarness({ agents: [{ id: 'default' }, { id: 'bot' }] });
     await h.sets.promote('default', 'a', 'v', 'agent');
     await h.sets.promote('bot', 'a', 'v', 'agent');
@@ -103,7 +110,7 @@ describe('the scheduled cycle', () => {
 });
 
 describe('through the app', () => {
-  it('notes each list and call as the agent\'s activity, and the scheduled cycle waits for quiet', async () => {
+  it("notes each list and call as the agent's activity, and the scheduled cycle waits for quiet", async () => {
     const { mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');

@@ -18,7 +18,12 @@ afterEach(async () => {
   app = undefined;
 });
 
-const raw = (stateDir: string, extra: Record<string, unknown> = {}) => ({ stateDir, upstreams: { v: { url: 'http://127.0.0.1:1/mcp' } }, agents: [{ id: 'default', approvals: 'ask' }], ...extra });
+const raw = (stateDir: string, extra: Record<string, unknown> = {}) => ({
+  stateDir,
+  upstreams: { v: { url: 'http://127.0.0.1:1/mcp' } },
+  agents: [{ id: 'default', approvals: 'ask' }],
+  ...extra,
+});
 
 describe('reconfigure', () => {
   it('puts the new config in force for every part and leaves the first config object as it was', async () => {
@@ -33,7 +38,10 @@ describe('reconfigure', () => {
     const settings: string[] = [];
     app.events.on((e) => settings.push(e.type));
 
-    const next = validateConfig(raw(stateDir, { agents: [{ id: 'default', approvals: 'allow' }, { id: 'second' }], compactDescriptions: true }), stateDir);
+    const next = validateConfig(
+      raw(stateDir, { agents: [{ id: 'default', approvals: 'allow' }, { id: 'second' }], compactDescriptions: true }),
+      stateDir,
+    );
     await app.reconfigure(next);
 
     expect(first).toEqual(copy); // never changed in place
@@ -68,7 +76,12 @@ describe('reconfigure', () => {
     expect(d.next.upstreams).toEqual(demo.upstreams);
     expect(d.next.stateDir).toBe('/tmp/mine/demo');
     // A save that keeps the config's own (empty) upstreams stays in the demo.
-    expect(nextConfig(validateConfig({ stateDir: '/tmp/mine', compactDescriptions: true }, '/tmp/mine'), demo, { demo: true, transform: applyDemo }).restartNeeded).toBe(false);
+    expect(
+      nextConfig(validateConfig({ stateDir: '/tmp/mine', compactDescriptions: true }, '/tmp/mine'), demo, {
+        demo: true,
+        transform: applyDemo,
+      }).restartNeeded,
+    ).toBe(false);
     expect(nextConfig(a, a, { demo: false, transform: (c) => ({ ...c, serverName: 'x' }) }).next.serverName).toBe('x');
   });
 });

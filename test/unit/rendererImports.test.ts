@@ -20,8 +20,10 @@ function files(dir: string): string[] {
 /** Each static or dynamic import of a file: its specifier and whether it is type-only. */
 export function importsOf(source: string): Array<{ spec: string; typeOnly: boolean }> {
   const out: Array<{ spec: string; typeOnly: boolean }> = [];
-  for (const m of source.matchAll(/\b(import|export)\s+(type\s+)?([^'";]*?)\bfrom\s+['"]([^'"]+)['"]/g)) out.push({ spec: m[4]!, typeOnly: m[2] !== undefined });
-  for (const m of source.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|\bimport\s+['"]([^'"]+)['"]/g)) out.push({ spec: (m[1] ?? m[2])!, typeOnly: false });
+  for (const m of source.matchAll(/\b(import|export)\s+(type\s+)?([^'";]*?)\bfrom\s+['"]([^'"]+)['"]/g))
+    out.push({ spec: m[4]!, typeOnly: m[2] !== undefined });
+  for (const m of source.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|\bimport\s+['"]([^'"]+)['"]/g))
+    out.push({ spec: (m[1] ?? m[2])!, typeOnly: false });
   return out;
 }
 
@@ -40,7 +42,7 @@ export function offenders(): string[] {
   return bad;
 }
 
-describe('the renderer\'s door to the core', () => {
+describe("the renderer's door to the core", () => {
   it('imports only types, only from control/contract.ts', () => {
     expect(offenders()).toEqual([]);
   });
@@ -51,7 +53,9 @@ describe('the renderer\'s door to the core', () => {
       { spec: './y', typeOnly: false },
       { spec: '../z', typeOnly: false },
     ]);
-    expect(importsOf("  import type { StatusView } from '../../../src-main/core/control/api';")).toEqual([{ spec: '../../../src-main/core/control/api', typeOnly: true }]);
+    expect(importsOf("  import type { StatusView } from '../../../src-main/core/control/api';")).toEqual([
+      { spec: '../../../src-main/core/control/api', typeOnly: true },
+    ]);
   });
 
   it('the contract itself pulls nothing but zod and the shared words at run time, so a type import of it stays types', () => {

@@ -25,7 +25,10 @@ describe('the report', () => {
     expect(promoted.history.user?.promote).toBe((before.history.user?.promote ?? 0) + 1);
     await t.app.control.demote({ agent: 'default', tool: 'demo__drive_search_files' });
     const demoted = (await t.app.control.report({ agent: 'default' }))[0]!;
-    expect(demoted.history.user).toEqual({ promote: (before.history.user?.promote ?? 0) + 1, demote: (before.history.user?.demote ?? 0) + 1 });
+    expect(demoted.history.user).toEqual({
+      promote: (before.history.user?.promote ?? 0) + 1,
+      demote: (before.history.user?.demote ?? 0) + 1,
+    });
     expect(demoted.history).toEqual(countHistory(await t.app.control.history({ agent: 'default' })));
   });
 

@@ -42,21 +42,39 @@ describe('listing cost', () => {
     vi.resetModules();
     const first = await import('../../src-main/core/control/report.js');
     const file = new TokenCountFile(stateDir);
-    expect(await first.listingCost(sub.map((t) => ({ ...t })), file)).toEqual(expected);
+    expect(
+      await first.listingCost(
+        sub.map((t) => ({ ...t })),
+        file,
+      ),
+    ).toEqual(expected);
     expect(first.tokenizerStats().tokenized).toBe(30);
     // A rebuilt toolbox hands new objects with the same definitions: nothing is tokenized again.
-    expect(await first.listingCost(sub.map((t) => ({ ...t })), file)).toEqual(expected);
+    expect(
+      await first.listingCost(
+        sub.map((t) => ({ ...t })),
+        file,
+      ),
+    ).toEqual(expected);
     expect(first.tokenizerStats().tokenized).toBe(30);
     await file.save();
     // A restart: another process (a fresh module) with the file the first one wrote.
     vi.resetModules();
     const second = await import('../../src-main/core/control/report.js');
-    expect(await second.listingCost(sub.map((t) => ({ ...t })), new TokenCountFile(stateDir))).toEqual(expected);
+    expect(
+      await second.listingCost(
+        sub.map((t) => ({ ...t })),
+        new TokenCountFile(stateDir),
+      ),
+    ).toEqual(expected);
     expect(second.tokenizerStats()).toEqual({ loaded: false, tokenized: 0 });
     // A changed definition is counted anew.
     const changed = sub.map((t, i) => (i === 0 ? { ...t, description: `${t.description ?? ''} Changed.` } : { ...t }));
     const changedText = JSON.stringify(changed);
-    expect(await second.listingCost(changed, new TokenCountFile(stateDir))).toEqual({ bytes: Buffer.byteLength(changedText), tokens: countTokens(changedText) });
+    expect(await second.listingCost(changed, new TokenCountFile(stateDir))).toEqual({
+      bytes: Buffer.byteLength(changedText),
+      tokens: countTokens(changedText),
+    });
     expect(second.tokenizerStats()).toEqual({ loaded: true, tokenized: 1 });
   });
 

@@ -13,7 +13,13 @@ import { ApprovalGrants } from '../../src-main/core/approvals/grants.js';
 import type { PromoteSettings } from '../../src-main/core/config/schema.js';
 import { DAY, T0, tool } from '../helpers/sets.js';
 
-const member = (promotedAt: number, extra: Partial<ToolState> = {}): ToolState => ({ vendor: 'v', promotedBy: 'agent', promotedAt, lastUsedAt: null, ...extra });
+const member = (promotedAt: number, extra: Partial<ToolState> = {}): ToolState => ({
+  vendor: 'v',
+  promotedBy: 'agent',
+  promotedAt,
+  lastUsedAt: null,
+  ...extra,
+});
 const promote: PromoteSettings = { minSessions: 2, minCalls: 2, windowDays: 14, pinDecayDays: 30, keepDays: 30 } as PromoteSettings;
 
 function deepFreeze<T>(o: T): T {
@@ -28,33 +34,41 @@ describe('decideListing, the listing rule', () => {
   const toolbox = new Toolbox(new Map([['v', ['a', 'b', 'c', 'read_graph'].map((n) => tool(n))]]), true);
 
   it('lists members by promotion time (names tied by name), then fixed pins not yet members: it only grows at the end', () => {
-    const tools = { 'v__c': member(3), 'v__b': member(5, { pinned: 'file' }), 'v__a': member(3) };
+    const tools = { v__c: member(3), v__b: member(5, { pinned: 'file' }), v__a: member(3) };
     expect(listingOrder(['v__read_graph', 'v__a'], tools)).toEqual(['v__a', 'v__c', 'v__b', 'v__read_graph']);
   });
 
   it('keeps every earlier tool in place when a tool is promoted, a pin is added or a member is pinned (prompt caches keep a prefix)', () => {
-    const tools: Record<string, ReturnType<typeof member>> = { 'v__c': member(3), 'v__a': member(4) };
+    const tools: Record<string, ReturnType<typeof member>> = { v__c: member(3), v__a: member(4) };
     const before = listingOrder([], tools);
     const prefix = (after: string[]) => expect(after.slice(0, before.length)).toEqual(before);
     prefix(listingOrder(['v__read_graph'], tools)); // a new config pin
-    prefix(listingOrder([], { ...tools, 'v__b': member(9) })); // a promotion
-    expect(listingOrder([], { ...tools, 'v__c': member(3, { pinned: 'file' }) })).toEqual(before); // a pin mark
+    prefix(listingOrder([], { ...tools, v__b: member(9) })); // a promotion
+    expect(listingOrder([], { ...tools, v__c: member(3, { pinned: 'file' }) })).toEqual(before); // a pin mark
     // The pin once reconciled (a member promoted now) stays where it was shown.
-    expect(listingOrder(['v__read_graph'], { ...tools, 'v__read_graph': member(10, { pinned: 'config' }) })).toEqual(listingOrder(['v__read_graph'], tools));
+    expect(listingOrder(['v__read_graph'], { ...tools, v__read_graph: member(10, { pinned: 'config' }) })).toEqual(
+      listingOrder(['v__read_graph'], tools),
+    );
   });
 
   it('meets the toolbox once: unknown names left out, an upstream-own name resolved, no duplicates', () => {
-    const tools = { 'v__a': member(1), 'gone__x': member(2), 'v__read_graph': member(3) };
+    const tools = { v__a: member(1), gone__x: member(2), v__read_graph: member(3) };
     expect(decideListing(['read_graph'], tools, toolbox).map((e) => e.name)).toEqual(['v__a', 'v__read_graph']);
   });
 });
 
 describe('decideUsagePromotions', () => {
-  const known = new Map([['a', 'v'], ['b', 'v']]);
+  const known = new Map([
+    ['a', 'v'],
+    ['b', 'v'],
+  ]);
   const now = T0 + 10 * DAY;
 
   it('counts distinct sessions and calls inside the window, and promotes what passes', () => {
-    const usage = { a: { s1: { first: now - DAY, last: now - DAY, calls: 1 }, s2: { first: now - 1000, last: now - 1000, calls: 1 } }, b: { s1: { first: now, last: now, calls: 5 } } };
+    const usage = {
+      a: { s1: { first: now - DAY, last: now - DAY, calls: 1 }, s2: { first: now - 1000, last: now - 1000, calls: 1 } },
+      b: { s1: { first: now, last: now, calls: 5 } },
+    };
     const r = decideUsagePromotions('default', usage, emptyAgentState(), promote, 21, known, now);
     expect(r.decisions).toEqual([{ agent: 'default', tool: 'a', action: 'promote', cause: 'usage', vendor: 'v' }]);
     expect(r.candidates.find((c) => c.tool === 'b')).toMatchObject({ promote: false, reason: '1 of 2 sessions' });
@@ -62,7 +76,12 @@ describe('decideUsagePromotions', () => {
 
   it('counts only sessions after the tool last left the set, and a roll-up as its session count', () => {
     const st: AgentState = { ...emptyAgentState(), demotedAt: { a: now - 2 * DAY } };
-    const usage = { a: { s1: { first: now - 3 * DAY, last: now - 3 * DAY, calls: 4 }, 'day:x': { first: now - DAY, last: now - DAY, calls: 3, sessions: 2 } } };
+    const usage = {
+      a: {
+        s1: { first: now - 3 * DAY, last: now - 3 * DAY, calls: 4 },
+        'day:x': { first: now - DAY, last: now - DAY, calls: 3, sessions: 2 },
+      },
+    };
     const r = decideUsagePromotions('default', usage, st, promote, 21, known, now);
     expect(r.candidates[0]).toMatchObject({ tool: 'a', sessions: 2, calls: 3, promote: true });
   });
@@ -90,7 +109,11 @@ describe('decideCycle, one pass of the rules', () => {
     vendors: new Set(['v']),
     busy: false,
     sweep: true,
-    known: new Map([['a', 'v'], ['b', 'v'], ['c', 'v']]),
+    known: new Map([
+      ['a', 'v'],
+      ['b', 'v'],
+      ['c', 'v'],
+    ]),
     facts: () => ({ vendor: 'v', lastUsedAt: null }),
     ...o,
   });

@@ -22,7 +22,9 @@ describe('search quality on the gold set', () => {
     expect(gold.length).toBeGreaterThanOrEqual(80);
     const service = new SearchService(() => demo);
     const r = evaluate(() => (q, k) => service.resolve(q, k).entries.map((e) => e.name), gold);
-    console.log(`search gold set: ${r.n} queries, top-1 ${(r.top1 * 100).toFixed(1)}%, top-3 ${(r.top3 * 100).toFixed(1)}%, MRR ${r.mrr.toFixed(3)}`);
+    console.log(
+      `search gold set: ${r.n} queries, top-1 ${(r.top1 * 100).toFixed(1)}%, top-3 ${(r.top3 * 100).toFixed(1)}%, MRR ${r.mrr.toFixed(3)}`,
+    );
     expect(r.top1).toBeGreaterThanOrEqual(0.88);
     expect(r.top3).toBeGreaterThanOrEqual(0.98);
   });
@@ -66,7 +68,10 @@ describe('search_tools replies', () => {
   });
 
   it('lists the whole catalog grouped by backend, names only, listed tools marked, when there is no query', () => {
-    const r = parse(service.search(undefined, undefined, (e) => e.name === 'mail_send_message').text) as { catalog: Record<string, string[]>; total: number };
+    const r = parse(service.search(undefined, undefined, (e) => e.name === 'mail_send_message').text) as {
+      catalog: Record<string, string[]>;
+      total: number;
+    };
     expect(Object.keys(r.catalog)).toEqual(['mail', 'calendar', 'drive', 'browser', 'codesearch']);
     expect(r.catalog.mail).toContain('mail_send_message*');
     expect(r.catalog.mail).toContain('mail_get_message');
@@ -88,7 +93,11 @@ describe('search_tools replies', () => {
   it('handles tools with empty descriptions, no parameters and non-English text', () => {
     const odd: Tool[] = [
       { name: 'ping', inputSchema: { type: 'object' } },
-      { name: 'nachricht_senden', description: 'Sendet eine Nachricht an einen Kanal.', inputSchema: { type: 'object', properties: { kanal: { type: 'string' } } } },
+      {
+        name: 'nachricht_senden',
+        description: 'Sendet eine Nachricht an einen Kanal.',
+        inputSchema: { type: 'object', properties: { kanal: { type: 'string' } } },
+      },
       { name: 'отправить_сообщение', description: 'Отправляет сообщение в канал', inputSchema: { type: 'object' } },
       { name: '送信', description: 'メッセージを送る', inputSchema: { type: 'object' } },
     ];
@@ -105,11 +114,14 @@ describe('the reply budget', () => {
   const big = new Toolbox(new Map([['catalog', tools]]), false);
   const service = new SearchService(() => big);
 
-  it.each(['create a customer in stripe', 'update', 'github', 'jira create', '', 'zzzz nothing here', 'list all the things'])('keeps "%s" under 6 KB on a 5,000-tool catalog', (q) => {
-    const text = service.search(q, 50, none).text;
-    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(SEARCH_REPLY_MAX_BYTES);
-    expect(() => JSON.parse(text)).not.toThrow();
-  });
+  it.each(['create a customer in stripe', 'update', 'github', 'jira create', '', 'zzzz nothing here', 'list all the things'])(
+    'keeps "%s" under 6 KB on a 5,000-tool catalog',
+    (q) => {
+      const text = service.search(q, 50, none).text;
+      expect(Buffer.byteLength(text)).toBeLessThanOrEqual(SEARCH_REPLY_MAX_BYTES);
+      expect(() => JSON.parse(text)).not.toThrow();
+    },
+  );
 
   it('trims descriptions, then drops schemas, then drops entries, and says how many more matched', () => {
     const r = parse(service.search('update customer', 50, none).text);

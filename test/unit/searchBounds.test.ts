@@ -15,7 +15,7 @@ import { ROOT } from '../helpers/processes.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 const r = rng(42);
 const word = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(r() * 26))).join('');
@@ -74,13 +74,17 @@ describe('bounded work per search request', () => {
     const realBox = new Toolbox(new Map(Array.from({ length: 24 }, (_, i) => [`v${i}`, real] as [string, Tool[]])), true);
     const realService = new SearchService(() => realBox);
     realService.warm();
-    const common = 'get list create file data search update delete send message user page name id time date type value text content project issue repo branch commit pull request table record field query result image browser url path directory folder run';
+    const common =
+      'get list create file data search update delete send message user page name id time date type value text content project issue repo branch commit pull request table record field query result image browser url path directory folder run';
     const queries: Array<[string, string]> = [
       ...ADVERSARIAL,
       ['40 common words', common],
       ['the same common words repeated', Array.from({ length: 12 }, () => 'get list file data').join(' ')],
       ['a two-task query', 'find the invoice and email it to Ana then create a calendar event and also share the doc'],
-      ['sixty tasks', Array.from({ length: 60 }, (_, i) => ['find the file', 'send a message', 'create a task', 'delete the page'][i % 4]).join(' and ')],
+      [
+        'sixty tasks',
+        Array.from({ length: 60 }, (_, i) => ['find the file', 'send a message', 'create a task', 'delete the page'][i % 4]).join(' and '),
+      ],
       ['misspelt sentence', 'serch the calender for meetngs and snd an emial to the tem about the relese notse'],
     ];
     const cpuMs = (fn: () => unknown): number => {
@@ -99,7 +103,10 @@ describe('bounded work per search request', () => {
     };
     const over: string[] = [];
     for (const [label, q] of queries) {
-      for (const [name, s] of [['generated', big], ['real', realService]] as const) {
+      for (const [name, s] of [
+        ['generated', big],
+        ['real', realService],
+      ] as const) {
         const ms = cpuMs(() => s.search(q, undefined, () => false));
         if (ms > 20) over.push(`${label} on ${name}: ${ms.toFixed(1)} ms`);
       }

@@ -33,7 +33,10 @@ function run(name: keyof typeof sets, test: GoldQuery[], train?: GoldQuery[]): E
   const box = new Toolbox(new Map([['catalog', sets[name].tools]]), false);
   return evaluate(() => {
     const learning = train ? new SearchLearning({ now: () => 0, enabled: () => true }) : undefined;
-    learning?.train('eval', train!.map((g) => ({ query: g.query, tool: g.expected[0]! })));
+    learning?.train(
+      'eval',
+      train!.map((g) => ({ query: g.query, tool: g.expected[0]! })),
+    );
     const s = new SearchService(() => box, {}, 'bm25f', learning);
     return (q, k) => s.resolve(q, k, 'eval').entries.map((e) => e.name);
   }, test);
@@ -81,7 +84,9 @@ describe('search quality on both evaluation sets', () => {
       const half = [run(name, test), run(name, test, train)];
       const byTool = splitGold(all, 0.5, 1, 'tool');
       const apart = [run(name, byTool.test), run(name, byTool.test, byTool.train)];
-      console.log(`${name}: repeated ${fmt(plain)} → ${fmt(repeated)}; 50/50 by query ${fmt(half[0]!)} → ${fmt(half[1]!)}; by tool ${fmt(apart[0]!)} → ${fmt(apart[1]!)}`);
+      console.log(
+        `${name}: repeated ${fmt(plain)} → ${fmt(repeated)}; 50/50 by query ${fmt(half[0]!)} → ${fmt(half[1]!)}; by tool ${fmt(apart[0]!)} → ${fmt(apart[1]!)}`,
+      );
       expect(repeated.top1).toBeGreaterThanOrEqual(plain.top1);
       expect(half[1]!.top1).toBeGreaterThanOrEqual(half[0]!.top1);
       expect(apart[1]!.top1).toBeGreaterThanOrEqual(apart[0]!.top1);
@@ -98,7 +103,9 @@ describe('search quality on both evaluation sets', () => {
     });
     const mean = gains.reduce((a, b) => a + b, 0) / gains.length;
     const plain = run('metatool', all);
-    console.log(`MetaTool (${all.length} queries, ${sets.metatool.tools.length} tools): ${fmt(plain)}; learning 50/50 by query, seeds 1-4: +${(mean * 100).toFixed(1)} points top-1 (target +${LEARNING_TARGET * 100}: ${mean >= LEARNING_TARGET ? 'met' : 'not met'})`);
+    console.log(
+      `MetaTool (${all.length} queries, ${sets.metatool.tools.length} tools): ${fmt(plain)}; learning 50/50 by query, seeds 1-4: +${(mean * 100).toFixed(1)} points top-1 (target +${LEARNING_TARGET * 100}: ${mean >= LEARNING_TARGET ? 'met' : 'not met'})`,
+    );
     expect(mean).toBeGreaterThanOrEqual(LEARNING_TARGET);
   });
 

@@ -33,7 +33,12 @@ describe('the hybrid engine with the shipped model', () => {
       const box = new Toolbox(new Map([['catalog', tools]]), false);
       const t0 = performance.now();
       const log = new MemoryLogger();
-      const sem = await evalVectors(box, gold.map((g) => g.query), log, join(ROOT, '.test-cache', 'vectors', set.name));
+      const sem = await evalVectors(
+        box,
+        gold.map((g) => g.query),
+        log,
+        join(ROOT, '.test-cache', 'vectors', set.name),
+      );
       const embedMs = performance.now() - t0;
       try {
         expect(sem.warning, 'the shipped model loads').toBeUndefined();
@@ -43,7 +48,9 @@ describe('the hybrid engine with the shipped model', () => {
           const b = new SearchService(() => box, {}, 'bm25f');
           return (q, k) => b.resolve(q, k).entries.map((e) => e.name);
         }, gold);
-        console.log(`${set.name} (${gold.length} queries, ${tools.length} tools): hybrid top-1 ${(r.top1 * 100).toFixed(1)} %, top-3 ${(r.top3 * 100).toFixed(1)} % (BM25F ${(lexical.top1 * 100).toFixed(1)} % / ${(lexical.top3 * 100).toFixed(1)} %); vectors ${Math.round(embedMs)} ms`);
+        console.log(
+          `${set.name} (${gold.length} queries, ${tools.length} tools): hybrid top-1 ${(r.top1 * 100).toFixed(1)} %, top-3 ${(r.top3 * 100).toFixed(1)} % (BM25F ${(lexical.top1 * 100).toFixed(1)} % / ${(lexical.top3 * 100).toFixed(1)} %); vectors ${Math.round(embedMs)} ms`,
+        );
         expect(r.top1).toBeGreaterThanOrEqual(set.top1);
         expect(r.top3).toBeGreaterThanOrEqual(set.top3);
       } finally {

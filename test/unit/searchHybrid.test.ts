@@ -19,7 +19,23 @@ const tools = [
   tool('send-mail', 'Sends an email message'),
 ];
 /** The twin's "meanings": words that mean the same land on one axis. */
-const MEANING: Record<string, number> = { sum: 0, total: 0, add: 0, plus: 0, numbers: 0, comment: 1, note: 1, label: 2, tag: 2, issue: 3, issues: 3, ticket: 3, mail: 4, email: 4, message: 4 };
+const MEANING: Record<string, number> = {
+  sum: 0,
+  total: 0,
+  add: 0,
+  plus: 0,
+  numbers: 0,
+  comment: 1,
+  note: 1,
+  label: 2,
+  tag: 2,
+  issue: 3,
+  issues: 3,
+  ticket: 3,
+  mail: 4,
+  email: 4,
+  message: 4,
+};
 const DIM = 6;
 function vec(text: string): Float32Array {
   const v = new Float32Array(DIM);
@@ -29,7 +45,10 @@ function vec(text: string): Float32Array {
 }
 class TwinVectors implements SemanticVectors {
   activated = 0;
-  constructor(private isReady = true, private readonly failQuery = false) {}
+  constructor(
+    private isReady = true,
+    private readonly failQuery = false,
+  ) {}
   ready() {
     return this.isReady;
   }
@@ -98,14 +117,43 @@ describe('hybrid search', () => {
 
 describe('fusion rule', () => {
   it('linear: each list is scaled to its query; a tool in only one list still ranks', () => {
-    const sims = new Map([[1, 0.9], [2, 0.5], [3, 0.2]]);
-    const out = fuse([{ doc: 2, score: 10 }, { doc: 3, score: 5 }], [{ doc: 1, score: 0.9 }, { doc: 2, score: 0.5 }, { doc: 3, score: 0.2 }], (d) => sims.get(d) ?? 0, { kind: 'linear', lexicalShare: 0.6 }, 3);
+    const sims = new Map([
+      [1, 0.9],
+      [2, 0.5],
+      [3, 0.2],
+    ]);
+    const out = fuse(
+      [
+        { doc: 2, score: 10 },
+        { doc: 3, score: 5 },
+      ],
+      [
+        { doc: 1, score: 0.9 },
+        { doc: 2, score: 0.5 },
+        { doc: 3, score: 0.2 },
+      ],
+      (d) => sims.get(d) ?? 0,
+      { kind: 'linear', lexicalShare: 0.6 },
+      3,
+    );
     expect(out.map((h) => h.doc)).toEqual([2, 1, 3]);
     expect(out[0]!.score).toBeCloseTo(0.6 + 0.4 * (0.3 / 0.7));
   });
 
   it('rrf: ranks, not scores, are mixed', () => {
-    const out = fuse([{ doc: 1, score: 100 }, { doc: 2, score: 1 }], [{ doc: 2, score: 0.9 }, { doc: 1, score: 0.1 }], () => 0, { kind: 'rrf', k: 60, lexicalShare: 0.5 }, 2);
+    const out = fuse(
+      [
+        { doc: 1, score: 100 },
+        { doc: 2, score: 1 },
+      ],
+      [
+        { doc: 2, score: 0.9 },
+        { doc: 1, score: 0.1 },
+      ],
+      () => 0,
+      { kind: 'rrf', k: 60, lexicalShare: 0.5 },
+      2,
+    );
     expect(out[0]!.score).toBeCloseTo(out[1]!.score);
   });
 

@@ -38,7 +38,10 @@ describe('learning from search → call pairs', () => {
   it('keeps a learned word that looks like a typo of a catalog word ("gdrive" is not "drive")', () => {
     const { learning, service } = setup();
     expect(top(service, 'gdrive')[0]).not.toBe('calendar_list_events');
-    learning.train('a', [{ query: 'gdrive', tool: 'calendar_list_events' }, { query: 'open the gdrive', tool: 'calendar_list_events' }]);
+    learning.train('a', [
+      { query: 'gdrive', tool: 'calendar_list_events' },
+      { query: 'open the gdrive', tool: 'calendar_list_events' },
+    ]);
     expect(top(service, 'gdrive')[0]).toBe('calendar_list_events');
     // Learned as a word of the tool, and remembered as a request asked before.
     expect(service.explain('gdrive', 1, 'a')[0]!.matches).toEqual([
@@ -64,7 +67,11 @@ describe('learning from search → call pairs', () => {
 
   it("weighs the agent's own pairs above other agents'", () => {
     const { learning } = setup();
-    learning.train('a', [{ query: 'zap the retro', tool: 'calendar_delete_event' }, { query: 'zap the standup', tool: 'calendar_delete_event' }, { query: 'zap friday lunch', tool: 'calendar_delete_event' }]);
+    learning.train('a', [
+      { query: 'zap the retro', tool: 'calendar_delete_event' },
+      { query: 'zap the standup', tool: 'calendar_delete_event' },
+      { query: 'zap friday lunch', tool: 'calendar_delete_event' },
+    ]);
     const own = learning.wordsFor('calendar_delete_event', 'a').find((w) => w.word === 'zap')!.weight;
     const shared = learning.wordsFor('calendar_delete_event', 'b').find((w) => w.word === 'zap')!.weight;
     expect(own).toBeGreaterThan(shared);
@@ -73,7 +80,13 @@ describe('learning from search → call pairs', () => {
 
   it('forgets a tool, stays bounded, and records nothing when search.learn is false', () => {
     const { learning, setEnabled } = setup();
-    learning.train('a', Array.from({ length: MAX_PAIRS_PER_AGENT + 50 }, (_, i) => ({ query: `query ${i}`, tool: i % 2 ? 'mail_send_message' : 'drive_share_file' })));
+    learning.train(
+      'a',
+      Array.from({ length: MAX_PAIRS_PER_AGENT + 50 }, (_, i) => ({
+        query: `query ${i}`,
+        tool: i % 2 ? 'mail_send_message' : 'drive_share_file',
+      })),
+    );
     expect(learning.counts().a).toBe(MAX_PAIRS_PER_AGENT);
     expect(learning.forget('mail_send_message')).toBe(MAX_PAIRS_PER_AGENT / 2);
     expect(learning.wordsFor('mail_send_message')).toEqual([]);
@@ -88,7 +101,10 @@ describe('learning from search → call pairs', () => {
     const a = new SearchLearning({ stateDir: dir, now: () => 1_000, enabled: () => true });
     a.train('bot', [{ query: 'is this domain official', tool: 'browser_navigate' }]);
     await a.flush();
-    expect(JSON.parse(readFileSync(join(dir, 'learned.json'), 'utf8'))).toMatchObject({ version: 1, agents: { bot: [{ t: 'browser_navigate' }] } });
+    expect(JSON.parse(readFileSync(join(dir, 'learned.json'), 'utf8'))).toMatchObject({
+      version: 1,
+      agents: { bot: [{ t: 'browser_navigate' }] },
+    });
     const b = new SearchLearning({ stateDir: dir, now: () => 2_000, enabled: () => true });
     await b.load();
     expect(b.wordsFor('browser_navigate').map((w) => w.word)).toContain('official');
@@ -97,7 +113,10 @@ describe('learning from search → call pairs', () => {
   it('reads a hand-edited learned.json safely: pairs with a time out of range or a bad field are left out', async () => {
     const dir = tempDir();
     const good = (q: string) => `{"q":"${q}","t":"browser_navigate","ts":1000}`;
-    writeFileSync(join(dir, 'learned.json'), `{"version":1,"agents":{"bot":[${good('zap one')},${good('zap two')},${good('zap three')},{"q":"zap four","t":"browser_navigate","ts":1e999},{"q":"zap five","t":"browser_navigate","ts":1000,"o":7},{"q":"zap six","t":"browser_navigate"}]}}`);
+    writeFileSync(
+      join(dir, 'learned.json'),
+      `{"version":1,"agents":{"bot":[${good('zap one')},${good('zap two')},${good('zap three')},{"q":"zap four","t":"browser_navigate","ts":1e999},{"q":"zap five","t":"browser_navigate","ts":1000,"o":7},{"q":"zap six","t":"browser_navigate"}]}}`,
+    );
     const b = new SearchLearning({ stateDir: dir, now: () => 2_000, enabled: () => true });
     await b.load();
     expect(b.counts()).toEqual({ bot: 3 });
@@ -106,7 +125,9 @@ describe('learning from search → call pairs', () => {
 
   it('reads at most 200 agents from learned.json, the most recently active', async () => {
     const dir = tempDir();
-    const agents = Object.fromEntries(Array.from({ length: 250 }, (_, i) => [`agent${i}`, [{ q: `zap ${i}`, t: 'browser_navigate', ts: 1000 + i }]]));
+    const agents = Object.fromEntries(
+      Array.from({ length: 250 }, (_, i) => [`agent${i}`, [{ q: `zap ${i}`, t: 'browser_navigate', ts: 1000 + i }]]),
+    );
     writeFileSync(join(dir, 'learned.json'), JSON.stringify({ version: 1, agents }));
     const b = new SearchLearning({ stateDir: dir, now: () => 2_000, enabled: () => true });
     await b.load();
@@ -137,7 +158,10 @@ describe('evaluation with learning', () => {
     const { train, test } = splitGold(gold, 0.5, 1, 'tool');
     const plain = setup().service;
     const { learning, service } = setup();
-    learning.train('a', train.map((g) => ({ query: g.query, tool: g.expected[0]! })));
+    learning.train(
+      'a',
+      train.map((g) => ({ query: g.query, tool: g.expected[0]! })),
+    );
     const hits = (s: SearchService) => test.filter((g) => g.expected.includes(top(s, g.query)[0]!)).length;
     expect(hits(service)).toBeGreaterThanOrEqual(hits(plain));
   });
@@ -152,7 +176,12 @@ describe('remembered requests beside forgetting and negatives', () => {
     expect(learning.recall('monitor', 'a')).toBeUndefined();
     expect(learning.recall('buy a monitor', 'a')).toBeUndefined();
     // "monitor" still counts as a learned word (weakly: one pair); it is not a request anyone asked.
-    expect(service.explain('monitor', 3, 'a').flatMap((h) => h.matches).some((m) => m.via === 'the same request')).toBe(false);
+    expect(
+      service
+        .explain('monitor', 3, 'a')
+        .flatMap((h) => h.matches)
+        .some((m) => m.via === 'the same request'),
+    ).toBe(false);
   });
 
   it('a forgotten tool is not learned again from a transcript read after the forget', () => {
@@ -189,7 +218,8 @@ describe('remembered requests beside forgetting and negatives', () => {
 });
 
 describe('learned evidence kept up to date as pairs come and go', () => {
-  const words = 'send email invoice calendar meeting move file drive share folder notes retro budget deploy pod logs page buy monitor'.split(' ');
+  const words =
+    'send email invoice calendar meeting move file drive share folder notes retro budget deploy pod logs page buy monitor'.split(' ');
   let seed = 7;
   const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const pick = () => words[Math.floor(rnd() * words.length)]!;
@@ -224,27 +254,42 @@ describe('learned evidence kept up to date as pairs come and go', () => {
     const dir = tempDir();
     const now = () => Date.parse('2026-11-30T00:00:00Z');
     const a = new SearchLearning({ stateDir: dir, now, enabled: () => true });
-    for (let g = 0; g < 10; g++) a.train(`agent${g}`, Array.from({ length: MAX_PAIRS_PER_AGENT }, () => ({ query: query(), tool: `tool${Math.floor(rnd() * 300)}` })));
+    for (let g = 0; g < 10; g++)
+      a.train(
+        `agent${g}`,
+        Array.from({ length: MAX_PAIRS_PER_AGENT }, () => ({ query: query(), tool: `tool${Math.floor(rnd() * 300)}` })),
+      );
     await a.flush();
     const b = new SearchLearning({ stateDir: dir, now, enabled: () => true });
     await b.load();
     const warming = b.warmInSlices(4);
     // A pair learned while the slices run: the build starts over from the pairs as they are.
-    b.train('agent1', [{ query: 'zap zap the retro', tool: 'tool1' }, { query: 'zap the standup', tool: 'tool1' }, { query: 'zap friday', tool: 'tool1' }]);
+    b.train('agent1', [
+      { query: 'zap zap the retro', tool: 'tool1' },
+      { query: 'zap the standup', tool: 'tool1' },
+      { query: 'zap friday', tool: 'tool1' },
+    ]);
     await warming;
     const t0 = process.cpuUsage();
     const words = b.terms('agent1');
     for (const w of ['send', 'email', 'zap']) words.get(w);
     const used = process.cpuUsage(t0);
     expect((used.user + used.system) / 1000).toBeLessThan(20);
-    a.train('agent1', [{ query: 'zap zap the retro', tool: 'tool1' }, { query: 'zap the standup', tool: 'tool1' }, { query: 'zap friday', tool: 'tool1' }]);
+    a.train('agent1', [
+      { query: 'zap zap the retro', tool: 'tool1' },
+      { query: 'zap the standup', tool: 'tool1' },
+      { query: 'zap friday', tool: 'tool1' },
+    ]);
     for (const t of ['tool1', 'tool2']) expect(b.wordsFor(t, 'agent1')).toEqual(a.wordsFor(t, 'agent1'));
     expect(b.wordsFor('tool1', 'agent1').some((w) => w.word === 'zap')).toBe(true);
   });
 
   it('a build in slices stops with the app, and a later use builds what was kept', async () => {
     const l = new SearchLearning({ now: () => Date.parse('2026-11-30T00:00:00Z'), enabled: () => true });
-    l.train('a', Array.from({ length: 3 }, (_, i) => ({ query: `zap thing ${i}`, tool: 'tool1' })));
+    l.train(
+      'a',
+      Array.from({ length: 3 }, (_, i) => ({ query: `zap thing ${i}`, tool: 'tool1' })),
+    );
     let slices = 0;
     const warming = l.warmInSlices(0, () => slices++);
     l.stopWarming();
@@ -255,7 +300,11 @@ describe('learned evidence kept up to date as pairs come and go', () => {
 
   it('the first search after a change reads only its own words: under 20 ms of CPU with 20,000 pairs kept', () => {
     const l = new SearchLearning({ now: () => Date.now(), enabled: () => true });
-    for (let g = 0; g < 10; g++) l.train(`agent${g}`, Array.from({ length: MAX_PAIRS_PER_AGENT }, () => ({ query: query(), tool: `tool${Math.floor(rnd() * 300)}` })));
+    for (let g = 0; g < 10; g++)
+      l.train(
+        `agent${g}`,
+        Array.from({ length: MAX_PAIRS_PER_AGENT }, () => ({ query: query(), tool: `tool${Math.floor(rnd() * 300)}` })),
+      );
     const s = new SearchService(() => box, {}, 'bm25f', l);
     s.resolve('send an email', 5, 'agent1');
     let best = Infinity;
@@ -279,7 +328,10 @@ describe('learning that generalises to new wordings', () => {
   const gain = (seed: number, by: 'query' | 'tool') => {
     const { train, test } = splitGold(learnSet, 0.5, seed, by);
     const learning = new SearchLearning({ now: () => 0, enabled: () => true });
-    learning.train('a', train.map((g) => ({ query: g.query, tool: g.expected[0]! })));
+    learning.train(
+      'a',
+      train.map((g) => ({ query: g.query, tool: g.expected[0]! })),
+    );
     const plain = new SearchService(() => servers, {}, 'bm25f');
     const learned = new SearchService(() => servers, {}, 'bm25f', learning);
     const hits = (s: SearchService) => test.filter((g) => g.expected.includes(top(s, g.query)[0]!)).length;
@@ -297,7 +349,11 @@ describe('learning that generalises to new wordings', () => {
 
   it('lets learned words fade with time even when nothing new is learned (60-day half-life)', () => {
     const { learning, service, tick } = setup();
-    learning.train('a', [{ query: 'zap the standup', tool: 'calendar_delete_event' }, { query: 'zap friday lunch', tool: 'calendar_delete_event' }, { query: 'zap my 3pm', tool: 'calendar_delete_event' }]);
+    learning.train('a', [
+      { query: 'zap the standup', tool: 'calendar_delete_event' },
+      { query: 'zap friday lunch', tool: 'calendar_delete_event' },
+      { query: 'zap my 3pm', tool: 'calendar_delete_event' },
+    ]);
     expect(top(service, 'zap the retro')[0]).toBe('calendar_delete_event');
     tick(365 * 86_400_000);
     expect(learning.wordsFor('calendar_delete_event', 'a')).toEqual([]);
@@ -309,7 +365,10 @@ describe('learning that generalises to new wordings', () => {
     const q = 'zap the retro';
     learning.train('a', [{ query: 'zap the standup', tool: 'calendar_delete_event' }]);
     const once = learning.wordsFor('calendar_delete_event', 'a').find((w) => w.word === 'zap')!.weight;
-    learning.train('a', [{ query: 'zap friday lunch', tool: 'calendar_delete_event' }, { query: 'zap my 3pm', tool: 'calendar_delete_event' }]);
+    learning.train('a', [
+      { query: 'zap friday lunch', tool: 'calendar_delete_event' },
+      { query: 'zap my 3pm', tool: 'calendar_delete_event' },
+    ]);
     const thrice = learning.wordsFor('calendar_delete_event', 'a').find((w) => w.word === 'zap')!.weight;
     expect(once).toBeLessThan(0.1);
     expect(thrice).toBeGreaterThan(0.7);
@@ -332,7 +391,14 @@ describe('learning that generalises to new wordings', () => {
     const { runEval } = await import('../../src-main/cli/commands/eval.js');
     const out: string[] = [];
     const io = { out: (s: string) => out.push(s), err: () => {} };
-    const flags = { catalog: join(ROOT, 'test/fixtures/metatool-catalog.json'), gold: join(ROOT, 'test/fixtures/search-metatool.json'), json: true, engine: 'bm25f', split: '0.5', seed: '1-3' };
+    const flags = {
+      catalog: join(ROOT, 'test/fixtures/metatool-catalog.json'),
+      gold: join(ROOT, 'test/fixtures/search-metatool.json'),
+      json: true,
+      engine: 'bm25f',
+      split: '0.5',
+      seed: '1-3',
+    };
     expect(await runEval(io, flags)).toBe(0);
     const r = JSON.parse(out[0]!) as { seeds: Array<{ seed: number; with: number; without: number }>; gain: { mean: number; sd: number } };
     expect(r.seeds.map((x) => x.seed)).toEqual([1, 2, 3]);
@@ -347,7 +413,15 @@ describe('learning that generalises to new wordings', () => {
     const { runEval } = await import('../../src-main/cli/commands/eval.js');
     const out: string[] = [];
     const io = { out: (s: string) => out.push(s), err: () => {} };
-    const flags = { catalog: join(ROOT, 'test/fixtures/metatool-catalog.json'), gold: join(ROOT, 'test/fixtures/search-metatool.json'), json: true, engine: 'bm25f', split: '0.5', seed: '1-2', by: 'tool' };
+    const flags = {
+      catalog: join(ROOT, 'test/fixtures/metatool-catalog.json'),
+      gold: join(ROOT, 'test/fixtures/search-metatool.json'),
+      json: true,
+      engine: 'bm25f',
+      split: '0.5',
+      seed: '1-2',
+      by: 'tool',
+    };
     expect(await runEval(io, flags)).toBe(0);
     const statically = JSON.parse(out[0]!) as { gain: { mean: number } };
     expect(await runEval(io, { ...flags, online: true })).toBe(0);
@@ -365,10 +439,16 @@ describe('search → call pairs from Claude Code transcripts', () => {
     const { TranscriptPairReader } = await import('../../src-main/core/search/transcriptPairs.js');
     const r = new TranscriptPairReader('mws');
     const line = (session: string, at: string, name: string, input: Record<string, unknown>) =>
-      JSON.stringify({ sessionId: session, timestamp: at, message: { content: [{ type: 'tool_use', id: 'x', name: `mcp__mws__${name}`, input }] } });
+      JSON.stringify({
+        sessionId: session,
+        timestamp: at,
+        message: { content: [{ type: 'tool_use', id: 'x', name: `mcp__mws__${name}`, input }] },
+      });
     expect(r.read(line('s1', '2026-11-30T10:00:00Z', 'search_tools', { query: 'is this domain official' }))).toEqual([]);
     expect(r.read(line('s2', '2026-11-30T10:00:01Z', 'mail_send_message', {}))).toEqual([]);
-    expect(r.read(line('s1', '2026-11-30T10:00:05Z', 'call_tool', { name: 'browser_navigate' }))).toEqual([{ query: 'is this domain official', tool: 'browser_navigate', ts: Date.parse('2026-11-30T10:00:05Z') }]);
+    expect(r.read(line('s1', '2026-11-30T10:00:05Z', 'call_tool', { name: 'browser_navigate' }))).toEqual([
+      { query: 'is this domain official', tool: 'browser_navigate', ts: Date.parse('2026-11-30T10:00:05Z') },
+    ]);
     expect(r.read(line('s1', '2026-11-30T11:00:00Z', 'drive_read_file', {}))).toEqual([]);
     expect(r.read('not json')).toEqual([]);
   });

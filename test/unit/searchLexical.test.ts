@@ -10,11 +10,18 @@ import { verbNounCatalog } from '../../bench/verbNounCatalog.js';
 const tool = (name: string, description: string, props: Record<string, string> = {}): Tool => ({
   name,
   description,
-  inputSchema: { type: 'object', properties: Object.fromEntries(Object.entries(props).map(([k, d]) => [k, { type: 'string', description: d }])) },
+  inputSchema: {
+    type: 'object',
+    properties: Object.fromEntries(Object.entries(props).map(([k, d]) => [k, { type: 'string', description: d }])),
+  },
 });
 const own = [
   tool('getPhilosophy', 'Retrieve information about philosophy', { topic: 'The philosophy topic' }),
-  tool('sendCommunityNewsletter', 'Send a community newsletter to subscribers', { subject: 'The subject of the newsletter', content: 'The newsletter text', recipients: 'Who gets it' }),
+  tool('sendCommunityNewsletter', 'Send a community newsletter to subscribers', {
+    subject: 'The subject of the newsletter',
+    content: 'The newsletter text',
+    recipients: 'Who gets it',
+  }),
   tool('getLegalCaseInfo', 'Get information about a legal case', { caseNumber: 'The case number' }),
   tool('getBookInfo', 'Get information about a book', { title: 'The title of the book' }),
   tool('getAnimalFact', 'Get a fact about an animal', { animal: 'The animal' }),

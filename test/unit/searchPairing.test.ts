@@ -18,13 +18,24 @@ afterEach(async () => {
   app = undefined;
 });
 
-const tool = (name: string, description: string) => ({ name, description, inputSchema: { type: 'object' as const, properties: {} }, annotations: { readOnlyHint: true } });
+const tool = (name: string, description: string) => ({
+  name,
+  description,
+  inputSchema: { type: 'object' as const, properties: {} },
+  annotations: { readOnlyHint: true },
+});
 
 async function core() {
   const stateDir = mkdtempSync(join(tmpdir(), 'mws-pair-'));
-  const config = validateConfig({ stateDir, upstreams: { memory: { url: 'http://127.0.0.1:1/mcp' }, everything: { url: 'http://127.0.0.1:2/mcp' } } }, stateDir);
+  const config = validateConfig(
+    { stateDir, upstreams: { memory: { url: 'http://127.0.0.1:1/mcp' }, everything: { url: 'http://127.0.0.1:2/mcp' } } },
+    stateDir,
+  );
   const twins: Record<string, TwinUpstream> = {
-    memory: new TwinUpstream('memory', [tool('read_graph', 'Read the whole knowledge graph'), tool('search_nodes', 'Search the knowledge graph nodes')]),
+    memory: new TwinUpstream('memory', [
+      tool('read_graph', 'Read the whole knowledge graph'),
+      tool('search_nodes', 'Search the knowledge graph nodes'),
+    ]),
     everything: new TwinUpstream('everything', [tool('echo', 'Echoes back the input'), tool('add', 'Adds two numbers')]),
   };
   app = createApp({ config, clock: new ManualClock(), log: new MemoryLogger(), connect: (v) => twins[v]! });
@@ -68,7 +79,7 @@ describe('what search learns from', () => {
 });
 
 describe('SearchCallPairing', () => {
-  it('pairs a call with the agent\'s latest search only, from its connection, for a shown tool', () => {
+  it("pairs a call with the agent's latest search only, from its connection, for a shown tool", () => {
     const p = new SearchCallPairing();
     const a = { client: 'c', session: 's1' };
     const b = { client: 'c', session: 's2' };

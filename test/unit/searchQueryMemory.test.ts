@@ -24,8 +24,20 @@ const tools = [
 ];
 /** The twin's meanings: [axis, weight] per word. "jot", "memo", "scribble" mean one thing no tool names. */
 const MEANING: Record<string, [number, number]> = {
-  jot: [0, 1], memo: [0, 1], scribble: [0, 1], note: [1, 0.3], sticky: [1, 1], desktop: [1, 1], journal: [2, 1], entry: [2, 1],
-  mail: [3, 1], email: [3, 1], message: [3, 1], file: [4, 1], upload: [4, 1], storage: [4, 1],
+  jot: [0, 1],
+  memo: [0, 1],
+  scribble: [0, 1],
+  note: [1, 0.3],
+  sticky: [1, 1],
+  desktop: [1, 1],
+  journal: [2, 1],
+  entry: [2, 1],
+  mail: [3, 1],
+  email: [3, 1],
+  message: [3, 1],
+  file: [4, 1],
+  upload: [4, 1],
+  storage: [4, 1],
 };
 const DIM = 6;
 function vec(text: string): Float32Array {
@@ -63,7 +75,8 @@ function setup(policy?: LearningPolicyInput, stateDir?: string) {
     ...(stateDir ? { stateDir } : {}),
   });
   const service = new SearchService(() => box, {}, 'hybrid', learning, twin);
-  const rank = async (q: string, agent: string, name = 'journal_add') => (await service.resolveAsync(q, 4, agent)).entries.findIndex((e) => e.name === name) + 1;
+  const rank = async (q: string, agent: string, name = 'journal_add') =>
+    (await service.resolveAsync(q, 4, agent)).entries.findIndex((e) => e.name === name) + 1;
   /** The agent searched and then called the tool the search showed (what the proxy learns from). */
   const used = (agent: string, query: string, tool: string) => {
     learning.searched(agent, query, [tool]);
@@ -94,11 +107,16 @@ describe('past requests as vectors', () => {
     for (const q of PAST) used('a', q, 'journal_add');
     const qv = await service.queryVector(PARAPHRASE);
     const hit = service.explain(PARAPHRASE, 4, 'a', qv).find((h) => h.tool === 'journal_add')!;
-    expect(hit.matches.map((m) => m.via)).toContainEqual(expect.stringMatching(/^like an earlier request: "(write a quick memo|scribble something|memo to self)"/));
+    expect(hit.matches.map((m) => m.via)).toContainEqual(
+      expect.stringMatching(/^like an earlier request: "(write a quick memo|scribble something|memo to self)"/),
+    );
   });
 
   it("another agent's history does not move an agent behind a token, unless learning is shared", async () => {
-    const agents = [{ id: 'a', token: 'tok-aaaaaaaaaaaaaaaa' }, { id: 'b', token: 'tok-bbbbbbbbbbbbbbbb' }];
+    const agents = [
+      { id: 'a', token: 'tok-aaaaaaaaaaaaaaaa' },
+      { id: 'b', token: 'tok-bbbbbbbbbbbbbbbb' },
+    ];
     const apart = setup({ agents });
     const before = await apart.rank(PARAPHRASE, 'b');
     for (const q of PAST) apart.used('a', q, 'journal_add');
@@ -149,10 +167,13 @@ describe('past requests as vectors', () => {
 
   it('is bounded per agent and in all, newest kept', () => {
     const m = new QueryMemory({ now: () => NOW });
-    for (let i = 0; i < MAX_QUERIES_PER_AGENT + 50; i++) m.remember('a', `request number w${i}x`, 'journal_add', vec('memo'), 'twin', NOW + i);
+    for (let i = 0; i < MAX_QUERIES_PER_AGENT + 50; i++)
+      m.remember('a', `request number w${i}x`, 'journal_add', vec('memo'), 'twin', NOW + i);
     expect(m.counts()).toEqual({ a: MAX_QUERIES_PER_AGENT });
     const agents = Math.ceil(MAX_QUERIES_TOTAL / MAX_QUERIES_PER_AGENT) + 2;
-    for (let a = 0; a < agents; a++) for (let i = 0; i < MAX_QUERIES_PER_AGENT; i++) m.remember(`agent${a}`, `request w${i}x`, 'journal_add', vec('memo'), 'twin', NOW + i);
+    for (let a = 0; a < agents; a++)
+      for (let i = 0; i < MAX_QUERIES_PER_AGENT; i++)
+        m.remember(`agent${a}`, `request w${i}x`, 'journal_add', vec('memo'), 'twin', NOW + i);
     const total = Object.values(m.counts()).reduce((x, y) => x + y, 0);
     expect(total).toBe(MAX_QUERIES_TOTAL);
     // The same request to the same tool again is one entry, refreshed.
@@ -176,7 +197,23 @@ describe('past requests as vectors', () => {
     expect(await again.rank(PARAPHRASE, 'a')).toBe(1);
 
     // Vectors of the wrong size, a bad scale, junk: each left out, nothing thrown.
-    writeFileSync(join(dir, QUERY_MEMORY_FILE), JSON.stringify({ version: 1, model: 'twin', dim: DIM, agents: { a: [{ q: 'x y', t: 'journal_add', ts: NOW, v: 'AAAA', s: 1 }, { q: 'memo', t: 'journal_add', ts: NOW, v: Buffer.alloc(DIM).toString('base64'), s: -1 }, 42, null], b: 'nope' } }));
+    writeFileSync(
+      join(dir, QUERY_MEMORY_FILE),
+      JSON.stringify({
+        version: 1,
+        model: 'twin',
+        dim: DIM,
+        agents: {
+          a: [
+            { q: 'x y', t: 'journal_add', ts: NOW, v: 'AAAA', s: 1 },
+            { q: 'memo', t: 'journal_add', ts: NOW, v: Buffer.alloc(DIM).toString('base64'), s: -1 },
+            42,
+            null,
+          ],
+          b: 'nope',
+        },
+      }),
+    );
     const damaged = setup(undefined, dir);
     await damaged.learning.load();
     expect(damaged.learning.memory.counts()).toEqual({});

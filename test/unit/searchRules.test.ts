@@ -35,7 +35,12 @@ describe('ranking rules', () => {
   });
 
   it('splits a camelCase name typed into the query as the tool name is split, and keeps short letter-digit acronyms whole', () => {
-    const ix = indexOf([tool('readTextFile', 'Returns the text'), tool('read_media', 'Returns an image'), tool('b2b_invoices', 'Invoices between companies'), tool('b_invoices', 'Invoices')]);
+    const ix = indexOf([
+      tool('readTextFile', 'Returns the text'),
+      tool('read_media', 'Returns an image'),
+      tool('b2b_invoices', 'Invoices between companies'),
+      tool('b_invoices', 'Invoices'),
+    ]);
     expect(names(ix, 'readTextFile')[0]).toBe('readTextFile');
     expect(ix.plan('B2B invoices')[0]!.map((a) => a.term)).toEqual(['b2b']);
     expect(names(ix, 'B2B invoices')[0]).toBe('b2b_invoices');
@@ -44,7 +49,10 @@ describe('ranking rules', () => {
   it('indexes parameter descriptions in full, however long', () => {
     const long = `${'The identifier of the record to act on, as returned by the listing. '.repeat(12)}Also accepts a zeppelin registration mark.`;
     expect(long.length).toBeGreaterThan(800);
-    const ix = indexOf([tool('get_record', 'Gets a record', { id: { type: 'string', description: long } }), tool('list_records', 'Lists records')]);
+    const ix = indexOf([
+      tool('get_record', 'Gets a record', { id: { type: 'string', description: long } }),
+      tool('list_records', 'Lists records'),
+    ]);
     expect(names(ix, 'zeppelin registration')[0]).toBe('get_record');
   });
 
@@ -54,7 +62,14 @@ describe('ranking rules', () => {
         ...new Toolbox(
           new Map([
             ['github', [tool('create_repository', 'Create a new repository in your account', { name: { type: 'string' } })]],
-            ['gitlab', [tool('create_repository', 'Create a new repository for a side project'), tool('fork_repository', 'Fork a project'), tool('list_projects', 'List projects')]],
+            [
+              'gitlab',
+              [
+                tool('create_repository', 'Create a new repository for a side project'),
+                tool('fork_repository', 'Fork a project'),
+                tool('list_projects', 'List projects'),
+              ],
+            ],
           ]),
           true,
         ).all(),

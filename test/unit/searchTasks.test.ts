@@ -29,20 +29,30 @@ describe('queries that name two tasks', () => {
     const real = (JSON.parse(readFileSync(join(ROOT, 'test/fixtures/servers-catalog.json'), 'utf8')) as { tools: Tool[] }).tools;
     const realBox = new Toolbox(new Map([['catalog', real]]), false);
     const s = new SearchService(() => realBox);
-    const reply = JSON.parse(s.search('take a screenshot of the page, then post it on slack', 5, () => false).text) as { tasks: Array<{ tool: string }>; note: string; results: Array<{ name: string }> };
+    const reply = JSON.parse(s.search('take a screenshot of the page, then post it on slack', 5, () => false).text) as {
+      tasks: Array<{ tool: string }>;
+      note: string;
+      results: Array<{ name: string }>;
+    };
     expect(reply.tasks.map((t) => t.tool)).toEqual(['playwright__browser_take_screenshot', 'slack__slack_post_message']);
     expect(reply.results.slice(0, 2).map((r) => r.name)).toEqual(['playwright__browser_take_screenshot', 'slack__slack_post_message']);
     expect(reply.note).toMatch(/names 2 tasks/);
   });
 
   it('puts the best tool for each task first and names them in the reply', () => {
-    const reply = JSON.parse(service.search('find the invoice and email it to Ana', 5, () => false).text) as { tasks: Array<{ task: string; tool: string }>; note: string; results: Array<{ name: string }> };
+    const reply = JSON.parse(service.search('find the invoice and email it to Ana', 5, () => false).text) as {
+      tasks: Array<{ task: string; tool: string }>;
+      note: string;
+      results: Array<{ name: string }>;
+    };
     expect(reply.tasks.map((t) => t.task)).toEqual(['find the invoice', 'email it to Ana']);
     expect(reply.tasks[1]!.tool).toBe('mail_send_message');
     const top3 = reply.results.slice(0, 3).map((r) => r.name);
     expect(top3).toEqual(expect.arrayContaining(['mail_send_message', 'mail_search_messages']));
     expect(reply.note).toMatch(/names 2 tasks/);
-    const calendar = JSON.parse(service.search('find a free slot on friday and then share the agenda doc with Ana', 5, () => false).text) as { tasks?: Array<{ tool: string }>; results: Array<{ name: string }> };
+    const calendar = JSON.parse(
+      service.search('find a free slot on friday and then share the agenda doc with Ana', 5, () => false).text,
+    ) as { tasks?: Array<{ tool: string }>; results: Array<{ name: string }> };
     expect(calendar.tasks?.map((t) => t.tool)).toEqual(['calendar_find_free_time', 'drive_share_file']);
     expect(calendar.results.slice(0, 2).map((r) => r.name)).toEqual(['calendar_find_free_time', 'drive_share_file']);
   });

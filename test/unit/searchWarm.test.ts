@@ -24,7 +24,8 @@ describe('the search index built in slices', () => {
     let slices = 1;
     while (!sliced.buildFor(4, now)) slices++;
     expect(slices).toBeGreaterThan(20);
-    for (const q of QUERIES) expect(sliced.search(q, 10).map((h) => [h.entry.name, h.score])).toEqual(whole.search(q, 10).map((h) => [h.entry.name, h.score]));
+    for (const q of QUERIES)
+      expect(sliced.search(q, 10).map((h) => [h.entry.name, h.score])).toEqual(whole.search(q, 10).map((h) => [h.entry.name, h.score]));
   });
 
   it('finishes itself when a query comes before the slices are done', () => {

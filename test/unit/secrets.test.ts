@@ -78,7 +78,7 @@ describe('the secret store file', () => {
     expect(await s.list()).toEqual(['__proto__', 'b']);
   });
 
-  it('with a cipher (the desktop app\'s keychain), the file holds no plain value, and a store without it refuses with a sentence', async () => {
+  it("with a cipher (the desktop app's keychain), the file holds no plain value, and a store without it refuses with a sentence", async () => {
     const dir = tempDir('mws-secrets-');
     // Written headless first: read as it is, sealed at the next write.
     await new FileSecretStore(dir, new MemoryLogger()).set('old', 'plain-old-value');
@@ -98,28 +98,57 @@ describe('the secret store file', () => {
   });
 });
 
-const http = (headers: Record<string, string>, extra: Partial<Extract<UpstreamConfig, { kind: 'http' }>> = {}): UpstreamConfig => ({ kind: 'http', url: 'http://127.0.0.1:1/mcp', headers, ...extra });
-const stdio = (env: Record<string, string>, extra: Partial<Extract<UpstreamConfig, { kind: 'stdio' }>> = {}): UpstreamConfig => ({ kind: 'stdio', command: 'x', args: [], env, cwd: undefined, ...extra });
+const http = (headers: Record<string, string>, extra: Partial<Extract<UpstreamConfig, { kind: 'http' }>> = {}): UpstreamConfig => ({
+  kind: 'http',
+  url: 'http://127.0.0.1:1/mcp',
+  headers,
+  ...extra,
+});
+const stdio = (env: Record<string, string>, extra: Partial<Extract<UpstreamConfig, { kind: 'stdio' }>> = {}): UpstreamConfig => ({
+  kind: 'stdio',
+  command: 'x',
+  args: [],
+  env,
+  cwd: undefined,
+  ...extra,
+});
 
 describe('references, resolved only when connecting', () => {
-  it('reads ${secret:…} from the store, ${input:…} under the upstream\'s own name, ${env:…} from the process', async () => {
+  it("reads ${secret:…} from the store, ${input:…} under the upstream's own name, ${env:…} from the process", async () => {
     const secrets = new MemorySecretStore();
     await secrets.set('upstreams.gh.headers.Authorization', 'Bearer ghp_abcd');
     await secrets.set('upstreams.gh.inputs.org', 'acme');
-    const r = await resolveUpstream('gh', http({ Authorization: '${secret:upstreams.gh.headers.Authorization}', 'X-Org': '${input:org}', 'X-Home': '${env:HOME_DIR}', Plain: 'as-is' }), { secrets, env: { HOME_DIR: '/home/d' } });
-    expect(r).toEqual({ ok: true, config: http({ Authorization: 'Bearer ghp_abcd', 'X-Org': 'acme', 'X-Home': '/home/d', Plain: 'as-is' }), secrets: ['Bearer ghp_abcd', 'acme', '/home/d'] });
+    const r = await resolveUpstream(
+      'gh',
+      http({
+        Authorization: '${secret:upstreams.gh.headers.Authorization}',
+        'X-Org': '${input:org}',
+        'X-Home': '${env:HOME_DIR}',
+        Plain: 'as-is',
+      }),
+      { secrets, env: { HOME_DIR: '/home/d' } },
+    );
+    expect(r).toEqual({
+      ok: true,
+      config: http({ Authorization: 'Bearer ghp_abcd', 'X-Org': 'acme', 'X-Home': '/home/d', Plain: 'as-is' }),
+      secrets: ['Bearer ghp_abcd', 'acme', '/home/d'],
+    });
   });
 
   it('names every value still missing, by the name `mws upstream set` takes, and never answers a config with a placeholder', async () => {
     const secrets = new MemorySecretStore();
-    const r = await resolveUpstream('brave', stdio({ BRAVE_API_KEY: '${input:BRAVE_API_KEY}', TOKEN: '${secret:upstreams.brave.env.TOKEN}', X: 'Bearer ${input:brave-key}' }), { secrets, env: {} });
+    const r = await resolveUpstream(
+      'brave',
+      stdio({ BRAVE_API_KEY: '${input:BRAVE_API_KEY}', TOKEN: '${secret:upstreams.brave.env.TOKEN}', X: 'Bearer ${input:brave-key}' }),
+      { secrets, env: {} },
+    );
     expect(r).toEqual({ ok: false, needs: ['BRAVE_API_KEY', 'TOKEN', 'brave-key'] });
     // Another upstream's input of the same id is not this one's.
     await secrets.set('upstreams.other.inputs.BRAVE_API_KEY', 'nope');
     expect((await resolveUpstream('brave', stdio({ K: '${input:BRAVE_API_KEY}' }), { secrets, env: {} })).ok).toBe(false);
   });
 
-  it('bearerTokenEnvVar: the process\'s variable as a bearer token, or the value given to Working Set, else needs a value', async () => {
+  it("bearerTokenEnvVar: the process's variable as a bearer token, or the value given to Working Set, else needs a value", async () => {
     const secrets = new MemorySecretStore();
     const cfg = http({}, { bearerTokenEnvVar: 'FIGMA_OAUTH_TOKEN' });
     expect(await resolveUpstream('figma', cfg, { secrets, env: {} })).toEqual({ ok: false, needs: ['FIGMA_OAUTH_TOKEN'] });
@@ -130,7 +159,7 @@ describe('references, resolved only when connecting', () => {
     expect(g.ok && g.config.kind === 'http' && g.config.headers).toEqual({ Authorization: 'Bearer figd_given' });
   });
 
-  it('envFile is read at connect time (the config\'s env wins), and a missing one is a sentence naming it', async () => {
+  it("envFile is read at connect time (the config's env wins), and a missing one is a sentence naming it", async () => {
     const dir = tempDir('mws-envfile-');
     const file = join(dir, '.env');
     writeFileSync(file, '# keys\nAPI_KEY=from-file\nexport REGION="eu west"\nMODE=file\n');
@@ -139,11 +168,16 @@ describe('references, resolved only when connecting', () => {
     writeFileSync(file, 'API_KEY=changed\n');
     const again = await resolveUpstream('s', stdio({}, { envFile: file }), { secrets: new MemorySecretStore(), env: {} });
     expect(again.ok && again.config.kind === 'stdio' && again.config.env).toEqual({ API_KEY: 'changed' });
-    await expect(resolveUpstream('s', stdio({}, { envFile: join(dir, 'none.env') }), { secrets: new MemorySecretStore(), env: {} })).rejects.toThrow(/reads its environment from .*none\.env, which cannot be read \(ENOENT\)/);
+    await expect(
+      resolveUpstream('s', stdio({}, { envFile: join(dir, 'none.env') }), { secrets: new MemorySecretStore(), env: {} }),
+    ).rejects.toThrow(/reads its environment from .*none\.env, which cannot be read \(ENOENT\)/);
   });
 
   it('counts a plain-text secret value (not migrated yet) among the values to mask', async () => {
-    const r = await resolveUpstream('s', stdio({ API_TOKEN: 'plain-token-1', DEBUG: 'verbose' }), { secrets: new MemorySecretStore(), env: {} });
+    const r = await resolveUpstream('s', stdio({ API_TOKEN: 'plain-token-1', DEBUG: 'verbose' }), {
+      secrets: new MemorySecretStore(),
+      env: {},
+    });
     expect(r.ok && r.secrets).toEqual(['plain-token-1']);
   });
 
@@ -154,12 +188,35 @@ describe('references, resolved only when connecting', () => {
 
 describe('the config names secrets by reference', () => {
   it('accepts references, envFile and bearerTokenEnvVar, and refuses a malformed reference or a relative envFile', () => {
-    const c = validateConfig({ upstreams: { gh: { url: 'https://x.test/mcp', headers: { Authorization: '${secret:upstreams.gh.headers.Authorization}' }, bearerTokenEnvVar: 'GH_TOKEN' }, s: { command: 'x', env: { K: '${input:k}' }, envFile: '/abs/.env' } } }, '/tmp/state');
-    expect(c.upstreams.gh).toEqual({ kind: 'http', url: 'https://x.test/mcp', headers: { Authorization: '${secret:upstreams.gh.headers.Authorization}' }, bearerTokenEnvVar: 'GH_TOKEN' });
+    const c = validateConfig(
+      {
+        upstreams: {
+          gh: {
+            url: 'https://x.test/mcp',
+            headers: { Authorization: '${secret:upstreams.gh.headers.Authorization}' },
+            bearerTokenEnvVar: 'GH_TOKEN',
+          },
+          s: { command: 'x', env: { K: '${input:k}' }, envFile: '/abs/.env' },
+        },
+      },
+      '/tmp/state',
+    );
+    expect(c.upstreams.gh).toEqual({
+      kind: 'http',
+      url: 'https://x.test/mcp',
+      headers: { Authorization: '${secret:upstreams.gh.headers.Authorization}' },
+      bearerTokenEnvVar: 'GH_TOKEN',
+    });
     expect(c.upstreams.s).toMatchObject({ kind: 'stdio', env: { K: '${input:k}' }, envFile: '/abs/.env' });
-    expect(() => validateConfig({ upstreams: { gh: { url: 'https://x.test/mcp', headers: { A: '${secret:has space}' } } } }, '/tmp/s')).toThrow(/config field "upstreams\.gh\.headers\.A" has a malformed \$\{secret:NAME\} reference/);
-    expect(() => validateConfig({ upstreams: { s: { command: 'x', envFile: '.env' } } }, '/tmp/s')).toThrow(/"upstreams\.s\.envFile" must be an absolute path/);
-    expect(() => validateConfig({ upstreams: { gh: { url: 'https://x.test/mcp', bearerTokenEnvVar: 'no spaces' } } }, '/tmp/s')).toThrow(/bearerTokenEnvVar" must be an environment variable name/);
+    expect(() =>
+      validateConfig({ upstreams: { gh: { url: 'https://x.test/mcp', headers: { A: '${secret:has space}' } } } }, '/tmp/s'),
+    ).toThrow(/config field "upstreams\.gh\.headers\.A" has a malformed \$\{secret:NAME\} reference/);
+    expect(() => validateConfig({ upstreams: { s: { command: 'x', envFile: '.env' } } }, '/tmp/s')).toThrow(
+      /"upstreams\.s\.envFile" must be an absolute path/,
+    );
+    expect(() => validateConfig({ upstreams: { gh: { url: 'https://x.test/mcp', bearerTokenEnvVar: 'no spaces' } } }, '/tmp/s')).toThrow(
+      /bearerTokenEnvVar" must be an environment variable name/,
+    );
   });
 
   it('the published config.schema.json describes the reference forms', () => {
@@ -170,7 +227,12 @@ describe('the config names secrets by reference', () => {
   });
 
   it('migration moves plain secret values to the store and leaves references; a value edited meanwhile stays', async () => {
-    const raw = { upstreams: { gh: { url: 'https://x.test', headers: { Authorization: 'Bearer ghp_X', Accept: 'text/plain' } }, s: { command: 'x', env: { API_KEY: 'k-1', DEBUG: '1', ASKED: '${input:k}' } } } };
+    const raw = {
+      upstreams: {
+        gh: { url: 'https://x.test', headers: { Authorization: 'Bearer ghp_X', Accept: 'text/plain' } },
+        s: { command: 'x', env: { API_KEY: 'k-1', DEBUG: '1', ASKED: '${input:k}' } },
+      },
+    };
     const plans = planConfigMoves(raw);
     expect(plans.flatMap((p) => p.moves.map((m) => m.name))).toEqual(['upstreams.gh.headers.Authorization', 'upstreams.s.env.API_KEY']);
     const store = new MemorySecretStore();

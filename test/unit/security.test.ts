@@ -25,7 +25,19 @@ describe('who may reach the listener', () => {
 
   it('refuses a foreign, malformed or other-port Host', () => {
     // Octets a URL parser refuses (256, 999, a leading zero read as bad octal) used to reach `new URL` and answer 500.
-    for (const host of ['evil.example', '127.0.0.1@evil.example', '127.0.0.1:4484@evil.example', '127.0.0.1:9999', 'localhost.evil.example:4484', '', '127.0.0.256', '127.0.0.999:4484', '127.300.0.1', '127.0.0.08:4484', '127.0.0.1.:4484']) {
+    for (const host of [
+      'evil.example',
+      '127.0.0.1@evil.example',
+      '127.0.0.1:4484@evil.example',
+      '127.0.0.1:9999',
+      'localhost.evil.example:4484',
+      '',
+      '127.0.0.256',
+      '127.0.0.999:4484',
+      '127.300.0.1',
+      '127.0.0.08:4484',
+      '127.0.0.1.:4484',
+    ]) {
       expect(ok({ host }), host).toBe(false);
     }
     expect(refuseForeign('POST', {}, PORT)?.status).toBe(403);
@@ -34,7 +46,14 @@ describe('who may reach the listener', () => {
   it('accepts only its own origin: scheme, host and port', () => {
     expect(ok({ host: '127.0.0.1:4484', origin: 'http://127.0.0.1:4484' })).toBe(true);
     expect(ok({ host: 'localhost:4484', origin: 'http://localhost:4484' })).toBe(true);
-    for (const origin of ['http://127.0.0.1:3000', 'http://localhost:5173', 'https://127.0.0.1:4484', 'http://evil.example', 'null', 'http://127.0.0.1']) {
+    for (const origin of [
+      'http://127.0.0.1:3000',
+      'http://localhost:5173',
+      'https://127.0.0.1:4484',
+      'http://evil.example',
+      'null',
+      'http://127.0.0.1',
+    ]) {
       expect(ok({ host: '127.0.0.1:4484', origin }), origin).toBe(false);
     }
   });
@@ -44,7 +63,13 @@ describe('who may reach the listener', () => {
     expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'cross-site' })).toBe(false);
     expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'same-origin' })).toBe(true);
     expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }, 'GET', '/ui/')).toBe(true);
-    expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }, 'GET', '/ui')).toBe(true);
+    expect(
+      ok(
+        { host: '127.0.0.1:4484', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' },
+        'GET',
+        '/ui',
+      ),
+    ).toBe(true);
     expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' }, 'POST')).toBe(false);
   });
 
@@ -53,11 +78,19 @@ describe('who may reach the listener', () => {
     for (const dest of ['iframe', 'frame', 'embed', 'object', 'fencedframe']) {
       expect(ok({ ...nav, 'sec-fetch-dest': dest }, 'GET', '/ui/'), dest).toBe(false);
       // Not even from the window itself.
-      expect(ok({ host: '127.0.0.1:4484', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': dest }, 'GET', '/ui/'), `same-origin ${dest}`).toBe(false);
+      expect(
+        ok(
+          { host: '127.0.0.1:4484', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': dest },
+          'GET',
+          '/ui/',
+        ),
+        `same-origin ${dest}`,
+      ).toBe(false);
     }
     expect(refuseForeign('GET', { ...nav, 'sec-fetch-dest': 'iframe' }, PORT, '/ui/')?.message).toMatch(/inside a frame/);
     for (const path of ['/mcp', '/control/status', '/control/events', undefined]) expect(ok(nav, 'GET', path), String(path)).toBe(false);
-    for (const path of ['/', '/ui', '/ui/', '/ui/assets/index.js']) expect(ok({ ...nav, 'sec-fetch-dest': 'document' }, 'GET', path), path).toBe(true);
+    for (const path of ['/', '/ui', '/ui/', '/ui/assets/index.js'])
+      expect(ok({ ...nav, 'sec-fetch-dest': 'document' }, 'GET', path), path).toBe(true);
   });
 
   it('reads the agent from the path without throwing on malformed escapes', () => {
@@ -70,7 +103,15 @@ describe('who may reach the listener', () => {
 });
 
 describe('per-agent access', () => {
-  const config = validateConfig({ agents: [{ id: 'ro', approvals: 'read-only' }, { id: 'bot', token: 'a-secret-token-1234' }] }, '/tmp/x');
+  const config = validateConfig(
+    {
+      agents: [
+        { id: 'ro', approvals: 'read-only' },
+        { id: 'bot', token: 'a-secret-token-1234' },
+      ],
+    },
+    '/tmp/x',
+  );
 
   it('with no tokens every agent is open (the single-user default)', () => {
     expect(agentGate(config, 'default', undefined)).toBeUndefined();
@@ -86,7 +127,9 @@ describe('per-agent access', () => {
   it('defaultAgent: false closes the default endpoint, and needs another agent', () => {
     const off = validateConfig({ defaultAgent: false, agents: [{ id: 'bot', token: 'a-secret-token-1234' }] }, '/tmp/x');
     expect(agentGate(off, 'default', undefined)?.status).toBe(404);
-    expect(() => validateConfig({ defaultAgent: false }, '/tmp/x')).toThrow(/"defaultAgent" is false, so at least one other agent is needed/);
+    expect(() => validateConfig({ defaultAgent: false }, '/tmp/x')).toThrow(
+      /"defaultAgent" is false, so at least one other agent is needed/,
+    );
   });
 
   it('generated tokens pass validation; short or spaced ones are refused with the command to make one', () => {
@@ -98,7 +141,10 @@ describe('per-agent access', () => {
 
 describe('window sessions', () => {
   const req = (cookie: string | undefined, csrf?: string, url = 'http://127.0.0.1:4484/control/status') =>
-    new Request(url, { method: 'POST', headers: { ...(cookie ? { cookie: `${SESSION_COOKIE}_4484=${cookie}` } : {}), ...(csrf ? { [CSRF_HEADER]: csrf } : {}) } });
+    new Request(url, {
+      method: 'POST',
+      headers: { ...(cookie ? { cookie: `${SESSION_COOKIE}_4484=${cookie}` } : {}), ...(csrf ? { [CSRF_HEADER]: csrf } : {}) },
+    });
 
   it('needs the cookie and the CSRF header together', () => {
     const t = { now: 0 };
@@ -133,7 +179,10 @@ describe('window sessions', () => {
 
   it('expires after the idle limit and after the absolute limit, both configurable', () => {
     const t = { now: 0 };
-    const ui = new UiSessions(() => t.now, () => ({ idleMinutes: 10, maxHours: 1 }));
+    const ui = new UiSessions(
+      () => t.now,
+      () => ({ idleMinutes: 10, maxHours: 1 }),
+    );
     const id = ui.exchange(ui.link())!.id;
     t.now = 9 * 60_000;
     expect(ui.session(req(id))).toBeDefined();
@@ -164,7 +213,12 @@ describe('window sessions', () => {
 
 describe('calls waiting for approval are bounded', () => {
   it('caps how many of one agent wait, with a sentence, and frees the slot when one ends', async () => {
-    const p = new PendingApprovals(60_000, () => 0, () => {}, { perAgent: 2, agentBytes: 1 << 20 });
+    const p = new PendingApprovals(
+      60_000,
+      () => 0,
+      () => {},
+      { perAgent: 2, agentBytes: 1 << 20 },
+    );
     const a = p.wait('bot', 'x', {}, false);
     const b = p.wait('bot', 'x', {}, false);
     const c = await p.wait('bot', 'x', {}, false);
@@ -180,7 +234,12 @@ describe('calls waiting for approval are bounded', () => {
   });
 
   it("caps each agent's argument bytes held, not one pool for all: one agent cannot starve another (issue 19)", async () => {
-    const p = new PendingApprovals(60_000, () => 0, () => {}, { perAgent: 100, agentBytes: 3_000_000 });
+    const p = new PendingApprovals(
+      60_000,
+      () => 0,
+      () => {},
+      { perAgent: 100, agentBytes: 3_000_000 },
+    );
     const big = { content: 'x'.repeat(1_000_000) };
     const waits = [p.wait('a', 't', big, false), p.wait('a', 't', big, false)];
     expect(p.heldBytes).toBeGreaterThan(2_000_000);
@@ -211,8 +270,12 @@ describe('calls waiting for approval are bounded', () => {
 
 describe('no secrets shown, no forged log lines', () => {
   it('masks user:pass@ and credential query values in URLs and in text that quotes them', () => {
-    expect(maskUrl('https://bob:hunter2@mcp.example.com/mcp?api_key=sk-123&x=1')).toBe('https://***:***@mcp.example.com/mcp?api_key=***&x=1');
-    expect(maskUrlsIn('fetch failed for https://mcp.example.com/mcp?token=abc: ECONNREFUSED')).toBe('fetch failed for https://mcp.example.com/mcp?token=***: ECONNREFUSED');
+    expect(maskUrl('https://bob:hunter2@mcp.example.com/mcp?api_key=sk-123&x=1')).toBe(
+      'https://***:***@mcp.example.com/mcp?api_key=***&x=1',
+    );
+    expect(maskUrlsIn('fetch failed for https://mcp.example.com/mcp?token=abc: ECONNREFUSED')).toBe(
+      'fetch failed for https://mcp.example.com/mcp?token=***: ECONNREFUSED',
+    );
     expect(maskUrlsIn('see http://127.0.0.1:4484/mcp')).toBe('see http://127.0.0.1:4484/mcp');
   });
 
@@ -223,7 +286,9 @@ describe('no secrets shown, no forged log lines', () => {
     } catch (err) {
       message = (err as Error).message;
     }
-    expect(message).toMatch(/"upstreams\.mail\.url" must not carry a user name or password \(user:pass@\); put the credential in "headers"/);
+    expect(message).toMatch(
+      /"upstreams\.mail\.url" must not carry a user name or password \(user:pass@\); put the credential in "headers"/,
+    );
     expect(message).not.toContain('hunter2');
   });
 

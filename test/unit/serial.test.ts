@@ -7,16 +7,18 @@ describe('SerialQueue', () => {
     const q = new SerialQueue();
     const log: string[] = [];
     let running = 0;
-    const task = (name: string, fail = false) => async () => {
-      running++;
-      expect(running).toBe(1);
-      log.push(`start ${name}`);
-      await new Promise((r) => setImmediate(r));
-      log.push(`end ${name}`);
-      running--;
-      if (fail) throw new Error(`${name} failed`);
-      return name;
-    };
+    const task =
+      (name: string, fail = false) =>
+      async () => {
+        running++;
+        expect(running).toBe(1);
+        log.push(`start ${name}`);
+        await new Promise((r) => setImmediate(r));
+        log.push(`end ${name}`);
+        running--;
+        if (fail) throw new Error(`${name} failed`);
+        return name;
+      };
     const a = q.run(task('a'));
     const b = q.run(task('b', true));
     const c = q.run(task('c'));
@@ -30,11 +32,13 @@ describe('SerialQueue', () => {
   it('idle() waits for what is queued and never rejects', async () => {
     const q = new SerialQueue();
     let done = false;
-    void q.run(async () => {
-      await new Promise((r) => setImmediate(r));
-      done = true;
-      throw new Error('x');
-    }).catch(() => {});
+    void q
+      .run(async () => {
+        await new Promise((r) => setImmediate(r));
+        done = true;
+        throw new Error('x');
+      })
+      .catch(() => {});
     await q.idle();
     expect(done).toBe(true);
     await expect(q.run(() => 5)).resolves.toBe(5);

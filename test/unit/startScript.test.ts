@@ -22,13 +22,21 @@ describe('npm start', () => {
     mkdirSync(join(dir, 'dist'));
     writeFileSync(join(dir, 'dist', 'electron'), '');
     expect(find({}, resolve)).toEqual({ ok: true, path: join(dir, 'dist', 'electron') });
-    expect(find({}, () => { throw new Error('not found'); })).toMatchObject({ ok: false, why: expect.stringMatching(/npm install/) });
+    expect(
+      find({}, () => {
+        throw new Error('not found');
+      }),
+    ).toMatchObject({ ok: false, why: expect.stringMatching(/npm install/) });
     expect(find({ ELECTRON_OVERRIDE_DIST_PATH: '/opt/e' }, resolve)).toEqual({ ok: true, path: '/opt/e' });
   });
 
   it('is what package.json runs, and on this machine (no binary) exits 1 with the next step', () => {
     expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.start).toBe('node scripts/start.mjs');
-    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'start.mjs')], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: '' } });
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'start.mjs')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, ELECTRON_OVERRIDE_DIST_PATH: '' },
+    });
     if (find({}, (id) => require.resolve(id, { paths: [ROOT] })).ok) return; // a machine with Electron opens the app
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('cannot open the desktop app');

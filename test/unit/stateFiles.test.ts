@@ -24,7 +24,13 @@ const stateDirWith = (files: Record<string, string>) => {
   return dir;
 };
 const history = (...lines: object[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
-const promoteLine = (tool: string, at = T0 - DAY) => ({ ts: new Date(at).toISOString(), tool, action: 'promote', cause: 'user', vendor: 'v' });
+const promoteLine = (tool: string, at = T0 - DAY) => ({
+  ts: new Date(at).toISOString(),
+  tool,
+  action: 'promote',
+  cause: 'user',
+  vendor: 'v',
+});
 
 describe('an agent state file of the wrong shape', () => {
   it.each([
@@ -103,7 +109,14 @@ describe('a torn last line', () => {
 
 describe('a restart after a crash between the history and the set file', () => {
   it('reconciles the set with the history: a recorded promotion is back, a recorded demotion stays out', async () => {
-    const set = { tools: { gone: { vendor: 'v', promotedBy: 'user', promotedAt: T0 - 3 * DAY, lastUsedAt: null }, kept: { vendor: 'v', promotedBy: 'user', promotedAt: T0 - 3 * DAY, lastUsedAt: null } }, demotedAt: {}, approvals: {} };
+    const set = {
+      tools: {
+        gone: { vendor: 'v', promotedBy: 'user', promotedAt: T0 - 3 * DAY, lastUsedAt: null },
+        kept: { vendor: 'v', promotedBy: 'user', promotedAt: T0 - 3 * DAY, lastUsedAt: null },
+      },
+      demotedAt: {},
+      approvals: {},
+    };
     const stateDir = stateDirWith({
       'agents/default.json': JSON.stringify(set),
       'agents/default.history.jsonl': history(

@@ -24,7 +24,13 @@ describe('StdioUpstreamTransport', () => {
         process.stdout.write('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"still here"}}\\n');
       });
       setTimeout(() => {}, 10000);`;
-    const t = new StdioUpstreamTransport({ command: process.execPath, args: ['-e', script], env: {}, cwd: undefined, maxMessageBytes: 1024 * 1024 });
+    const t = new StdioUpstreamTransport({
+      command: process.execPath,
+      args: ['-e', script],
+      env: {},
+      cwd: undefined,
+      maxMessageBytes: 1024 * 1024,
+    });
     const got: unknown[] = [];
     const two = new Promise<void>((resolve) => {
       t.onmessage = (m) => {
@@ -36,7 +42,11 @@ describe('StdioUpstreamTransport', () => {
     await t.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'big' } });
     await two;
     await t.close();
-    expect(got[0]).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32001, message: expect.stringMatching(/larger than the 1 MB limit.*maxResultBytes/) } });
+    expect(got[0]).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32001, message: expect.stringMatching(/larger than the 1 MB limit.*maxResultBytes/) },
+    });
     expect(got[1]).toMatchObject({ method: 'notifications/message', params: { data: 'still here' } });
   }, 30_000);
 });

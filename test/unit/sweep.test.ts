@@ -8,7 +8,11 @@ const NOW = Date.parse('2026-06-01T00:00:00Z');
 const vendors = new Set(['v']);
 const settings = (cap = 20, idleWindowDays = 21) => ({ cap, idleWindowDays, vendors });
 const t = (promotedDaysAgo: number, lastUsedDaysAgo: number | null, extra: Partial<ToolState> = {}): ToolState => ({
-  vendor: 'v', promotedBy: 'agent', promotedAt: NOW - promotedDaysAgo * DAY, lastUsedAt: lastUsedDaysAgo === null ? null : NOW - lastUsedDaysAgo * DAY, ...extra,
+  vendor: 'v',
+  promotedBy: 'agent',
+  promotedAt: NOW - promotedDaysAgo * DAY,
+  lastUsedAt: lastUsedDaysAgo === null ? null : NOW - lastUsedDaysAgo * DAY,
+  ...extra,
 });
 const state = (tools: Record<string, ToolState>): AgentState => ({ ...emptyAgentState(), tools });
 const sweep = (s: AgentState, cfg = settings(), busy = false) => decideSweep('a', s, cfg, NOW, { busy }).map((d) => `${d.tool}:${d.cause}`);
@@ -70,6 +74,8 @@ describe('the guards', () => {
   });
 
   it('takes every tool of a vendor that is no longer configured, cause revoked', () => {
-    expect(sweep(state({ gone: t(1, 0, { vendor: 'old' }), pinnedGone: t(1, 0, { vendor: 'old', pinned: 'config' }), here: t(1, 0) }))).toEqual(['gone:revoked', 'pinnedGone:revoked']);
+    expect(
+      sweep(state({ gone: t(1, 0, { vendor: 'old' }), pinnedGone: t(1, 0, { vendor: 'old', pinned: 'config' }), here: t(1, 0) })),
+    ).toEqual(['gone:revoked', 'pinnedGone:revoked']);
   });
 });

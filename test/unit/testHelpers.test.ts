@@ -14,14 +14,26 @@ describe('until', () => {
   });
 
   it('rejects at its deadline naming what it waited for and the last thing it saw', async () => {
-    await expect(until(() => false, 'the moon to turn blue', 100)).rejects.toThrow('Timed out after 100 ms waiting for the moon to turn blue (last seen: false).');
-    await expect(until(() => { throw new Error('not yet'); }, 'a probe that throws', 100)).rejects.toThrow(/last seen: not yet/);
+    await expect(until(() => false, 'the moon to turn blue', 100)).rejects.toThrow(
+      'Timed out after 100 ms waiting for the moon to turn blue (last seen: false).',
+    );
+    await expect(
+      until(
+        () => {
+          throw new Error('not yet');
+        },
+        'a probe that throws',
+        100,
+      ),
+    ).rejects.toThrow(/last seen: not yet/);
   });
 });
 
 describe('withDeadline', () => {
   it('rejects a promise that never settles', async () => {
-    await expect(withDeadline(new Promise(() => {}), 'a promise that never settles', 100)).rejects.toThrow(/Timed out after 100 ms waiting for a promise that never settles/);
+    await expect(withDeadline(new Promise(() => {}), 'a promise that never settles', 100)).rejects.toThrow(
+      /Timed out after 100 ms waiting for a promise that never settles/,
+    );
   });
 });
 
@@ -40,8 +52,12 @@ describe('waitForOutput and exited', () => {
   it('reject at their deadline naming what they waited for', async () => {
     const hang = spawnNode(script('setInterval(() => {}, 1000);'));
     try {
-      await expect(waitForOutput(hang, /PORT=/, 'a silent process', 150)).rejects.toThrow(/Timed out after 150 ms waiting for a silent process to print/);
-      await expect(exited(hang, 'a process that runs on', 150)).rejects.toThrow(/Timed out after 150 ms waiting for a process that runs on to exit/);
+      await expect(waitForOutput(hang, /PORT=/, 'a silent process', 150)).rejects.toThrow(
+        /Timed out after 150 ms waiting for a silent process to print/,
+      );
+      await expect(exited(hang, 'a process that runs on', 150)).rejects.toThrow(
+        /Timed out after 150 ms waiting for a process that runs on to exit/,
+      );
     } finally {
       await hang.kill();
     }

@@ -10,7 +10,12 @@ import { silentLogger } from '../../src-main/core/log.js';
 import { tempDir } from '../helpers/app.js';
 
 const use = (session: string, at: string, id: string, name: string, input: Record<string, unknown>) =>
-  JSON.stringify({ type: 'assistant', sessionId: session, timestamp: at, message: { content: [{ type: 'tool_use', id, name: `mcp__mws__${name}`, input }] } });
+  JSON.stringify({
+    type: 'assistant',
+    sessionId: session,
+    timestamp: at,
+    message: { content: [{ type: 'tool_use', id, name: `mcp__mws__${name}`, input }] },
+  });
 const result = (session: string, at: string, id: string) =>
   JSON.stringify({ type: 'user', sessionId: session, timestamp: at, message: { content: [{ type: 'tool_result', tool_use_id: id }] } });
 
@@ -56,7 +61,13 @@ describe('search → call pairs from the usage cycle', () => {
     await again.ingestTranscripts(sources, 'mws');
     expect(learning.counts()).toEqual({ claude: 1 });
     // A later search in the file is learned when the next cycle reads it.
-    appendFileSync(join(root, 's1.jsonl'), use('s1', '2026-11-30T10:05:00Z', 'u3', 'search_tools', { query: 'who owns this website' }) + '\n' + use('s1', '2026-11-30T10:05:02Z', 'u4', 'whois_lookup', {}) + '\n');
+    appendFileSync(
+      join(root, 's1.jsonl'),
+      use('s1', '2026-11-30T10:05:00Z', 'u3', 'search_tools', { query: 'who owns this website' }) +
+        '\n' +
+        use('s1', '2026-11-30T10:05:02Z', 'u4', 'whois_lookup', {}) +
+        '\n',
+    );
     await again.ingestTranscripts(sources, 'mws');
     expect(learning.counts()).toEqual({ claude: 2 });
     expect(learning.wordsFor('whois_lookup', 'claude').map((w) => w.word)).toContain('website');
@@ -70,7 +81,11 @@ describe('search → call pairs from the usage cycle', () => {
       join(root, 's2.jsonl'),
       [
         use('s2', '2026-11-30T10:00:00Z', 'a', 'search_tools', { query: 'send the invoice' }),
-        JSON.stringify({ sessionId: 's2', timestamp: '2026-11-30T10:00:02Z', message: { content: [{ type: 'tool_use', id: 'b', name: 'mcp__other__send', input: {} }] } }),
+        JSON.stringify({
+          sessionId: 's2',
+          timestamp: '2026-11-30T10:00:02Z',
+          message: { content: [{ type: 'tool_use', id: 'b', name: 'mcp__other__send', input: {} }] },
+        }),
         use('s2', '2026-11-30T11:00:00Z', 'c', 'mail_send_message', {}),
       ].join('\n') + '\n',
     );
@@ -79,7 +94,13 @@ describe('search → call pairs from the usage cycle', () => {
     await usage.ingestTranscripts(sources, 'mws');
     expect(learning.counts()).toEqual({});
     on = false;
-    appendFileSync(join(root, 's2.jsonl'), use('s2', '2026-11-30T12:00:00Z', 'd', 'search_tools', { query: 'send the invoice' }) + '\n' + use('s2', '2026-11-30T12:00:01Z', 'e', 'mail_send_message', {}) + '\n');
+    appendFileSync(
+      join(root, 's2.jsonl'),
+      use('s2', '2026-11-30T12:00:00Z', 'd', 'search_tools', { query: 'send the invoice' }) +
+        '\n' +
+        use('s2', '2026-11-30T12:00:01Z', 'e', 'mail_send_message', {}) +
+        '\n',
+    );
     await usage.ingestTranscripts(sources, 'mws');
     expect(learning.counts()).toEqual({});
   });
@@ -96,18 +117,29 @@ describe('search → call pairs from the usage cycle', () => {
       ].join('\n') + '\n',
     );
     const usage = new UsageStore(tempDir(), silentLogger);
-    usage.onTranscriptLine = transcriptLearner(learning, () => 'mws', (name) => (name === 'mail_send_message' ? 'demo__mail_send_message' : name));
+    usage.onTranscriptLine = transcriptLearner(
+      learning,
+      () => 'mws',
+      (name) => (name === 'mail_send_message' ? 'demo__mail_send_message' : name),
+    );
     await usage.ingestTranscripts(sources, 'mws');
     expect(learning.counts()).toEqual({ claude: 1 });
     expect(learning.wordsFor('mail_send_message', 'claude')).toEqual([]);
   });
 });
 
-
 // The search's reply as Claude Code records it: a tool_result in the next user message, the reply's JSON as text.
 const reply = (session: string, at: string, id: string, body: unknown, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ type: 'user', sessionId: session, timestamp: at, message: { content: [{ type: 'tool_result', tool_use_id: id, content: [{ type: 'text', text: JSON.stringify(body) }], ...extra }] } });
-const hits = (...names: string[]) => ({ query: 'q', results: names.map((name) => ({ name, promoted: false, readOnlyHint: true, destructiveHint: false })) });
+  JSON.stringify({
+    type: 'user',
+    sessionId: session,
+    timestamp: at,
+    message: { content: [{ type: 'tool_result', tool_use_id: id, content: [{ type: 'text', text: JSON.stringify(body) }], ...extra }] },
+  });
+const hits = (...names: string[]) => ({
+  query: 'q',
+  results: names.map((name) => ({ name, promoted: false, readOnlyHint: true, destructiveHint: false })),
+});
 const SHORT = (name: string) => (name.startsWith('demo__') ? name : `demo__${name}`);
 
 describe('ignored first hits from transcripts', () => {
@@ -124,7 +156,13 @@ describe('ignored first hits from transcripts', () => {
     };
     const pairs = async () => {
       await learning.flush();
-      return (JSON.parse(readFileSync(join(state, 'learned.json'), 'utf8')) as { agents: Record<string, Array<{ q: string; t: string; neg?: boolean }>> }).agents.claude ?? [];
+      return (
+        (
+          JSON.parse(readFileSync(join(state, 'learned.json'), 'utf8')) as {
+            agents: Record<string, Array<{ q: string; t: string; neg?: boolean }>>;
+          }
+        ).agents.claude ?? []
+      );
     };
     return { learning, root, open, pairs, sources: [{ root, agent: 'claude' }], setNow: (ms: number) => (now = ms) };
   }
@@ -157,7 +195,7 @@ describe('ignored first hits from transcripts', () => {
     expect(learning.counts()).toEqual({ claude: 4 });
   });
 
-  it('adds no negative when the first call is the first hit, the reply failed, or the reply is not this search\'s', async () => {
+  it("adds no negative when the first call is the first hit, the reply failed, or the reply is not this search's", async () => {
     const { learning, root, open, pairs, sources } = negSetup();
     writeFileSync(
       join(root, 'n2.jsonl'),
@@ -192,11 +230,21 @@ describe('ignored first hits from transcripts', () => {
       join(root, 'n3.jsonl'),
       [
         use('n3', '2026-11-30T10:00:00Z', 's1', 'search_tools', { query: 'buy a monitor' }),
-        JSON.stringify({ type: 'user', sessionId: 'n3', timestamp: '2026-11-30T10:00:01Z', message: { content: [{ type: 'tool_result', tool_use_id: 's1', content: JSON.stringify(hits('demo__mail_send_message')) }] } }),
+        JSON.stringify({
+          type: 'user',
+          sessionId: 'n3',
+          timestamp: '2026-11-30T10:00:01Z',
+          message: { content: [{ type: 'tool_result', tool_use_id: 's1', content: JSON.stringify(hits('demo__mail_send_message')) }] },
+        }),
         use('n3', '2026-11-30T10:00:05Z', 'c1', 'call_tool', { name: 'browser_get_page_text', arguments: {} }),
         // A later search in another session of the same agent, seen only in the transcript: learned.
         use('n4', '2026-11-30T10:03:00Z', 't1', 'search_tools', { query: 'who owns this website' }),
-        JSON.stringify({ type: 'user', sessionId: 'n4', timestamp: '2026-11-30T10:03:01Z', message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: JSON.stringify(hits('demo__browser_navigate')) }] } }),
+        JSON.stringify({
+          type: 'user',
+          sessionId: 'n4',
+          timestamp: '2026-11-30T10:03:01Z',
+          message: { content: [{ type: 'tool_result', tool_use_id: 't1', content: JSON.stringify(hits('demo__browser_navigate')) }] },
+        }),
         use('n4', '2026-11-30T10:03:05Z', 't2', 'whois_lookup', {}),
       ].join('\n') + '\n',
     );

@@ -9,7 +9,11 @@ import { isWellFormedTool } from '../../src-main/core/upstream/toolList.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import { until, withDeadline } from '../helpers/wait.js';
 
-const tool = (name: string, description = `${name} does it`): Tool => ({ name, description, inputSchema: { type: 'object', properties: {} } });
+const tool = (name: string, description = `${name} does it`): Tool => ({
+  name,
+  description,
+  inputSchema: { type: 'object', properties: {} },
+});
 
 type Fake = { tools: unknown[]; pageSize: number; lists: number; gate?: Promise<void>; server?: Server };
 
@@ -55,14 +59,23 @@ afterEach(async () => {
 
 describe('tools/list from an upstream', () => {
   it('leaves out a malformed tool and keeps the rest (the SDK refused the whole list for one bad tool)', async () => {
-    const fake: Fake = { tools: [tool('a'), { name: 'no_schema', description: 'x' }, tool('b'), { name: 'bad_description', description: 7, inputSchema: { type: 'object' } }], pageSize: 0, lists: 0 };
+    const fake: Fake = {
+      tools: [
+        tool('a'),
+        { name: 'no_schema', description: 'x' },
+        tool('b'),
+        { name: 'bad_description', description: 7, inputSchema: { type: 'object' } },
+      ],
+      pageSize: 0,
+      lists: 0,
+    };
     const { conn, log } = fakeUpstream(fake);
     const tools = await withDeadline(conn.listTools(10_000), 'the list');
     expect(tools.map((t) => t.name)).toEqual(['a', 'b']);
     expect(log.lines.join('\n')).toMatch(/2 malformed tool\(s\), left out: no_schema, bad_description/);
   });
 
-  it('keeps the first of a name listed twice, so the upstream\'s tool count is the toolbox\'s (issue 22: counts disagree)', async () => {
+  it("keeps the first of a name listed twice, so the upstream's tool count is the toolbox's (issue 22: counts disagree)", async () => {
     const fake: Fake = { tools: [tool('a'), tool('b'), { ...tool('a'), description: 'the second a' }], pageSize: 2, lists: 0 };
     const { conn, log } = fakeUpstream(fake);
     const tools = await withDeadline(conn.listTools(10_000), 'the list');
@@ -81,8 +94,19 @@ describe('tools/list from an upstream', () => {
 
   it('checks the fields the proxy reads', () => {
     expect(isWellFormedTool(tool('x'))).toBe(true);
-    expect(isWellFormedTool({ ...tool('x'), annotations: { readOnlyHint: true }, outputSchema: { type: 'object' }, title: 'X' })).toBe(true);
-    for (const bad of [null, [], { name: '' }, { name: 'x', inputSchema: [] }, { name: 'x', inputSchema: { properties: [] } }, { ...tool('x'), title: 1 }, { ...tool('x'), annotations: 'ro' }, { ...tool('x'), outputSchema: true }]) {
+    expect(isWellFormedTool({ ...tool('x'), annotations: { readOnlyHint: true }, outputSchema: { type: 'object' }, title: 'X' })).toBe(
+      true,
+    );
+    for (const bad of [
+      null,
+      [],
+      { name: '' },
+      { name: 'x', inputSchema: [] },
+      { name: 'x', inputSchema: { properties: [] } },
+      { ...tool('x'), title: 1 },
+      { ...tool('x'), annotations: 'ro' },
+      { ...tool('x'), outputSchema: true },
+    ]) {
       expect(isWellFormedTool(bad)).toBe(false);
     }
   });

@@ -59,7 +59,9 @@ describe('an upstream that needs a value', () => {
     await expect(conn.listTools(5_000)).rejects.toMatchObject({ code: 'upstream_needs_value' });
     const info = conn.info();
     expect(info).toMatchObject({ status: 'needs-value', needs: ['BRAVE_API_KEY'] });
-    expect(info.lastError).toBe('Upstream "brave" needs a value: BRAVE_API_KEY. Fill it in on the Upstreams screen, or run `mws upstream set brave BRAVE_API_KEY`.');
+    expect(info.lastError).toBe(
+      'Upstream "brave" needs a value: BRAVE_API_KEY. Fill it in on the Upstreams screen, or run `mws upstream set brave BRAVE_API_KEY`.',
+    );
     expect(statusWord(info)).toBe('needs a value: BRAVE_API_KEY');
     expect(starts()).toBe(0); // never started on the placeholder
     expect((conn as unknown as { retryTimer?: unknown }).retryTimer).toBeUndefined();
@@ -83,7 +85,10 @@ describe('an upstream that needs a value', () => {
     await conn.listTools(5_000);
     stderr.write(`starting with key ${SECRET}\n`);
     await new Promise((r) => setImmediate(r));
-    const text = journal.entries().map((l) => l.text).join('\n');
+    const text = journal
+      .entries()
+      .map((l) => l.text)
+      .join('\n');
     expect(text).toContain('starting with key ••••');
     expect(text).not.toContain(SECRET);
   });
@@ -93,7 +98,10 @@ describe('an upstream that needs a value', () => {
     await secrets.set('upstreams.brave.inputs.BRAVE_API_KEY', SECRET);
     const { conn } = connection(secrets);
     await conn.listTools(5_000);
-    const err = await conn.callTool('search', {}, { timeoutMs: 5_000 }).then(() => undefined, (e: Error) => e);
+    const err = await conn.callTool('search', {}, { timeoutMs: 5_000 }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
     expect(err?.message).toContain('invalid subscription for key ••••');
     expect(err?.message).not.toContain(SECRET);
     // The stack was written with the first message: printed (mws's internal-error line), it must not quote it.
@@ -103,16 +111,54 @@ describe('an upstream that needs a value', () => {
 
   it('CLI notes and the tray say what to fill in, apart from what is down', () => {
     const rows = [
-      { vendor: 'brave', kind: 'stdio' as const, status: 'needs-value' as const, needs: ['BRAVE_API_KEY'], era: undefined, lastError: 'x', toolCount: 0, source: 'none' as const, config: { command: 'brave-mcp' } },
-      { vendor: 'mail', kind: 'http' as const, status: 'down' as const, era: undefined, lastError: 'ECONNREFUSED', toolCount: 3, source: 'file' as const, config: { url: 'http://127.0.0.1:9/mcp' } },
+      {
+        vendor: 'brave',
+        kind: 'stdio' as const,
+        status: 'needs-value' as const,
+        needs: ['BRAVE_API_KEY'],
+        era: undefined,
+        lastError: 'x',
+        toolCount: 0,
+        source: 'none' as const,
+        config: { command: 'brave-mcp' },
+      },
+      {
+        vendor: 'mail',
+        kind: 'http' as const,
+        status: 'down' as const,
+        era: undefined,
+        lastError: 'ECONNREFUSED',
+        toolCount: 3,
+        source: 'file' as const,
+        config: { url: 'http://127.0.0.1:9/mcp' },
+      },
     ];
-    expect(notServing(rows)).toEqual(['upstream "brave" needs a value: BRAVE_API_KEY (`mws upstream set brave BRAVE_API_KEY`)', 'upstream "mail" is down: Nothing answers at http://127.0.0.1:9/mcp. Check that the server is running and that the host and port are right (serving its last-good 3 tools).']);
-    const status = { url: 'http://127.0.0.1:4484', toolboxSize: 3, upstreams: rows, agents: [], demotionPaused: false, proxyPaused: false, pendingApprovals: 0, restartNeeded: false, editable: true } satisfies StatusView;
+    expect(notServing(rows)).toEqual([
+      'upstream "brave" needs a value: BRAVE_API_KEY (`mws upstream set brave BRAVE_API_KEY`)',
+      'upstream "mail" is down: Nothing answers at http://127.0.0.1:9/mcp. Check that the server is running and that the host and port are right (serving its last-good 3 tools).',
+    ]);
+    const status = {
+      url: 'http://127.0.0.1:4484',
+      toolboxSize: 3,
+      upstreams: rows,
+      agents: [],
+      demotionPaused: false,
+      proxyPaused: false,
+      pendingApprovals: 0,
+      restartNeeded: false,
+      editable: true,
+    } satisfies StatusView;
     const labels = buildTrayMenu(status).flatMap((m) => ('label' in m ? [m.label] : []));
     expect(labels).toContain('Upstreams: 0 of 2 upstreams up (down: mail)');
     expect(labels).toContain('Toolbox: 3 tools from 1 upstream · 4 meta-tools');
     expect(labels).toContain('brave needs a value: BRAVE_API_KEY…');
     const prefs = { notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false };
-    expect(notices([{ type: 'upstreamStatus', vendor: 'brave', status: 'needs-value' }], prefs, (id) => id)).toEqual([{ title: 'Upstream "brave" needs a value', body: expect.stringMatching(/Upstreams screen, or with `mws upstream set`/), open: '#/upstreams' }]);
+    expect(notices([{ type: 'upstreamStatus', vendor: 'brave', status: 'needs-value' }], prefs, (id) => id)).toEqual([
+      {
+        title: 'Upstream "brave" needs a value',
+        body: expect.stringMatching(/Upstreams screen, or with `mws upstream set`/),
+        open: '#/upstreams',
+      },
+    ]);
   });
 });

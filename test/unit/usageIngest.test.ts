@@ -57,7 +57,17 @@ describe('a backlog', () => {
   it('is read to its end in one read, in chunks that yield to other work', async () => {
     h = await setsHarness();
     // More than three chunks of calls.jsonl, written at once as a long-stopped app would find it.
-    const line = (i: number) => JSON.stringify({ ts: new Date(h.clock.now() - 1000 + (i % 1000)).toISOString(), agent: 'default', tool: i % 2 ? 'a' : 'b', via: 'direct', ok: true, ms: 1, client: 'c', session: `sess-${i % 500}` });
+    const line = (i: number) =>
+      JSON.stringify({
+        ts: new Date(h.clock.now() - 1000 + (i % 1000)).toISOString(),
+        agent: 'default',
+        tool: i % 2 ? 'a' : 'b',
+        via: 'direct',
+        ok: true,
+        ms: 1,
+        client: 'c',
+        session: `sess-${i % 500}`,
+      });
     const lines: string[] = [];
     let bytes = 0;
     for (let i = 0; bytes < 3.5 * TAIL_CHUNK_BYTES; i++) {
@@ -125,7 +135,7 @@ describe('a backlog of many calls', () => {
     ]);
   });
 
-  it('sets each member\'s last use to its latest call through a cycle', async () => {
+  it("sets each member's last use to its latest call through a cycle", async () => {
     h = await setsHarness();
     await h.sets.promote('default', 'a', 'v', 'agent');
     const t = h.clock.now();
@@ -142,7 +152,18 @@ describe('usage.json written in pieces', () => {
     const t = h.clock.now() - 3600_000;
     const lines: string[] = [];
     for (let i = 0; i < 6000; i++) {
-      lines.push(JSON.stringify({ ts: new Date(t + i * 100).toISOString(), agent: `agent-${i % 7}`, tool: `tool-${i % 900}`, via: 'direct', ok: i % 13 !== 0, ms: 1, client: 'c', session: `s${i % 40}` }));
+      lines.push(
+        JSON.stringify({
+          ts: new Date(t + i * 100).toISOString(),
+          agent: `agent-${i % 7}`,
+          tool: `tool-${i % 900}`,
+          via: 'direct',
+          ok: i % 13 !== 0,
+          ms: 1,
+          client: 'c',
+          session: `s${i % 40}`,
+        }),
+      );
       if (i % 50 === 0) lines.push(JSON.stringify({ ts: new Date(t + i * 100).toISOString(), agent: `agent-${i % 7}`, event: 'search' }));
     }
     writeFileSync(join(h.stateDir, 'calls.jsonl'), lines.join('\n') + '\n');
@@ -167,7 +188,9 @@ describe('rolled-up sessions', () => {
       for (let i = 0; i < MAX_SESSIONS_PER_TOOL; i++) await h.call('a', { session: `s${s++}`, at: day0 + d * DAY + i * 60_000 });
     }
     await h.sets.ingest(h.clock.now());
-    const keys = Object.keys(h.usage.usage('default').a!).filter((k) => k.startsWith('day:')).sort();
+    const keys = Object.keys(h.usage.usage('default').a!)
+      .filter((k) => k.startsWith('day:'))
+      .sort();
     const iso = (d: number) => `day:${new Date(day0 + d * DAY).toISOString().slice(0, 10)}`;
     expect(keys.length).toBeGreaterThan(0);
     for (const k of keys) expect([iso(0), iso(1), iso(2)]).toContain(k);
@@ -181,7 +204,10 @@ describe('the slicer', () => {
   it('carries one time budget across the steps that share it, so back-to-back steps do not add up', async () => {
     let now = 0;
     let pauses = 0;
-    const slicer = new Slicer(() => now, async () => void pauses++);
+    const slicer = new Slicer(
+      () => now,
+      async () => void pauses++,
+    );
     // Step one uses all but 2 ms of the budget.
     for (let i = 0; i < 64 * (INGEST_SLICE_MS - 2); i++) {
       if (i % 64 === 0) now += 1;

@@ -21,14 +21,20 @@ describe('argument validation', () => {
   });
 
   it('names allowed enum values and checks formats', () => {
-    expect(v.check(tb.get('calendar_respond_to_invite')!, { eventId: 'e', response: 'maybe' })).toMatch(/"accepted", "declined", "tentative"/);
+    expect(v.check(tb.get('calendar_respond_to_invite')!, { eventId: 'e', response: 'maybe' })).toMatch(
+      /"accepted", "declined", "tentative"/,
+    );
     expect(v.check(tb.get('calendar_list_events')!, { timeMin: 'next tuesday' })).toMatch(/timeMin/);
   });
 });
 
 describe('result scrubbing', () => {
   it('drops io.modelcontextprotocol/* keys from _meta and keeps the rest', () => {
-    expect(stripProtocolMeta({ content: [], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'x', version: '1' }, trace: 't' } })).toEqual({ content: [], _meta: { trace: 't' } });
-    expect(stripProtocolMeta({ content: [], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'x', version: '1' } } })).toEqual({ content: [] });
+    expect(
+      stripProtocolMeta({ content: [], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'x', version: '1' }, trace: 't' } }),
+    ).toEqual({ content: [], _meta: { trace: 't' } });
+    expect(stripProtocolMeta({ content: [], _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'x', version: '1' } } })).toEqual({
+      content: [],
+    });
   });
 });

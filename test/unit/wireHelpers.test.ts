@@ -16,7 +16,11 @@ describe('shared wire helpers', () => {
   });
 
   it('builds JSON-RPC errors with a null id, as body or Response', async () => {
-    expect(JSON.parse(jsonRpcErrorBody(-32700, 'Parse error.'))).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error.' } });
+    expect(JSON.parse(jsonRpcErrorBody(-32700, 'Parse error.'))).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error.' },
+    });
     const r = jsonRpcError(404, -32001, 'Session not found.');
     expect(r.status).toBe(404);
     expect(r.headers.get('content-type')).toBe('application/json');
@@ -26,7 +30,9 @@ describe('shared wire helpers', () => {
 
   it('says "no tool" one way, with what is known', () => {
     expect(noToolNamed('x', [])).toBe('No tool named "x".');
-    expect(noToolNamed('raed', ['read', 'reap'], { why: 'Its upstream "a" is down.', next: 'Use search_tools.' })).toBe('No tool named "raed". Its upstream "a" is down. Close matches: read, reap. Use search_tools.');
+    expect(noToolNamed('raed', ['read', 'reap'], { why: 'Its upstream "a" is down.', next: 'Use search_tools.' })).toBe(
+      'No tool named "raed". Its upstream "a" is down. Close matches: read, reap. Use search_tools.',
+    );
     expect(noToolNamed('t', [], { where: ' in the toolbox' })).toBe('No tool named "t" in the toolbox.');
   });
 });

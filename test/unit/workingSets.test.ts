@@ -11,7 +11,8 @@ import { readNewLines } from '../../src-main/core/usage/tail.js';
 let h: SetsHarness;
 afterEach(() => h?.close());
 
-const cycle = async (dryRun = false) => (await h.sets.cycle(h.clock.now(), { dryRun })).decisions.map((d) => `${d.agent}:${d.tool}:${d.action}:${d.cause}`);
+const cycle = async (dryRun = false) =>
+  (await h.sets.cycle(h.clock.now(), { dryRun })).decisions.map((d) => `${d.agent}:${d.tool}:${d.action}:${d.cause}`);
 
 describe('usage promotion', () => {
   it('promotes a tool with successful calls in minSessions distinct sessions within the window', async () => {
@@ -118,7 +119,14 @@ describe('the sweep through the manager', () => {
     h.clock.advance(22 * DAY);
     expect(await cycle()).toEqual(['default:b:demote:idle', 'default:c:demote:idle']);
     const hist = await h.sets.history('default');
-    expect(hist.map((e) => `${e.tool}:${e.action}:${e.cause}`)).toEqual(['a:promote:agent', 'b:promote:user', 'c:promote:agent', 'a:demote:cap', 'b:demote:idle', 'c:demote:idle']);
+    expect(hist.map((e) => `${e.tool}:${e.action}:${e.cause}`)).toEqual([
+      'a:promote:agent',
+      'b:promote:user',
+      'c:promote:agent',
+      'a:demote:cap',
+      'b:demote:idle',
+      'c:demote:idle',
+    ]);
   });
 
   it('skips an agent with a call in flight and decides at the next sweep', async () => {
@@ -173,7 +181,11 @@ describe('pins', () => {
     mkdirSync(skill, { recursive: true });
     writeFileSync(join(skill, 'SKILL.md'), '---\nname: deploy\nworking-set-pins: [d, e]\n---\n# Deploy\n');
     await h.close();
-    h = await setsHarness({ pinFiles: [join(h.stateDir, 'skills', '*', 'SKILL.md')], promote: { pinDecayDays: 10 } }, undefined, h.stateDir);
+    h = await setsHarness(
+      { pinFiles: [join(h.stateDir, 'skills', '*', 'SKILL.md')], promote: { pinDecayDays: 10 } },
+      undefined,
+      h.stateDir,
+    );
     expect(await cycle()).toEqual(['default:d:promote:pin', 'default:e:promote:pin']);
     h.clock.advance(8 * DAY);
     await h.call('d', { session: 'x' });
@@ -215,7 +227,17 @@ describe('pins', () => {
   });
 
   it('a hostile front matter (alias expansion, a huge block) costs little and pins nothing strange', () => {
-    const laughs = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`), 'working-set-pins: *i'].join('\n');
+    const laughs = [
+      'a: &a ["x","x","x","x","x","x","x","x","x","x"]',
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(10)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(',')}]`,
+      ),
+      'working-set-pins: *i',
+    ].join('\n');
     const t0 = performance.now();
     expect(pinsFromFrontMatter(`---\n${laughs}\n---\n`)).toEqual([]);
     expect(pinsFromFrontMatter(`---\n${'x: 1\n'.repeat(200_000)}working-set-pins: [a]\n---\n`)).toEqual([]);
@@ -284,10 +306,26 @@ describe('reading logs incrementally', () => {
     h = await setsHarness({ transcripts: [{ type: 'claude-code', root }] });
     mkdirSync(join(root, 'proj'), { recursive: true });
     const ts = new Date(h.clock.now()).toISOString();
-    const use = (id: string, name: string, sessionId: string, input: object = {}) => JSON.stringify({ type: 'assistant', sessionId, timestamp: ts, message: { content: [{ type: 'tool_use', id, name, input }] } });
-    const result = (id: string, isError = false) => JSON.stringify({ type: 'user', timestamp: ts, message: { content: [{ type: 'tool_result', tool_use_id: id, is_error: isError }] } });
-    writeFileSync(join(root, 'proj', 'one.jsonl'), [use('1', 'mcp__toolbox__b', 'S1'), result('1'), use('2', 'mcp__toolbox__c', 'S1'), result('2', true), use('3', 'mcp__other__b', 'S1'), result('3')].join('\n') + '\n');
-    writeFileSync(join(root, 'proj', 'two.jsonl'), [use('4', 'mcp__toolbox__call_tool', 'S2', { name: 'b' }), result('4'), use('5', 'mcp__toolbox__c', 'S2'), result('5')].join('\n') + '\n');
+    const use = (id: string, name: string, sessionId: string, input: object = {}) =>
+      JSON.stringify({ type: 'assistant', sessionId, timestamp: ts, message: { content: [{ type: 'tool_use', id, name, input }] } });
+    const result = (id: string, isError = false) =>
+      JSON.stringify({ type: 'user', timestamp: ts, message: { content: [{ type: 'tool_result', tool_use_id: id, is_error: isError }] } });
+    writeFileSync(
+      join(root, 'proj', 'one.jsonl'),
+      [
+        use('1', 'mcp__toolbox__b', 'S1'),
+        result('1'),
+        use('2', 'mcp__toolbox__c', 'S1'),
+        result('2', true),
+        use('3', 'mcp__other__b', 'S1'),
+        result('3'),
+      ].join('\n') + '\n',
+    );
+    writeFileSync(
+      join(root, 'proj', 'two.jsonl'),
+      [use('4', 'mcp__toolbox__call_tool', 'S2', { name: 'b' }), result('4'), use('5', 'mcp__toolbox__c', 'S2'), result('5')].join('\n') +
+        '\n',
+    );
     expect(await cycle()).toEqual(['default:b:promote:usage']);
     expect(parseTranscriptLine('not json', 'toolbox')).toEqual({ calls: [], results: [] });
   });

@@ -6,7 +6,10 @@ import { recentCalls, type ActivityEntry } from '../../core/usage/activity.js';
 import { table } from '../table.js';
 import type { Io } from '../output.js';
 
-export async function runActivity(io: Io, f: ConfigFlags & { agent: string | undefined; json: boolean; limit: number | undefined }): Promise<number> {
+export async function runActivity(
+  io: Io,
+  f: ConfigFlags & { agent: string | undefined; json: boolean; limit: number | undefined },
+): Promise<number> {
   const { config } = await cliConfig(f);
   const args = { ...(f.agent ? { agent: f.agent } : {}), ...(f.limit ? { limit: f.limit } : {}) };
   const held = await isRunning(config);
@@ -20,6 +23,11 @@ export async function runActivity(io: Io, f: ConfigFlags & { agent: string | und
     io.out(`No calls recorded yet${f.agent ? ` for agent "${f.agent}"` : ''}.`);
     return 0;
   }
-  io.out(table(['time', 'agent', 'tool', 'upstream', 'ms', 'result'], calls.map((c) => [c.ts.replace('T', ' ').slice(0, 19), c.agent, c.tool, c.upstream, Math.round(c.ms), c.ok ? 'ok' : 'error'])));
+  io.out(
+    table(
+      ['time', 'agent', 'tool', 'upstream', 'ms', 'result'],
+      calls.map((c) => [c.ts.replace('T', ' ').slice(0, 19), c.agent, c.tool, c.upstream, Math.round(c.ms), c.ok ? 'ok' : 'error']),
+    ),
+  );
   return 0;
 }

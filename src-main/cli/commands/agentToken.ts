@@ -13,8 +13,10 @@ export async function runAgentToken(io: Io, flags: { config: string | undefined;
   const loaded = await cliConfig({ config: flags.config });
   const r = await withControl(loaded.config, async ({ api, source }) => {
     if (source === 'running instance') return api.agentToken({ agent });
-    if (!loaded.config.agents.some((a) => a.id === agent)) throw new MwsError('agent_not_found', `No agent ${JSON.stringify(agent)} in ${loaded.path}.`);
-    if (!loaded.exists) throw new MwsError('usage', `There is no config file at ${loaded.path} to save the token in; run \`mws init\` first.`);
+    if (!loaded.config.agents.some((a) => a.id === agent))
+      throw new MwsError('agent_not_found', `No agent ${JSON.stringify(agent)} in ${loaded.path}.`);
+    if (!loaded.exists)
+      throw new MwsError('usage', `There is no config file at ${loaded.path} to save the token in; run \`mws init\` first.`);
     const token = newAgentToken();
     const editor = new ConfigEditor(loaded.path, loaded.raw, loaded.config.stateDir, async () => {});
     await editor.update((raw) => {
@@ -26,6 +28,8 @@ export async function runAgentToken(io: Io, flags: { config: string | undefined;
     });
     return { agent, token, header: `Authorization: Bearer ${token}` };
   });
-  io.out(`New token for agent "${r.agent}" (saved in the config; shown only now):\n  ${r.token}\nClients of this agent must send:\n  ${r.header}`);
+  io.out(
+    `New token for agent "${r.agent}" (saved in the config; shown only now):\n  ${r.token}\nClients of this agent must send:\n  ${r.header}`,
+  );
   return 0;
 }

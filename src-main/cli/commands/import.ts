@@ -20,7 +20,16 @@ import { printable, shellLine } from '../../core/printable.js';
 import { DEFAULT_PORT } from '../../core/config/schema.js';
 import type { Io } from '../output.js';
 
-export type ImportFlags = ConfigFlags & { file: string | undefined; from: string | undefined; only: string | undefined; dryRun: boolean; editClient: boolean; agent: string | undefined; json: boolean; as?: string | undefined };
+export type ImportFlags = ConfigFlags & {
+  file: string | undefined;
+  from: string | undefined;
+  only: string | undefined;
+  dryRun: boolean;
+  editClient: boolean;
+  agent: string | undefined;
+  json: boolean;
+  as?: string | undefined;
+};
 
 type Importer = Pick<ControlApi, 'importScan' | 'importServers'> & { live: boolean };
 
@@ -48,9 +57,24 @@ async function importer(f: ImportFlags): Promise<Importer> {
   return {
     live: false,
     ...controlClient({
-      importScan: (a) => scanImports(a, {}, { self: { serverName: loaded.config.serverName, ports: [loaded.config.listen.port, DEFAULT_PORT] }, upstreams: (editor.current().upstreams ?? {}) as Record<string, unknown> }),
+      importScan: (a) =>
+        scanImports(
+          a,
+          {},
+          {
+            self: { serverName: loaded.config.serverName, ports: [loaded.config.listen.port, DEFAULT_PORT] },
+            upstreams: (editor.current().upstreams ?? {}) as Record<string, unknown>,
+          },
+        ),
       importServers: (a) =>
-        importOffline(a, { config: loaded.config, editor, configPath: loaded.path, agentUrl: (id) => `${baseUrl(loaded.config)}/mcp${id === 'default' ? '' : `/${id}`}`, now: Date.now, secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger) }),
+        importOffline(a, {
+          config: loaded.config,
+          editor,
+          configPath: loaded.path,
+          agentUrl: (id) => `${baseUrl(loaded.config)}/mcp${id === 'default' ? '' : `/${id}`}`,
+          now: Date.now,
+          secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger),
+        }),
     }),
   };
 }
@@ -61,7 +85,11 @@ async function importer(f: ImportFlags): Promise<Importer> {
  */
 export async function importOffline(a: ApplyArgs, parts: ApplyParts, lockWaitMs?: number): Promise<ImportResult> {
   if (a.dryRun) return applyImport(a, parts);
-  const lock = await StateLock.acquire(parts.config.stateDir, { command: 'mws import', ...(lockWaitMs === undefined ? {} : { waitMs: lockWaitMs }) }, silentLogger);
+  const lock = await StateLock.acquire(
+    parts.config.stateDir,
+    { command: 'mws import', ...(lockWaitMs === undefined ? {} : { waitMs: lockWaitMs }) },
+    silentLogger,
+  );
   try {
     return await applyImport(a, parts);
   } finally {
@@ -76,14 +104,23 @@ export function sourcesTable(sources: ImportSource[]): string {
     if (s.error) lines.push(`  cannot read it: ${printable(s.error)}`);
     else if (!s.servers.length) lines.push('  no servers');
     else {
-      lines.push(table(['  name', 'kind', 'command or URL', 'env / headers (names only)'], s.servers.map((x) => [
-        `  ${printable(x.name)}${x.vendor !== x.name ? ` → ${x.vendor}` : ''}`,
-        x.kind,
-        printable(x.url ?? [x.command, ...x.args].filter(Boolean).join(' ')),
-        printable([...x.envNames, ...x.headerNames.map((h) => `${h} (header)`)].join(', ')) || '—',
-      ])));
+      lines.push(
+        table(
+          ['  name', 'kind', 'command or URL', 'env / headers (names only)'],
+          s.servers.map((x) => [
+            `  ${printable(x.name)}${x.vendor !== x.name ? ` → ${x.vendor}` : ''}`,
+            x.kind,
+            printable(x.url ?? [x.command, ...x.args].filter(Boolean).join(' ')),
+            printable([...x.envNames, ...x.headerNames.map((h) => `${h} (header)`)].join(', ')) || '—',
+          ]),
+        ),
+      );
       for (const x of s.servers) for (const n of x.notes) lines.push(`  note: ${printable(x.name)}: ${printable(n)}.`);
-      for (const x of s.servers) if (x.blocked) lines.push(`  not offered: ${printable(x.name)}: ${printable(x.blocked.reason)}${x.blocked.suggested ? ` (to import it too: --as ${shellArg(`${x.name}=${x.blocked.suggested}`)})` : ''}.`);
+      for (const x of s.servers)
+        if (x.blocked)
+          lines.push(
+            `  not offered: ${printable(x.name)}: ${printable(x.blocked.reason)}${x.blocked.suggested ? ` (to import it too: --as ${shellArg(`${x.name}=${x.blocked.suggested}`)})` : ''}.`,
+          );
     }
     lines.push('');
   }
@@ -96,12 +133,16 @@ const shellArg = (w: string) => shellLine([w]) ?? printable(w);
 function resultText(r: ImportResult, live: boolean): string {
   const lines: string[] = [];
   const verb = r.dryRun ? 'Would add' : 'Added';
-  if (r.added.length) lines.push(`${verb} ${plural(r.added.length, 'upstream')} from ${tilde(r.file)}: ${r.added.map((a) => (a.name === a.vendor ? a.vendor : `${printable(a.name)} as ${a.vendor}`)).join(', ')}.`);
+  if (r.added.length)
+    lines.push(
+      `${verb} ${plural(r.added.length, 'upstream')} from ${tilde(r.file)}: ${r.added.map((a) => (a.name === a.vendor ? a.vendor : `${printable(a.name)} as ${a.vendor}`)).join(', ')}.`,
+    );
   else lines.push(`Nothing to add from ${tilde(r.file)}.`);
   for (const v of r.replaced ?? []) lines.push(`  ${r.dryRun ? 'would replace' : 'replaced'} the sample "${v}" that mws init wrote.`);
   for (const s of r.skipped) lines.push(`  skipped ${printable(s.name)}: ${printable(s.reason)}.`);
   if (r.backup) lines.push(`Your Working Set config was backed up to ${tilde(r.backup)} first.`);
-  if (!r.dryRun && r.added.length) lines.push(live ? 'The running instance serves them now.' : 'They are served from the next `mws serve`.');
+  if (!r.dryRun && r.added.length)
+    lines.push(live ? 'The running instance serves them now.' : 'They are served from the next `mws serve`.');
   if (r.secretsStored?.length) lines.push(`Their secret values went to the secret store, not config.json: ${r.secretsStored.join(', ')}.`);
   if (!r.added.length) return lines.join('\n');
   const e = r.clientEdit;
@@ -109,16 +150,25 @@ function resultText(r: ImportResult, live: boolean): string {
   if (r.clientBackup) lines.push(`Done: ${tilde(e.file)} was rewritten; the old one is ${tilde(r.clientBackup)}.`);
   else if (!e.editable) return lines.join('\n');
   else if (e.commands.length) lines.push('Run:', ...e.commands.map((c) => `  ${c}`));
-  else lines.push(`${tilde(e.file)} should then read (or pass --edit-client to have it rewritten, with a backup):`, '', shown(e.text.trimEnd()));
+  else
+    lines.push(
+      `${tilde(e.file)} should then read (or pass --edit-client to have it rewritten, with a backup):`,
+      '',
+      shown(e.text.trimEnd()),
+    );
   return lines.join('\n');
 }
 
 /** `--as old=new,old2=new2`: the client's name of a server → the upstream name it gets here. */
 function parseAs(v: string | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const pair of (v ?? '').split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const pair of (v ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     const i = pair.lastIndexOf('=');
-    if (i <= 0 || i === pair.length - 1) throw new MwsError('usage', `--as takes NAME=NEW pairs, comma-separated (got "${printable(pair)}"): e.g. --as memory=memory-work.`);
+    if (i <= 0 || i === pair.length - 1)
+      throw new MwsError('usage', `--as takes NAME=NEW pairs, comma-separated (got "${printable(pair)}"): e.g. --as memory=memory-work.`);
     out[pair.slice(0, i)] = pair.slice(i + 1);
   }
   return out;
@@ -140,22 +190,48 @@ export async function runImport(io: Io, f: ImportFlags): Promise<number> {
     }
     io.out(sourcesTable(sources));
     io.out('');
-    io.out('To add them: mws import --from CLIENT (one of claude-desktop, claude-code, cursor, vscode, codex) or mws import FILE; --dry-run shows the change first.');
+    io.out(
+      'To add them: mws import --from CLIENT (one of claude-desktop, claude-code, cursor, vscode, codex) or mws import FILE; --dry-run shows the change first.',
+    );
     return 0;
   }
-  if (!withServers.length) throw new MwsError('usage', f.file ? `${f.file} lists no MCP servers.` : `No ${f.from} config with servers was found on this machine; name the file: mws import FILE`);
-  const names = f.only?.split(',').map((x) => x.trim()).filter(Boolean);
+  if (!withServers.length)
+    throw new MwsError(
+      'usage',
+      f.file
+        ? `${f.file} lists no MCP servers.`
+        : `No ${f.from} config with servers was found on this machine; name the file: mws import FILE`,
+    );
+  const names = f.only
+    ?.split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const renames = parseAs(f.as);
   const results: ImportResult[] = [];
   for (const s of withServers) {
     const mine = names ? s.servers.filter((x) => names.includes(x.name)).map((x) => x.name) : undefined;
     if (mine && !mine.length) continue;
     const as = Object.fromEntries(Object.entries(renames).filter(([n]) => s.servers.some((x) => x.name === n)));
-    results.push(await imp.importServers({ file: s.file, ...(mine ? { names: mine } : {}), dryRun: f.dryRun, writeClient: f.editClient, projectDir, ...(f.agent ? { agent: f.agent } : {}), ...(Object.keys(as).length ? { as } : {}) }));
+    results.push(
+      await imp.importServers({
+        file: s.file,
+        ...(mine ? { names: mine } : {}),
+        dryRun: f.dryRun,
+        writeClient: f.editClient,
+        projectDir,
+        ...(f.agent ? { agent: f.agent } : {}),
+        ...(Object.keys(as).length ? { as } : {}),
+      }),
+    );
   }
-  if (names && !results.length) throw new MwsError('usage', `No server named ${names.map(printable).join(', ')} was found; \`mws import\` lists what there is.`);
+  if (names && !results.length)
+    throw new MwsError('usage', `No server named ${names.map(printable).join(', ')} was found; \`mws import\` lists what there is.`);
   const unmatched = Object.keys(renames).filter((n) => !withServers.some((x) => x.servers.some((y) => y.name === n)));
-  if (unmatched.length) throw new MwsError('usage', `--as names ${unmatched.map((n) => `"${printable(n)}"`).join(', ')}, but no file read here has a server of that name; \`mws import\` lists what there is.`);
+  if (unmatched.length)
+    throw new MwsError(
+      'usage',
+      `--as names ${unmatched.map((n) => `"${printable(n)}"`).join(', ')}, but no file read here has a server of that name; \`mws import\` lists what there is.`,
+    );
   if (f.json) io.out(JSON.stringify({ sources: withServers, results }));
   else {
     io.out(sourcesTable(withServers));

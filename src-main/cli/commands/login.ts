@@ -39,12 +39,13 @@ async function openBrowser(url: string, io: Io): Promise<void> {
 export async function runLogin(io: Io, f: LoginFlags): Promise<number> {
   const vendor = vendorOf(f.vendor, 'login');
   const { config } = await cliConfig(f);
-  if (!(vendor in config.upstreams)) throw new MwsError('not_found', `No upstream "${vendor}" in the config. Known: ${Object.keys(config.upstreams).join(', ') || 'none'}.`);
+  if (!(vendor in config.upstreams))
+    throw new MwsError('not_found', `No upstream "${vendor}" in the config. Known: ${Object.keys(config.upstreams).join(', ') || 'none'}.`);
   const c = await openControl(config, 'mws login', { listen: true });
   try {
     const first = await c.api.signIn({ vendor });
-    if (first.status === 'signed-in') return io.out(`Already signed in to "${vendor}". \`mws logout ${vendor}\` signs out.`), 0;
-    if (first.status === 'not-needed') return io.out(`"${vendor}" answers without signing in; nothing to do.`), 0;
+    if (first.status === 'signed-in') return (io.out(`Already signed in to "${vendor}". \`mws logout ${vendor}\` signs out.`), 0);
+    if (first.status === 'not-needed') return (io.out(`"${vendor}" answers without signing in; nothing to do.`), 0);
     io.out(`Sign in to "${vendor}" in your browser:\n\n  ${first.url}\n`);
     if (f.browser && hasBrowser()) await openBrowser(first.url!, io);
     io.out(`Waiting for the sign-in to finish (up to ${Math.round((f.waitMs ?? LOGIN_WAIT_MS) / 60_000)} min; Ctrl-C to give up)…`);
@@ -63,9 +64,18 @@ async function waitSignedIn(api: ControlApi, vendor: string, ms: number): Promis
     const u = (await api.status({})).upstreams.find((x) => x.vendor === vendor);
     if (u?.status === 'up' && u.auth?.signedIn) return u.auth.account;
     if (u && u.status === 'needs-sign-in' && u.auth && !u.auth.waiting) {
-      throw new MwsError('upstream_needs_sign_in', `The sign-in to "${vendor}" did not complete (${u.lastError ?? 'the link was used or refused'}). Run \`mws login ${vendor}\` again.`, { vendor });
+      throw new MwsError(
+        'upstream_needs_sign_in',
+        `The sign-in to "${vendor}" did not complete (${u.lastError ?? 'the link was used or refused'}). Run \`mws login ${vendor}\` again.`,
+        { vendor },
+      );
     }
-    if (Date.now() >= end) throw new MwsError('upstream_needs_sign_in', `No sign-in to "${vendor}" came back within ${Math.round(ms / 1000)} s. Run \`mws login ${vendor}\` again.`, { vendor });
+    if (Date.now() >= end)
+      throw new MwsError(
+        'upstream_needs_sign_in',
+        `No sign-in to "${vendor}" came back within ${Math.round(ms / 1000)} s. Run \`mws login ${vendor}\` again.`,
+        { vendor },
+      );
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
@@ -76,7 +86,11 @@ export async function runLogout(io: Io, f: ConfigFlags & { vendor: string | unde
   const c = await openControl(config, 'mws logout');
   try {
     const r = await c.api.signOut({ vendor });
-    io.out(r.revoked ? `Signed out of "${vendor}"; the server revoked the tokens.` : `Signed out of "${vendor}"; the tokens were forgotten here (the server offers no revocation, or did not answer).`);
+    io.out(
+      r.revoked
+        ? `Signed out of "${vendor}"; the server revoked the tokens.`
+        : `Signed out of "${vendor}"; the tokens were forgotten here (the server offers no revocation, or did not answer).`,
+    );
     return 0;
   } finally {
     await c.close();

@@ -8,7 +8,13 @@ import { brief, kindOf, plural, table } from '../table.js';
 import type { Io } from '../output.js';
 import { notServing } from '../upstreamNotes.js';
 
-export type SearchFlags = ConfigFlags & { query: string | undefined; agent: string | undefined; json: boolean; limit: number | undefined; explain?: boolean };
+export type SearchFlags = ConfigFlags & {
+  query: string | undefined;
+  agent: string | undefined;
+  json: boolean;
+  limit: number | undefined;
+  explain?: boolean;
+};
 
 type Hit = { name: string; promoted?: boolean; readOnlyHint?: boolean; destructiveHint?: boolean; description?: string };
 type Reply = { results?: Hit[]; catalog?: Record<string, string[]>; message?: string; more?: string; total?: number; backend?: string };
@@ -22,7 +28,13 @@ export function searchTable(reply: Reply): string {
   }
   const hits = reply.results ?? [];
   if (reply.backend) lines.push(`Backend ${reply.backend}: ${plural(reply.total ?? hits.length, 'tool')}.`);
-  if (hits.length) lines.push(table(['#', 'tool', 'kind', 'listed', 'description'], hits.map((h, i) => [i + 1, h.name, kindOf(h), h.promoted ? 'yes' : '', brief(h.description)])));
+  if (hits.length)
+    lines.push(
+      table(
+        ['#', 'tool', 'kind', 'listed', 'description'],
+        hits.map((h, i) => [i + 1, h.name, kindOf(h), h.promoted ? 'yes' : '', brief(h.description)]),
+      ),
+    );
   if (reply.message) lines.push(reply.message);
   if (reply.more) lines.push(reply.more);
   return lines.join('\n');
@@ -35,19 +47,37 @@ export async function runSearch(io: Io, flags: SearchFlags): Promise<number> {
     // Run here (no instance), the model reads the tools now (from the state folder's cache when a serve
     // left one), so the answer is the one a running instance gives once it has; bounded, else by words.
     if (source !== 'running instance' && flags.query) await modelReady(api);
-    const { text, bytes, explain } = await api.search({ agent, ...(flags.query ? { query: flags.query } : {}), ...(flags.limit ? { limit: flags.limit } : {}), ...(flags.explain ? { explain: true } : {}) });
+    const { text, bytes, explain } = await api.search({
+      agent,
+      ...(flags.query ? { query: flags.query } : {}),
+      ...(flags.limit ? { limit: flags.limit } : {}),
+      ...(flags.explain ? { explain: true } : {}),
+    });
     if (flags.json) {
-      io.out(JSON.stringify({ agent, query: flags.query ?? '', source, bytes, reply: JSON.parse(text) as unknown, ...(explain ? { explain } : {}) }));
+      io.out(
+        JSON.stringify({
+          agent,
+          query: flags.query ?? '',
+          source,
+          bytes,
+          reply: JSON.parse(text) as unknown,
+          ...(explain ? { explain } : {}),
+        }),
+      );
     } else if (flags.explain && explain) {
       // One line per hit: its score, then each query word and the fields it matched (learned words included).
       for (const [i, h] of explain.entries()) {
         io.out(`${String(i + 1).padStart(2)}. ${h.tool}  (score ${h.score})`);
         for (const m of h.matches) io.out(`      ${m.word}${m.via === 'word' ? '' : ` (${m.via})`}: ${m.fields.join(', ')}`);
       }
-      io.err(`(${explain.length} hits explained, from ${source === 'running instance' ? 'the running instance' : 'the configured upstreams'})`);
+      io.err(
+        `(${explain.length} hits explained, from ${source === 'running instance' ? 'the running instance' : 'the configured upstreams'})`,
+      );
     } else {
       io.out(searchTable(JSON.parse(text) as Reply));
-      io.err(`(the model's reply is ${bytes} bytes; from ${source === 'running instance' ? 'the running instance' : 'the configured upstreams'}; --json prints it)`);
+      io.err(
+        `(the model's reply is ${bytes} bytes; from ${source === 'running instance' ? 'the running instance' : 'the configured upstreams'}; --json prints it)`,
+      );
       for (const line of notServing(await api.upstreams({}))) io.err(line);
     }
     return 0;

@@ -21,16 +21,29 @@ type Sub = {
 };
 
 const need = (c: Control | undefined, what: string): Control => {
-  if (c?.source !== 'running instance') throw new MwsError('usage', `No instance is running, so there is ${what}; start one with \`mws serve\` (or open the app).`);
+  if (c?.source !== 'running instance')
+    throw new MwsError('usage', `No instance is running, so there is ${what}; start one with \`mws serve\` (or open the app).`);
   return c;
 };
 
-async function setEnabled(io: Io, name: string, enabled: boolean, f: UpstreamFlags, loaded: LoadedConfig, c: Control | undefined): Promise<number> {
+async function setEnabled(
+  io: Io,
+  name: string,
+  enabled: boolean,
+  f: UpstreamFlags,
+  loaded: LoadedConfig,
+  c: Control | undefined,
+): Promise<number> {
   if (c?.source === 'running instance') {
     const rows = await c.api.setUpstreamEnabled({ vendor: name, enabled });
     const row = rows.find((r) => r.vendor === name);
     if (f.json) io.out(JSON.stringify(row ?? null));
-    else io.out(enabled ? `Turned "${name}" on; it is ${row?.status ?? 'starting'}.` : `Turned "${name}" off: it is stopped and its tools are out of every list and search. \`mws upstream enable ${name}\` turns it back on.`);
+    else
+      io.out(
+        enabled
+          ? `Turned "${name}" on; it is ${row?.status ?? 'starting'}.`
+          : `Turned "${name}" off: it is stopped and its tools are out of every list and search. \`mws upstream enable ${name}\` turns it back on.`,
+      );
     return 0;
   }
   if (!(name in loaded.config.upstreams)) throw new MwsError('not_found', `No upstream "${name}" in ${loaded.path}.`);
@@ -43,22 +56,35 @@ async function setEnabled(io: Io, name: string, enabled: boolean, f: UpstreamFla
 
 export const UPSTREAM_SUBCOMMANDS: Record<string, Sub> = {
   enable: { usage: 'mws upstream enable NAME     turn it back on', run: (io, n, f, l, c) => setEnabled(io, n, true, f, l, c) },
-  disable: { usage: 'mws upstream disable NAME    turn it off without removing it (its tools leave every list and search)', run: (io, n, f, l, c) => setEnabled(io, n, false, f, l, c) },
+  disable: {
+    usage: 'mws upstream disable NAME    turn it off without removing it (its tools leave every list and search)',
+    run: (io, n, f, l, c) => setEnabled(io, n, false, f, l, c),
+  },
   restart: {
     usage: 'mws upstream restart NAME    restart its process (stdio) or reconnect (HTTP)',
     run: async (io, name, f, _l, c) => {
       const rows = await need(c, 'nothing to restart').api.restartUpstream({ vendor: name });
       const row = rows.find((r) => r.vendor === name);
       // A failure in the window's words (shared/errorWords.ts), as `mws report` says it.
-      const target = row && 'url' in row.config ? { url: row.config.url } : row && 'command' in row.config ? { command: row.config.command } : {};
-      io.out(f.json ? JSON.stringify(row ?? null) : printable(`Restarted "${name}": it is ${row ? statusWord(row) : 'starting'}${row?.status === 'up' ? ` with ${plural(row.toolCount, 'tool')}` : row?.lastError ? `: ${upstreamFailure(row.lastError, target).replace(/\.$/, '')}` : ''}.`));
+      const target =
+        row && 'url' in row.config ? { url: row.config.url } : row && 'command' in row.config ? { command: row.config.command } : {};
+      io.out(
+        f.json
+          ? JSON.stringify(row ?? null)
+          : printable(
+              `Restarted "${name}": it is ${row ? statusWord(row) : 'starting'}${row?.status === 'up' ? ` with ${plural(row.toolCount, 'tool')}` : row?.lastError ? `: ${upstreamFailure(row.lastError, target).replace(/\.$/, '')}` : ''}.`,
+            ),
+      );
       return 0;
     },
   },
   log: {
     usage: 'mws upstream log NAME [--lines N]   its last stderr lines and connection events',
     run: async (io, name, f, _l, c) => {
-      const v = await need(c, 'no log to show (the log is kept by the running instance)').api.upstreamLog({ vendor: name, ...(f.lines ? { lines: f.lines } : {}) });
+      const v = await need(c, 'no log to show (the log is kept by the running instance)').api.upstreamLog({
+        vendor: name,
+        ...(f.lines ? { lines: f.lines } : {}),
+      });
       if (f.json) {
         io.out(JSON.stringify(v));
         return 0;
@@ -79,13 +105,20 @@ export async function runUpstream(io: Io, f: UpstreamFlags): Promise<number> {
   const [sub, name, ...extra] = f.rest;
   const names = Object.keys(UPSTREAM_SUBCOMMANDS);
   const spec = sub !== undefined && Object.hasOwn(UPSTREAM_SUBCOMMANDS, sub) ? UPSTREAM_SUBCOMMANDS[sub]! : undefined;
-  if (!spec) throw new MwsError('usage', `${sub ? `mws upstream has no "${sub}"` : 'mws upstream needs what to do'}: one of ${[...names, 'set'].join(', ')}, then the upstream's name (e.g. \`mws upstream log github\`).`);
+  if (!spec)
+    throw new MwsError(
+      'usage',
+      `${sub ? `mws upstream has no "${sub}"` : 'mws upstream needs what to do'}: one of ${[...names, 'set'].join(', ')}, then the upstream's name (e.g. \`mws upstream log github\`).`,
+    );
   if (!name) throw new MwsError('usage', `Name the upstream: \`${spec.usage.split(/\s{2,}/)[0]}\`.`);
   if (extra.length) throw new MwsError('usage', `mws upstream ${sub} takes one name (also got ${extra.map((e) => `"${e}"`).join(' ')}).`);
   const loaded = await cliConfig(f);
   if (!(name in loaded.config.upstreams)) {
     const known = Object.keys(loaded.config.upstreams);
-    throw new MwsError('not_found', `No upstream "${name}" in ${loaded.path}.${known.length ? ` The upstreams are: ${known.join(', ')}.` : ' There are none yet.'}`);
+    throw new MwsError(
+      'not_found',
+      `No upstream "${name}" in ${loaded.path}.${known.length ? ` The upstreams are: ${known.join(', ')}.` : ' There are none yet.'}`,
+    );
   }
   // Turning one off or on needs no instance: without one, the file is edited and nothing is started;
   // restart and log need one, and say so without starting every upstream first.

@@ -31,10 +31,13 @@ async function readStdin(): Promise<string> {
   let size = 0;
   for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_VALUE_BYTES) throw new MwsError('usage', `The value on stdin is longer than ${MAX_VALUE_BYTES} bytes; a value is a token or a key, not a file.`);
+    if (size > MAX_VALUE_BYTES)
+      throw new MwsError('usage', `The value on stdin is longer than ${MAX_VALUE_BYTES} bytes; a value is a token or a key, not a file.`);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** Asks on the terminal with echo off (raw mode); Ctrl-C cancels. */
@@ -55,8 +58,8 @@ function askHidden(question: string): Promise<string> {
     };
     const onData = (chunk: string) => {
       for (const ch of chunk) {
-        if (ch === '\r' || ch === '\n' || ch === '\u0004') return finish(), resolve(value);
-        if (ch === '\u0003') return finish(), reject(new MwsError('usage', 'Cancelled; nothing was saved.'));
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') return (finish(), resolve(value));
+        if (ch === '\u0003') return (finish(), reject(new MwsError('usage', 'Cancelled; nothing was saved.')));
         if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
         else value += ch;
       }
@@ -69,11 +72,15 @@ async function readValue(vendor: string, key: string, src: ValueSource): Promise
   if (src.value !== undefined) {
     if (src.stdin) throw new MwsError('usage', 'Give the value on the command line or with --stdin, not both.');
     if (isSecretName(key)) {
-      throw new MwsError('usage', `"${key}" looks like a secret, and a value on the command line shows in \`ps\` and in your shell history. Run \`mws upstream set ${vendor} ${key}\` to be asked for it, or pipe it in with --stdin.`);
+      throw new MwsError(
+        'usage',
+        `"${key}" looks like a secret, and a value on the command line shows in \`ps\` and in your shell history. Run \`mws upstream set ${vendor} ${key}\` to be asked for it, or pipe it in with --stdin.`,
+      );
     }
     return src.value;
   }
-  const value = src.stdin || !process.stdin.isTTY ? await readStdin() : await askHidden(`Value of ${key} for upstream "${vendor}" (not shown): `);
+  const value =
+    src.stdin || !process.stdin.isTTY ? await readStdin() : await askHidden(`Value of ${key} for upstream "${vendor}" (not shown): `);
   if (!value) throw new MwsError('usage', 'The value is empty; nothing was saved.');
   return value;
 }
@@ -91,24 +98,50 @@ async function withValues<T>(loaded: LoadedConfig, command: string, fn: (m: Valu
   try {
     const editor = new ConfigEditor(loaded.exists ? loaded.path : undefined, loaded.raw, loaded.config.stateDir, async () => {});
     // Checked against the same schemas as a running instance's /control: the files get only what it would take.
-    return await fn(controlClient(valuesControl({ config: loaded.config, editor, catalog: { reconnect: async () => {}, statuses: () => [] }, secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger) })), false);
+    return await fn(
+      controlClient(
+        valuesControl({
+          config: loaded.config,
+          editor,
+          catalog: { reconnect: async () => {}, statuses: () => [] },
+          secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger),
+        }),
+      ),
+      false,
+    );
   } finally {
     await lock.release();
   }
 }
 
-export async function runUpstreamSet(io: Io, f: { config: string | undefined; vendor: string | undefined; key: string | undefined } & ValueSource): Promise<number> {
+export async function runUpstreamSet(
+  io: Io,
+  f: { config: string | undefined; vendor: string | undefined; key: string | undefined } & ValueSource,
+): Promise<number> {
   const { vendor, key } = f;
-  if (!vendor || !key) throw new MwsError('usage', 'Usage: `mws upstream set NAME KEY` (asked without echo), `… KEY --stdin` (piped), or `… KEY VALUE` for a value that is not a secret.');
+  if (!vendor || !key)
+    throw new MwsError(
+      'usage',
+      'Usage: `mws upstream set NAME KEY` (asked without echo), `… KEY --stdin` (piped), or `… KEY VALUE` for a value that is not a secret.',
+    );
   const loaded = await cliConfig({ config: f.config });
   if (!Object.hasOwn(loaded.config.upstreams, vendor)) {
-    throw new MwsError('not_found', `No upstream "${vendor}" in ${loaded.path}; the configured ones are ${Object.keys(loaded.config.upstreams).join(', ') || 'none'}.`);
+    throw new MwsError(
+      'not_found',
+      `No upstream "${vendor}" in ${loaded.path}; the configured ones are ${Object.keys(loaded.config.upstreams).join(', ') || 'none'}.`,
+    );
   }
   const value = await readValue(vendor, key, f);
-  const r = await withValues(loaded, 'mws upstream set', async (m, running) => ({ ...(await m.setUpstreamValue({ vendor, key, value })), running }));
+  const r = await withValues(loaded, 'mws upstream set', async (m, running) => ({
+    ...(await m.setUpstreamValue({ vendor, key, value })),
+    running,
+  }));
   io.out(`Saved ${key} for upstream "${vendor}" in the secret store (${r.secret}); config.json holds no value.`);
   if (!r.running) io.out('No instance is running: it is used when Working Set starts.');
-  else io.out(`Upstream "${vendor}" is ${statusWord(r)}${r.status !== 'up' && r.lastError && r.status !== 'needs-value' ? `: ${r.lastError}` : ''}.`);
+  else
+    io.out(
+      `Upstream "${vendor}" is ${statusWord(r)}${r.status !== 'up' && r.lastError && r.status !== 'needs-value' ? `: ${r.lastError}` : ''}.`,
+    );
   return 0;
 }
 
@@ -140,15 +173,25 @@ export async function runSecrets(io: Io, f: { config: string | undefined; action
     if (action === 'list') {
       const { names } = await m.secretNames({});
       if (f.json) io.out(JSON.stringify({ names }, null, 2));
-      else io.out(names.length ? `The secret store holds (names only):\n${names.map((n) => `  ${n}`).join('\n')}` : 'The secret store is empty.');
+      else
+        io.out(
+          names.length ? `The secret store holds (names only):\n${names.map((n) => `  ${n}`).join('\n')}` : 'The secret store is empty.',
+        );
       return 0;
     }
     const { moved } = await m.migrateSecrets({});
     const backups = loaded.exists ? await backupsWithSecrets(loaded.path) : [];
     if (f.json) io.out(JSON.stringify({ moved, backupsWithSecrets: backups }, null, 2));
     else {
-      io.out(moved.length ? `Moved ${moved.length} secret value(s) out of ${loaded.path} into the secret store; the file now names them as \${secret:…}:\n${moved.map((n) => `  ${n}`).join('\n')}` : `${loaded.path} holds no plain-text secret header or env values.`);
-      if (backups.length) io.out(`These backups of it still hold plain-text secret values; delete them once you no longer need them:\n${backups.map((b) => `  ${b}`).join('\n')}`);
+      io.out(
+        moved.length
+          ? `Moved ${moved.length} secret value(s) out of ${loaded.path} into the secret store; the file now names them as \${secret:…}:\n${moved.map((n) => `  ${n}`).join('\n')}`
+          : `${loaded.path} holds no plain-text secret header or env values.`,
+      );
+      if (backups.length)
+        io.out(
+          `These backups of it still hold plain-text secret values; delete them once you no longer need them:\n${backups.map((b) => `  ${b}`).join('\n')}`,
+        );
     }
     return 0;
   });

@@ -9,10 +9,21 @@ import type { Io } from '../output.js';
 
 type Common = ConfigFlags & { agent: string | undefined; json: boolean };
 
-const CAUSE: Record<string, string> = { agent: 'the agent asked', user: 'you', usage: 'usage', pin: 'a pin', idle: 'unused past the idle window', cap: 'over the cap', revoked: 'its upstream is gone or refused access' };
+const CAUSE: Record<string, string> = {
+  agent: 'the agent asked',
+  user: 'you',
+  usage: 'usage',
+  pin: 'a pin',
+  idle: 'unused past the idle window',
+  cap: 'over the cap',
+  revoked: 'its upstream is gone or refused access',
+};
 
 function decisionsTable(decisions: Decision[]): string {
-  return table(['agent', 'tool', 'action', 'why'], decisions.map((d) => [d.agent, d.tool, d.action, CAUSE[d.cause] ?? d.cause]));
+  return table(
+    ['agent', 'tool', 'action', 'why'],
+    decisions.map((d) => [d.agent, d.tool, d.action, CAUSE[d.cause] ?? d.cause]),
+  );
 }
 
 /** `mws promote TOOL --agent A`. */
@@ -21,7 +32,13 @@ export async function runPromote(io: Io, f: Common & { tool: string }): Promise<
   const agent = f.agent ?? DEFAULT_AGENT_ID;
   return withControl(config, async ({ api }) => {
     const r = await api.promote({ agent, tool: f.tool });
-    io.out(f.json ? JSON.stringify(r) : r.changed ? `Promoted ${r.tool} for ${agent}; its list now has ${plural(r.size, 'tool')}.` : `${r.tool} was already in ${agent}'s list (${plural(r.size, 'tool')}).`);
+    io.out(
+      f.json
+        ? JSON.stringify(r)
+        : r.changed
+          ? `Promoted ${r.tool} for ${agent}; its list now has ${plural(r.size, 'tool')}.`
+          : `${r.tool} was already in ${agent}'s list (${plural(r.size, 'tool')}).`,
+    );
     return 0;
   });
 }
@@ -32,7 +49,13 @@ export async function runDemote(io: Io, f: Common & { tool: string | undefined }
   const agent = f.agent ?? DEFAULT_AGENT_ID;
   return withControl(config, async ({ api }) => {
     const r = await api.demote({ agent, tool: f.tool! });
-    io.out(f.json ? JSON.stringify(r) : r.changed ? `Demoted ${r.tool} for ${agent}; its list now has ${plural(r.size, 'tool')}. It stays reachable through search_tools.` : `${r.tool} was not in ${agent}'s list (${plural(r.size, 'tool')}).`);
+    io.out(
+      f.json
+        ? JSON.stringify(r)
+        : r.changed
+          ? `Demoted ${r.tool} for ${agent}; its list now has ${plural(r.size, 'tool')}. It stays reachable through search_tools.`
+          : `${r.tool} was not in ${agent}'s list (${plural(r.size, 'tool')}).`,
+    );
     return 0;
   });
 }
@@ -48,8 +71,17 @@ export async function runCycle(io: Io, f: Common & { dryRun: boolean }): Promise
     }
     const p = config.promote;
     for (const [agent, rows] of Object.entries(r.usage)) {
-      io.out(`Usage for ${agent} (a tool comes in at ${plural(p.minSessions, 'session')} and ${plural(p.minCalls, 'call')} within ${plural(p.windowDays, 'day')}):`);
-      io.out(rows.length ? table(['tool', 'sessions', 'calls', 'last used', 'decision'], rows.map((c) => [c.tool, c.sessions, c.calls, ago(new Date(c.lastUse).toISOString()), c.promote ? 'promote' : c.reason])) : '  no usage recorded yet');
+      io.out(
+        `Usage for ${agent} (a tool comes in at ${plural(p.minSessions, 'session')} and ${plural(p.minCalls, 'call')} within ${plural(p.windowDays, 'day')}):`,
+      );
+      io.out(
+        rows.length
+          ? table(
+              ['tool', 'sessions', 'calls', 'last used', 'decision'],
+              rows.map((c) => [c.tool, c.sessions, c.calls, ago(new Date(c.lastUse).toISOString()), c.promote ? 'promote' : c.reason]),
+            )
+          : '  no usage recorded yet',
+      );
       io.out('');
     }
     if (r.decisions.length === 0) io.out(f.dryRun ? 'Nothing would change now.' : 'Nothing changed.');
@@ -69,14 +101,19 @@ export async function runSweep(io: Io, f: Common & { dryRun: boolean; now: strin
       if (f.now) throw new MwsError('usage', '--now goes with --dry-run: a real sweep happens at the real time.');
       decisions = (await api.cycle({ ...(f.agent ? { agents: [f.agent] } : {}) })).decisions.filter((d) => d.action === 'demote');
     }
-    const rows = decisions.filter((d) => d.action === 'demote').map((d) => ({ agent: d.agent, tool: d.tool, action: 'demote' as const, cause: d.cause }));
+    const rows = decisions
+      .filter((d) => d.action === 'demote')
+      .map((d) => ({ agent: d.agent, tool: d.tool, action: 'demote' as const, cause: d.cause }));
     if (f.json) {
       io.out(JSON.stringify(rows));
       return 0;
     }
     const when = f.now ? `at ${f.now}` : 'now';
     if (rows.length === 0) io.out(f.dryRun ? `A sweep ${when} would demote nothing.` : 'The sweep demoted nothing.');
-    else io.out(`${f.dryRun ? `A sweep ${when} would demote ${plural(rows.length, 'tool')}` : `The sweep demoted ${plural(rows.length, 'tool')}`}:\n${decisionsTable(rows)}`);
+    else
+      io.out(
+        `${f.dryRun ? `A sweep ${when} would demote ${plural(rows.length, 'tool')}` : `The sweep demoted ${plural(rows.length, 'tool')}`}:\n${decisionsTable(rows)}`,
+      );
     return 0;
   });
 }

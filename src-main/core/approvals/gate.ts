@@ -37,7 +37,13 @@ export class ApprovalGate {
   }
 
   /** Undefined when the call may run; otherwise the answer to give instead. */
-  async check(agent: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal, progress?: ProgressSender): Promise<CallToolResult | undefined> {
+  async check(
+    agent: string,
+    entry: ToolEntry,
+    args: Record<string, unknown> | undefined,
+    signal?: AbortSignal,
+    progress?: ProgressSender,
+  ): Promise<CallToolResult | undefined> {
     const mode = this.config.agents.find((a) => a.id === agent)?.approvals ?? 'ask';
     const verdict = decideApproval(mode, entry, this.grants.of(agent)[entry.name]);
     if (verdict.kind === 'run') return undefined;
@@ -68,7 +74,15 @@ export class ApprovalGate {
    * Waits in the inbox (joining the entry of the same call if a retry) until the user decides, or until
    * the client must be answered (`answered`): the entry then stays for the user, and for the retry.
    */
-  private async waitForUser(agent: string, entry: ToolEntry, args: Record<string, unknown>, key: string, withdrawn: boolean, signal?: AbortSignal, progress?: ProgressSender): Promise<Outcome | 'answered'> {
+  private async waitForUser(
+    agent: string,
+    entry: ToolEntry,
+    args: Record<string, unknown>,
+    key: string,
+    withdrawn: boolean,
+    signal?: AbortSignal,
+    progress?: ProgressSender,
+  ): Promise<Outcome | 'answered'> {
     let outcome = this.retries.joined(key);
     const retry = outcome !== undefined;
     // Only the first request may take the entry out of the inbox by going away, and only while it waits:
@@ -83,14 +97,23 @@ export class ApprovalGate {
     }
     const detach = this.retries.attach(key);
     const answerMs = this.config.timeouts.approvalAnswerMs;
-    const stop = keepAliveWhileWaiting({ send: progress, tool: entry.name, waitMs: Math.min(answerMs, this.config.timeouts.approvalMs), now: this.now, ...(this.keepAliveMs ? { everyMs: this.keepAliveMs } : {}) });
+    const stop = keepAliveWhileWaiting({
+      send: progress,
+      tool: entry.name,
+      waitMs: Math.min(answerMs, this.config.timeouts.approvalMs),
+      now: this.now,
+      ...(this.keepAliveMs ? { everyMs: this.keepAliveMs } : {}),
+    });
     let timer: NodeJS.Timeout | undefined;
     const answerBy = new Promise<'answered'>((resolve) => {
       timer = setTimeout(() => resolve('answered'), answerMs);
       timer.unref();
     });
     // A retry whose client goes away stops waiting; the entry stays.
-    const gone = signal && retry ? new Promise<'answered'>((resolve) => signal.addEventListener('abort', () => resolve('answered'), { once: true })) : undefined;
+    const gone =
+      signal && retry
+        ? new Promise<'answered'>((resolve) => signal.addEventListener('abort', () => resolve('answered'), { once: true }))
+        : undefined;
     try {
       return await Promise.race([outcome, answerBy, ...(gone ? [gone] : [])]);
     } finally {

@@ -13,7 +13,10 @@ export type GrantStore = {
 };
 
 export class ApprovalGrants {
-  constructor(private readonly store: GrantStore, private readonly now: () => number) {}
+  constructor(
+    private readonly store: GrantStore,
+    private readonly now: () => number,
+  ) {}
 
   of(agent: string): Readonly<Record<string, Grant>> {
     return this.store.records(agent);

@@ -9,7 +9,13 @@ export const APPROVAL_KEEPALIVE_MS = 15_000;
 export type ProgressSender = (progress: number, total: number | undefined, message: string) => void;
 
 /** Starts sending progress every `everyMs` until the returned stop is called. */
-export function keepAliveWhileWaiting(o: { send: ProgressSender | undefined; tool: string; waitMs: number; everyMs?: number; now: () => number }): () => void {
+export function keepAliveWhileWaiting(o: {
+  send: ProgressSender | undefined;
+  tool: string;
+  waitMs: number;
+  everyMs?: number;
+  now: () => number;
+}): () => void {
   const send = o.send;
   if (!send) return () => {};
   const started = o.now();

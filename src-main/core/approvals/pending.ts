@@ -10,7 +10,6 @@ import type { PendingCall } from './types.js';
 
 export type { PendingCall } from './types.js';
 
-
 /** `once`: run this call without remembering the tool as allowed; `{full}`: refused, the waiting room is full. */
 export type Outcome = 'allow' | 'once' | 'deny' | 'timeout' | { full: string };
 
@@ -39,7 +38,8 @@ export function jsonBytes(v: unknown): number {
 
 /** A bounded copy for display: long strings cut, long arrays and objects cut, deep levels elided. */
 export function preview(v: unknown, depth = 0): unknown {
-  if (typeof v === 'string') return v.length > PREVIEW.string ? `${v.slice(0, PREVIEW.string)}… (${v.length - PREVIEW.string} more characters)` : v;
+  if (typeof v === 'string')
+    return v.length > PREVIEW.string ? `${v.slice(0, PREVIEW.string)}… (${v.length - PREVIEW.string} more characters)` : v;
   if (typeof v !== 'object' || v === null) return v;
   if (depth >= PREVIEW.depth) return Array.isArray(v) ? `[… ${v.length} items]` : '{…}';
   if (Array.isArray(v)) {
@@ -118,7 +118,18 @@ export class PendingApprovals {
       const timer = setTimeout(() => finish('timeout'), this.timeoutMs);
       timer.unref();
       const shown = preview(args) as Record<string, unknown>;
-      const call: Waiter = { id, agent, tool, arguments: shown, argumentBytes: bytes, since: this.now(), withdrawn, resolve: finish, timer, bytes };
+      const call: Waiter = {
+        id,
+        agent,
+        tool,
+        arguments: shown,
+        argumentBytes: bytes,
+        since: this.now(),
+        withdrawn,
+        resolve: finish,
+        timer,
+        bytes,
+      };
       this.bytes += bytes;
       this.agentBytes.set(agent, this.heldBytesOf(agent) + bytes);
       this.waiting.set(id, call);

@@ -12,7 +12,9 @@ const MAX_KEPT_DECISIONS = 1000;
 
 /** The same call: one agent, one tool, the same arguments (key order does not matter). */
 export function callKey(agent: string, tool: string, args: Record<string, unknown>): string {
-  return createHash('sha256').update(stable([agent, tool, args])).digest('hex');
+  return createHash('sha256')
+    .update(stable([agent, tool, args]))
+    .digest('hex');
 }
 
 type Open = { outcome: Promise<Outcome>; waiting: number };

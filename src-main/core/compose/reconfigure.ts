@@ -9,20 +9,37 @@ import type { Deciding } from './sets.js';
 import type { Routing } from './router.js';
 
 /** What a saved config becomes before it is in force, and whether a restart is needed for the rest. */
-export function nextConfig(saved: Config, current: Config, opts: { transform?: (c: Config) => Config; demo: boolean }): { next: Config; restartNeeded: boolean } {
+export function nextConfig(
+  saved: Config,
+  current: Config,
+  opts: { transform?: (c: Config) => Config; demo: boolean },
+): { next: Config; restartNeeded: boolean } {
   let next = opts.transform?.(saved) ?? saved;
   let restartNeeded = false;
   if (opts.demo) {
     // The demo runs on until a restart: a saved upstream (leaving the demo, asked in the window) waits for it.
     if (Object.keys(saved.upstreams).length > 0) restartNeeded = true;
-    next = { ...next, upstreams: current.upstreams, prefixNames: current.prefixNames, backendHints: current.backendHints, stateDir: current.stateDir };
+    next = {
+      ...next,
+      upstreams: current.upstreams,
+      prefixNames: current.prefixNames,
+      backendHints: current.backendHints,
+      stateDir: current.stateDir,
+    };
   }
   // The listener and the state folder are set at start; a change to them waits for a restart.
-  restartNeeded ||= next.listen.port !== current.listen.port || next.listen.host !== current.listen.host || next.stateDir !== current.stateDir;
+  restartNeeded ||=
+    next.listen.port !== current.listen.port || next.listen.host !== current.listen.host || next.stateDir !== current.stateDir;
   return { next: { ...next, stateDir: current.stateDir }, restartNeeded };
 }
 
-export function reconfigurer(ctx: AppContext, up: Upstreams, d: Deciding, routing: Routing, opts: { transform?: (c: Config) => Config }): (saved: Config) => Promise<void> {
+export function reconfigurer(
+  ctx: AppContext,
+  up: Upstreams,
+  d: Deciding,
+  routing: Routing,
+  opts: { transform?: (c: Config) => Config },
+): (saved: Config) => Promise<void> {
   return async (saved) => {
     const before = ctx.config;
     const { next, restartNeeded } = nextConfig(saved, before, { ...opts, demo: ctx.runtime.demo != null });

@@ -62,15 +62,24 @@ export function buildRouter(ctx: AppContext, stores: Stores, up: Upstreams, s: S
   const warmSearch = () => {
     clearTimeout(warmTimer);
     // In slices: calls keep flowing while a big toolbox is indexed.
-    warmTimer = setTimeout(() => void search.warmInSlices().catch((err: Error) => log.warn(`search index build failed: ${err.message}`)), 0);
+    warmTimer = setTimeout(
+      () => void search.warmInSlices().catch((err: Error) => log.warn(`search index build failed: ${err.message}`)),
+      0,
+    );
     warmTimer.unref();
   };
   ctx.toolboxChanged.push(() => (notifyChanged(), warmSearch(), vectors.update([...catalog.toolbox().all()])));
   ctx.setsChanged.push((agents) => notifyChanged(agents));
-  router.setMetaHandler('search_tools', searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog: stores.callLog, clock, pairing }));
+  router.setMetaHandler(
+    'search_tools',
+    searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog: stores.callLog, clock, pairing }),
+  );
   const setTools = { sets: d.sets, toolbox: () => catalog.toolbox(), search };
   // Promoting a tool right after a search is an answer to that search, as a call is.
-  router.setMetaHandler('promote', promoteHandler({ ...setTools, promoted: (agent, tool, c) => pairing.allows(agent, tool, c) && learning.called(agent, tool) }));
+  router.setMetaHandler(
+    'promote',
+    promoteHandler({ ...setTools, promoted: (agent, tool, c) => pairing.allows(agent, tool, c) && learning.called(agent, tool) }),
+  );
   router.setMetaHandler('demote', demoteHandler(setTools));
   const addEndpoint = (agent: string) => endpoints.set(agent, new AgentEndpoint(agent, router, log, ctx.now, up.passthrough));
   for (const agent of ctx.config.agents) addEndpoint(agent.id);

@@ -15,21 +15,38 @@ import type { AppContext } from './context.js';
 import type { Upstreams } from './upstreams.js';
 
 /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */
-const pausedEndpoint = { handle: async () => text(503, 'Working Set is paused. Resume it from the tray, the window or `mws resume`, then try again.') };
+const pausedEndpoint = {
+  handle: async () => text(503, 'Working Set is paused. Resume it from the tray, the window or `mws resume`, then try again.'),
+};
 
-export function buildMounts(ctx: AppContext, up: Upstreams, control: ControlApi, ui: UiSessions, token: string, opts: { rendererDir: string; routes?: Record<string, Handler> }): Mounts {
+export function buildMounts(
+  ctx: AppContext,
+  up: Upstreams,
+  control: ControlApi,
+  ui: UiSessions,
+  token: string,
+  opts: { rendererDir: string; routes?: Record<string, Handler> },
+): Mounts {
   const { endpoints, runtime } = ctx;
   const authorized = (r: Request) => ui.authorized(r) || tokenMatches(bearerToken(r.headers.get('authorization')), token);
   return {
     oauthCallback: oauthCallback(up.oauth.flows, ctx.log),
     mcp: { endpoint: (id) => (runtime.proxyPaused && endpoints.has(id) ? pausedEndpoint : endpoints.get(id)) },
     events: eventsHandler(ctx.events, authorized),
-    control: controlHandler(control, () => token, (r) => ui.authorized(r)),
+    control: controlHandler(
+      control,
+      () => token,
+      (r) => ui.authorized(r),
+    ),
     ui: { sessions: ui, rendererDir: opts.rendererDir },
     ...(opts.routes ? { extra: opts.routes } : {}),
   };
 }
 
 export function listenOptions(ctx: AppContext, edgeTimes: Partial<EdgeTimes> | undefined): ListenOptions {
-  return { log: ctx.log, mcpGate: (id: string, authorization: string | undefined) => agentGate(ctx.config, id, authorization), ...(edgeTimes ? { edgeTimes } : {}) };
+  return {
+    log: ctx.log,
+    mcpGate: (id: string, authorization: string | undefined) => agentGate(ctx.config, id, authorization),
+    ...(edgeTimes ? { edgeTimes } : {}),
+  };
 }

@@ -24,7 +24,12 @@ export function buildSearch(ctx: AppContext, stores: Stores, catalog: ToolboxCat
     // A learned pair keeps its query's vector (queryMemory.ts): from the query cache, or embedded then.
     vectorOf: (q) => vectorOfQuery(vectors, q),
   });
-  const vectors = new ToolVectors({ stateDir: ctx.config.stateDir, log, entries: () => [...catalog.toolbox().all()], load: () => loadEmbedder({ log, ...(modelDir ? { modelDir } : {}) }) });
+  const vectors = new ToolVectors({
+    stateDir: ctx.config.stateDir,
+    log,
+    entries: () => [...catalog.toolbox().all()],
+    load: () => loadEmbedder({ log, ...(modelDir ? { modelDir } : {}) }),
+  });
   // Hybrid (words and meaning) once the model has read every tool; until then, or if it cannot load, by words.
   const search = new SearchService(() => catalog.toolbox(), ctx.config.searchAliases, 'hybrid', learning, vectors);
   // Claude Code transcripts, read by the usage cycle, also teach which tool a search led to.

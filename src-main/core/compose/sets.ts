@@ -11,7 +11,13 @@ import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { AppContext } from './context.js';
 import type { Stores } from './stores.js';
 
-export type Deciding = { inFlight: CallsInFlight; lastSeen: AgentLastSeen; pending: PendingApprovals; sets: WorkingSets; gate: ApprovalGate };
+export type Deciding = {
+  inFlight: CallsInFlight;
+  lastSeen: AgentLastSeen;
+  pending: PendingApprovals;
+  sets: WorkingSets;
+  gate: ApprovalGate;
+};
 
 export function buildSets(ctx: AppContext, stores: Stores, catalog: ToolboxCatalog, approvalKeepAliveMs: number | undefined): Deciding {
   const { events } = ctx;
@@ -40,7 +46,11 @@ export function buildSets(ctx: AppContext, stores: Stores, catalog: ToolboxCatal
     },
   });
   const grants = new ApprovalGrants(
-    { records: (agent) => sets.states.state(agent).approvals, save: (agent) => sets.states.save(agent), failed: (err, what) => saveFailed(err, what, ctx.config.stateDir) },
+    {
+      records: (agent) => sets.states.state(agent).approvals,
+      save: (agent) => sets.states.save(agent),
+      failed: (err, what) => saveFailed(err, what, ctx.config.stateDir),
+    },
     ctx.now,
   );
   const gate = new ApprovalGate(ctx.config, grants, pending, ctx.now, approvalKeepAliveMs);

@@ -11,7 +11,11 @@ import type { Stores } from './stores.js';
 
 export type Upstreams = { oauth: OAuthUpstreams; catalog: ToolboxCatalog; passthrough: Passthrough };
 
-export function buildUpstreams(ctx: AppContext, stores: Stores, opts: { oauthStore?: OAuthStore; connect?: (vendor: string) => Upstream }): Upstreams {
+export function buildUpstreams(
+  ctx: AppContext,
+  stores: Stores,
+  opts: { oauthStore?: OAuthStore; connect?: (vendor: string) => Upstream },
+): Upstreams {
   const { log, events } = ctx;
   const oauth = new OAuthUpstreams({
     store: opts.oauthStore ?? new FileOAuthStore(ctx.config.stateDir, log),

@@ -20,6 +20,8 @@ async function prune(path: string): Promise<void> {
   const dir = dirname(path);
   const prefix = `${basename(path)}.`;
   const stamped = /^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z\.bak$/;
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith(prefix) && stamped.test(n.slice(prefix.length))).sort();
+  const names = (await readdir(dir).catch(() => [] as string[]))
+    .filter((n) => n.startsWith(prefix) && stamped.test(n.slice(prefix.length)))
+    .sort();
   for (const n of names.slice(0, Math.max(0, names.length - BACKUPS_KEPT))) await rm(join(dir, n), { force: true });
 }

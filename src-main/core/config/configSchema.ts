@@ -50,7 +50,9 @@ const pattern = (re: RegExp, hint: string) => str().regex(re, { error: hint });
 /** Lowercase letters, digits and dashes, starting with a letter or digit, at most `max` long (in the JSON Schema as maxLength). */
 const slug = (max: number, say: (rule: string) => string = (rule) => `must be a slug: ${rule}`) => {
   const error = say(`up to ${max} lowercase letters, digits and dashes, starting with a letter or digit`);
-  return str().max(max, { error }).regex(/^[a-z0-9][a-z0-9-]*$/, { error });
+  return str()
+    .max(max, { error })
+    .regex(/^[a-z0-9][a-z0-9-]*$/, { error });
 };
 const int = (min: number, max: number) => {
   const reason = `must be a whole number from ${min} to ${max}`;
@@ -71,8 +73,14 @@ const SECRET_REF_HINT = 'has a malformed ${secret:NAME} reference (NAME: 1 to 20
 /** Header or env values: plain strings, or references `${secret:NAME}`, `${input:ID}`, `${env:NAME}` resolved when connecting (secrets/refs.ts). */
 const valueRecord = (what: string) =>
   z
-    .record(z.string(), str().refine((v) => !BAD_SECRET_REF.test(v), { error: SECRET_REF_HINT, params: HIDE_INPUT }), { error: 'must be an object of strings' })
-    .meta({ description: `${what} A value may be, or contain, \${secret:NAME} (kept in the secret store, not in this file), \${input:ID} (a value you fill in with \`mws upstream set\`) or \${env:NAME} (mws's own environment variable).` });
+    .record(
+      z.string(),
+      str().refine((v) => !BAD_SECRET_REF.test(v), { error: SECRET_REF_HINT, params: HIDE_INPUT }),
+      { error: 'must be an object of strings' },
+    )
+    .meta({
+      description: `${what} A value may be, or contain, \${secret:NAME} (kept in the secret store, not in this file), \${input:ID} (a value you fill in with \`mws upstream set\`) or \${env:NAME} (mws's own environment variable).`,
+    });
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.map((x) => `"${x}"`).join(', ')}` });
@@ -99,39 +107,67 @@ const enabled = () =>
 /** The running upstream: its kind first, and `enabled` only when false. */
 const upstreamOf =
   <K extends string>(kind: K) =>
-  <T extends { enabled?: false | undefined }>({ enabled, ...u }: T): { kind: K } & Omit<T, 'enabled'> & { enabled?: false } => ({ kind, ...u, ...(enabled === false ? { enabled } : {}) });
+  <T extends { enabled?: false | undefined }>({ enabled, ...u }: T): { kind: K } & Omit<T, 'enabled'> & { enabled?: false } => ({
+    kind,
+    ...u,
+    ...(enabled === false ? { enabled } : {}),
+  });
 
 /** A pre-registered OAuth client and what to ask for; without it, the client registers itself (CIMD or RFC 7591). */
 const oauthUpstream = fields({
-  clientId: nonEmpty().optional().meta({ description: 'A client ID the server\'s authorization server issued to you (skips dynamic registration).' }),
-  clientSecret: nonEmpty().optional().meta({ description: 'That client\'s secret, when it has one.' }),
+  clientId: nonEmpty()
+    .optional()
+    .meta({ description: "A client ID the server's authorization server issued to you (skips dynamic registration)." }),
+  clientSecret: nonEmpty().optional().meta({ description: "That client's secret, when it has one." }),
   scope: nonEmpty().optional().meta({ description: 'Scopes to ask for (space-separated); otherwise those the server names.' }),
-  clientMetadataUrl: nonEmpty().optional().meta({ description: 'An https URL of a client ID metadata document to use as the client ID where the server supports it.' }),
+  clientMetadataUrl: nonEmpty()
+    .optional()
+    .meta({ description: 'An https URL of a client ID metadata document to use as the client ID where the server supports it.' }),
 });
 const httpUpstream = fields({
-  url: nonEmpty().superRefine((url, ctx) => {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL', input: url });
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'must use http or https', input: url });
-    else if (parsed.username || parsed.password) {
-      // Shown as given, a password in the URL would end up in logs and the window.
-      ctx.addIssue({ code: 'custom', message: 'must not carry a user name or password (user:pass@); put the credential in "headers" instead, e.g. {"Authorization": "Bearer …"}', input: maskUrl(url) });
-    }
-  }).meta({ description: 'The MCP server\'s Streamable HTTP (or SSE) endpoint, e.g. http://127.0.0.1:4483/mcp.' }),
-  headers: valueRecord('Headers sent with every request, e.g. {"Authorization": "${secret:upstreams.github.headers.Authorization}"}.').default({}),
+  url: nonEmpty()
+    .superRefine((url, ctx) => {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL', input: url });
+      }
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+        ctx.addIssue({ code: 'custom', message: 'must use http or https', input: url });
+      else if (parsed.username || parsed.password) {
+        // Shown as given, a password in the URL would end up in logs and the window.
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'must not carry a user name or password (user:pass@); put the credential in "headers" instead, e.g. {"Authorization": "Bearer …"}',
+          input: maskUrl(url),
+        });
+      }
+    })
+    .meta({ description: "The MCP server's Streamable HTTP (or SSE) endpoint, e.g. http://127.0.0.1:4483/mcp." }),
+  headers: valueRecord(
+    'Headers sent with every request, e.g. {"Authorization": "${secret:upstreams.github.headers.Authorization}"}.',
+  ).default({}),
   bearerTokenEnvVar: pattern(ENV_NAME, 'must be an environment variable name (letters, digits and _, not starting with a digit)')
     .optional()
-    .meta({ description: 'Send "Authorization: Bearer $VAR" with VAR read from mws\'s environment when connecting (Codex\'s bearer_token_env_var). Unset: the upstream says it needs a value.' }),
+    .meta({
+      description:
+        'Send "Authorization: Bearer $VAR" with VAR read from mws\'s environment when connecting (Codex\'s bearer_token_env_var). Unset: the upstream says it needs a value.',
+    }),
   enabled: enabled(),
-  transport: oneOf(['auto', 'streamable-http', 'sse']).optional().meta({ description: 'How to reach it: "auto" (the default: Streamable HTTP, then the old HTTP+SSE), or only one of them.' }),
-  oauth: z
-    .union([z.literal(false), oauthUpstream], { error: 'must be false (never sign in) or an object with clientId, clientSecret, scope, clientMetadataUrl' })
+  transport: oneOf(['auto', 'streamable-http', 'sse'])
     .optional()
-    .meta({ description: 'OAuth 2.1 sign-in to this server (used when it answers 401): a pre-registered client, the scope to ask for, or false to never sign in. Absent: sign in with dynamic registration.' }),
+    .meta({ description: 'How to reach it: "auto" (the default: Streamable HTTP, then the old HTTP+SSE), or only one of them.' }),
+  oauth: z
+    .union([z.literal(false), oauthUpstream], {
+      error: 'must be false (never sign in) or an object with clientId, clientSecret, scope, clientMetadataUrl',
+    })
+    .optional()
+    .meta({
+      description:
+        'OAuth 2.1 sign-in to this server (used when it answers 401): a pre-registered client, the scope to ask for, or false to never sign in. Absent: sign in with dynamic registration.',
+    }),
 }).transform(upstreamOf('http'));
 const stdioUpstream = (expand: ExpandHome) =>
   fields({
@@ -139,7 +175,9 @@ const stdioUpstream = (expand: ExpandHome) =>
     args: strArray().default([]),
     env: valueRecord('Environment variables for the server.').default({}),
     envFile: nonEmpty()
-      .refine((f) => f.startsWith('/') || f.startsWith('~') || /^[A-Za-z]:[\\/]/.test(f) || f.startsWith('\\\\'), { error: 'must be an absolute path (or start with ~/); `mws import` writes it so' })
+      .refine((f) => f.startsWith('/') || f.startsWith('~') || /^[A-Za-z]:[\\/]/.test(f) || f.startsWith('\\\\'), {
+        error: 'must be an absolute path (or start with ~/); `mws import` writes it so',
+      })
       .transform(expand)
       .optional()
       .meta({ description: 'A dotenv file read each time the server starts; "env" wins over it.' }),
@@ -147,7 +185,9 @@ const stdioUpstream = (expand: ExpandHome) =>
     enabled: enabled(),
   }).transform(upstreamOf('stdio'));
 /** An upstream served in-process by the app itself (the demo toolbox). */
-const builtinUpstream = fields({ builtin: oneOf(['demo']), enabled: enabled() }).transform(({ builtin, ...u }) => upstreamOf('builtin')({ name: builtin, ...u }));
+const builtinUpstream = fields({ builtin: oneOf(['demo']), enabled: enabled() }).transform(({ builtin, ...u }) =>
+  upstreamOf('builtin')({ name: builtin, ...u }),
+);
 
 /**
  * An upstream is told apart by the key it has, in this order: `url` (HTTP), `command` (stdio),
@@ -156,7 +196,10 @@ const builtinUpstream = fields({ builtin: oneOf(['demo']), enabled: enabled() })
 export const UPSTREAM_KEYS = ['url', 'command', 'builtin'] as const;
 const upstreamSchema = (expand: ExpandHome) =>
   z.union([httpUpstream, stdioUpstream(expand), builtinUpstream], {
-    error: (iss) => (typeof iss.input === 'object' && iss.input !== null && !Array.isArray(iss.input) ? 'needs "url" for an HTTP server or "command" for a stdio server' : 'must be an object with "url" (HTTP) or "command" (stdio)'),
+    error: (iss) =>
+      typeof iss.input === 'object' && iss.input !== null && !Array.isArray(iss.input)
+        ? 'needs "url" for an HTTP server or "command" for a stdio server'
+        : 'must be an object with "url" (HTTP) or "command" (stdio)',
   });
 
 const agentSchema = fields({
@@ -166,7 +209,9 @@ const agentSchema = fields({
   idleWindowDays: int(1, 3650).default(DEFAULT_IDLE_WINDOW_DAYS).meta({ description: 'A tool unused for this many days leaves the list.' }),
   approvals: oneOf(['ask', 'allow', 'read-only']).default('ask'),
   pins: strArray().default([]),
-  token: pattern(AGENT_TOKEN_PATTERN, AGENT_TOKEN_HINT).optional().meta({ description: 'When set, the agent\'s endpoint needs Authorization: Bearer <token>.' }),
+  token: pattern(AGENT_TOKEN_PATTERN, AGENT_TOKEN_HINT)
+    .optional()
+    .meta({ description: "When set, the agent's endpoint needs Authorization: Bearer <token>." }),
 }).transform(({ name, ...a }) => ({ ...a, name: name ?? (a.id === DEFAULT_AGENT_ID ? 'Default' : a.id) }));
 
 const days = () => int(1, 3650);
@@ -179,19 +224,32 @@ const fileSchemaWith = (expand: ExpandHome) =>
       .number({ error: `must be a whole number from 1 to ${CONFIG_VERSION}` })
       .int({ error: `must be a whole number from 1 to ${CONFIG_VERSION}` })
       .min(1, { error: `must be a whole number from 1 to ${CONFIG_VERSION}` })
-      .max(CONFIG_VERSION, { error: `is newer than this mws understands (up to ${CONFIG_VERSION}); update mws, or write ${CONFIG_VERSION}` })
+      .max(CONFIG_VERSION, {
+        error: `is newer than this mws understands (up to ${CONFIG_VERSION}); update mws, or write ${CONFIG_VERSION}`,
+      })
       .optional()
-      .meta({ description: 'The config format\'s version; an older file is migrated when it is read.' }),
-    upstream: upstreamSchema(expand).optional().meta({ description: 'One upstream whose tools keep their own names (instead of "upstreams").' }),
+      .meta({ description: "The config format's version; an older file is migrated when it is read." }),
+    upstream: upstreamSchema(expand)
+      .optional()
+      .meta({ description: 'One upstream whose tools keep their own names (instead of "upstreams").' }),
     upstreams: z
-      .record(slug(VENDOR_MAX_LENGTH, (rule) => `has a key that is not a vendor slug (${rule})`), upstreamSchema(expand), { error: 'must be an object keyed by vendor slug' })
+      .record(
+        slug(VENDOR_MAX_LENGTH, (rule) => `has a key that is not a vendor slug (${rule})`),
+        upstreamSchema(expand),
+        { error: 'must be an object keyed by vendor slug' },
+      )
       .optional()
       .meta({ description: 'MCP servers keyed by vendor slug; their tools are named vendor__tool.' }),
     listen: section({
-      host: nonEmpty().refine(isLoopbackHost, { error: 'must be a loopback address (127.0.0.1, ::1 or localhost); the proxy never listens on a network' }).default('127.0.0.1'),
+      host: nonEmpty()
+        .refine(isLoopbackHost, { error: 'must be a loopback address (127.0.0.1, ::1 or localhost); the proxy never listens on a network' })
+        .default('127.0.0.1'),
       port: int(0, 65535).default(DEFAULT_PORT).meta({ description: '0 picks a free port.' }),
     }),
-    stateDir: nonEmpty().transform(expand).optional().meta({ description: 'The state folder (usage, history, catalogs); default: $XDG_STATE_HOME/mcp-working-set.' }),
+    stateDir: nonEmpty()
+      .transform(expand)
+      .optional()
+      .meta({ description: 'The state folder (usage, history, catalogs); default: $XDG_STATE_HOME/mcp-working-set.' }),
     serverName: pattern(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, "_" or "-"').default('toolbox'),
     backendHints: strRecord().default({}),
     pins: strArray().default([]),
@@ -204,42 +262,82 @@ const fileSchemaWith = (expand: ExpandHome) =>
       pinDecayDays: days().default(90),
     }),
     transcripts: z
-      .array(fields({ type: oneOf(['claude-code']), root: nonEmpty().transform(expand), agent: slug(AGENT_ID_MAX_LENGTH, (rule) => `must be an agent id: ${rule}`).default(DEFAULT_AGENT_ID) }), { error: 'must be an array' })
+      .array(
+        fields({
+          type: oneOf(['claude-code']),
+          root: nonEmpty().transform(expand),
+          agent: slug(AGENT_ID_MAX_LENGTH, (rule) => `must be an agent id: ${rule}`).default(DEFAULT_AGENT_ID),
+        }),
+        { error: 'must be an array' },
+      )
       .default([])
-      .meta({ description: 'A client\'s transcripts, and the agent whose calls they hold (its endpoint is what the client uses).' }),
+      .meta({ description: "A client's transcripts, and the agent whose calls they hold (its endpoint is what the client uses)." }),
     timeouts: section({
       listMs: int(50, 600_000).default(5000).meta({ description: 'How long a list waits for an upstream that is starting.' }),
       connectMs: int(100, 3_600_000).default(120_000).meta({ description: 'One upstream start (spawn + initialize).' }),
       callMs: int(50, 86_400_000).default(120_000),
       catalogTtlMs: int(0, 86_400_000).default(30_000),
       approvalMs: int(100, 86_400_000).default(120_000).meta({ description: 'How long a call waits in the approvals inbox.' }),
-      approvalAnswerMs: int(100, 86_400_000).default(DEFAULT_APPROVAL_ANSWER_MS).meta({ description: 'A call waiting for approval answers its client after this long (clients give up after about 60 s), saying it waits for the user; its retry after the grant runs at once.' }),
+      approvalAnswerMs: int(100, 86_400_000)
+        .default(DEFAULT_APPROVAL_ANSWER_MS)
+        .meta({
+          description:
+            'A call waiting for approval answers its client after this long (clients give up after about 60 s), saying it waits for the user; its retry after the grant runs at once.',
+        }),
     }),
-    maxResultBytes: int(1024, 1024 * 1024 * 1024).default(DEFAULT_MAX_RESULT_BYTES).meta({ description: 'The largest upstream result forwarded; a larger one is answered with a sentence.' }),
+    maxResultBytes: int(1024, 1024 * 1024 * 1024)
+      .default(DEFAULT_MAX_RESULT_BYTES)
+      .meta({ description: 'The largest upstream result forwarded; a larger one is answered with a sentence.' }),
     compactDescriptions: bool().default(false),
     searchAliases: z.record(z.string(), strArray(), { error: 'must be an object of word → array of words' }).default({}),
     search: section({
       learn: bool().default(true).meta({ description: 'Record search→call pairs and rank with the words learned from them.' }),
       shareLearning: bool()
         .optional()
-        .meta({ description: 'Agents learn from each other\'s searches. Default: true while no agent has a token, false once one has; even when true, an agent without a token never teaches one with a token (nor the other way).' }),
+        .meta({
+          description:
+            "Agents learn from each other's searches. Default: true while no agent has a token, false once one has; even when true, an agent without a token never teaches one with a token (nor the other way).",
+        }),
     }),
     desktop: z
       .unknown()
       .optional()
-      .meta({ deprecated: true, description: 'No longer read: the desktop app keeps its notification and start-at-login switches in its own preferences, and moves this block there on its first start.' }),
-    agents: z.array(agentSchema, { error: 'must be an array of agents' }).optional().meta({ description: 'The agents, each with its own endpoint /mcp/<id>; the default agent (/mcp) is there even when not listed.' }),
+      .meta({
+        deprecated: true,
+        description:
+          'No longer read: the desktop app keeps its notification and start-at-login switches in its own preferences, and moves this block there on its first start.',
+      }),
+    agents: z
+      .array(agentSchema, { error: 'must be an array of agents' })
+      .optional()
+      .meta({ description: 'The agents, each with its own endpoint /mcp/<id>; the default agent (/mcp) is there even when not listed.' }),
     defaultAgent: bool().default(true).meta({ description: 'false: /mcp (the default agent) is not served.' }),
     uiSessions: section({
-      idleMinutes: int(1, 7 * 24 * 60).default(120).meta({ description: 'A settings-window session in a browser ends after this long idle…' }),
-      maxHours: int(1, 24 * 90).default(24).meta({ description: '…and this long after its login, whatever happens.' }),
+      idleMinutes: int(1, 7 * 24 * 60)
+        .default(120)
+        .meta({ description: 'A settings-window session in a browser ends after this long idle…' }),
+      maxHours: int(1, 24 * 90)
+        .default(24)
+        .meta({ description: '…and this long after its login, whatever happens.' }),
     }),
     activity: section({
-      recordArguments: bool().default(false).meta({ description: 'true: the activity log (calls.jsonl) also keeps each call\'s arguments and the start of its result. Off by default: the log may be shared when reporting a problem.' }),
-      maxFileMB: int(1, 4096).default(DEFAULT_ACTIVITY_MAX_FILE_MB).meta({ description: 'calls.jsonl is rotated to calls.1.jsonl past this size, so the log stays under about twice it.' }),
+      recordArguments: bool()
+        .default(false)
+        .meta({
+          description:
+            "true: the activity log (calls.jsonl) also keeps each call's arguments and the start of its result. Off by default: the log may be shared when reporting a problem.",
+        }),
+      maxFileMB: int(1, 4096)
+        .default(DEFAULT_ACTIVITY_MAX_FILE_MB)
+        .meta({ description: 'calls.jsonl is rotated to calls.1.jsonl past this size, so the log stays under about twice it.' }),
     }),
     listChanges: section({
-      quietMinutes: int(0, 24 * 60).default(DEFAULT_QUIET_MINUTES).meta({ description: 'Scheduled sweeps and usage promotions change an agent\'s list only after it sent nothing for this long, so a running conversation keeps its prompt cache (0: at once). The agent\'s and the user\'s own promote/demote are always at once.' }),
+      quietMinutes: int(0, 24 * 60)
+        .default(DEFAULT_QUIET_MINUTES)
+        .meta({
+          description:
+            "Scheduled sweeps and usage promotions change an agent's list only after it sent nothing for this long, so a running conversation keeps its prompt cache (0: at once). The agent's and the user's own promote/demote are always at once.",
+        }),
     }),
   });
 

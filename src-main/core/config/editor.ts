@@ -65,9 +65,16 @@ export class ConfigEditor {
     try {
       raw = JSON.parse(text);
     } catch (err) {
-      throw new MwsError('config_invalid', `The config file ${this.path} is not valid JSON now (${jsonProblem(text, err)}), so the change was not saved. Fix the file, then try again.`, { path: this.path });
+      throw new MwsError(
+        'config_invalid',
+        `The config file ${this.path} is not valid JSON now (${jsonProblem(text, err)}), so the change was not saved. Fix the file, then try again.`,
+        { path: this.path },
+      );
     }
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new MwsError('config_invalid', `The config file ${this.path} must hold a JSON object; the change was not saved.`, { path: this.path });
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      throw new MwsError('config_invalid', `The config file ${this.path} must hold a JSON object; the change was not saved.`, {
+        path: this.path,
+      });
     return { text, raw: raw as Raw };
   }
 
@@ -79,7 +86,10 @@ export class ConfigEditor {
   update(mutate: (raw: Raw) => void, opts: { backup?: { now: number; path?: string | null } } = {}): Promise<Config> {
     return this.queue.run(async () => {
       if (!this.path) {
-        throw new MwsError('conflict', 'This instance runs the built-in demo without a config file, so settings cannot be saved. Start it with --config FILE to manage agents and upstreams here.');
+        throw new MwsError(
+          'conflict',
+          'This instance runs the built-in demo without a config file, so settings cannot be saved. Start it with --config FILE to manage agents and upstreams here.',
+        );
       }
       for (let attempt = 1; ; attempt++) {
         const disk = await this.read();
@@ -136,7 +146,9 @@ export class ConfigEditor {
     try {
       config = validateConfig(disk.raw, this.stateDirDefault);
     } catch (err) {
-      this.log?.warn(`${this.path} was edited but is not valid: ${errorMessage(err)} The running settings are unchanged until it is fixed.`);
+      this.log?.warn(
+        `${this.path} was edited but is not valid: ${errorMessage(err)} The running settings are unchanged until it is fixed.`,
+      );
       return;
     }
     this.raw = disk.raw;

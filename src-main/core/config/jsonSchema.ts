@@ -9,7 +9,11 @@ export const CONFIG_SCHEMA_FILE = 'config.schema.json';
 
 /** The JSON Schema text for the config file, as committed (2-space JSON and a newline). */
 export function configJsonSchemaText(): string {
-  const published = { ...configJsonSchema(), title: 'Working Set (mcp-working-set) config', description: 'The config file of mws: upstreams, agents and their rules. Every field is optional.' };
+  const published = {
+    ...configJsonSchema(),
+    title: 'Working Set (mcp-working-set) config',
+    description: 'The config file of mws: upstreams, agents and their rules. Every field is optional.',
+  };
   return JSON.stringify(published, null, 2) + '\n';
 }
 

@@ -11,7 +11,10 @@ export function jsonProblem(text: string, err: unknown): string {
   const message = (err as Error)?.message ?? String(err);
   const at = /\s*(?:in JSON )?at position (\d+)(?:\s*\(line \d+ column \d+\))?/.exec(message);
   const offset = at ? Number(at[1]) : /end of JSON input/.test(message) ? text.length : undefined;
-  const what = (at ? message.slice(0, at.index) + message.slice(at.index + at[0].length) : message).replace(/\s*in JSON$/, '').replace(/^Unexpected end of JSON input$/, 'the file ends too early').trim();
+  const what = (at ? message.slice(0, at.index) + message.slice(at.index + at[0].length) : message)
+    .replace(/\s*in JSON$/, '')
+    .replace(/^Unexpected end of JSON input$/, 'the file ends too early')
+    .trim();
   if (offset === undefined) return what;
   const { line, column } = placeOf(text, offset);
   return `${what} on line ${line}, column ${column}`;

@@ -24,13 +24,20 @@ export async function loadConfig(path: string, stateDirDefault: string = default
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new MwsError('config_invalid', `The config file ${path} is not valid JSON: ${jsonProblem(text, err)}. Fix the file and start again.`, { path });
+    throw new MwsError(
+      'config_invalid',
+      `The config file ${path} is not valid JSON: ${jsonProblem(text, err)}. Fix the file and start again.`,
+      { path },
+    );
   }
   try {
     return { config: validateConfig(raw, stateDirDefault), path, exists: true, raw: migrateConfig(raw) as Record<string, unknown> };
   } catch (err) {
     if (err instanceof MwsError) {
-      throw new MwsError(err.code, `${path}: ${err.message} Nothing was changed; fix the file and start again.`, { ...err.data, file: path });
+      throw new MwsError(err.code, `${path}: ${err.message} Nothing was changed; fix the file and start again.`, {
+        ...err.data,
+        file: path,
+      });
     }
     throw err;
   }

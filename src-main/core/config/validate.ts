@@ -15,7 +15,12 @@ function fail(path: ReadonlyArray<PropertyKey>, reason: string, value?: unknown)
   const at = pathText(path);
   const got = value === undefined ? '' : ` (got ${JSON.stringify(value)?.slice(0, 80)})`;
   // The data names the field, the reason, the value and the field's bounds, so a form can read them without the sentence.
-  throw new MwsError('config_invalid', `config field "${at}" ${reason}${got}.`, { path: at, reason, ...(value === undefined ? {} : { got: JSON.stringify(value)?.slice(0, 80) }), ...fieldRules(path) });
+  throw new MwsError('config_invalid', `config field "${at}" ${reason}${got}.`, {
+    path: at,
+    reason,
+    ...(value === undefined ? {} : { got: JSON.stringify(value)?.slice(0, 80) }),
+    ...fieldRules(path),
+  });
 }
 
 /** `agents[0].id` from ['agents', 0, 'id']. */
@@ -38,7 +43,8 @@ function firstIssue(issue: Issue, base: ReadonlyArray<PropertyKey> = []): { path
     if (branch?.[0]) return firstIssue(branch[0], path);
   }
   // The key is the path's last part already: its reason is given without repeating it.
-  if (issue.code === 'invalid_key' && issue.issues[0]) return { path, issue: { ...issue.issues[0], code: 'custom', params: HIDE_INPUT, path: [] } as Issue };
+  if (issue.code === 'invalid_key' && issue.issues[0])
+    return { path, issue: { ...issue.issues[0], code: 'custom', params: HIDE_INPUT, path: [] } as Issue };
   if (issue.code === 'unrecognized_keys') return { path: [...path, issue.keys[0]!], issue };
   return { path, issue };
 }
@@ -51,7 +57,8 @@ function checkConfig(raw: unknown): z.output<typeof configSchema> {
   const r = configSchema.safeParse(raw, { reportInput: true });
   if (r.success) return r.data;
   const { path, issue } = firstIssue(r.error.issues[0]!);
-  const hide = issue.code === 'unrecognized_keys' || (issue.code === 'custom' && (issue.params as typeof HIDE_INPUT | undefined)?.hideInput);
+  const hide =
+    issue.code === 'unrecognized_keys' || (issue.code === 'custom' && (issue.params as typeof HIDE_INPUT | undefined)?.hideInput);
   fail(path, issue.message, hide ? undefined : (issue as { input?: unknown }).input);
 }
 

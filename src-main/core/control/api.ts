@@ -7,7 +7,16 @@ import type { ApprovalMode } from '../config/schema.js';
 import type { UpstreamInput } from '../import/types.js';
 import type { EmbeddingStatus } from '../search/embed/types.js';
 
-export type AgentView = { id: string; name: string; cap: number; idleWindowDays: number; approvals: ApprovalMode; size: number; url: string; hasToken?: boolean };
+export type AgentView = {
+  id: string;
+  name: string;
+  cap: number;
+  idleWindowDays: number;
+  approvals: ApprovalMode;
+  size: number;
+  url: string;
+  hasToken?: boolean;
+};
 
 export type MemberRow = {
   tool: string;
@@ -86,12 +95,27 @@ export type AgentReport = {
 export type SetChange = { size: number; changed: boolean; tool: string };
 
 /** What `setUpstreamValue` did: where the value went and the upstream's status after connecting again. */
-export type UpstreamValueSet = { vendor: string; key: string; stored: 'input' | 'secret'; secret: string; status: string; needs: string[]; lastError: string | null };
+export type UpstreamValueSet = {
+  vendor: string;
+  key: string;
+  stored: 'input' | 'secret';
+  secret: string;
+  status: string;
+  needs: string[];
+  lastError: string | null;
+};
 
 /** One hit of a search as data (search/reply.ts's HitView without the schema; the window imports this file). */
 export type SearchHit = { name: string; promoted: boolean; readOnlyHint: boolean; destructiveHint: boolean; description?: string };
 /** A search as the window and the CLI show it. `kind` is how the query was read (search/service.ts's SearchAnswer). */
-export type SearchView = { text: string; bytes: number; kind: 'exact' | 'backend' | 'ranked' | 'overview' | 'none'; hits: SearchHit[]; message?: string; explain?: ExplainedHit[] };
+export type SearchView = {
+  text: string;
+  bytes: number;
+  kind: 'exact' | 'backend' | 'ranked' | 'overview' | 'none';
+  hits: SearchHit[];
+  message?: string;
+  explain?: ExplainedHit[];
+};
 
 /** One search hit with the query words that matched it, and in which fields (`mws search --explain`). */
 export type ExplainedHit = { tool: string; score: number; matches: Array<{ word: string; via: string; fields: string[] }> };

@@ -25,7 +25,8 @@ export type ApprovalParts = {
 
 type Methods = Pick<ControlHandlers, 'pendingApprovals' | 'approve' | 'grants' | 'revokeGrant'>;
 
-export const kindOf = (e: { readOnly: boolean; destructive: boolean } | undefined): ToolKind => (e?.readOnly ? 'read-only' : e?.destructive ? 'destructive' : 'write');
+export const kindOf = (e: { readOnly: boolean; destructive: boolean } | undefined): ToolKind =>
+  e?.readOnly ? 'read-only' : e?.destructive ? 'destructive' : 'write';
 
 export function approvalsControl(p: ApprovalParts): Methods {
   const name = (tool: string) => p.catalog.toolbox().resolve(tool)?.name ?? tool;
@@ -35,11 +36,18 @@ export function approvalsControl(p: ApprovalParts): Methods {
     async pendingApprovals(a) {
       const tb = p.catalog.toolbox();
       const now = p.clock.now();
-      return p.gate.pending.list(a.agent ? p.agentId(a.agent) : undefined)
+      return p.gate.pending
+        .list(a.agent ? p.agentId(a.agent) : undefined)
         .sort((x, y) => x.since - y.since)
         .map((c) => {
           const e = tb.get(c.tool);
-          return { ...c, description: e?.tool.description ?? null, kind: kindOf(e), expiresAt: c.since + p.config.timeouts.approvalMs, now };
+          return {
+            ...c,
+            description: e?.tool.description ?? null,
+            kind: kindOf(e),
+            expiresAt: c.since + p.config.timeouts.approvalMs,
+            now,
+          };
         });
     },
     async approve(a) {
@@ -53,7 +61,11 @@ export function approvalsControl(p: ApprovalParts): Methods {
       if (a.once) {
         const tool = name(a.tool);
         const n = p.gate.allowOnce(agent, tool, a.id);
-        if (n === 0) throw new MwsError('conflict', `No call of ${tool} is waiting for ${agent}, so there is nothing to allow once. Use "always allow" to let it run without asking.`);
+        if (n === 0)
+          throw new MwsError(
+            'conflict',
+            `No call of ${tool} is waiting for ${agent}, so there is nothing to allow once. Use "always allow" to let it run without asking.`,
+          );
         decided(agent, tool);
         return { tool, decided: n, remembered: false, withdrawn: false };
       }

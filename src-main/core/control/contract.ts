@@ -51,12 +51,23 @@ const vendorSlug = () => z.string().regex(VENDOR_SLUG, { error: `must be a vendo
 const upstreamInput = z.union(
   [
     z.strictObject({ url: text(), headers: strings().optional(), bearerTokenEnvVar: text().optional() }),
-    z.strictObject({ command: text(), args: z.array(text()).optional(), env: strings().optional(), cwd: text().optional(), envFile: text().optional() }),
+    z.strictObject({
+      command: text(),
+      args: z.array(text()).optional(),
+      env: strings().optional(),
+      cwd: text().optional(),
+      envFile: text().optional(),
+    }),
   ],
   { error: 'must be an upstream: {"url": …} for an HTTP server, or {"command": …, "args": […]} for a stdio one' },
 );
 
-const agentFields = { name: text().optional(), cap: z.number().optional(), idleWindowDays: z.number().optional(), approvals: approvals().optional() };
+const agentFields = {
+  name: text().optional(),
+  cap: z.number().optional(),
+  idleWindowDays: z.number().optional(),
+  approvals: approvals().optional(),
+};
 
 /** An ISO time; Date.parse decides, as the sweep reads it. */
 const isoTime = () => text().refine((s) => !Number.isNaN(Date.parse(s)), { error: 'must be an ISO time such as 2026-12-24T09:00:00Z' });
@@ -97,7 +108,10 @@ export const CONTROL_CONTRACT = {
    * The reply search_tools gives (`text`, what a model reads) and its hits as data, best first (`message`
    * when nothing matched); with `explain`, also which query word matched which field of each hit.
    */
-  search: { args: args({ agent: id(), query: text().optional(), limit: whole().min(1).optional(), explain: z.boolean().optional() }), result: answer<SearchView>() },
+  search: {
+    args: args({ agent: id(), query: text().optional(), limit: whole().min(1).optional(), explain: z.boolean().optional() }),
+    result: answer<SearchView>(),
+  },
   /** The words each tool was learned for from search→call pairs (one tool, or the tools with most). */
   learnedWords: { args: args({ tool: id().optional(), agent: id().optional() }), result: answer<LearnedWordsView>() },
   /**
@@ -105,7 +119,10 @@ export const CONTROL_CONTRACT = {
    * `word`, only that word stops counting for the tool. `forgotten`: how many pairs changed.
    */
   // A learned word is at most 24 letters (learning.ts); 100 leaves room for a phrase, not a document.
-  forgetLearned: { args: args({ tool: id(), word: id().max(100).optional() }), result: answer<{ tool: string; word?: string; forgotten: number }>() },
+  forgetLearned: {
+    args: args({ tool: id(), word: id().max(100).optional() }),
+    result: answer<{ tool: string; word?: string; forgotten: number }>(),
+  },
   report: { args: args({ agent: id().optional() }), result: answer<AgentReport[]>() },
   setDemotionPaused: { args: args({ paused: z.boolean() }), result: answer<{ paused: boolean }>() },
   setProxyPaused: { args: args({ paused: z.boolean() }), result: answer<{ paused: boolean }>() },
@@ -127,14 +144,31 @@ export const CONTROL_CONTRACT = {
   },
   removeUpstream: { args: args({ vendor: id() }), result: answer<UpstreamRow[]>() },
   /** `vendor`: the saved upstream being edited, whose secrets stand in for masked values. */
-  testUpstream: { args: args({ upstream: upstreamInput, vendor: text().optional() }), result: answer<{ ok: boolean; era: string | null; tools: string[]; error: string | null }>() },
+  testUpstream: {
+    args: args({ upstream: upstreamInput, vendor: text().optional() }),
+    result: answer<{ ok: boolean; era: string | null; tools: string[]; error: string | null }>(),
+  },
   settings: { args: none(), result: answer<SettingsView>() },
   updateSettings: {
     args: args({
       port: z.number().optional(),
       compactDescriptions: z.boolean().optional(),
-      promote: z.strictObject({ minSessions: z.number().optional(), minCalls: z.number().optional(), windowDays: z.number().optional(), pinDecayDays: z.number().optional() }).optional(),
-      desktop: z.strictObject({ notifyDemotions: z.boolean().optional(), notifyUpstreams: z.boolean().optional(), notifyApprovals: z.boolean().optional(), startAtLogin: z.boolean().optional() }).optional(),
+      promote: z
+        .strictObject({
+          minSessions: z.number().optional(),
+          minCalls: z.number().optional(),
+          windowDays: z.number().optional(),
+          pinDecayDays: z.number().optional(),
+        })
+        .optional(),
+      desktop: z
+        .strictObject({
+          notifyDemotions: z.boolean().optional(),
+          notifyUpstreams: z.boolean().optional(),
+          notifyApprovals: z.boolean().optional(),
+          startAtLogin: z.boolean().optional(),
+        })
+        .optional(),
     }),
     result: answer<SettingsView>(),
   },
@@ -149,7 +183,17 @@ export const CONTROL_CONTRACT = {
    * header/env value, kept in the secret store (config.json gets a reference), and connects it again.
    * The answer never holds the value. An empty value would still leave the upstream waiting.
    */
-  setUpstreamValue: { args: args({ vendor: id(), key: id().max(200), value: z.string().min(1).max(64 * 1024) }), result: answer<UpstreamValueSet>() },
+  setUpstreamValue: {
+    args: args({
+      vendor: id(),
+      key: id().max(200),
+      value: z
+        .string()
+        .min(1)
+        .max(64 * 1024),
+    }),
+    result: answer<UpstreamValueSet>(),
+  },
   /** The names of the values the secret store holds (never the values). */
   secretNames: { args: none(), result: answer<{ names: string[] }>() },
   /** Moves plain-text secret header and env values of config.json into the secret store (references stay). */
@@ -163,10 +207,21 @@ export const CONTROL_CONTRACT = {
   /** The latest calls (agent, tool, upstream, duration, ok), newest first. */
   activity: { args: args({ agent: id().optional(), limit: whole().min(1).max(1000).optional() }), result: answer<ActivityEntry[]>() },
   /** Other clients' config files on this machine (or the one named) and the servers in them; env and header values never leave the core. */
-  importScan: { args: args({ from: text().optional(), file: text().optional(), projectDir: text().optional() }), result: answer<ImportSource[]>() },
+  importScan: {
+    args: args({ from: text().optional(), file: text().optional(), projectDir: text().optional() }),
+    result: answer<ImportSource[]>(),
+  },
   /** Adds the named servers of one client file as upstreams (after a backup of the config) and answers the client edit. */
   importServers: {
-    args: args({ file: text(), names: z.array(text()).optional(), dryRun: z.boolean().optional(), writeClient: z.boolean().optional(), projectDir: text().optional(), agent: id().optional(), as: strings().optional() }),
+    args: args({
+      file: text(),
+      names: z.array(text()).optional(),
+      dryRun: z.boolean().optional(),
+      writeClient: z.boolean().optional(),
+      projectDir: text().optional(),
+      agent: id().optional(),
+      as: strings().optional(),
+    }),
     result: answer<ImportResult>(),
   },
   /**

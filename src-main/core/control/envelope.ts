@@ -50,21 +50,32 @@ export function failure(code: ControlErrorBody['code'], message: string, data: R
   return { ok: false, error: { code, message, data } };
 }
 
-const TYPE_WORDS: Record<string, string> = { string: 'text', number: 'a number', int: 'a whole number', boolean: 'true or false', array: 'a list', object: 'an object', record: 'an object' };
+const TYPE_WORDS: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+  record: 'an object',
+};
 
 /** `{agent: text, limit?: a whole number}`: what a method takes, for the sentence that refuses a call. */
 export function signature(schema: z.ZodType): string {
   const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
   const parts = Object.entries(shape).map(([k, s]) => {
     const optional = s.safeParse(undefined).success;
-    const def = (optional ? (s as unknown as { unwrap(): z.ZodType }).unwrap() : s) as unknown as { def: { type: string; format?: string; checks?: Array<{ _zod: { def: { format?: string } } }> } };
+    const def = (optional ? (s as unknown as { unwrap(): z.ZodType }).unwrap() : s) as unknown as {
+      def: { type: string; format?: string; checks?: Array<{ _zod: { def: { format?: string } } }> };
+    };
     const int = def.def.checks?.some((c) => c._zod.def.format === 'safeint');
     return `${k}${optional ? '?' : ''}: ${int ? 'a whole number' : (TYPE_WORDS[def.def.type] ?? def.def.type)}`;
   });
   return parts.length ? `{${parts.join(', ')}}` : 'no arguments ({})';
 }
 
-const pathText = (path: ReadonlyArray<PropertyKey>) => path.reduce<string>((s, k) => (typeof k === 'number' ? `${s}[${k}]` : s ? `${s}.${String(k)}` : String(k)), '');
+const pathText = (path: ReadonlyArray<PropertyKey>) =>
+  path.reduce<string>((s, k) => (typeof k === 'number' ? `${s}[${k}]` : s ? `${s}.${String(k)}` : String(k)), '');
 
 /** The first issue as {path, reason, got}; a union reports the branch that came closest. */
 function reasonOf(issue: z.core.$ZodIssue, method: string, base: PropertyKey[] = []): { path: string; reason: string; got?: unknown } {
@@ -77,13 +88,21 @@ function reasonOf(issue: z.core.$ZodIssue, method: string, base: PropertyKey[] =
     case 'unrecognized_keys':
       return { path: pathText([...path, issue.keys[0]!]), reason: `is not an argument ${path.length ? 'here' : `of ${method}`}` };
     case 'too_small':
-      return { path: pathText(path), reason: issue.origin === 'number' ? `must be ${String(issue.minimum)} or more` : 'must not be empty', got: input };
+      return {
+        path: pathText(path),
+        reason: issue.origin === 'number' ? `must be ${String(issue.minimum)} or more` : 'must not be empty',
+        got: input,
+      };
     case 'too_big':
       // Text too long is not echoed: it may be a secret value (setUpstreamValue), and its start says nothing.
       if (issue.origin === 'string') return { path: pathText(path), reason: `must be at most ${String(issue.maximum)} characters` };
       if (issue.origin === 'array') return { path: pathText(path), reason: `must have at most ${String(issue.maximum)} items` };
       // A whole number's own bound (2^53 - 1) is not a limit a person chose: say what the value must be.
-      return { path: pathText(path), reason: Number(issue.maximum) >= Number.MAX_SAFE_INTEGER ? 'must be a whole number' : `must be ${String(issue.maximum)} or less`, got: input };
+      return {
+        path: pathText(path),
+        reason: Number(issue.maximum) >= Number.MAX_SAFE_INTEGER ? 'must be a whole number' : `must be ${String(issue.maximum)} or less`,
+        got: input,
+      };
     case 'invalid_value':
       return { path: pathText(path), reason: `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`, got: input };
     case 'invalid_union': {
@@ -102,7 +121,11 @@ export function checkArgs(method: ControlMethod, args: unknown): { ok: true; arg
   const r = schema.safeParse(args, { reportInput: true });
   if (r.success) return { ok: true, args: r.data };
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return failure('usage', `${method} takes its arguments as a JSON object: ${signature(schema)} (got ${JSON.stringify(args)?.slice(0, 80)}).`, { method });
+    return failure(
+      'usage',
+      `${method} takes its arguments as a JSON object: ${signature(schema)} (got ${JSON.stringify(args)?.slice(0, 80)}).`,
+      { method },
+    );
   }
   const { path, reason, got } = reasonOf(r.error.issues[0]!, method);
   const gotText = got === undefined ? '' : ` (got ${JSON.stringify(got)?.slice(0, 80)})`;
@@ -116,7 +139,8 @@ export function checkArgs(method: ControlMethod, args: unknown): { ok: true; arg
 
 /** The run functions behind a client made by controlClient; a copy of it (`{...api}`) is a plain ControlApi. */
 const HANDLERS = Symbol('control handlers');
-const handlersOf = (api: Partial<ControlApi>): Partial<ControlHandlers> | undefined => (api as { [HANDLERS]?: Partial<ControlHandlers> })[HANDLERS];
+const handlersOf = (api: Partial<ControlApi>): Partial<ControlHandlers> | undefined =>
+  (api as { [HANDLERS]?: Partial<ControlHandlers> })[HANDLERS];
 
 /**
  * The ControlApi in process: each method checks its arguments as dispatch does (a refusal throws the
@@ -143,7 +167,11 @@ export function controlClient(handlers: Partial<ControlHandlers>): Partial<Contr
  */
 export async function dispatch(api: ControlApi, method: unknown, args: unknown): Promise<Envelope> {
   if (typeof method !== 'string' || !isControlMethod(method)) {
-    return failure('method_not_found', `No control method ${JSON.stringify(typeof method === 'string' ? method.slice(0, 64) : method ?? null)}. Known: ${CONTROL_METHODS.join(', ')}.`, { method: typeof method === 'string' ? method.slice(0, 64) : null });
+    return failure(
+      'method_not_found',
+      `No control method ${JSON.stringify(typeof method === 'string' ? method.slice(0, 64) : (method ?? null))}. Known: ${CONTROL_METHODS.join(', ')}.`,
+      { method: typeof method === 'string' ? method.slice(0, 64) : null },
+    );
   }
   const checked = checkArgs(method, args);
   if (!checked.ok) return checked;

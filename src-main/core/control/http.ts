@@ -10,24 +10,40 @@ import { dispatch, statusOf, type ControlErrorBody } from './envelope.js';
 import { bearerToken, tokenMatches } from '../store/controlToken.js';
 import { postJson } from './post.js';
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 function isJson(contentType: string | null): boolean {
   return contentType !== null && /^application\/json\s*(?:;|$)/i.test(contentType.trim());
 }
 
 /** The answer to POST /control/<method> (the HTTP edge mounts it there). */
-export function controlHandler(api: ControlApi, token: () => string, extraAuth?: (request: Request) => boolean): (request: Request) => Promise<Response> {
+export function controlHandler(
+  api: ControlApi,
+  token: () => string,
+  extraAuth?: (request: Request) => boolean,
+): (request: Request) => Promise<Response> {
   return (request) => {
     const url = new URL(request.url);
     return (async () => {
       if (request.method === 'POST' && !isJson(request.headers.get('content-type'))) {
-        return json(415, { ok: false, error: { code: 'usage', message: 'The body must be sent as content-type: application/json.', data: {} } });
+        return json(415, {
+          ok: false,
+          error: { code: 'usage', message: 'The body must be sent as content-type: application/json.', data: {} },
+        });
       }
       const auth = request.headers.get('authorization');
       const bearer = bearerToken(auth);
       if (!tokenMatches(bearer, token()) && !extraAuth?.(request)) {
-        return json(401, { ok: false, error: { code: 'unauthorized', message: 'This needs the control token (stateDir/control-token), or the settings window\'s session with its CSRF header; open the window with `mws ui`.', data: {} } });
+        return json(401, {
+          ok: false,
+          error: {
+            code: 'unauthorized',
+            message:
+              "This needs the control token (stateDir/control-token), or the settings window's session with its CSRF header; open the window with `mws ui`.",
+            data: {},
+          },
+        });
       }
       const method = url.pathname.slice('/control/'.length);
       if (request.method !== 'POST') return json(405, { ok: false, error: { code: 'usage', message: 'Use POST.', data: {} } });
@@ -51,9 +67,19 @@ export function controlHandler(api: ControlApi, token: () => string, extraAuth?:
 /** A ControlApi that calls a running instance over HTTP. */
 export function httpControlClient(baseUrl: string, token: string, timeoutMs = 30_000): ControlApi {
   const call = async (method: ControlMethod, args: unknown) => {
-    const res = await postJson(`${baseUrl}/control/${method}`, { 'content-type': 'application/json', authorization: `Bearer ${token}` }, JSON.stringify(args ?? {}), timeoutMs);
+    const res = await postJson(
+      `${baseUrl}/control/${method}`,
+      { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      JSON.stringify(args ?? {}),
+      timeoutMs,
+    );
     const body = JSON.parse(res.text) as { ok: boolean; result?: unknown; error?: Partial<ControlErrorBody> };
-    if (!body.ok) throw new MwsError((body.error?.code ?? 'usage') as never, body.error?.message ?? `control ${method} failed (${res.status})`, body.error?.data ?? {});
+    if (!body.ok)
+      throw new MwsError(
+        (body.error?.code ?? 'usage') as never,
+        body.error?.message ?? `control ${method} failed (${res.status})`,
+        body.error?.data ?? {},
+      );
     return body.result;
   };
   return Object.fromEntries(CONTROL_METHODS.map((m) => [m, (args: unknown) => call(m, args)])) as unknown as ControlApi;

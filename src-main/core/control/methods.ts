@@ -88,7 +88,14 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
     const entry = p.catalog.toolbox().resolve(tool);
     if (entry) return entry.name;
     const near = p.search.closeNames(tool, 3);
-    throw new MwsError('tool_not_found', noToolNamed(tool, near, { where: ' in the toolbox, and nothing was learned for it', next: '`mws learned` lists the tools with learned words; `mws search` with no query lists the toolbox.' }), { tool, matches: near });
+    throw new MwsError(
+      'tool_not_found',
+      noToolNamed(tool, near, {
+        where: ' in the toolbox, and nothing was learned for it',
+        next: '`mws learned` lists the tools with learned words; `mws search` with no query lists the toolbox.',
+      }),
+      { tool, matches: near },
+    );
   };
   const members = (agent: string, isoOf: (ms: number | null) => string | null = iso): MemberRow[] => {
     const tb = p.catalog.toolbox();
@@ -111,7 +118,16 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
   };
   const agentView = (id: string): AgentView => {
     const a = p.sets.agent(id);
-    return { id, name: a.name, cap: a.cap, idleWindowDays: a.idleWindowDays, approvals: a.approvals, size: p.sets.listedCount(id), hasToken: a.token !== undefined, url: `${p.baseUrl()}/mcp${id === 'default' ? '' : `/${id}`}` };
+    return {
+      id,
+      name: a.name,
+      cap: a.cap,
+      idleWindowDays: a.idleWindowDays,
+      approvals: a.approvals,
+      size: p.sets.listedCount(id),
+      hasToken: a.token !== undefined,
+      url: `${p.baseUrl()}/mcp${id === 'default' ? '' : `/${id}`}`,
+    };
   };
   /** The port the config file asks for (0, "any free port", means the one in use now). */
   const filePort = (): number => {
@@ -168,10 +184,46 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
   };
 
   return {
-    ...approvalsControl({ get config() { return p.config; }, clock: p.clock, catalog: p.catalog, gate: p.gate, events: p.events, agentId, resolve }),
-    ...upstreamOpsControl({ get config() { return p.config; }, editor: p.editor, catalog: p.catalog, agentId }),
-    ...settingsControl({ get config() { return p.config; }, editor: p.editor, catalog: p.catalog, configPath: p.configPath, agentView, members: async (a) => members(agentId(a.agent)), demo: () => p.runtime.demo ?? null, secrets, now: () => p.clock.now() }),
-    ...valuesControl({ get config() { return p.config; }, editor: p.editor, catalog: p.catalog, secrets }),
+    ...approvalsControl({
+      get config() {
+        return p.config;
+      },
+      clock: p.clock,
+      catalog: p.catalog,
+      gate: p.gate,
+      events: p.events,
+      agentId,
+      resolve,
+    }),
+    ...upstreamOpsControl({
+      get config() {
+        return p.config;
+      },
+      editor: p.editor,
+      catalog: p.catalog,
+      agentId,
+    }),
+    ...settingsControl({
+      get config() {
+        return p.config;
+      },
+      editor: p.editor,
+      catalog: p.catalog,
+      configPath: p.configPath,
+      agentView,
+      members: async (a) => members(agentId(a.agent)),
+      demo: () => p.runtime.demo ?? null,
+      secrets,
+      now: () => p.clock.now(),
+    }),
+    ...valuesControl({
+      get config() {
+        return p.config;
+      },
+      editor: p.editor,
+      catalog: p.catalog,
+      secrets,
+    }),
     async status() {
       return {
         url: p.baseUrl(),
@@ -220,7 +272,8 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
       // The same query vector for the reply and its explanation: the window shows what a model would get.
       const qv = await p.search.queryVector(a.query);
       const answer = p.search.search(a.query, a.limit, (e) => listed.has(e.name), agent, qv);
-      const explain = a.explain === true && typeof a.query === 'string' && a.query.trim() ? p.search.explain(a.query, a.limit, agent, qv) : undefined;
+      const explain =
+        a.explain === true && typeof a.query === 'string' && a.query.trim() ? p.search.explain(a.query, a.limit, agent, qv) : undefined;
       // The hits as data for the window and the CLI; `text` stays the reply a model reads.
       const tb = p.catalog.toolbox();
       const hits = answer.names.flatMap((n) => {
@@ -228,8 +281,18 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
         return e ? [hitView(e, listed.has(n), false)] : [];
       });
       const near = answer.kind === 'none' && a.query ? p.search.closeNames(a.query.trim(), 3) : [];
-      const message = answer.kind === 'none' ? `No tool matches "${(a.query ?? '').trim()}".${near.length ? ` Close names: ${near.join(', ')}.` : ''}` : undefined;
-      return { text: answer.text, bytes: Buffer.byteLength(answer.text), kind: answer.kind, hits, ...(message ? { message } : {}), ...(explain ? { explain } : {}) };
+      const message =
+        answer.kind === 'none'
+          ? `No tool matches "${(a.query ?? '').trim()}".${near.length ? ` Close names: ${near.join(', ')}.` : ''}`
+          : undefined;
+      return {
+        text: answer.text,
+        bytes: Buffer.byteLength(answer.text),
+        kind: answer.kind,
+        hits,
+        ...(message ? { message } : {}),
+        ...(explain ? { explain } : {}),
+      };
     },
     async learnedWords(a) {
       const l = p.search.learning;
@@ -288,7 +351,8 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
     async upstreamTools(a) {
       const vendor = a.vendor;
       const listedBy = new Map<string, string[]>();
-      for (const ag of p.config.agents) for (const e of p.router.workingSetEntries(ag.id)) listedBy.set(e.name, [...(listedBy.get(e.name) ?? []), ag.id]);
+      for (const ag of p.config.agents)
+        for (const e of p.router.workingSetEntries(ag.id)) listedBy.set(e.name, [...(listedBy.get(e.name) ?? []), ag.id]);
       return [...p.catalog.toolbox().all()]
         .filter((e) => e.vendor === vendor)
         .map((e) => ({ name: e.name, description: e.tool.description ?? null, kind: kindOf(e), agents: listedBy.get(e.name) ?? [] }));
@@ -297,10 +361,27 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
     // Client entries point at the port of the config file (what is right after a restart, and what the
     // CLI writes too), not at a --port given for this run; own entries are known at either port.
     async importScan(a) {
-      return (await import('../import/service.js')).scanImports(a, {}, { self: { serverName: p.config.serverName, ports: importPorts() }, upstreams: (p.editor.current().upstreams ?? {}) as Record<string, unknown> });
+      return (await import('../import/service.js')).scanImports(
+        a,
+        {},
+        {
+          self: { serverName: p.config.serverName, ports: importPorts() },
+          upstreams: (p.editor.current().upstreams ?? {}) as Record<string, unknown>,
+        },
+      );
     },
     async importServers(a) {
-      return (await import('../import/service.js')).applyImport(a, { get config() { return p.config; }, editor: p.editor, configPath: p.configPath, agentUrl: (id) => `${configBaseUrl()}/mcp${agentId(id) === 'default' ? '' : `/${id}`}`, now: () => p.clock.now(), ports: importPorts(), secrets });
+      return (await import('../import/service.js')).applyImport(a, {
+        get config() {
+          return p.config;
+        },
+        editor: p.editor,
+        configPath: p.configPath,
+        agentUrl: (id) => `${configBaseUrl()}/mcp${agentId(id) === 'default' ? '' : `/${id}`}`,
+        now: () => p.clock.now(),
+        ports: importPorts(),
+        secrets,
+      });
     },
     async signIn(a) {
       return p.catalog.signIn(a.vendor);

@@ -32,11 +32,23 @@ export type SettingsParts = {
 
 type SettingsMethods = Pick<
   ControlHandlers,
-  'createAgent' | 'updateAgent' | 'deleteAgent' | 'pin' | 'clientConfigs' | 'upstreams' | 'saveUpstream' | 'removeUpstream' | 'testUpstream' | 'settings' | 'updateSettings' | 'agentToken'
+  | 'createAgent'
+  | 'updateAgent'
+  | 'deleteAgent'
+  | 'pin'
+  | 'clientConfigs'
+  | 'upstreams'
+  | 'saveUpstream'
+  | 'removeUpstream'
+  | 'testUpstream'
+  | 'settings'
+  | 'updateSettings'
+  | 'agentToken'
 >;
 
 /** A command-line flag whose value is a secret (`--api-key`, `--token`). */
-const secretFlag = (a: string | undefined): boolean => typeof a === 'string' && /^--?[A-Za-z]/.test(a) && !a.includes('=') && isSecretName(a);
+const secretFlag = (a: string | undefined): boolean =>
+  typeof a === 'string' && /^--?[A-Za-z]/.test(a) && !a.includes('=') && isSecretName(a);
 
 /**
  * A stdio upstream's args as shown: the value after a secret-looking flag (`--api-key KEY`) or in
@@ -66,8 +78,20 @@ function unmaskArgs(next: string[], prev: unknown): string[] {
 
 /** Header values are secrets (tokens): the window shows that they are set, not what they are. */
 function masked(u: UpstreamConfig): UpstreamRow['config'] {
-  if (u.kind === 'http') return { url: maskUrl(u.url), headers: Object.fromEntries(Object.keys(u.headers).map((k) => [k, MASK])), ...(u.bearerTokenEnvVar ? { bearerTokenEnvVar: u.bearerTokenEnvVar } : {}) };
-  if (u.kind === 'stdio') return { command: u.command, args: maskedArgs(u.args), env: Object.fromEntries(Object.keys(u.env).map((k) => [k, MASK])), ...(u.cwd ? { cwd: u.cwd } : {}), ...(u.envFile ? { envFile: u.envFile } : {}) };
+  if (u.kind === 'http')
+    return {
+      url: maskUrl(u.url),
+      headers: Object.fromEntries(Object.keys(u.headers).map((k) => [k, MASK])),
+      ...(u.bearerTokenEnvVar ? { bearerTokenEnvVar: u.bearerTokenEnvVar } : {}),
+    };
+  if (u.kind === 'stdio')
+    return {
+      command: u.command,
+      args: maskedArgs(u.args),
+      env: Object.fromEntries(Object.keys(u.env).map((k) => [k, MASK])),
+      ...(u.cwd ? { cwd: u.cwd } : {}),
+      ...(u.envFile ? { envFile: u.envFile } : {}),
+    };
   return { builtin: u.name };
 }
 
@@ -81,11 +105,22 @@ export const MASK = '••••';
  * string clears it.
  */
 export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
-  const prev = (typeof previous === 'object' && previous !== null ? previous : {}) as { url?: unknown; command?: unknown; headers?: unknown; env?: unknown; cwd?: unknown; args?: unknown; envFile?: unknown; bearerTokenEnvVar?: unknown };
+  const prev = (typeof previous === 'object' && previous !== null ? previous : {}) as {
+    url?: unknown;
+    command?: unknown;
+    headers?: unknown;
+    env?: unknown;
+    cwd?: unknown;
+    args?: unknown;
+    envFile?: unknown;
+    bearerTokenEnvVar?: unknown;
+  };
   // An edit keeps the upstream turned off if it was (mws upstream enable turns it on).
   const off = (prev as { enabled?: unknown }).enabled === false ? { enabled: false } : {};
   const keep = (next: Record<string, string>, old: unknown) =>
-    Object.fromEntries(Object.entries(next).map(([k, v]) => [k, v === MASK ? String((old as Record<string, string> | undefined)?.[k] ?? '') : v]));
+    Object.fromEntries(
+      Object.entries(next).map(([k, v]) => [k, v === MASK ? String((old as Record<string, string> | undefined)?.[k] ?? '') : v]),
+    );
   if ('url' in input) {
     const sameKind = typeof prev.url === 'string';
     const headers = input.headers ? keep(input.headers, prev.headers) : sameKind ? prev.headers : undefined;
@@ -95,7 +130,13 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
     const bearer = 'bearerTokenEnvVar' in input ? input.bearerTokenEnvVar : sameKind ? prev.bearerTokenEnvVar : undefined;
     // OAuth settings and the transport choice are not in the form: an edit keeps them.
     const kept = sameKind ? Object.fromEntries(Object.entries(prev).filter(([k]) => k === 'oauth' || k === 'transport')) : {};
-    return { url, ...(headers && Object.keys(headers).length ? { headers } : {}), ...(typeof bearer === 'string' && bearer ? { bearerTokenEnvVar: bearer } : {}), ...kept, ...off };
+    return {
+      url,
+      ...(headers && Object.keys(headers).length ? { headers } : {}),
+      ...(typeof bearer === 'string' && bearer ? { bearerTokenEnvVar: bearer } : {}),
+      ...kept,
+      ...off,
+    };
   }
   if ('command' in input) {
     const sameKind = typeof prev.command === 'string';
@@ -118,7 +159,14 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
 
 /** Every upstream as the window shows it: status, masked settings, and whether it is turned on. */
 export function upstreamRows(p: { config: Config; catalog: ToolboxCatalog }): UpstreamRow[] {
-  return p.catalog.statuses().map((s) => ({ ...s, lastError: s.lastError && maskUrlsIn(s.lastError), config: masked(p.config.upstreams[s.vendor]!), enabled: p.config.upstreams[s.vendor]?.enabled !== false }));
+  return p.catalog
+    .statuses()
+    .map((s) => ({
+      ...s,
+      lastError: s.lastError && maskUrlsIn(s.lastError),
+      config: masked(p.config.upstreams[s.vendor]!),
+      enabled: p.config.upstreams[s.vendor]?.enabled !== false,
+    }));
 }
 
 export function settingsControl(p: SettingsParts): SettingsMethods {
@@ -140,7 +188,10 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
   };
   const upstreamsOf = (raw: Raw): Raw => {
     if ('upstream' in raw) {
-      throw new MwsError('conflict', 'This config uses the single "upstream" field. To manage several upstreams here, move it under "upstreams" with a vendor name (its tools are then named vendor__tool).');
+      throw new MwsError(
+        'conflict',
+        'This config uses the single "upstream" field. To manage several upstreams here, move it under "upstreams" with a vendor name (its tools are then named vendor__tool).',
+      );
     }
     if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
     return raw.upstreams as Raw;
@@ -158,15 +209,25 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
   const settingsView = (): SettingsView => ({
     port: filePort(),
     compactDescriptions: p.config.compactDescriptions,
-    promote: { minSessions: p.config.promote.minSessions, minCalls: p.config.promote.minCalls, windowDays: p.config.promote.windowDays, pinDecayDays: p.config.promote.pinDecayDays },
+    promote: {
+      minSessions: p.config.promote.minSessions,
+      minCalls: p.config.promote.minCalls,
+      windowDays: p.config.promote.windowDays,
+      pinDecayDays: p.config.promote.pinDecayDays,
+    },
     configPath: p.configPath,
   });
   const fields = (a: { name?: unknown; cap?: unknown; idleWindowDays?: unknown; approvals?: unknown }) =>
-    Object.fromEntries(Object.entries({ name: a.name, cap: a.cap, idleWindowDays: a.idleWindowDays, approvals: a.approvals }).filter(([, v]) => v !== undefined));
+    Object.fromEntries(
+      Object.entries({ name: a.name, cap: a.cap, idleWindowDays: a.idleWindowDays, approvals: a.approvals }).filter(
+        ([, v]) => v !== undefined,
+      ),
+    );
 
   return {
     async createAgent(a) {
-      if (p.config.agents.some((x) => x.id === a.id)) throw new MwsError('conflict', `An agent "${a.id}" already exists; pick another id.`, { agent: a.id });
+      if (p.config.agents.some((x) => x.id === a.id))
+        throw new MwsError('conflict', `An agent "${a.id}" already exists; pick another id.`, { agent: a.id });
       await edit((raw) => void agentsOf(raw).push({ id: a.id, ...fields(a) }));
       return p.agentView(a.id);
     },
@@ -175,7 +236,8 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       return p.agentView(a.id);
     },
     async deleteAgent(a) {
-      if (a.id === 'default') throw new MwsError('conflict', 'The default agent always exists; it cannot be deleted.', { agent: 'default' });
+      if (a.id === 'default')
+        throw new MwsError('conflict', 'The default agent always exists; it cannot be deleted.', { agent: 'default' });
       await edit((raw) => {
         const list = agentsOf(raw);
         const i = list.findIndex((x) => x.id === a.id);
@@ -205,10 +267,24 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       return {
         url: v.url,
         // Quoted for the shell by a library made for it; serverName is a bare TOML key (configSchema).
-        claudeCode: shellLine(['claude', 'mcp', 'add', '--transport', 'http', name, v.url, ...(auth ? ['--header', `Authorization: ${auth}`] : [])]) ?? '',
+        claudeCode:
+          shellLine([
+            'claude',
+            'mcp',
+            'add',
+            '--transport',
+            'http',
+            name,
+            v.url,
+            ...(auth ? ['--header', `Authorization: ${auth}`] : []),
+          ]) ?? '',
         // Codex gives up on a call after 60 s unless told otherwise; a call through Working Set may take longer.
         codex: `[mcp_servers.${name}]\nurl = ${JSON.stringify(v.url)}${auth ? `\nhttp_headers = { "Authorization" = ${JSON.stringify(auth)} }` : ''}\ntool_timeout_sec = ${clientToolTimeoutSec(p.config.timeouts)}`,
-        json: JSON.stringify({ mcpServers: { [name]: { type: 'http', url: v.url, ...(auth ? { headers: { Authorization: auth } } : {}) } } }, null, 2),
+        json: JSON.stringify(
+          { mcpServers: { [name]: { type: 'http', url: v.url, ...(auth ? { headers: { Authorization: auth } } : {}) } } },
+          null,
+          2,
+        ),
       };
     },
     async agentToken(a) {
@@ -223,19 +299,29 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     async saveUpstream(a) {
       const demo = p.demo?.();
       if (demo && a.leaveDemo !== true) {
-        throw new MwsError('demo_mode', `This is the demo. Adding an upstream leaves it: the upstream is saved to the config, and takes over when Working Set is restarted without --demo, with its own fresh state. The demo's state stays in ${demo.stateDir} for the next demo. Confirm to leave the demo (leaveDemo: true).`, { demoStateDir: demo.stateDir });
+        throw new MwsError(
+          'demo_mode',
+          `This is the demo. Adding an upstream leaves it: the upstream is saved to the config, and takes over when Working Set is restarted without --demo, with its own fresh state. The demo's state stays in ${demo.stateDir} for the next demo. Confirm to leave the demo (leaveDemo: true).`,
+          { demoStateDir: demo.stateDir },
+        );
       }
       // Adding under a name that is taken would replace what is saved there without a word: it is refused
       // unless the call says it is an edit (the window's Edit form, or after the user confirmed). Checked
       // before any secret is stored, so a refused save cannot overwrite the saved upstream's secrets.
       const refuseTaken = (ups: Raw) => {
         if (Object.hasOwn(ups, a.vendor) && a.replace !== true) {
-          throw new MwsError('upstream_exists', `An upstream named "${a.vendor}" already exists; nothing was changed. Pick another name, or edit "${a.vendor}" (replace: true) to replace it.`, { path: 'vendor', vendor: a.vendor, reason: 'is the name of an upstream that exists' });
+          throw new MwsError(
+            'upstream_exists',
+            `An upstream named "${a.vendor}" already exists; nothing was changed. Pick another name, or edit "${a.vendor}" (replace: true) to replace it.`,
+            { path: 'vendor', vendor: a.vendor, reason: 'is the name of an upstream that exists' },
+          );
         }
       };
       refuseTaken(upstreamsOf(p.editor.current()));
       // Secret values typed in go to the secret store first; the file gets references to them.
-      const moves = p.secrets ? planMoves(a.vendor, upstreamJson(a.upstream, (p.editor.current().upstreams as Raw | undefined)?.[a.vendor])) : [];
+      const moves = p.secrets
+        ? planMoves(a.vendor, upstreamJson(a.upstream, (p.editor.current().upstreams as Raw | undefined)?.[a.vendor]))
+        : [];
       if (p.secrets) await storeMoves(moves, p.secrets);
       await edit((raw) => {
         const ups = upstreamsOf(raw);
@@ -248,7 +334,10 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
     async removeUpstream(a) {
       await edit((raw) => {
         const ups = upstreamsOf(raw);
-        if (!Object.hasOwn(ups, a.vendor)) throw new MwsError('not_found', `No upstream "${a.vendor}" in the config; the saved ones are listed by upstreams.`, { vendor: a.vendor });
+        if (!Object.hasOwn(ups, a.vendor))
+          throw new MwsError('not_found', `No upstream "${a.vendor}" in the config; the saved ones are listed by upstreams.`, {
+            vendor: a.vendor,
+          });
         delete ups[a.vendor];
       });
       // Its secrets go with it: left behind, they would be read by the next upstream of that name.
@@ -272,7 +361,11 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       // The switches are the desktop app's preferences, which its settings bridge takes out of the call;
       // the config has no place for them, so one reaching the core would be dropped without a word.
       if (a.desktop !== undefined) {
-        throw new MwsError('usage', 'updateSettings: "desktop" holds the desktop app\'s own preferences (notifications, start at login), which it keeps in its preferences file; this mws runs without the desktop app and has none. Leave "desktop" out, or change them in the desktop app\'s General screen.', { path: 'desktop', reason: 'is the desktop app\'s own preferences; headless mws has none' });
+        throw new MwsError(
+          'usage',
+          'updateSettings: "desktop" holds the desktop app\'s own preferences (notifications, start at login), which it keeps in its preferences file; this mws runs without the desktop app and has none. Leave "desktop" out, or change them in the desktop app\'s General screen.',
+          { path: 'desktop', reason: "is the desktop app's own preferences; headless mws has none" },
+        );
       }
       await edit((raw) => {
         if (a.port !== undefined && a.port !== filePort()) raw.listen = { ...((raw.listen as Raw | undefined) ?? {}), port: a.port };

@@ -39,6 +39,8 @@ export function eventsHandler(events: CoreEvents, authorized: (request: Request)
         clearInterval(timer);
       },
     });
-    return Promise.resolve(new Response(stream, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' } }));
+    return Promise.resolve(
+      new Response(stream, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' } }),
+    );
   };
 }

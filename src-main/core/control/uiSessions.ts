@@ -79,7 +79,12 @@ export class UiSessions {
       if (expires < this.now()) this.links.delete(t);
       else if (tokenMatches(token, t)) {
         this.links.delete(t);
-        const s: Session = { id: randomBytes(32).toString('base64url'), csrf: randomBytes(32).toString('base64url'), created: this.now(), lastSeen: this.now() };
+        const s: Session = {
+          id: randomBytes(32).toString('base64url'),
+          csrf: randomBytes(32).toString('base64url'),
+          created: this.now(),
+          lastSeen: this.now(),
+        };
         this.sessions.set(s.id, s);
         if (this.sessions.size > MAX_UI_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
         return { id: s.id, csrf: s.csrf };

@@ -23,7 +23,11 @@ export function upstreamOpsControl(p: UpstreamOpsParts): Methods {
   const known = (vendor: string): string => {
     if (!Object.hasOwn(p.config.upstreams, vendor)) {
       const names = Object.keys(p.config.upstreams);
-      throw new MwsError('not_found', `No upstream ${JSON.stringify(vendor)} in the config.${names.length ? ` The upstreams are: ${names.join(', ')}.` : ' There are none yet.'}`, { vendor });
+      throw new MwsError(
+        'not_found',
+        `No upstream ${JSON.stringify(vendor)} in the config.${names.length ? ` The upstreams are: ${names.join(', ')}.` : ' There are none yet.'}`,
+        { vendor },
+      );
     }
     return vendor;
   };
@@ -41,7 +45,11 @@ export function upstreamOpsControl(p: UpstreamOpsParts): Methods {
       const vendor = known(a.vendor);
       const status = p.catalog.statuses().find((s) => s.vendor === vendor)?.status ?? 'starting';
       // Masked as the status line is: a server may print a URL with a token in it.
-      const lines = (p.catalog.log(vendor, a.lines) ?? []).map((l) => ({ ts: new Date(l.ts).toISOString(), kind: l.kind, text: maskUrlsIn(l.text) }));
+      const lines = (p.catalog.log(vendor, a.lines) ?? []).map((l) => ({
+        ts: new Date(l.ts).toISOString(),
+        kind: l.kind,
+        text: maskUrlsIn(l.text),
+      }));
       return { vendor, status, lines };
     },
     async activity(a) {

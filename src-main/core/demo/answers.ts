@@ -27,9 +27,13 @@ export function demoAnswer(name: string, args: Args): CallToolResult {
     return text({ results: items, nextPageToken: null });
   }
   if (verb === 'get' || verb === 'read' || verb === 'blame' || verb === 'export') {
-    return text({ id: args.messageId ?? args.eventId ?? args.fileId ?? id(backend, args), content: `Sample ${backend} content for ${name}.` });
+    return text({
+      id: args.messageId ?? args.eventId ?? args.fileId ?? id(backend, args),
+      content: `Sample ${backend} content for ${name}.`,
+    });
   }
   if (verb === 'take') return { content: [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] };
-  if (verb === 'delete' || verb === 'close') return text(`Deleted ${String(args.messageId ?? args.eventId ?? args.fileId ?? args.tabId ?? 'the item')}.`);
+  if (verb === 'delete' || verb === 'close')
+    return text(`Deleted ${String(args.messageId ?? args.eventId ?? args.fileId ?? args.tabId ?? 'the item')}.`);
   return text({ ok: true, id: id(backend, args) });
 }

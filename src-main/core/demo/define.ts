@@ -40,7 +40,12 @@ export function tool(name: string, description: string, params: ParamSpec, hints
     name,
     title,
     description,
-    inputSchema: { type: 'object', properties: properties as Tool['inputSchema']['properties'], ...(required.length ? { required } : {}), additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: properties as Tool['inputSchema']['properties'],
+      ...(required.length ? { required } : {}),
+      additionalProperties: false,
+    },
     annotations: {
       readOnlyHint: hints.ro === true,
       ...(hints.ro ? {} : { destructiveHint: hints.destructive === true }),

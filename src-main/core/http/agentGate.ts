@@ -6,9 +6,17 @@ import { DEFAULT_AGENT_ID, type Config } from '../config/schema.js';
 import { bearerToken, tokenMatches } from '../store/controlToken.js';
 
 /** Undefined when the request may reach the agent's endpoint; else the status and sentence to answer. */
-export function agentGate(config: Config, agentId: string, authorization: string | undefined): { status: number; message: string } | undefined {
+export function agentGate(
+  config: Config,
+  agentId: string,
+  authorization: string | undefined,
+): { status: number; message: string } | undefined {
   if (agentId === DEFAULT_AGENT_ID && !config.defaultAgent) {
-    return { status: 404, message: 'The default agent is switched off here (defaultAgent: false in the config). Use the endpoint of a configured agent: /mcp/<agent-id>.' };
+    return {
+      status: 404,
+      message:
+        'The default agent is switched off here (defaultAgent: false in the config). Use the endpoint of a configured agent: /mcp/<agent-id>.',
+    };
   }
   const agent = config.agents.find((a) => a.id === agentId);
   if (!agent?.token) return undefined;

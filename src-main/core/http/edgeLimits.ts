@@ -144,17 +144,27 @@ export const floodCollector = new FloodCollector();
 export type Refused = { status: number; message: string };
 
 /** The answer for a request whose body cannot be read now; undefined when it may go on (its reservation is then released when the request ends). */
-export function admitBody(req: IncomingMessage, res: ServerResponse, budget: BodyBudget, maxBodyBytes: number, caps: CapLog): Refused | undefined {
+export function admitBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  budget: BodyBudget,
+  maxBodyBytes: number,
+  caps: CapLog,
+): Refused | undefined {
   // A chunked body (fetch with a stream body, Go's client with a pipe) has no length until it ends: it
   // holds a whole body's worth while it arrives, and every reader (readJson, the SDK's) stops at the
   // limit. Node's parser has already refused a transfer-encoding not ending in chunked, or one with a length.
   const chunked = req.headers['transfer-encoding'] !== undefined;
   const declared = chunked ? maxBodyBytes : Number(req.headers['content-length'] ?? 0);
-  if (!Number.isSafeInteger(declared) || declared < 0) return { status: 400, message: 'Bad request: the content-length header is not a number of bytes.' };
+  if (!Number.isSafeInteger(declared) || declared < 0)
+    return { status: 400, message: 'Bad request: the content-length header is not a number of bytes.' };
   if (declared > maxBodyBytes) return { status: 413, message: `Request body too large: at most ${maxBodyBytes} bytes are read.` };
   const release = budget.take(declared);
   if (!release) {
-    caps.hit('bodies', `refused a request body: ${budget.limit} bytes of bodies are already being read (a flood of slow uploads?); clients are answered 503 until they finish.`);
+    caps.hit(
+      'bodies',
+      `refused a request body: ${budget.limit} bytes of bodies are already being read (a flood of slow uploads?); clients are answered 503 until they finish.`,
+    );
     return { status: 503, message: 'Busy: too many request bodies are being sent to Working Set at once. Try again in a few seconds.' };
   }
   req.once('end', release);
@@ -245,7 +255,10 @@ export function limitConnections(server: HttpServer, caps: CapLog, times: EdgeTi
   const refuse = (socket: Socket, why: string) => {
     refused.add(socket);
     caps.hit('connections', `refused a connection: ${why}; clients are answered 503 until some close.`);
-    endAndClose(socket, rawAnswer('503 Service Unavailable', 'Busy: Working Set has too many open connections right now. Try again in a few seconds.'));
+    endAndClose(
+      socket,
+      rawAnswer('503 Service Unavailable', 'Busy: Working Set has too many open connections right now. Try again in a few seconds.'),
+    );
   };
 
   server.on('connection', (socket: Socket) => {
@@ -254,7 +267,10 @@ export function limitConnections(server: HttpServer, caps: CapLog, times: EdgeTi
     if (fromHere || conns.size >= MAX_OPEN_CONNECTIONS) {
       const cap = fromHere ? `${MAX_CONNECTIONS_PER_ADDRESS} connections from ${address}` : `${MAX_OPEN_CONNECTIONS} connections`;
       if (!evictIdle(fromHere ? address : undefined)) return refuse(socket, `${cap} are open and busy`);
-      caps.hit('evict', `closed an idle connection or a stalled upload to make room: ${cap} were open (a flood of idle, half-open or stalled sockets?).`);
+      caps.hit(
+        'evict',
+        `closed an idle connection or a stalled upload to make room: ${cap} were open (a flood of idle, half-open or stalled sockets?).`,
+      );
     }
     conns.set(socket, { address, busy: 0, served: 0, idleSince: 0 });
     perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
@@ -288,4 +304,7 @@ export function limitConnections(server: HttpServer, caps: CapLog, times: EdgeTi
 }
 
 /** The answer to a request that ran out of time (Node's headersTimeout or requestTimeout). */
-export const TIMEOUT_ANSWER = rawAnswer('408 Request Timeout', `Request timeout: the request must arrive whole within ${REQUEST_TIMEOUT_MS / 1000} s (its head within ${HEADERS_TIMEOUT_MS / 1000} s).`);
+export const TIMEOUT_ANSWER = rawAnswer(
+  '408 Request Timeout',
+  `Request timeout: the request must arrive whole within ${REQUEST_TIMEOUT_MS / 1000} s (its head within ${HEADERS_TIMEOUT_MS / 1000} s).`,
+);

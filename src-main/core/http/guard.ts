@@ -38,11 +38,17 @@ export function refuseForeign(method: string | undefined, headers: IncomingHttpH
   const host = headers.host;
   const m = typeof host === 'string' ? HOST_HEADER.exec(host) : null;
   if (!m || (m[2] !== undefined && Number(m[2]) !== port)) {
-    return { status: 403, message: 'Forbidden: the Host header must name this proxy on loopback (127.0.0.1, localhost or [::1]) with its own port.' };
+    return {
+      status: 403,
+      message: 'Forbidden: the Host header must name this proxy on loopback (127.0.0.1, localhost or [::1]) with its own port.',
+    };
   }
   const origin = headers.origin;
   if (origin !== undefined && !ownOrigins(port).includes(origin.toLowerCase())) {
-    return { status: 403, message: `Forbidden: requests from ${clip(origin)} are refused; only pages served by this proxy itself (${ownOrigins(port)[0]}) may call it.` };
+    return {
+      status: 403,
+      message: `Forbidden: requests from ${clip(origin)} are refused; only pages served by this proxy itself (${ownOrigins(port)[0]}) may call it.`,
+    };
   }
   // No page may put us in a frame, not even one of ours: a framed window under another page's
   // buttons would take the user's clicks (the CSP's frame-ancestors says the same to the browser).
@@ -55,9 +61,13 @@ export function refuseForeign(method: string | undefined, headers: IncomingHttpH
   // top-level navigation to the window (clicking the one-time link in a chat or an editor) only opens
   // it, whose content the linking page cannot read.
   const site = headers['sec-fetch-site'];
-  const topLevel = method === 'GET' && headers['sec-fetch-mode'] === 'navigate' && (dest === undefined || dest === 'document') && navigable(path);
+  const topLevel =
+    method === 'GET' && headers['sec-fetch-mode'] === 'navigate' && (dest === undefined || dest === 'document') && navigable(path);
   if (site !== undefined && site !== 'same-origin' && site !== 'none' && !topLevel) {
-    return { status: 403, message: 'Forbidden: this request was started by a page of another site or port; only pages served by this proxy itself may call it.' };
+    return {
+      status: 403,
+      message: 'Forbidden: this request was started by a page of another site or port; only pages served by this proxy itself may call it.',
+    };
   }
   return undefined;
 }

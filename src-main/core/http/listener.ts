@@ -11,7 +11,17 @@ import { isLoopbackHost } from '../config/validate.js';
 import { MwsError } from '../errors.js';
 import { refuseForeign } from './guard.js';
 import { jsonSeparators, MAX_JSON_VALUES, TOO_MANY_VALUES } from './jsonBounds.js';
-import { admitBody, BodyBudget, CapLog, EDGE_TIMES, floodCollector, endAndClose, limitConnections, TIMEOUT_ANSWER, type EdgeTimes } from './edgeLimits.js';
+import {
+  admitBody,
+  BodyBudget,
+  CapLog,
+  EDGE_TIMES,
+  floodCollector,
+  endAndClose,
+  limitConnections,
+  TIMEOUT_ANSWER,
+  type EdgeTimes,
+} from './edgeLimits.js';
 import { agentIdOf, BAD_PATH } from './mcpPaths.js';
 import type { Mounts } from './routes.js';
 import type { FastPath } from '../proxy/fastPath.js';
@@ -64,7 +74,13 @@ function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: un
 /** Decides whether a request may reach an agent's endpoint (its bearer token, a switched-off default). */
 export type McpGate = (agentId: string, authorization: string | undefined) => { status: number; message: string } | undefined;
 
-export type ListenOptions = { log?: Logger; mcpGate?: McpGate; now?: () => number; bodyBudget?: BodyBudget; edgeTimes?: Partial<EdgeTimes> };
+export type ListenOptions = {
+  log?: Logger;
+  mcpGate?: McpGate;
+  now?: () => number;
+  bodyBudget?: BodyBudget;
+  edgeTimes?: Partial<EdgeTimes>;
+};
 
 function normalizedPath(target: string | undefined): string | undefined {
   if (!target?.startsWith('/')) return undefined;
@@ -86,7 +102,11 @@ function sendJsonRpcError(res: ServerResponse, status: number, code: number, mes
 
 export async function listen(host: string, port: number, mounts: Mounts, fast?: FastPath, opts: ListenOptions = {}): Promise<Listener> {
   if (!isLoopbackHost(host)) {
-    throw new MwsError('listen_refused', `Refusing to listen on ${host}: Working Set only listens on loopback (127.0.0.1, ::1 or localhost).`, { host });
+    throw new MwsError(
+      'listen_refused',
+      `Refusing to listen on ${host}: Working Set only listens on loopback (127.0.0.1, ::1 or localhost).`,
+      { host },
+    );
   }
   // The routes, Hono and @modelcontextprotocol/node (with @hono/node-server under it) are loaded by the
   // first request that needs them, not before the listener opens: ~20 ms less before `mws serve` listens.
@@ -94,7 +114,10 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
   const handler: SdkHandler = async (req, res, body) => {
     sdkHandler ??= Promise.all([import('@modelcontextprotocol/node'), import('./routes.js')]).then(([{ toNodeHandler }, { edgeApp }]) => {
       const app = edgeApp(mounts, opts.log);
-      return toNodeHandler({ fetch: async (request) => app.fetch(request) }, { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => opts.log?.warn(`request failed inside the proxy: ${err.message}`) });
+      return toNodeHandler(
+        { fetch: async (request) => app.fetch(request) },
+        { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => opts.log?.warn(`request failed inside the proxy: ${err.message}`) },
+      );
     });
     return (await sdkHandler)(req, res, body);
   };
@@ -117,14 +140,16 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
     // Host and Origin next, before anything else of the request is parsed.
     const refused = refuseForeign(req.method, req.headers, boundPort, pathname);
     if (refused) return sendJsonRpcError(res, refused.status, RPC_ERROR.refused, refused.message);
-    if (pathname === undefined) return sendJsonRpcError(res, 400, RPC_ERROR.invalidRequest, 'Bad request: the request target must be a path such as /mcp.');
+    if (pathname === undefined)
+      return sendJsonRpcError(res, 400, RPC_ERROR.invalidRequest, 'Bad request: the request target must be a path such as /mcp.');
     const agentId = agentIdOf(pathname);
     if (agentId === null) return sendJsonRpcError(res, 400, RPC_ERROR.invalidRequest, BAD_PATH);
     if (agentId !== undefined) {
       const denied = opts.mcpGate?.(agentId, req.headers.authorization);
       if (denied) return sendJsonRpcError(res, denied.status, RPC_ERROR.unauthorized, denied.message);
     }
-    if (agentId === undefined || req.method !== 'POST' || !req.headers['content-type']?.startsWith('application/json')) return handler(req, res);
+    if (agentId === undefined || req.method !== 'POST' || !req.headers['content-type']?.startsWith('application/json'))
+      return handler(req, res);
     // Read here (bounded in bytes and in values) whether or not the fast path takes it.
     const read = await readJson(req, res);
     if (!read) return;
@@ -136,9 +161,16 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
     // A connection over the cap has its 503 already; nothing more is written on it.
     if (refusedSockets.has(req.socket)) return;
     dispatch(req, res).catch((err: unknown) => {
-      opts.log?.warn(`request ${req.method ?? '?'} ${JSON.stringify((req.url ?? '').slice(0, 200))} failed inside the proxy: ${(err as Error)?.message ?? String(err)}`);
+      opts.log?.warn(
+        `request ${req.method ?? '?'} ${JSON.stringify((req.url ?? '').slice(0, 200))} failed inside the proxy: ${(err as Error)?.message ?? String(err)}`,
+      );
       try {
-        sendJsonRpcError(res, 500, RPC_ERROR.internal, 'Internal error in Working Set while handling this request; it was logged. The proxy keeps running.');
+        sendJsonRpcError(
+          res,
+          500,
+          RPC_ERROR.internal,
+          'Internal error in Working Set while handling this request; it was logged. The proxy keeps running.',
+        );
       } catch {
         res.destroy();
       }
@@ -152,7 +184,8 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     // A response already under way on this socket must not get raw bytes in its middle (as Node's own handler).
     const inFlight = (socket as unknown as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent || refusedSockets.has(socket as never)) return void socket.destroy();
+    if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent || refusedSockets.has(socket as never))
+      return void socket.destroy();
     if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
       caps.hit('timeout', 'closed a request that did not arrive whole in time (a slow or stalled client?).');
       return endAndClose(socket, TIMEOUT_ANSWER);
@@ -160,14 +193,24 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
     const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
     // An answer to HEAD carries no body, or the client reads it as the start of the next response.
     const head = err.rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
-    const body = head ? '' : tooLarge ? 'Request headers too large (over 16 KB). A browser may hold too many cookies for this host: clear them, or open the window under another loopback name (localhost, 127.0.0.1 or [::1]).\n' : 'Bad request: the HTTP request is malformed.\n';
-    endAndClose(socket, `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`);
+    const body = head
+      ? ''
+      : tooLarge
+        ? 'Request headers too large (over 16 KB). A browser may hold too many cookies for this host: clear them, or open the window under another loopback name (localhost, 127.0.0.1 or [::1]).\n'
+        : 'Bad request: the HTTP request is malformed.\n';
+    endAndClose(
+      socket,
+      `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       reject(
         err.code === 'EADDRINUSE'
-          ? new MwsError('listen_refused', `Port ${port} on ${host} is already in use. Stop the other process or pass --port.`, { host, port })
+          ? new MwsError('listen_refused', `Port ${port} on ${host} is already in use. Stop the other process or pass --port.`, {
+              host,
+              port,
+            })
           : err,
       );
     });
@@ -175,7 +218,9 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
   });
   // After listening, an error of the server (EMFILE at accept when the process is out of file
   // handles) is logged, never fatal; the caps above keep it rare.
-  server.on('error', (err: NodeJS.ErrnoException) => caps.hit(`server-${err.code ?? 'error'}`, `the listener could not accept a connection: ${err.message}`));
+  server.on('error', (err: NodeJS.ErrnoException) =>
+    caps.hit(`server-${err.code ?? 'error'}`, `the listener could not accept a connection: ${err.message}`),
+  );
   const addr = server.address() as AddressInfo;
   boundPort = addr.port;
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;

@@ -34,28 +34,52 @@ export function oauthCallback(flows: SignInFlows, log: Logger): (request: Reques
 
 async function answer(request: Request, url: URL, flows: SignInFlows, log: Logger): Promise<Response> {
   if (request.method !== 'GET') {
-    return page(405, 'Sign-in refused', 'A sign-in answer arrives as a link the browser opens; this request was not one, and nothing was done.');
+    return page(
+      405,
+      'Sign-in refused',
+      'A sign-in answer arrives as a link the browser opens; this request was not one, and nothing was done.',
+    );
   }
   const state = url.searchParams.get('state');
   const flow = state ? flows.take(state) : undefined;
   if (!flow) {
-    return page(400, 'Sign-in refused', `This answer is not from a sign-in Working Set is waiting for: it belongs to another sign-in, was used already, or expired. ${AGAIN}`);
+    return page(
+      400,
+      'Sign-in refused',
+      `This answer is not from a sign-in Working Set is waiting for: it belongs to another sign-in, was used already, or expired. ${AGAIN}`,
+    );
   }
   const error = url.searchParams.get('error');
   if (error !== null) {
     const said = [error, url.searchParams.get('error_description')].filter(Boolean).join(': ').slice(0, 300);
     log.warn(logSafe(`sign-in to upstream "${flow.vendor}" was not completed; the authorization server said ${said}`));
-    return page(400, `Not signed in to ${flow.vendor}`, `The authorization server said: ${said}. ${AGAIN.replace('<upstream>', flow.vendor)}`);
+    return page(
+      400,
+      `Not signed in to ${flow.vendor}`,
+      `The authorization server said: ${said}. ${AGAIN.replace('<upstream>', flow.vendor)}`,
+    );
   }
   if (!url.searchParams.get('code')) {
-    return page(400, `Not signed in to ${flow.vendor}`, `The answer carried no authorization code. ${AGAIN.replace('<upstream>', flow.vendor)}`);
+    return page(
+      400,
+      `Not signed in to ${flow.vendor}`,
+      `The answer carried no authorization code. ${AGAIN.replace('<upstream>', flow.vendor)}`,
+    );
   }
   try {
     await flow.finish(url.searchParams);
   } catch (err) {
     const why = maskUrlsIn(errorMessage(err)).slice(0, 300);
     log.warn(logSafe(`sign-in to upstream "${flow.vendor}" failed: ${why}`));
-    return page(400, `Not signed in to ${flow.vendor}`, `Redeeming the sign-in failed: ${why}. ${AGAIN.replace('<upstream>', flow.vendor)}`);
+    return page(
+      400,
+      `Not signed in to ${flow.vendor}`,
+      `Redeeming the sign-in failed: ${why}. ${AGAIN.replace('<upstream>', flow.vendor)}`,
+    );
   }
-  return page(200, `Signed in to ${flow.vendor}`, `Working Set is signed in to "${flow.vendor}"; its tools are being listed. You can close this tab.`);
+  return page(
+    200,
+    `Signed in to ${flow.vendor}`,
+    `Working Set is signed in to "${flow.vendor}"; its tools are being listed. You can close this tab.`,
+  );
 }

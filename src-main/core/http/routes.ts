@@ -49,7 +49,8 @@ export const PATTERNS = {
   renewScript: RENEW_SCRIPT_PATH,
 } as const;
 
-const notFound = (path: string) => text(404, `Nothing at ${JSON.stringify(path.slice(0, 200))}. The MCP endpoint is /mcp (or /mcp/<agent-id>).`);
+const notFound = (path: string) =>
+  text(404, `Nothing at ${JSON.stringify(path.slice(0, 200))}. The MCP endpoint is /mcp (or /mcp/<agent-id>).`);
 
 /** Every answer under /ui carries the window's headers (CSP, no framing, no sniffing, same-origin only). */
 async function windowHeaders(c: Context, next: Next): Promise<void> {
@@ -61,7 +62,10 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
   // Routes see the path the listener's guard and gate judged: URL-normalized, its escapes undecoded
   // (Hono's default decodes, so `/m%63p` would reach the MCP route past a gate that saw no MCP path).
   const app = new Hono({ getPath: (request) => new URL(request.url).pathname });
-  const when = <T>(part: T | undefined, answer: (part: T, c: Context) => Response | Promise<Response>) => (c: Context) => (part === undefined ? notFound(c.req.path) : answer(part, c));
+  const when =
+    <T>(part: T | undefined, answer: (part: T, c: Context) => Response | Promise<Response>) =>
+    (c: Context) =>
+      part === undefined ? notFound(c.req.path) : answer(part, c);
 
   app.all(PATTERNS.root, (c) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? c.redirect('/ui/', 303) : notFound(c.req.path)));
 
@@ -70,7 +74,10 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
     if (agentId === null || agentId === undefined) return jsonRpcResponse(400, RPC_ERROR.invalidRequest, BAD_PATH);
     const endpoint = router.endpoint(agentId);
     if (!endpoint) {
-      return text(404, `No agent ${JSON.stringify(agentId.slice(0, 64))} is configured here. Add it under "agents" in the config, or use /mcp for the default agent.`);
+      return text(
+        404,
+        `No agent ${JSON.stringify(agentId.slice(0, 64))} is configured here. Add it under "agents" in the config, or use /mcp for the default agent.`,
+      );
     }
     return endpoint.handle(c.req.raw);
   });
@@ -82,7 +89,10 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
     return handler ? handler(c.req.raw) : notFound(c.req.path);
   });
 
-  app.all(PATTERNS.oauthCallback, when(m.oauthCallback, (h, c) => h(c.req.raw)));
+  app.all(
+    PATTERNS.oauthCallback,
+    when(m.oauthCallback, (h, c) => h(c.req.raw)),
+  );
 
   if (m.ui) {
     const { sessions, rendererDir } = m.ui;
@@ -102,7 +112,11 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
   // A throw in a handler is answered and logged, never fatal (the listener has its own net under this).
   app.onError((err, c) => {
     log?.warn(`request ${c.req.method} ${JSON.stringify(c.req.path.slice(0, 200))} failed inside the proxy: ${err.message}`);
-    return jsonRpcResponse(500, RPC_ERROR.internal, 'Internal error in Working Set while handling this request; it was logged. The proxy keeps running.');
+    return jsonRpcResponse(
+      500,
+      RPC_ERROR.internal,
+      'Internal error in Working Set while handling this request; it was logged. The proxy keeps running.',
+    );
   });
   return app;
 }

@@ -119,27 +119,67 @@ export type EditPlan = ClientEdit & {
  * What to change in the client. `text` is the edited file when it was given and could be edited here;
  * for JSON it may be left for the caller to make from `jsonEdits`.
  */
-export function planClientEdit(o: { text?: string; format: FileFormat; client: ClientId | null; servers: FoundServer[]; remove?: FoundServer[]; entryName: string; url: string; file: string; toolTimeoutSec?: number }): EditPlan {
+export function planClientEdit(o: {
+  text?: string;
+  format: FileFormat;
+  client: ClientId | null;
+  servers: FoundServer[];
+  remove?: FoundServer[];
+  entryName: string;
+  url: string;
+  file: string;
+  toolTimeoutSec?: number;
+}): EditPlan {
   const names = o.servers.map((s) => s.name);
   const gone = [...o.servers, ...(o.remove ?? [])];
   const shown = names.map(printable).join(', ');
   if (o.format === 'codex-toml') {
-    const text = o.text === undefined ? undefined : checkedToml(o.text, gone.map((s) => s.name), o.entryName, o.url, o.toolTimeoutSec ?? DEFAULT_CLIENT_TOOL_TIMEOUT_SEC);
+    const text =
+      o.text === undefined
+        ? undefined
+        : checkedToml(
+            o.text,
+            gone.map((s) => s.name),
+            o.entryName,
+            o.url,
+            o.toolTimeoutSec ?? DEFAULT_CLIENT_TOOL_TIMEOUT_SEC,
+          );
     if (text === undefined) {
       return {
-        text: o.text ?? '', commands: [], jsonEdits: [], editable: false,
+        text: o.text ?? '',
+        commands: [],
+        jsonEdits: [],
+        editable: false,
         summary: `${o.file} cannot be edited line by line without changing what it means (its servers are in an inline table, or a string holds a table header), so it was left as it is: in it, remove the servers ${shown} and add [mcp_servers.${tomlKey(o.entryName)}] with url = ${JSON.stringify(o.url)}.`,
       };
     }
-    return { text, commands: [], jsonEdits: [], editable: true, summary: `In ${o.file}, replace the [mcp_servers.*] tables of ${shown} with [mcp_servers.${tomlKey(o.entryName)}].` };
+    return {
+      text,
+      commands: [],
+      jsonEdits: [],
+      editable: true,
+      summary: `In ${o.file}, replace the [mcp_servers.*] tables of ${shown} with [mcp_servers.${tomlKey(o.entryName)}].`,
+    };
   }
   const container = o.servers[0]?.path.slice(0, -1) ?? [o.format === 'servers' ? 'servers' : 'mcpServers'];
-  const jsonEdits: JsonEdit[] = [...gone.map((s) => ({ path: s.path, value: undefined })), { path: [...container, o.entryName], value: entryFor(o.client, o.url) }];
+  const jsonEdits: JsonEdit[] = [
+    ...gone.map((s) => ({ path: s.path, value: undefined })),
+    { path: [...container, o.entryName], value: entryFor(o.client, o.url) },
+  ];
   let text = o.text ?? '';
   if (o.text !== undefined) text = applyJsonEdits(o.text, jsonEdits);
-  const { commands, byHand } = o.client === 'claude-code' ? claudeCommands(o.servers, o.file, o.entryName, o.url) : { commands: [], byHand: [] };
-  const hand = byHand.length ? ` Remove ${byHand.map((n) => `"${printable(n)}"`).join(', ')} by hand in ${o.file}: a name holding control characters gets no command to paste.` : '';
-  return { text, commands, jsonEdits, editable: true, summary: `In ${o.file}, replace ${shown} under "${printable(container.join('.'))}" with one entry "${o.entryName}" pointing at ${o.url}.${hand}` };
+  const { commands, byHand } =
+    o.client === 'claude-code' ? claudeCommands(o.servers, o.file, o.entryName, o.url) : { commands: [], byHand: [] };
+  const hand = byHand.length
+    ? ` Remove ${byHand.map((n) => `"${printable(n)}"`).join(', ')} by hand in ${o.file}: a name holding control characters gets no command to paste.`
+    : '';
+  return {
+    text,
+    commands,
+    jsonEdits,
+    editable: true,
+    summary: `In ${o.file}, replace ${shown} under "${printable(container.join('.'))}" with one entry "${o.entryName}" pointing at ${o.url}.${hand}`,
+  };
 }
 
 export function applyJsonEdits(text: string, edits: JsonEdit[]): string {

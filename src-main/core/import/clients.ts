@@ -24,7 +24,8 @@ export function knownFiles(where: Where = {}): KnownFile[] {
   const home = where.home ?? homedir();
   const platform = where.platform ?? process.platform;
   const appData = where.appData ?? process.env.APPDATA ?? join(home, 'AppData', 'Roaming');
-  const appConfig = platform === 'darwin' ? join(home, 'Library', 'Application Support') : platform === 'win32' ? appData : join(home, '.config');
+  const appConfig =
+    platform === 'darwin' ? join(home, 'Library', 'Application Support') : platform === 'win32' ? appData : join(home, '.config');
   const files: KnownFile[] = [
     { client: 'claude-desktop', path: join(appConfig, 'Claude', 'claude_desktop_config.json'), format: 'mcpServers', scope: 'user' },
     { client: 'claude-code', path: join(home, '.claude.json'), format: 'claude-code-user', scope: 'user' },

@@ -11,7 +11,10 @@ import type { FoundServer } from './types.js';
 type Blocked = NonNullable<FoundServer['blocked']>;
 type Ctx = { self?: SelfKnowledge; upstreams?: Record<string, unknown> };
 
-const sorted = (o: unknown) => Object.fromEntries(Object.entries((typeof o === 'object' && o !== null ? o : {}) as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)));
+const sorted = (o: unknown) =>
+  Object.fromEntries(
+    Object.entries((typeof o === 'object' && o !== null ? o : {}) as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+  );
 
 /** What makes two servers the same server: the process started (command, args, env, env file, folder) or the URL. */
 export function definitionKey(u: unknown): string | undefined {
@@ -19,7 +22,8 @@ export function definitionKey(u: unknown): string | undefined {
   const o = u as Record<string, unknown>;
   if (typeof o.url === 'string') return `url ${o.url.replace(/\/+$/, '')}`;
   // The env file and the folder it starts in are part of the process too (two projects' servers differ by them).
-  if (typeof o.command === 'string') return `run ${JSON.stringify([o.command, Array.isArray(o.args) ? o.args : [], sorted(o.env), o.envFile ?? null, o.cwd ?? null])}`;
+  if (typeof o.command === 'string')
+    return `run ${JSON.stringify([o.command, Array.isArray(o.args) ? o.args : [], sorted(o.env), o.envFile ?? null, o.cwd ?? null])}`;
   return undefined;
 }
 
@@ -52,13 +56,23 @@ export function judge(found: FoundWithValues[], ctx: Ctx): Array<Blocked | undef
     const same = key ? known.get(key) : undefined;
     if (same !== undefined) {
       const inConfig = Object.hasOwn(ups, same);
-      return { kind: 'duplicate', reason: inConfig ? `it is the same server as the upstream "${same}" (same ${key!.startsWith('url') ? 'URL' : 'command, arguments and env'}), so it is not imported twice` : `it is the same server as "${same}" above, so it is imported once` };
+      return {
+        kind: 'duplicate',
+        reason: inConfig
+          ? `it is the same server as the upstream "${same}" (same ${key!.startsWith('url') ? 'URL' : 'command, arguments and env'}), so it is not imported twice`
+          : `it is the same server as "${same}" above, so it is imported once`,
+      };
     }
     const owner = claimed.get(s.vendor);
     const sample = Object.hasOwn(ups, s.vendor) && isUntouchedSample(s.vendor, ups[s.vendor]);
     if (owner !== undefined || (taken.has(s.vendor) && !sample)) {
       const suggested = freeName(s.vendor, new Set([...taken, ...claimed.keys()]));
-      return { kind: 'exists', suggested, reason: owner !== undefined ? `"${owner}" above is imported as "${s.vendor}" already` : `an upstream named "${s.vendor}" already exists` };
+      return {
+        kind: 'exists',
+        suggested,
+        reason:
+          owner !== undefined ? `"${owner}" above is imported as "${s.vendor}" already` : `an upstream named "${s.vendor}" already exists`,
+      };
     }
     claimed.set(s.vendor, s.name);
     if (key) known.set(key, s.name);

@@ -17,13 +17,24 @@ const SLUG = VENDOR_PATTERN;
 
 export function vendorSlug(name: string): string {
   if (SLUG.test(name)) return name;
-  const s = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 32).replace(/-+$/, '');
+  const s = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32)
+    .replace(/-+$/, '');
   return s || 'server';
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 const record = (v: unknown): Record<string, string> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, x]) => typeof x === 'string' || typeof x === 'number').map(([k, x]) => [k, String(x)])) : {};
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+    ? Object.fromEntries(
+        Object.entries(v)
+          .filter(([, x]) => typeof x === 'string' || typeof x === 'number')
+          .map(([k, x]) => [k, String(x)]),
+      )
+    : {};
 
 /** One server entry in any client's shape (they share command/args/env or url/headers). */
 function server(name: string, raw: unknown, path: string[], scope: string): FoundWithValues | undefined {
@@ -33,21 +44,58 @@ function server(name: string, raw: unknown, path: string[], scope: string): Foun
   const env = record(o.env);
   const headers = { ...record(o.headers), ...record(o.http_headers) };
   const placeholders = [...Object.values(env), ...Object.values(headers), ...strings(o.args)].filter((v) => /\$\{input:|\$\{env:/.test(v));
-  if (placeholders.length) notes.push('it uses values the client asks you for (${input:…}); it says "needs a value" until you fill them in (Upstreams screen, or `mws upstream set`)');
+  if (placeholders.length)
+    notes.push(
+      'it uses values the client asks you for (${input:…}); it says "needs a value" until you fill them in (Upstreams screen, or `mws upstream set`)',
+    );
   if (typeof o.envFile === 'string') notes.push(`it reads env from ${o.envFile} each time it starts`);
-  if (typeof o.bearer_token_env_var === 'string') notes.push(`it takes its bearer token from $${o.bearer_token_env_var} of mws's environment (or \`mws upstream set\`)`);
+  if (typeof o.bearer_token_env_var === 'string')
+    notes.push(`it takes its bearer token from $${o.bearer_token_env_var} of mws's environment (or \`mws upstream set\`)`);
   const base = { name, vendor: vendorSlug(name), path, scope, envNames: Object.keys(env), headerNames: Object.keys(headers), notes };
   if (typeof o.command === 'string' && o.command) {
     const args = strings(o.args);
     const cwd = typeof o.cwd === 'string' ? o.cwd : undefined;
-    return { ...base, kind: 'stdio', command: o.command, args, url: null, upstream: { command: o.command, ...(args.length ? { args } : {}), ...(Object.keys(env).length ? { env } : {}), ...(cwd ? { cwd } : {}), ...(typeof o.envFile === 'string' && o.envFile ? { envFile: o.envFile } : {}) } };
+    return {
+      ...base,
+      kind: 'stdio',
+      command: o.command,
+      args,
+      url: null,
+      upstream: {
+        command: o.command,
+        ...(args.length ? { args } : {}),
+        ...(Object.keys(env).length ? { env } : {}),
+        ...(cwd ? { cwd } : {}),
+        ...(typeof o.envFile === 'string' && o.envFile ? { envFile: o.envFile } : {}),
+      },
+    };
   }
   const url = typeof o.url === 'string' ? o.url : typeof o.serverUrl === 'string' ? o.serverUrl : undefined;
   if (url) {
-    if (o.type === 'sse' || o.transport === 'sse' || /\/sse\/?$/.test(url)) notes.push('the client reaches it over the older SSE transport; Working Set speaks Streamable HTTP, so test it after importing');
-    return { ...base, kind: 'http', command: null, args: [], url, upstream: { url, ...(Object.keys(headers).length ? { headers } : {}), ...(typeof o.bearer_token_env_var === 'string' && o.bearer_token_env_var ? { bearerTokenEnvVar: o.bearer_token_env_var } : {}) } };
+    if (o.type === 'sse' || o.transport === 'sse' || /\/sse\/?$/.test(url))
+      notes.push('the client reaches it over the older SSE transport; Working Set speaks Streamable HTTP, so test it after importing');
+    return {
+      ...base,
+      kind: 'http',
+      command: null,
+      args: [],
+      url,
+      upstream: {
+        url,
+        ...(Object.keys(headers).length ? { headers } : {}),
+        ...(typeof o.bearer_token_env_var === 'string' && o.bearer_token_env_var ? { bearerTokenEnvVar: o.bearer_token_env_var } : {}),
+      },
+    };
   }
-  return { ...base, kind: 'stdio', command: null, args: [], url: null, upstream: null, notes: [...notes, 'it has neither a command nor a URL, so it cannot be imported'] };
+  return {
+    ...base,
+    kind: 'stdio',
+    command: null,
+    args: [],
+    url: null,
+    upstream: null,
+    notes: [...notes, 'it has neither a command nor a URL, so it cannot be imported'],
+  };
 }
 
 function serversIn(obj: unknown, path: string[], scope: string): FoundWithValues[] {
@@ -67,7 +115,11 @@ export function parseJsonText(text: string, file: string): unknown {
   if (errors.length) {
     const e = errors[0]!;
     const before = text.slice(0, e.offset);
-    throw unreadable(file, 'JSON', `${printParseErrorCode(e.error)} on line ${before.split('\n').length}, column ${e.offset - before.lastIndexOf('\n')}`);
+    throw unreadable(
+      file,
+      'JSON',
+      `${printParseErrorCode(e.error)} on line ${before.split('\n').length}, column ${e.offset - before.lastIndexOf('\n')}`,
+    );
   }
   return value;
 }

@@ -23,7 +23,8 @@ function isOurUrl(text: string, self: SelfKnowledge): boolean {
 /** Why `s` is Working Set itself, or undefined when it is another server. */
 export function ownEntry(s: Pick<FoundServer, 'name' | 'url' | 'command' | 'args'>, self: SelfKnowledge): string | undefined {
   if (s.url !== null && isOurUrl(s.url, self)) return `it is Working Set itself (${s.url})`;
-  if (s.command !== null && s.args.some((a) => isOurUrl(a, self))) return 'it is Working Set itself, reached through a bridge such as mcp-remote';
+  if (s.command !== null && s.args.some((a) => isOurUrl(a, self)))
+    return 'it is Working Set itself, reached through a bridge such as mcp-remote';
   if (s.name === self.serverName) return `it is named "${self.serverName}", the name Working Set gives its own entry`;
   return undefined;
 }

@@ -27,7 +27,11 @@ export type ScanArgs = { from?: string; file?: string; projectDir?: string };
 export type ScanContext = { self?: SelfKnowledge; upstreams?: Raw };
 
 function checkClient(from: string): ClientId {
-  if (!(CLIENT_IDS as readonly string[]).includes(from)) throw new MwsError('usage', `There is no client "${printable(from)}" to import from; use one of ${CLIENT_IDS.join(', ')}, or name a file.`);
+  if (!(CLIENT_IDS as readonly string[]).includes(from))
+    throw new MwsError(
+      'usage',
+      `There is no client "${printable(from)}" to import from; use one of ${CLIENT_IDS.join(', ')}, or name a file.`,
+    );
   return from as ClientId;
 }
 
@@ -38,7 +42,12 @@ function checkClient(from: string): ClientId {
 function namedPath(file: string, projectDir: string | undefined): string {
   const p = expandHome(file.trim());
   if (isAbsolute(p)) return p;
-  if (projectDir === undefined) throw new MwsError('usage', `"${printable(file)}" is not a full path; give the whole path (it may start with ~/ for your home folder).`, { path: 'file' });
+  if (projectDir === undefined)
+    throw new MwsError(
+      'usage',
+      `"${printable(file)}" is not a full path; give the whole path (it may start with ~/ for your home folder).`,
+      { path: 'file' },
+    );
   return resolve(projectDir, p);
 }
 
@@ -70,7 +79,10 @@ async function jsonServers(path: string, format: FileFormat, scope: string): Pro
   return serversOf(r.doc, format, path, scope);
 }
 
-async function readSource(f: { path: string; format?: FileFormat; client?: ClientId; scope?: string }, named: boolean): Promise<(Source & { text?: string }) | undefined> {
+async function readSource(
+  f: { path: string; format?: FileFormat; client?: ClientId; scope?: string },
+  named: boolean,
+): Promise<(Source & { text?: string }) | undefined> {
   let format = f.format;
   let text: string | undefined;
   try {
@@ -81,7 +93,10 @@ async function readSource(f: { path: string; format?: FileFormat; client?: Clien
   } catch (err) {
     if (!named) return undefined; // a client that is not installed is simply not listed
     const code = (err as NodeJS.ErrnoException).code;
-    throw new MwsError('usage', code === 'ENOENT' ? `There is no file ${f.path}; check the path.` : `${f.path} cannot be read (${code ?? (err as Error).message}).`);
+    throw new MwsError(
+      'usage',
+      code === 'ENOENT' ? `There is no file ${f.path}; check the path.` : `${f.path} cannot be read (${code ?? (err as Error).message}).`,
+    );
   }
   const client = f.client ?? clientOfFile(f.path, format);
   const scope = f.scope ?? 'file';
@@ -115,7 +130,15 @@ export async function scanImports(args: ScanArgs, where: Where = {}, ctx: ScanCo
     const s = await readSource(f, args.file !== undefined);
     if (!s) continue;
     const offers = judge(s.found, ctx);
-    out.push({ client: s.client, clientName: s.clientName, file: s.file, format: s.format, scope: s.scope, servers: s.servers.map((x, i) => (offers[i] ? { ...x, blocked: offers[i] } : x)), error: s.error });
+    out.push({
+      client: s.client,
+      clientName: s.clientName,
+      file: s.file,
+      format: s.format,
+      scope: s.scope,
+      servers: s.servers.map((x, i) => (offers[i] ? { ...x, blocked: offers[i] } : x)),
+      error: s.error,
+    });
   }
   return out;
 }
@@ -133,13 +156,23 @@ async function backup(path: string, now: number): Promise<string | null> {
 }
 
 export type ApplyArgs = {
-  file: string; names?: string[]; dryRun?: boolean; writeClient?: boolean; projectDir?: string; agent?: string;
+  file: string;
+  names?: string[];
+  dryRun?: boolean;
+  writeClient?: boolean;
+  projectDir?: string;
+  agent?: string;
   /** Import a server under another upstream name: client name → vendor slug. */
   as?: Record<string, string>;
 };
 
 export type ApplyParts = {
-  config: Config; editor: ConfigEditor; configPath: string | null; agentUrl: (agent: string) => string; now: () => number; where?: Where;
+  config: Config;
+  editor: ConfigEditor;
+  configPath: string | null;
+  agentUrl: (agent: string) => string;
+  now: () => number;
+  where?: Where;
   /** The ports Working Set is or was configured with, so its own entries are known (self.ts). */
   ports?: number[];
   /** Where secret values go (config.json gets references). */
@@ -156,9 +189,18 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
   const src = (await readSource(f!, true))!;
   const wanted = a.names?.length ? new Set(a.names) : undefined;
   const unknown = [...(wanted ?? []), ...Object.keys(a.as ?? {})].filter((n) => !src.found.some((s) => s.name === n));
-  if (unknown.length) throw new MwsError('usage', `${src.file} has no server named ${unknown.map((n) => `"${printable(n)}"`).join(', ')}; it has ${src.found.map((s) => printable(s.name)).join(', ') || 'none'}.`);
+  if (unknown.length)
+    throw new MwsError(
+      'usage',
+      `${src.file} has no server named ${unknown.map((n) => `"${printable(n)}"`).join(', ')}; it has ${src.found.map((s) => printable(s.name)).join(', ') || 'none'}.`,
+    );
   for (const [name, vendor] of Object.entries(a.as ?? {})) {
-    if (!VENDOR.test(vendor)) throw new MwsError('usage', `"${printable(vendor)}" cannot name "${printable(name)}" here: an upstream's name is ${VENDOR_RULE_WORDS}.`, { path: 'as', got: vendor });
+    if (!VENDOR.test(vendor))
+      throw new MwsError(
+        'usage',
+        `"${printable(vendor)}" cannot name "${printable(name)}" here: an upstream's name is ${VENDOR_RULE_WORDS}.`,
+        { path: 'as', got: vendor },
+      );
   }
 
   const existing = p.editor.current();
@@ -175,38 +217,75 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
     if (why?.kind === 'self') own.push(s);
     if (wanted && !wanted.has(s.name)) continue;
     if (!s.upstream) skipped.push({ name: s.name, reason: 'it has neither a command nor a URL' });
-    else if (why) skipped.push({ name: s.name, reason: why.kind === 'exists' ? `${why.reason}; to import it too, give it another name (--as ${s.name}=${why.suggested})` : why.reason });
+    else if (why)
+      skipped.push({
+        name: s.name,
+        reason:
+          why.kind === 'exists' ? `${why.reason}; to import it too, give it another name (--as ${s.name}=${why.suggested})` : why.reason,
+      });
     // No client writes `${secret:…}`: in a client's file it can only aim at a secret of Working Set's.
-    else if (refersToStore(s.upstream)) skipped.push({ name: s.name, reason: 'it refers to Working Set\'s secret store (${secret:…}), which no client writes; add it by hand if you wrote that' });
+    else if (refersToStore(s.upstream))
+      skipped.push({
+        name: s.name,
+        reason: "it refers to Working Set's secret store (${secret:…}), which no client writes; add it by hand if you wrote that",
+      });
     else if (!isUserScope(src.scope) && !(await envFileInProject(s.upstream, src.file))) {
-      skipped.push({ name: s.name, reason: `it reads its environment from ${String((s.upstream as { envFile?: unknown }).envFile)}, outside the project's folder; a project's file may not hand your files to its server (add it by hand if you trust it)` });
-    }
-    else {
+      skipped.push({
+        name: s.name,
+        reason: `it reads its environment from ${String((s.upstream as { envFile?: unknown }).envFile)}, outside the project's folder; a project's file may not hand your files to its server (add it by hand if you trust it)`,
+      });
+    } else {
       if (Object.hasOwn(ctx.upstreams ?? {}, s.vendor)) replaced.push(s.vendor); // only the untouched sample gets here (judge)
       chosen.push(s);
       added.push({ name: s.name, vendor: s.vendor });
     }
   }
   if ('upstream' in existing && chosen.length) {
-    throw new MwsError('usage', 'This config uses the single "upstream" field. Move it under "upstreams" with a vendor name first, then import.');
+    throw new MwsError(
+      'usage',
+      'This config uses the single "upstream" field. Move it under "upstreams" with a vendor name first, then import.',
+    );
   }
   const agent = a.agent ?? 'default';
   const url = p.agentUrl(agent);
-  const plan = planClientEdit({ ...(src.text !== undefined ? { text: src.text } : {}), format: src.format, client: src.client, servers: chosen, remove: own, entryName: p.config.serverName, url, file: src.file, toolTimeoutSec: clientToolTimeoutSec(p.config.timeouts) });
+  const plan = planClientEdit({
+    ...(src.text !== undefined ? { text: src.text } : {}),
+    format: src.format,
+    client: src.client,
+    servers: chosen,
+    remove: own,
+    entryName: p.config.serverName,
+    url,
+    file: src.file,
+    toolTimeoutSec: clientToolTimeoutSec(p.config.timeouts),
+  });
   if (src.format !== 'codex-toml' && chosen.length) plan.text = await editedJson(src.file, plan.jsonEdits);
   const { jsonEdits: _e, ...edit } = plan;
-  const result: ImportResult = { file: src.file, added, skipped, ...(replaced.length ? { replaced } : {}), backup: null, clientEdit: { ...edit, file: src.file, url }, clientBackup: null, dryRun: a.dryRun === true };
-  if (a.writeClient && chosen.length && !edit.editable) throw new MwsError('usage', `Nothing was imported: ${edit.summary}`, { file: src.file });
+  const result: ImportResult = {
+    file: src.file,
+    added,
+    skipped,
+    ...(replaced.length ? { replaced } : {}),
+    backup: null,
+    clientEdit: { ...edit, file: src.file, url },
+    clientBackup: null,
+    dryRun: a.dryRun === true,
+  };
+  if (a.writeClient && chosen.length && !edit.editable)
+    throw new MwsError('usage', `Nothing was imported: ${edit.summary}`, { file: src.file });
   if (a.dryRun || chosen.length === 0) return result;
 
   if (!p.editor.editable) await p.editor.update(() => {}); // throws the editor's own sentence
   // Secret values go to the secret store before the config names them; envFile becomes absolute.
   result.secretsStored = await keepImportedValues(chosen, src.file, p.secrets, src.client, src.scope);
   const saved: { now: number; path?: string | null } = { now: p.now() };
-  await p.editor.update((raw) => {
-    if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
-    for (const s of chosen) (raw.upstreams as Raw)[s.vendor] = upstreamEntry(s);
-  }, { backup: saved });
+  await p.editor.update(
+    (raw) => {
+      if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
+      for (const s of chosen) (raw.upstreams as Raw)[s.vendor] = upstreamEntry(s);
+    },
+    { backup: saved },
+  );
   result.backup = saved.path ?? null;
   if (a.writeClient) {
     result.clientBackup = await backup(src.file, p.now());

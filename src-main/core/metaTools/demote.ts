@@ -19,7 +19,8 @@ export function demoteHandler(deps: WorkingSetToolDeps): MetaHandler {
     if (typeof name !== 'string') return name;
     const entry = deps.toolbox().resolve(name);
     const tool = entry?.name ?? name;
-    if (!entry && !deps.sets.members(agent).some((m) => m.tool === name)) return toolNotFound(name, deps.search.closeNames(name, 3), deps.toolbox().size);
+    if (!entry && !deps.sets.members(agent).some((m) => m.tool === name))
+      return toolNotFound(name, deps.search.closeNames(name, 3), deps.toolbox().size);
     try {
       const changed = await deps.sets.demote(agent, tool, 'agent');
       return setAnswer(deps.sets, agent, tool, false, changed);

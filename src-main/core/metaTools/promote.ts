@@ -35,7 +35,9 @@ export function targetName(args: Record<string, unknown>, verb: string): string 
 }
 
 /** `promoted`: told the tool an agent promoted (a promotion right after a search answers it, as a call does). */
-export function promoteHandler(deps: WorkingSetToolDeps & { promoted?: (agent: string, tool: string, ctx: CallContext) => void }): MetaHandler {
+export function promoteHandler(
+  deps: WorkingSetToolDeps & { promoted?: (agent: string, tool: string, ctx: CallContext) => void },
+): MetaHandler {
   return async (agent, args, ctx) => {
     const name = targetName(args, 'promote');
     if (typeof name !== 'string') return name;

@@ -30,10 +30,17 @@ export function searchToolsDefinition(backendHints: Record<string, string>): Too
 }
 
 /** `listed`: the entries the agent lists now, so search marks them "promoted". */
-export function searchToolsHandler(deps: { search: SearchService; listed: (agentId: string) => ToolEntry[]; callLog: CallLog; clock: Clock; pairing?: SearchCallPairing }): MetaHandler {
+export function searchToolsHandler(deps: {
+  search: SearchService;
+  listed: (agentId: string) => ToolEntry[];
+  callLog: CallLog;
+  clock: Clock;
+  pairing?: SearchCallPairing;
+}): MetaHandler {
   return async (agentId, args, ctx) => {
     const { query, limit } = args;
-    if (query !== undefined && typeof query !== 'string') return toolError('search_tools "query" must be a string: what you want to do, a tool name, or a backend name.');
+    if (query !== undefined && typeof query !== 'string')
+      return toolError('search_tools "query" must be a string: what you want to do, a tool name, or a backend name.');
     if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT)) {
       return toolError(`search_tools "limit" must be a whole number from 1 to ${MAX_SEARCH_LIMIT}.`);
     }

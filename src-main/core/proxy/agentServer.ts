@@ -35,7 +35,10 @@ export function peerOf(server: Server, ctx: ServerContext): DownstreamPeer {
   const modern = envelope?.[PROTOCOL_VERSION_META_KEY] === MODERN_REVISION;
   const inputResponses = ctx.mcpReq.inputResponses;
   const requestState = modern ? ctx.mcpReq.requestState<unknown>() : undefined;
-  const retry = inputResponses !== undefined || typeof requestState === 'string' ? { ...(inputResponses ? { inputResponses } : {}), ...(typeof requestState === 'string' ? { requestState } : {}) } : undefined;
+  const retry =
+    inputResponses !== undefined || typeof requestState === 'string'
+      ? { ...(inputResponses ? { inputResponses } : {}), ...(typeof requestState === 'string' ? { requestState } : {}) }
+      : undefined;
   return {
     ...(typeof token === 'string' || typeof token === 'number' ? { progressToken: token } : {}),
     modern,
@@ -50,14 +53,25 @@ export function peerOf(server: Server, ctx: ServerContext): DownstreamPeer {
 function asInputRequired<T>(result: T): T {
   const r = result as { resultType?: unknown; inputRequests?: Record<string, unknown>; requestState?: string };
   if (r.resultType !== 'input_required') return result;
-  return inputRequired({ ...(r.inputRequests ? { inputRequests: r.inputRequests as never } : {}), ...(r.requestState !== undefined ? { requestState: r.requestState } : {}) }) as T;
+  return inputRequired({
+    ...(r.inputRequests ? { inputRequests: r.inputRequests as never } : {}),
+    ...(r.requestState !== undefined ? { requestState: r.requestState } : {}),
+  }) as T;
 }
 
 /** Progress for this request when the client sent a progress token (approvals keep the call alive with it). */
 function progressTo(ctx: ServerContext): { progress?: NonNullable<CallContext['progress']> } {
   const token = ctx.mcpReq._meta?.progressToken;
   if (token === undefined) return {};
-  return { progress: (progress, total, message) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message } }).catch(() => {}) };
+  return {
+    progress: (progress, total, message) =>
+      void ctx.mcpReq
+        .notify({
+          method: 'notifications/progress',
+          params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message },
+        })
+        .catch(() => {}),
+  };
 }
 
 /** Per-session hooks for resource subscriptions (2025 sessions track which URIs they follow). */
@@ -76,14 +90,16 @@ export function createAgentServer(agentId: string, runtime: AgentRuntime, passth
   });
   server.setRequestHandler('tools/call', async (req, ctx) => {
     await runtime.ready();
-    return asInputRequired(await runtime.callTool(agentId, req.params.name, req.params.arguments, {
-      via: 'direct',
-      client: clientName(server, ctx),
-      session: ctx.sessionId,
-      ...(ctx.mcpReq.signal ? { signal: ctx.mcpReq.signal } : {}),
-      peer: peerOf(server, ctx),
-      ...progressTo(ctx),
-    }));
+    return asInputRequired(
+      await runtime.callTool(agentId, req.params.name, req.params.arguments, {
+        via: 'direct',
+        client: clientName(server, ctx),
+        session: ctx.sessionId,
+        ...(ctx.mcpReq.signal ? { signal: ctx.mcpReq.signal } : {}),
+        peer: peerOf(server, ctx),
+        ...progressTo(ctx),
+      }),
+    );
   });
   if (!passthrough) return server;
   const p = passthrough;
@@ -92,7 +108,10 @@ export function createAgentServer(agentId: string, runtime: AgentRuntime, passth
   if (extra.resources) {
     server.setRequestHandler('resources/list', async () => (await p.listResources()) as never);
     server.setRequestHandler('resources/templates/list', async () => (await p.listResourceTemplates()) as never);
-    server.setRequestHandler('resources/read', async (req, ctx) => asInputRequired(await p.readResource(params(req), peerOf(server, ctx))) as never);
+    server.setRequestHandler(
+      'resources/read',
+      async (req, ctx) => asInputRequired(await p.readResource(params(req), peerOf(server, ctx))) as never,
+    );
     if (extra.resources.subscribe) {
       server.setRequestHandler('resources/subscribe', async (req) => {
         const r = await p.subscribe(params(req));
@@ -108,7 +127,10 @@ export function createAgentServer(agentId: string, runtime: AgentRuntime, passth
   }
   if (extra.prompts) {
     server.setRequestHandler('prompts/list', async () => (await p.listPrompts()) as never);
-    server.setRequestHandler('prompts/get', async (req, ctx) => asInputRequired(await p.getPrompt(params(req), peerOf(server, ctx))) as never);
+    server.setRequestHandler(
+      'prompts/get',
+      async (req, ctx) => asInputRequired(await p.getPrompt(params(req), peerOf(server, ctx))) as never,
+    );
   }
   if (extra.completions) server.setRequestHandler('completion/complete', async (req) => (await p.complete(params(req))) as never);
   if (extra.logging) {

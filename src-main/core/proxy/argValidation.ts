@@ -70,7 +70,13 @@ export class ArgumentValidator {
       // A smaller cache: calls this large are rare, and each validator costs tens of kB.
       this.quick ??= new ArgumentValidator(Math.max(1, Math.floor(this.maxSize / 10)), false);
       const problem = this.quick.check(entry, args);
-      return problem && problem.replace(' do not match its input schema: ', ` do not match its input schema (they hold more than ${FULL_CHECK_MAX_VALUES} values; the first problem): `);
+      return (
+        problem &&
+        problem.replace(
+          ' do not match its input schema: ',
+          ` do not match its input schema (they hold more than ${FULL_CHECK_MAX_VALUES} values; the first problem): `,
+        )
+      );
     }
     const validate = this.compile(entry);
     if (!validate) return undefined; // a schema ajv cannot compile: the upstream is the judge

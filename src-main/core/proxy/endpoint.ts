@@ -121,12 +121,19 @@ export class AgentEndpoint {
       return s.transport.handleRequest(request);
     }
     if (request.method !== 'POST') {
-      return jsonRpcError(400, RPC_ERROR.refused, 'Bad request: this 2025-era request needs an Mcp-Session-Id header; send initialize first.');
+      return jsonRpcError(
+        400,
+        RPC_ERROR.refused,
+        'Bad request: this 2025-era request needs an Mcp-Session-Id header; send initialize first.',
+      );
     }
     // Capabilities are fixed at initialize: wait for the first catalog load so they are known.
     await this.runtime.ready();
     const subscriptions = new Set<string>();
-    const server = createAgentServer(this.agentId, this.runtime, this.passthrough, { subscribed: (u) => subscriptions.add(u), unsubscribed: (u) => subscriptions.delete(u) });
+    const server = createAgentServer(this.agentId, this.runtime, this.passthrough, {
+      subscribed: (u) => subscriptions.add(u),
+      unsubscribed: (u) => subscriptions.delete(u),
+    });
     const session: LegacySession = { server, transport: undefined as never, lastSeen: this.now(), subscriptions };
     session.transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -151,4 +158,3 @@ export class AgentEndpoint {
     await s?.server.close().catch(() => {});
   }
 }
-

@@ -5,7 +5,14 @@
 // Why: the SDK's per-request path (Web Request conversion, a Server per request, schema parsing)
 // costs ~2 ms a call; this one costs a JSON.parse and a write. A test checks both answer alike.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ProtocolError, ProtocolErrorCode, localhostAllowedHostnames, localhostAllowedOrigins, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  validateHostHeader,
+  validateOriginHeader,
+} from '@modelcontextprotocol/server';
 import { PROXY_SERVER_INFO } from './agentServer.js';
 import {
   CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_KEY,
@@ -156,7 +163,7 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
       try {
         answer = await runtime.callTool(agentId, rpc.params.name as string, rpc.params.arguments as Record<string, unknown> | undefined, {
           via: 'direct',
-          client: typeof client === 'string' ? client : req.headers['user-agent'] ?? 'unknown',
+          client: typeof client === 'string' ? client : (req.headers['user-agent'] ?? 'unknown'),
           session,
           signal: abort.signal,
           peer: session !== undefined ? LEGACY_PEER : modernPeer(rpc.params._meta as Record<string, unknown>),
@@ -174,7 +181,11 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
       send(res, { result: { resultType: 'complete', ...rest, _meta: { ...upstreamMeta, ...SERVER_META } }, jsonrpc: '2.0', id: rpc.id });
     } catch (err) {
       const e = err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, (err as Error).message);
-      send(res, { jsonrpc: '2.0', id: rpc.id, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } }, session);
+      send(
+        res,
+        { jsonrpc: '2.0', id: rpc.id, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } },
+        session,
+      );
     }
     return true;
   };

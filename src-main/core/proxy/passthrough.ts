@@ -43,7 +43,8 @@ export class Passthrough {
     const caps: ServerCapabilities = {};
     for (const u of this.live()) {
       const c = u.capabilities?.() ?? {};
-      if (c.resources) caps.resources = { listChanged: true, ...(c.resources.subscribe || caps.resources?.subscribe ? { subscribe: true } : {}) };
+      if (c.resources)
+        caps.resources = { listChanged: true, ...(c.resources.subscribe || caps.resources?.subscribe ? { subscribe: true } : {}) };
       if (c.prompts) caps.prompts = { listChanged: true };
       if (c.completions) caps.completions = {};
       if (c.logging) caps.logging = {};
@@ -153,7 +154,13 @@ export class Passthrough {
    */
   async setLevel(params: Obj): Promise<Obj> {
     const logging = this.live().filter((u) => u.capabilities?.()?.logging && !isModern(u));
-    await Promise.all(logging.map((u) => this.forward(u.vendor, 'logging/setLevel', params, undefined).catch((err: unknown) => this.log.warn(`upstream "${u.vendor}" refused logging/setLevel: ${errorMessage(err)}`))));
+    await Promise.all(
+      logging.map((u) =>
+        this.forward(u.vendor, 'logging/setLevel', params, undefined).catch((err: unknown) =>
+          this.log.warn(`upstream "${u.vendor}" refused logging/setLevel: ${errorMessage(err)}`),
+        ),
+      ),
+    );
     return {};
   }
 
@@ -167,7 +174,11 @@ export class Passthrough {
     await Promise.all([this.listResources(), this.listResourceTemplates()]);
     const found = this.uriOwner.get(uri) ?? this.templateOwner(uri);
     if (found) return found;
-    throw new ProtocolError(-32002, `Resource not found: no upstream lists or templates the URI "${uri}". List resources (or resource templates) to see what is available.`, { uri });
+    throw new ProtocolError(
+      -32002,
+      `Resource not found: no upstream lists or templates the URI "${uri}". List resources (or resource templates) to see what is available.`,
+      { uri },
+    );
   }
 
   private templateOwner(uri: string): string | undefined {
@@ -181,7 +192,10 @@ export class Passthrough {
     await this.listPrompts();
     const again = this.promptOwner.get(name);
     if (again) return again;
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No prompt named "${name}". List prompts to see the names (they carry their upstream's prefix, like tools).`);
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `No prompt named "${name}". List prompts to see the names (they carry their upstream's prefix, like tools).`,
+    );
   }
 
   private splitPrompt(name: string): [string, string] | undefined {
@@ -200,7 +214,8 @@ export class Passthrough {
 
   private async forward(vendor: string, method: string, params: Obj, peer: DownstreamPeer | undefined): Promise<Obj> {
     const u = this.source.upstream(vendor);
-    if (!u?.request) throw new ProtocolError(ProtocolErrorCode.InternalError, `The upstream "${vendor}" is not available; try again when it is up.`);
+    if (!u?.request)
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `The upstream "${vendor}" is not available; try again when it is up.`);
     const { _meta: _, ...rest } = params;
     const result = await u.request(method, rest, { timeoutMs: this.config.timeouts.callMs, ...(peer ? { peer } : {}) });
     return stripProtocolMeta(result);
@@ -238,7 +253,6 @@ export class Passthrough {
     return out;
   }
 }
-
 
 function isModern(u: Upstream | undefined): boolean {
   return u?.info().era === MODERN_REVISION;

@@ -6,13 +6,21 @@ import { jsonBytes, preview } from '../approvals/pending.js';
 /** Per call, at most this much of each: the log is read in a list, not replayed. */
 export const RECORDED_MAX_BYTES = 4096;
 
-export function recordedContent(args: Record<string, unknown> | undefined, result: CallToolResult | undefined): { arguments: unknown; result?: string } {
+export function recordedContent(
+  args: Record<string, unknown> | undefined,
+  result: CallToolResult | undefined,
+): { arguments: unknown; result?: string } {
   const shown = preview(args ?? {});
   const bytes = jsonBytes(shown);
-  const out: { arguments: unknown; result?: string } = { arguments: bytes <= RECORDED_MAX_BYTES ? shown : `(${jsonBytes(args)} bytes of arguments, too many to keep)` };
+  const out: { arguments: unknown; result?: string } = {
+    arguments: bytes <= RECORDED_MAX_BYTES ? shown : `(${jsonBytes(args)} bytes of arguments, too many to keep)`,
+  };
   if (result) {
     const text = (result.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-    out.result = text.length > RECORDED_MAX_BYTES ? `${text.slice(0, RECORDED_MAX_BYTES)}… (${text.length - RECORDED_MAX_BYTES} more characters)` : text;
+    out.result =
+      text.length > RECORDED_MAX_BYTES
+        ? `${text.slice(0, RECORDED_MAX_BYTES)}… (${text.length - RECORDED_MAX_BYTES} more characters)`
+        : text;
   }
   return out;
 }

@@ -27,7 +27,13 @@ import { noToolNamed } from '../toolbox/notFound.js';
 /** What the router asks before a call runs, and tells after one succeeded. */
 export type CallHooks = {
   /** Undefined when the call may run, else the answer to give instead (approvals). */
-  beforeCall(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, signal?: AbortSignal, progress?: CallContext['progress']): Promise<CallToolResult | undefined>;
+  beforeCall(
+    agentId: string,
+    entry: ToolEntry,
+    args: Record<string, unknown> | undefined,
+    signal?: AbortSignal,
+    progress?: CallContext['progress'],
+  ): Promise<CallToolResult | undefined>;
   /** A successful call: restarts the tool's idle clock (`ctx`: the connection it came from, for learning). */
   used(agentId: string, tool: string, ts: number, ctx?: CallContext): void;
   /** What the approval rule says of a call now, without waiting (dryRun): run, ask, or refuse with a sentence. */
@@ -153,12 +159,19 @@ export class ToolRouter implements AgentRuntime {
     }
   }
 
-  private async forward(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult> {
+  private async forward(
+    agentId: string,
+    entry: ToolEntry,
+    args: Record<string, unknown> | undefined,
+    ctx: CallContext,
+  ): Promise<CallToolResult> {
     // Checked before anything recursive (schema validation, serialization) walks the arguments; the
     // same walk counts their values for the validator (one walk of a 300,000-key object, not two).
     const shape = argShape(args, MAX_ARGUMENT_DEPTH);
     if (shape.tooDeep) {
-      return toolError(`The arguments for ${entry.name} are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, more than Working Set forwards. Send them flatter.`);
+      return toolError(
+        `The arguments for ${entry.name} are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, more than Working Set forwards. Send them flatter.`,
+      );
     }
     const problem = this.validator.check(entry, args, shape.values);
     if (problem) return toolError(problem);
@@ -171,7 +184,8 @@ export class ToolRouter implements AgentRuntime {
     try {
       const refused = await this.opts.hooks?.beforeCall(agentId, entry, args, ctx.signal, ctx.progress);
       if (refused) return refused;
-      if (!upstream) throw new MwsError('upstream_unavailable', `The upstream "${entry.vendor}" of ${entry.name} is not configured any more.`);
+      if (!upstream)
+        throw new MwsError('upstream_unavailable', `The upstream "${entry.vendor}" of ${entry.name} is not configured any more.`);
       started = performance.now();
       const result = stripProtocolMeta(
         await upstream.callTool(entry.upstreamName, args, {
@@ -183,8 +197,12 @@ export class ToolRouter implements AgentRuntime {
       // Serializing the answer recurses: a result nested thousands of levels deep would fail there
       // with "Maximum call stack size exceeded" and nothing said of it (issue 19).
       if (exceedsDepth(result, MAX_RESULT_DEPTH)) {
-        this.opts.log?.warn(`upstream "${entry.vendor}" answered ${entry.name} with a result nested more than ${MAX_RESULT_DEPTH} levels deep; it was not passed on.`);
-        return toolError(`${entry.name} ran, but its upstream "${entry.vendor}" answered with a result nested more than ${MAX_RESULT_DEPTH} levels deep, more than Working Set passes on. The call may have had its effect; ask the upstream's maintainer for a flatter answer.`);
+        this.opts.log?.warn(
+          `upstream "${entry.vendor}" answered ${entry.name} with a result nested more than ${MAX_RESULT_DEPTH} levels deep; it was not passed on.`,
+        );
+        return toolError(
+          `${entry.name} ran, but its upstream "${entry.vendor}" answered with a result nested more than ${MAX_RESULT_DEPTH} levels deep, more than Working Set passes on. The call may have had its effect; ask the upstream's maintainer for a flatter answer.`,
+        );
       }
       ok = result.isError !== true;
       answer = result;
@@ -229,7 +247,10 @@ export class ToolRouter implements AgentRuntime {
     const near = this.opts.closeNames?.(name) ?? [];
     const { vendor } = splitExposedName(name);
     const up = vendor ? this.opts.catalog.statuses().find((s) => s.vendor === vendor) : undefined;
-    const why = up && up.status !== 'up' ? `Its upstream "${vendor}" ${waitsForUser(up) ? '' : 'is '}${statusWord(up)}${up.lastError ? `: ${up.lastError}` : ''}.` : undefined;
+    const why =
+      up && up.status !== 'up'
+        ? `Its upstream "${vendor}" ${waitsForUser(up) ? '' : 'is '}${statusWord(up)}${up.lastError ? `: ${up.lastError}` : ''}.`
+        : undefined;
     return noToolNamed(name, near, { ...(why ? { why } : {}), next: 'Use search_tools to find the right one.' });
   }
 
@@ -277,13 +298,21 @@ function asProtocolError(err: unknown, entry: ToolEntry): Error {
   if (err instanceof ProtocolError) return err;
   // A RangeError (stack overflow, invalid length) is raised in this process, never by the upstream.
   if (err instanceof RangeError) {
-    return new ProtocolError(ProtocolErrorCode.InternalError, `${entry.name} could not be run: Working Set itself failed while handling the call (${errorMessage(err)}); the upstream "${entry.vendor}" was not at fault.`);
+    return new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `${entry.name} could not be run: Working Set itself failed while handling the call (${errorMessage(err)}); the upstream "${entry.vendor}" was not at fault.`,
+    );
   }
   const code = (err as { code?: unknown }).code;
   if (typeof code === 'number') return new ProtocolError(code, errorMessage(err));
   if (err instanceof MwsError && err.code === 'upstream_timeout') {
-    return new ProtocolError(ProtocolErrorCode.InternalError, `${entry.name} did not finish in time: ${err.message} Try again later or raise timeouts.callMs.`);
+    return new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `${entry.name} did not finish in time: ${err.message} Try again later or raise timeouts.callMs.`,
+    );
   }
-  return new ProtocolError(ProtocolErrorCode.InternalError, `${entry.name} could not be run: the upstream "${entry.vendor}" failed (${errorMessage(err)}).`);
+  return new ProtocolError(
+    ProtocolErrorCode.InternalError,
+    `${entry.name} could not be run: the upstream "${entry.vendor}" failed (${errorMessage(err)}).`,
+  );
 }
-

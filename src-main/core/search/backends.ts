@@ -3,7 +3,32 @@
 import type { ToolEntry } from '../toolbox/toolbox.js';
 
 /** Prefixes that are verbs, not backends: `get_user` and `get_order` share a word, not a service. */
-const VERB_PREFIXES = new Set(['get', 'list', 'create', 'update', 'delete', 'set', 'search', 'find', 'read', 'write', 'send', 'add', 'remove', 'run', 'make', 'fetch', 'put', 'post', 'check', 'is', 'has', 'do', 'start', 'stop']);
+const VERB_PREFIXES = new Set([
+  'get',
+  'list',
+  'create',
+  'update',
+  'delete',
+  'set',
+  'search',
+  'find',
+  'read',
+  'write',
+  'send',
+  'add',
+  'remove',
+  'run',
+  'make',
+  'fetch',
+  'put',
+  'post',
+  'check',
+  'is',
+  'has',
+  'do',
+  'start',
+  'stop',
+]);
 
 function namePrefix(upstreamName: string): string | undefined {
   const m = /^([a-z0-9]+)[_.-]/i.exec(upstreamName);

@@ -16,7 +16,10 @@ export type SemanticVectors = {
 };
 
 export class DenseIndex {
-  private constructor(private readonly entries: readonly ToolEntry[], private readonly vectors: Float32Array[]) {}
+  private constructor(
+    private readonly entries: readonly ToolEntry[],
+    private readonly vectors: Float32Array[],
+  ) {}
 
   /** The index when every entry has a vector; undefined otherwise (search stays lexical). */
   static of(entries: readonly ToolEntry[], source: SemanticVectors): DenseIndex | undefined {

@@ -20,7 +20,7 @@ function load(): boolean {
     const s: number[] = [];
     const e: number[] = [];
     let prev = '';
-    for (let i = 0; i < text.length; ) {
+    for (let i = 0; i < text.length;) {
       let end = text.indexOf('\n', i);
       if (end < 0) end = text.length;
       const w = text.slice(i, end);

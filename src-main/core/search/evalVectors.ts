@@ -7,9 +7,20 @@ import { ToolVectors } from './embed/toolVectors.js';
 import type { Embedder, EmbedderFailure } from './embed/types.js';
 import type { SemanticVectors } from './denseIndex.js';
 
-export type EvalVectors = { vectors: SemanticVectors; query: (q: string) => Float32Array | undefined; warning: string | undefined; stop: () => Promise<void> };
+export type EvalVectors = {
+  vectors: SemanticVectors;
+  query: (q: string) => Float32Array | undefined;
+  warning: string | undefined;
+  stop: () => Promise<void>;
+};
 
-export async function evalVectors(toolbox: Toolbox, queries: string[], log: Logger, cacheDir?: string, load?: () => Promise<Embedder | EmbedderFailure>): Promise<EvalVectors> {
+export async function evalVectors(
+  toolbox: Toolbox,
+  queries: string[],
+  log: Logger,
+  cacheDir?: string,
+  load?: () => Promise<Embedder | EmbedderFailure>,
+): Promise<EvalVectors> {
   const tv = new ToolVectors({ stateDir: cacheDir, log, ...(load ? { load } : {}) });
   tv.update([...toolbox.all()]);
   tv.activate();

@@ -40,7 +40,11 @@ export function evaluateOnline(build: () => Ranker, gold: GoldQuery[], learn: (g
 }
 
 function tally(rank: Ranker, gold: GoldQuery[], indexMs: number, after?: (g: GoldQuery, shown: string[]) => void): EvalResult {
-  let top1 = 0, top3 = 0, top5 = 0, rr = 0, recall = 0;
+  let top1 = 0,
+    top3 = 0,
+    top5 = 0,
+    rr = 0,
+    recall = 0;
   const times: number[] = [];
   const misses: EvalResult['misses'] = [];
   for (const g of gold) {
@@ -59,6 +63,16 @@ function tally(rank: Ranker, gold: GoldQuery[], indexMs: number, after?: (g: Gol
   const n = gold.length || 1;
   times.sort((a, b) => a - b);
   const r = (x: number) => Math.round(x * 10_000) / 10_000;
-  return { n: gold.length, top1: r(top1 / n), top3: r(top3 / n), top5: r(top5 / n), mrr: r(rr / n), recall5: r(recall / n), p50Ms: r(pct(times, 50)), p99Ms: r(pct(times, 99)), indexMs: r(indexMs), misses };
+  return {
+    n: gold.length,
+    top1: r(top1 / n),
+    top3: r(top3 / n),
+    top5: r(top5 / n),
+    mrr: r(rr / n),
+    recall5: r(recall / n),
+    p50Ms: r(pct(times, 50)),
+    p99Ms: r(pct(times, 99)),
+    indexMs: r(indexMs),
+    misses,
+  };
 }
-

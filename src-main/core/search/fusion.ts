@@ -14,7 +14,13 @@ export const FUSION_POOL = 50;
  * Fused ranking of the union of both candidate lists. `sim(doc)` gives any tool's cosine (the lexical
  * candidates outside the dense pool are scored too); a tool outside the lexical list has no BM25F score.
  */
-export function fuse(lexical: readonly Scored[], dense: readonly Scored[], sim: (doc: number) => number, rule: FusionRule, limit: number): Scored[] {
+export function fuse(
+  lexical: readonly Scored[],
+  dense: readonly Scored[],
+  sim: (doc: number) => number,
+  rule: FusionRule,
+  limit: number,
+): Scored[] {
   const lex = new Map(lexical.map((h) => [h.doc, h.score]));
   const docs = new Set<number>([...lexical.map((h) => h.doc), ...dense.map((h) => h.doc)]);
   let out: Scored[];

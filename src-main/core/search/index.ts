@@ -115,7 +115,12 @@ export class SearchIndex {
    * `deferred`: the index is built by buildFor() in slices (an upstream change at 5,000 tools must not
    * hold calls for the whole build); any query before it is whole finishes the build first.
    */
-  constructor(entries: Iterable<ToolEntry>, aliases: Record<string, string[]> = {}, backendPrefixes: Iterable<string> = [], deferred = false) {
+  constructor(
+    entries: Iterable<ToolEntry>,
+    aliases: Record<string, string[]> = {},
+    backendPrefixes: Iterable<string> = [],
+    deferred = false,
+  ) {
     this.entries = [...entries];
     this.backendPrefixes = new Set(backendPrefixes);
     this.synonyms = buildSynonyms(aliases);
@@ -221,7 +226,12 @@ export class SearchIndex {
           const fields: string[] = at >= 0 ? FIELD_NAMES.filter((_, f) => list!.fields[at]! & (1 << f)) : [];
           const learned = a.syn ? undefined : boost?.(a.term)?.get(doc);
           if (learned) fields.push('learned words');
-          if (fields.length) matches.push({ word: (!a.syn && a.weight === 1 && surface.get(a.term)) || a.term, via: a.syn ? 'synonym' : a.weight < 1 ? 'typo correction' : 'word', fields: [...fields] });
+          if (fields.length)
+            matches.push({
+              word: (!a.syn && a.weight === 1 && surface.get(a.term)) || a.term,
+              via: a.syn ? 'synonym' : a.weight < 1 ? 'typo correction' : 'word',
+              fields: [...fields],
+            });
         }
       }
       return { tool: h.entry.name, score: Math.round(h.score * 1000) / 1000, matches };
@@ -239,7 +249,9 @@ export class SearchIndex {
     const schema = e.tool.inputSchema as { properties?: Record<string, { description?: unknown; enum?: unknown }> };
     const props = Object.entries(schema.properties ?? {});
     // Enum values name what a tool can do ("commenter", "pdf", "declined"): they count with parameter names.
-    const enumWords = props.flatMap(([, p]) => (Array.isArray(p?.enum) ? p.enum.filter((v): v is string => typeof v === 'string').flatMap((v) => splitWords(v)) : []));
+    const enumWords = props.flatMap(([, p]) =>
+      Array.isArray(p?.enum) ? p.enum.filter((v): v is string => typeof v === 'string').flatMap((v) => splitWords(v)) : [],
+    );
     const nameWords = splitWords(e.upstreamName);
     const backend: string[] = e.name !== e.upstreamName ? splitWords(e.vendor) : [];
     if (nameWords.length > 1 && this.backendPrefixes.has(nameWords[0]!)) backend.push(nameWords.shift()!);
@@ -390,7 +402,8 @@ export class SearchIndex {
     if (groups.length === 0) return [];
     const G = groups.length;
     const namedBackends = new Set<string>();
-    for (const alts of groups) for (const a of alts) if (!a.syn && a.weight === 1 && this.allBackendWords.has(a.term)) namedBackends.add(a.term);
+    for (const alts of groups)
+      for (const a of alts) if (!a.syn && a.weight === 1 && this.allBackendWords.has(a.term)) namedBackends.add(a.term);
     this.scratch(G);
     let used = 0;
     const slot = (doc: number): number => {

@@ -80,7 +80,11 @@ type Side = { words: Sums; requests: Sums };
 /** What a pair adds, read once: its words, its request (none once a word was forgotten), its weight. */
 type Read = { words: Map<string, string>; request: string | undefined; weight: number };
 /** Per key, as one agent sees it now: tool name → trust in (0, 1]; null: nothing. */
-type View = { stamp: string; words: Map<string, ReadonlyMap<string, number> | null>; requests: Map<string, ReadonlyMap<string, number> | null> };
+type View = {
+  stamp: string;
+  words: Map<string, ReadonlyMap<string, number> | null>;
+  requests: Map<string, ReadonlyMap<string, number> | null>;
+};
 
 export class LearnedEvidence {
   private readonly all: Side = { words: new Map(), requests: new Map() };
@@ -153,18 +157,26 @@ export class LearnedEvidence {
       const words = surfaceWordsOf(pair.q);
       // A pair in the future (a clock set back) counts as fresh when first read, and decays from then.
       const ts = Math.min(pair.ts, this.now());
-      this.reads.set(pair, (r = {
-        words,
-        // A pair with a word forgotten out of it (`o`) is no longer the request anyone asked: its
-        // other words alone must not become a remembered request.
-        request: words.size && pair.o === undefined ? keyOf(words) : undefined,
-        weight: (pair.neg ? IGNORED_WEIGHT : 1) * 2 ** ((ts - EPOCH) / HALF_LIFE_MS),
-      }));
+      this.reads.set(
+        pair,
+        (r = {
+          words,
+          // A pair with a word forgotten out of it (`o`) is no longer the request anyone asked: its
+          // other words alone must not become a remembered request.
+          request: words.size && pair.o === undefined ? keyOf(words) : undefined,
+          weight: (pair.neg ? IGNORED_WEIGHT : 1) * 2 ** ((ts - EPOCH) / HALF_LIFE_MS),
+        }),
+      );
     }
     return r;
   }
 
-  private viewOf(kind: 'words' | 'requests', key: string, agent: string | undefined, scope: EvidenceScope): ReadonlyMap<string, number> | undefined {
+  private viewOf(
+    kind: 'words' | 'requests',
+    key: string,
+    agent: string | undefined,
+    scope: EvidenceScope,
+  ): ReadonlyMap<string, number> | undefined {
     const now = this.now();
     const stamp = `${this.version}:${Math.floor(now / VIEW_MAX_AGE_MS)}`;
     const viewKey = `${agent ?? '\0all'}\0${scope.key}`;
@@ -181,7 +193,8 @@ export class LearnedEvidence {
     if (all) {
       // Own pairs fully, others' at SHARED_WEIGHT: share × (the visible agents') + (1 − share) × (its own).
       const sums = new Map<string, number>();
-      for (const [t, { w }] of all) sums.set(t, scale * (agent === undefined ? w : SHARED_WEIGHT * w + (1 - SHARED_WEIGHT) * (own?.get(t)?.w ?? 0)));
+      for (const [t, { w }] of all)
+        sums.set(t, scale * (agent === undefined ? w : SHARED_WEIGHT * w + (1 - SHARED_WEIGHT) * (own?.get(t)?.w ?? 0)));
       result = trust(sums, kind === 'words' ? wordConfidence : requestConfidence);
     }
     view[kind].set(key, result);

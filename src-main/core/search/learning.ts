@@ -80,7 +80,12 @@ export class SearchLearning {
     },
   ) {
     this.evidence = new LearnedEvidence(opts.now);
-    this.memory = new QueryMemory({ ...(opts.stateDir !== undefined ? { stateDir: opts.stateDir } : {}), now: opts.now, ...(opts.log ? { log: opts.log } : {}), ...(opts.memoryTuning ? { tuning: opts.memoryTuning } : {}) });
+    this.memory = new QueryMemory({
+      ...(opts.stateDir !== undefined ? { stateDir: opts.stateDir } : {}),
+      now: opts.now,
+      ...(opts.log ? { log: opts.log } : {}),
+      ...(opts.memoryTuning ? { tuning: opts.memoryTuning } : {}),
+    });
   }
 
   /** The agents' past requests as vectors, kept beside the pairs (same scope, same forgetting). */
@@ -115,7 +120,12 @@ export class SearchLearning {
   async load(): Promise<void> {
     if (!this.opts.stateDir) return;
     await this.memory.load();
-    const r = await readJsonSafe<FileShape>(this.file(), this.opts.log ?? silentLogger, (v): v is FileShape => typeof v === 'object' && v !== null && typeof (v as FileShape).agents === 'object' && (v as FileShape).agents !== null);
+    const r = await readJsonSafe<FileShape>(
+      this.file(),
+      this.opts.log ?? silentLogger,
+      (v): v is FileShape =>
+        typeof v === 'object' && v !== null && typeof (v as FileShape).agents === 'object' && (v as FileShape).agents !== null,
+    );
     if (r.kind !== 'ok') return;
     // As many agents as the bound (a hand-edited or foreign file may hold more): the most recently
     // active ones, as add() would have kept.
@@ -196,7 +206,12 @@ export class SearchLearning {
       // The same pair within the learning window is one observation: a transcript also records every
       // search→call that went through this proxy, which the live hooks have already learned (the
       // ignored first hit included).
-      if (this.pairs.get(agent)?.some((k) => (k.neg === true) === neg && k.t === p.tool && (k.o ?? k.q) === q && Math.abs(k.ts - p.ts) <= LEARN_WINDOW_MS)) continue;
+      if (
+        this.pairs
+          .get(agent)
+          ?.some((k) => (k.neg === true) === neg && k.t === p.tool && (k.o ?? k.q) === q && Math.abs(k.ts - p.ts) <= LEARN_WINDOW_MS)
+      )
+        continue;
       this.add(agent, neg ? { q, t: p.tool, ts: p.ts, neg: true } : { q, t: p.tool, ts: p.ts });
       n++;
     }
@@ -309,7 +324,8 @@ export class SearchLearning {
     }
     list.push(pair);
     this.evidenceOf(agent, pair, 1);
-    if (list.length > MAX_PAIRS_PER_AGENT) for (const old of list.splice(0, list.length - MAX_PAIRS_PER_AGENT)) this.evidenceOf(agent, old, -1);
+    if (list.length > MAX_PAIRS_PER_AGENT)
+      for (const old of list.splice(0, list.length - MAX_PAIRS_PER_AGENT)) this.evidenceOf(agent, old, -1);
     this.changed();
     if (!pair.neg) this.rememberVector(agent, pair, vector);
   }
@@ -418,7 +434,9 @@ export class SearchLearning {
 /** A pair as learned.json should hold it (a hand-edited file may hold anything). */
 function isPair(p: unknown): p is LearnedPair {
   const x = p as LearnedPair | null;
-  return !!x && typeof x.q === 'string' && typeof x.t === 'string' && Number.isFinite(x.ts) && (x.o === undefined || typeof x.o === 'string');
+  return (
+    !!x && typeof x.q === 'string' && typeof x.t === 'string' && Number.isFinite(x.ts) && (x.o === undefined || typeof x.o === 'string')
+  );
 }
 
 /** A forgotten tool's pair: kept only so the same observation is not learned again (see forget). */

@@ -10,7 +10,10 @@ type Doc = { id: number; name: string; title: string; params: string; desc: stri
 
 export class MiniSearchEngine {
   private readonly mini: MiniSearch<Doc>;
-  constructor(private readonly entries: ToolEntry[], private readonly planner: SearchIndex) {
+  constructor(
+    private readonly entries: ToolEntry[],
+    private readonly planner: SearchIndex,
+  ) {
     this.mini = new MiniSearch<Doc>({
       fields: ['name', 'title', 'params', 'desc'],
       tokenize: (text) => splitWords(text),
@@ -20,7 +23,13 @@ export class MiniSearchEngine {
     this.mini.addAll(
       entries.map((e, id) => {
         const props = Object.keys((e.tool.inputSchema as { properties?: object }).properties ?? {});
-        return { id, name: e.upstreamName, title: e.tool.title ?? '', params: props.join(' '), desc: (e.tool.description ?? '').slice(0, DESCRIPTION_CHARS) };
+        return {
+          id,
+          name: e.upstreamName,
+          title: e.tool.title ?? '',
+          params: props.join(' '),
+          desc: (e.tool.description ?? '').slice(0, DESCRIPTION_CHARS),
+        };
       }),
     );
   }
@@ -28,7 +37,10 @@ export class MiniSearchEngine {
   /** Same shape as SearchIndex.search, so either can serve search_tools. */
   rank(query: string, limit: number, within?: (e: ToolEntry) => boolean): Array<{ entry: ToolEntry; score: number }> {
     const wide = within ? this.search(query, this.entries.length) : this.search(query, limit);
-    return wide.filter((e) => !within || within(e)).slice(0, limit).map((entry, i) => ({ entry, score: -i }));
+    return wide
+      .filter((e) => !within || within(e))
+      .slice(0, limit)
+      .map((entry, i) => ({ entry, score: -i }));
   }
 
   search(query: string, limit: number): ToolEntry[] {

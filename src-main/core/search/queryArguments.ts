@@ -4,7 +4,8 @@
 
 /** A quoted span: straight or typographic double quotes, or single quotes that open and close a span
  *  (not the apostrophe of "what's"). Bounded: a quote with no partner is left as it is. */
-const QUOTED = /"[^"\n]{1,200}"|“[^”\n]{1,200}”|„[^“”\n]{1,200}[“”]|«[^»\n]{1,200}»|(?<![\p{L}\p{N}])'(?=\S)[^'\n]{1,200}(?<=\S)'(?![\p{L}\p{N}])/gu;
+const QUOTED =
+  /"[^"\n]{1,200}"|“[^”\n]{1,200}”|„[^“”\n]{1,200}[“”]|«[^»\n]{1,200}»|(?<![\p{L}\p{N}])'(?=\S)[^'\n]{1,200}(?<=\S)'(?![\p{L}\p{N}])/gu;
 /** A number on its own (an amount, a count, an id): `PR 42` keeps `pr`, `4411` names no tool. */
 const NUMBER = /(?<![\p{L}\p{N}_.-])\d[\d.,:]*(?![\p{L}\p{N}_-])/gu;
 

@@ -33,7 +33,12 @@ const SAVE_DELAY_MS = 5_000;
 
 /** One kept request: query text, the tool it led to, when, and its vector (int8 × scale). */
 type Kept = { q: string; t: string; ts: number; key: string; v: Int8Array; s: number };
-type FileShape = { version: 1; model: string; dim: number; agents: Record<string, Array<{ q: string; t: string; ts: number; v: string; s: number }>> };
+type FileShape = {
+  version: 1;
+  model: string;
+  dim: number;
+  agents: Record<string, Array<{ q: string; t: string; ts: number; v: string; s: number }>>;
+};
 
 /** The nearest earlier request that led to a tool, and its cosine to the new one (after the rule's margin). */
 export type LikeEarlier = { query: string; cosine: number };
@@ -98,7 +103,13 @@ export class QueryMemory {
    * Per tool, the nearest earlier request (cosine ≥ the threshold, not this same request) that led to
    * it, as `agent`'s scope lets it see them: a past request counts as one more text of its tool.
    */
-  nearestPerTool(qv: Float32Array, query: string, agent: string | undefined, scope: EvidenceScope, model: string): Map<string, LikeEarlier> | undefined {
+  nearestPerTool(
+    qv: Float32Array,
+    query: string,
+    agent: string | undefined,
+    scope: EvidenceScope,
+    model: string,
+  ): Map<string, LikeEarlier> | undefined {
     if (!this.model || this.model.name !== model || this.model.dim !== qv.length || this.total === 0) return undefined;
     const key = requestKey(query);
     let out: Map<string, LikeEarlier> | undefined;
@@ -170,7 +181,14 @@ export class QueryMemory {
     if (this.dirty && this.opts.stateDir && this.model) {
       this.dirty = false;
       const agents: FileShape['agents'] = {};
-      for (const [a, list] of this.agents) agents[a] = list.map((k) => ({ q: k.q, t: k.t, ts: k.ts, v: Buffer.from(k.v.buffer, k.v.byteOffset, k.v.byteLength).toString('base64'), s: k.s }));
+      for (const [a, list] of this.agents)
+        agents[a] = list.map((k) => ({
+          q: k.q,
+          t: k.t,
+          ts: k.ts,
+          v: Buffer.from(k.v.buffer, k.v.byteOffset, k.v.byteLength).toString('base64'),
+          s: k.s,
+        }));
       const value: FileShape = { version: 1, model: this.model.name, dim: this.model.dim, agents };
       const file = this.file();
       const write = this.writing.then(() => writeJsonAtomic(file, value, 0o600, true));
@@ -224,16 +242,41 @@ function dot(q: Float32Array, k: Kept): number {
 
 function isFileShape(v: unknown): v is FileShape {
   const x = v as FileShape | null;
-  return !!x && x.version === 1 && typeof x.model === 'string' && Number.isInteger(x.dim) && x.dim > 0 && x.dim <= 4096 && typeof x.agents === 'object' && x.agents !== null;
+  return (
+    !!x &&
+    x.version === 1 &&
+    typeof x.model === 'string' &&
+    Number.isInteger(x.dim) &&
+    x.dim > 0 &&
+    x.dim <= 4096 &&
+    typeof x.agents === 'object' &&
+    x.agents !== null
+  );
 }
 
 /** A kept request as the file should hold it (a hand-edited file may hold anything). */
 function keptOf(x: unknown, dim: number): Kept | undefined {
   const r = x as { q?: unknown; t?: unknown; ts?: unknown; v?: unknown; s?: unknown } | null;
-  if (!r || typeof r.q !== 'string' || typeof r.t !== 'string' || !Number.isFinite(r.ts) || typeof r.v !== 'string' || !Number.isFinite(r.s) || (r.s as number) <= 0) return undefined;
+  if (
+    !r ||
+    typeof r.q !== 'string' ||
+    typeof r.t !== 'string' ||
+    !Number.isFinite(r.ts) ||
+    typeof r.v !== 'string' ||
+    !Number.isFinite(r.s) ||
+    (r.s as number) <= 0
+  )
+    return undefined;
   const bytes = Buffer.from(r.v, 'base64');
   if (bytes.length !== dim) return undefined;
   const key = requestKey(r.q);
   if (!key) return undefined;
-  return { q: r.q, t: r.t, ts: r.ts as number, key, v: new Int8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + dim)), s: r.s as number };
+  return {
+    q: r.q,
+    t: r.t,
+    ts: r.ts as number,
+    key,
+    v: new Int8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + dim)),
+    s: r.s as number,
+  };
 }

@@ -29,7 +29,12 @@ export function hitView(e: ToolEntry, promoted: boolean, withSchema: boolean, de
 const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
 
 /** Builds `{...head, results}` under the byte budget. */
-export function budgetedReply(head: Record<string, unknown>, entries: ToolEntry[], isPromoted: (e: ToolEntry) => boolean, maxBytes = SEARCH_REPLY_MAX_BYTES): { reply: Record<string, unknown>; shown: number } {
+export function budgetedReply(
+  head: Record<string, unknown>,
+  entries: ToolEntry[],
+  isPromoted: (e: ToolEntry) => boolean,
+  maxBytes = SEARCH_REPLY_MAX_BYTES,
+): { reply: Record<string, unknown>; shown: number } {
   let schemas = Math.min(SCHEMAS_FOR_TOP, entries.length);
   let descMax: number | undefined;
   let count = entries.length;

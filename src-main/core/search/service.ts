@@ -19,7 +19,12 @@ import { nextTurn } from '../timeSlice.js';
 export const DEFAULT_SEARCH_LIMIT = 8;
 export const MAX_SEARCH_LIMIT = 50;
 
-export type SearchAnswer = { text: string; results: number; kind: 'exact' | 'backend' | 'ranked' | 'overview' | 'none'; /** Tool names in the reply, best first. */ names: string[] };
+export type SearchAnswer = {
+  text: string;
+  results: number;
+  kind: 'exact' | 'backend' | 'ranked' | 'overview' | 'none';
+  /** Tool names in the reply, best first. */ names: string[];
+};
 
 export type Resolved = {
   kind: SearchAnswer['kind'];
@@ -38,14 +43,22 @@ export type SearchEngine = 'bm25f' | 'minisearch' | 'dense' | 'hybrid';
 export const SEARCH_ENGINES: readonly SearchEngine[] = ['hybrid', 'bm25f', 'dense', 'minisearch'];
 /** `qv`: the query's sentence vector, when the model is ready (engines without one ignore it). */
 /** `earlier`: per tool (doc), the cosine of the nearest earlier request that led there (queryMemory.ts). */
-type Ranker = { search(query: string, limit: number, within?: (e: ToolEntry) => boolean, boost?: TermBoost, qv?: Float32Array, earlier?: Earlier): Array<{ entry: ToolEntry; score: number }> };
+type Ranker = {
+  search(
+    query: string,
+    limit: number,
+    within?: (e: ToolEntry) => boolean,
+    boost?: TermBoost,
+    qv?: Float32Array,
+    earlier?: Earlier,
+  ): Array<{ entry: ToolEntry; score: number }>;
+};
 type Earlier = ReadonlyMap<number, number>;
 /**
  * The fusion that ships: a linear mix of BM25F (scaled by the query's best score) and cosine (scaled
  * between the candidate pool's floor and best). Chosen on the tuning sets (docs/search.md).
  */
 export const FUSION: FusionRule = { kind: 'linear', lexicalShare: 0.6 };
-
 
 type Prepared = {
   index: Ranker;
@@ -102,7 +115,10 @@ class NearNames {
     const byTrigram = this.trigramIndex();
     for (const g of trigrams(query)) for (const i of byTrigram.get(g) ?? []) counts.set(i, (counts.get(i) ?? 0) + 1);
     if (counts.size === 0) return [];
-    const candidates = [...counts].sort((a, b) => b[1] - a[1]).slice(0, NEAR_CANDIDATES).map(([i]) => this.names[i]!);
+    const candidates = [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, NEAR_CANDIDATES)
+      .map(([i]) => this.names[i]!);
     return new Fuse(candidates, { threshold: 0.45, ignoreLocation: true }).search(query, { limit }).map((r) => r.item);
   }
 }
@@ -162,7 +178,12 @@ export class SearchService {
   }
 
   /** search() with the query's sentence vector computed first. */
-  async searchAsync(query: string | undefined, limit: number | undefined, isPromoted: (e: ToolEntry) => boolean, agent?: string): Promise<SearchAnswer> {
+  async searchAsync(
+    query: string | undefined,
+    limit: number | undefined,
+    isPromoted: (e: ToolEntry) => boolean,
+    agent?: string,
+  ): Promise<SearchAnswer> {
     return this.search(query, limit, isPromoted, agent, await this.queryVector(query));
   }
 
@@ -310,12 +331,22 @@ export class SearchService {
       const hit = hits[i]!;
       const matches = [...h.matches];
       const dense = qv && this.denseOf(p);
-      if (dense) matches.push({ word: q, via: `meaning (cosine ${dense.sim(p.bm25f.docOf(hit.entry.name), qv!).toFixed(2)})`, fields: ['sentence model'] });
+      if (dense)
+        matches.push({
+          word: q,
+          via: `meaning (cosine ${dense.sim(p.bm25f.docOf(hit.entry.name), qv!).toFixed(2)})`,
+          fields: ['sentence model'],
+        });
       if (recalled?.has(hit.entry.name)) matches.push({ word: q, via: 'the same request', fields: ['learned words'] });
       const before = like?.get(hit.entry.name);
       // Said only where the earlier request is nearer than the tool's own text (else it changed nothing).
       const own = dense ? dense.sim(p.bm25f.docOf(hit.entry.name), qv!) : -1;
-      if (before && before.cosine > own) matches.push({ word: q, via: `like an earlier request: "${before.query}" (cosine ${before.cosine.toFixed(2)})`, fields: ['learned requests'] });
+      if (before && before.cosine > own)
+        matches.push({
+          word: q,
+          via: `like an earlier request: "${before.query}" (cosine ${before.cosine.toFixed(2)})`,
+          fields: ['learned requests'],
+        });
       return { ...h, score: Math.round(hit.score * 1000) / 1000, matches };
     });
   }
@@ -324,7 +355,16 @@ export class SearchService {
    * The best `n` hits with remembered tools moved up (withRecall). A remembered tool is scored on its
    * own words too, wherever it ranks: otherwise whether it came first would depend on `n`.
    */
-  private searchRecalled(p: Prepared, q: string, n: number, within: ((e: ToolEntry) => boolean) | undefined, boost: TermBoost | undefined, remembered: Map<ToolEntry, number> | undefined, qv?: Float32Array, earlier?: Earlier) {
+  private searchRecalled(
+    p: Prepared,
+    q: string,
+    n: number,
+    within: ((e: ToolEntry) => boolean) | undefined,
+    boost: TermBoost | undefined,
+    remembered: Map<ToolEntry, number> | undefined,
+    qv?: Float32Array,
+    earlier?: Earlier,
+  ) {
     const hits = p.index.search(q, n, within, boost, qv, earlier);
     if (!remembered) return hits;
     const seen = new Set(hits.map((h) => h.entry));
@@ -332,7 +372,15 @@ export class SearchService {
     return withRecall([...hits, ...own], remembered);
   }
 
-  private rank(p: Prepared, q: string, k: number, boost: TermBoost | undefined, remembered?: Map<ToolEntry, number>, qv?: Float32Array, earlier?: Earlier): Resolved {
+  private rank(
+    p: Prepared,
+    q: string,
+    k: number,
+    boost: TermBoost | undefined,
+    remembered?: Map<ToolEntry, number>,
+    qv?: Float32Array,
+    earlier?: Earlier,
+  ): Resolved {
     const exact = p.byLowerName.get(q.toLowerCase());
     if (exact) return { kind: 'exact', query: q, entries: [exact] };
     const words = q.toLowerCase().split(/\s+/);
@@ -343,8 +391,18 @@ export class SearchService {
       const members = new Set(backend);
       const mine = remembered && new Map([...remembered].filter(([e]) => members.has(e)));
       // The vector is the whole query's ("github" included): still the best measure of the rest's meaning among one backend's tools.
-      const ranked = rest ? this.searchRecalled(p, rest, k, (e) => members.has(e), boost, mine?.size ? mine : undefined, qv, earlier).slice(0, k).map((h) => h.entry) : [];
-      return { kind: 'backend', query: q, backend: backendName, total: backend.length, entries: ranked.length ? ranked : backend.slice(0, k) };
+      const ranked = rest
+        ? this.searchRecalled(p, rest, k, (e) => members.has(e), boost, mine?.size ? mine : undefined, qv, earlier)
+            .slice(0, k)
+            .map((h) => h.entry)
+        : [];
+      return {
+        kind: 'backend',
+        query: q,
+        backend: backendName,
+        total: backend.length,
+        entries: ranked.length ? ranked : backend.slice(0, k),
+      };
     }
     // "Find the invoice and email it to Ana": the best tool for each task goes first, then the rest.
     const parts = splitTasks(q);
@@ -378,7 +436,13 @@ export class SearchService {
     return { kind: 'ranked', query: q, entries: hits };
   }
 
-  search(query: string | undefined, limit: number | undefined, isPromoted: (e: ToolEntry) => boolean, agent?: string, qv?: Float32Array): SearchAnswer {
+  search(
+    query: string | undefined,
+    limit: number | undefined,
+    isPromoted: (e: ToolEntry) => boolean,
+    agent?: string,
+    qv?: Float32Array,
+  ): SearchAnswer {
     const r = this.resolve(query, limit, agent, qv);
     switch (r.kind) {
       case 'overview':
@@ -391,7 +455,12 @@ export class SearchService {
       case 'none': {
         const near = this.prepare(this.toolbox()).names.find(r.query, 3);
         const message = `No tool matches "${r.query}".${near.length ? ` Close names: ${near.join(', ')}.` : ''} Try other words, a backend name, or no query for the whole catalog.`;
-        return { text: JSON.stringify({ query: r.query, results: [], message, ...(r.cut ? { note: QUERY_CUT_NOTE } : {}) }), results: 0, kind: 'none', names: [] };
+        return {
+          text: JSON.stringify({ query: r.query, results: [], message, ...(r.cut ? { note: QUERY_CUT_NOTE } : {}) }),
+          results: 0,
+          kind: 'none',
+          names: [],
+        };
       }
       case 'backend':
       case 'ranked': {
@@ -419,7 +488,10 @@ export class SearchService {
       // Too many to name: per backend, as many names as fit evenly, and how many more there are.
       const names = Object.entries(groups);
       let per = Math.max(1, Math.floor(SEARCH_REPLY_MAX_BYTES / 40 / Math.max(1, names.length)));
-      const shrink = () => Object.fromEntries(names.map(([b, list]) => [b, list.length > per ? [...list.slice(0, per), `…${list.length - per} more (search "${b}")`] : list]));
+      const shrink = () =>
+        Object.fromEntries(
+          names.map(([b, list]) => [b, list.length > per ? [...list.slice(0, per), `…${list.length - per} more (search "${b}")`] : list]),
+        );
       reply = { ...head, catalog: shrink() };
       while (Buffer.byteLength(JSON.stringify(reply)) > SEARCH_REPLY_MAX_BYTES && per > 0) {
         per = per > 1 ? per - 1 : 0;
@@ -446,7 +518,10 @@ export class SearchService {
         let near = v.nearest(qv, dense ? k : FUSION_POOL, within);
         if (earlier) {
           const pool = new Set([...near.map((h) => h.doc), ...[...earlier.keys()].filter((doc) => !within || within(entries[doc]!))]);
-          near = [...pool].map((doc) => ({ doc, score: sim(doc) })).sort((a, b) => b.score - a.score || a.doc - b.doc).slice(0, near.length);
+          near = [...pool]
+            .map((doc) => ({ doc, score: sim(doc) }))
+            .sort((a, b) => b.score - a.score || a.doc - b.doc)
+            .slice(0, near.length);
         }
         if (dense) return near.map((h) => ({ entry: entries[h.doc]!, score: h.score }));
         const lexical = bm25f.search(q, FUSION_POOL, within, boost).map((h) => ({ doc: bm25f.docOf(h.entry.name), score: h.score }));

@@ -373,12 +373,21 @@ export function buildSynonyms(extra: Record<string, string[]> = {}): SynonymTabl
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const PHRASE_RE = new RegExp(`(?<=^|\\s)(${Object.keys(PHRASES).sort((a, b) => b.length - a.length).map(escape).join('|')})(?=\\s|$)`, 'gi');
+const PHRASE_RE = new RegExp(
+  `(?<=^|\\s)(${Object.keys(PHRASES)
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join('|')})(?=\\s|$)`,
+  'gi',
+);
 
 /**
  * Replaces known two-word phrases in a query by their one-word form. The query keeps its case, so
  * a camelCase tool name typed into it still splits as the tool's own name does.
  */
 export function joinPhrases(query: string): string {
-  return query.replace(/\s+/g, ' ').trim().replace(PHRASE_RE, (m) => PHRASES[m.toLowerCase()] ?? m);
+  return query
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(PHRASE_RE, (m) => PHRASES[m.toLowerCase()] ?? m);
 }

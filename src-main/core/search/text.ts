@@ -3,11 +3,12 @@ import { stemmer } from 'stemmer';
 
 /** Words that carry no meaning about which tool is wanted. */
 const STOP = new Set(
-  ('a an the to of for in on at by with from into onto about as and or but if then than so is are be been was were ' +
+  (
+    'a an the to of for in on at by with from into onto about as and or but if then than so is are be been was were ' +
     'it its this that these those i me my mine we our you your he she they them their who whom whose ' +
     'do does did done can could would should will shall may might must please just also some any all each every ' +
-    'there here when where how via using have has had want need like up out only own same very too called named')
-    .split(' '),
+    'there here when where how via using have has had want need like up out only own same very too called named'
+  ).split(' '),
 );
 
 export function isStopWord(w: string): boolean {
@@ -74,9 +75,7 @@ function isLowerAt(text: string, i: number): boolean {
 }
 
 function splitWordsUnicode(text: string, splitDigits: boolean): string[] {
-  const spaced = text
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
+  const spaced = text.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
   const parts = spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u);
   const edge = /(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
   return parts.flatMap((p) => (p.length === 0 ? [] : splitDigits && p.length > ACRONYM_MAX ? p.split(edge) : [p]));

@@ -6,7 +6,15 @@
 import { LEARN_WINDOW_MS, type SearchLearning } from './learning.js';
 import { LRUCache } from 'lru-cache';
 
-type Block = { type?: string; id?: string; name?: string; input?: { query?: unknown; name?: unknown }; tool_use_id?: string; is_error?: boolean; content?: unknown };
+type Block = {
+  type?: string;
+  id?: string;
+  name?: string;
+  input?: { query?: unknown; name?: unknown };
+  tool_use_id?: string;
+  is_error?: boolean;
+  content?: unknown;
+};
 type Event = { sessionId?: string; timestamp?: string; message?: { content?: unknown } };
 
 /** `neg`: the search showed `tool` first and the agent called another one. */
@@ -20,7 +28,12 @@ const MAX_PENDING = 1000;
 
 /** The first tool a search_tools reply showed: `results[0]` of a ranked or backend reply, `tool` of an exact one. */
 export function firstHitOf(content: unknown): string | undefined {
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? (content as Array<{ type?: string; text?: unknown }>).find((c) => c?.type === 'text' && typeof c.text === 'string')?.text : undefined;
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? (content as Array<{ type?: string; text?: unknown }>).find((c) => c?.type === 'text' && typeof c.text === 'string')?.text
+        : undefined;
   if (typeof text !== 'string' || text.length > MAX_REPLY_CHARS) return undefined;
   let reply: { results?: Array<{ name?: unknown }>; tool?: { name?: unknown } };
   try {

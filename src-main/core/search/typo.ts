@@ -55,7 +55,8 @@ export class TypoIndex {
       // Two substitutions share no deletion form that is stored: scan words of about the same length
       // that begin alike (typos rarely hit the first letter). Only long unknown words get here.
       if (candidates.size === 0) {
-        for (let len = word.length - 2; len <= word.length + 2; len++) for (const w of this.buckets.get(`${word[0]}${len}`) ?? []) candidates.add(w);
+        for (let len = word.length - 2; len <= word.length + 2; len++)
+          for (const w of this.buckets.get(`${word[0]}${len}`) ?? []) candidates.add(w);
       }
     }
     let best = max + 1;

@@ -38,7 +38,8 @@ export async function envFileInProject(upstream: unknown, clientFile: string): P
 
 /** Claude Code expands `${NAME}` and `${NAME:-default}` from its environment: here that is `${env:…}`. */
 const CLAUDE_VAR = /\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g;
-const asEnvRefs = (v: unknown): unknown => (typeof v === 'string' ? v.replace(CLAUDE_VAR, (_m, name: string, dflt: string | undefined) => `\${env:${name}${dflt ?? ''}}`) : v);
+const asEnvRefs = (v: unknown): unknown =>
+  typeof v === 'string' ? v.replace(CLAUDE_VAR, (_m, name: string, dflt: string | undefined) => `\${env:${name}${dflt ?? ''}}`) : v;
 
 /** Rewrites every string of an imported server a reference may sit in: url, command, args, env and header values. */
 function mapValues(u: Json, f: (v: unknown) => unknown): void {
@@ -68,7 +69,8 @@ function untrustedVariables(u: Json): void {
   mapValues(u, asInputRefs);
   if (typeof u.bearerTokenEnvVar === 'string') {
     const headers = (typeof u.headers === 'object' && u.headers !== null ? u.headers : (u.headers = {})) as Json;
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) headers.Authorization = `Bearer \${input:${u.bearerTokenEnvVar}}`;
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'authorization'))
+      headers.Authorization = `Bearer \${input:${u.bearerTokenEnvVar}}`;
     delete u.bearerTokenEnvVar;
   }
 }
@@ -78,7 +80,13 @@ export const refersToStore = (upstream: unknown): boolean => JSON.stringify(upst
 
 /** Answers the names of the values moved to the store ("github: headers.Authorization"). */
 /** `scope`: the file's (`user`, `project`, or `file` for one named with --file). */
-export async function keepImportedValues(servers: Array<{ vendor: string; upstream: unknown }>, clientFile: string, store: Pick<SecretStore, 'set' | 'list' | 'delete'> | undefined, client?: string | null, scope?: string): Promise<string[]> {
+export async function keepImportedValues(
+  servers: Array<{ vendor: string; upstream: unknown }>,
+  clientFile: string,
+  store: Pick<SecretStore, 'set' | 'list' | 'delete'> | undefined,
+  client?: string | null,
+  scope?: string,
+): Promise<string[]> {
   const moved: string[] = [];
   for (const s of servers) {
     if (typeof s.upstream !== 'object' || s.upstream === null) continue;

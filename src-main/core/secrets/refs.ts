@@ -37,7 +37,11 @@ export type ResolveParts = {
 };
 
 export type Resolved =
-  | { ok: true; config: UpstreamConfig; /** every value that came from a reference: masked wherever an error may quote it */ secrets: string[] }
+  | {
+      ok: true;
+      config: UpstreamConfig;
+      /** every value that came from a reference: masked wherever an error may quote it */ secrets: string[];
+    }
   | { ok: false; /** what the user must fill in, by the name `mws upstream set` takes */ needs: string[] };
 
 /** Whether a config value is (or holds) a placeholder: such values are never secrets in themselves. */
@@ -103,7 +107,8 @@ export async function resolveUpstream(vendor: string, cfg: UpstreamConfig, p: Re
     const headers = await fillRecord(cfg.headers);
     if (cfg.bearerTokenEnvVar) {
       const token = await lookup('env', cfg.bearerTokenEnvVar, undefined);
-      if (token !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) headers.Authorization = `Bearer ${token}`;
+      if (token !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization'))
+        headers.Authorization = `Bearer ${token}`;
     }
     config = { ...cfg, url: await fill(cfg.url), headers };
   } else if (cfg.kind === 'stdio') {
@@ -113,7 +118,11 @@ export async function resolveUpstream(vendor: string, cfg: UpstreamConfig, p: Re
       try {
         text = await (p.readFile ?? ((f) => readFile(f, 'utf8')))(cfg.envFile);
       } catch (err) {
-        throw new MwsError('upstream_unavailable', `Upstream "${vendor}" reads its environment from ${cfg.envFile}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}). Create the file, or remove "envFile" from the upstream.`, { vendor, envFile: cfg.envFile });
+        throw new MwsError(
+          'upstream_unavailable',
+          `Upstream "${vendor}" reads its environment from ${cfg.envFile}, which cannot be read (${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}). Create the file, or remove "envFile" from the upstream.`,
+          { vendor, envFile: cfg.envFile },
+        );
       }
       fromFile = parseEnv(text) as Record<string, string>;
       used.push(...Object.values(fromFile));

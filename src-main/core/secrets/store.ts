@@ -45,7 +45,10 @@ export const SECRET_NAME = /^[A-Za-z0-9._:/-]{1,200}$/;
 
 function checkName(name: string): void {
   if (typeof name !== 'string' || !SECRET_NAME.test(name)) {
-    throw new MwsError('usage', `A secret's name must be 1 to 200 letters, digits or . _ - / : (got ${JSON.stringify(String(name)).slice(0, 60)}).`);
+    throw new MwsError(
+      'usage',
+      `A secret's name must be 1 to 200 letters, digits or . _ - / : (got ${JSON.stringify(String(name)).slice(0, 60)}).`,
+    );
   }
 }
 
@@ -77,7 +80,11 @@ export class FileSecretStore implements SecretStore {
     if (!st || process.platform === 'win32') return;
     const uid = process.getuid?.();
     if (uid !== undefined && uid !== 0 && st.uid !== uid) {
-      throw new MwsError('secrets_locked', `${this.path} belongs to another user (uid ${st.uid}), who may have read or written it; remove it (or chown it to yourself after checking it), then set the values again with \`mws upstream set\`.`, { path: this.path });
+      throw new MwsError(
+        'secrets_locked',
+        `${this.path} belongs to another user (uid ${st.uid}), who may have read or written it; remove it (or chown it to yourself after checking it), then set the values again with \`mws upstream set\`.`,
+        { path: this.path },
+      );
     }
     if (st.mode & 0o077) {
       // Said once: on a file system without modes (a FAT stick) chmod changes nothing, and every read would say it again.
@@ -85,9 +92,15 @@ export class FileSecretStore implements SecretStore {
       this.warnedMode = true;
       try {
         await chmod(this.path, 0o600);
-        if (say) this.log.warn(`${this.path} could be read by other users of this machine (mode ${(st.mode & 0o777).toString(8)}); it is 0600 again. Its secrets may have been read: consider renewing them.`);
+        if (say)
+          this.log.warn(
+            `${this.path} could be read by other users of this machine (mode ${(st.mode & 0o777).toString(8)}); it is 0600 again. Its secrets may have been read: consider renewing them.`,
+          );
       } catch (err) {
-        if (say) this.log.warn(`${this.path} can be read by other users of this machine and could not be made 0600 (${(err as NodeJS.ErrnoException).code ?? String(err)}); run chmod 600 on it.`);
+        if (say)
+          this.log.warn(
+            `${this.path} can be read by other users of this machine and could not be made 0600 (${(err as NodeJS.ErrnoException).code ?? String(err)}); run chmod 600 on it.`,
+          );
       }
     }
   }
@@ -118,7 +131,11 @@ export class FileSecretStore implements SecretStore {
     try {
       return await this.cipher.decrypt(sealed);
     } catch {
-      throw new MwsError('secrets_locked', `A secret in ${this.path} cannot be opened with this user's keychain; set it again with \`mws upstream set\`.`, { path: this.path });
+      throw new MwsError(
+        'secrets_locked',
+        `A secret in ${this.path} cannot be opened with this user's keychain; set it again with \`mws upstream set\`.`,
+        { path: this.path },
+      );
     }
   }
 
@@ -137,7 +154,7 @@ export class FileSecretStore implements SecretStore {
 
   async set(name: string, value: string): Promise<void> {
     checkName(name);
-    if (typeof value !== 'string') throw new MwsError('usage', 'A secret\'s value must be a string.');
+    if (typeof value !== 'string') throw new MwsError('usage', "A secret's value must be a string.");
     await this.write((plain) => void (plain[name] = value));
   }
 

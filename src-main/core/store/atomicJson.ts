@@ -8,7 +8,12 @@ import writeFileAtomic from 'write-file-atomic';
 import type { Logger } from '../log.js';
 
 /** Writes bytes or text atomically: afterwards the path holds the old content or the new, never a part. */
-export async function writeFileAtomicSynced(path: string, data: string | Buffer, mode = 0o600, opts: { fsync?: boolean } = {}): Promise<void> {
+export async function writeFileAtomicSynced(
+  path: string,
+  data: string | Buffer,
+  mode = 0o600,
+  opts: { fsync?: boolean } = {},
+): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   // write-file-atomic writes to the real path behind a symlink; a link planted at a state file must be
   // replaced by our file, never written through (test/unit/secretsAttack.test.ts).
@@ -73,7 +78,11 @@ export async function writeTextAtomic(path: string, text: string, mode = 0o600):
  * The same for text produced in pieces: each piece is encoded as it comes, so a large file is never
  * one string (whose encoding holds the event loop for its whole length) and the producer may yield.
  */
-export async function writePiecesAtomic(path: string, produce: (write: (piece: string) => Promise<void>) => Promise<void>, mode = 0o600): Promise<void> {
+export async function writePiecesAtomic(
+  path: string,
+  produce: (write: (piece: string) => Promise<void>) => Promise<void>,
+  mode = 0o600,
+): Promise<void> {
   const pieces: Buffer[] = [];
   await produce(async (piece) => {
     pieces.push(Buffer.from(piece));
@@ -87,11 +96,7 @@ export type ReadResult<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { k
  * Reads a JSON file. A file that does not parse (or fails `check`) is moved aside to
  * `<name>.damaged-<time>` with a warning, never silently replaced.
  */
-export async function readJsonSafe<T>(
-  path: string,
-  log: Logger,
-  check: (v: unknown) => v is T,
-): Promise<ReadResult<T>> {
+export async function readJsonSafe<T>(path: string, log: Logger, check: (v: unknown) => v is T): Promise<ReadResult<T>> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -51,7 +51,13 @@ export async function readInstanceRecord(stateDir: string): Promise<InstanceReco
   try {
     const v = JSON.parse(await readFile(join(stateDir, INSTANCE_FILE), 'utf8')) as Partial<InstanceRecord>;
     if (typeof v.pid !== 'number' || typeof v.command !== 'string') return undefined;
-    return { pid: v.pid, url: typeof v.url === 'string' ? v.url : null, tokenFile: typeof v.tokenFile === 'string' ? v.tokenFile : null, command: v.command, startedAt: String(v.startedAt ?? '') };
+    return {
+      pid: v.pid,
+      url: typeof v.url === 'string' ? v.url : null,
+      tokenFile: typeof v.tokenFile === 'string' ? v.tokenFile : null,
+      command: v.command,
+      startedAt: String(v.startedAt ?? ''),
+    };
   } catch {
     return undefined;
   }
@@ -114,9 +120,16 @@ export class StateLock {
           ...lockOptions(stateDir),
           update: UPDATE_MS,
           // A lock found touched by someone else (or not touchable): say so instead of crashing the app.
-          onCompromised: (err: Error) => log.warn(`the lock on the state folder ${stateDir} was lost (${err.message}); another process may now write to it.`),
+          onCompromised: (err: Error) =>
+            log.warn(`the lock on the state folder ${stateDir} was lost (${err.message}); another process may now write to it.`),
         });
-        const record: InstanceRecord = { pid: process.pid, url: null, tokenFile: null, command: who.command, startedAt: new Date().toISOString() };
+        const record: InstanceRecord = {
+          pid: process.pid,
+          url: null,
+          tokenFile: null,
+          command: who.command,
+          startedAt: new Date().toISOString(),
+        };
         lock = new StateLock(stateDir, record, release);
         try {
           await lock.write();
@@ -134,10 +147,18 @@ export class StateLock {
       if (await takeOverDead(stateDir, log)) continue;
       const holder = await lockHolder(stateDir);
       if (holder?.record?.url) {
-        throw new MwsError('state_locked', `The state folder ${stateDir} is in use by ${describeHolder(holder.record)}. Stop that one first, or give this one another "stateDir".`, { holder: holder.record });
+        throw new MwsError(
+          'state_locked',
+          `The state folder ${stateDir} is in use by ${describeHolder(holder.record)}. Stop that one first, or give this one another "stateDir".`,
+          { holder: holder.record },
+        );
       }
       if (Date.now() >= end) {
-        throw new MwsError('state_locked', `The state folder ${stateDir} is in use by ${describeHolder(holder?.record)}, which did not finish within ${Math.round((who.waitMs ?? LOCK_WAIT_MS) / 1000)} s. Try again when it is done.`, { holder: holder?.record ?? null });
+        throw new MwsError(
+          'state_locked',
+          `The state folder ${stateDir} is in use by ${describeHolder(holder?.record)}, which did not finish within ${Math.round((who.waitMs ?? LOCK_WAIT_MS) / 1000)} s. Try again when it is done.`,
+          { holder: holder?.record ?? null },
+        );
       }
       await new Promise((r) => setTimeout(r, RETRY_MS));
     }

@@ -25,7 +25,15 @@ export function saveFailed(err: unknown, what: string, dir: string): MwsError {
   if (err instanceof MwsError) return err;
   const code = (err as SystemError | null)?.code;
   if (isDiskFull(err)) {
-    return new MwsError('disk_full', `The disk is full: ${what} could not be saved in ${dir}, so nothing changed. Free some space there and try again.`, { dir, errno: code });
+    return new MwsError(
+      'disk_full',
+      `The disk is full: ${what} could not be saved in ${dir}, so nothing changed. Free some space there and try again.`,
+      { dir, errno: code },
+    );
   }
-  return new MwsError('state_unwritable', `${what} could not be saved in ${dir} (${errorMessage(err)}), so nothing changed. Check that the folder is writable and try again.`, { dir, ...(code ? { errno: code } : {}) });
+  return new MwsError(
+    'state_unwritable',
+    `${what} could not be saved in ${dir} (${errorMessage(err)}), so nothing changed. Check that the folder is writable and try again.`,
+    { dir, ...(code ? { errno: code } : {}) },
+  );
 }

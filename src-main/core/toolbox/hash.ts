@@ -17,13 +17,28 @@ export function stable(v: unknown): string {
  */
 const cache = new WeakMap<object, string>();
 
-export function cachedDefinitionHash(tool: { description?: string; inputSchema?: unknown; outputSchema?: unknown; annotations?: unknown }): string {
+export function cachedDefinitionHash(tool: {
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+}): string {
   let h = cache.get(tool);
   if (h === undefined) cache.set(tool, (h = definitionHash(tool)));
   return h;
 }
 
-export function definitionHash(tool: { description?: string; inputSchema?: unknown; outputSchema?: unknown; annotations?: unknown }): string {
-  const basis = stable({ d: tool.description ?? '', i: tool.inputSchema ?? null, o: tool.outputSchema ?? null, a: tool.annotations ?? null });
+export function definitionHash(tool: {
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+}): string {
+  const basis = stable({
+    d: tool.description ?? '',
+    i: tool.inputSchema ?? null,
+    o: tool.outputSchema ?? null,
+    a: tool.annotations ?? null,
+  });
   return createHash('sha256').update(basis).digest('hex').slice(0, 16);
 }

@@ -31,7 +31,10 @@ export class Toolbox {
   readonly vendors: string[];
   private readonly vendorSet: Set<string>;
 
-  constructor(catalogs: ReadonlyMap<string, readonly Tool[]>, readonly prefixNames: boolean) {
+  constructor(
+    catalogs: ReadonlyMap<string, readonly Tool[]>,
+    readonly prefixNames: boolean,
+  ) {
     this.vendors = [...catalogs.keys()];
     this.vendorSet = new Set(this.vendors);
     for (const [vendor, tools] of catalogs) {

@@ -137,9 +137,14 @@ export class Catalog<T> {
     let touched = false;
     for (const vendor of [...this.state.keys()]) {
       if (vendor in wanted) continue;
-      await this.upstreams.get(vendor)?.close().catch(() => {});
+      await this.upstreams
+        .get(vendor)
+        ?.close()
+        .catch(() => {});
       // Its sign-in goes with it, as its secrets do: the next upstream of that name signs in afresh.
-      await this.opts.oauth?.store.delete(vendor).catch((err: Error) => this.opts.log.warn(`Could not forget the sign-in of removed upstream "${vendor}": ${err.message}`));
+      await this.opts.oauth?.store
+        .delete(vendor)
+        .catch((err: Error) => this.opts.log.warn(`Could not forget the sign-in of removed upstream "${vendor}": ${err.message}`));
       this.upstreams.delete(vendor);
       this.state.delete(vendor);
       this.configs.delete(vendor);
@@ -153,7 +158,10 @@ export class Catalog<T> {
         this.open(vendor);
         touched = true;
       } else if (this.configs.get(vendor) !== JSON.stringify(wanted[vendor])) {
-        await this.upstreams.get(vendor)?.close().catch(() => {});
+        await this.upstreams
+          .get(vendor)
+          ?.close()
+          .catch(() => {});
         const wasOff = this.lastStatus.get(vendor) === 'off';
         this.open(vendor);
         // Turned off (or on): its tools leave (or come back to) the toolbox, and clients hear of it.
@@ -170,9 +178,23 @@ export class Catalog<T> {
   }
 
   /** Connects to an upstream that is not (yet) configured, lists it once and disconnects. */
-  async probe(vendor: string, config: Config['upstreams'][string]): Promise<{ ok: boolean; era: string | undefined; tools: string[]; error: string | undefined }> {
+  async probe(
+    vendor: string,
+    config: Config['upstreams'][string],
+  ): Promise<{ ok: boolean; era: string | undefined; tools: string[]; error: string | undefined }> {
     const t = this.opts.config.timeouts;
-    const c = new UpstreamConnection({ vendor, config, log: this.opts.log, clientName: 'mcp-working-set', now: this.opts.now, connectMs: t.connectMs, maxResultBytes: this.opts.config.maxResultBytes, onToolsChanged: () => {}, onUp: () => {}, ...(this.opts.values ? { values: this.opts.values } : {}) });
+    const c = new UpstreamConnection({
+      vendor,
+      config,
+      log: this.opts.log,
+      clientName: 'mcp-working-set',
+      now: this.opts.now,
+      connectMs: t.connectMs,
+      maxResultBytes: this.opts.config.maxResultBytes,
+      onToolsChanged: () => {},
+      onUp: () => {},
+      ...(this.opts.values ? { values: this.opts.values } : {}),
+    });
     try {
       // A test waits for a slow start, not only the list budget (a slow server is still a good one),
       // but no longer than 30 s: someone is looking at "Testing…".
@@ -191,7 +213,10 @@ export class Catalog<T> {
    */
   async reconnect(vendor: string): Promise<void> {
     if (!this.state.has(vendor) || this.stopped) return;
-    await this.upstreams.get(vendor)?.close().catch(() => {});
+    await this.upstreams
+      .get(vendor)
+      ?.close()
+      .catch(() => {});
     this.open(vendor);
     await this.relist(vendor);
   }
@@ -218,7 +243,13 @@ export class Catalog<T> {
   statuses(): UpstreamStatusView[] {
     return [...this.state].map(([vendor, s]) => {
       const off = this.opts.config.upstreams[vendor]?.enabled === false;
-      const info = this.upstreams.get(vendor)?.info() ?? { vendor, kind: this.opts.config.upstreams[vendor]!.kind, status: off ? ('off' as const) : ('starting' as const), era: undefined, lastError: undefined };
+      const info = this.upstreams.get(vendor)?.info() ?? {
+        vendor,
+        kind: this.opts.config.upstreams[vendor]!.kind,
+        status: off ? ('off' as const) : ('starting' as const),
+        era: undefined,
+        lastError: undefined,
+      };
       return { ...info, toolCount: s.tools?.length ?? 0, source: s.source };
     });
   }
@@ -231,10 +262,15 @@ export class Catalog<T> {
   async restart(vendor: string): Promise<void> {
     if (!this.state.has(vendor)) throw new MwsError('not_found', `No upstream "${vendor}" in the config.`, { vendor });
     if (this.opts.config.upstreams[vendor]?.enabled === false) {
-      throw new MwsError('conflict', `Upstream "${vendor}" is turned off; turn it on to start it (mws upstream enable ${vendor}).`, { vendor });
+      throw new MwsError('conflict', `Upstream "${vendor}" is turned off; turn it on to start it (mws upstream enable ${vendor}).`, {
+        vendor,
+      });
     }
     this.journal(vendor).event('restart asked by the user');
-    await this.upstreams.get(vendor)?.close().catch(() => {});
+    await this.upstreams
+      .get(vendor)
+      ?.close()
+      .catch(() => {});
     this.open(vendor);
     await this.relist(vendor);
   }
@@ -287,7 +323,8 @@ export class Catalog<T> {
           const cfg = this.opts.config.upstreams[vendor];
           const said = `upstream "${vendor}" did not list its tools: ${cfg ? downSentence((err as Error).message, cfg) : (err as Error).message}`;
           const down = u.info().status === 'down';
-          if (!this.stopped && !down && (err as { code?: unknown }).code !== 'upstream_needs_value' && this.listWarned.get(vendor) !== said) this.opts.log.warn(said);
+          if (!this.stopped && !down && (err as { code?: unknown }).code !== 'upstream_needs_value' && this.listWarned.get(vendor) !== said)
+            this.opts.log.warn(said);
           this.listWarned.set(vendor, said);
           const s = this.state.get(vendor);
           if (s) s.listedAt = this.opts.now();
@@ -318,8 +355,14 @@ export class Catalog<T> {
     } catch (err) {
       // Relisted after a restart or a reconnect, it may not have come up at all: then its connection says why.
       const cfg = this.opts.config.upstreams[vendor];
-      if (!this.stopped && u.info().status !== 'down') this.opts.log.warn(`upstream "${vendor}" came up but did not list its tools: ${cfg ? downSentence((err as Error).message, cfg) : (err as Error).message}`);
-      this.listedWaiters.get(vendor)?.splice(0).forEach((w) => w());
+      if (!this.stopped && u.info().status !== 'down')
+        this.opts.log.warn(
+          `upstream "${vendor}" came up but did not list its tools: ${cfg ? downSentence((err as Error).message, cfg) : (err as Error).message}`,
+        );
+      this.listedWaiters
+        .get(vendor)
+        ?.splice(0)
+        .forEach((w) => w());
     }
     this.reportStatuses();
     // Resources and prompts of an upstream that just came up are new to clients too.
@@ -397,7 +440,12 @@ export class Catalog<T> {
   private async acceptInSlices(vendor: string, tools: Tool[]): Promise<boolean> {
     const s = this.state.get(vendor);
     if (!s || this.stopped) return false;
-    queueMicrotask(() => this.listedWaiters.get(vendor)?.splice(0).forEach((w) => w()));
+    queueMicrotask(() =>
+      this.listedWaiters
+        .get(vendor)
+        ?.splice(0)
+        .forEach((w) => w()),
+    );
     s.source = 'live';
     s.listedAt = this.opts.now();
     const prev = s.tools;
@@ -455,7 +503,9 @@ export class Catalog<T> {
       parts.push(`${JSON.stringify(vendor)}:{"tools":[${s.json.join(',')}]}`);
     }
     const text = `{"savedAt":${JSON.stringify(new Date(this.opts.now()).toISOString())},"upstreams":{${parts.join(',')}}}\n`;
-    return this.saving.run(() => writeTextAtomic(this.path, text, 0o600).catch((err: Error) => this.opts.log.warn(`could not save ${this.path}: ${err.message}`)));
+    return this.saving.run(() =>
+      writeTextAtomic(this.path, text, 0o600).catch((err: Error) => this.opts.log.warn(`could not save ${this.path}: ${err.message}`)),
+    );
   }
 
   private rebuild(): void {
@@ -480,7 +530,8 @@ export class Catalog<T> {
     if (this.state.has(vendor)) await this.opened;
     const u = this.upstreams.get(vendor);
     if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured; add it under "upstreams" in the config.`, { vendor });
-    if (!u.signOut) throw new MwsError('conflict', `Upstream "${vendor}" does not sign in with OAuth, so there is nothing to sign out of.`, { vendor });
+    if (!u.signOut)
+      throw new MwsError('conflict', `Upstream "${vendor}" does not sign in with OAuth, so there is nothing to sign out of.`, { vendor });
     const r = await u.signOut();
     this.reportStatuses();
     return { vendor, ...r };
@@ -509,7 +560,10 @@ export class Catalog<T> {
       onUp: () => void this.relist(vendor),
       onNotification: (method, params) => this.opts.onNotification?.(vendor, method, params),
       onDown: () => {
-        this.listedWaiters.get(vendor)?.splice(0).forEach((w) => w());
+        this.listedWaiters
+          .get(vendor)
+          ?.splice(0)
+          .forEach((w) => w());
         this.reportStatuses();
       },
       ...(this.opts.values ? { values: this.opts.values } : {}),

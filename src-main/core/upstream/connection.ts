@@ -67,7 +67,11 @@ type Live = { client: Client; built: BuiltTransport; connectedAt: number };
 const PASS_THROUGH = { '~standard': { version: 1 as const, vendor: 'mcp-working-set', validate: (value: unknown) => ({ value }) } };
 
 /** Notifications from an upstream that concern every client, not one call. */
-const BROADCAST_NOTIFICATIONS = ['notifications/resources/list_changed', 'notifications/resources/updated', 'notifications/prompts/list_changed'] as const;
+const BROADCAST_NOTIFICATIONS = [
+  'notifications/resources/list_changed',
+  'notifications/resources/updated',
+  'notifications/prompts/list_changed',
+] as const;
 
 export class UpstreamConnection implements Upstream {
   readonly vendor: string;
@@ -103,7 +107,10 @@ export class UpstreamConnection implements Upstream {
 
   info(): UpstreamInfo {
     const tail = this.status === 'up' ? [] : this.stderr.lines().map((l) => maskValues(l, this.secretValues));
-    const reason = this.status === 'starting' && this.connecting && this.lastError === undefined ? `starting for ${Math.round((this.opts.now() - this.connectStartedAt) / 1000)} s` : this.lastError;
+    const reason =
+      this.status === 'starting' && this.connecting && this.lastError === undefined
+        ? `starting for ${Math.round((this.opts.now() - this.connectStartedAt) / 1000)} s`
+        : this.lastError;
     return {
       vendor: this.vendor,
       kind: this.opts.config.kind,
@@ -167,19 +174,21 @@ export class UpstreamConnection implements Upstream {
       // Progress sent on before the result: the result waits for them, or the last one could arrive
       // after the response stream closed.
       const forwarded: Array<Promise<void>> = [];
-      const result = await live.client.request(
-        { method, ...(params ? { params } : {}) } as never,
-        PASS_THROUGH,
-        {
-          timeout: opts.timeoutMs,
-          ...(passInputRequired ? { allowInputRequired: true } : {}),
-          ...(opts.signal ? { signal: opts.signal } : {}),
-          // The caller's progress token goes upstream as a token of ours; progress comes back under theirs.
-          ...(token !== undefined && peer
-            ? { resetTimeoutOnProgress: true, onprogress: (p: Record<string, unknown>) => void forwarded.push(peer.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {})) }
-            : {}),
-        },
-      );
+      const result = await live.client.request({ method, ...(params ? { params } : {}) } as never, PASS_THROUGH, {
+        timeout: opts.timeoutMs,
+        ...(passInputRequired ? { allowInputRequired: true } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
+        // The caller's progress token goes upstream as a token of ours; progress comes back under theirs.
+        ...(token !== undefined && peer
+          ? {
+              resetTimeoutOnProgress: true,
+              onprogress: (p: Record<string, unknown>) =>
+                void forwarded.push(
+                  peer.notify({ method: 'notifications/progress', params: { ...p, progressToken: token } }).catch(() => {}),
+                ),
+            }
+          : {}),
+      });
       if (forwarded.length) await Promise.all(forwarded);
       return result as Record<string, unknown>;
     } catch (caught) {
@@ -196,10 +205,16 @@ export class UpstreamConnection implements Upstream {
 
   async signIn(): Promise<SignInResult> {
     const auth = this.opts.auth;
-    if (!auth) throw new MwsError('conflict', `Upstream "${this.vendor}" does not sign in with OAuth: it is not an HTTP server, or its config says "oauth": false.`, { vendor: this.vendor });
+    if (!auth)
+      throw new MwsError(
+        'conflict',
+        `Upstream "${this.vendor}" does not sign in with OAuth: it is not an HTTP server, or its config says "oauth": false.`,
+        { vendor: this.vendor },
+      );
     const waiting = auth.pendingUrl();
     if (waiting) return { vendor: this.vendor, status: 'waiting', url: waiting };
-    if (this.live && this.status === 'up') return { vendor: this.vendor, status: (await auth.signedIn()).signedIn ? 'signed-in' : 'not-needed' };
+    if (this.live && this.status === 'up')
+      return { vendor: this.vendor, status: (await auth.signedIn()).signedIn ? 'signed-in' : 'not-needed' };
     // A fresh attempt: its 401 makes the SDK ask for the authorization URL that becomes the link.
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
@@ -216,7 +231,10 @@ export class UpstreamConnection implements Upstream {
 
   async signOut(): Promise<{ revoked: boolean }> {
     const auth = this.opts.auth;
-    if (!auth) throw new MwsError('conflict', `Upstream "${this.vendor}" does not sign in with OAuth, so there is nothing to sign out of.`, { vendor: this.vendor });
+    if (!auth)
+      throw new MwsError('conflict', `Upstream "${this.vendor}" does not sign in with OAuth, so there is nothing to sign out of.`, {
+        vendor: this.vendor,
+      });
     const result = await auth.signOut();
     this.authView = { signedIn: false };
     await this.drop();
@@ -232,7 +250,9 @@ export class UpstreamConnection implements Upstream {
     if (!this.opts.auth) return {};
     const waiting = this.opts.auth.pendingUrl() !== undefined;
     if (!this.authView?.signedIn && !waiting && this.status !== 'needs-sign-in') return {};
-    return { auth: { signedIn: this.authView?.signedIn ?? false, ...(this.authView?.account ? { account: this.authView.account } : {}), waiting } };
+    return {
+      auth: { signedIn: this.authView?.signedIn ?? false, ...(this.authView?.account ? { account: this.authView.account } : {}), waiting },
+    };
   }
 
   private signInError(): MwsError {
@@ -283,8 +303,14 @@ export class UpstreamConnection implements Upstream {
     if (!this.live && this.status === 'needs-sign-in') throw this.signInError();
     const live = this.live ?? (await this.waitForStart(remaining()));
     const { tools, skipped, repeated } = await listAllTools(live.client, this.vendor, remaining);
-    if (repeated.length) this.opts.log.warn(`upstream "${this.vendor}" listed ${repeated.length} tool name(s) more than once; the first of each is kept: ${repeated.slice(0, 5).join(', ')}${repeated.length > 5 ? ', …' : ''}`);
-    if (skipped.length) this.opts.log.warn(`upstream "${this.vendor}" listed ${skipped.length} malformed tool(s), left out: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`);
+    if (repeated.length)
+      this.opts.log.warn(
+        `upstream "${this.vendor}" listed ${repeated.length} tool name(s) more than once; the first of each is kept: ${repeated.slice(0, 5).join(', ')}${repeated.length > 5 ? ', …' : ''}`,
+      );
+    if (skipped.length)
+      this.opts.log.warn(
+        `upstream "${this.vendor}" listed ${skipped.length} malformed tool(s), left out: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}`,
+      );
     this.status = 'up';
     this.lastError = undefined;
     return tools;
@@ -310,7 +336,8 @@ export class UpstreamConnection implements Upstream {
           const { tools } = await listAllTools(live.client, this.vendor, () => Math.max(1, deadline - Date.now()));
           if (!this.closed) this.opts.onToolsChanged(tools);
         } catch (err) {
-          if (!this.closed) this.opts.log.warn(`upstream "${this.vendor}" said its tools changed but did not list them: ${errorMessage(err)}`);
+          if (!this.closed)
+            this.opts.log.warn(`upstream "${this.vendor}" said its tools changed but did not list them: ${errorMessage(err)}`);
         }
       } while (this.changedAgain && !this.closed);
     })().finally(() => {
@@ -325,7 +352,9 @@ export class UpstreamConnection implements Upstream {
   private waitForStart(ms: number): Promise<Live> {
     return within(this.ensure(), ms, () => {
       this.listWaiting = true;
-      return new MwsError('upstream_starting', `Upstream "${this.vendor}" is still starting; it will be listed as soon as it is up.`, { vendor: this.vendor });
+      return new MwsError('upstream_starting', `Upstream "${this.vendor}" is still starting; it will be listed as soon as it is up.`, {
+        vendor: this.vendor,
+      });
     });
   }
 
@@ -368,7 +397,12 @@ export class UpstreamConnection implements Upstream {
     const { Client } = await clientSdk();
     // References are read first, also for a transport given by a test: a value still missing stops here.
     const config = await this.resolved();
-    const built = await (this.opts.transport?.() ?? buildTransport(config, { maxResultBytes: this.opts.maxResultBytes }, { ...(this.opts.auth ? { auth: this.opts.auth } : {}), sse: this.sse }));
+    const built = await (this.opts.transport?.() ??
+      buildTransport(
+        config,
+        { maxResultBytes: this.opts.maxResultBytes },
+        { ...(this.opts.auth ? { auth: this.opts.auth } : {}), sse: this.sse },
+      ));
     // The tail is kept across restarts: a retry must not hide why the last attempt died.
     built.stderr?.on('data', (chunk: Buffer) => {
       this.stderr.push(chunk);
@@ -385,7 +419,10 @@ export class UpstreamConnection implements Upstream {
         // Builtin upstreams run in this process on the same SDK, and stdio servers speak the 2025
         // protocol or answer initialize with the versions they speak: neither needs a probe (for
         // stdio, a probe would spawn the server twice). HTTP upstreams are probed for 2026-07-28.
-        versionNegotiation: { mode: this.pinnedEra ? { pin: this.pinnedEra } : this.opts.config.kind === 'http' && !this.sse ? 'auto' : 'legacy', probe: { timeoutMs: this.opts.connectMs } },
+        versionNegotiation: {
+          mode: this.pinnedEra ? { pin: this.pinnedEra } : this.opts.config.kind === 'http' && !this.sse ? 'auto' : 'legacy',
+          probe: { timeoutMs: this.opts.connectMs },
+        },
         listChanged: {
           tools: {
             // A burst of notifications still coalesces; clients hear of a change within tens of ms, not 300.
@@ -409,21 +446,34 @@ export class UpstreamConnection implements Upstream {
       await client.close().catch(() => {});
       const err = await this.signInNeeded(caught, built);
       if (isSignIn(err)) throw err;
-      if (this.opts.auth && !this.opts.auth.skipIssuerCheck && cfgUrl(this.opts.config) && legacyIssuer(caught, cfgUrl(this.opts.config)!)) {
+      if (
+        this.opts.auth &&
+        !this.opts.auth.skipIssuerCheck &&
+        cfgUrl(this.opts.config) &&
+        legacyIssuer(caught, cfgUrl(this.opts.config)!)
+      ) {
         this.opts.auth.skipIssuerCheck = true;
-        this.opts.log.warn(`upstream "${this.vendor}" is a 2025-03-26 server whose authorization server names another issuer on the same origin (${errorMessage(caught)}); signing in without the issuer check, as that revision did.`);
+        this.opts.log.warn(
+          `upstream "${this.vendor}" is a 2025-03-26 server whose authorization server names another issuer on the same origin (${errorMessage(caught)}); signing in without the issuer check, as that revision did.`,
+        );
         return this.connect();
       }
       // It answered 401/403 and the OAuth flow found nothing to sign in with: our access is refused.
       const refusedWith = built.lastServerStatus?.();
       if ((refusedWith === 401 || refusedWith === 403) && !isRefused(err)) {
-        throw new MwsError('upstream_unavailable', `Upstream "${this.vendor}" refused access (HTTP ${refusedWith}) and offers no sign-in Working Set can use: ${errorMessage(err)}. Check its credentials.`, { vendor: this.vendor, status: refusedWith });
+        throw new MwsError(
+          'upstream_unavailable',
+          `Upstream "${this.vendor}" refused access (HTTP ${refusedWith}) and offers no sign-in Working Set can use: ${errorMessage(err)}. Check its credentials.`,
+          { vendor: this.vendor, status: refusedWith },
+        );
       }
       // Streamable HTTP refused at the door (400/404/405): an old HTTP+SSE server, tried once that way.
       const cfg = this.opts.config;
       if (cfg.kind === 'http' && (cfg.transport ?? 'auto') === 'auto' && !this.sse && notStreamable(caught)) {
         this.sse = true;
-        this.opts.log.warn(`upstream "${this.vendor}" did not take Streamable HTTP (${errorMessage(caught)}); trying the old HTTP+SSE transport.`);
+        this.opts.log.warn(
+          `upstream "${this.vendor}" did not take Streamable HTTP (${errorMessage(caught)}); trying the old HTTP+SSE transport.`,
+        );
         try {
           return await this.connect();
         } catch (sseErr) {
@@ -473,7 +523,11 @@ export class UpstreamConnection implements Upstream {
     const r = await resolveUpstream(this.vendor, this.opts.config, this.opts.values ?? NO_VALUES);
     if (!r.ok) {
       this.needs = r.needs;
-      throw new MwsError('upstream_needs_value', `Upstream "${this.vendor}" needs a value: ${r.needs.join(', ')}. Fill it in on the Upstreams screen, or run \`mws upstream set ${this.vendor} ${r.needs[0]}\`.`, { vendor: this.vendor, needs: r.needs });
+      throw new MwsError(
+        'upstream_needs_value',
+        `Upstream "${this.vendor}" needs a value: ${r.needs.join(', ')}. Fill it in on the Upstreams screen, or run \`mws upstream set ${this.vendor} ${r.needs[0]}\`.`,
+        { vendor: this.vendor, needs: r.needs },
+      );
     }
     this.needs = [];
     this.secretValues = r.secrets;
@@ -496,7 +550,8 @@ export class UpstreamConnection implements Upstream {
   /** Tries again later, with backoff; a success tells the catalog (onUp), which lists it again. */
   private scheduleRetry(): void {
     // Waiting for a value or a sign-in, there is nothing to retry: giving it reconnects.
-    if (this.closed || this.retryTimer || this.status === 'revoked' || this.status === 'needs-value' || this.status === 'needs-sign-in') return;
+    if (this.closed || this.retryTimer || this.status === 'revoked' || this.status === 'needs-value' || this.status === 'needs-sign-in')
+      return;
     const delay = restartDelayMs(this.attempt++);
     this.journalOnce(`retrying in ${Math.round(delay / 100) / 10} s`);
     const line = this.downLog.failed(this.vendor, this.lastError ?? 'unknown reason', this.opts.config, delay);
@@ -513,10 +568,19 @@ export class UpstreamConnection implements Upstream {
   }
 
   private markDown(err: unknown): void {
-    this.status = err instanceof MwsError && err.code === 'upstream_needs_value' ? 'needs-value' : isSignIn(err) ? 'needs-sign-in' : isRefused(err) ? 'revoked' : 'down';
+    this.status =
+      err instanceof MwsError && err.code === 'upstream_needs_value'
+        ? 'needs-value'
+        : isSignIn(err)
+          ? 'needs-sign-in'
+          : isRefused(err)
+            ? 'revoked'
+            : 'down';
     this.lastError = maskValues(errorMessage(err), this.secretValues);
     // Down is said in the window's words, as the log and the CLI say it, not the SDK's "fetch failed".
-    this.journalOnce(`${this.status === 'revoked' ? 'access refused' : this.status === 'needs-value' ? 'needs a value' : this.status === 'needs-sign-in' ? 'needs sign-in' : 'down'}: ${this.status === 'down' ? downSentence(this.lastError, this.opts.config) : this.lastError}`);
+    this.journalOnce(
+      `${this.status === 'revoked' ? 'access refused' : this.status === 'needs-value' ? 'needs a value' : this.status === 'needs-sign-in' ? 'needs sign-in' : 'down'}: ${this.status === 'down' ? downSentence(this.lastError, this.opts.config) : this.lastError}`,
+    );
   }
 
   /** Lines already in the log since the last connect: a retry every 30 s adds nothing new. */
@@ -552,7 +616,6 @@ function responsesAfterNotifications(transport: Transport): void {
   };
 }
 
-
 /** The revisions an unsupported-protocol-version error names (`data.supported`), anywhere in its causes. */
 function supportedVersions(err: unknown): string[] {
   for (let e = err as { data?: { supported?: unknown }; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
@@ -582,7 +645,11 @@ function isUnauthorized(err: unknown): boolean {
 /** A Streamable HTTP POST that an old HTTP+SSE server answers 400, 404 or 405. */
 function notStreamable(err: unknown): boolean {
   const sdk = loadedClientSdk();
-  for (let e = err as { cause?: unknown; status?: unknown; data?: { status?: unknown } } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+  for (
+    let e = err as { cause?: unknown; status?: unknown; data?: { status?: unknown } } | undefined, i = 0;
+    e && i < 5;
+    e = e.cause as typeof e, i++
+  ) {
     const status = sdk && e instanceof sdk.SdkHttpError ? e.status : e.data?.status;
     if (status === 400 || status === 404 || status === 405) return true;
   }
@@ -598,7 +665,8 @@ function isRefused(err: unknown): boolean {
   // Before the SDK is loaded no SDK error can exist.
   const sdk = loadedClientSdk();
   if (sdk && err instanceof sdk.UnauthorizedError) return true;
-  const status = sdk && err instanceof sdk.SdkHttpError ? err.status : (err as { data?: { status?: unknown }; cause?: unknown })?.data?.status;
+  const status =
+    sdk && err instanceof sdk.SdkHttpError ? err.status : (err as { data?: { status?: unknown }; cause?: unknown })?.data?.status;
   if (status === 401 || status === 403) return true;
   const cause = (err as { cause?: unknown })?.cause;
   return cause !== undefined && cause !== err && isRefused(cause);
@@ -612,7 +680,11 @@ function isTransportFailure(err: unknown): boolean {
 export function withDeadline<T>(p: Promise<T>, ms: number, vendor: string, what: 'answer' | 'start' = 'answer'): Promise<T> {
   return within(p, ms, () =>
     what === 'start'
-      ? new MwsError('upstream_timeout', `Upstream "${vendor}" did not start within ${ms} ms. Check its command, or raise timeouts.connectMs.`, { vendor, ms })
+      ? new MwsError(
+          'upstream_timeout',
+          `Upstream "${vendor}" did not start within ${ms} ms. Check its command, or raise timeouts.connectMs.`,
+          { vendor, ms },
+        )
       : new MwsError('upstream_timeout', `Upstream "${vendor}" did not answer within ${ms} ms.`, { vendor, ms }),
   );
 }

@@ -7,7 +7,10 @@ import type { UpstreamConfig } from '../config/schema.js';
 
 /** The failure in words, with the URL (masked) or command it concerns. */
 export function downSentence(error: string, config: UpstreamConfig): string {
-  return upstreamFailure(error, config.kind === 'http' ? { url: maskUrl(config.url) } : config.kind === 'stdio' ? { command: config.command } : {});
+  return upstreamFailure(
+    error,
+    config.kind === 'http' ? { url: maskUrl(config.url) } : config.kind === 'stdio' ? { command: config.command } : {},
+  );
 }
 
 export class DownLog {

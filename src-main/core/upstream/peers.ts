@@ -39,23 +39,36 @@ export class PeerRouter {
   install(client: Client, vendor: string): void {
     // A client exists, so its SDK module is loaded (the client's own error class, not the server's copy).
     const sdk = loadedClientSdk();
-    if (!sdk) throw new Error('PeerRouter.install: the MCP client SDK is not loaded yet (load it with clientSdk() before making a Client).');
+    if (!sdk)
+      throw new Error('PeerRouter.install: the MCP client SDK is not loaded yet (load it with clientSdk() before making a Client).');
     const { ProtocolError, ProtocolErrorCode } = sdk;
     for (const need of ROUTED) {
-      client.setRequestHandler(need.method as 'sampling/createMessage', (async (req: { params?: Record<string, unknown> }) => {
-        const peer = this.pick((p) => !p.passive && !p.modern && !!p.capabilities?.[need.capability]);
-        if (!peer) {
-          throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `Upstream "${vendor}" asked for ${need.what} while no client call was running; Working Set only forwards it to the client whose call caused it.`);
-        }
-        if (peer.modern) {
-          throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `Upstream "${vendor}" asked for ${need.what} with a 2025-era request, and the client calling through Working Set speaks 2026-07-28, which takes no requests from servers.`);
-        }
-        if (!peer.capabilities?.[need.capability]) {
-          throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `The client calling through Working Set does not support ${need.what}, so upstream "${vendor}" cannot use it for this call.`);
-        }
-        const { _meta: _, ...params } = req.params ?? {};
-        return peer.request({ method: need.method, params });
-      }) as never);
+      client.setRequestHandler(
+        need.method as 'sampling/createMessage',
+        (async (req: { params?: Record<string, unknown> }) => {
+          const peer = this.pick((p) => !p.passive && !p.modern && !!p.capabilities?.[need.capability]);
+          if (!peer) {
+            throw new ProtocolError(
+              ProtocolErrorCode.InvalidRequest,
+              `Upstream "${vendor}" asked for ${need.what} while no client call was running; Working Set only forwards it to the client whose call caused it.`,
+            );
+          }
+          if (peer.modern) {
+            throw new ProtocolError(
+              ProtocolErrorCode.MethodNotFound,
+              `Upstream "${vendor}" asked for ${need.what} with a 2025-era request, and the client calling through Working Set speaks 2026-07-28, which takes no requests from servers.`,
+            );
+          }
+          if (!peer.capabilities?.[need.capability]) {
+            throw new ProtocolError(
+              ProtocolErrorCode.MethodNotFound,
+              `The client calling through Working Set does not support ${need.what}, so upstream "${vendor}" cannot use it for this call.`,
+            );
+          }
+          const { _meta: _, ...params } = req.params ?? {};
+          return peer.request({ method: need.method, params });
+        }) as never,
+      );
     }
     client.setNotificationHandler('notifications/message', (n: { params?: Record<string, unknown> }) => {
       const peer = this.pick((p) => !p.passive);

@@ -7,7 +7,13 @@ import { PassThrough } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { within } from '../deadline.js';
 
-export type StdioParams = { command: string; args: string[]; env: Record<string, string>; cwd: string | undefined; maxMessageBytes: number };
+export type StdioParams = {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string | undefined;
+  maxMessageBytes: number;
+};
 
 /** JSON-RPC error code for a result this proxy would not forward (implementation-defined range). */
 export const RESULT_TOO_LARGE_CODE = -32001;

@@ -25,7 +25,11 @@ const UNSAFE_NAME = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
 /** A tool name as a log line or the window may show it: control characters escaped. */
 export function shownName(name: string): string {
-  return UNSAFE_NAME.test(name) ? JSON.stringify(name).slice(1, -1).replace(/[\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : name;
+  return UNSAFE_NAME.test(name)
+    ? JSON.stringify(name)
+        .slice(1, -1)
+        .replace(/[\p{Cf}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    : name;
 }
 
 /** The fields the toolbox, listings, search and calls read, with the types they read them as. */
@@ -33,7 +37,12 @@ export function isWellFormedTool(t: unknown): t is Tool {
   if (!isObject(t) || typeof t.name !== 'string' || t.name === '' || UNSAFE_NAME.test(t.name)) return false;
   const input = t.inputSchema;
   if (!isObject(input) || !optional(input.properties, isObject)) return false;
-  return optional(t.description, isString) && optional(t.title, isString) && optional(t.outputSchema, isObject) && optional(t.annotations, isObject);
+  return (
+    optional(t.description, isString) &&
+    optional(t.title, isString) &&
+    optional(t.outputSchema, isObject) &&
+    optional(t.annotations, isObject)
+  );
 }
 
 export type ToolListing = {
@@ -53,11 +62,23 @@ export async function listAllTools(client: Client, vendor: string, remaining: ()
   let cursor: string | undefined;
   for (let page = 0; ; page++) {
     if (page >= LIST_MAX_PAGES) {
-      throw new MwsError('upstream_unavailable', `Upstream "${vendor}" answered more than ${LIST_MAX_PAGES} pages of tools/list; its pagination does not end.`, { vendor });
+      throw new MwsError(
+        'upstream_unavailable',
+        `Upstream "${vendor}" answered more than ${LIST_MAX_PAGES} pages of tools/list; its pagination does not end.`,
+        { vendor },
+      );
     }
-    const r = (await client.request({ method: 'tools/list', ...(cursor !== undefined ? { params: { cursor } } : {}) } as never, PASS_THROUGH, { timeout: remaining() })) as Record<string, unknown>;
+    const r = (await client.request(
+      { method: 'tools/list', ...(cursor !== undefined ? { params: { cursor } } : {}) } as never,
+      PASS_THROUGH,
+      { timeout: remaining() },
+    )) as Record<string, unknown>;
     if (!Array.isArray(r.tools)) {
-      throw new MwsError('upstream_unavailable', `Upstream "${vendor}" answered tools/list without a "tools" array; it is not listed until it answers one.`, { vendor });
+      throw new MwsError(
+        'upstream_unavailable',
+        `Upstream "${vendor}" answered tools/list without a "tools" array; it is not listed until it answers one.`,
+        { vendor },
+      );
     }
     for (const t of r.tools as unknown[]) {
       if (isWellFormedTool(t)) {
@@ -67,7 +88,8 @@ export async function listAllTools(client: Client, vendor: string, remaining: ()
           seen.add(t.name);
           tools.push(t);
         }
-      } else skipped.push(isObject(t) && typeof t.name === 'string' ? shownName(t.name.slice(0, 200)) : `#${tools.length + skipped.length}`);
+      } else
+        skipped.push(isObject(t) && typeof t.name === 'string' ? shownName(t.name.slice(0, 200)) : `#${tools.length + skipped.length}`);
     }
     const next = r.nextCursor;
     if (typeof next !== 'string' || next === cursor) break;

@@ -57,7 +57,11 @@ export type HttpOptions = { auth?: UpstreamAuth; sse?: boolean };
  * Requests to the server itself first refresh an access token about to expire; the OAuth requests
  * (discovery, token, registration) go through `f` as they are.
  */
-function serverFetch(f: typeof fetch, serverUrl: string, auth: UpstreamAuth | undefined): { fetch: typeof fetch; lastStatus: () => number | undefined } {
+function serverFetch(
+  f: typeof fetch,
+  serverUrl: string,
+  auth: UpstreamAuth | undefined,
+): { fetch: typeof fetch; lastStatus: () => number | undefined } {
   const server = new URL(serverUrl);
   let last: number | undefined;
   const wrapped: typeof fetch = async (input, init) => {
@@ -83,16 +87,28 @@ export async function buildTransport(cfg: UpstreamConfig, limits: TransportLimit
         ...(http.auth ? { authProvider: http.auth, skipIssuerMetadataValidation: http.auth.skipIssuerCheck } : {}),
       };
       // The old HTTP+SSE transport (2024-11-05) for servers that never moved to Streamable HTTP.
-      const transport = http.sse ? new sdk.SSEClientTransport(new URL(cfg.url), opts) : new sdk.StreamableHTTPClientTransport(new URL(cfg.url), opts);
+      const transport = http.sse
+        ? new sdk.SSEClientTransport(new URL(cfg.url), opts)
+        : new sdk.StreamableHTTPClientTransport(new URL(cfg.url), opts);
       return { transport, dispose: f.dispose, lastServerStatus: sf.lastStatus, ...(http.auth ? { finishesAuth: transport } : {}) };
     }
     case 'stdio': {
-      const transport = new StdioUpstreamTransport({ command: cfg.command, args: cfg.args, env: cfg.env, cwd: cfg.cwd, maxMessageBytes: limits.maxResultBytes });
+      const transport = new StdioUpstreamTransport({
+        command: cfg.command,
+        args: cfg.args,
+        env: cfg.env,
+        cwd: cfg.cwd,
+        maxMessageBytes: limits.maxResultBytes,
+      });
       return { transport, stderr: transport.stderr, dispose: () => {} };
     }
     case 'builtin': {
       const create = builtins.get(cfg.name);
-      if (!create) throw new MwsError('upstream_unavailable', `No built-in upstream "${cfg.name}" in this process. Use "demo" with mws serve --demo, or an http or stdio upstream.`);
+      if (!create)
+        throw new MwsError(
+          'upstream_unavailable',
+          `No built-in upstream "${cfg.name}" in this process. Use "demo" with mws serve --demo, or an http or stdio upstream.`,
+        );
       const { InMemoryTransport } = await clientSdk();
       const [client, server] = InMemoryTransport.createLinkedPair();
       await create().connect(server);

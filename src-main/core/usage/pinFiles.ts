@@ -16,9 +16,18 @@ export function pinsFromFrontMatter(text: string): string[] {
   const block = m[1]!;
   // The whole front matter when it is valid YAML; else (a skill's description with a bare colon is
   // common) only the pins entry: its key line and the indented or "- " lines under it.
-  const value = yamlValue(block, (doc) => (isRecord(doc) ? doc[PIN_KEY] : undefined)) ?? yamlValue(pinEntry(block), (doc) => (isRecord(doc) ? doc[PIN_KEY] : undefined));
+  const value =
+    yamlValue(block, (doc) => (isRecord(doc) ? doc[PIN_KEY] : undefined)) ??
+    yamlValue(pinEntry(block), (doc) => (isRecord(doc) ? doc[PIN_KEY] : undefined));
   const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-  return [...new Set(items.filter((v) => typeof v === 'string' || typeof v === 'number').map((v) => String(v).trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      items
+        .filter((v) => typeof v === 'string' || typeof v === 'number')
+        .map((v) => String(v).trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 function yamlValue(source: string, pick: (doc: unknown) => unknown): unknown {

@@ -15,6 +15,7 @@ export type GapSession = { key: string; last: number };
  * SESSION_GAP_MS of its last call (either side: logs are not strictly ordered), else a new one.
  */
 export function nextGapSession(running: GapSession | undefined, client: string, ts: number): GapSession {
-  if (running && ts - running.last < SESSION_GAP_MS && ts >= running.last - SESSION_GAP_MS) return { key: running.key, last: Math.max(running.last, ts) };
+  if (running && ts - running.last < SESSION_GAP_MS && ts >= running.last - SESSION_GAP_MS)
+    return { key: running.key, last: Math.max(running.last, ts) };
   return { key: `gap:${client}:${ts}`, last: ts };
 }

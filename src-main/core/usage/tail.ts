@@ -10,7 +10,11 @@ export type Cursor = { offset: number; ino: number };
  */
 export const TAIL_CHUNK_BYTES = 256 * 1024;
 
-export async function readNewLines(path: string, cursor: Cursor | undefined, maxBytes = TAIL_CHUNK_BYTES): Promise<{ lines: string[]; cursor: Cursor } | undefined> {
+export async function readNewLines(
+  path: string,
+  cursor: Cursor | undefined,
+  maxBytes = TAIL_CHUNK_BYTES,
+): Promise<{ lines: string[]; cursor: Cursor } | undefined> {
   let st;
   try {
     st = await stat(path);
@@ -70,7 +74,11 @@ export async function readAllNewLines(
 }
 
 /** Whole lines only: a line still being written waits for the next read. */
-async function readChunk(fh: import('node:fs/promises').FileHandle, offset: number, length: number): Promise<{ lines: string[]; consumed: number }> {
+async function readChunk(
+  fh: import('node:fs/promises').FileHandle,
+  offset: number,
+  length: number,
+): Promise<{ lines: string[]; consumed: number }> {
   const buf = Buffer.alloc(length);
   const { bytesRead } = await fh.read(buf, 0, length, offset);
   const end = bytesRead > 0 ? buf.lastIndexOf(0x0a, bytesRead - 1) : -1;

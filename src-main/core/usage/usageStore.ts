@@ -76,9 +76,18 @@ class UsedCalls {
   }
 }
 
-const empty = (): UsageFileShape => ({ version: 1, cursors: {}, pending: {}, gapSessions: {}, agents: {}, tallies: {}, searches: {}, lastUsed: {}, daily: {} });
+const empty = (): UsageFileShape => ({
+  version: 1,
+  cursors: {},
+  pending: {},
+  gapSessions: {},
+  agents: {},
+  tallies: {},
+  searches: {},
+  lastUsed: {},
+  daily: {},
+});
 const isUsageFile = fits(usageFileSchema) as (v: unknown) => v is UsageFileShape;
-
 
 export class UsageStore {
   private data = empty();
@@ -94,7 +103,10 @@ export class UsageStore {
   /** Sees each transcript line read, with its agent: search→call pairs for learning (search/transcriptPairs.ts). */
   onTranscriptLine: ((line: string, agent: string) => void) | undefined;
 
-  constructor(private readonly stateDir: string, private readonly log: Logger) {
+  constructor(
+    private readonly stateDir: string,
+    private readonly log: Logger,
+  ) {
     this.path = join(stateDir, USAGE_FILE);
   }
 
@@ -213,7 +225,10 @@ export class UsageStore {
     if (cursor) {
       // The log was rotated since the last read (activity.ts): the rest of the file it was moved to
       // comes first, then the new calls.jsonl from its start.
-      const [now, moved] = await Promise.all([stat(path).catch(() => undefined), stat(join(this.stateDir, CALL_LOG_ROTATED_FILE)).catch(() => undefined)]);
+      const [now, moved] = await Promise.all([
+        stat(path).catch(() => undefined),
+        stat(join(this.stateDir, CALL_LOG_ROTATED_FILE)).catch(() => undefined),
+      ]);
       if (moved && moved.ino === cursor.ino && now?.ino !== cursor.ino) {
         await readAllNewLines(join(this.stateDir, CALL_LOG_ROTATED_FILE), cursor, onChunk);
         cursor = undefined;
@@ -254,7 +269,10 @@ export class UsageStore {
       return; // errors and isError results never count as use
     }
     tally.ok++;
-    const session = typeof r.session === 'string' && r.session ? `mcp:${r.session}` : this.gapSession(agent, typeof r.client === 'string' ? r.client : 'unknown', ts);
+    const session =
+      typeof r.session === 'string' && r.session
+        ? `mcp:${r.session}`
+        : this.gapSession(agent, typeof r.client === 'string' ? r.client : 'unknown', ts);
     this.use(agent, r.tool, session, ts);
     used.add(agent, r.tool, ts);
   }
@@ -266,20 +284,20 @@ export class UsageStore {
     for (const src of sources) {
       for (const file of await transcriptFiles(src.root)) {
         const end = await readAllNewLines(file, this.data.cursors[file], async (lines) => {
-        for (const line of lines) {
-          await slice.maybeYield();
-          this.onTranscriptLine?.(line, src.agent);
-          const { calls, results } = parseTranscriptLine(line, serverName);
-          for (const c of calls) this.data.pending[c.id] = { agent: src.agent, tool: c.tool, ts: c.ts, session: `cc:${c.session}` };
-          for (const r of results) {
-            const p = this.data.pending[r.id];
-            if (!p) continue;
-            delete this.data.pending[r.id];
-            if (!r.ok) continue;
-            this.use(p.agent, p.tool, p.session, p.ts);
-            used.add(p.agent, p.tool, p.ts);
+          for (const line of lines) {
+            await slice.maybeYield();
+            this.onTranscriptLine?.(line, src.agent);
+            const { calls, results } = parseTranscriptLine(line, serverName);
+            for (const c of calls) this.data.pending[c.id] = { agent: src.agent, tool: c.tool, ts: c.ts, session: `cc:${c.session}` };
+            for (const r of results) {
+              const p = this.data.pending[r.id];
+              if (!p) continue;
+              delete this.data.pending[r.id];
+              if (!r.ok) continue;
+              this.use(p.agent, p.tool, p.session, p.ts);
+              used.add(p.agent, p.tool, p.ts);
+            }
           }
-        }
         });
         if (end) this.moveCursor(file, end);
       }

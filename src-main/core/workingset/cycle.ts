@@ -31,7 +31,13 @@ export type CycleInputs = {
 };
 
 /** `held`: what the rules decided but left for when the agent is quiet. */
-export type AgentCycle = { pinChanges: PinChange[]; promotions: Decision[]; demotions: Decision[]; held: Decision[]; usage: UsageCandidate[] };
+export type AgentCycle = {
+  pinChanges: PinChange[];
+  promotions: Decision[];
+  demotions: Decision[];
+  held: Decision[];
+  usage: UsageCandidate[];
+};
 
 export function decideCycle(agent: string, state: AgentState, i: CycleInputs, now: number): AgentCycle {
   const draft = structuredClone(state);
@@ -42,7 +48,9 @@ export function decideCycle(agent: string, state: AgentState, i: CycleInputs, no
   }
   const { candidates, decisions: promoted } = decideUsagePromotions(agent, i.usage, draft, i.promote, i.idleWindowDays, i.known, now);
   for (const d of promoted) applyDecision(draft, d, now, i.facts);
-  const swept = i.sweep ? decideSweep(agent, draft, { cap: i.cap, idleWindowDays: i.idleWindowDays, vendors: i.vendors }, now, { busy: i.busy }) : [];
+  const swept = i.sweep
+    ? decideSweep(agent, draft, { cap: i.cap, idleWindowDays: i.idleWindowDays, vendors: i.vendors }, now, { busy: i.busy })
+    : [];
   // Decided on the draft with the promotions in (so the cap sees them), then held together if active.
   const { promotions, demotions, held } = holdWhileActive(promoted, swept, i.quiet ?? true);
   return { pinChanges, promotions, demotions, held, usage: candidates };

@@ -10,7 +10,15 @@ import { isDiskFull } from '../store/writeFailure.js';
 export class UsageIngest {
   private ingesting: Promise<void> | undefined;
 
-  constructor(private readonly o: { config: Config; usage: UsageStore; pins: PinSources; markUsed: (agent: string, tool: string, ts: number) => void; log?: Logger }) {}
+  constructor(
+    private readonly o: {
+      config: Config;
+      usage: UsageStore;
+      pins: PinSources;
+      markUsed: (agent: string, tool: string, ts: number) => void;
+      log?: Logger;
+    },
+  ) {}
 
   run(now: number): Promise<void> {
     this.ingesting ??= this.ingestNow(now).finally(() => (this.ingesting = undefined));
@@ -30,7 +38,9 @@ export class UsageIngest {
       await this.o.usage.save();
     } catch (err) {
       if (!isDiskFull(err)) throw err;
-      this.o.log?.warn('usage.json could not be saved (the disk is full); the calls since are read again from calls.jsonl at the next start.');
+      this.o.log?.warn(
+        'usage.json could not be saved (the disk is full); the calls since are read again from calls.jsonl at the next start.',
+      );
     }
     await this.o.pins.readFiles(now);
   }

@@ -28,7 +28,11 @@ export function listingOrder(fixed: Iterable<string>, tools: Record<string, Tool
  * does not know is left out (its upstream is down or dropped it); a pin by an upstream's own name
  * (`read_graph`) lists the one tool it names (`memory__read_graph`).
  */
-export function decideListing(fixed: Iterable<string>, tools: Record<string, ToolState>, toolbox: Pick<Toolbox, 'get' | 'resolve'>): ToolEntry[] {
+export function decideListing(
+  fixed: Iterable<string>,
+  tools: Record<string, ToolState>,
+  toolbox: Pick<Toolbox, 'get' | 'resolve'>,
+): ToolEntry[] {
   const out: ToolEntry[] = [];
   const seen = new Set<string>();
   for (const name of listingOrder(fixed, tools)) {

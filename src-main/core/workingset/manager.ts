@@ -67,7 +67,14 @@ export class WorkingSets {
     this.states = new AgentStates(o);
     this.pins = new PinSources(o);
     // `config` is read through `o` at each use: the app may hand its parts a new config while running.
-    this.ingestion = new UsageIngest({ ...o, get config() { return o.config; }, pins: this.pins, markUsed: (agent, tool, ts) => this.markUsed(agent, tool, ts) });
+    this.ingestion = new UsageIngest({
+      ...o,
+      get config() {
+        return o.config;
+      },
+      pins: this.pins,
+      markUsed: (agent, tool, ts) => this.markUsed(agent, tool, ts),
+    });
   }
 
   async start(): Promise<void> {
@@ -166,7 +173,13 @@ export class WorkingSets {
     for (const a of this.o.config.agents) {
       const st = this.states.loaded(a.id);
       if (!st) continue;
-      let changes = reconcilePins(a.id, st, { fixed: this.pins.fixed(a), files: this.pins.files(), pinDecayDays: this.o.config.promote.pinDecayDays }, known, now);
+      let changes = reconcilePins(
+        a.id,
+        st,
+        { fixed: this.pins.fixed(a), files: this.pins.files(), pinDecayDays: this.o.config.promote.pinDecayDays },
+        known,
+        now,
+      );
       // Pin files are read by the cycle; until it has read them once, their pins are left as they are.
       if (!this.pins.filesRead) changes = changes.filter((c) => st.tools[c.tool]?.pinned !== 'file');
       out.push(...(await this.applyPinChanges(changes, now)));
@@ -228,7 +241,10 @@ export class WorkingSets {
       decisions.push(...r.demotions);
     }
     if (!opts.dryRun) {
-      await this.o.usage.prune(now, Math.max(this.o.config.promote.windowDays, this.o.config.promote.keepDays, ...this.o.config.agents.map((a) => a.idleWindowDays)));
+      await this.o.usage.prune(
+        now,
+        Math.max(this.o.config.promote.windowDays, this.o.config.promote.keepDays, ...this.o.config.agents.map((a) => a.idleWindowDays)),
+      );
       await this.o.usage.save();
     }
     return { decisions, usage, ...(opts.whenQuiet ? { held } : {}) };
@@ -248,7 +264,10 @@ export class WorkingSets {
 
   /** What a promotion records: the decision's vendor (else the toolbox's) and the last use usage.json holds. */
   private facts(agent: string): PromotionFacts {
-    return (tool, d) => ({ vendor: d.vendor ?? this.o.toolbox().get(tool)?.vendor ?? '', lastUsedAt: this.o.usage.lastUsed(agent)[tool] ?? null });
+    return (tool, d) => ({
+      vendor: d.vendor ?? this.o.toolbox().get(tool)?.vendor ?? '',
+      lastUsedAt: this.o.usage.lastUsed(agent)[tool] ?? null,
+    });
   }
 
   private async applyPinChanges(changes: PinChange[], now: number): Promise<Decision[]> {
@@ -281,7 +300,9 @@ export class WorkingSets {
     for (const [agent, list] of byAgent) {
       let applied: Decision[];
       try {
-        applied = await this.states.change(agent, describeChange(list), (st) => list.filter((d) => applyDecision(st, d, now, this.facts(agent))));
+        applied = await this.states.change(agent, describeChange(list), (st) =>
+          list.filter((d) => applyDecision(st, d, now, this.facts(agent))),
+        );
       } catch (err) {
         failed ??= err;
         continue;

@@ -11,9 +11,16 @@ export type PinInput = {
   pinDecayDays: number;
 };
 
-export type PinChange = Decision | { agent: string; tool: string; action: 'unpin' } | { agent: string; tool: string; action: 'repin'; pinned: PinSource };
+export type PinChange =
+  Decision | { agent: string; tool: string; action: 'unpin' } | { agent: string; tool: string; action: 'repin'; pinned: PinSource };
 
-export function reconcilePins(agent: string, state: AgentState, pins: PinInput, known: ReadonlyMap<string, string>, now: number): PinChange[] {
+export function reconcilePins(
+  agent: string,
+  state: AgentState,
+  pins: PinInput,
+  known: ReadonlyMap<string, string>,
+  now: number,
+): PinChange[] {
   const out: PinChange[] = [];
   const decayStart = now - pins.pinDecayDays * DAY_MS;
   const active = new Map<string, PinSource>();

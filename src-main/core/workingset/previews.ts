@@ -8,7 +8,13 @@ import type { Decision } from './types.js';
 import { scoreUsage, type UsageCandidate } from './usagePromotion.js';
 
 /** What the sweep would decide at `now` for each agent named. */
-export function previewSweep(states: AgentStates, ids: string[], vendors: ReadonlySet<string>, busy: (agent: string) => boolean, now: number): Decision[] {
+export function previewSweep(
+  states: AgentStates,
+  ids: string[],
+  vendors: ReadonlySet<string>,
+  busy: (agent: string) => boolean,
+  now: number,
+): Decision[] {
   return ids.flatMap((id) => {
     const a = states.agent(id);
     return decideSweep(id, states.state(id), { cap: a.cap, idleWindowDays: a.idleWindowDays, vendors }, now, { busy: busy(id) });
@@ -16,7 +22,14 @@ export function previewSweep(states: AgentStates, ids: string[], vendors: Readon
 }
 
 /** Usage scores at `now` for each agent named. */
-export function previewUsage(states: AgentStates, ids: string[], usage: (agent: string) => AgentUsage, s: PromoteSettings, known: ReadonlyMap<string, string>, now: number): Record<string, UsageCandidate[]> {
+export function previewUsage(
+  states: AgentStates,
+  ids: string[],
+  usage: (agent: string) => AgentUsage,
+  s: PromoteSettings,
+  known: ReadonlyMap<string, string>,
+  now: number,
+): Record<string, UsageCandidate[]> {
   const out: Record<string, UsageCandidate[]> = {};
   for (const id of ids) out[id] = scoreUsage(usage(id), states.state(id), s, states.agent(id).idleWindowDays, known, now);
   return out;

@@ -11,7 +11,11 @@ export function isQuiet(lastActive: number | undefined, busy: boolean, now: numb
 }
 
 /** What the rules may change now, and what waits for the agent to be quiet. */
-export function holdWhileActive(promotions: Decision[], demotions: Decision[], quiet: boolean): { promotions: Decision[]; demotions: Decision[]; held: Decision[] } {
+export function holdWhileActive(
+  promotions: Decision[],
+  demotions: Decision[],
+  quiet: boolean,
+): { promotions: Decision[]; demotions: Decision[]; held: Decision[] } {
   if (quiet) return { promotions, demotions, held: [] };
   const now = demotions.filter((d) => d.cause === 'revoked');
   return { promotions: [], demotions: now, held: [...promotions, ...demotions.filter((d) => d.cause !== 'revoked')] };

@@ -14,7 +14,10 @@ export class SeedWorkingSetFile {
   private names: string[] = [];
   private watching = false;
 
-  constructor(stateDir: string, private readonly log: Logger) {
+  constructor(
+    stateDir: string,
+    private readonly log: Logger,
+  ) {
     this.path = join(stateDir, WORKING_SET_FILE);
   }
 

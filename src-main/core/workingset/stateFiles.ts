@@ -18,7 +18,10 @@ export class AgentStateFiles {
   private readonly dir: string;
   private readonly history = new Map<string, JsonlAppender>();
 
-  constructor(stateDir: string, private readonly log: Logger) {
+  constructor(
+    stateDir: string,
+    private readonly log: Logger,
+  ) {
     this.dir = join(stateDir, 'agents');
   }
 
@@ -93,7 +96,9 @@ export class AgentStateFiles {
       }
     }
     if (changed) {
-      this.log.warn(`agent "${agent}": ${changed} change${changed === 1 ? '' : 's'} recorded in the history but not in ${this.statePath(agent)} (a crash mid-save?) applied again.`);
+      this.log.warn(
+        `agent "${agent}": ${changed} change${changed === 1 ? '' : 's'} recorded in the history but not in ${this.statePath(agent)} (a crash mid-save?) applied again.`,
+      );
       await this.save(agent, state);
     }
     return state;

@@ -44,7 +44,12 @@ export function decideSweep(agent: string, state: AgentState, s: SweepSettings, 
     // Only tools promoted inside the window and not used since (nor inside the window) are candidates:
     // the cap never takes away a tool in use, so a set of busy tools may sit above it.
     const candidates = remaining
-      .filter(([, t]) => !t.pinned && t.promotedAt >= windowStart && (t.lastUsedAt === null || (t.lastUsedAt < t.promotedAt && t.lastUsedAt < windowStart)))
+      .filter(
+        ([, t]) =>
+          !t.pinned &&
+          t.promotedAt >= windowStart &&
+          (t.lastUsedAt === null || (t.lastUsedAt < t.promotedAt && t.lastUsedAt < windowStart)),
+      )
       .sort((a, b) => a[1].promotedAt - b[1].promotedAt || a[0].localeCompare(b[0]));
     for (const [tool] of candidates) {
       if (excess <= 0) break;

@@ -64,6 +64,8 @@ export function decideUsagePromotions(
   now: number,
 ): { candidates: UsageCandidate[]; decisions: Decision[] } {
   const candidates = scoreUsage(usage, state, s, idleWindowDays, known, now);
-  const decisions: Decision[] = candidates.filter((c) => c.promote).map((c) => ({ agent, tool: c.tool, action: 'promote', cause: 'usage', vendor: known.get(c.tool)! }));
+  const decisions: Decision[] = candidates
+    .filter((c) => c.promote)
+    .map((c) => ({ agent, tool: c.tool, action: 'promote', cause: 'usage', vendor: known.get(c.tool)! }));
   return { candidates, decisions };
 }

@@ -1,7 +1,15 @@
 // The window's one way to the core: the ControlApi, over Electron IPC when the preload provides it,
 // else over HTTP /control with the session cookie (the headless window). Events likewise.
 // The core's types come from its one contract module, as types only (test/unit/rendererImports).
-import type { ControlApi, ControlArgs, ControlBridge, ControlMethod, ControlResult, CoreEvent, Envelope } from '../../../src-main/core/control/contract';
+import type {
+  ControlApi,
+  ControlArgs,
+  ControlBridge,
+  ControlMethod,
+  ControlResult,
+  CoreEvent,
+  Envelope,
+} from '../../../src-main/core/control/contract';
 
 /** Both transports answer the control envelope; errors are read from it, never from a message's text. */
 export type Bridge = ControlBridge;
@@ -75,7 +83,6 @@ export async function call<M extends ControlMethod>(method: M, args: ControlArgs
   if (!answer.ok) throw new ControlError(answer.error.code, answer.error.message, answer.error.data);
   return answer.result as ControlResult<M>;
 }
-
 
 export const onEvent = (listener: (e: CoreEvent) => void) => bridge.onEvent(listener);
 export type { ControlApi };

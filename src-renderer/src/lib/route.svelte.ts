@@ -21,5 +21,8 @@ export const route = $state<{ current: Route }>({ current: parse(location.hash) 
 window.addEventListener('hashchange', () => (route.current = parse(location.hash)));
 
 export function go(r: Route): void {
-  location.hash = `#/${[r.screen, r.agent, r.section].filter(Boolean).map((x) => encodeURIComponent(x!)).join('/')}`;
+  location.hash = `#/${[r.screen, r.agent, r.section]
+    .filter(Boolean)
+    .map((x) => encodeURIComponent(x!))
+    .join('/')}`;
 }

@@ -35,7 +35,12 @@ afterEach(async () => app?.stop());
 async function setup() {
   const stateDir = mkdtempSync(join(tmpdir(), 'mws-ipc-'));
   const config = validateConfig({ stateDir, upstreams: { v: { url: 'http://127.0.0.1:1/mcp' } } }, stateDir);
-  app = createApp({ config, clock: new ManualClock(), log: new MemoryLogger(), connect: () => new TwinUpstream('v', [twinTool('read'), twinTool('write', false)]) });
+  app = createApp({
+    config,
+    clock: new ManualClock(),
+    log: new MemoryLogger(),
+    connect: () => new TwinUpstream('v', [twinTool('read'), twinTool('write', false)]),
+  });
   await app.start({ listen: false, schedule: false });
   const ipc = new StandInIpcMain();
   const sent: Array<{ channel: string; payload: unknown }> = [];
@@ -56,23 +61,42 @@ describe('the ControlApi over IPC', () => {
 
   it('carries errors in the envelope as {code, message, data}', async () => {
     const { ipc } = await setup();
-    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'promote', args: { agent: 'default', tool: 'nope' } })).toMatchObject({ ok: false, error: { code: 'tool_not_found', message: expect.stringMatching(/^No tool named "nope"/), data: { tool: 'nope' } } });
-    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'format_disk', args: {} })).toMatchObject({ ok: false, error: { code: 'method_not_found', message: expect.stringMatching(/^No control method "format_disk"/) } });
-    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'workingSet', args: { agent: 'ghost' } })).toMatchObject({ ok: false, error: { code: 'agent_not_found' } });
+    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'promote', args: { agent: 'default', tool: 'nope' } })).toMatchObject({
+      ok: false,
+      error: { code: 'tool_not_found', message: expect.stringMatching(/^No tool named "nope"/), data: { tool: 'nope' } },
+    });
+    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'format_disk', args: {} })).toMatchObject({
+      ok: false,
+      error: { code: 'method_not_found', message: expect.stringMatching(/^No control method "format_disk"/) },
+    });
+    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'workingSet', args: { agent: 'ghost' } })).toMatchObject({
+      ok: false,
+      error: { code: 'agent_not_found' },
+    });
   });
 
-  it('checks the arguments against the method\'s schema before it runs', async () => {
+  it("checks the arguments against the method's schema before it runs", async () => {
     const { ipc } = await setup();
     expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'search', args: { agent: 'default', query: { a: 1 } } })).toEqual({
       ok: false,
       error: {
         code: 'usage',
-        message: 'search: "query" must be text (got {"a":1}). search takes {agent: text, query?: text, limit?: a whole number, explain?: true or false}.',
+        message:
+          'search: "query" must be text (got {"a":1}). search takes {agent: text, query?: text, limit?: a whole number, explain?: true or false}.',
         data: { method: 'search', path: 'query', reason: 'must be text', got: '{"a":1}' },
       },
     });
-    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'promote', args: { agent: 'default' } })).toMatchObject({ ok: false, error: { code: 'usage', message: expect.stringMatching(/^promote: "tool" is required\. promote takes \{agent: text, tool: text\}\.$/) } });
-    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'status', args: 'all' })).toMatchObject({ ok: false, error: { code: 'usage', message: expect.stringMatching(/^status takes its arguments as a JSON object/) } });
+    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'promote', args: { agent: 'default' } })).toMatchObject({
+      ok: false,
+      error: {
+        code: 'usage',
+        message: expect.stringMatching(/^promote: "tool" is required\. promote takes \{agent: text, tool: text\}\.$/),
+      },
+    });
+    expect(await ipc.invoke(INVOKE_CHANNEL, { method: 'status', args: 'all' })).toMatchObject({
+      ok: false,
+      error: { code: 'usage', message: expect.stringMatching(/^status takes its arguments as a JSON object/) },
+    });
   });
 
   it('unregisters on stop', async () => {

@@ -14,8 +14,16 @@ describe('notifications', () => {
       { type: 'setChanged', agent: 'codex' },
     ];
     expect(notices(batch, prefs, name)).toEqual([
-      { title: "3 tools left Codex's list", body: 'a, b (unused past the idle window); d (over the working-set cap). They stay one search away.', open: '#/agents/codex/history' },
-      { title: "1 tool left Default's list", body: 'c (over the working-set cap). They stay one search away.', open: '#/agents/default/history' },
+      {
+        title: "3 tools left Codex's list",
+        body: 'a, b (unused past the idle window); d (over the working-set cap). They stay one search away.',
+        open: '#/agents/codex/history',
+      },
+      {
+        title: "1 tool left Default's list",
+        body: 'c (over the working-set cap). They stay one search away.',
+        open: '#/agents/default/history',
+      },
     ]);
   });
 
@@ -33,15 +41,19 @@ describe('notifications', () => {
     expect(revoked).toEqual([{ title: 'Upstream "crm" refused access', body: expect.stringMatching(/401\/403/), open: '#/upstreams' }]);
   });
 
-  it('word a revoked tool by its upstream\'s reason: refused credentials or removed', () => {
+  it("word a revoked tool by its upstream's reason: refused credentials or removed", () => {
     const batch: CoreEvent[] = [{ type: 'toolsDemoted', agent: 'default', tools: ['crm__find', 'old__x'], cause: 'revoked' }];
     const [n] = notices(batch, prefs, { agentName: name, revokedReason: (t) => (t.startsWith('crm__') ? 'refused' : 'removed') });
-    expect(n!.body).toBe('crm__find (their upstream refused our credentials); old__x (their upstream was removed from the settings). They stay one search away.');
+    expect(n!.body).toBe(
+      'crm__find (their upstream refused our credentials); old__x (their upstream was removed from the settings). They stay one search away.',
+    );
   });
 
   it('tell when an upstream is back after being down, not when it is up at start', () => {
     const up: CoreEvent[] = [{ type: 'upstreamStatus', vendor: 'mail', status: 'up' }];
-    expect(notices(up, prefs, { agentName: name, previousStatus: () => 'down' })).toEqual([{ title: 'Upstream "mail" is back', body: 'Its tools answer again.', open: '#/upstreams' }]);
+    expect(notices(up, prefs, { agentName: name, previousStatus: () => 'down' })).toEqual([
+      { title: 'Upstream "mail" is back', body: 'Its tools answer again.', open: '#/upstreams' },
+    ]);
     expect(notices(up, prefs, { agentName: name, previousStatus: () => 'connecting' })).toEqual([]);
     expect(notices(up, { ...prefs, notifyUpstreams: false }, { agentName: name, previousStatus: () => 'down' })).toEqual([]);
   });

@@ -5,7 +5,18 @@ import Conf from 'conf';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../../src-main/core/config/load.js';
-import { PREFS_DEFAULTS, PREFS_JSON_SCHEMA, PREFS_STORE_OPTIONS, editablePrefs, isScreenHash, lastScreen, prefsSchema, windowPlace, type DesktopPrefs, type PrefsStore } from '../../../src-main/desktop/prefs.js';
+import {
+  PREFS_DEFAULTS,
+  PREFS_JSON_SCHEMA,
+  PREFS_STORE_OPTIONS,
+  editablePrefs,
+  isScreenHash,
+  lastScreen,
+  prefsSchema,
+  windowPlace,
+  type DesktopPrefs,
+  type PrefsStore,
+} from '../../../src-main/desktop/prefs.js';
 import { migrateConfigPrefs } from '../../../src-main/desktop/prefsMigration.js';
 import { restoredPlace, screenOf, DEFAULT_SIZE } from '../../../src-main/desktop/windowPlace.js';
 import { withDesktopPrefs } from '../../../src-main/desktop/settingsBridge.js';
@@ -19,7 +30,12 @@ describe('moving the desktop fields out of an old config', () => {
   it('copies them into the store once, takes them out of the file, and the config keeps loading', async () => {
     const dir = tempDir();
     const path = join(dir, 'config.json');
-    const old = { upstreams: { demo: { builtin: 'demo' } }, agents: [{ id: 'a', name: 'Alpha' }], stateDir: join(dir, 'state'), desktop: { notifyDemotions: false, startAtLogin: true } };
+    const old = {
+      upstreams: { demo: { builtin: 'demo' } },
+      agents: [{ id: 'a', name: 'Alpha' }],
+      stateDir: join(dir, 'state'),
+      desktop: { notifyDemotions: false, startAtLogin: true },
+    };
     writeFileSync(path, JSON.stringify(old));
     const prefs = store();
     const r = await migrateConfigPrefs(prefs, await loadConfig(path));
@@ -64,7 +80,12 @@ describe('moving the desktop fields out of an old config', () => {
 
   it('takes only booleans from the old block', async () => {
     const prefs = store();
-    const r = await migrateConfigPrefs(prefs, { config: undefined as never, path: join(tempDir(), 'c.json'), exists: false, raw: { desktop: { notifyApprovals: 'no', startAtLogin: true } } });
+    const r = await migrateConfigPrefs(prefs, {
+      config: undefined as never,
+      path: join(tempDir(), 'c.json'),
+      exists: false,
+      raw: { desktop: { notifyApprovals: 'no', startAtLogin: true } },
+    });
     expect(r.moved).toEqual(['startAtLogin']);
     expect(prefs.get('notifyApprovals')).toBe(true);
   });
@@ -79,7 +100,7 @@ describe('reading a store edited by hand', () => {
     expect(prefs.get('migratedFromConfig')).toBe(false);
   });
 
-  it('refuses a write the schema refuses (conf\'s `schema` option), keeping what was there', () => {
+  it("refuses a write the schema refuses (conf's `schema` option), keeping what was there", () => {
     const prefs = store();
     const loose = prefs as unknown as Conf<Record<string, unknown>>;
     expect(() => loose.set('notifyUpstreams', 'yes')).toThrow(/schema violation: `notifyUpstreams` must be boolean/);
@@ -97,7 +118,10 @@ describe('reading a store edited by hand', () => {
     const running = store(cwd);
     running.set('window', { x: 1, y: 2, width: 900, height: 700, maximized: false });
     expect(windowPlace(running)).toEqual({ x: 1, y: 2, width: 900, height: 700, maximized: false });
-    writeFileSync(join(cwd, 'preferences.json'), JSON.stringify({ notifyUpstreams: 'yes', window: { x: 'a' }, lastScreen: 'javascript:alert(1)', startAtLogin: true }));
+    writeFileSync(
+      join(cwd, 'preferences.json'),
+      JSON.stringify({ notifyUpstreams: 'yes', window: { x: 'a' }, lastScreen: 'javascript:alert(1)', startAtLogin: true }),
+    );
     // Read while running: every key as its default, nothing thrown.
     expect(editablePrefs(running)).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false });
     expect(windowPlace(running)).toBeNull();
@@ -108,9 +132,10 @@ describe('reading a store edited by hand', () => {
     expect(JSON.parse(readFileSync(join(cwd, 'preferences.json'), 'utf8'))).toEqual(PREFS_DEFAULTS);
   });
 
-  it('is declared once: the defaults and conf\'s JSON Schema are the zod schema\'s', () => {
+  it("is declared once: the defaults and conf's JSON Schema are the zod schema's", () => {
     expect(Object.keys(PREFS_JSON_SCHEMA).sort()).toEqual(Object.keys(PREFS_DEFAULTS).sort());
-    for (const [key, value] of Object.entries(PREFS_DEFAULTS)) expect((PREFS_JSON_SCHEMA as Record<string, { default?: unknown }>)[key]?.default, key).toEqual(value);
+    for (const [key, value] of Object.entries(PREFS_DEFAULTS))
+      expect((PREFS_JSON_SCHEMA as Record<string, { default?: unknown }>)[key]?.default, key).toEqual(value);
     expect(prefsSchema.parse({})).toEqual(PREFS_DEFAULTS);
   });
 });
@@ -121,13 +146,27 @@ describe('where the window opens', () => {
     expect(restoredPlace(null, [screen])).toEqual({ bounds: { ...DEFAULT_SIZE }, maximized: false });
   });
   it('opens where it was left when that is on a display', () => {
-    expect(restoredPlace({ x: 100, y: 50, width: 900, height: 700, maximized: true }, [screen])).toEqual({ bounds: { x: 100, y: 50, width: 900, height: 700 }, maximized: true });
+    expect(restoredPlace({ x: 100, y: 50, width: 900, height: 700, maximized: true }, [screen])).toEqual({
+      bounds: { x: 100, y: 50, width: 900, height: 700 },
+      maximized: true,
+    });
   });
   it('lets the platform place it when its display is gone, and never below the minimum size', () => {
-    expect(restoredPlace({ x: 2500, y: 50, width: 900, height: 700, maximized: false }, [screen]).bounds).toEqual({ width: 900, height: 700 });
-    expect(restoredPlace({ x: 10, y: 10, width: 20, height: 5, maximized: false }, [screen]).bounds).toEqual({ x: 10, y: 10, width: 640, height: 480 });
+    expect(restoredPlace({ x: 2500, y: 50, width: 900, height: 700, maximized: false }, [screen]).bounds).toEqual({
+      width: 900,
+      height: 700,
+    });
+    expect(restoredPlace({ x: 10, y: 10, width: 20, height: 5, maximized: false }, [screen]).bounds).toEqual({
+      x: 10,
+      y: 10,
+      width: 640,
+      height: 480,
+    });
     // a second display to the left, at negative coordinates
-    expect(restoredPlace({ x: -1500, y: 100, width: 900, height: 700, maximized: false }, [screen, { x: -1600, y: 0, width: 1600, height: 900 }]).bounds).toMatchObject({ x: -1500 });
+    expect(
+      restoredPlace({ x: -1500, y: 100, width: 900, height: 700, maximized: false }, [screen, { x: -1600, y: 0, width: 1600, height: 900 }])
+        .bounds,
+    ).toMatchObject({ x: -1500 });
   });
   it('reads the route from the window URL', () => {
     expect(screenOf('file:///a/out/renderer/index.html#/agents/default')).toBe('#/agents/default');
@@ -136,7 +175,9 @@ describe('where the window opens', () => {
 });
 
 describe('the settings the desktop window sees', () => {
-  const view: SettingsView = { desktop: { notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false } } as SettingsView;
+  const view: SettingsView = {
+    desktop: { notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false },
+  } as SettingsView;
   it('reads and writes the switches in the store and hands the rest to the core', async () => {
     const seen: unknown[] = [];
     const core = {
@@ -163,7 +204,10 @@ describe('the settings the desktop window sees', () => {
       const prefs = store();
       const bridged = withDesktopPrefs(a.app.control, prefs);
       const r = await bridged.updateSettings({ compactDescriptions: true, desktop: { startAtLogin: true, notifyUpstreams: false } });
-      expect(r).toMatchObject({ compactDescriptions: true, desktop: { startAtLogin: true, notifyUpstreams: false, notifyDemotions: true } });
+      expect(r).toMatchObject({
+        compactDescriptions: true,
+        desktop: { startAtLogin: true, notifyUpstreams: false, notifyDemotions: true },
+      });
       expect(editablePrefs(prefs)).toMatchObject({ startAtLogin: true, notifyUpstreams: false });
       const file = JSON.parse(readFileSync(a.configPath, 'utf8')) as Record<string, unknown>;
       expect(file.compactDescriptions).toBe(true);

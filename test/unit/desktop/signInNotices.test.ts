@@ -8,7 +8,16 @@ const status = (): StatusView => ({
   url: 'http://127.0.0.1:4484',
   toolboxSize: 20,
   upstreams: [
-    { vendor: 'linear', kind: 'http', status: 'needs-sign-in', era: undefined, lastError: 'Upstream "linear" needs you to sign in.', toolCount: 12, source: 'file', auth: { signedIn: false, waiting: true } },
+    {
+      vendor: 'linear',
+      kind: 'http',
+      status: 'needs-sign-in',
+      era: undefined,
+      lastError: 'Upstream "linear" needs you to sign in.',
+      toolCount: 12,
+      source: 'file',
+      auth: { signedIn: false, waiting: true },
+    },
     { vendor: 'fs', kind: 'stdio', status: 'up', era: '2025-11-25', lastError: undefined, toolCount: 8, source: 'live' },
   ],
   agents: [],
@@ -26,15 +35,25 @@ describe('an upstream that waits for sign-in', () => {
     expect(trayIcon(s)).toBe('attention');
     expect(trayTooltip(s)).toMatch(/sign in to linear/);
     const menu = buildTrayMenu(s);
-    expect(menu).toContainEqual({ type: 'normal', label: 'Sign in to linear…', enabled: true, action: { kind: 'signIn', vendor: 'linear' } });
+    expect(menu).toContainEqual({
+      type: 'normal',
+      label: 'Sign in to linear…',
+      enabled: true,
+      action: { kind: 'signIn', vendor: 'linear' },
+    });
     // Not counted as "down".
     expect(menu.some((i) => i.type === 'normal' && /down: linear/.test(i.label))).toBe(false);
   });
 
   it('gets a notification naming it, and one when it is signed in', () => {
     const waiting = notices([{ type: 'upstreamStatus', vendor: 'linear', status: 'needs-sign-in' }], prefs, (id) => id);
-    expect(waiting).toEqual([{ title: 'Upstream "linear" waits for you to sign in', body: expect.stringMatching(/Sign in/), open: '#/upstreams' }]);
-    const back = notices([{ type: 'upstreamStatus', vendor: 'linear', status: 'up' }], prefs, { agentName: (id) => id, previousStatus: () => 'needs-sign-in' });
+    expect(waiting).toEqual([
+      { title: 'Upstream "linear" waits for you to sign in', body: expect.stringMatching(/Sign in/), open: '#/upstreams' },
+    ]);
+    const back = notices([{ type: 'upstreamStatus', vendor: 'linear', status: 'up' }], prefs, {
+      agentName: (id) => id,
+      previousStatus: () => 'needs-sign-in',
+    });
     expect(back.map((n) => n.title)).toEqual(['Signed in to "linear"']);
   });
 });

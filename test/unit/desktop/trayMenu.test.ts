@@ -65,7 +65,11 @@ describe('the tray', () => {
     }
     // The app icon at the sizes Forge packs: Linux PNG, Windows ICO, macOS ICNS.
     for (const f of ['icon.png', 'icon.ico', 'icon.icns']) expect(existsSync(join(ROOT, 'resources', f)), f).toBe(true);
-    expect(readFileSync(join(ROOT, 'resources', 'icon.icns')).subarray(0, 4).toString('ascii')).toBe('icns');
+    expect(
+      readFileSync(join(ROOT, 'resources', 'icon.icns'))
+        .subarray(0, 4)
+        .toString('ascii'),
+    ).toBe('icns');
   });
 
   it('builds the menu from the status: where it listens, upstreams, toggles, each agent with size / cap, settings, quit', () => {
@@ -90,7 +94,10 @@ describe('the tray', () => {
     ]);
     expect(menu[7]).toMatchObject({ type: 'checkbox', checked: true, action: { kind: 'toggleDemotion' } });
     const codex = menu[10] as Extract<MenuItem, { type: 'submenu' }>;
-    expect(codex.items[0]).toMatchObject({ label: 'Copy endpoint URL', action: { kind: 'copyUrl', url: 'http://127.0.0.1:4484/mcp/codex' } });
+    expect(codex.items[0]).toMatchObject({
+      label: 'Copy endpoint URL',
+      action: { kind: 'copyUrl', url: 'http://127.0.0.1:4484/mcp/codex' },
+    });
     expect(codex.items[1]).toMatchObject({ action: { kind: 'openAgent', agent: 'codex' } });
   });
 

@@ -33,21 +33,34 @@ export async function loadEmbedder(opts: LoadEmbedderOptions = {}): Promise<Embe
     if (!isOrtModule(ort) && isOrtModule(inner)) ort = inner;
     if (!isOrtModule(ort)) throw new Error('it does not export InferenceSession and Tensor');
   } catch (err) {
-    return { error: { code: 'runtime_unavailable', message: `onnxruntime would not load on ${process.platform}-${process.arch}: ${errorMessage(err)}. ${LEXICAL}` } };
+    return {
+      error: {
+        code: 'runtime_unavailable',
+        message: `onnxruntime would not load on ${process.platform}-${process.arch}: ${errorMessage(err)}. ${LEXICAL}`,
+      },
+    };
   }
   let embedder: OnnxEmbedder;
   try {
     embedder = await OnnxEmbedder.create(ort, files, opts.threads ?? 1, opts.session);
   } catch (err) {
-    return { error: { code: 'model_corrupt', message: `onnxruntime could not read the search model ${dir}/model.onnx: ${errorMessage(err)}. ${LEXICAL}` } };
+    return {
+      error: {
+        code: 'model_corrupt',
+        message: `onnxruntime could not read the search model ${dir}/model.onnx: ${errorMessage(err)}. ${LEXICAL}`,
+      },
+    };
   }
   // One probe: a model that loads but cannot compute (wrong graph, out of memory) fails here, not in a search.
   try {
     const [probe] = await embedder.embed(['probe']);
-    if (!probe || probe.length !== embedder.dim || !Number.isFinite(probe[0])) throw new Error(`it gave ${probe?.length ?? 0} numbers, not ${embedder.dim}`);
+    if (!probe || probe.length !== embedder.dim || !Number.isFinite(probe[0]))
+      throw new Error(`it gave ${probe?.length ?? 0} numbers, not ${embedder.dim}`);
   } catch (err) {
     await embedder.close().catch(() => {});
-    return { error: { code: 'model_failed', message: `The search model ${dir} failed its first computation: ${errorMessage(err)}. ${LEXICAL}` } };
+    return {
+      error: { code: 'model_failed', message: `The search model ${dir} failed its first computation: ${errorMessage(err)}. ${LEXICAL}` },
+    };
   }
   return embedder;
 }

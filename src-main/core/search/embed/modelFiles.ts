@@ -39,12 +39,19 @@ function fail(code: EmbedderFailure['error']['code'], message: string): Embedder
 function isManifest(v: unknown): v is ModelManifest {
   const m = v as ModelManifest;
   return (
-    typeof m === 'object' && m !== null &&
-    typeof m.name === 'string' && Number.isInteger(m.dim) && m.dim > 0 &&
-    Number.isInteger(m.maxTokens) && m.maxTokens >= 2 &&
-    (m.pooling === 'mean' || m.pooling === 'cls') && typeof m.output === 'string' &&
-    typeof m.files === 'object' && m.files !== null &&
-    typeof m.files['model.onnx'] === 'string' && typeof m.files['tokenizer.json'] === 'string'
+    typeof m === 'object' &&
+    m !== null &&
+    typeof m.name === 'string' &&
+    Number.isInteger(m.dim) &&
+    m.dim > 0 &&
+    Number.isInteger(m.maxTokens) &&
+    m.maxTokens >= 2 &&
+    (m.pooling === 'mean' || m.pooling === 'cls') &&
+    typeof m.output === 'string' &&
+    typeof m.files === 'object' &&
+    m.files !== null &&
+    typeof m.files['model.onnx'] === 'string' &&
+    typeof m.files['tokenizer.json'] === 'string'
   );
 }
 
@@ -69,13 +76,15 @@ export async function readModelFiles(dir: string): Promise<ModelFiles | Embedder
   } catch {
     manifest = undefined;
   }
-  if (!isManifest(manifest)) return fail('model_corrupt', `The search model's manifest ${join(dir, 'model.json')} is damaged. ${REINSTALL}`);
+  if (!isManifest(manifest))
+    return fail('model_corrupt', `The search model's manifest ${join(dir, 'model.json')} is damaged. ${REINSTALL}`);
   const bytes = new Map<string, Buffer>();
   for (const [file, sha] of Object.entries(manifest.files)) {
     const path = join(dir, file);
     const b = await readOrMissing(path);
     if (!b) return fail('model_missing', `The search model's file ${path} is missing. ${REINSTALL}`);
-    if (createHash('sha256').update(b).digest('hex') !== sha.toLowerCase()) return fail('model_corrupt', `The search model's file ${path} is damaged (its sha256 differs from model.json's). ${REINSTALL}`);
+    if (createHash('sha256').update(b).digest('hex') !== sha.toLowerCase())
+      return fail('model_corrupt', `The search model's file ${path} is damaged (its sha256 differs from model.json's). ${REINSTALL}`);
     bytes.set(file, b);
   }
   let tokenizer: object;

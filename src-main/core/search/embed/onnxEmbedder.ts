@@ -36,7 +36,12 @@ export class OnnxEmbedder implements Embedder {
   private readonly manifest: ModelManifest;
 
   // Only the manifest and the tokenizer are kept: the model's bytes (23 MB) are the session's now.
-  private constructor(private readonly ort: OrtModule, private readonly session: OrtSession, files: ModelFiles, tokenizer: Tokenizer) {
+  private constructor(
+    private readonly ort: OrtModule,
+    private readonly session: OrtSession,
+    files: ModelFiles,
+    tokenizer: Tokenizer,
+  ) {
     this.manifest = files.manifest;
     this.model = files.manifest.name;
     this.dim = files.manifest.dim;
@@ -97,7 +102,8 @@ export class OnnxEmbedder implements Embedder {
       else if (name === 'token_type_ids') feeds[name] = new this.ort.Tensor('int64', new BigInt64Array(n * len), [n, len]);
     }
     const result = (await this.session.run(feeds))[this.manifest.output];
-    if (!result || !(result.data instanceof Float32Array)) throw new Error(`the search model gave no float output "${this.manifest.output}"`);
+    if (!result || !(result.data instanceof Float32Array))
+      throw new Error(`the search model gave no float output "${this.manifest.output}"`);
     return pool(result.data, batch, len, this.dim, this.manifest.pooling);
   }
 

@@ -154,7 +154,10 @@ export class ToolVectors {
       const text = (this.opts.text ?? toolText)(entry);
       // The token limit is part of the key only when it is not the model's 128 (keys of earlier versions stay valid).
       const limit = this.opts.toolTokens ?? TOOL_TOKENS;
-      const key = createHash('sha256').update(`${TEXT_VERSION}${limit === 128 ? '' : `:${limit}`}\n${text}`).digest('hex').slice(0, 32);
+      const key = createHash('sha256')
+        .update(`${TEXT_VERSION}${limit === 128 ? '' : `:${limit}`}\n${text}`)
+        .digest('hex')
+        .slice(0, 32);
       k = { key, text };
       if (!this.opts.text) this.keyed.set(entry.tool, k);
     }
@@ -170,7 +173,12 @@ export class ToolVectors {
     try {
       got = await (this.opts.load ?? (() => loadEmbedder({ log: this.opts.log })))();
     } catch (err) {
-      got = { error: { code: 'runtime_unavailable', message: `The search model could not be loaded: ${errorMessage(err)}. Search stays lexical.` } };
+      got = {
+        error: {
+          code: 'runtime_unavailable',
+          message: `The search model could not be loaded: ${errorMessage(err)}. Search stays lexical.`,
+        },
+      };
     }
     if (isEmbedderFailure(got)) return this.fail(got.error.message);
     if (this.stopped) return void (await got.close().catch(() => {}));
@@ -213,9 +221,14 @@ export class ToolVectors {
       const slice = unique.slice(i, i + EMBED_SLICE_TOOLS);
       let out: Float32Array[];
       try {
-        out = await e.embed(slice.map((k) => k.text), this.opts.toolTokens ?? TOOL_TOKENS);
+        out = await e.embed(
+          slice.map((k) => k.text),
+          this.opts.toolTokens ?? TOOL_TOKENS,
+        );
       } catch (err) {
-        return this.fail(`The search model failed while reading tools (${errorMessage(err)}). Search stays lexical until Working Set restarts.`);
+        return this.fail(
+          `The search model failed while reading tools (${errorMessage(err)}). Search stays lexical until Working Set restarts.`,
+        );
       }
       slice.forEach((k, j) => this.vectors.set(k.key, out[j]!));
       fresh += slice.length;
@@ -252,7 +265,10 @@ export class ToolVectors {
       await writeVectorCache(path, e.model, e.dim, this.vectors);
     } catch (err) {
       // Not fatal: the vectors are in memory; the next start computes them again.
-      if (final) this.opts.log.warn(`The tool vectors could not be saved to ${path} (${errorMessage(err)}); they will be computed again at the next start.`);
+      if (final)
+        this.opts.log.warn(
+          `The tool vectors could not be saved to ${path} (${errorMessage(err)}); they will be computed again at the next start.`,
+        );
     }
   }
 

@@ -29,9 +29,16 @@ export function encodeVectors(model: string, dim: number, vectors: ReadonlyMap<s
 
 /** The vectors in `bytes`, or why they cannot be used. */
 export function decodeVectors(bytes: Buffer): CachedVectors | { damaged: string } {
-  if (bytes.length < MAGIC.length + 4 + SHA_BYTES || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return { damaged: 'not a vector file' };
+  if (bytes.length < MAGIC.length + 4 + SHA_BYTES || !bytes.subarray(0, MAGIC.length).equals(MAGIC))
+    return { damaged: 'not a vector file' };
   const head = bytes.subarray(0, bytes.length - SHA_BYTES);
-  if (!createHash('sha256').update(head).digest().equals(bytes.subarray(bytes.length - SHA_BYTES))) return { damaged: 'its checksum is wrong' };
+  if (
+    !createHash('sha256')
+      .update(head)
+      .digest()
+      .equals(bytes.subarray(bytes.length - SHA_BYTES))
+  )
+    return { damaged: 'its checksum is wrong' };
   const hlen = head.readUInt32LE(MAGIC.length);
   const start = MAGIC.length + 4;
   let header: { model?: unknown; dim?: unknown; keys?: unknown };
@@ -41,7 +48,14 @@ export function decodeVectors(bytes: Buffer): CachedVectors | { damaged: string 
     return { damaged: 'its header does not parse' };
   }
   const { model, dim, keys } = header;
-  if (typeof model !== 'string' || !Number.isInteger(dim) || (dim as number) <= 0 || !Array.isArray(keys) || !keys.every((k) => typeof k === 'string')) return { damaged: 'its header is malformed' };
+  if (
+    typeof model !== 'string' ||
+    !Number.isInteger(dim) ||
+    (dim as number) <= 0 ||
+    !Array.isArray(keys) ||
+    !keys.every((k) => typeof k === 'string')
+  )
+    return { damaged: 'its header is malformed' };
   const d = dim as number;
   const bodyStart = start + hlen;
   if (head.length - bodyStart !== keys.length * d * 4) return { damaged: 'its size does not match its header' };
@@ -74,6 +88,11 @@ export async function readVectorCache(path: string, log: Logger): Promise<Cached
 }
 
 /** Writes the cache atomically (store/atomicJson.ts): a crash leaves the old file or the new one. */
-export async function writeVectorCache(path: string, model: string, dim: number, vectors: ReadonlyMap<string, Float32Array>): Promise<void> {
+export async function writeVectorCache(
+  path: string,
+  model: string,
+  dim: number,
+  vectors: ReadonlyMap<string, Float32Array>,
+): Promise<void> {
   await writeFileAtomicSynced(path, encodeVectors(model, dim, vectors), 0o600);
 }

@@ -13,11 +13,12 @@ export function legacyIssuer(err: unknown, serverUrl: string): boolean {
   for (let e = err as { cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
     if (!sdk || !(e instanceof sdk.IssuerMismatchError) || e.kind !== 'metadata') continue;
     try {
-      return (e.expected === origin || e.expected === `${origin}/`) && typeof e.received === 'string' && new URL(e.received).origin === origin;
+      return (
+        (e.expected === origin || e.expected === `${origin}/`) && typeof e.received === 'string' && new URL(e.received).origin === origin
+      );
     } catch {
       return false;
     }
   }
   return false;
 }
-

@@ -43,7 +43,10 @@ export const OAUTH_FILE = 'oauth.json';
 
 type FileShape = { upstreams: Record<string, OAuthRecord> };
 const isFile = (v: unknown): v is FileShape =>
-  typeof v === 'object' && v !== null && typeof (v as { upstreams?: unknown }).upstreams === 'object' && (v as { upstreams?: unknown }).upstreams !== null;
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as { upstreams?: unknown }).upstreams === 'object' &&
+  (v as { upstreams?: unknown }).upstreams !== null;
 
 /** The headless store: `<stateDir>/oauth.json`, mode 0600, written atomically, one write at a time. */
 export class FileOAuthStore implements OAuthStore {
@@ -51,7 +54,10 @@ export class FileOAuthStore implements OAuthStore {
   private data: Promise<FileShape> | undefined;
   private readonly writing = new SerialQueue();
 
-  constructor(stateDir: string, private readonly log: Logger) {
+  constructor(
+    stateDir: string,
+    private readonly log: Logger,
+  ) {
     this.path = join(stateDir, OAUTH_FILE);
   }
 

@@ -84,7 +84,8 @@ export class UpstreamAuth implements OAuthClientProvider {
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
     const c = this.opts.config;
-    if (c.clientId) return { client_id: c.clientId, ...(c.clientSecret ? { client_secret: c.clientSecret } : {}), redirect_uris: [this.redirectUrl] };
+    if (c.clientId)
+      return { client_id: c.clientId, ...(c.clientSecret ? { client_secret: c.clientSecret } : {}), redirect_uris: [this.redirectUrl] };
     const r = await this.record();
     // A registration made for another redirect URI (the port changed) would be refused at /authorize.
     if (!r?.client || r.client.redirectUri !== this.redirectUrl) return undefined;
@@ -193,9 +194,18 @@ export class UpstreamAuth implements OAuthClientProvider {
     this.refreshing ??= (async () => {
       const { auth } = await clientSdk();
       const rm = this.discovery?.resourceMetadataUrl;
-      await auth(this, { serverUrl: this.opts.serverUrl, fetchFn, skipIssuerMetadataValidation: this.skipIssuerCheck, ...(rm ? { resourceMetadataUrl: new URL(rm) } : {}) });
+      await auth(this, {
+        serverUrl: this.opts.serverUrl,
+        fetchFn,
+        skipIssuerMetadataValidation: this.skipIssuerCheck,
+        ...(rm ? { resourceMetadataUrl: new URL(rm) } : {}),
+      });
     })()
-      .catch((err: unknown) => this.opts.log.warn(`upstream "${this.opts.vendor}": the token could not be refreshed ahead of expiry (${errorMessage(err)}); the server will be asked with the old one.`))
+      .catch((err: unknown) =>
+        this.opts.log.warn(
+          `upstream "${this.opts.vendor}": the token could not be refreshed ahead of expiry (${errorMessage(err)}); the server will be asked with the old one.`,
+        ),
+      )
       .finally(() => (this.refreshing = undefined));
     await this.refreshing;
   }
@@ -209,7 +219,10 @@ export class UpstreamAuth implements OAuthClientProvider {
     if (r?.tokens && !this.discovery) {
       // After a restart nothing was discovered yet: find the authorization server to revoke at.
       const { discoverOAuthServerInfo } = await clientSdk();
-      this.discovery = await discoverOAuthServerInfo(this.opts.serverUrl, { fetchFn, skipIssuerMetadataValidation: this.skipIssuerCheck }).catch(() => undefined);
+      this.discovery = await discoverOAuthServerInfo(this.opts.serverUrl, {
+        fetchFn,
+        skipIssuerMetadataValidation: this.skipIssuerCheck,
+      }).catch(() => undefined);
     }
     const endpoint = (this.discovery?.authorizationServerMetadata as { revocation_endpoint?: string } | undefined)?.revocation_endpoint;
     const client = await this.clientInformation().catch(() => undefined);
@@ -220,10 +233,17 @@ export class UpstreamAuth implements OAuthClientProvider {
       ] as const) {
         if (!token) continue;
         try {
-          const res = await fetchFn(endpoint, { method: 'POST', headers: revokeHeaders(client), body: revokeBody(client, token, hint), signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS) });
+          const res = await fetchFn(endpoint, {
+            method: 'POST',
+            headers: revokeHeaders(client),
+            body: revokeBody(client, token, hint),
+            signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS),
+          });
           revoked ||= res.ok;
         } catch (err) {
-          this.opts.log.warn(`upstream "${this.opts.vendor}": revoking the token failed (${errorMessage(err)}); it is forgotten here anyway.`);
+          this.opts.log.warn(
+            `upstream "${this.opts.vendor}": revoking the token failed (${errorMessage(err)}); it is forgotten here anyway.`,
+          );
         }
       }
     }
@@ -250,7 +270,8 @@ export class UpstreamAuth implements OAuthClientProvider {
 
 function revokeHeaders(client: OAuthClientInformationMixed): Record<string, string> {
   const h: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-  if (client.client_secret) h.authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`;
+  if (client.client_secret)
+    h.authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`;
   return h;
 }
 
