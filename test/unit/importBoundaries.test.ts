@@ -25,8 +25,8 @@ const ts = (spec: string) => `import { x } from '${spec}';\nexport const y = x;\
 
 describe('the import boundaries (ESLint)', () => {
   it('refuses an import up the layers, however it is spelled', async () => {
-    expect(await lint('src-main/core/toolbox/fixture.ts', ts('../proxy/guard.js'))).toEqual([
-      expect.stringMatching(/^import-x\/no-restricted-paths: Unexpected path "\.\.\/proxy\/guard\.js".*core\/toolbox sits below/),
+    expect(await lint('src-main/core/toolbox/fixture.ts', ts('../proxy/toolRouter.js'))).toEqual([
+      expect.stringMatching(/^import-x\/no-restricted-paths: Unexpected path "\.\.\/proxy\/toolRouter\.js".*core\/toolbox sits below/),
     ]);
     expect(await lint('src-main/core/toolbox/fixture.ts', `export const y = await import('../../core/control/api.js');\n`)).toHaveLength(1);
     expect(await lint('src-main/core/upstream/fixture.ts', `export type { Toolbox } from '../toolbox/toolbox.js';\n`)).toHaveLength(1);
@@ -66,18 +66,21 @@ describe('the import boundaries (ESLint)', () => {
   it('lets only desktop/embeddedCore.ts reach for the App or the inner layers', async () => {
     expect(await lint('src-main/desktop/embeddedCore.ts', ts('../core/app.js'))).toEqual([]);
     expect(await lint('src-main/desktop/tray.ts', ts('../core/app.js'))).toHaveLength(1);
-    expect(await lint('src-main/desktop/tray.ts', ts('../core/proxy/guard.js'))).toHaveLength(1);
+    expect(await lint('src-main/desktop/tray.ts', ts('../core/http/guard.js'))).toHaveLength(1);
     expect(await lint('src-main/desktop/tray.ts', ts('../core/control/api.js'))).toEqual([]);
   });
 
   it('lets the renderer import src-main/shared and the control contract, nothing deeper', async () => {
     expect(await lint('src-renderer/src/lib/fixture.ts', ts('../../../src-main/shared/time'))).toEqual([]);
-    expect(await lint('src-renderer/src/lib/fixture.ts', ts('../../../src-main/core/control/api'))).toEqual([]);
+    expect(await lint('src-renderer/src/lib/fixture.ts', ts('../../../src-main/core/control/contract'))).toEqual([]);
+    expect(await lint('src-renderer/src/lib/fixture.ts', ts('../../../src-main/core/control/api'))).toEqual([
+      expect.stringContaining('only through the control contract'),
+    ]);
     expect(await lint('src-renderer/src/lib/fixture.ts', ts('../../../src-main/core/toolbox/toolbox'))).toEqual([
       expect.stringContaining('only through the control contract'),
     ]);
     expect(await lint('src-renderer/src/lib/fixture.ts', ts('../../../src-main/core/app'))).toHaveLength(1);
-    const svelte = `<script lang="ts">\n  import { x } from '../../src-main/core/proxy/guard';\n  console.log(x);\n</script>\n`;
+    const svelte = `<script lang="ts">\n  import { x } from '../../src-main/core/proxy/toolRouter';\n  console.log(x);\n</script>\n`;
     expect(await lint('src-renderer/src/Fixture.svelte', svelte)).toEqual([expect.stringContaining('only through the control contract')]);
     expect(await lint('src-main/shared/fixture.ts', ts('../core/log.js'))).toEqual([
       expect.stringContaining('imports nothing from the core'),
