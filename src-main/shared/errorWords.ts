@@ -89,3 +89,16 @@ export function upstreamFailure(error: string, target?: { url?: string; command?
     return `The server${target?.command ? ` \`${target.command}\`` : ''} started but closed before answering. Run the same command in a terminal to see its error.`;
   return `${error.replace(/\.$/, '')}. Check the settings and test again.`;
 }
+
+/** " (1–500)" for a label, from the bounds the core's schema sets; nothing while they are unknown. */
+export function rangeText(b: { min?: number; max?: number } | undefined): string {
+  return b?.min !== undefined && b.max !== undefined ? ` (${b.min}–${b.max})` : '';
+}
+
+/** A refusal's data completed with the field's bounds when the check that refused did not carry them. */
+export function withBounds(err: ErrorLike, bounds: Record<string, { min?: number; max?: number }> | undefined) {
+  const field = typeof err.data?.path === 'string' ? err.data.path.split('.').pop() : undefined;
+  const b = field ? bounds?.[field] : undefined;
+  if (!b || err.data?.min !== undefined || err.data?.max !== undefined) return err;
+  return { message: err.message, data: { ...err.data, ...b } };
+}

@@ -171,8 +171,11 @@ describe('a new user', () => {
     // Agent form: an emptied cap, then an idle window of 0.
     await page.getByLabel('Cap', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    // Refused by the argument check (a blank is not a number), which knows no config bounds: the label says them.
-    expect(await page.getByTestId('error-cap').textContent()).toBe('Give the cap: how many tools the agent lists, a whole number.');
+    // Refused by the argument check (a blank is not a number); the window adds the schema's bounds, as its label has them.
+    expect(await page.getByTestId('error-cap').textContent()).toBe(
+      'Give the cap: how many tools the agent lists, a whole number from 1 to 500.',
+    );
+    expect(await page.getByText('Cap (1–500)').count()).toBe(1);
     await page.getByLabel('Cap', { exact: true }).fill('20');
     await page.getByLabel('Idle window', { exact: true }).fill('0');
     await page.getByRole('button', { name: 'Save', exact: true }).click();

@@ -65,7 +65,11 @@ export type SettingsView = {
   /** The desktop app's own preferences (desktop/prefs.ts), answered by its settings bridge; headless there are none. */
   desktop?: { notifyDemotions: boolean; notifyUpstreams: boolean; notifyApprovals: boolean; startAtLogin: boolean };
   configPath: string | null;
+  /** The bounds the config schema sets for the numbers the window's forms edit, so a label or an input never restates them. */
+  bounds: Record<BoundedField, { min?: number; max?: number }>;
 };
+
+export type BoundedField = 'cap' | 'idleWindowDays' | 'port' | 'minSessions' | 'minCalls' | 'windowDays' | 'pinDecayDays';
 
 export type ClientConfigs = { url: string; claudeCode: string; codex: string; json: string };
 

@@ -4,12 +4,13 @@ import { MwsError } from '../errors.js';
 import { DEFAULT_PORT, type Config, type UpstreamConfig } from '../config/schema.js';
 import type { ConfigEditor, Raw } from '../config/editor.js';
 import { validateConfig } from '../config/validate.js';
+import { fieldRules } from '../config/fieldRules.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import { isSecretName, maskUrl, maskUrlsIn } from '../redact.js';
 import { newAgentToken } from '../agentToken.js';
 import { shellLine } from '../printable.js';
 import { clientToolTimeoutSec } from '../import/clientTimeouts.js';
-import type { AgentView, ClientConfigs, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
+import type { AgentView, BoundedField, ClientConfigs, SettingsView, UpstreamInput, UpstreamRow } from './api.js';
 import { VENDOR_SLUG, type ControlHandlers } from './contract.js';
 import type { SecretStore } from '../secrets/store.js';
 import { applyMoves, planMoves, storeMoves } from '../secrets/move.js';
@@ -29,6 +30,25 @@ export type SettingsParts = {
   /** The time for the backup's name each edit keeps of the config (backups.ts). */
   now?: () => number;
 };
+
+/** Where each number a form edits sits in the config, for its bounds (read once: the schema does not change). */
+const BOUNDED: Record<BoundedField, ReadonlyArray<PropertyKey>> = {
+  cap: ['agents', 0, 'cap'],
+  idleWindowDays: ['agents', 0, 'idleWindowDays'],
+  port: ['listen', 'port'],
+  minSessions: ['promote', 'minSessions'],
+  minCalls: ['promote', 'minCalls'],
+  windowDays: ['promote', 'windowDays'],
+  pinDecayDays: ['promote', 'pinDecayDays'],
+};
+let formBounds: SettingsView['bounds'] | undefined;
+const FORM_BOUNDS = (): SettingsView['bounds'] =>
+  (formBounds ??= Object.fromEntries(
+    Object.entries(BOUNDED).map(([k, path]) => {
+      const { min, max } = fieldRules(path);
+      return [k, { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) }];
+    }),
+  ) as SettingsView['bounds']);
 
 type SettingsMethods = Pick<
   ControlHandlers,
@@ -159,14 +179,12 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
 
 /** Every upstream as the window shows it: status, masked settings, and whether it is turned on. */
 export function upstreamRows(p: { config: Config; catalog: ToolboxCatalog }): UpstreamRow[] {
-  return p.catalog
-    .statuses()
-    .map((s) => ({
-      ...s,
-      lastError: s.lastError && maskUrlsIn(s.lastError),
-      config: masked(p.config.upstreams[s.vendor]!),
-      enabled: p.config.upstreams[s.vendor]?.enabled !== false,
-    }));
+  return p.catalog.statuses().map((s) => ({
+    ...s,
+    lastError: s.lastError && maskUrlsIn(s.lastError),
+    config: masked(p.config.upstreams[s.vendor]!),
+    enabled: p.config.upstreams[s.vendor]?.enabled !== false,
+  }));
 }
 
 export function settingsControl(p: SettingsParts): SettingsMethods {
@@ -216,6 +234,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       pinDecayDays: p.config.promote.pinDecayDays,
     },
     configPath: p.configPath,
+    bounds: FORM_BOUNDS(),
   });
   const fields = (a: { name?: unknown; cap?: unknown; idleWindowDays?: unknown; approvals?: unknown }) =>
     Object.fromEntries(

@@ -1,6 +1,6 @@
 // Small formatting helpers for tables and cards.
 export { ago } from '../../../src-main/shared/time';
-export { fieldError, upstreamFailure, type FieldError } from '../../../src-main/shared/errorWords';
+export { fieldError, rangeText, upstreamFailure, withBounds, type FieldError } from '../../../src-main/shared/errorWords';
 
 export function kb(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
