@@ -122,7 +122,9 @@ export function boundaryZones() {
     },
     {
       target: abs(`src-main/desktop/!(${DESKTOP_CORE_DOOR.replace(/\.ts$/, '')}).ts`),
-      from: [...COMPOSITION_ROOT, 'upstream', 'proxy', 'search', 'workingset', 'toolbox', 'http', 'compose'].map((f) => abs(`${CORE}/${f}`)),
+      from: [...COMPOSITION_ROOT, 'upstream', 'proxy', 'search', 'workingset', 'toolbox', 'http', 'compose'].map((f) =>
+        abs(`${CORE}/${f}`),
+      ),
       message: `Only desktop/${DESKTOP_CORE_DOOR} reaches for the App or the core's inner layers; the rest of the shell works from its interface.`,
     },
     {

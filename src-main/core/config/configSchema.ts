@@ -278,12 +278,10 @@ const fileSchemaWith = (expand: ExpandHome) =>
       callMs: int(50, 86_400_000).default(120_000),
       catalogTtlMs: int(0, 86_400_000).default(30_000),
       approvalMs: int(100, 86_400_000).default(120_000).meta({ description: 'How long a call waits in the approvals inbox.' }),
-      approvalAnswerMs: int(100, 86_400_000)
-        .default(DEFAULT_APPROVAL_ANSWER_MS)
-        .meta({
-          description:
-            'A call waiting for approval answers its client after this long (clients give up after about 60 s), saying it waits for the user; its retry after the grant runs at once.',
-        }),
+      approvalAnswerMs: int(100, 86_400_000).default(DEFAULT_APPROVAL_ANSWER_MS).meta({
+        description:
+          'A call waiting for approval answers its client after this long (clients give up after about 60 s), saying it waits for the user; its retry after the grant runs at once.',
+      }),
     }),
     maxResultBytes: int(1024, 1024 * 1024 * 1024)
       .default(DEFAULT_MAX_RESULT_BYTES)
@@ -292,21 +290,16 @@ const fileSchemaWith = (expand: ExpandHome) =>
     searchAliases: z.record(z.string(), strArray(), { error: 'must be an object of word → array of words' }).default({}),
     search: section({
       learn: bool().default(true).meta({ description: 'Record search→call pairs and rank with the words learned from them.' }),
-      shareLearning: bool()
-        .optional()
-        .meta({
-          description:
-            "Agents learn from each other's searches. Default: true while no agent has a token, false once one has; even when true, an agent without a token never teaches one with a token (nor the other way).",
-        }),
-    }),
-    desktop: z
-      .unknown()
-      .optional()
-      .meta({
-        deprecated: true,
+      shareLearning: bool().optional().meta({
         description:
-          'No longer read: the desktop app keeps its notification and start-at-login switches in its own preferences, and moves this block there on its first start.',
+          "Agents learn from each other's searches. Default: true while no agent has a token, false once one has; even when true, an agent without a token never teaches one with a token (nor the other way).",
       }),
+    }),
+    desktop: z.unknown().optional().meta({
+      deprecated: true,
+      description:
+        'No longer read: the desktop app keeps its notification and start-at-login switches in its own preferences, and moves this block there on its first start.',
+    }),
     agents: z
       .array(agentSchema, { error: 'must be an array of agents' })
       .optional()
@@ -321,12 +314,10 @@ const fileSchemaWith = (expand: ExpandHome) =>
         .meta({ description: '…and this long after its login, whatever happens.' }),
     }),
     activity: section({
-      recordArguments: bool()
-        .default(false)
-        .meta({
-          description:
-            "true: the activity log (calls.jsonl) also keeps each call's arguments and the start of its result. Off by default: the log may be shared when reporting a problem.",
-        }),
+      recordArguments: bool().default(false).meta({
+        description:
+          "true: the activity log (calls.jsonl) also keeps each call's arguments and the start of its result. Off by default: the log may be shared when reporting a problem.",
+      }),
       maxFileMB: int(1, 4096)
         .default(DEFAULT_ACTIVITY_MAX_FILE_MB)
         .meta({ description: 'calls.jsonl is rotated to calls.1.jsonl past this size, so the log stays under about twice it.' }),
