@@ -10,12 +10,15 @@ import {
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
+  isJsonContentType,
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
 
 /** The stateless MCP revision (SDK v2): no session, an `_meta` envelope on every request, `Mcp-Method` headers. */
 export const MODERN_REVISION = '2026-07-28';
 
+/** Whether the SDK reads a body as JSON (any case, any parameters): what it parses, the edge bounds first. */
+export { isJsonContentType };
 export { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, LOG_LEVEL_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY };
 
 /** Protocol versions of the 2025 session era (what a client sends after initialize). */

@@ -376,6 +376,26 @@ describe('a body of too many values (issue 19, item 7)', () => {
     expect(ping.status).toBeLessThan(500);
   });
 
+  it('bounds a deep nest and a content type in capitals too (both were parsed whole before)', async () => {
+    const deep = `{"jsonrpc":"2.0","id":4,"method":"ping","params":{"a":${'['.repeat(200_000)}${']'.repeat(200_000)}}}`;
+    const nested = await withDeadline(post(deep), 'the deep nest was not answered');
+    expect(nested.status).toBe(413);
+    const args = `{${Array.from({ length: 60_000 }, (_, i) => `"k${i}":0`).join(',')}}`;
+    const shouted = await withDeadline(
+      fetch(`${t.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'Application/JSON; charset=utf-8',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"search_tools","arguments":${args}}}`,
+      }),
+      'the capitalised request was not answered',
+    );
+    expect(shouted.status).toBe(413);
+  });
+
   it('still takes a 3 MB string argument (few values, many bytes)', async () => {
     const res = await post(
       JSON.stringify({

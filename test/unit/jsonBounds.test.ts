@@ -4,9 +4,14 @@ import { jsonSeparators, MAX_JSON_VALUES } from '../../src-main/core/http/jsonBo
 const bytes = (s: string) => Buffer.from(s, 'utf8');
 
 describe('jsonSeparators (values counted before a body is parsed)', () => {
-  it('counts commas and colons outside strings only, escapes included', () => {
-    expect(jsonSeparators(bytes('{"a":1,"b":[1,2,3]}'), 10)).toBe(5);
-    expect(jsonSeparators(bytes('{"a,b:c":"x,y:z","q\\":,":1}'), 10)).toBe(3);
+  it('counts commas, colons and openings outside strings only, escapes included', () => {
+    expect(jsonSeparators(bytes('{"a":1,"b":[1,2,3]}'), 10)).toBe(7);
+    expect(jsonSeparators(bytes('{"a,b:c":"x,y:z","q\\":,[{":1}'), 10)).toBe(4);
+  });
+
+  it('counts a deep nest, which has no separator at all (it parsed for ~1 s at 2 million levels)', () => {
+    const deep = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":${'['.repeat(60_000)}${']'.repeat(60_000)}}}`;
+    expect(jsonSeparators(bytes(deep))).toBe(MAX_JSON_VALUES + 1);
   });
 
   it('does not scan a body too small to hold the limit, and stops counting past it', () => {

@@ -9,9 +9,11 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const COLON = 0x3a;
+const OPEN_ARRAY = 0x5b;
+const OPEN_OBJECT = 0x7b;
 
 /**
- * The number of separators (`,` and `:`) outside strings, which bounds the number of values; stops
+ * The number of separators (`,` and `:`) and openings (`[`, `{`) outside strings, which bounds the number of values; stops
  * counting past `stopAt`. Below `stopAt / 2` bytes no body can reach it, so none is scanned.
  */
 export function jsonSeparators(buf: Uint8Array, stopAt: number = MAX_JSON_VALUES): number {
@@ -24,7 +26,8 @@ export function jsonSeparators(buf: Uint8Array, stopAt: number = MAX_JSON_VALUES
       if (b === BACKSLASH) i++;
       else if (b === QUOTE) inString = false;
     } else if (b === QUOTE) inString = true;
-    else if (b === COMMA || b === COLON) {
+    // `[[[…]]]` holds a value per bracket and no separator: openings count too.
+    else if (b === COMMA || b === COLON || b === OPEN_ARRAY || b === OPEN_OBJECT) {
       if (++n > stopAt) return n;
     }
   }

@@ -25,7 +25,7 @@ import {
 import { agentIdOf, BAD_PATH } from './mcpPaths.js';
 import type { Mounts } from './routes.js';
 import type { FastPath } from '../proxy/fastPath.js';
-import { jsonRpcErrorBody, RPC_ERROR } from '../protocol.js';
+import { isJsonContentType, jsonRpcErrorBody, RPC_ERROR } from '../protocol.js';
 import type { Logger } from '../log.js';
 
 /** Same bound the SDK applies to POST bodies. */
@@ -148,8 +148,7 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
       const denied = opts.mcpGate?.(agentId, req.headers.authorization);
       if (denied) return sendJsonRpcError(res, denied.status, RPC_ERROR.unauthorized, denied.message);
     }
-    if (agentId === undefined || req.method !== 'POST' || !req.headers['content-type']?.startsWith('application/json'))
-      return handler(req, res);
+    if (agentId === undefined || req.method !== 'POST' || !isJsonContentType(req.headers['content-type'])) return handler(req, res);
     // Read here (bounded in bytes and in values) whether or not the fast path takes it.
     const read = await readJson(req, res);
     if (!read) return;
