@@ -13,7 +13,13 @@ import { z } from 'zod';
 const SCREEN_HASH = /^#\/[A-Za-z0-9/_%.-]{0,200}$/;
 
 /** The window's last size and place, in screen coordinates (the unmaximised bounds when maximised). */
-const windowPlaceSchema = z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number(), maximized: z.boolean() });
+const windowPlaceSchema = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+  maximized: z.boolean().optional(),
+});
 
 export const prefsSchema = z.object({
   notifyDemotions: z.boolean().default(true).meta({ description: 'A notice per agent per sweep, naming the tools that left and why.' }),
@@ -52,12 +58,30 @@ export const PREFS_JSON_SCHEMA = z.toJSONSchema(prefsSchema, { io: 'input', targ
   .properties as unknown as Schema<DesktopPrefs>;
 
 /**
- * The store's options, shared by electron-store in the app and plain conf in the tests. conf refuses a
- * write the schema refuses; a preferences file broken by hand (not JSON, or against the schema) starts
- * over from the defaults rather than keeping the app from starting: nothing in it is worth more than a
- * working tray.
+ * A preferences file as read: a key whose value the schema refuses is dropped (it reads as its default),
+ * the others are kept. conf checks the whole file against the schema and, on one bad value, would start
+ * over from the defaults — turning start at login off and forgetting the window's place.
  */
-export const PREFS_STORE_OPTIONS = { defaults: PREFS_DEFAULTS, schema: PREFS_JSON_SCHEMA, clearInvalidConfig: true } as const;
+export function readPrefsFile(text: string): DesktopPrefs {
+  const raw: unknown = JSON.parse(text);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {} as DesktopPrefs;
+  const shape = prefsSchema.shape as Record<string, z.ZodType>;
+  const kept = Object.entries(raw).filter(([k, v]) => !Object.hasOwn(shape, k) || shape[k]!.safeParse(v).success);
+  return Object.fromEntries(kept.map(([k, v]) => [k, Object.hasOwn(shape, k) ? shape[k]!.parse(v) : v])) as DesktopPrefs;
+}
+
+/**
+ * The store's options, shared by electron-store in the app and plain conf in the tests. conf refuses a
+ * write the schema refuses; a value broken by hand reads as its default and the rest is kept
+ * (readPrefsFile); only a file that is not JSON at all starts over from the defaults, rather than
+ * keeping the app from starting.
+ */
+export const PREFS_STORE_OPTIONS = {
+  defaults: PREFS_DEFAULTS,
+  schema: PREFS_JSON_SCHEMA,
+  deserialize: readPrefsFile,
+  clearInvalidConfig: true,
+} as const;
 
 /** One key, as the schema reads it: a value that is missing or wrong reads as its default. */
 export function pref<K extends keyof DesktopPrefs>(store: PrefsStore, key: K): DesktopPrefs[K] {
@@ -83,8 +107,10 @@ export function setEditablePrefs(store: PrefsStore, next: Partial<Record<keyof E
   }
 }
 
-export function windowPlace(store: PrefsStore): WindowPlace | null {
-  return pref(store, 'window');
+/** Where the window was; a place saved before `maximized` was kept reads as not maximised. */
+export function windowPlace(store: PrefsStore): (WindowPlace & { maximized: boolean }) | null {
+  const w = pref(store, 'window');
+  return w && { ...w, maximized: w.maximized ?? false };
 }
 
 export function lastScreen(store: PrefsStore): string {

@@ -22,9 +22,9 @@ export function restoredPlace(saved: WindowPlace | null, workAreas: Rect[]): Ope
   if (!onScreen)
     return {
       bounds: { width: Math.min(width, DEFAULT_SIZE.width), height: Math.min(height, DEFAULT_SIZE.height) },
-      maximized: saved.maximized,
+      maximized: saved.maximized ?? false,
     };
-  return { bounds: { x: Math.round(saved.x), y: Math.round(saved.y), width, height }, maximized: saved.maximized };
+  return { bounds: { x: Math.round(saved.x), y: Math.round(saved.y), width, height }, maximized: saved.maximized ?? false };
 }
 
 function overlap(a0: number, a1: number, b0: number, b1: number): number {

@@ -113,23 +113,37 @@ describe('reading a store edited by hand', () => {
     expect(isScreenHash('#/x"; alert(1)')).toBe(false);
   });
 
-  it('starts over from the defaults when a hand edit breaks the schema, at start or while running', () => {
+  it('keeps every good key when a hand edit breaks one, at start or while running (one bad value used to reset them all)', () => {
     const cwd = tempDir();
     const running = store(cwd);
     running.set('window', { x: 1, y: 2, width: 900, height: 700, maximized: false });
     expect(windowPlace(running)).toEqual({ x: 1, y: 2, width: 900, height: 700, maximized: false });
     writeFileSync(
       join(cwd, 'preferences.json'),
-      JSON.stringify({ notifyUpstreams: 'yes', window: { x: 'a' }, lastScreen: 'javascript:alert(1)', startAtLogin: true }),
+      JSON.stringify({
+        notifyUpstreams: 'yes',
+        window: { x: 'a' },
+        lastScreen: 'javascript:alert(1)',
+        startAtLogin: true,
+        notifyApprovals: false,
+      }),
     );
-    // Read while running: every key as its default, nothing thrown.
-    expect(editablePrefs(running)).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false });
+    // Read while running: the bad keys as their defaults, the good ones kept, nothing thrown.
+    expect(editablePrefs(running)).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: false, startAtLogin: true });
     expect(windowPlace(running)).toBeNull();
     expect(lastScreen(running)).toBe('');
-    // Opened again: the file is the defaults.
+    // Opened again: the same.
     const reopened = store(cwd);
     expect(editablePrefs(reopened)).toEqual(editablePrefs(running));
-    expect(JSON.parse(readFileSync(join(cwd, 'preferences.json'), 'utf8'))).toEqual(PREFS_DEFAULTS);
+    // A window place written before `maximized` existed is still a place.
+    writeFileSync(
+      join(cwd, 'preferences.json'),
+      JSON.stringify({ startAtLogin: true, window: { x: 10, y: 20, width: 900, height: 700 }, lastScreen: '#/agents/default' }),
+    );
+    const older = store(cwd);
+    expect(windowPlace(older)).toEqual({ x: 10, y: 20, width: 900, height: 700, maximized: false });
+    expect(lastScreen(older)).toBe('#/agents/default');
+    expect(editablePrefs(older).startAtLogin).toBe(true);
   });
 
   it("is declared once: the defaults and conf's JSON Schema are the zod schema's", () => {
