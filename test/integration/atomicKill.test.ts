@@ -52,12 +52,16 @@ describe('atomic writes under kill -9', () => {
     // A temp file of the old shape (before write-file-atomic) and one of a file this app never writes.
     writeFileSync(join(stateDir, 'catalog.json.123.ab12cd.tmp'), '{"half');
     writeFileSync(join(stateDir, 'notes.md.1'), 'the user’s');
+    // Files of the user's that only look like temps (a state folder may be an existing folder).
+    const theirs = ['notes.json.1', 'report.txt.2024', 'a.bin.20240101', 'photo.json.2024.old.tmp'];
+    for (const f of theirs) writeFileSync(join(stateDir, f), 'the user’s');
     const config = validateConfig({ stateDir, listen: { host: '127.0.0.1', port: 0 }, upstreams: {} }, stateDir);
     const log = new MemoryLogger();
     const app = createApp({ config, clock: systemClock, log, lock: { command: 'a test' } });
     await app.start({ listen: false, schedule: false });
     await app.stop();
-    const left = readdirSync(stateDir).filter((f) => /\.json\.\d|\.tmp$/.test(f));
+    const left = readdirSync(stateDir).filter((f) => /\.json\.\d|\.tmp$/.test(f) && !theirs.includes(f));
+    for (const f of theirs) expect(existsSync(join(stateDir, f)), f).toBe(true);
     expect(left, `temp files after the next start (the kills left ${tempsSeen} files beside kill-test.json)`).toEqual([]);
     expect(existsSync(join(stateDir, 'notes.md.1'))).toBe(true);
     expect(JSON.parse(readFileSync(path, 'utf8')).n).toBe(last);

@@ -37,10 +37,18 @@ async function fsyncFolder(dir: string): Promise<void> {
 }
 
 /**
- * write-file-atomic names its temp file `<name>.<decimal number>` (and earlier versions of this module
- * `<name>.<pid>.<random>.tmp`). Only names of that shape next to a file kind this app writes match.
+ * write-file-atomic names its temp file `<name>.<32-bit hash, in decimal>`, beside its target; earlier
+ * versions of this module wrote `<name>.<pid>.<random base 36>.tmp`. A user's own file that merely ends
+ * in digits (`notes.json.1`, `a.bin.20240101` with no `a.bin`) is neither.
  */
-const LEFTOVER_TEMP = /^.+\.(?:json|bin|txt)\.(?:\d{1,10}|\d+(?:\.[a-z0-9]+)?\.tmp)$/;
+const ATOMIC_TEMP = /^(.+\.(?:json|bin|txt))\.\d{6,10}$/;
+const LEGACY_TEMP = /^.+\.(?:json|bin|txt)\.\d{1,7}(?:\.[a-z0-9]{6,})?\.tmp$/;
+
+function isLeftoverTemp(name: string, names: ReadonlySet<string>): boolean {
+  if (LEGACY_TEMP.test(name)) return true;
+  const m = ATOMIC_TEMP.exec(name);
+  return m !== null && names.has(m[1]!);
+}
 
 /**
  * Removes temp files a killed writer left in `dirs` (not recursive), answering how many. Call only
@@ -50,8 +58,9 @@ export async function removeLeftoverTemps(dirs: string[], log?: Logger): Promise
   let removed = 0;
   for (const dir of dirs) {
     const names = await readdir(dir).catch(() => [] as string[]);
+    const all = new Set(names);
     for (const name of names) {
-      if (!LEFTOVER_TEMP.test(name)) continue;
+      if (!isLeftoverTemp(name, all)) continue;
       try {
         await unlink(join(dir, name));
         removed++;
