@@ -148,5 +148,9 @@ describe('mws upstream, with no instance', () => {
     expect(log.err).toMatch(/No instance is running, so there is no log to show .*`mws serve`/);
     // The activity log is on disk: it is read without an instance.
     expect(JSON.parse((await mws('activity', '--json')).out)[0]).toMatchObject({ tool: 's__echo' });
+    // A name the config's object has only by inheritance is no upstream (it polluted Object.prototype).
+    const proto = await mws('upstream', 'disable', '__proto__');
+    expect(proto.code).not.toBe(0);
+    expect(proto.err).toMatch(/No upstream "__proto__"/);
   });
 });

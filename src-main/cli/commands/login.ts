@@ -39,7 +39,7 @@ async function openBrowser(url: string, io: Io): Promise<void> {
 export async function runLogin(io: Io, f: LoginFlags): Promise<number> {
   const vendor = vendorOf(f.vendor, 'login');
   const { config } = await cliConfig(f);
-  if (!(vendor in config.upstreams))
+  if (!Object.hasOwn(config.upstreams, vendor))
     throw new MwsError('not_found', `No upstream "${vendor}" in the config. Known: ${Object.keys(config.upstreams).join(', ') || 'none'}.`);
   const c = await openControl(config, 'mws login', { listen: true });
   try {

@@ -46,7 +46,7 @@ async function setEnabled(
       );
     return 0;
   }
-  if (!(name in loaded.config.upstreams)) throw new MwsError('not_found', `No upstream "${name}" in ${loaded.path}.`);
+  if (!Object.hasOwn(loaded.config.upstreams, name)) throw new MwsError('not_found', `No upstream "${name}" in ${loaded.path}.`);
   const editor = new ConfigEditor(loaded.path, loaded.raw, loaded.config.stateDir, async () => {});
   await editor.update((raw) => setEnabledIn(raw, name, enabled));
   if (f.json) io.out(JSON.stringify({ vendor: name, enabled }));
@@ -113,7 +113,7 @@ export async function runUpstream(io: Io, f: UpstreamFlags): Promise<number> {
   if (!name) throw new MwsError('usage', `Name the upstream: \`${spec.usage.split(/\s{2,}/)[0]}\`.`);
   if (extra.length) throw new MwsError('usage', `mws upstream ${sub} takes one name (also got ${extra.map((e) => `"${e}"`).join(' ')}).`);
   const loaded = await cliConfig(f);
-  if (!(name in loaded.config.upstreams)) {
+  if (!Object.hasOwn(loaded.config.upstreams, name)) {
     const known = Object.keys(loaded.config.upstreams);
     throw new MwsError(
       'not_found',
