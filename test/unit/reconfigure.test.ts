@@ -26,6 +26,31 @@ const raw = (stateDir: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('reconfigure', () => {
+  it("takes a removed agent's endpoint away before the config stops naming it (the gate would let a request through meanwhile)", async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'mws-reconf-'));
+    const agents = [{ id: 'default' }, { id: 'bob', token: 'bob-token-0123456789abcdef' }];
+    const first = validateConfig(raw(stateDir, { agents }), stateDir);
+    const twin = new TwinUpstream('v', [twinTool('read', true)]);
+    app = createApp({ config: first, clock: new ManualClock(), log: new MemoryLogger(), connect: () => twin, lock: false });
+    await app.start({ listen: false, schedule: false });
+    const bob = app.endpoints.get('bob')!;
+    const seen: Array<{ served: boolean; named: boolean }> = [];
+    const close = bob.close.bind(bob);
+    const a = app;
+    bob.close = async () => {
+      // The moment the endpoint starts closing, and again while it takes its time.
+      seen.push({ served: a.endpoints.has('bob'), named: a.config.agents.some((x) => x.id === 'bob') });
+      await Promise.resolve();
+      seen.push({ served: a.endpoints.has('bob'), named: a.config.agents.some((x) => x.id === 'bob') });
+      await close();
+    };
+    await app.reconfigure(validateConfig(raw(stateDir, { agents: [{ id: 'default' }] }), stateDir));
+    expect(seen.length).toBe(2);
+    // Never served while the config no longer names it (and so no longer asks for its token).
+    for (const s of seen) expect(s.served && !s.named).toBe(false);
+    expect(app.endpoints.has('bob')).toBe(false);
+  });
+
   it('puts the new config in force for every part and leaves the first config object as it was', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'mws-reconf-'));
     const first = validateConfig(raw(stateDir), stateDir);

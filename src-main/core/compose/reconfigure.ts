@@ -44,20 +44,24 @@ export function reconfigurer(
     const before = ctx.config;
     const { next, restartNeeded } = nextConfig(saved, before, { ...opts, demo: ctx.runtime.demo != null });
     ctx.runtime.restartNeeded ||= restartNeeded;
+    const had = new Set(before.agents.map((a) => a.id));
+    // A removed agent's endpoint goes before the config that no longer names it: in between, the gate
+    // (which reads the config) would let a request through to it without the agent's token.
+    const closing: Array<Promise<void> | undefined> = [];
+    for (const id of had) {
+      if (next.agents.some((a) => a.id === id)) continue;
+      closing.push(ctx.endpoints.get(id)?.close());
+      ctx.endpoints.delete(id);
+    }
     ctx.replaceConfig(next);
     up.passthrough.reconfigure(next);
     d.gate.reconfigure(next);
-    const had = new Set(before.agents.map((a) => a.id));
     for (const a of next.agents) {
       if (had.has(a.id)) continue;
       await d.sets.ensureAgent(a.id);
       routing.addEndpoint(a.id);
     }
-    for (const id of had) {
-      if (next.agents.some((a) => a.id === id)) continue;
-      await ctx.endpoints.get(id)?.close();
-      ctx.endpoints.delete(id);
-    }
+    await Promise.all(closing);
     await up.catalog.syncUpstreams();
     // A pin added or removed in this edit shows at once, not at the next cycle.
     await d.sets.reconcilePinsNow();
