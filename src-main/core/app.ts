@@ -147,7 +147,7 @@ export function createApp(opts: AppOptions): App {
   const { pending, sets, gate } = deciding;
   const routing = buildRouter(ctx, stores, up, searching, deciding, ready);
   const { router, notifyChanged } = routing;
-  const reconfigure = reconfigurer(ctx, up, deciding, routing, opts.transform ? { transform: opts.transform } : {});
+  const reconfigure = reconfigurer(ctx, up, deciding, routing, search, opts.transform ? { transform: opts.transform } : {});
   const stateDir = ctx.config.stateDir;
   const editor = new ConfigEditor(
     opts.configFile?.path,

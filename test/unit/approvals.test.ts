@@ -133,6 +133,25 @@ describe('pending approvals', () => {
   });
 });
 
+describe('the approval timeout after a config edit', () => {
+  it('applies to the next call that waits (it was read once at start)', async () => {
+    vi.useFakeTimers();
+    try {
+      let ms = 120_000;
+      const p = new PendingApprovals(
+        () => ms,
+        () => Date.now(),
+      );
+      ms = 10_000;
+      const late = p.wait('x', 'tool', {}, false);
+      vi.advanceTimersByTime(10_000);
+      expect(await late).toBe('timeout');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('an approval nobody answers', () => {
   it('fails the call with a sentence that says how to approve it', async () => {
     const { ApprovalGate } = await import('../../src-main/core/approvals/gate.js');

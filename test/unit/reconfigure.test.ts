@@ -26,6 +26,25 @@ const raw = (stateDir: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('reconfigure', () => {
+  it('gives search the edited aliases (they were kept from the start)', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'mws-reconf-'));
+    const twin = new TwinUpstream('v', [twinTool('frobnicate', true)]);
+    app = createApp({
+      config: validateConfig(raw(stateDir), stateDir),
+      clock: new ManualClock(),
+      log: new MemoryLogger(),
+      connect: () => twin,
+      lock: false,
+    });
+    await app.start({ listen: false, schedule: false });
+    await app.catalog.settled(10_000);
+    expect(app.search.resolve('zzqx').kind).toBe('none');
+    await app.reconfigure(validateConfig(raw(stateDir, { searchAliases: { zzqx: ['frobnicate'] } }), stateDir));
+    const r = app.search.resolve('zzqx');
+    expect(r.kind).toBe('ranked');
+    expect(JSON.stringify(r)).toContain('v__frobnicate');
+  });
+
   it("takes a removed agent's endpoint away before the config stops naming it (the gate would let a request through meanwhile)", async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'mws-reconf-'));
     const agents = [{ id: 'default' }, { id: 'bob', token: 'bob-token-0123456789abcdef' }];

@@ -61,7 +61,8 @@ export class PendingApprovals {
   private readonly agentBytes = new Map<string, number>();
 
   constructor(
-    private readonly timeoutMs: number,
+    /** How long a call waits; a function is read at each call, so a config edit applies to the next one. */
+    private readonly timeoutMs: number | (() => number),
     private readonly now: () => number,
     private readonly onPending: (call: PendingCall) => void = () => {},
     private readonly limits: PendingLimits = DEFAULT_PENDING_LIMITS,
@@ -115,7 +116,7 @@ export class PendingApprovals {
         else this.agentBytes.delete(agent);
         resolve(o);
       };
-      const timer = setTimeout(() => finish('timeout'), this.timeoutMs);
+      const timer = setTimeout(() => finish('timeout'), typeof this.timeoutMs === 'function' ? this.timeoutMs() : this.timeoutMs);
       timer.unref();
       const shown = preview(args) as Record<string, unknown>;
       const call: Waiter = {

@@ -7,6 +7,7 @@ import type { AppContext } from './context.js';
 import type { Upstreams } from './upstreams.js';
 import type { Deciding } from './sets.js';
 import type { Routing } from './router.js';
+import type { SearchService } from '../search/service.js';
 
 /** What a saved config becomes before it is in force, and whether a restart is needed for the rest. */
 export function nextConfig(
@@ -38,6 +39,7 @@ export function reconfigurer(
   up: Upstreams,
   d: Deciding,
   routing: Routing,
+  search: SearchService,
   opts: { transform?: (c: Config) => Config },
 ): (saved: Config) => Promise<void> {
   return async (saved) => {
@@ -56,6 +58,7 @@ export function reconfigurer(
     ctx.replaceConfig(next);
     up.passthrough.reconfigure(next);
     d.gate.reconfigure(next);
+    search.setAliases(next.searchAliases);
     for (const a of next.agents) {
       if (had.has(a.id)) continue;
       await d.sets.ensureAgent(a.id);

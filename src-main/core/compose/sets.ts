@@ -24,7 +24,11 @@ export function buildSets(ctx: AppContext, stores: Stores, catalog: ToolboxCatal
   const inFlight = new CallsInFlight();
   const lastSeen = new AgentLastSeen();
   // Before the working sets: an agent with a call in the inbox is busy for the sweep.
-  const pending = new PendingApprovals(ctx.config.timeouts.approvalMs, ctx.now, (call) => events.emit({ type: 'approvalPending', call }));
+  const pending = new PendingApprovals(
+    () => ctx.config.timeouts.approvalMs,
+    ctx.now,
+    (call) => events.emit({ type: 'approvalPending', call }),
+  );
   const sets: WorkingSets = new WorkingSets({
     // Read at each use: reconfigure replaces it.
     get config() {

@@ -134,19 +134,27 @@ function trigrams(text: string): Set<string> {
 }
 
 export class SearchService {
-  private readonly prepared = new WeakMap<Toolbox, Prepared>();
+  private prepared = new WeakMap<Toolbox, Prepared>();
   /** The build in slices under way (warmInSlices), and the toolbox it is for. */
   private building: { toolbox: Toolbox; done: Promise<void> } | undefined;
 
   constructor(
     private readonly toolbox: () => Toolbox,
-    private readonly aliases: Record<string, string[]> = {},
+    private aliases: Record<string, string[]> = {},
     private readonly engine: SearchEngine = 'bm25f',
     /** Learned words from search→call pairs; none: ranking by the tools' own text alone. */
     readonly learning?: SearchLearning,
     /** The tools' sentence vectors (dense and hybrid engines); none, not ready, or failed: lexical ranking. */
     private readonly vectors?: SemanticVectors,
   ) {}
+
+  /** The config's search aliases after an edit: the indexes are built again at the next search when they changed. */
+  setAliases(next: Record<string, string[]> = {}): void {
+    if (JSON.stringify(next) === JSON.stringify(this.aliases)) return;
+    this.aliases = next;
+    this.prepared = new WeakMap();
+    this.building = undefined;
+  }
 
   /** Whether this engine ranks by meaning at all. */
   get semantic(): boolean {
