@@ -3,7 +3,7 @@
 // taken out of the file, so the config holds only what the headless core reads and a later hand edit
 // of a stale `desktop` block cannot fight the window's settings. No electron import here.
 import type { LoadedConfig } from '../core/config/load.js';
-import { writeJsonAtomic } from '../core/store/atomicJson.js';
+import { writeJsonAtLinkTarget } from '../core/store/atomicJson.js';
 import { errorMessage } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { EDITABLE_KEYS, setEditablePrefs, type PrefsStore } from './prefs.js';
@@ -21,7 +21,7 @@ export async function migrateConfigPrefs(store: PrefsStore, loaded: LoadedConfig
   if (!loaded.exists || !('desktop' in loaded.raw)) return { loaded, moved };
   const { desktop: _moved, ...rest } = loaded.raw;
   try {
-    await writeJsonAtomic(loaded.path, rest);
+    await writeJsonAtLinkTarget(loaded.path, rest);
   } catch (err) {
     log?.warn(
       `The desktop preferences were copied to the app's store, but ${loaded.path} could not be rewritten without its "desktop" block (${errorMessage(err)}); the block is ignored from now on.`,

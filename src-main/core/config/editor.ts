@@ -9,7 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { unwatchFile, watchFile } from 'node:fs';
 import { MwsError, errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
-import { writeJsonAtomic } from '../store/atomicJson.js';
+import { writeJsonAtLinkTarget } from '../store/atomicJson.js';
 import type { Config } from './schema.js';
 import { validateConfig } from './validate.js';
 import { migrateConfig } from './migrate.js';
@@ -101,7 +101,7 @@ export class ConfigEditor {
         const now = await readFile(this.path, 'utf8').catch(() => undefined);
         if (now !== disk.text && attempt < MERGE_ATTEMPTS) continue;
         if (opts.backup) opts.backup.path = disk.text === undefined ? null : await writeBackup(this.path, disk.text, opts.backup.now);
-        await writeJsonAtomic(this.path, next);
+        await writeJsonAtLinkTarget(this.path, next);
         this.lastText = await readFile(this.path, 'utf8').catch(() => undefined);
         this.raw = next;
         await this.apply(config);

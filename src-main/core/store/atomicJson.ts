@@ -2,7 +2,7 @@
 // removed on error or exit, writes to one path one at a time), plus what it leaves out: the folder is
 // fsync'd after the rename so the new name survives a power cut, and temp files left by kill -9 are
 // removed at the next start (removeLeftoverTemps, called once the state folder's lock is held).
-import { lstat, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, readFile, realpath, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { Logger } from '../log.js';
@@ -76,6 +76,14 @@ export async function removeLeftoverTemps(dirs: string[], log?: Logger): Promise
 /** `compact` writes one line: for large machine-read files (usage.json), where indentation only costs. */
 export async function writeJsonAtomic(path: string, value: unknown, mode = 0o600, compact = false): Promise<void> {
   await writeTextAtomic(path, (compact ? JSON.stringify(value) : JSON.stringify(value, null, 2)) + '\n', mode);
+}
+
+/**
+ * The same for a file the user owns and may keep as a symlink (config.json linked into a dotfiles
+ * repository): written at the link's target, so the link stays a link. State files never follow links.
+ */
+export async function writeJsonAtLinkTarget(path: string, value: unknown, mode = 0o600): Promise<void> {
+  await writeJsonAtomic(await realpath(path).catch(() => path), value, mode);
 }
 
 /** The same for text already serialized (catalog.json is assembled from per-tool JSON it keeps). */
