@@ -176,9 +176,11 @@ describe('a flood of request bodies stalled one byte short', () => {
       const after = await until(
         () => {
           const r = rssBytes();
-          return r - baseline < 80 * MB ? r : undefined;
+          // What the allocator keeps after a flood varies with the machine's load (86 MB above baseline
+          // once on a busy CI run, 51 MB idle); unbounded it was ~480 MB and never came back.
+          return r - baseline < 120 * MB ? r : undefined;
         },
-        `the server's RSS to come back within 80 MB of its baseline after round ${round}`,
+        `the server's RSS to come back within 120 MB of its baseline after round ${round}`,
         30_000,
       ).catch((err: Error) => {
         throw new Error(
