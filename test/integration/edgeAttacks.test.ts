@@ -177,7 +177,7 @@ describe('a flood of request bodies stalled one byte short', () => {
         () => {
           const r = rssBytes();
           // What the allocator keeps after a flood varies with the machine's load (86 MB above baseline
-          // once on a busy CI run, 51 MB idle); unbounded it was ~480 MB and never came back.
+          // once on a busy CI run, 50 on a quieter one); unbounded it was ~480 MB and never came back.
           return r - baseline < 120 * MB ? r : undefined;
         },
         `the server's RSS to come back within 120 MB of its baseline after round ${round}`,
