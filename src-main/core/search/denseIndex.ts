@@ -16,9 +16,14 @@ export type SemanticVectors = {
 };
 
 export class DenseIndex {
+  /** The last query's similarity to every tool: one search asks for it several times (pool, recall, explain). */
+  private last: { q: Float32Array; scores: Float64Array } | undefined;
+
   private constructor(
     private readonly entries: readonly ToolEntry[],
-    private readonly vectors: Float32Array[],
+    /** Every tool's vector in one row-major matrix: a scan over it is a few ms at 5,000 tools. */
+    private readonly matrix: Float32Array,
+    private readonly dim: number,
   ) {}
 
   /** The index when every entry has a vector; undefined otherwise (search stays lexical). */
@@ -29,24 +34,54 @@ export class DenseIndex {
       if (!v) return undefined;
       vectors.push(v);
     }
-    return new DenseIndex(entries, vectors);
+    const dim = vectors[0]?.length ?? 0;
+    if (vectors.some((v) => v.length !== dim)) return undefined;
+    const matrix = new Float32Array(vectors.length * dim);
+    vectors.forEach((v, i) => matrix.set(v, i * dim));
+    return new DenseIndex(entries, matrix, dim);
+  }
+
+  /** Cosine of `q` to every tool (vectors are unit length); computed once per query vector. */
+  private scores(q: Float32Array): Float64Array {
+    if (this.last?.q === q) return this.last.scores;
+    const { matrix, dim } = this;
+    const n = this.entries.length;
+    const m = Math.min(dim, q.length);
+    const out = new Float64Array(n);
+    const m4 = m - (m % 4);
+    for (let doc = 0, row = 0; doc < n; doc++, row += dim) {
+      // Four running sums: V8 keeps them in registers, ~1.8x faster than one (bench/search.ts).
+      let a = 0;
+      let b = 0;
+      let c = 0;
+      let e = 0;
+      let d = 0;
+      for (; d < m4; d += 4) {
+        a += matrix[row + d]! * q[d]!;
+        b += matrix[row + d + 1]! * q[d + 1]!;
+        c += matrix[row + d + 2]! * q[d + 2]!;
+        e += matrix[row + d + 3]! * q[d + 3]!;
+      }
+      for (; d < m; d++) a += matrix[row + d]! * q[d]!;
+      out[doc] = a + b + c + e;
+    }
+    this.last = { q, scores: out };
+    return out;
   }
 
   sim(doc: number, q: Float32Array): number {
-    const v = this.vectors[doc];
-    if (!v) return 0;
-    let s = 0;
-    for (let d = 0; d < v.length && d < q.length; d++) s += v[d]! * q[d]!;
-    return s;
+    return doc >= 0 && doc < this.entries.length ? this.scores(q)[doc]! : 0;
   }
 
   /** The `k` tools nearest to `q`, best first, optionally only those `within`. */
   nearest(q: Float32Array, k: number, within?: (e: ToolEntry) => boolean): Array<{ doc: number; score: number }> {
+    const scores = this.scores(q);
     const out: Array<{ doc: number; score: number }> = [];
-    for (let doc = 0; doc < this.vectors.length; doc++) {
-      if (within && !within(this.entries[doc]!)) continue;
-      const score = this.sim(doc, q);
+    if (k <= 0) return out;
+    for (let doc = 0; doc < scores.length; doc++) {
+      const score = scores[doc]!;
       if (out.length === k && score <= out[k - 1]!.score) continue;
+      if (within && !within(this.entries[doc]!)) continue;
       let i = out.length === k ? k - 1 : out.length;
       while (i > 0 && out[i - 1]!.score < score) {
         out[i] = out[i - 1]!;
