@@ -21,9 +21,8 @@ export class DenseIndex {
 
   private constructor(
     private readonly entries: readonly ToolEntry[],
-    /** Every tool's vector in one row-major matrix: a scan over it is a few ms at 5,000 tools. */
-    private readonly matrix: Float32Array,
-    private readonly dim: number,
+    /** The vectors ToolVectors holds, by reference: a copy into one matrix would double their memory for no speed. */
+    private readonly vectors: readonly Float32Array[],
   ) {}
 
   /** The index when every entry has a vector; undefined otherwise (search stays lexical). */
@@ -34,35 +33,31 @@ export class DenseIndex {
       if (!v) return undefined;
       vectors.push(v);
     }
-    const dim = vectors[0]?.length ?? 0;
-    if (vectors.some((v) => v.length !== dim)) return undefined;
-    const matrix = new Float32Array(vectors.length * dim);
-    vectors.forEach((v, i) => matrix.set(v, i * dim));
-    return new DenseIndex(entries, matrix, dim);
+    if (vectors.some((v) => v.length !== vectors[0]!.length)) return undefined;
+    return new DenseIndex(entries, vectors);
   }
 
   /** Cosine of `q` to every tool (vectors are unit length); computed once per query vector. */
   private scores(q: Float32Array): Float64Array {
     if (this.last?.q === q) return this.last.scores;
-    const { matrix, dim } = this;
-    const n = this.entries.length;
-    const m = Math.min(dim, q.length);
-    const out = new Float64Array(n);
-    const m4 = m - (m % 4);
-    for (let doc = 0, row = 0; doc < n; doc++, row += dim) {
-      // Four running sums: V8 keeps them in registers, ~1.8x faster than one (bench/search.ts).
+    const out = new Float64Array(this.vectors.length);
+    for (let doc = 0; doc < this.vectors.length; doc++) {
+      const v = this.vectors[doc]!;
+      const m = Math.min(v.length, q.length);
+      const m4 = m - (m % 4);
+      // Four running sums: V8 keeps them in registers, ~1.8x faster than one (docs/model.md).
       let a = 0;
       let b = 0;
       let c = 0;
       let e = 0;
       let d = 0;
       for (; d < m4; d += 4) {
-        a += matrix[row + d]! * q[d]!;
-        b += matrix[row + d + 1]! * q[d + 1]!;
-        c += matrix[row + d + 2]! * q[d + 2]!;
-        e += matrix[row + d + 3]! * q[d + 3]!;
+        a += v[d]! * q[d]!;
+        b += v[d + 1]! * q[d + 1]!;
+        c += v[d + 2]! * q[d + 2]!;
+        e += v[d + 3]! * q[d + 3]!;
       }
-      for (; d < m; d++) a += matrix[row + d]! * q[d]!;
+      for (; d < m; d++) a += v[d]! * q[d]!;
       out[doc] = a + b + c + e;
     }
     this.last = { q, scores: out };
