@@ -70,6 +70,8 @@ afterAll(async () => {
 describe.each([1280, 800])('at %i px', (width) => {
   it('asks before replacing an upstream, changes nothing on no, and keeps a .bak on yes', async () => {
     const page = await open('#/upstreams', width);
+    // The screen has its rows (the server answered it) before the form is used.
+    await page.getByTestId('status-memory').waitFor({ timeout: 60_000 });
     const before = readFileSync(cfg, 'utf8');
     await page.getByLabel('Upstream name').fill('memory');
     await page.getByLabel('URL').fill('http://127.0.0.1:9/mcp');
@@ -78,12 +80,18 @@ describe.each([1280, 800])('at %i px', (width) => {
       asked = d.message();
       void d.dismiss();
     });
-    await page.getByRole('button', { name: 'Add' }).click();
-    await expect.poll(() => asked).toMatch(/^Replace memory\?/);
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    // On a loaded machine the save's round trip can take seconds; if it fails instead, say what the window showed.
+    const shown = async () => (await page.locator('[role=alert], .field-error').allTextContents()).join(' | ') || 'no error shown';
+    await expect
+      .poll(async () => asked || `no dialog yet (${await shown()})`, { timeout: 45_000, message: 'the window asks "Replace memory?"' })
+      .toMatch(/^Replace memory\?/);
     expect(readFileSync(cfg, 'utf8')).toBe(before);
     page.once('dialog', (d) => void d.accept());
-    await page.getByRole('button', { name: 'Add' }).click();
-    await expect.poll(() => JSON.stringify(onDisk().upstreams.memory)).toBe(JSON.stringify({ url: 'http://127.0.0.1:9/mcp' }));
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect
+      .poll(() => JSON.stringify(onDisk().upstreams.memory), { timeout: 45_000, message: 'the accepted replace is saved' })
+      .toBe(JSON.stringify({ url: 'http://127.0.0.1:9/mcp' }));
     const baks = readdirSync(dir).filter((f) => /^config\.json\..+\.bak$/.test(f));
     expect(
       baks.some((b) => JSON.stringify(JSON.parse(readFileSync(join(dir, b), 'utf8')).upstreams.memory) === JSON.stringify(memory)),
@@ -92,7 +100,7 @@ describe.each([1280, 800])('at %i px', (width) => {
     const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
     await httpControlClient(base, token).saveUpstream({ vendor: 'memory', upstream: memory, replace: true });
     await page.close();
-  }, 60_000);
+  }, 150_000);
 
   it('greys Working Set itself and a duplicate with the reason, and imports a taken name as another', async () => {
     const page = await open('#/import', width);
