@@ -123,15 +123,24 @@ describe('a flood of request bodies stalled one byte short', () => {
   const body = Buffer.alloc(DECLARED - 1, 0x20);
   const paths = ['/control/status', '/mcp', '/mcp/bot', '/ui/', '/nothing'];
 
+  /** What each socket has been sent so far, read as it arrives. */
+  function received(s: Socket): { text: string } {
+    const got = { text: '' };
+    s.on('data', (d: Buffer) => (got.text += d.toString('latin1')));
+    s.on('error', () => {});
+    return got;
+  }
+  const refusedOf = (answers: string[]) => answers.filter((a) => a.startsWith('HTTP/1.1 503'));
+
   /** One round: every connection sends its head and all but the last byte; answers the peak RSS and what the server wrote. */
   async function flood(): Promise<{ peak: number; answers: string[]; sockets: Socket[] }> {
     const sockets: Socket[] = [];
-    const answers: Array<Promise<string>> = [];
+    const got: Array<{ text: string }> = [];
     const sent: Array<Promise<void>> = [];
     for (let i = 0; i < CONNECTIONS; i++) {
       const s = await open();
       sockets.push(s);
-      answers.push(closedByServer(s));
+      got.push(received(s));
       s.write(
         `POST ${paths[i % paths.length]} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${DECLARED}\r\n\r\n`,
       );
@@ -150,8 +159,24 @@ describe('a flood of request bodies stalled one byte short', () => {
       await new Promise((r) => setTimeout(r, 100));
       peak = Math.max(peak, rssBytes());
     }
-    const got = await Promise.all(answers.map((a) => Promise.race([a, new Promise<string>((r) => setTimeout(() => r(''), 10))])));
-    return { peak, answers: got, sockets };
+    // The budget holds 8 such bodies; the rest are refused as their heads are read, which a busy
+    // server may do after the bodies are sent. (Waiting for each refused socket to close raced
+    // the 2 s the server keeps it open after its 503.)
+    await until(
+      () => (refusedOf(got.map((g) => g.text)).length > CONNECTIONS / 2 ? true : undefined),
+      `more than half of the ${CONNECTIONS} flood connections to be answered 503`,
+      30_000,
+    ).catch((err: Error) => {
+      // What each path was answered (first line), and whether its socket is closed: where the rest went.
+      const kinds = new Map<string, number>();
+      got.forEach((g, i) => {
+        const k = `${paths[i % paths.length]} ${g.text.split('\r\n')[0] || '(nothing)'}${sockets[i]!.destroyed ? ', closed' : ''}`;
+        kinds.set(k, (kinds.get(k) ?? 0) + 1);
+      });
+      throw new Error(`${err.message}: ${[...kinds].map(([k, n]) => `${n}× ${k}`).join('; ')}`);
+    });
+    peak = Math.max(peak, rssBytes());
+    return { peak, answers: got.map((g) => g.text), sockets };
   }
 
   it('is refused past the body budget with 503 and a sentence; memory stays bounded and does not add up', async () => {
@@ -159,10 +184,9 @@ describe('a flood of request bodies stalled one byte short', () => {
     const baseline = rssBytes();
     const figures: string[] = [];
     let first = 0;
-    for (let round = 1; round <= 2; round++) {
+    for (let round = 1; round <= Number(process.env.MWS_EDGE_ROUNDS ?? 2); round++) {
       const { peak, answers, sockets } = await flood();
-      const refused = answers.filter((a) => a.startsWith('HTTP/1.1 503'));
-      expect(refused.length, 'connections past the budget answered 503').toBeGreaterThan(CONNECTIONS / 2);
+      const refused = refusedOf(answers);
       expect(refused[0]).toMatch(/too many request bodies are being sent to Working Set at once/);
       expect(
         answers.filter((a) => /^HTTP\/1\.1 5(?!03)/.test(a)),
@@ -187,9 +211,12 @@ describe('a flood of request bodies stalled one byte short', () => {
           `${err.message} baseline ${(baseline / MB).toFixed(0)} MB, during ${(peak / MB).toFixed(0)} MB, now ${(rssBytes() / MB).toFixed(0)} MB`,
         );
       });
-      // A second flood reuses what the first left with the allocator; it does not add to it.
+      // A second flood does not add a round's bodies to the first: unbounded, each round kept ~480 MB.
+      // The first round's garbage may still be in the heap when the second starts (the collection
+      // after a flood runs a second after it drains, once a minute), so up to 100 MB is allowed
+      // (+52 MB once on a busy CI run).
       if (round === 1) first = peak;
-      else expect(peak - first, "the second round adds no more than 40 MB to the first one's peak").toBeLessThan(40 * MB);
+      else expect(peak - first, "the second round adds no more than 100 MB to the first one's peak").toBeLessThan(100 * MB);
       figures.push(
         `round ${round}: RSS during ${(peak / MB).toFixed(0)} MB, after ${(after / MB).toFixed(0)} MB, ${refused.length} of ${CONNECTIONS} answered 503`,
       );
