@@ -21,6 +21,8 @@ const DIM = 8;
 class TwinEmbedder implements Embedder {
   readonly dim = DIM;
   texts = 0;
+  /** The texts read, in order. */
+  read: string[] = [];
   closed = false;
   failWith: Error | undefined;
   gate: Promise<void> | undefined;
@@ -29,6 +31,7 @@ class TwinEmbedder implements Embedder {
     await this.gate;
     if (this.failWith) throw this.failWith;
     this.texts += texts.length;
+    this.read.push(...texts);
     return texts.map((t) => {
       const h = createHash('sha256').update(t).digest();
       const v = Float32Array.from({ length: DIM }, (_, i) => h[i]! - 128);
@@ -91,6 +94,18 @@ describe('ToolVectors', () => {
     await vectors.embedQuery('find thing');
     expect(twin.texts).toBe(base + 2 + QUERY_CACHE_SIZE);
     expect(vectors.model()).toBe('twin');
+  });
+
+  it("reads a query without its quoted spans (a title's meaning is not the tool's), numbers kept; a query of only a quote as written", async () => {
+    const { vectors, twin } = setup(undefined);
+    vectors.update(entriesOf(tools(2)));
+    vectors.activate();
+    await vectors.idle();
+    twin.read = [];
+    await vectors.embedQuery('information about the book "The Curious Case of the Talking Animals"');
+    await vectors.embedQuery('book a 30 minute call with “Ana Lima” on friday');
+    await vectors.embedQuery('"just a quoted title"');
+    expect(twin.read).toEqual(['information about the book', 'book a 30 minute call with on friday', '"just a quoted title"']);
   });
 
   it('reads a tool text up to the token limit it is given (the limit is part of the cache key)', async () => {

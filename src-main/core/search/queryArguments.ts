@@ -1,6 +1,7 @@
 // What in a query is an argument of the call rather than words that name the tool: quoted strings
 // ("The Curious Case of the Talking Animals" names a book, not a legal case) and bare numbers. A
-// query that is nothing but arguments is searched as written, so it never comes back empty.
+// query that is nothing but arguments is searched as written, so it never comes back empty. The
+// sentence model reads a query without its quoted spans but with its numbers ("a 30 minute call").
 
 /** A quoted span: straight or typographic double quotes, or single quotes that open and close a span
  *  (not the apostrophe of "what's"). Bounded: a quote with no partner is left as it is. */
@@ -13,4 +14,10 @@ const NUMBER = /(?<![\p{L}\p{N}_.-])\d[\d.,:]*(?![\p{L}\p{N}_-])/gu;
 export function withoutArguments(query: string): string {
   const rest = query.replace(QUOTED, ' ').replace(NUMBER, ' ');
   return /[\p{L}]/u.test(rest) ? rest : query.replace(/["“”„«»]/g, ' ');
+}
+
+/** What the sentence model reads of a query: without its quoted spans (a title's meaning is not the tool's); the query if that leaves no words. */
+export function withoutQuotedSpans(query: string): string {
+  const rest = query.replace(QUOTED, ' ').replace(/\s+/g, ' ').trim();
+  return /[\p{L}]/u.test(rest) ? rest : query;
 }

@@ -8,6 +8,7 @@ import { errorMessage } from '../../errors.js';
 import type { ToolEntry } from '../../toolbox/toolbox.js';
 import { loadEmbedder } from './loadEmbedder.js';
 import { toolText } from './toolText.js';
+import { withoutQuotedSpans } from '../queryArguments.js';
 import { VECTOR_CACHE_FILE, readVectorCache, writeVectorCache } from './vectorCache.js';
 import { isEmbedderFailure, type Embedder, type EmbedderFailure, type EmbeddingStatus } from './types.js';
 
@@ -108,7 +109,8 @@ export class ToolVectors {
   /**
    * A query's vector, or undefined when the model is not loaded or failed: answer lexically then.
    * The latest queries' vectors are kept (an agent repeats and refines queries, and the pair learned
-   * after a call needs the vector of the search before it).
+   * after a call needs the vector of the search before it). The model reads the query without its
+   * quoted spans (queryArguments.ts).
    */
   async embedQuery(text: string): Promise<Float32Array | undefined> {
     const e = this.embedder;
@@ -120,7 +122,7 @@ export class ToolVectors {
       return hit;
     }
     try {
-      const v = (await e.embed([text]))[0];
+      const v = (await e.embed([withoutQuotedSpans(text)]))[0];
       if (v && this.embedder === e) {
         this.queries.set(text, v);
         // Map keeps insertion order: the first key is the least recently used.
