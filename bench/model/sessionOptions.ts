@@ -10,13 +10,13 @@ import { loadEmbedder } from '../../src-main/core/search/embed/loadEmbedder.js';
 import { toolText } from '../../src-main/core/search/embed/toolText.js';
 import { generateCatalog } from '../genCatalog.js';
 
+// Shipped: memory patterns and the CPU arena off, prepacking off (onnxruntime's key is session.disable_prepacking).
 const VARIANTS: Record<string, Record<string, unknown>> = {
   shipped: {},
-  'memPattern off': { enableMemPattern: false },
+  'prepacking on': { extra: { session: { disable_prepacking: '0' } } },
+  'memPattern on': { enableMemPattern: true },
+  'arena on': { enableCpuMemArena: true },
   sequential: { executionMode: 'sequential' },
-  'memPattern off + sequential': { enableMemPattern: false, executionMode: 'sequential' },
-  'prepacking off': { extra: { session: { use_prepacking: '0' } } },
-  'all off': { enableMemPattern: false, executionMode: 'sequential', extra: { session: { use_prepacking: '0' } } },
   'optimization basic': { graphOptimizationLevel: 'basic' },
 };
 const n = Number(process.argv[process.argv.indexOf('--tools') + 1]) || 200;

@@ -114,13 +114,17 @@ describe('a model that fails is an answer, not an exception', () => {
 
   it('a runtime that runs out of memory at the first computation → model_failed, session released', async () => {
     let released = false;
+    let options: Record<string, unknown> = {};
     const ort = {
       InferenceSession: {
-        create: async () => ({
-          inputNames: ['input_ids', 'attention_mask'],
-          run: () => Promise.reject(new Error('std::bad_alloc')),
-          release: async () => void (released = true),
-        }),
+        create: async (_model: unknown, opts: Record<string, unknown>) => (
+          (options = opts),
+          {
+            inputNames: ['input_ids', 'attention_mask'],
+            run: () => Promise.reject(new Error('std::bad_alloc')),
+            release: async () => void (released = true),
+          }
+        ),
       },
       Tensor: class {
         constructor(
@@ -133,5 +137,7 @@ describe('a model that fails is an answer, not an exception', () => {
     const got = await loadEmbedder({ importRuntime: async () => ort });
     expect(isEmbedderFailure(got) && got.error.code).toBe('model_failed');
     expect(released).toBe(true);
+    // What keeps the model's memory small (docs/model.md): no arena, no memory patterns, no repacked weights.
+    expect(options).toMatchObject({ enableCpuMemArena: false, enableMemPattern: false, extra: { session: { disable_prepacking: '1' } } });
   });
 });

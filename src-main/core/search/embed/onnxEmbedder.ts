@@ -63,6 +63,9 @@ export class OnnxEmbedder implements Embedder {
       // Memory patterns plan buffers per input shape and keep the plans: ~6 MB less RSS without, no
       // CPU cost measured (bench/model/sessionOptions.ts, docs/model.md).
       enableMemPattern: false,
+      // Prepacking keeps a repacked second copy of the int8 weights: ~5 MB more RSS in `mws serve`, and
+      // no CPU saved at one text per run (docs/model.md). onnxruntime's key is session.disable_prepacking.
+      extra: { session: { disable_prepacking: '1' } },
       ...extra,
     });
     return new OnnxEmbedder(ort, session, files, tokenizer);
