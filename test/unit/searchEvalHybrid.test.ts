@@ -14,15 +14,18 @@ import { MemoryLogger } from '../../src-main/core/log.js';
 import { ROOT } from '../helpers/processes.js';
 
 const read = <T>(f: string) => JSON.parse(readFileSync(join(ROOT, 'test/fixtures', f), 'utf8')) as T;
-/** Floors: measured top-1 / top-3 with the committed model, one query below (targets in the comments). */
+/**
+ * Floors: the lower of two machines' measured top-1 / top-3 with the committed model, less one query
+ * (int8 products round differently by CPU: an AVX-512 VNNI EPYC gave a query fewer on gold and second).
+ */
 const SETS = [
-  // Issue 21's target for the demo gold set: 92 % / 99 %. Measured 93.7 % / 99.1 % (tool texts cut at 96 tokens).
-  { name: 'gold', catalog: 'catalog.json', gold: 'search-gold.json', top1: 0.927, top3: 0.981 },
-  // Tuned on; target 80 % top-1. Measured 68.0 % / 88.2 %.
-  { name: 'second', catalog: 'servers-catalog.json', gold: 'search-servers.json', top1: 0.673, top3: 0.875 },
-  // Never tuned on; target 80 % top-1. Measured 76.1 % / 91.0 % at 128 tokens, then 78.7 % / 92.3 % at 96
-  // (the limit was chosen on the tuning sets before this set was measured with it).
-  { name: 'third', catalog: 'third-catalog.json', gold: 'search-third.json', top1: 0.78, top3: 0.916 },
+  // Issue 21's target for the demo gold set: 92 % / 99 %. Measured 93.7 / 99.1 and 92.8 / 99.1 % (tool texts cut at 96 tokens).
+  { name: 'gold', catalog: 'catalog.json', gold: 'search-gold.json', top1: 0.918, top3: 0.981 },
+  // Tuned on; target 80 % top-1. Measured 68.0 / 88.2 and 67.3 / 88.2 %.
+  { name: 'second', catalog: 'servers-catalog.json', gold: 'search-servers.json', top1: 0.666, top3: 0.875 },
+  // Never tuned on; target 80 % top-1. Measured 78.7 / 92.3 and 78.1 / 92.3 % at 96 tokens (the limit
+  // was chosen on the tuning sets before this set was measured with it).
+  { name: 'third', catalog: 'third-catalog.json', gold: 'search-third.json', top1: 0.774, top3: 0.916 },
 ] as const;
 
 describe('the hybrid engine with the shipped model', () => {
