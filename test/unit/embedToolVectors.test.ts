@@ -11,6 +11,7 @@ import { MemoryLogger } from '../../src-main/core/log.js';
 import { QUERY_CACHE_SIZE, TOOL_TOKENS, ToolVectors } from '../../src-main/core/search/embed/toolVectors.js';
 import { VECTOR_CACHE_FILE, decodeVectors, encodeVectors } from '../../src-main/core/search/embed/vectorCache.js';
 import { toolText } from '../../src-main/core/search/embed/toolText.js';
+import { MAX_QUERY_CHARS } from '../../src-main/core/search/limits.js';
 import type { Embedder, EmbedderFailure } from '../../src-main/core/search/embed/types.js';
 import { tempDir } from '../helpers/app.js';
 import { until } from '../helpers/wait.js';
@@ -106,6 +107,10 @@ describe('ToolVectors', () => {
     await vectors.embedQuery('book a 30 minute call with “Ana Lima” on friday');
     await vectors.embedQuery('"just a quoted title"');
     expect(twin.read).toEqual(['information about the book', 'book a 30 minute call with on friday', '"just a quoted title"']);
+    // A megabyte of quotes is cut to a search's query length before its quotes are looked for.
+    twin.read = [];
+    await vectors.embedQuery('“'.repeat(1_000_000));
+    expect(twin.read[0]!.length).toBeLessThanOrEqual(MAX_QUERY_CHARS);
   });
 
   it('reads a tool text up to the token limit it is given (the limit is part of the cache key)', async () => {

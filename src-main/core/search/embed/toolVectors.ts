@@ -9,6 +9,7 @@ import type { ToolEntry } from '../../toolbox/toolbox.js';
 import { loadEmbedder } from './loadEmbedder.js';
 import { toolText } from './toolText.js';
 import { withoutQuotedSpans } from '../queryArguments.js';
+import { capQuery } from '../limits.js';
 import { VECTOR_CACHE_FILE, readVectorCache, writeVectorCache } from './vectorCache.js';
 import { isEmbedderFailure, type Embedder, type EmbedderFailure, type EmbeddingStatus } from './types.js';
 
@@ -122,7 +123,8 @@ export class ToolVectors {
       return hit;
     }
     try {
-      const v = (await e.embed([withoutQuotedSpans(text)]))[0];
+      // Cut first, as every search does: finding quoted spans in a megabyte of quotes takes seconds.
+      const v = (await e.embed([withoutQuotedSpans(capQuery(text).query)]))[0];
       if (v && this.embedder === e) {
         this.queries.set(text, v);
         // Map keeps insertion order: the first key is the least recently used.
