@@ -180,6 +180,31 @@ describe('past requests as vectors', () => {
     const one = new QueryMemory({ now: () => NOW });
     for (let i = 0; i < 5; i++) one.remember('a', 'Write a quick memo', 'journal_add', vec('memo'), 'twin');
     expect(one.counts()).toEqual({ a: 1 });
+    // So is one that differs only in a quoted argument (the model reads it without the quote), the newest kept;
+    // another tool, or other words, is another entry.
+    for (const title of ['"Oslo"', '"Lima"', '“Tokyo”'])
+      one.remember('a', `Write a quick memo titled ${title}`, 'journal_add', vec('memo'), 'twin');
+    expect(one.counts()).toEqual({ a: 2 });
+    one.remember('a', 'Write a quick memo titled "Oslo"', 'notes_add', vec('memo'), 'twin');
+    one.remember('a', 'Write a long memo titled "Oslo"', 'journal_add', vec('memo'), 'twin');
+    expect(one.counts()).toEqual({ a: 4 });
+  });
+
+  it('a request that differs from an earlier one only in its quoted argument is like it (the same tool is lifted)', () => {
+    const m = new QueryMemory({ now: () => NOW });
+    m.remember('a', 'Write a quick memo titled "Oslo"', 'journal_add', vec('memo'), 'twin');
+    const near = m.nearestPerTool(
+      vec('memo'),
+      'Write a quick memo titled "Lima"',
+      'a',
+      { everyone: false, key: 'a', includes: () => false },
+      'twin',
+    );
+    expect(near?.get('journal_add')?.query).toBe('Write a quick memo titled "Oslo"');
+    // The very same request is not "like" itself: the remembered request answers it (learnedEvidence.ts).
+    expect(
+      m.nearestPerTool(vec('memo'), 'Write a quick memo titled "Oslo"', 'a', { everyone: false, key: 'a', includes: () => false }, 'twin'),
+    ).toBeUndefined();
   });
 
   it('survives a restart (atomic file in the state folder); a damaged or foreign file is not trusted', async () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
 import { silentLogger, type Logger } from '../log.js';
 import { requestKey, learnedWordsOf } from './learnedEvidence.js';
+import { withoutQuotedSpans } from './queryArguments.js';
 import type { EvidenceScope } from './learningScope.js';
 
 export const QUERY_MEMORY_FILE = 'query-vectors.json';
@@ -32,7 +33,8 @@ const SHARED_DISTANCE = 0.05;
 const SAVE_DELAY_MS = 5_000;
 
 /** One kept request: query text, the tool it led to, when, and its vector (int8 × scale). */
-type Kept = { q: string; t: string; ts: number; key: string; v: Int8Array; s: number };
+/** `key`: the request's words (a repeat is not "like" itself); `bare`: the same without quoted spans, as the model read it. */
+type Kept = { q: string; t: string; ts: number; key: string; bare: string; v: Int8Array; s: number };
 type FileShape = {
   version: 1;
   model: string;
@@ -74,7 +76,8 @@ export class QueryMemory {
 
   /**
    * `query` led `agent` to `tool`, and `v` is the query's vector under `model`. The same request to the
-   * same tool again refreshes the kept one rather than adding a copy.
+   * same tool again refreshes the kept one rather than adding a copy; so does one that differs only in a
+   * quoted argument (`weather in "Oslo"`, then `"Lima"`): the model read both the same.
    */
   remember(agent: string, query: string, tool: string, v: Float32Array, model: string, ts = this.opts.now()): void {
     const key = requestKey(query);
@@ -87,12 +90,13 @@ export class QueryMemory {
     this.model = { name: model, dim: v.length };
     let list = this.agents.get(agent);
     if (!list) this.agents.set(agent, (list = []));
-    const same = list.findIndex((k) => k.key === key && k.t === tool);
+    const bare = requestKey(withoutQuotedSpans(query));
+    const same = list.findIndex((k) => k.bare === bare && k.t === tool);
     if (same >= 0) {
       list.splice(same, 1);
       this.total--;
     }
-    list.push({ q: query, t: tool, ts, key, ...quantize(v) });
+    list.push({ q: query, t: tool, ts, key, bare, ...quantize(v) });
     this.total++;
     if (list.length > MAX_QUERIES_PER_AGENT) this.total -= list.splice(0, list.length - MAX_QUERIES_PER_AGENT).length;
     while (this.total > MAX_QUERIES_TOTAL) this.dropOldest();
@@ -276,6 +280,7 @@ function keptOf(x: unknown, dim: number): Kept | undefined {
     t: r.t,
     ts: r.ts as number,
     key,
+    bare: requestKey(withoutQuotedSpans(r.q)),
     v: new Int8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + dim)),
     s: r.s as number,
   };
