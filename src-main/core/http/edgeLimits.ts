@@ -182,6 +182,28 @@ export function endAndClose(socket: Socket | import('node:stream').Duplex, raw: 
   setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
 }
 
+/**
+ * A request refused while its body is still coming: once the answer is written, Node would close the
+ * socket at once, its unread bytes make the kernel reset the connection, and a client that is still
+ * sending can lose the answer with it (9 of 10 clients that read once their body is sent; 8 of 100
+ * that read as they send). Instead the socket is half-closed, and what the client still sends is read
+ * and dropped, up to `maxBytes` and REFUSED_LINGER_MS, as long as a refused connection is kept.
+ * What was dropped is garbage: `onClosed` lets the flood's collection (below) have it.
+ */
+export function lingerAfterAnswer(req: IncomingMessage, maxBytes: number, onClosed: () => void = () => {}): void {
+  const socket = req.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    socket.once('close', onClosed);
+    let read = 0;
+    req.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > maxBytes) socket.destroy();
+    });
+    setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  };
+}
+
 function rawAnswer(status: string, sentence: string): string {
   const body = `${sentence}\n`;
   return `HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;

@@ -19,6 +19,7 @@ import {
   floodCollector,
   endAndClose,
   limitConnections,
+  lingerAfterAnswer,
   TIMEOUT_ANSWER,
   type EdgeTimes,
 } from './edgeLimits.js';
@@ -132,6 +133,7 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
     const over = admitBody(req, res, bodies, MAX_BODY_BYTES, caps);
     if (over) {
       res.shouldKeepAlive = false;
+      lingerAfterAnswer(req, MAX_BODY_BYTES, () => floodCollector.drained());
       return sendJsonRpcError(res, over.status, RPC_ERROR.refused, over.message);
     }
     // The path as the routes will see it (URL-normalized: `/x/../mcp` and `/x/%2e%2e/mcp` are /mcp),

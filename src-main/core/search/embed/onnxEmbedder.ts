@@ -65,8 +65,12 @@ export class OnnxEmbedder implements Embedder {
       enableMemPattern: false,
       // Prepacking keeps a repacked second copy of the int8 weights: ~5 MB more RSS in `mws serve`, and
       // no CPU saved at one text per run (docs/model.md). onnxruntime's key is session.disable_prepacking.
-      extra: { session: { disable_prepacking: '1' } },
       ...extra,
+      // A caller's own session keys (benches) are added to this one, not put in its place.
+      extra: {
+        ...(extra.extra as object),
+        session: { disable_prepacking: '1', ...((extra.extra as { session?: object })?.session ?? {}) },
+      },
     });
     return new OnnxEmbedder(ort, session, files, tokenizer);
   }
