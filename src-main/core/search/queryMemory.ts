@@ -32,8 +32,10 @@ export type QueryMemoryTuning = { nearCosine?: number; margin?: number };
 const SHARED_DISTANCE = 0.05;
 const SAVE_DELAY_MS = 5_000;
 
-/** One kept request: query text, the tool it led to, when, and its vector (int8 × scale). */
-/** `key`: the request's words (a repeat is not "like" itself); `bare`: the same without quoted spans, as the model read it. */
+/**
+ * One kept request: query text, the tool it led to, when, and its vector (int8 × scale). `key`: the
+ * request's words (a repeat is not "like" itself); `bare`: the same without quoted spans, as the model read it.
+ */
 type Kept = { q: string; t: string; ts: number; key: string; bare: string; v: Int8Array; s: number };
 type FileShape = {
   version: 1;
