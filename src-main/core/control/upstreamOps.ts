@@ -17,6 +17,9 @@ export type UpstreamOpsParts = {
   agentId: (id: string) => string;
 };
 
+/** Restarts and turns on or off of one upstream that may wait at once; more are answered 409 busy. */
+export const MAX_WAITING_CHANGES = 16;
+
 type Methods = Pick<ControlHandlers, 'setUpstreamEnabled' | 'restartUpstream' | 'upstreamLog' | 'activity'>;
 
 export function upstreamOpsControl(p: UpstreamOpsParts): Methods {
@@ -31,14 +34,35 @@ export function upstreamOpsControl(p: UpstreamOpsParts): Methods {
     }
     return vendor;
   };
+  // Changes to one upstream wait their turn (upstream/lanes.ts); past this many waiting, one more is
+  // refused at once (409) rather than left to wait behind a flood.
+  const inFlight = new Map<string, number>();
+  const admitted = async <T>(vendor: string, change: () => Promise<T>): Promise<T> => {
+    const n = inFlight.get(vendor) ?? 0;
+    if (n >= MAX_WAITING_CHANGES)
+      throw new MwsError(
+        'conflict',
+        `Upstream ${JSON.stringify(vendor)} is busy: ${n} restarts or turns on and off are still waiting. Try again once they are done.`,
+        { vendor, waiting: n },
+      );
+    inFlight.set(vendor, n + 1);
+    try {
+      return await change();
+    } finally {
+      const left = (inFlight.get(vendor) ?? 1) - 1;
+      if (left > 0) inFlight.set(vendor, left);
+      else inFlight.delete(vendor);
+    }
+  };
   return {
     async setUpstreamEnabled(a) {
       const vendor = known(a.vendor);
-      await p.editor.update((raw) => setEnabledIn(raw, vendor, a.enabled));
+      await admitted(vendor, () => p.editor.update((raw) => setEnabledIn(raw, vendor, a.enabled)));
       return upstreamRows(p);
     },
     async restartUpstream(a) {
-      await p.catalog.restart(known(a.vendor));
+      const vendor = known(a.vendor);
+      await admitted(vendor, () => p.catalog.restart(vendor));
       return upstreamRows(p);
     },
     async upstreamLog(a) {

@@ -10,6 +10,7 @@ import { UpstreamConnection } from './connection.js';
 import type { SignInResult, Upstream, UpstreamStatusView } from './types.js';
 import type { ResolveParts } from '../secrets/refs.js';
 import { UpstreamJournal, type UpstreamLogEntry } from './journal.js';
+import { UpstreamLanes } from './lanes.js';
 import type { OAuthUpstreams } from './oauth/manager.js';
 import { MwsError } from '../errors.js';
 import { SerialQueue } from '../serial.js';
@@ -69,6 +70,7 @@ export type CatalogOptions<T> = {
 
 export class Catalog<T> {
   private readonly upstreams = new Map<string, Upstream>();
+  private readonly lanes = new UpstreamLanes();
   private readonly state = new Map<string, VendorState>();
   /** The last "did not list its tools" said per upstream, so a down one is not reported at every refresh. */
   private readonly listWarned = new Map<string, string>();
@@ -107,6 +109,8 @@ export class Catalog<T> {
   }
 
   private open(vendor: string): void {
+    // A change that waited its turn past stop() opens nothing: stop closed what there was.
+    if (this.stopped) return;
     this.configs.set(vendor, JSON.stringify(this.opts.config.upstreams[vendor]));
     if (this.opts.config.upstreams[vendor]?.enabled === false) {
       // Turned off: not started, and its tools (even the last-good ones) are out of the toolbox.
@@ -136,34 +140,39 @@ export class Catalog<T> {
     let removed = false;
     let touched = false;
     for (const vendor of [...this.state.keys()]) {
-      if (vendor in wanted) continue;
-      await this.upstreams
-        .get(vendor)
-        ?.close()
-        .catch(() => {});
-      // Its sign-in goes with it, as its secrets do: the next upstream of that name signs in afresh.
-      await this.opts.oauth?.store
-        .delete(vendor)
-        .catch((err: Error) => this.opts.log.warn(`Could not forget the sign-in of removed upstream "${vendor}": ${err.message}`));
-      this.upstreams.delete(vendor);
-      this.state.delete(vendor);
-      this.configs.delete(vendor);
-      this.journals.delete(vendor);
+      if (Object.hasOwn(wanted, vendor)) continue;
+      await this.lanes.run(vendor, async () => {
+        await this.upstreams
+          .get(vendor)
+          ?.close()
+          .catch(() => {});
+        // Its sign-in goes with it, as its secrets do: the next upstream of that name signs in afresh.
+        await this.opts.oauth?.store
+          .delete(vendor)
+          .catch((err: Error) => this.opts.log.warn(`Could not forget the sign-in of removed upstream "${vendor}": ${err.message}`));
+        this.upstreams.delete(vendor);
+        this.state.delete(vendor);
+        this.configs.delete(vendor);
+        this.journals.delete(vendor);
+      });
       removed = true;
       touched = true;
     }
     for (const vendor of Object.keys(wanted)) {
       if (!this.state.has(vendor)) {
         this.state.set(vendor, { tools: undefined, source: 'none', listedAt: 0 });
-        this.open(vendor);
+        await this.lanes.run(vendor, async () => this.open(vendor));
         touched = true;
       } else if (this.configs.get(vendor) !== JSON.stringify(wanted[vendor])) {
-        await this.upstreams
-          .get(vendor)
-          ?.close()
-          .catch(() => {});
-        const wasOff = this.lastStatus.get(vendor) === 'off';
-        this.open(vendor);
+        const wasOff = await this.lanes.run(vendor, async () => {
+          await this.upstreams
+            .get(vendor)
+            ?.close()
+            .catch(() => {});
+          const off = this.lastStatus.get(vendor) === 'off';
+          this.open(vendor);
+          return off;
+        });
         // Turned off (or on): its tools leave (or come back to) the toolbox, and clients hear of it.
         if (wanted[vendor]!.enabled === false || wasOff) removed = true;
         touched = true;
@@ -211,14 +220,20 @@ export class Catalog<T> {
    * Connects one upstream again from the start (its config unchanged): a value it waited for was given,
    * so the references are read again. Its last-good tools stay until it lists.
    */
-  async reconnect(vendor: string): Promise<void> {
-    if (!this.state.has(vendor) || this.stopped) return;
-    await this.upstreams
-      .get(vendor)
-      ?.close()
-      .catch(() => {});
-    this.open(vendor);
-    await this.relist(vendor);
+  reconnect(vendor: string): Promise<void> {
+    return this.lanes.run(
+      vendor,
+      async () => {
+        if (!this.state.has(vendor) || this.stopped) return;
+        await this.upstreams
+          .get(vendor)
+          ?.close()
+          .catch(() => {});
+        this.open(vendor);
+        await this.relist(vendor);
+      },
+      'reconnect',
+    );
   }
 
   async stop(): Promise<void> {
@@ -259,20 +274,35 @@ export class Catalog<T> {
    * connection closed and opened again. Its last-good tools stay listed meanwhile. Answers once it
    * listed again, or its list budget ran out (it keeps starting in the background).
    */
-  async restart(vendor: string): Promise<void> {
-    if (!this.state.has(vendor)) throw new MwsError('not_found', `No upstream "${vendor}" in the config.`, { vendor });
-    if (this.opts.config.upstreams[vendor]?.enabled === false) {
-      throw new MwsError('conflict', `Upstream "${vendor}" is turned off; turn it on to start it (mws upstream enable ${vendor}).`, {
-        vendor,
-      });
-    }
-    this.journal(vendor).event('restart asked by the user');
-    await this.upstreams
-      .get(vendor)
-      ?.close()
-      .catch(() => {});
-    this.open(vendor);
-    await this.relist(vendor);
+  restart(vendor: string): Promise<void> {
+    if (!this.state.has(vendor)) return Promise.reject(new MwsError('not_found', `No upstream "${vendor}" in the config.`, { vendor }));
+    // Decided in its turn: an upstream turned off or removed meanwhile is not started again.
+    return this.lanes.run(
+      vendor,
+      async () => {
+        if (!this.state.has(vendor)) throw new MwsError('not_found', `No upstream "${vendor}" in the config.`, { vendor });
+        if (this.opts.config.upstreams[vendor]?.enabled === false) {
+          throw new MwsError('conflict', `Upstream "${vendor}" is turned off; turn it on to start it (mws upstream enable ${vendor}).`, {
+            vendor,
+          });
+        }
+        if (this.stopped)
+          throw new MwsError('upstream_unavailable', `Working Set is shutting down; upstream "${vendor}" was not restarted.`);
+        this.journal(vendor).event('restart asked by the user');
+        await this.upstreams
+          .get(vendor)
+          ?.close()
+          .catch(() => {});
+        this.open(vendor);
+        await this.relist(vendor);
+      },
+      'restart',
+    );
+  }
+
+  /** How many restarts, reconnects and turns on or off of one upstream are running or waiting. */
+  pendingChanges(vendor: string): number {
+    return this.lanes.depth(vendor);
   }
 
   /** What one upstream printed on stderr and what happened to its connection, oldest first. */

@@ -296,8 +296,18 @@ export class UpstreamConnection implements Upstream {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retryTimer);
+    // A start still under way is stopped too: left alone, its process came up after the close and ran on.
+    const starting = this.startingWith;
+    this.startingWith = undefined;
+    if (starting) {
+      starting.dispose();
+      await starting.transport.close().catch(() => {});
+    }
     await this.drop();
   }
+
+  /** The transport of a start under way, until it is up or failed. */
+  private startingWith: BuiltTransport | undefined;
 
   private async listOnce(remaining: () => number): Promise<Tool[]> {
     if (!this.live && this.status === 'needs-sign-in') throw this.signInError();
@@ -439,9 +449,13 @@ export class UpstreamConnection implements Upstream {
     for (const method of BROADCAST_NOTIFICATIONS) {
       client.setNotificationHandler(method, (n: { params?: Record<string, unknown> }) => this.opts.onNotification?.(method, n.params));
     }
+    this.startingWith = built;
     try {
+      if (this.closed) throw new MwsError('upstream_unavailable', `Upstream "${this.vendor}" is shut down.`);
       await withDeadline(client.connect(built.transport, { timeout: this.opts.connectMs }), this.opts.connectMs, this.vendor, 'start');
+      if (this.closed) throw new MwsError('upstream_unavailable', `Upstream "${this.vendor}" is shut down.`);
     } catch (caught) {
+      if (this.startingWith === built) this.startingWith = undefined;
       built.dispose();
       await client.close().catch(() => {});
       const err = await this.signInNeeded(caught, built);
@@ -491,6 +505,7 @@ export class UpstreamConnection implements Upstream {
       }
       throw err;
     }
+    this.startingWith = undefined;
     responsesAfterNotifications(built.transport);
     const live: Live = { client, built, connectedAt: this.opts.now() };
     client.onclose = () => this.onClosed(live);

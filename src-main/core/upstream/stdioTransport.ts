@@ -56,6 +56,8 @@ export class StdioUpstreamTransport implements Transport {
     // Loaded on start, not with this module: the SDK's stdio module brings the client's protocol code
     // with it, which `mws serve` need not evaluate before it listens (see clientSdk.ts).
     const { getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
+    // Closed while the module loaded: no process is started that no one would stop.
+    if (this.closeAsked) throw new Error('The stdio transport was closed before it started.');
     return new Promise((resolve, reject) => {
       const child = spawn(this.params.command, this.params.args, {
         env: { ...getDefaultEnvironment(), ...this.params.env },
@@ -92,7 +94,10 @@ export class StdioUpstreamTransport implements Transport {
     });
   }
 
+  private closeAsked = false;
+
   async close(): Promise<void> {
+    this.closeAsked = true;
     const child = this.child;
     if (!child) return;
     this.child = undefined;
