@@ -98,9 +98,35 @@ const streamableServer = () =>
     res.writeHead(405).end();
   });
 
+/** A loopback sign-in server that records what it was sent: metadata, and registration for anyone. */
+async function signInServer(): Promise<Hostile & { requests: string[] }> {
+  const requests: string[] = [];
+  const h = await hostile((req, res, _count, base) => {
+    requests.push(`${req.method} ${req.path}`);
+    if (req.path === '/.well-known/oauth-authorization-server')
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          issuer: base,
+          authorization_endpoint: `${base}/authorize`,
+          token_endpoint: `${base}/token`,
+          registration_endpoint: `${base}/register`,
+          response_types_supported: ['code'],
+          code_challenge_methods_supported: ['S256'],
+        }),
+      );
+    if (req.path === '/register' && req.method === 'POST')
+      return void res
+        .writeHead(201, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ client_id: 'c1', redirect_uris: ['http://127.0.0.1/oauth/callback'] }));
+    res.writeHead(404).end();
+  });
+  return Object.assign(h, { requests });
+}
+
 let serve: Running;
 let api: ControlApi;
 const servers = new Map<string, Hostile>();
+let signIn: Hostile & { requests: string[] };
 
 beforeAll(async () => {
   servers.set('meta', await metadataServer('{"resource":"', CHUNK));
@@ -108,6 +134,22 @@ beforeAll(async () => {
   servers.set('sseline', await sseServer('data: ', CHUNK));
   servers.set('sseevent', await sseServer(': hello\n\n', Buffer.from(`data: ${'x'.repeat(1000)}\n`.repeat(64))));
   servers.set('streamable', await streamableServer());
+  signIn = await signInServer();
+  const signInBase = new URL(signIn.url).origin;
+  servers.set(
+    'loopsignin',
+    await hostile((req, res, _count, base) => {
+      if (req.path.startsWith('/.well-known/oauth-protected-resource'))
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ resource: `${base}/mcp`, authorization_servers: [signInBase] }));
+      if (req.path === '/mcp')
+        return void res
+          .writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` })
+          .end();
+      res.writeHead(404).end();
+    }),
+  );
   const dir = tempDir('mws-hostile-');
   const cfg = join(dir, 'config.json');
   const stateDir = join(dir, 'state');
@@ -123,6 +165,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await serve?.kill();
   for (const s of servers.values()) await s.close();
+  await signIn?.close();
 });
 
 function rssBytes(): number {
@@ -190,5 +233,14 @@ describe('hostile bodies against a real mws serve', () => {
       `hostile bodies: RSS ${Math.round(before / MB)} MB before, peak +${Math.round((peak - before) / MB)} MB, +${Math.round(grown / MB)} MB after`,
     );
     expect((await api.status({})).toolboxSize).toBeGreaterThan(0);
+  });
+});
+
+describe('sign-in discovery for an upstream on loopback', () => {
+  it('still reaches a sign-in server on another loopback port (metadata and registration)', { timeout: ATTACK_MS }, async () => {
+    await api.setUpstreamEnabled({ vendor: 'loopsignin', enabled: true });
+    await until(() => signIn.requests.includes('POST /register'), 'the loopback sign-in server to be asked to register a client');
+    await api.setUpstreamEnabled({ vendor: 'loopsignin', enabled: false });
+    expect(signIn.requests).toContain('GET /.well-known/oauth-authorization-server');
   });
 });

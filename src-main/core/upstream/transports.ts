@@ -6,6 +6,7 @@ import type { UpstreamConfig } from '../config/schema.js';
 import { MwsError } from '../errors.js';
 import type { FinishesAuth, UpstreamAuth } from './oauth/upstreamAuth.js';
 import { boundedFetch } from './boundedFetch.js';
+import { guardSignInHosts } from './oauth/signInHosts.js';
 
 export type BuiltTransport = {
   transport: Transport;
@@ -54,9 +55,17 @@ export type TransportLimits = { maxResultBytes: number };
 /** How an HTTP upstream is reached: its OAuth client (none: static headers only), and which transport. */
 export type HttpOptions = { auth?: UpstreamAuth; sse?: boolean; onBreach?: (sentence: string) => void };
 
-/** Every request an HTTP upstream makes (to the server, and its sign-in discovery, registration and tokens): bounded. */
-export function upstreamFetch(serverUrl: string, limits: TransportLimits, onBreach: (sentence: string) => void = () => {}): typeof fetch {
-  return boundedFetch(fetch, { serverUrl, maxResultBytes: limits.maxResultBytes, onBreach });
+/**
+ * Every request an HTTP upstream makes (to the server, and its sign-in discovery, registration and
+ * tokens): bounded, and never to a local sign-in server on a public server's word.
+ */
+export function upstreamFetch(
+  serverUrl: string,
+  limits: TransportLimits,
+  onBreach: (sentence: string) => void = () => {},
+  base: typeof fetch = fetch,
+): typeof fetch {
+  return boundedFetch(guardSignInHosts(base, serverUrl, onBreach), { serverUrl, maxResultBytes: limits.maxResultBytes, onBreach });
 }
 
 /**
