@@ -31,6 +31,16 @@ describe('address classes', () => {
     for (const h of ['169.254.169.254', '[fe80::1]']) expect(literalClass(h), h).toBe('link-local');
     for (const h of ['8.8.8.8', '172.32.0.1', '[2001:db8::1]', '1.1.1.1']) expect(literalClass(h), h).toBe('public');
     expect(literalClass('auth.example.com')).toBeUndefined();
+    // As a URL spells them: decimal, hex and short IPv4, hex IPv4-mapped IPv6, a trailing dot.
+    for (const [u, c] of [
+      ['http://2130706433/', 'loopback'],
+      ['http://0x7f.1/', 'loopback'],
+      ['http://[::ffff:127.0.0.1]/', 'loopback'],
+      ['http://localhost./', 'loopback'],
+      ['http://[::ffff:a00:1]/', 'private'],
+      ['http://[::ffff:a9fe:a9fe]/', 'link-local'],
+    ] as const)
+      expect(literalClass(new URL(u).hostname), u).toBe(c);
   });
 
   it('judges a name by every address it resolves to', async () => {

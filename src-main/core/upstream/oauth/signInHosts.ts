@@ -27,7 +27,11 @@ linkLocal.addSubnet('fe80::', 10, 'ipv6');
 
 /** The class of a literal address, or of `localhost` names; undefined for any other DNS name. */
 export function literalClass(hostname: string): AddressClass | undefined {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // A trailing dot names the same host (`localhost.`); brackets wrap an IPv6 literal.
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return 'loopback';
   const v = isIP(host);
   if (!v) return undefined;
