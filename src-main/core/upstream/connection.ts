@@ -7,7 +7,7 @@ import { clientSdk, loadedClientSdk } from './clientSdk.js';
 import type { UpstreamConfig } from '../config/schema.js';
 import { MwsError, errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
-import { buildTransport, type BuiltTransport } from './transports.js';
+import { buildTransport, upstreamFetch, type BuiltTransport } from './transports.js';
 import { RESTART_RESET_AFTER_MS, restartDelayMs } from './backoff.js';
 import { DownLog, downSentence } from './downLog.js';
 import { StderrTail } from './stderrTail.js';
@@ -235,7 +235,8 @@ export class UpstreamConnection implements Upstream {
       throw new MwsError('conflict', `Upstream "${this.vendor}" does not sign in with OAuth, so there is nothing to sign out of.`, {
         vendor: this.vendor,
       });
-    const result = await auth.signOut();
+    const url = this.opts.config.kind === 'http' ? this.opts.config.url : undefined;
+    const result = await auth.signOut(url ? upstreamFetch(url, { maxResultBytes: this.opts.maxResultBytes }, this.onBreach) : undefined);
     this.authView = { signedIn: false };
     await this.drop();
     clearTimeout(this.retryTimer);
@@ -411,7 +412,7 @@ export class UpstreamConnection implements Upstream {
       buildTransport(
         config,
         { maxResultBytes: this.opts.maxResultBytes },
-        { ...(this.opts.auth ? { auth: this.opts.auth } : {}), sse: this.sse },
+        { ...(this.opts.auth ? { auth: this.opts.auth } : {}), sse: this.sse, onBreach: this.onBreach },
       ));
     // The tail is kept across restarts: a retry must not hide why the last attempt died.
     built.stderr?.on('data', (chunk: Buffer) => {
@@ -599,6 +600,12 @@ export class UpstreamConnection implements Upstream {
   }
 
   /** Lines already in the log since the last connect: a retry every 30 s adds nothing new. */
+  /** A read from the server or its sign-in server stopped at a bound (boundedFetch.ts): said in its log. */
+  private readonly onBreach = (sentence: string): void => {
+    this.opts.log.warn(`upstream "${this.vendor}": ${sentence}`);
+    this.opts.journal?.event(sentence);
+  };
+
   private readonly journaled = new Set<string>();
 
   private journalOnce(text: string): void {

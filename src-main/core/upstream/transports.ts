@@ -5,6 +5,8 @@ import { StdioUpstreamTransport } from './stdioTransport.js';
 import type { UpstreamConfig } from '../config/schema.js';
 import { MwsError } from '../errors.js';
 import type { FinishesAuth, UpstreamAuth } from './oauth/upstreamAuth.js';
+import { boundedFetch } from './boundedFetch.js';
+import { guardSignInHosts } from './oauth/signInHosts.js';
 
 export type BuiltTransport = {
   transport: Transport;
@@ -30,7 +32,7 @@ export function registerBuiltin(name: string, create: () => BuiltinServer): void
  * The SDK's HTTP transport shares one AbortSignal across requests, so a long-lived client piles up abort
  * listeners. Each request gets its own controller instead; `dispose` aborts whatever is still open.
  */
-function perRequestSignalFetch(): { fetch: typeof fetch; dispose: () => void } {
+function perRequestSignalFetch(base: typeof fetch): { fetch: typeof fetch; dispose: () => void } {
   const open = new Set<AbortController>();
   const wrapped: typeof fetch = async (input, init) => {
     const ctrl = new AbortController();
@@ -40,7 +42,7 @@ function perRequestSignalFetch(): { fetch: typeof fetch; dispose: () => void } {
     else outer?.addEventListener('abort', onAbort, { once: true });
     open.add(ctrl);
     try {
-      return await fetch(input, { ...init, signal: ctrl.signal });
+      return await base(input, { ...init, signal: ctrl.signal });
     } finally {
       open.delete(ctrl);
       outer?.removeEventListener('abort', onAbort);
@@ -51,7 +53,20 @@ function perRequestSignalFetch(): { fetch: typeof fetch; dispose: () => void } {
 
 export type TransportLimits = { maxResultBytes: number };
 /** How an HTTP upstream is reached: its OAuth client (none: static headers only), and which transport. */
-export type HttpOptions = { auth?: UpstreamAuth; sse?: boolean };
+export type HttpOptions = { auth?: UpstreamAuth; sse?: boolean; onBreach?: (sentence: string) => void };
+
+/**
+ * Every request an HTTP upstream makes (to the server, and its sign-in discovery, registration and
+ * tokens): bounded, and never to a local sign-in server on a public server's word.
+ */
+export function upstreamFetch(
+  serverUrl: string,
+  limits: TransportLimits,
+  onBreach: (sentence: string) => void = () => {},
+  base: typeof fetch = fetch,
+): typeof fetch {
+  return boundedFetch(guardSignInHosts(base, serverUrl, onBreach), { serverUrl, maxResultBytes: limits.maxResultBytes, onBreach });
+}
 
 /**
  * Requests to the server itself first refresh an access token about to expire; the OAuth requests
@@ -79,7 +94,7 @@ export async function buildTransport(cfg: UpstreamConfig, limits: TransportLimit
   switch (cfg.kind) {
     case 'http': {
       const sdk = await clientSdk();
-      const f = perRequestSignalFetch();
+      const f = perRequestSignalFetch(upstreamFetch(cfg.url, limits, http.onBreach));
       const sf = serverFetch(f.fetch, cfg.url, http.auth);
       const opts = {
         requestInit: { headers: cfg.headers },
