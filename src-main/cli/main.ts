@@ -280,14 +280,23 @@ const COMMANDS: Record<string, Spec> = {
   },
   login: {
     summary: 'sign in to an OAuth upstream (prints the link, opens a browser when there is one, waits)',
-    usage: ['mws login UPSTREAM [--no-browser]'],
-    options: { config: CONFIG, 'no-browser': { type: 'boolean', help: 'only print the link' } },
+    usage: ['mws login UPSTREAM [--no-browser] [--reset]'],
+    options: {
+      config: CONFIG,
+      'no-browser': { type: 'boolean', help: 'only print the link' },
+      reset: { type: 'boolean', help: "forget the tokens and Working Set's registration at the server first" },
+    },
     positionals: 1,
     run: async (io, v, pos) =>
-      (await import('./commands/login.js')).runLogin(io, { config: str(v.config), vendor: pos[0], browser: !flag(v['no-browser']) }),
+      (await import('./commands/login.js')).runLogin(io, {
+        config: str(v.config),
+        vendor: pos[0],
+        browser: !flag(v['no-browser']),
+        reset: flag(v.reset),
+      }),
   },
   logout: {
-    summary: 'sign out of an OAuth upstream (its tokens are revoked where the server supports it)',
+    summary: 'sign out of an OAuth upstream (its tokens are revoked where the server supports it; the registration is forgotten)',
     usage: ['mws logout UPSTREAM'],
     options: { config: CONFIG },
     positionals: 1,

@@ -66,4 +66,32 @@ describe('the Upstreams row of an OAuth upstream', () => {
     await expect.poll(() => status.textContent()).toBe('needs sign-in');
     await context.close();
   });
+
+  for (const width of [1280, 800]) {
+    it(`Reset sign-in recovers after the server forgot its clients, at ${width} px`, async () => {
+      const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
+      const context = await browser.newContext({ viewport: { width, height: 860 } });
+      const page = await context.newPage();
+      page.on('dialog', (d) => void d.accept());
+      await page.goto((await httpControlClient(base, token).uiLink({})).url);
+      await page.evaluate(() => (location.hash = '#/upstreams'));
+      const status = page.getByTestId('status-secure');
+      await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe('needs sign-in');
+      fixture.forgetClients();
+      const reset = page.getByRole('button', { name: 'Reset the sign-in to secure' });
+      // Within the window: the button is not pushed off the row at this width.
+      const box = (await reset.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      const tab = context.waitForEvent('page');
+      await reset.click();
+      const opened = await tab;
+      await opened.waitForURL(/\/oauth\/callback\?/, { timeout: 20_000 });
+      await expect.poll(() => opened.textContent('h1'), { timeout: 20_000 }).toBe('Signed in to secure');
+      await opened.close();
+      await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe('up');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe('needs sign-in');
+      await context.close();
+    });
+  }
 });

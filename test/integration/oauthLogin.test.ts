@@ -71,6 +71,13 @@ describe('mws login / logout', () => {
     expect(out.code, out.err).toBe(0);
     expect(out.out).toMatch(/Signed out of "secure"; the server revoked the tokens/);
     expect(fixture.counts.revoked).toBeGreaterThan(0);
+
+    // The server forgets its clients (a restart): `mws login` registers again instead of printing a
+    // link that ends on the server's invalid_client page.
+    fixture.forgetClients();
+    const again = await login(config);
+    expect(new URL(again).searchParams.get('client_id')).toBe('client-2');
+    expect(fixture.counts.registrations).toBe(2);
   });
 
   it('with no instance running, runs one until the sign-in is done; a later serve uses the tokens', async () => {

@@ -133,6 +133,59 @@ describe('an OAuth upstream', () => {
     expect(after.upstreams.secure.tokens).toBeUndefined();
   });
 
+  it('recovers when the authorization server forgets its client registration (restart, revoked client)', async () => {
+    const s = await setup();
+    await until(() => statusOf(s.app)?.status === 'needs-sign-in', 'status needs-sign-in');
+    await signIn(s);
+    const c = await mcpClient(s.url);
+    expect(textOf(await c.callTool({ name: 'secure__whoami', arguments: {} }))).toBe('hello client-1');
+
+    // The server restarts and forgets everything: a call finds the grant gone, and Sign in gives a
+    // link with a new registration (the old client_id would end on the server's invalid_client page).
+    s.fixture.forgetClients();
+    await c.callTool({ name: 'secure__whoami', arguments: {} }).catch(() => undefined);
+    await until(() => statusOf(s.app)?.status === 'needs-sign-in', 'needs sign-in after the server forgot us');
+    await signIn(s);
+    expect(s.fixture.counts.registrations).toBe(2);
+    expect(textOf(await c.callTool({ name: 'secure__whoami', arguments: {} }))).toBe('hello client-2');
+
+    // Signed out (tokens gone, nothing left to refresh with), then the server forgets the client:
+    // signing in again registers again instead of reusing the dead client_id.
+    await s.app.control.signOut({ vendor: 'secure' });
+    s.fixture.forgetClients();
+    const link = await s.app.control.signIn({ vendor: 'secure' });
+    expect(new URL(link.url!).searchParams.get('client_id')).toBe('client-3');
+    await signIn(s);
+    expect(textOf(await c.callTool({ name: 'secure__whoami', arguments: {} }))).toBe('hello client-3');
+
+    // A link waiting from before the server forgot the client is replaced too.
+    await s.app.control.signOut({ vendor: 'secure' });
+    const waiting = await s.app.control.signIn({ vendor: 'secure' });
+    s.fixture.forgetClients();
+    const fresh = await s.app.control.signIn({ vendor: 'secure' });
+    expect(fresh.url).not.toBe(waiting.url);
+    await signIn(s);
+    expect(textOf(await c.callTool({ name: 'secure__whoami', arguments: {} }))).toMatch(/^hello client-\d$/);
+  });
+
+  it('Reset sign-in forgets tokens and registration and starts a new sign-in', async () => {
+    const s = await setup();
+    await until(() => statusOf(s.app)?.status === 'needs-sign-in', 'status needs-sign-in');
+    await signIn(s);
+    const r = await s.app.control.resetSignIn({ vendor: 'secure' });
+    expect(r.status).toBe('waiting');
+    expect(statusOf(s.app)?.status).toBe('needs-sign-in');
+    const saved = JSON.parse(readFileSync(join(s.stateDir, 'oauth.json'), 'utf8')) as {
+      upstreams: { secure: { tokens?: unknown; client?: { info: { client_id: string } } } };
+    };
+    expect(saved.upstreams.secure.tokens).toBeUndefined();
+    expect(saved.upstreams.secure.client?.info.client_id).toBe('client-2');
+    expect(new URL(r.url!).searchParams.get('client_id')).toBe('client-2');
+    await signIn(s);
+    const c = await mcpClient(s.url);
+    expect(textOf(await c.callTool({ name: 'secure__whoami', arguments: {} }))).toBe('hello client-2');
+  });
+
   it("forgets the sign-in of an upstream that is removed, and no other upstream's", async () => {
     const fixture = await startOAuthFixture(() => Date.now());
     stops.push(() => fixture.close());

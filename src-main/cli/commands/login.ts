@@ -11,7 +11,7 @@ import type { Io } from '../output.js';
 export const LOGIN_WAIT_MS = 15 * 60 * 1000;
 const POLL_MS = 500;
 
-export type LoginFlags = ConfigFlags & { vendor: string | undefined; browser: boolean; waitMs?: number };
+export type LoginFlags = ConfigFlags & { vendor: string | undefined; browser: boolean; reset?: boolean; waitMs?: number };
 
 function vendorOf(v: string | undefined, cmd: string): string {
   if (!v) throw new MwsError('usage', `Name the upstream: \`mws ${cmd} <upstream>\`, with a name from the config's "upstreams".`);
@@ -43,7 +43,7 @@ export async function runLogin(io: Io, f: LoginFlags): Promise<number> {
     throw new MwsError('not_found', `No upstream "${vendor}" in the config. Known: ${Object.keys(config.upstreams).join(', ') || 'none'}.`);
   const c = await openControl(config, 'mws login', { listen: true });
   try {
-    const first = await c.api.signIn({ vendor });
+    const first = await (f.reset ? c.api.resetSignIn({ vendor }) : c.api.signIn({ vendor }));
     if (first.status === 'signed-in') return (io.out(`Already signed in to "${vendor}". \`mws logout ${vendor}\` signs out.`), 0);
     if (first.status === 'not-needed') return (io.out(`"${vendor}" answers without signing in; nothing to do.`), 0);
     io.out(`Sign in to "${vendor}" in your browser:\n\n  ${first.url}\n`);

@@ -231,6 +231,8 @@ export const CONTROL_CONTRACT = {
   signIn: { args: args({ vendor: id() }), result: answer<SignInResult>() },
   /** Signs out of an OAuth upstream: its tokens are revoked where the server supports it, and forgotten. */
   signOut: { args: args({ vendor: id() }), result: answer<{ vendor: string; revoked: boolean }>() },
+  /** Forgets an OAuth upstream's tokens and client registration without asking the server, and starts a new sign-in. */
+  resetSignIn: { args: args({ vendor: id() }), result: answer<SignInResult>() },
 } satisfies Record<string, MethodContract>;
 
 type Contract = typeof CONTROL_CONTRACT;

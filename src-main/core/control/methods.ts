@@ -389,6 +389,9 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
     async signOut(a) {
       return p.catalog.signOut(a.vendor);
     },
+    async resetSignIn(a) {
+      return p.catalog.resetSignIn(a.vendor);
+    },
     async setProxyPaused(a) {
       p.runtime.proxyPaused = a.paused;
       paused();

@@ -567,6 +567,19 @@ export class Catalog<T> {
     return { vendor, ...r };
   }
 
+  async resetSignIn(vendor: string): Promise<SignInResult> {
+    if (this.state.has(vendor)) await this.opened;
+    const u = this.upstreams.get(vendor);
+    if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured; add it under "upstreams" in the config.`, { vendor });
+    if (!u.resetSignIn)
+      throw new MwsError('conflict', `Upstream "${vendor}" does not sign in with OAuth, so there is no sign-in to reset.`, { vendor });
+    try {
+      return await u.resetSignIn();
+    } finally {
+      this.reportStatuses();
+    }
+  }
+
   private connection(vendor: string): Upstream {
     const config = this.opts.config.upstreams[vendor]!;
     const auth = config.kind === 'http' ? this.opts.oauth?.for(vendor, config) : undefined;

@@ -211,6 +211,34 @@ export class UpstreamConnection implements Upstream {
         `Upstream "${this.vendor}" does not sign in with OAuth: it is not an HTTP server, or its config says "oauth": false.`,
         { vendor: this.vendor },
       );
+    const first = await this.signInLink(auth);
+    if (first.status !== 'waiting' || !(await auth.linkRefused(first.url!))) return first;
+    // The authorization server forgot our registration (restarted, revoked it): register again.
+    this.opts.log.warn(
+      `upstream "${this.vendor}": the authorization server no longer knows Working Set's registration; registering again for a new sign-in link.`,
+    );
+    await auth.forgetClient();
+    await this.drop();
+    return this.signInLink(auth);
+  }
+
+  /** Forgets the sign-in and the registration (nothing asked of the server) and starts a new sign-in. */
+  async resetSignIn(): Promise<SignInResult> {
+    const auth = this.opts.auth;
+    if (!auth)
+      throw new MwsError('conflict', `Upstream "${this.vendor}" does not sign in with OAuth, so there is no sign-in to reset.`, {
+        vendor: this.vendor,
+      });
+    await auth.reset();
+    this.authView = { signedIn: false };
+    await this.drop();
+    this.status = 'needs-sign-in';
+    this.lastError = `The sign-in to "${this.vendor}" was reset. Sign in to use its tools.`;
+    this.opts.onDown?.();
+    return this.signIn();
+  }
+
+  private async signInLink(auth: UpstreamAuth): Promise<SignInResult> {
     const waiting = auth.pendingUrl();
     if (waiting) return { vendor: this.vendor, status: 'waiting', url: waiting };
     if (this.live && this.status === 'up')

@@ -77,6 +77,8 @@ export interface Upstream {
   signIn?(): Promise<SignInResult>;
   /** Signs out: tokens revoked where the server supports it, and forgotten. */
   signOut?(): Promise<{ revoked: boolean }>;
+  /** Forgets tokens and registration without asking the server, and starts a new sign-in. */
+  resetSignIn?(): Promise<SignInResult>;
 }
 
 /** An upstream as status views show it: its info, how many tools it lists, and where they came from. */

@@ -247,12 +247,53 @@ export class UpstreamAuth implements OAuthClientProvider {
         }
       }
     }
+    // The registration goes too: one the server forgot would make every later sign-in fail.
     await this.update((rec) => {
       delete rec.tokens;
       delete rec.verifier;
       delete rec.account;
+      delete rec.client;
     });
     return { revoked };
+  }
+
+  /** Forgets everything kept for this upstream (tokens, registration, discovery), without asking the server. */
+  async reset(): Promise<void> {
+    this.opts.flows.cancel(this.opts.vendor);
+    this.lastRedirect = undefined;
+    this.discovery = undefined;
+    await this.opts.store.delete(this.opts.vendor);
+  }
+
+  /** Drops a registration the authorization server no longer knows, and the sign-in link made with it. */
+  async forgetClient(): Promise<void> {
+    this.opts.flows.cancel(this.opts.vendor);
+    this.lastRedirect = undefined;
+    await this.update((rec) => {
+      delete rec.client;
+      delete rec.verifier;
+    });
+  }
+
+  /**
+   * Whether the authorization server still takes the registration a sign-in link carries. Per RFC
+   * 6749 §4.1.2.1 it answers an unknown client (or redirect URI) itself instead of redirecting back,
+   * which a browser shows as a dead end: that answer, or a redirect naming invalid_client, is "refused".
+   * A configured client ID is the user's to fix, so only a registration of ours is checked.
+   */
+  async linkRefused(link: string, fetchFn: FetchLike = fetch): Promise<boolean> {
+    if (this.opts.config.clientId || !(await this.record())?.client) return false;
+    try {
+      const res = await fetchFn(link, { redirect: 'manual', signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS) });
+      await res.body?.cancel().catch(() => {});
+      if (res.status >= 400 && res.status < 500) return true;
+      const to = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
+      const error = to ? new URL(to, link).searchParams.get('error') : null;
+      return error === 'invalid_client' || error === 'unauthorized_client';
+    } catch {
+      // Unreachable or slow: the link is offered as it is, the browser will say what is wrong.
+      return false;
+    }
   }
 
   private async record(): Promise<OAuthRecord | undefined> {
