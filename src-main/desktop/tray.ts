@@ -3,6 +3,7 @@
 import { Menu, Tray, clipboard, nativeImage, shell, type MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
 import type { EmbeddedCore } from './embeddedCore.js';
+import { openableUrl } from '../shared/openableUrl.js';
 import type { StatusView } from '../core/control/api.js';
 import {
   buildTrayMenu,
@@ -46,7 +47,9 @@ export function startTray(d: TrayDeps): () => void {
     else if (a.kind === 'signIn') {
       // The link lands on this app's own /oauth/callback; the system browser holds the user's sessions.
       const r = await d.core.control.signIn({ vendor: a.vendor }).catch(() => undefined);
-      if (r?.status === 'waiting' && r.url) await shell.openExternal(r.url);
+      // Only https: (or http: to loopback) reaches the OS; anything else shows in the window's Upstreams row.
+      const link = r?.status === 'waiting' ? openableUrl(r.url) : undefined;
+      if (link?.ok) await shell.openExternal(link.url);
       else d.openWindow('#/upstreams');
     } else if (a.kind === 'settings') d.openWindow();
     else d.quit();

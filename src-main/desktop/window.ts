@@ -3,6 +3,7 @@
 // showed, both kept in the desktop preferences.
 import { BrowserWindow, screen, shell } from 'electron';
 import { join } from 'node:path';
+import { openableUrl } from '../shared/openableUrl.js';
 import { isScreenHash, lastScreen, windowPlace, type PrefsStore } from './prefs.js';
 import { MIN_SIZE, restoredPlace, screenOf } from './windowPlace.js';
 
@@ -31,8 +32,10 @@ export function windowOpener(d: WindowDeps): { open: (hash?: string) => void; we
     });
     win = w;
     // Links leave the app for the browser; the window itself never navigates away.
+    // Only https: (or http: to loopback) reaches the OS: a file: or .desktop link from upstream data never does.
     w.webContents.setWindowOpenHandler(({ url }) => {
-      void shell.openExternal(url);
+      const link = openableUrl(url);
+      if (link.ok) void shell.openExternal(link.url);
       return { action: 'deny' };
     });
     w.webContents.on('will-navigate', (e) => e.preventDefault());

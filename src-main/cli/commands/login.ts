@@ -2,6 +2,7 @@
 // link printed lands on the instance's own /oauth/callback; with no instance running, this command
 // runs one (listening) until the sign-in is done.
 import { MwsError } from '../../core/errors.js';
+import { openableUrl } from '../../shared/openableUrl.js';
 import type { ControlApi } from '../../core/control/api.js';
 import { cliConfig, type ConfigFlags } from '../config.js';
 import { openControl } from '../instance.js';
@@ -26,6 +27,7 @@ export function hasBrowser(env: NodeJS.ProcessEnv = process.env, platform = proc
 }
 
 async function openBrowser(url: string, io: Io): Promise<void> {
+  if (!openableUrl(url).ok) return;
   try {
     const { default: open } = await import('open');
     const child = await open(url);
@@ -46,8 +48,16 @@ export async function runLogin(io: Io, f: LoginFlags): Promise<number> {
     const first = await (f.reset ? c.api.resetSignIn({ vendor }) : c.api.signIn({ vendor }));
     if (first.status === 'signed-in') return (io.out(`Already signed in to "${vendor}". \`mws logout ${vendor}\` signs out.`), 0);
     if (first.status === 'not-needed') return (io.out(`"${vendor}" answers without signing in; nothing to do.`), 0);
-    io.out(`Sign in to "${vendor}" in your browser:\n\n  ${first.url}\n`);
-    if (f.browser && hasBrowser()) await openBrowser(first.url!, io);
+    // The sign-in server chose this link: it is printed and opened only if it is https: (or http: to loopback).
+    const link = openableUrl(first.url);
+    if (!link.ok)
+      throw new MwsError(
+        'upstream_unavailable',
+        `The sign-in link for "${vendor}" was not opened or shown: ${link.reason} Check the upstream's URL, or ask its operator to fix its sign-in server.`,
+        { vendor },
+      );
+    io.out(`Sign in to "${vendor}" in your browser:\n\n  ${link.url}\n`);
+    if (f.browser && hasBrowser()) await openBrowser(link.url, io);
     io.out(`Waiting for the sign-in to finish (up to ${Math.round((f.waitMs ?? LOGIN_WAIT_MS) / 60_000)} min; Ctrl-C to give up)…`);
     const account = await waitSignedIn(c.api, vendor, f.waitMs ?? LOGIN_WAIT_MS);
     io.out(`Signed in to "${vendor}"${account ? ` as ${account}` : ''}.`);

@@ -14,7 +14,8 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { OAuthUpstreamConfig } from '../../config/schema.js';
 import type { Logger } from '../../log.js';
-import { errorMessage } from '../../errors.js';
+import { errorMessage, MwsError } from '../../errors.js';
+import { openableUrl } from '../../../shared/openableUrl.js';
 import { clientSdk } from '../clientSdk.js';
 import type { SignInFlows } from './flows.js';
 import type { OAuthRecord, OAuthStore, SavedTokens } from './store.js';
@@ -119,6 +120,14 @@ export class UpstreamAuth implements OAuthClientProvider {
 
   redirectToAuthorization(authorizationUrl: URL): void {
     // Nothing opens here: the connection that hit the 401 turns it into a sign-in link (captureFlow).
+    // The sign-in server chose this URL: one that may not be opened never becomes a link at all.
+    const checked = openableUrl(authorizationUrl.href);
+    if (!checked.ok) {
+      this.lastRedirect = undefined;
+      const line = `The sign-in server of upstream "${this.opts.vendor}" named a sign-in link that Working Set will not open or show (${checked.reason.replace(/\.$/, '')}). Check the upstream's URL, or ask its operator to fix its authorization server metadata.`;
+      this.opts.log.warn(line);
+      throw new MwsError('upstream_unavailable', line, { vendor: this.opts.vendor });
+    }
     this.lastRedirect = authorizationUrl;
   }
 
