@@ -31,6 +31,8 @@ import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { StateLock } from './store/stateLock.js';
 import { listenError } from './listenError.js';
+import { decideExposure } from './http/exposure.js';
+import { MwsError } from './errors.js';
 import { checkStateFiles, ensureStateFolder, stateFolderError } from './store/stateFolder.js';
 import type { SecretStore } from './secrets/store.js';
 import type { ToolVectors } from './search/embed/toolVectors.js';
@@ -264,10 +266,14 @@ export function createApp(opts: AppOptions): App {
     if (so.listen !== false) {
       const token = await ensureToken(stateDir).catch((err: unknown) => Promise.reject(stateFolderError(stateDir, err)));
       const { host, port } = ctx.config.listen;
+      // Beyond loopback only with every agent's token and TLS (here or at a trusted proxy): else a sentence.
+      const decided = decideExposure(ctx.config);
+      if (!decided.ok) throw new MwsError('listen_refused', decided.message, { host, port });
       const opened = await listen(
         host,
         port,
         buildMounts(ctx, up, control, ui, token, {
+          secureCookies: decided.exposure.network,
           rendererDir: opts.rendererDir ?? DEFAULT_RENDERER_DIR,
           ...(opts.routes ? { routes: opts.routes } : {}),
         }),
@@ -278,7 +284,7 @@ export function createApp(opts: AppOptions): App {
               () => !runtime.proxyPaused,
               (agent, sid) => endpoints.get(agent)?.liveSession(sid),
             ),
-        listenOptions(ctx, opts.edgeTimes),
+        listenOptions(ctx, opts.edgeTimes, decided.exposure),
       ).catch((err: unknown) => Promise.reject(listenError(host, port, err)));
       listener = opened;
       ctx.baseUrl = opened.url;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { validateConfig } from '../../src-main/core/config/validate.js';
 import { listen } from '../../src-main/core/http/listener.js';
+import { decideExposure } from '../../src-main/core/http/exposure.js';
 import { MwsError } from '../../src-main/core/errors.js';
 import { connectClient, startApp, type TestApp } from '../helpers/app.js';
 
@@ -71,8 +72,15 @@ describe('the listener', () => {
     expect((await post('/mcp', { origin: 'http://localhost:3000' })).status).toBe(403);
   });
 
-  it('refuses a non-loopback listen host in the config, naming the field', () => {
-    expect(() => validateConfig({ listen: { host: '0.0.0.0' } }, '/tmp/x')).toThrow(/"listen\.host" must be a loopback address/);
+  it('refuses a non-loopback listen host in the config without TLS or a proxy, naming the field and what to add', () => {
+    expect(() => validateConfig({ listen: { host: '0.0.0.0' } }, '/tmp/x')).toThrow(
+      /"listen\.host" must be a loopback address.*"listen\.tls"/,
+    );
+  });
+
+  it('refuses it at start-up with TLS while an agent has no token', () => {
+    const d = decideExposure(validateConfig({ listen: { host: '0.0.0.0', tls: { cert: '/c', key: '/k' } } }, '/tmp/x'));
+    expect(!d.ok && d.message).toMatch(/"default" has no token/);
   });
 
   it('refuses to bind a non-loopback host even when asked directly', async () => {

@@ -38,7 +38,8 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
   });
   const { url } = await app.start();
   const { url: window } = await app.control.uiLink({});
-  const mcpUrl = `${url}/mcp`;
+  // Behind a TLS-terminating proxy clients use its public origin, not the address listened on.
+  const mcpUrl = `${config.listen.publicUrl ? new URL(config.listen.publicUrl).origin : url}/mcp`;
   const lines = [
     `Working Set is listening on ${mcpUrl}${config.defaultAgent ? '' : ' (the default agent is off: use an agent endpoint below)'}`,
   ];

@@ -6,6 +6,7 @@ import { text } from '../http/answers.js';
 import { oauthCallback } from '../http/oauthCallback.js';
 import { agentGate } from '../http/agentGate.js';
 import type { EdgeTimes } from '../http/edgeLimits.js';
+import type { Exposure } from '../http/exposure.js';
 import type { ControlApi } from '../control/api.js';
 import { controlHandler } from '../control/http.js';
 import { eventsHandler } from '../control/sse.js';
@@ -25,7 +26,7 @@ export function buildMounts(
   control: ControlApi,
   ui: UiSessions,
   token: string,
-  opts: { rendererDir: string; routes?: Record<string, Handler> },
+  opts: { rendererDir: string; routes?: Record<string, Handler>; secureCookies?: boolean },
 ): Mounts {
   const { endpoints, runtime } = ctx;
   const authorized = (r: Request) => ui.authorized(r) || tokenMatches(bearerToken(r.headers.get('authorization')), token);
@@ -38,15 +39,17 @@ export function buildMounts(
       () => token,
       (r) => ui.authorized(r),
     ),
-    ui: { sessions: ui, rendererDir: opts.rendererDir },
+    ui: { sessions: ui, rendererDir: opts.rendererDir, secureCookies: opts.secureCookies === true },
     ...(opts.routes ? { extra: opts.routes } : {}),
   };
 }
 
-export function listenOptions(ctx: AppContext, edgeTimes: Partial<EdgeTimes> | undefined): ListenOptions {
+export function listenOptions(ctx: AppContext, edgeTimes: Partial<EdgeTimes> | undefined, exposure?: Exposure): ListenOptions {
+  const network = exposure?.network === true;
   return {
     log: ctx.log,
-    mcpGate: (id: string, authorization: string | undefined) => agentGate(ctx.config, id, authorization),
+    mcpGate: (id: string, authorization: string | undefined) => agentGate(ctx.config, id, authorization, network),
     ...(edgeTimes ? { edgeTimes } : {}),
+    ...(exposure ? { exposure } : {}),
   };
 }

@@ -37,7 +37,7 @@ const AGENT_TOKEN_HINT = 'must be 16 to 256 letters, digits or ._~+/=_- (run `mw
 /** Issues carrying this param are reported without the value (it is empty, or shown in the reason). */
 export const HIDE_INPUT = { hideInput: true } as const;
 
-/** Only loopback addresses may be listened on: the proxy holds every tool the user connected. */
+/** A loopback address: served with no further conditions (any other needs http/exposure.ts's conditions). */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
@@ -241,10 +241,23 @@ const fileSchemaWith = (expand: ExpandHome) =>
       .optional()
       .meta({ description: 'MCP servers keyed by vendor slug; their tools are named vendor__tool.' }),
     listen: section({
-      host: nonEmpty()
-        .refine(isLoopbackHost, { error: 'must be a loopback address (127.0.0.1, ::1 or localhost); the proxy never listens on a network' })
-        .default('127.0.0.1'),
+      host: nonEmpty().default('127.0.0.1').meta({
+        description:
+          'The address to listen on. Loopback by default; another address only with every agent holding a token and "tls" or "publicUrl" with "trustedProxies" (docs/network.md).',
+      }),
       port: int(0, 65535).default(DEFAULT_PORT).meta({ description: '0 picks a free port.' }),
+      tls: fields(
+        { cert: nonEmpty().transform(expand), key: nonEmpty().transform(expand) },
+        'must be an object with "cert" and "key" (PEM file paths)',
+      )
+        .optional()
+        .meta({ description: "Serve HTTPS with this certificate and private key (PEM files), on Node's own TLS." }),
+      publicUrl: pattern(/^https:\/\/[^/?#\s]+\/?$/i, 'must be an https:// origin such as https://mws.example.com')
+        .optional()
+        .meta({ description: 'The https:// origin clients use when a TLS-terminating proxy sits in front (with "trustedProxies").' }),
+      trustedProxies: strArray()
+        .optional()
+        .meta({ description: 'Addresses or CIDRs (10.0.0.0/8) of the proxies whose X-Forwarded-* headers are believed.' }),
     }),
     stateDir: nonEmpty()
       .transform(expand)
@@ -358,6 +371,13 @@ export const configSchemaWith = (expand: ExpandHome) =>
     for (const [i, a] of agents.entries()) {
       if (seen.has(a.id)) return refuse(['agents', i, 'id'], `repeats the agent id "${a.id}"; ids must be unique`);
       seen.add(a.id);
+    }
+    // Beyond loopback only encrypted; the rest (tokens, the proxies' addresses) is http/exposure.ts's at start-up.
+    if (!isLoopbackHost(rest.listen.host) && !rest.listen.tls && rest.listen.publicUrl === undefined) {
+      return refuse(
+        ['listen', 'host'],
+        'must be a loopback address (127.0.0.1, ::1 or localhost) unless "listen.tls" (HTTPS here) or "listen.publicUrl" with "listen.trustedProxies" (a TLS proxy in front) is set; see docs/network.md',
+      );
     }
     if (!rest.defaultAgent && !agents.some((a) => a.id !== DEFAULT_AGENT_ID)) {
       return refuse(['defaultAgent'], 'is false, so at least one other agent is needed under "agents" (otherwise no endpoint is served)');

@@ -126,9 +126,11 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
       approvals: a.approvals,
       size: p.sets.listedCount(id),
       hasToken: a.token !== undefined,
-      url: `${p.baseUrl()}/mcp${id === 'default' ? '' : `/${id}`}`,
+      url: `${publicBase()}/mcp${id === 'default' ? '' : `/${id}`}`,
     };
   };
+  /** Where clients reach this instance: the proxy's public origin when one is configured, else the listener. */
+  const publicBase = (): string => (p.config.listen.publicUrl ? new URL(p.config.listen.publicUrl).origin : p.baseUrl());
   /** The port the config file asks for (0, "any free port", means the one in use now). */
   const filePort = (): number => {
     const port = (p.editor.current().listen as { port?: unknown } | undefined)?.port;
@@ -346,7 +348,7 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
       return { ended: p.uiRevokeAll?.() ?? 0 };
     },
     async uiLink() {
-      return { url: `${p.baseUrl()}/ui?token=${p.uiToken()}` };
+      return { url: `${publicBase()}/ui?token=${p.uiToken()}` };
     },
     async upstreamTools(a) {
       const vendor = a.vendor;

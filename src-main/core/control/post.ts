@@ -1,14 +1,17 @@
 // One JSON POST over node:http, for the CLI's control client: global fetch would load undici first,
 // about a third of a short CLI command's CPU (issue 11: every mws command < 0.5 s). No keep-alive:
 // a command makes a call or two and ends.
-import { request } from 'node:http';
+import { request as httpRequest } from 'node:http';
 
-export function postJson(
+export async function postJson(
   url: string,
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
 ): Promise<{ status: number; text: string }> {
+  // An instance serving TLS (listen.tls) is reached over https, its CA as Node trusts it (NODE_EXTRA_CA_CERTS);
+  // node:https (and TLS) is loaded only then.
+  const request = url.startsWith('https:') ? (await import('node:https')).request : httpRequest;
   return new Promise((resolve, reject) => {
     const req = request(
       url,

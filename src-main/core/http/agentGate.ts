@@ -10,6 +10,8 @@ export function agentGate(
   config: Config,
   agentId: string,
   authorization: string | undefined,
+  /** On a network listener an agent without a token (one added while running) is not served at all. */
+  network = false,
 ): { status: number; message: string } | undefined {
   if (agentId === DEFAULT_AGENT_ID && !config.defaultAgent) {
     return {
@@ -19,7 +21,13 @@ export function agentGate(
     };
   }
   const agent = config.agents.find((a) => a.id === agentId);
-  if (!agent?.token) return undefined;
+  if (!agent?.token) {
+    if (!network) return undefined;
+    return {
+      status: 401,
+      message: `The agent "${agentId.slice(0, 64)}" has no token, and this listener is on a network, where every agent needs one: run \`mws agent token ${agentId.slice(0, 64)}\` and send "Authorization: Bearer <token>".`,
+    };
+  }
   if (tokenMatches(bearerToken(authorization), agent.token)) return undefined;
   return {
     status: 401,

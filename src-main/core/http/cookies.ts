@@ -9,6 +9,13 @@ import { sessionCookieName } from '../control/uiSessions.js';
  * another site's page never sends it; Priority=High: Chromium evicts it last from a crowded jar. No
  * Max-Age: the session ends with the browser or with UiSessions' idle and absolute limits.
  */
-export function setSessionCookie(c: Context, id: string): void {
-  setCookie(c, sessionCookieName(c.req.raw), id, { httpOnly: true, sameSite: 'Strict', path: '/', priority: 'High' });
+export function setSessionCookie(c: Context, id: string, secure = false): void {
+  // Secure on a network listener (always behind TLS there): the browser never sends it in the clear.
+  setCookie(c, sessionCookieName(c.req.raw), id, {
+    httpOnly: true,
+    sameSite: 'Strict',
+    path: '/',
+    priority: 'High',
+    ...(secure ? { secure } : {}),
+  });
 }

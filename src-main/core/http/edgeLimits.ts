@@ -204,7 +204,7 @@ export function lingerAfterAnswer(req: IncomingMessage, maxBytes: number, onClos
   };
 }
 
-function rawAnswer(status: string, sentence: string): string {
+export function rawAnswer(status: string, sentence: string): string {
   const body = `${sentence}\n`;
   return `HTTP/1.1 ${status}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`;
 }
@@ -228,7 +228,13 @@ export const EDGE_TIMES: EdgeTimes = {
  * cannot lock new clients out; only when every connection is busy does the newcomer get a 503.
  * Answers the set of sockets refused this way: the request handler must not answer on them.
  */
-export function limitConnections(server: HttpServer, caps: CapLog, times: EdgeTimes = EDGE_TIMES): WeakSet<Socket> {
+export function limitConnections(
+  server: HttpServer,
+  caps: CapLog,
+  times: EdgeTimes = EDGE_TIMES,
+  // With TLS the requests' sockets are the TLS ones, which 'secureConnection' gives.
+  connectionEvent: 'connection' | 'secureConnection' = 'connection',
+): WeakSet<Socket> {
   server.headersTimeout = times.headersMs;
   server.requestTimeout = times.requestMs;
   server.keepAliveTimeout = times.keepAliveMs;
@@ -283,7 +289,7 @@ export function limitConnections(server: HttpServer, caps: CapLog, times: EdgeTi
     );
   };
 
-  server.on('connection', (socket: Socket) => {
+  server.on(connectionEvent, (socket: Socket) => {
     const address = socket.remoteAddress ?? '?';
     const fromHere = (perAddress.get(address) ?? 0) >= MAX_CONNECTIONS_PER_ADDRESS;
     if (fromHere || conns.size >= MAX_OPEN_CONNECTIONS) {

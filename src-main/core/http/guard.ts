@@ -2,7 +2,9 @@
 // Host: a loopback name with this listener's port (DNS-rebinding defence). Origin, when a browser
 // sends one: exactly this listener's own origin — scheme, host and port — since every page on
 // another local port (a dev server, a notebook) is a different origin and must not drive the proxy.
+// In network mode (exposure.ts) the public origin is accepted too, and X-Forwarded-* only from a trusted proxy.
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Exposure } from './exposure.js';
 
 /** The loopback names a browser or client may use to reach us. */
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
@@ -33,21 +35,70 @@ function navigable(path: string | undefined): boolean {
   return NAVIGABLE_PATHS.some((p) => (p.endsWith('/') && p !== '/' ? path.startsWith(p) : path === p));
 }
 
+/** The headers a proxy adds; believed only from `listen.trustedProxies`, refused from anyone else in network mode. */
+const FORWARDED = ['x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for', 'x-forwarded-port', 'forwarded'];
+
+/** Where a network listener is reached: its Host values and its origins (the loopback ones stay too). */
+export type NetworkSide = { exposure: Exposure; listenHost: string; remote: string | undefined };
+
+function networkNames(side: NetworkSide, port: number): { hosts: Set<string>; origins: Set<string> } {
+  const scheme = side.exposure.tls ? 'https' : 'http';
+  const hosts = new Set<string>();
+  const origins = new Set(LOOPBACK_NAMES.map((h) => `${scheme}://${h}:${port}`));
+  const bare = side.listenHost.toLowerCase();
+  // A wildcard address is no name a client uses: the public origin (or a loopback name) is.
+  if (bare !== '0.0.0.0' && bare !== '::' && bare !== '[::]') {
+    const h = bare.includes(':') && !bare.startsWith('[') ? `[${bare}]` : bare;
+    hosts.add(`${h}:${port}`);
+    origins.add(`${scheme}://${h}:${port}`);
+  }
+  if (side.exposure.publicOrigin) {
+    const u = new URL(side.exposure.publicOrigin);
+    hosts.add(u.host);
+    if (!u.port) hosts.add(`${u.hostname}:443`);
+    origins.add(u.origin);
+  }
+  return { hosts, origins };
+}
+
 /** A refusal when Host or Origin is not this listener; undefined when the request may proceed. `path` is the normalized path, when it parses. */
-export function refuseForeign(method: string | undefined, headers: IncomingHttpHeaders, port: number, path?: string): Refusal | undefined {
-  const host = headers.host;
+export function refuseForeign(
+  method: string | undefined,
+  headers: IncomingHttpHeaders,
+  port: number,
+  path?: string,
+  side?: NetworkSide,
+): Refusal | undefined {
+  let host = headers.host;
+  let names: { hosts: Set<string>; origins: Set<string> } | undefined;
+  if (side?.exposure.network) {
+    const forwarded = FORWARDED.filter((h) => headers[h] !== undefined);
+    if (forwarded.length && !side.exposure.trusted(side.remote)) {
+      return {
+        status: 403,
+        message: `Forbidden: ${forwarded[0]} is accepted only from the proxies in "listen.trustedProxies", and this request came from another address.`,
+      };
+    }
+    const fh = headers['x-forwarded-host'];
+    if (typeof fh === 'string') host = fh.split(',')[0]!.trim();
+    names = networkNames(side, port);
+  }
   const m = typeof host === 'string' ? HOST_HEADER.exec(host) : null;
-  if (!m || (m[2] !== undefined && Number(m[2]) !== port)) {
+  const loopbackName = !!m && (m[2] === undefined || Number(m[2]) === port);
+  if (!loopbackName && !(typeof host === 'string' && names?.hosts.has(host.toLowerCase()))) {
     return {
       status: 403,
-      message: 'Forbidden: the Host header must name this proxy on loopback (127.0.0.1, localhost or [::1]) with its own port.',
+      message: names
+        ? `Forbidden: the Host header must name this proxy (${[...names.hosts][0] ?? `127.0.0.1:${port}`}), as "listen.publicUrl" or "listen.host" says.`
+        : 'Forbidden: the Host header must name this proxy on loopback (127.0.0.1, localhost or [::1]) with its own port.',
     };
   }
   const origin = headers.origin;
-  if (origin !== undefined && !ownOrigins(port).includes(origin.toLowerCase())) {
+  const origins = names?.origins ?? new Set(ownOrigins(port));
+  if (origin !== undefined && !origins.has(origin.toLowerCase())) {
     return {
       status: 403,
-      message: `Forbidden: requests from ${clip(origin)} are refused; only pages served by this proxy itself (${ownOrigins(port)[0]}) may call it.`,
+      message: `Forbidden: requests from ${clip(origin)} are refused; only pages served by this proxy itself (${names ? [...origins].at(-1) : ownOrigins(port)[0]}) may call it.`,
     };
   }
   // No page may put us in a frame, not even one of ours: a framed window under another page's

@@ -6,10 +6,13 @@
 // No request may end the process: every parse is guarded, and whatever still throws in the request
 // path is answered with a JSON-RPC error and logged.
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
+import { readFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { isLoopbackHost } from '../config/validate.js';
 import { MwsError } from '../errors.js';
 import { refuseForeign } from './guard.js';
+import type { Exposure } from './exposure.js';
 import { jsonSeparators, MAX_JSON_VALUES, TOO_MANY_VALUES } from './jsonBounds.js';
 import {
   admitBody,
@@ -20,6 +23,8 @@ import {
   endAndClose,
   limitConnections,
   lingerAfterAnswer,
+  HARD_MAX_CONNECTIONS,
+  rawAnswer,
   TIMEOUT_ANSWER,
   type EdgeTimes,
 } from './edgeLimits.js';
@@ -81,6 +86,8 @@ export type ListenOptions = {
   now?: () => number;
   bodyBudget?: BodyBudget;
   edgeTimes?: Partial<EdgeTimes>;
+  /** From exposure.ts's decision; without it only loopback is served, over plain HTTP. */
+  exposure?: Exposure;
 };
 
 function normalizedPath(target: string | undefined): string | undefined {
@@ -92,6 +99,10 @@ function normalizedPath(target: string | undefined): string | undefined {
   }
 }
 
+function shownName(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
 function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   if (res.headersSent) {
     res.destroy();
@@ -101,8 +112,28 @@ function sendJsonRpcError(res: ServerResponse, status: number, code: number, mes
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
 }
 
+/** The certificate and key, or a sentence naming the file that could not be read. */
+function tlsFiles(tls: { cert: string; key: string }): { cert: Buffer; key: Buffer } {
+  const read = (what: 'cert' | 'key') => {
+    try {
+      return readFileSync(tls[what]);
+    } catch (err) {
+      throw new MwsError(
+        'listen_refused',
+        `Cannot serve HTTPS: "listen.tls.${what}" (${tls[what]}) cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}). Give the path of a PEM file this user can read.`,
+        { path: tls[what] },
+      );
+    }
+  };
+  return { cert: read('cert'), key: read('key') };
+}
+
+/** The first byte of a TLS connection is a handshake record (22); anything else is plain HTTP or noise. */
+const TLS_HANDSHAKE = 0x16;
+
 export async function listen(host: string, port: number, mounts: Mounts, fast?: FastPath, opts: ListenOptions = {}): Promise<Listener> {
-  if (!isLoopbackHost(host)) {
+  const exposure = opts.exposure;
+  if (!isLoopbackHost(host) && !exposure?.network) {
     throw new MwsError(
       'listen_refused',
       `Refusing to listen on ${host}: Working Set only listens on loopback (127.0.0.1, ::1 or localhost).`,
@@ -140,7 +171,13 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
     // so the agent's gate below judges the same endpoint the request reaches.
     const pathname = normalizedPath(req.url);
     // Host and Origin next, before anything else of the request is parsed.
-    const refused = refuseForeign(req.method, req.headers, boundPort, pathname);
+    const refused = refuseForeign(
+      req.method,
+      req.headers,
+      boundPort,
+      pathname,
+      exposure?.network ? { exposure, listenHost: host, remote: req.socket.remoteAddress } : undefined,
+    );
     if (refused) return sendJsonRpcError(res, refused.status, RPC_ERROR.refused, refused.message);
     if (pathname === undefined)
       return sendJsonRpcError(res, 400, RPC_ERROR.invalidRequest, 'Bad request: the request target must be a path such as /mcp.');
@@ -178,8 +215,11 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
     });
   };
   const times: EdgeTimes = { ...EDGE_TIMES, ...opts.edgeTimes };
-  const server: HttpServer = createServer({ connectionsCheckingInterval: times.checkMs }, onRequest);
-  const refusedSockets = limitConnections(server, caps, times);
+  const tls = exposure?.tls ? tlsFiles(exposure.tls) : undefined;
+  const server: HttpServer = tls
+    ? (createHttpsServer({ connectionsCheckingInterval: times.checkMs, ...tls }, onRequest) as unknown as HttpServer)
+    : createServer({ connectionsCheckingInterval: times.checkMs }, onRequest);
+  const refusedSockets = limitConnections(server, caps, times, tls ? 'secureConnection' : 'connection');
   // A request Node's parser refuses (bad framing, oversized headers) never reaches `onRequest`;
   // it still gets a status and a sentence, as every other answer does.
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
@@ -204,8 +244,35 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
       `HTTP/1.1 ${tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request'}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
     );
   });
+  // With TLS a plain socket listens in front: a first byte that starts no TLS handshake (plain HTTP
+  // sent to the HTTPS port) is answered in plain HTTP with what to use instead, never left to hang.
+  const waiting = new Set<Socket>();
+  const front: NetServer | HttpServer = tls
+    ? createNetServer((socket) => {
+        waiting.add(socket);
+        socket.on('error', () => socket.destroy());
+        socket.setTimeout(times.idleSocketMs, () => socket.destroy());
+        socket.once('close', () => waiting.delete(socket));
+        socket.once('data', (first: Buffer) => {
+          waiting.delete(socket);
+          socket.setTimeout(0);
+          socket.pause();
+          socket.unshift(first);
+          if (first[0] === TLS_HANDSHAKE) return void server.emit('connection', socket);
+          caps.hit('plain-http', 'answered a plain HTTP request sent to the HTTPS port.');
+          endAndClose(
+            socket,
+            rawAnswer(
+              '400 Bad Request',
+              `This port speaks HTTPS only: use https://${shownName(host)}:${boundPort}/ (plain HTTP is not served here).`,
+            ),
+          );
+        });
+      })
+    : server;
+  if (tls) (front as NetServer).maxConnections = HARD_MAX_CONNECTIONS;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (err: NodeJS.ErrnoException) => {
+    front.once('error', (err: NodeJS.ErrnoException) => {
       reject(
         err.code === 'EADDRINUSE'
           ? new MwsError('listen_refused', `Port ${port} on ${host} is already in use. Stop the other process or pass --port.`, {
@@ -215,23 +282,25 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
           : err,
       );
     });
-    server.listen(port, host, () => resolve());
+    front.listen(port, host, () => resolve());
   });
   // After listening, an error of the server (EMFILE at accept when the process is out of file
   // handles) is logged, never fatal; the caps above keep it rare.
-  server.on('error', (err: NodeJS.ErrnoException) =>
+  front.on('error', (err: NodeJS.ErrnoException) =>
     caps.hit(`server-${err.code ?? 'error'}`, `the listener could not accept a connection: ${err.message}`),
   );
-  const addr = server.address() as AddressInfo;
+  const addr = front.address() as AddressInfo;
   boundPort = addr.port;
   const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
-    url: `http://${shownHost}:${addr.port}`,
+    url: `${tls ? 'https' : 'http'}://${shownHost}:${addr.port}`,
     port: addr.port,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        front.close(() => resolve());
+        if (front !== server) server.close();
         server.closeAllConnections();
+        for (const s of waiting) s.destroy();
       }),
   };
 }

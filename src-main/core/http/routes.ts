@@ -29,7 +29,11 @@ export type Mounts = {
   /** GET /control/events. */
   events?: Handler;
   /** `/ui`: the window's files, its one-time links and its cookie renewal. */
-  ui?: { sessions: UiSessions; rendererDir: string };
+  ui?: {
+    sessions: UiSessions;
+    rendererDir: string;
+    /** Network mode: the session cookie is `Secure` (sent over HTTPS only). */ secureCookies?: boolean;
+  };
   /** GET OAUTH_CALLBACK_PATH. */
   oauthCallback?: Handler;
   /** More exact paths, any method (tests mount probes here). */
@@ -96,13 +100,14 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
 
   if (m.ui) {
     const { sessions, rendererDir } = m.ui;
+    const secure = m.ui.secureCookies === true;
     app.use('/ui', windowHeaders);
     app.use('/ui/*', windowHeaders);
-    app.all(PATTERNS.uiBare, spendLink(sessions), needSession(sessions), (c) => c.redirect('/ui/', 301));
+    app.all(PATTERNS.uiBare, spendLink(sessions, secure), needSession(sessions), (c) => c.redirect('/ui/', 301));
     const files = uiFiles(rendererDir);
-    app.all(PATTERNS.uiIndex, spendLink(sessions), needSession(sessions), files, () => text(404, 'Not found.'));
-    app.all(PATTERNS.uiFile, spendLink(sessions), needSession(sessions), files, () => text(404, 'Not found.'));
-    app.all(PATTERNS.renew, renewSession(sessions));
+    app.all(PATTERNS.uiIndex, spendLink(sessions, secure), needSession(sessions), files, () => text(404, 'Not found.'));
+    app.all(PATTERNS.uiFile, spendLink(sessions, secure), needSession(sessions), files, () => text(404, 'Not found.'));
+    app.all(PATTERNS.renew, renewSession(sessions, secure));
     app.get(PATTERNS.renewScript, renewScript);
   }
 

@@ -32,12 +32,12 @@ export function renewScript(c: Context): Response {
 }
 
 /** POST /ui/_session: the CSRF token in the header names the session whose cookie is set again. */
-export function renewSession(sessions: UiSessions) {
+export function renewSession(sessions: UiSessions, secure = false) {
   return (c: Context): Response => {
     if (c.req.method !== 'POST') return c.text('Use POST.\n', 405);
     const s = sessions.byCsrfHeader(c.req.raw);
     if (!s) return c.text('This window session has ended: open a new link with `mws ui`.\n', 401);
-    setSessionCookie(c, s.id);
+    setSessionCookie(c, s.id, secure);
     c.header('cache-control', 'no-store');
     return c.body(null, 204);
   };

@@ -9,7 +9,7 @@ import { signInPage } from '../control/signInPage.js';
 import { setSessionCookie } from './cookies.js';
 
 /** A one-time link (`/ui?token=…`, on any /ui path) becomes a session: cookie set, CSRF token in the fragment. */
-export function spendLink(sessions: UiSessions) {
+export function spendLink(sessions: UiSessions, secure = false) {
   return async (c: Context, next: Next): Promise<Response | void> => {
     const token = c.req.query('token');
     if (token === undefined) return next();
@@ -17,7 +17,7 @@ export function spendLink(sessions: UiSessions) {
     if (!session) return signInPage('link-spent');
     // The fragment is read by the window and never sent to a server; no-referrer keeps the spent
     // link out of any request the window makes.
-    setSessionCookie(c, session.id);
+    setSessionCookie(c, session.id, secure);
     c.header('cache-control', 'no-store');
     c.header('referrer-policy', 'no-referrer');
     return c.redirect(`/ui/#${CSRF_FRAGMENT}=${session.csrf}`, 303);
