@@ -99,6 +99,29 @@ describe('a bounded fetch', () => {
   });
 });
 
+describe('a sign-in server that sends its headers, then trickles nothing more', () => {
+  it('is stopped at the deadline while its body is read, with a sentence', async () => {
+    vi.useFakeTimers();
+    const breaches: string[] = [];
+    const trickle: typeof fetch = async (_input, init) =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(c) {
+            c.enqueue(enc('{"issuer":"'));
+            init?.signal?.addEventListener('abort', () => c.error(init.signal!.reason));
+          },
+        }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
+    const f = boundedFetch(trickle, { serverUrl: SERVER, maxResultBytes: 1 << 20, onBreach: (s) => breaches.push(s) });
+    const res = await f('http://127.0.0.1:10/.well-known/oauth-authorization-server');
+    const body = res.json().catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(SIGN_IN_DEADLINE_MS + 1);
+    expect(await body).toBeInstanceOf(BodyBoundError);
+    expect(breaches).toEqual([expect.stringMatching(/did not answer within 30 s/)]);
+  });
+});
+
 describe('the SSE scanner', () => {
   const sse = (max: number, now = () => 0) => bodyScanner({ kind: 'sse', maxBytes: max, what: 'The server', setting: '' }, now);
 
