@@ -49,6 +49,13 @@ const COMMANDS: Record<string, Spec> = {
     run: async (io, v) =>
       (await import('./commands/serve.js')).runServe(io, { config: str(v.config), port: parsePort(str(v.port)), demo: flag(v.demo) }),
   },
+  doctor: {
+    summary: 'check the config, the port, the state folder, each upstream, each client and the search model',
+    usage: ['mws doctor [--json]   each finding is a sentence with its fix; exit code 1 when any is a problem'],
+    options: { config: CONFIG, json: JSON_OUT },
+    positionals: 0,
+    run: async (io, v) => (await import('./commands/doctor.js')).runDoctor(io, { config: str(v.config), json: flag(v.json) }),
+  },
   init: {
     summary: 'write a starting config (never overwrites one)',
     usage: ['mws init [--config FILE]'],
@@ -338,6 +345,24 @@ const COMMANDS: Record<string, Spec> = {
           `mws auth takes "status" (got "${pos[0]}"); \`mws login NAME\` signs in, \`mws logout NAME\` signs out.`,
         );
       return (await import('./commands/auth.js')).runAuthStatus(io, { config: str(v.config), json: flag(v.json) });
+    },
+  },
+  client: {
+    summary: 'point Claude Code, Claude Desktop, Cursor, VS Code or Codex at an agent, or see which point here',
+    usage: [
+      'mws client list [--json]                      which clients point here, and at which agent',
+      'mws client connect CLIENT [--agent ID]        CLIENT: claude-code, claude-desktop, cursor, vscode or codex',
+    ],
+    options: { config: CONFIG, agent: AGENT, json: JSON_OUT },
+    positionals: 2,
+    run: async (io, v, pos) => {
+      const cmd = await import('./commands/client.js');
+      if (pos[0] === 'list' && pos.length === 1) return cmd.runClientList(io, common(v));
+      if (pos[0] === 'connect') return cmd.runClientConnect(io, { ...common(v), client: pos[1] });
+      throw new MwsError(
+        'usage',
+        `mws client takes "list" or "connect CLIENT"${pos[0] ? ` (got "${pos.join(' ')}")` : ''}: \`mws client connect cursor --agent default\` points Cursor at that agent.`,
+      );
     },
   },
   ui: {
