@@ -112,6 +112,22 @@ describe('mws upstream add, edit, remove', () => {
     expect((await mws('upstream', 'remove', 'web')).code).toBe(0);
   });
 
+  it('keeps a secret header given to add in the secret store, never in config.json', SLOW, async () => {
+    const add = await mws(
+      'upstream',
+      'add',
+      'sec',
+      '--url',
+      'http://127.0.0.1:9/mcp',
+      '--header',
+      'Authorization=Bearer sk-live-0123456789',
+    );
+    expect(add.code, add.err).toBe(0);
+    expect(readFileSync(cfg, 'utf8')).not.toContain('sk-live-0123456789');
+    expect(saved().upstreams.sec!.headers).toEqual({ Authorization: expect.stringMatching(/^\$\{secret:[^}]+\}$/) });
+    expect((await mws('upstream', 'remove', 'sec')).code).toBe(0);
+  });
+
   it('refuses half-said upstreams in one sentence', SLOW, async () => {
     const none = await mws('upstream', 'add', 'x');
     expect(none.code).toBe(2);
