@@ -46,6 +46,26 @@ describe('sign-in flows', () => {
   });
 });
 
+describe('a callback being redeemed', () => {
+  it('still counts as waiting until its tokens are in, so `mws login` does not read it as given up', async () => {
+    const flows = new SignInFlows(() => 0);
+    let release!: () => void;
+    const exchanged = new Promise<void>((r) => (release = r));
+    flows.register({ vendor: 'a', state: 's1', url: 'https://as/authorize?state=s1', finish: () => exchanged });
+    const flow = flows.take('s1')!;
+    expect(flows.pending('a')).toBeUndefined();
+    const redeemed = flows.redeem(flow, new URLSearchParams('code=c&state=s1'));
+    expect(flows.isRedeeming('a')).toBe(true);
+    release();
+    await redeemed;
+    expect(flows.isRedeeming('a')).toBe(false);
+    // A failed redemption ends the wait too.
+    flows.register({ vendor: 'a', state: 's2', url: 'u', finish: () => Promise.reject(new Error('invalid_grant')) });
+    await expect(flows.redeem(flows.take('s2')!, new URLSearchParams())).rejects.toThrow('invalid_grant');
+    expect(flows.isRedeeming('a')).toBe(false);
+  });
+});
+
 describe('the OAuth store', () => {
   it('writes one 0600 file, and a record made for another URL is not used', async () => {
     const dir = tempDir();

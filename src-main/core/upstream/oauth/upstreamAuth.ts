@@ -188,6 +188,11 @@ export class UpstreamAuth implements OAuthClientProvider {
     return this.opts.flows.pending(this.opts.vendor)?.url;
   }
 
+  /** The browser came back and the code is being redeemed for tokens. */
+  redeeming(): boolean {
+    return this.opts.flows.isRedeeming(this.opts.vendor);
+  }
+
   async signedIn(): Promise<{ signedIn: boolean; account: string | undefined }> {
     const r = await this.record();
     return { signedIn: r?.tokens !== undefined, account: r?.account };
