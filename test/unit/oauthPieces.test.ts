@@ -111,6 +111,39 @@ describe('the OAuth store', () => {
   });
 });
 
+describe('asking the authorization server whether it still knows our registration', () => {
+  it('is spent on a registration from an earlier run, or on a link asked for again, not on each new link', async () => {
+    const store = new MemoryOAuthStore();
+    const make = () =>
+      new UpstreamAuth({
+        vendor: 'x',
+        serverUrl: 'https://a/mcp',
+        config: {},
+        store,
+        flows: new SignInFlows(() => 0),
+        redirectUrl: () => 'http://127.0.0.1:1/oauth/callback',
+        now: () => 0,
+        log: new MemoryLogger(),
+      });
+    const asked: string[] = [];
+    const forgot = async (url: string | URL | Request) => (
+      asked.push(String(url)),
+      new Response('{"error":"invalid_client"}', { status: 400 })
+    );
+    const a = make();
+    await a.saveClientInformation({ client_id: 'c1' });
+    // Registered in this process: each new link goes out as it is (a retry loop stays within the server's limit).
+    expect(await a.linkRefused('https://as/authorize?state=1', forgot)).toBe(false);
+    expect(await a.linkRefused('https://as/authorize?state=2', forgot)).toBe(false);
+    expect(asked).toEqual([]);
+    // The same link asked for again, unredeemed: the browser may have met the server's dead end.
+    expect(await a.linkRefused('https://as/authorize?state=2', forgot)).toBe(true);
+    // A later run holds the registration from disk: its first link is checked.
+    expect(await make().linkRefused('https://as/authorize?state=3', forgot)).toBe(true);
+    expect(asked).toHaveLength(2);
+  });
+});
+
 describe('an upstream edited in the window', () => {
   it('keeps its oauth and transport settings, which the form does not show', () => {
     const prev = { url: 'https://a/mcp', oauth: { clientId: 'id', clientSecret: 's' }, transport: 'sse' };
