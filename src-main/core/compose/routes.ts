@@ -5,6 +5,8 @@ import type { Handler, Mounts } from '../http/routes.js';
 import { text } from '../http/answers.js';
 import { oauthCallback } from '../http/oauthCallback.js';
 import { agentGate } from '../http/agentGate.js';
+import { AgentTokens } from '../http/agentTokens.js';
+import { metadataDocument } from '../http/protectedResource.js';
 import type { EdgeTimes } from '../http/edgeLimits.js';
 import type { Exposure } from '../http/exposure.js';
 import type { ControlApi } from '../control/api.js';
@@ -46,9 +48,15 @@ export function buildMounts(
 
 export function listenOptions(ctx: AppContext, edgeTimes: Partial<EdgeTimes> | undefined, exposure?: Exposure): ListenOptions {
   const network = exposure?.network === true;
+  // One for the app: agents signed in through one authorization server share its keys.
+  const tokens = new AgentTokens();
   return {
     log: ctx.log,
-    mcpGate: (id: string, authorization: string | undefined) => agentGate(ctx.config, id, authorization, network),
+    mcpGate: (id, authorization, origin) => agentGate(ctx.config, id, authorization, network, { origin, tokens }),
+    resourceMetadata: (id, origin) => {
+      const agent = ctx.config.agents.find((a) => a.id === id);
+      return agent?.auth ? metadataDocument(origin, agent, agent.auth.issuer) : undefined;
+    },
     ...(edgeTimes ? { edgeTimes } : {}),
     ...(exposure ? { exposure } : {}),
   };

@@ -202,6 +202,38 @@ const upstreamSchema = (expand: ExpandHome) =>
         : 'must be an object with "url" (HTTP) or "command" (stdio)',
   });
 
+/** An issuer or introspection endpoint: https, or http on this machine (a test, a local provider). */
+const issuerUrl = () =>
+  nonEmpty().superRefine((url, ctx) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return ctx.addIssue({ code: 'custom', message: 'must be an absolute https URL', input: url });
+    }
+    if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)))
+      ctx.addIssue({ code: 'custom', message: 'must use https (http only on loopback)', input: url });
+    else if (parsed.username || parsed.password || parsed.search || parsed.hash)
+      ctx.addIssue({ code: 'custom', message: 'must be a plain URL without user info, query or fragment', input: maskUrl(url) });
+  });
+
+/** An agent protected by the team's authorization server: access tokens checked as JWTs against its keys, or by introspection. */
+const agentAuthSchema = fields({
+  issuer: issuerUrl().meta({ description: 'The authorization server (its "issuer"); its metadata and keys are found from it.' }),
+  audience: nonEmpty().optional().meta({ description: "The audience tokens must name; default: the agent endpoint's URL (its resource)." }),
+  claim: nonEmpty().optional().meta({ description: 'A claim that decides who may use this agent (e.g. "groups" or "roles").' }),
+  values: strArray()
+    .optional()
+    .meta({ description: 'The claim must hold one of these; with "claim" and no "values", the claim only has to be there.' }),
+  introspection: fields({
+    url: issuerUrl(),
+    clientId: nonEmpty(),
+    clientSecret: nonEmpty(),
+  })
+    .optional()
+    .meta({ description: 'Check opaque tokens at this RFC 7662 introspection endpoint instead of as JWTs.' }),
+});
+
 const agentSchema = fields({
   id: slug(AGENT_ID_MAX_LENGTH),
   name: nonEmpty().optional().meta({ description: 'Shown in the window; default: the id ("Default" for the default agent).' }),
@@ -212,6 +244,12 @@ const agentSchema = fields({
   token: pattern(AGENT_TOKEN_PATTERN, AGENT_TOKEN_HINT)
     .optional()
     .meta({ description: "When set, the agent's endpoint needs Authorization: Bearer <token>." }),
+  auth: agentAuthSchema
+    .optional()
+    .meta({
+      description:
+        "Sign-in through an authorization server: the endpoint answers 401 pointing at its metadata, and takes that server's access tokens (beside the token, if set).",
+    }),
 }).transform(({ name, ...a }) => ({ ...a, name: name ?? (a.id === DEFAULT_AGENT_ID ? 'Default' : a.id) }));
 
 const days = () => int(1, 3650);
