@@ -10,7 +10,7 @@ import { MwsError } from '../errors.js';
 import type { Toolbox, ToolEntry } from '../toolbox/toolbox.js';
 import type { UsageStore } from '../usage/usageStore.js';
 import type { SeedWorkingSetFile } from './seedFile.js';
-import type { AgentStateFiles } from './stateFiles.js';
+import type { AgentStateStore } from './stateFiles.js';
 import { AgentStates, type MemberView } from './registry.js';
 import { PinSources } from './pinSources.js';
 import { UsageIngest } from './ingest.js';
@@ -37,7 +37,7 @@ export type WorkingSetsOptions = {
   config: Config;
   clock: Clock;
   log: Logger;
-  files: AgentStateFiles;
+  files: AgentStateStore;
   usage: UsageStore;
   seed: SeedWorkingSetFile;
   toolbox: () => Toolbox;

@@ -5,7 +5,7 @@ import type { AgentConfig, Config } from '../config/schema.js';
 import { MwsError } from '../errors.js';
 import { saveFailed } from '../store/writeFailure.js';
 import type { UsageStore } from '../usage/usageStore.js';
-import type { AgentStateFiles } from './stateFiles.js';
+import type { AgentStateStore } from './stateFiles.js';
 import type { AgentState, HistoryEntry, ToolState } from './types.js';
 
 export type MemberView = ToolState & { tool: string };
@@ -13,7 +13,7 @@ export type MemberView = ToolState & { tool: string };
 export class AgentStates {
   private readonly states = new Map<string, AgentState>();
 
-  constructor(private readonly o: { config: Config; files: AgentStateFiles; usage: UsageStore }) {}
+  constructor(private readonly o: { config: Config; files: AgentStateStore; usage: UsageStore }) {}
 
   async start(): Promise<void> {
     for (const a of this.o.config.agents) this.states.set(a.id, await this.load(a.id));
