@@ -88,6 +88,18 @@ export class WorkingSets {
     return this.states.ensureAgent(id);
   }
 
+  /**
+   * Another replica changed these agents' states in the shared store: read them again (after any cycle
+   * under way) and tell the listeners of those whose list changed.
+   */
+  async reloadAgents(ids: string[]): Promise<void> {
+    await this.cycles.run(async () => {
+      const changed: string[] = [];
+      for (const id of ids) if (await this.states.reload(id)) changed.push(id);
+      if (changed.length) this.o.events.changed(changed);
+    });
+  }
+
   agent(id: string): AgentConfig {
     return this.states.agent(id);
   }

@@ -38,6 +38,19 @@ export class AgentStates {
     return st;
   }
 
+  /**
+   * Reads an agent's state again from its store (another replica changed it), in place: the listing
+   * and the grants hold the object. Answers whether the tools it lists changed.
+   */
+  async reload(id: string): Promise<boolean> {
+    const st = this.states.get(id);
+    if (!st) return false;
+    const fresh = await this.load(id);
+    const before = JSON.stringify(Object.keys(st.tools).sort());
+    restore(st, fresh);
+    return JSON.stringify(Object.keys(st.tools).sort()) !== before;
+  }
+
   agent(id: string): AgentConfig {
     const a = this.o.config.agents.find((x) => x.id === id);
     if (!a) throw new MwsError('agent_not_found', `No agent "${id}". Known agents: ${this.o.config.agents.map((x) => x.id).join(', ')}.`);

@@ -14,7 +14,7 @@ import type { CallRecord, SearchRecord } from '../../usage/callLog.js';
 import { emptyAgentState, type AgentState, type HistoryEntry } from '../../workingset/types.js';
 import type { AgentStateStore } from '../../workingset/stateFiles.js';
 import type { CallRecordStore, ConfigDocumentStore, Raw, StateStore, StoreChange, StoredConfig } from '../port.js';
-import { configConflict } from '../files.js';
+import { configConflict } from '../../config/source.js';
 import { unseal, seal, type SealingKey } from '../seal.js';
 import { BatchWriter } from './batches.js';
 import { dbError } from './errors.js';
