@@ -18,7 +18,8 @@ export const LAYERS = [
   ['upstream'],
   ['toolbox'],
   ['search', 'workingset', 'approvals', 'usage', 'import'],
-  ['metaTools'],
+  // The state port and its adapters (statestore/): over the stores of the working sets, usage, secrets and sign-ins.
+  ['metaTools', 'statestore'],
   ['proxy'],
   ['control'],
   // The HTTP edge (guard, listener, routes): control and proxy mount on it as plain handlers.

@@ -37,6 +37,8 @@ import { checkStateFiles, ensureStateFolder, stateFolderError } from './store/st
 import type { SecretStore } from './secrets/store.js';
 import type { ToolVectors } from './search/embed/toolVectors.js';
 import type { OAuthStore } from './upstream/oauth/store.js';
+import type { ConfigSource } from './config/source.js';
+import type { StateStore } from './statestore/port.js';
 import { AppContext } from './compose/context.js';
 import { buildStores } from './compose/stores.js';
 import { buildUpstreams } from './compose/upstreams.js';
@@ -63,7 +65,7 @@ export type AppOptions = {
    * The config file the running config came from, for edits from the window (none: not editable).
    * `stateDirDefault`: the state folder a config without "stateDir" means (the one it was loaded with).
    */
-  configFile?: { path: string; raw: Raw; stateDirDefault?: string };
+  configFile?: { path: string; raw: Raw; stateDirDefault?: string; source?: ConfigSource; version?: string | null };
   /** Applied to every config loaded or saved while running (the CLI's --demo and --port). */
   transform?: (c: Config) => Config;
   /**
@@ -92,6 +94,12 @@ export type AppOptions = {
   secrets?: SecretStore;
   /** Where OAuth tokens and client registrations are kept (default: oauth.json in the state folder, 0600). */
   oauthStore?: OAuthStore;
+  /**
+   * A shared store (statestore/, PostgreSQL) that replicas use together: the agents' working sets,
+   * the call records, secrets and sign-ins go there, and changes other replicas make are applied here.
+   * The caller opens and closes it. Without one, everything is in the state folder as before.
+   */
+  stateStore?: StateStore;
 };
 
 /** The built renderer, two folders up from src-main/core. */
@@ -139,9 +147,10 @@ export function createApp(opts: AppOptions): App {
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
-  const stores = buildStores(ctx, opts.secrets);
+  const shared = opts.stateStore;
+  const stores = buildStores(ctx, opts.secrets, shared);
   const { secrets, callLog, seed, usage, files } = stores;
-  const up = buildUpstreams(ctx, stores, opts);
+  const up = buildUpstreams(ctx, stores, shared && !opts.oauthStore ? { ...opts, oauthStore: shared.oauth } : opts);
   const { catalog } = up;
   const searching = buildSearch(ctx, stores, catalog, opts.modelDir);
   const { learning, vectors, search } = searching;
@@ -152,11 +161,12 @@ export function createApp(opts: AppOptions): App {
   const reconfigure = reconfigurer(ctx, up, deciding, routing, search, opts.transform ? { transform: opts.transform } : {});
   const stateDir = ctx.config.stateDir;
   const editor = new ConfigEditor(
-    opts.configFile?.path,
+    opts.configFile?.source ?? opts.configFile?.path,
     opts.configFile?.raw ?? {},
     opts.configFile?.stateDirDefault ?? stateDir,
     reconfigure,
     log,
+    opts.configFile?.version,
   );
   const ui = new UiSessions(ctx.now, () => ctx.config.uiSessions);
   /** The parts the app shows its callers, and the ControlApi works on. */
@@ -181,6 +191,7 @@ export function createApp(opts: AppOptions): App {
 
   let listener: Listener | undefined;
   let unwatch: (() => void) | undefined;
+  let unshared: (() => void) | undefined;
   let unschedule: (() => Promise<void>) | undefined;
   let sessionTimer: NodeJS.Timeout | undefined;
   let rotateTimer: NodeJS.Timeout | undefined;
@@ -224,6 +235,7 @@ export function createApp(opts: AppOptions): App {
       const steps: Array<() => Promise<void> | void> = [
         () => unschedule?.(),
         () => unwatch?.(),
+        () => unshared?.(),
         () => listener?.close(),
         ...[...endpoints.values()].map((e) => () => e.close()),
         () => catalog.stop(),
@@ -255,6 +267,16 @@ export function createApp(opts: AppOptions): App {
     await removeLeftoverTemps([stateDir, join(stateDir, 'agents')], log);
     try {
       await sets.start();
+      // Another replica's change to a working set is applied here and heard by this replica's clients;
+      // after a lost connection to the store, everything is read again.
+      unshared = shared?.onChange((change) => {
+        const ids = change.kind === 'agent' ? [change.agent] : change.kind === 'resync' ? ctx.config.agents.map((a) => a.id) : [];
+        if (ids.length)
+          void sets
+            .reloadAgents(ids)
+            .catch((err: Error) => log.warn(`could not apply another replica's working-set change: ${err.message}`));
+        if (change.kind === 'resync') void editor.refresh();
+      });
       await learning.load();
       // What the kept pairs say is built off the request path, in slices, while the proxy starts (not
       // for a CLI command that opens the state folder without serving, nor with learning off).

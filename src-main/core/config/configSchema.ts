@@ -301,6 +301,23 @@ const fileSchemaWith = (expand: ExpandHome) =>
       .transform(expand)
       .optional()
       .meta({ description: 'The state folder (usage, history, catalogs); default: $XDG_STATE_HOME/mcp-working-set.' }),
+    store: fields({
+      postgres: fields({
+        url: pattern(/^postgres(?:ql)?:\/\/\S+$/i, 'must be a postgres:// connection URL').meta({
+          description: 'The PostgreSQL database the replicas share (also MWS_DATABASE_URL); docs/team.md.',
+        }),
+        keyFile: nonEmpty()
+          .transform(expand)
+          .optional()
+          .meta({
+            description: 'A file holding the key that seals secrets and sign-ins (else MWS_STATE_KEY); never stored in the database.',
+          }),
+      })
+        .optional()
+        .meta({ description: 'Keep the shared state in PostgreSQL, so several `mws serve` replicas act as one (docs/team.md).' }),
+    })
+      .optional()
+      .meta({ description: 'Where the shared state lives: the state folder (default), or PostgreSQL.' }),
     serverName: pattern(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, "_" or "-"').default('toolbox'),
     backendHints: strRecord().default({}),
     pins: strArray().default([]),
