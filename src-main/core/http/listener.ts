@@ -204,17 +204,20 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
       return sendJsonRpcError(res, 400, RPC_ERROR.invalidRequest, 'Bad request: the request target must be a path such as /mcp.');
     const described = metadataAgentOf(pathname);
     if (described !== undefined) {
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return sendJsonRpcError(res, 405, RPC_ERROR.invalidRequest, 'Protected-resource metadata is read with GET.');
       const doc = described === null ? undefined : opts.resourceMetadata?.(described, requestOrigin(req, exposure, tls !== undefined));
-      const body = JSON.stringify(
-        doc ?? { error: 'not_found', error_description: 'No agent endpoint here signs in through an authorization server.' },
-      );
+      if (!doc)
+        return sendJsonRpcError(
+          res,
+          404,
+          RPC_ERROR.invalidRequest,
+          "No agent endpoint here signs in through an authorization server; use the agent's bearer token, if it has one.",
+        );
+      const body = JSON.stringify(doc);
       return void res
-        .writeHead(doc ? 200 : 404, {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'cache-control': 'no-store',
-        })
-        .end(body);
+        .writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' })
+        .end(req.method === 'HEAD' ? undefined : body);
     }
     const agentId = agentIdOf(pathname);
     if (agentId === null) return sendJsonRpcError(res, 400, RPC_ERROR.invalidRequest, BAD_PATH);
