@@ -8,15 +8,17 @@ import { MwsError } from '../core/errors.js';
 import { processIo, reportError, type Io } from './output.js';
 import { closest } from './suggest.js';
 
-type Opt = { type: 'string' | 'boolean'; arg?: string; help: string };
-type Values = Record<string, string | boolean | undefined>;
+/** `multiple`: the flag may be given more than once (`--header A=1 --header B=2`). */
+type Opt = { type: 'string' | 'boolean'; arg?: string; help: string; multiple?: boolean };
+type Values = Record<string, string | boolean | string[] | undefined>;
 type Spec = {
   summary: string;
   usage: string[];
   options: Record<string, Opt>;
   /** How many words may follow the command. */
   positionals: number;
-  run: (io: Io, v: Values, pos: string[]) => Promise<number>;
+  /** `after`: the words after `--`, kept apart from `pos` (a command an upstream runs, with its own flags). */
+  run: (io: Io, v: Values, pos: string[], after: string[]) => Promise<number>;
 };
 
 const CONFIG: Opt = { type: 'string', arg: 'FILE', help: 'the config file (else $MWS_CONFIG, else ~/.config/mcp-working-set/config.json)' };
@@ -26,11 +28,19 @@ const AGENT: Opt = { type: 'string', arg: 'ID', help: 'the agent (default: defau
 const ONE_AGENT: Opt = { type: 'string', arg: 'ID', help: 'only this agent (default: every agent)' };
 const DEMO: Opt = { type: 'boolean', help: 'with no upstream configured, use the built-in demo toolbox' };
 
-const str = (v: string | boolean | undefined) => (typeof v === 'string' ? v : undefined);
-const flag = (v: string | boolean | undefined) => v === true;
+const str = (v: Values[string]) => (typeof v === 'string' ? v : undefined);
+const flag = (v: Values[string]) => v === true;
+const list = (v: Values[string]) => (Array.isArray(v) ? v : typeof v === 'string' ? [v] : []);
 const common = (v: Values) => ({ config: str(v.config), demo: flag(v.demo), agent: str(v.agent), json: flag(v.json) });
 
 const COMMANDS: Record<string, Spec> = {
+  status: {
+    summary: 'the running instance: its URL, each agent and its list, upstreams up and down',
+    usage: ['mws status [--json]'],
+    options: { config: CONFIG, json: JSON_OUT },
+    positionals: 0,
+    run: async (io, v) => (await import('./commands/status.js')).runStatus(io, { config: str(v.config), json: flag(v.json) }),
+  },
   serve: {
     summary: 'run the proxy in the foreground',
     usage: ['mws serve [--config FILE] [--port N] [--demo]'],
@@ -38,6 +48,13 @@ const COMMANDS: Record<string, Spec> = {
     positionals: 0,
     run: async (io, v) =>
       (await import('./commands/serve.js')).runServe(io, { config: str(v.config), port: parsePort(str(v.port)), demo: flag(v.demo) }),
+  },
+  doctor: {
+    summary: 'check the config, the port, the state folder, each upstream, each client and the search model',
+    usage: ['mws doctor [--json]   each finding is a sentence with its fix; exit code 1 when any is a problem'],
+    options: { config: CONFIG, json: JSON_OUT },
+    positionals: 0,
+    run: async (io, v) => (await import('./commands/doctor.js')).runDoctor(io, { config: str(v.config), json: flag(v.json) }),
   },
   init: {
     summary: 'write a starting config (never overwrites one)',
@@ -187,6 +204,20 @@ const COMMANDS: Record<string, Spec> = {
       return (await import('./commands/workingSet.js')).runPromote(io, { ...common(v), tool: pos[0] });
     },
   },
+  pin: {
+    summary: "keep a tool in an agent's list: the sweep never demotes it",
+    usage: ['mws pin TOOL --agent ID'],
+    options: { config: CONFIG, agent: AGENT, json: JSON_OUT },
+    positionals: 1,
+    run: async (io, v, pos) => (await import('./commands/workingSet.js')).runPin(io, { ...common(v), tool: pos[0], pinned: true }),
+  },
+  unpin: {
+    summary: 'take the pin off a tool: it stays listed until the sweep finds it idle',
+    usage: ['mws unpin TOOL --agent ID'],
+    options: { config: CONFIG, agent: AGENT, json: JSON_OUT },
+    positionals: 1,
+    run: async (io, v, pos) => (await import('./commands/workingSet.js')).runPin(io, { ...common(v), tool: pos[0], pinned: false }),
+  },
   demote: {
     summary: "take a tool out of an agent's working set (search still reaches it)",
     usage: ['mws demote TOOL [--agent ID]'],
@@ -302,6 +333,38 @@ const COMMANDS: Record<string, Spec> = {
     positionals: 1,
     run: async (io, v, pos) => (await import('./commands/login.js')).runLogout(io, { config: str(v.config), vendor: pos[0] }),
   },
+  auth: {
+    summary: 'each OAuth upstream: signed in, sign in, or sign in again, and when its token expires',
+    usage: ['mws auth status [--json]'],
+    options: { config: CONFIG, json: JSON_OUT },
+    positionals: 1,
+    run: async (io, v, pos) => {
+      if (pos[0] !== undefined && pos[0] !== 'status')
+        throw new MwsError(
+          'usage',
+          `mws auth takes "status" (got "${pos[0]}"); \`mws login NAME\` signs in, \`mws logout NAME\` signs out.`,
+        );
+      return (await import('./commands/auth.js')).runAuthStatus(io, { config: str(v.config), json: flag(v.json) });
+    },
+  },
+  client: {
+    summary: 'point Claude Code, Claude Desktop, Cursor, VS Code or Codex at an agent, or see which point here',
+    usage: [
+      'mws client list [--json]                      which clients point here, and at which agent',
+      'mws client connect CLIENT [--agent ID]        CLIENT: claude-code, claude-desktop, cursor, vscode or codex',
+    ],
+    options: { config: CONFIG, agent: AGENT, json: JSON_OUT },
+    positionals: 2,
+    run: async (io, v, pos) => {
+      const cmd = await import('./commands/client.js');
+      if (pos[0] === 'list' && pos.length === 1) return cmd.runClientList(io, common(v));
+      if (pos[0] === 'connect') return cmd.runClientConnect(io, { ...common(v), client: pos[1] });
+      throw new MwsError(
+        'usage',
+        `mws client takes "list" or "connect CLIENT"${pos[0] ? ` (got "${pos.join(' ')}")` : ''}: \`mws client connect cursor --agent default\` points Cursor at that agent.`,
+      );
+    },
+  },
   ui: {
     summary: "a new one-time link to the running instance's settings window",
     usage: ['mws ui [--revoke-all]'],
@@ -310,9 +373,15 @@ const COMMANDS: Record<string, Spec> = {
     run: async (io, v) => (await import('./commands/ui.js')).runUi(io, { config: str(v.config), revokeAll: flag(v['revoke-all']) }),
   },
   upstream: {
-    summary: 'turn an upstream off or on, restart it, read its log, or give it a value it needs',
+    summary: 'list, add, edit or remove upstreams, turn one off or on, restart it, follow its log, or give it a value',
     usage: [
-      'mws upstream enable|disable|restart|log NAME',
+      'mws upstream list [--json]                       each upstream, its status and the next step',
+      'mws upstream add NAME --url URL [--header K=V]   an HTTP server',
+      'mws upstream add NAME [--env K=V] -- COMMAND ARGS…   a server that runs as a command',
+      'mws upstream edit NAME [--url URL | -- COMMAND ARGS…] [--header K=V] [--env K=V]   (K= removes K)',
+      'mws upstream remove NAME',
+      'mws upstream log NAME [--lines N] [--follow]',
+      'mws upstream enable|disable|restart NAME',
       'mws upstream set NAME KEY            asked without echo, kept in the secret store',
       'mws upstream set NAME KEY --stdin    read from stdin (e.g. piped from a password manager)',
       'mws upstream set NAME KEY VALUE      only for a value that is not a secret',
@@ -321,11 +390,17 @@ const COMMANDS: Record<string, Spec> = {
       config: CONFIG,
       json: JSON_OUT,
       lines: { type: 'string', arg: 'N', help: 'with log: the last N lines (1–200)' },
+      follow: { type: 'boolean', help: 'with log: keep printing new lines as they come (Ctrl-C stops)' },
       stdin: { type: 'boolean', help: 'with set: read the value from stdin (one trailing line end is dropped)' },
+      url: { type: 'string', arg: 'URL', help: "with add/edit: the HTTP server's URL" },
+      header: { type: 'string', arg: 'K=V', multiple: true, help: 'with add/edit: a header sent to it (again for more; K= removes K)' },
+      env: { type: 'string', arg: 'K=V', multiple: true, help: 'with add/edit: a variable of its command (again for more; K= removes K)' },
     },
-    positionals: 4,
-    run: async (io, v, pos) => {
-      if (pos[0] === 'set')
+    positionals: Infinity,
+    run: async (io, v, pos, after) => {
+      if (pos[0] === 'set') {
+        if (pos.length > 4)
+          throw new MwsError('usage', 'mws upstream set takes NAME KEY and at most one VALUE; quote a value with spaces.');
         return (await import('./commands/upstreamValue.js')).runUpstreamSet(io, {
           config: str(v.config),
           vendor: pos[1],
@@ -333,10 +408,18 @@ const COMMANDS: Record<string, Spec> = {
           value: pos[3],
           stdin: flag(v.stdin),
         });
+      }
       const lines = str(v.lines) === undefined ? undefined : Number(v.lines);
       if (lines !== undefined && (!Number.isInteger(lines) || lines < 1 || lines > 200))
         throw new MwsError('usage', `--lines must be a whole number from 1 to 200 (got "${v.lines}").`);
-      return (await import('./commands/upstream.js')).runUpstream(io, { config: str(v.config), json: flag(v.json), lines, rest: pos });
+      return (await import('./commands/upstream.js')).runUpstream(io, {
+        config: str(v.config),
+        json: flag(v.json),
+        lines,
+        rest: pos,
+        follow: flag(v.follow),
+        input: { url: str(v.url), command: after, headers: list(v.header), env: list(v.env) },
+      });
     },
   },
   secrets: {
@@ -478,7 +561,13 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       return 0;
     }
     checkFlags(command, spec, rest);
-    const options = Object.fromEntries(Object.entries(spec.options).map(([k, o]) => [k, { type: o.type }]));
+    const options = Object.fromEntries(
+      Object.entries(spec.options).map(([k, o]) => [k, { type: o.type, ...(o.multiple ? { multiple: true } : {}) }]),
+    );
+    const dashes = rest.indexOf('--');
+    const after = dashes < 0 ? [] : rest.slice(dashes + 1);
+    if (after.length && !spec.usage.some((u) => u.includes(' -- ')))
+      throw new MwsError('usage', `mws ${command} takes nothing after \`--\` (got "${after.join(' ')}").`);
     let parsed: { values: Values; positionals: string[] };
     try {
       parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true }) as { values: Values; positionals: string[] };
@@ -493,6 +582,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         `${(err as Error).message.split('\n')[0]!.replace(/\.$/, '')}. (\`mws ${command} --help\` lists the options.)`,
       );
     }
+    // The words after `--` are the command an upstream runs, not names of this one.
+    parsed.positionals = parsed.positionals.slice(0, parsed.positionals.length - after.length);
     if (parsed.positionals.length > spec.positionals) {
       const extra = parsed.positionals
         .slice(spec.positionals)
@@ -505,7 +596,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
           : `mws ${command} takes at most ${spec.positionals === 1 ? 'one name' : `${spec.positionals} names`} (also got ${extra}); quote a name with spaces.`,
       );
     }
-    return await spec.run(io, parsed.values, parsed.positionals);
+    return await spec.run(io, parsed.values, parsed.positionals, after);
   } catch (err) {
     return reportError(io, err);
   }

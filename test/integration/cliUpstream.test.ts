@@ -113,7 +113,7 @@ describe('mws upstream, with an instance running', () => {
     const bad = await mws('upstream', 'frob', 's');
     expect(bad.code).toBe(2);
     expect(bad.err.trim()).toBe(
-      'mws: mws upstream has no "frob": one of enable, disable, restart, log, set, then the upstream\'s name (e.g. `mws upstream log github`).',
+      'mws: mws upstream has no "frob": one of list, add, edit, remove, enable, disable, restart, log, set, then the upstream\'s name (e.g. `mws upstream log github`).',
     );
     const none = await mws('upstream', 'log', 'nope');
     expect(none.err).toMatch(/No upstream "nope" in .*config\.json\. The upstreams are: s, bad, gone\./);
@@ -125,11 +125,11 @@ describe('help', () => {
     let out = '';
     const io = { out: (t: string) => void (out += `${t}\n`), err: () => {} };
     expect(await main(['--help'], io)).toBe(0);
-    expect(out).toMatch(/^ {2}upstream\s+turn an upstream off or on, restart it, read its log, or give it a value it needs$/m);
+    expect(out).toMatch(/^ {2}upstream\s+list, add, edit or remove upstreams, turn one off or on, restart it, follow its log, or give it a value$/m);
     expect(out).toMatch(/^ {2}activity\s+the latest calls/m);
     out = '';
     expect(await main(['upstream', '--help'], io)).toBe(0);
-    expect(out).toMatch(/^mws upstream: .+\n\nUsage:\n {2}mws upstream enable\|disable\|restart\|log NAME/);
+    expect(out).toMatch(/^mws upstream: .+\n\nUsage:\n {2}mws upstream list \[--json\][^\n]*\n(?: {2}mws upstream [^\n]*\n)* {2}mws upstream enable\|disable\|restart NAME/);
     out = '';
     expect(await main(['activity', '--help'], io)).toBe(0);
     expect(out).toContain('--limit N');

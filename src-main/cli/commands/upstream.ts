@@ -10,9 +10,21 @@ import type { Io } from '../output.js';
 import { printable } from '../../core/printable.js';
 import { upstreamFailure } from '../../shared/errorWords.js';
 import { statusWord } from '../../shared/statusWords.js';
-import { plural } from '../table.js';
+import { plural, table } from '../table.js';
+import { nextStep } from '../daily/nextStep.js';
+import { editedUpstream, newUpstream, type UpstreamFlags as InputFlags } from '../daily/upstreamInput.js';
+import { followLog, logLine } from '../daily/followLog.js';
+import { systemClock } from '../../core/clock.js';
+import type { UpstreamRow } from '../../core/control/api.js';
 
-export type UpstreamFlags = ConfigFlags & { json: boolean; lines: number | undefined; rest: string[] };
+export type UpstreamFlags = ConfigFlags & {
+  json: boolean;
+  lines: number | undefined;
+  rest: string[];
+  follow?: boolean;
+  /** add/edit: the flags that make the upstream (the words after `--` are its command). */
+  input?: InputFlags;
+};
 
 type Sub = {
   usage: string;
@@ -90,12 +102,104 @@ export const UPSTREAM_SUBCOMMANDS: Record<string, Sub> = {
         return 0;
       }
       io.out(`Upstream "${name}" is ${v.status}.`);
-      if (!v.lines.length) io.out('Nothing logged yet.');
-      for (const l of v.lines) io.out(`${l.ts.slice(11, 19)}  ${l.kind === 'event' ? '—' : ' '} ${l.text}`);
+      if (!f.follow) {
+        if (!v.lines.length) io.out('Nothing logged yet.');
+        for (const l of v.lines) io.out(logLine(l));
+        return 0;
+      }
+      io.out('Following its log (Ctrl-C stops).');
+      const stop = new AbortController();
+      const onSignal = () => stop.abort();
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+      try {
+        await followLog(c!.api, name, (l) => io.out(f.json ? JSON.stringify(l) : logLine(l)), systemClock, stop.signal);
+      } finally {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+      return 0;
+    },
+  },
+  edit: {
+    usage: 'mws upstream edit NAME [--url URL | -- COMMAND ARGS…] [--header K=V] [--env K=V]   change what is named (K= removes K)',
+    run: async (io, name, f, _l, c) => {
+      const api = need(c, 'nothing to edit it through').api;
+      const saved = (await api.upstreams({})).find((r) => r.vendor === name);
+      if (!saved) throw new MwsError('not_found', `No upstream "${name}" in the running instance.`);
+      const rows = await api.saveUpstream({ vendor: name, upstream: editedUpstream(saved.config, f.input!), replace: true });
+      return saved_(io, name, rows, f, 'Saved the change to');
+    },
+  },
+  remove: {
+    usage: "mws upstream remove NAME   take it out of the config (its tools leave every agent's list)",
+    run: async (io, name, f, _l, c) => {
+      await need(c, 'nothing to remove it from').api.removeUpstream({ vendor: name });
+      io.out(
+        f.json
+          ? JSON.stringify({ removed: name })
+          : `Removed "${name}": its tools are out of every list and search, and its secrets are forgotten. A backup of the config is kept next to it.`,
+      );
       return 0;
     },
   },
 };
+
+/** The answer to an add or an edit: the upstream's status right after it was saved (it connects in the background). */
+function saved_(io: Io, name: string, rows: UpstreamRow[], f: UpstreamFlags, what: string): number {
+  const row = rows.find((r) => r.vendor === name);
+  if (f.json) io.out(JSON.stringify(row ?? null));
+  else {
+    const step = row && nextStep(row);
+    io.out(
+      printable(
+        `${what} "${name}": it is ${row ? statusWord(row) : 'starting'}${row?.status === 'up' ? ` with ${plural(row.toolCount, 'tool')}` : ''}.${step && row?.status !== 'starting' ? ` Next: ${step}.` : ''} \`mws upstream list\` shows how it is doing.`,
+      ),
+    );
+  }
+  return 0;
+}
+
+/** `mws upstream list`: every upstream, its status, tools and what to do next. */
+async function listUpstreams(io: Io, f: UpstreamFlags): Promise<number> {
+  const loaded = await cliConfig(f);
+  return withControl(loaded.config, async ({ api }) => {
+    const rows = await api.upstreams({});
+    if (f.json) {
+      io.out(JSON.stringify(rows.map((r) => ({ ...r, action: nextStep(r) ?? null }))));
+      return 0;
+    }
+    if (!rows.length) {
+      io.out(
+        'No upstreams yet: `mws upstream add NAME --url URL` (or `-- COMMAND ARGS…`), or `mws import` to move in the servers your clients use.',
+      );
+      return 0;
+    }
+    io.out(
+      table(
+        ['upstream', 'kind', 'status', 'tools', 'next step'],
+        rows.map((r) => [
+          r.vendor,
+          r.kind,
+          statusWord(r),
+          r.status === 'up' || r.source === 'file' ? r.toolCount : null,
+          nextStep(r) ?? null,
+        ]),
+      ),
+    );
+    return 0;
+  });
+}
+
+/** `mws upstream add NAME (--url URL | -- COMMAND ARGS…)`. */
+async function addUpstream(io: Io, name: string, f: UpstreamFlags): Promise<number> {
+  const upstream = newUpstream(f.input!);
+  const loaded = await cliConfig(f);
+  return withControl(loaded.config, async ({ api }) => {
+    const rows = await api.saveUpstream({ vendor: name, upstream });
+    return saved_(io, name, rows, f, 'Added');
+  });
+}
 
 export function upstreamUsage(): string[] {
   return Object.values(UPSTREAM_SUBCOMMANDS).map((s) => s.usage);
@@ -103,15 +207,29 @@ export function upstreamUsage(): string[] {
 
 export async function runUpstream(io: Io, f: UpstreamFlags): Promise<number> {
   const [sub, name, ...extra] = f.rest;
+  if (sub === 'list') {
+    if (name !== undefined) throw new MwsError('usage', `mws upstream list takes no name (got "${name}").`);
+    return listUpstreams(io, f);
+  }
+  if (sub === 'add') {
+    if (!name)
+      throw new MwsError('usage', 'Name the upstream: `mws upstream add NAME --url URL` or `mws upstream add NAME -- COMMAND ARGS…`.');
+    if (extra.length) throw new MwsError('usage', `Put the command after \`--\`: \`mws upstream add ${name} -- ${extra.join(' ')}\`.`);
+    return addUpstream(io, name, f);
+  }
   const names = Object.keys(UPSTREAM_SUBCOMMANDS);
   const spec = sub !== undefined && Object.hasOwn(UPSTREAM_SUBCOMMANDS, sub) ? UPSTREAM_SUBCOMMANDS[sub]! : undefined;
   if (!spec)
     throw new MwsError(
       'usage',
-      `${sub ? `mws upstream has no "${sub}"` : 'mws upstream needs what to do'}: one of ${[...names, 'set'].join(', ')}, then the upstream's name (e.g. \`mws upstream log github\`).`,
+      `${sub ? `mws upstream has no "${sub}"` : 'mws upstream needs what to do'}: one of ${['list', 'add', 'edit', 'remove', ...names.filter((n) => n !== 'edit' && n !== 'remove'), 'set'].join(', ')}, then the upstream's name (e.g. \`mws upstream log github\`).`,
     );
   if (!name) throw new MwsError('usage', `Name the upstream: \`${spec.usage.split(/\s{2,}/)[0]}\`.`);
-  if (extra.length) throw new MwsError('usage', `mws upstream ${sub} takes one name (also got ${extra.map((e) => `"${e}"`).join(' ')}).`);
+  if (extra.length)
+    throw new MwsError(
+      'usage',
+      `mws upstream ${sub} takes one name (also got ${extra.map((e) => `"${e}"`).join(' ')})${sub === 'edit' ? '; put a new command after `--`' : ''}.`,
+    );
   const loaded = await cliConfig(f);
   if (!Object.hasOwn(loaded.config.upstreams, name)) {
     const known = Object.keys(loaded.config.upstreams);

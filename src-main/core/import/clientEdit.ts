@@ -17,11 +17,22 @@ export type { ClientEdit };
 
 const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
 
-/** The Working Set entry in each client's own shape. */
-export function entryFor(client: ClientId | null, url: string): Record<string, unknown> {
-  if (client === 'claude-desktop') return { command: 'npx', args: ['-y', 'mcp-remote', url] };
-  if (client === 'cursor') return { url };
-  return { type: 'http', url };
+/** The Working Set entry in each client's own shape; `headers`: what an agent with a token needs sent. */
+export function entryFor(client: ClientId | null, url: string, headers?: Record<string, string>): Record<string, unknown> {
+  const h = headers && Object.keys(headers).length ? headers : undefined;
+  // mcp-remote takes headers as `--header Name:value` (no space after the colon: Windows shells split there).
+  if (client === 'claude-desktop')
+    return { command: 'npx', args: ['-y', 'mcp-remote', url, ...Object.entries(h ?? {}).flatMap(([k, v]) => ['--header', `${k}:${v}`])] };
+  if (client === 'cursor') return { url, ...(h ? { headers: h } : {}) };
+  return { type: 'http', url, ...(h ? { headers: h } : {}) };
+}
+
+/** Codex's inline table of headers (`http_headers = { "K" = "V" }`), or nothing. */
+function tomlHeaders(headers: Record<string, string> | undefined): string {
+  if (!headers || !Object.keys(headers).length) return '';
+  return `http_headers = { ${Object.entries(headers)
+    .map(([k, v]) => `${JSON.stringify(k)} = ${JSON.stringify(v)}`)
+    .join(', ')} }\n`;
 }
 
 export function tomlKey(k: string): string {
@@ -49,7 +60,14 @@ function insideMultiline(line: string, inside: '"""' | "'''" | null): '"""' | "'
   }
 }
 
-function editToml(text: string, names: Set<string>, entryName: string, url: string, toolTimeoutSec: number): string {
+function editToml(
+  text: string,
+  names: Set<string>,
+  entryName: string,
+  url: string,
+  toolTimeoutSec: number,
+  headers?: Record<string, string>,
+): string {
   const out: string[] = [];
   let skipping = false;
   let inString: '"""' | "'''" | null = null;
@@ -63,24 +81,36 @@ function editToml(text: string, names: Set<string>, entryName: string, url: stri
     if (!skipping) out.push(line);
   }
   while (out.length && out[out.length - 1]!.trim() === '') out.pop();
-  return `${out.join('\n')}\n\n[mcp_servers.${tomlKey(entryName)}]\nurl = ${JSON.stringify(url)}\ntool_timeout_sec = ${toolTimeoutSec}\n`;
+  const head = out.length ? `${out.join('\n')}\n\n` : '';
+  return `${head}[mcp_servers.${tomlKey(entryName)}]\nurl = ${JSON.stringify(url)}\n${tomlHeaders(headers)}tool_timeout_sec = ${toolTimeoutSec}\n`;
 }
 
 /** The TOML edit when it means exactly the file minus those servers plus our entry, else undefined. */
-function checkedToml(text: string, names: string[], entryName: string, url: string, toolTimeoutSec: number): string | undefined {
+function checkedToml(
+  text: string,
+  names: string[],
+  entryName: string,
+  url: string,
+  toolTimeoutSec: number,
+  headers?: Record<string, string>,
+): string | undefined {
   let before: Record<string, unknown>;
   let after: Record<string, unknown>;
   let edited: string;
   try {
     before = parseToml(text) as Record<string, unknown>;
-    edited = editToml(text, new Set(names), entryName, url, toolTimeoutSec);
+    edited = editToml(text, new Set(names), entryName, url, toolTimeoutSec, headers);
     after = parseToml(edited) as Record<string, unknown>;
   } catch {
     return undefined;
   }
   const servers = { ...((before.mcp_servers as Record<string, unknown> | undefined) ?? {}) };
   for (const n of names) delete servers[n];
-  servers[entryName] = { url, tool_timeout_sec: toolTimeoutSec };
+  servers[entryName] = {
+    url,
+    ...(headers && Object.keys(headers).length ? { http_headers: headers } : {}),
+    tool_timeout_sec: toolTimeoutSec,
+  };
   const expected = { ...before, mcp_servers: servers };
   return isDeepStrictEqual(JSON.parse(JSON.stringify(expected)), JSON.parse(JSON.stringify(after))) ? edited : undefined;
 }
@@ -129,6 +159,8 @@ export function planClientEdit(o: {
   url: string;
   file: string;
   toolTimeoutSec?: number;
+  /** Headers our entry sends (an agent's bearer token). */
+  headers?: Record<string, string>;
 }): EditPlan {
   const names = o.servers.map((s) => s.name);
   const gone = [...o.servers, ...(o.remove ?? [])];
@@ -143,6 +175,7 @@ export function planClientEdit(o: {
             o.entryName,
             o.url,
             o.toolTimeoutSec ?? DEFAULT_CLIENT_TOOL_TIMEOUT_SEC,
+            o.headers,
           );
     if (text === undefined) {
       return {
@@ -164,7 +197,7 @@ export function planClientEdit(o: {
   const container = o.servers[0]?.path.slice(0, -1) ?? [o.format === 'servers' ? 'servers' : 'mcpServers'];
   const jsonEdits: JsonEdit[] = [
     ...gone.map((s) => ({ path: s.path, value: undefined })),
-    { path: [...container, o.entryName], value: entryFor(o.client, o.url) },
+    { path: [...container, o.entryName], value: entryFor(o.client, o.url, o.headers) },
   ];
   let text = o.text ?? '';
   if (o.text !== undefined) text = applyJsonEdits(o.text, jsonEdits);

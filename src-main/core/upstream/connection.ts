@@ -98,7 +98,9 @@ export class UpstreamConnection implements Upstream {
   /** The server did not take Streamable HTTP at connect: it is reached over the old HTTP+SSE transport. */
   private sse: boolean;
   /** What the OAuth store said at the last connect or sign-out (info() is synchronous). */
-  private authView: { signedIn: boolean; account?: string } | undefined;
+  /** `lost`: it was signed in and the server stopped taking the sign-in (revoked, refresh expired). */
+  private authView:
+    { signedIn: boolean; account?: string | undefined; expiresAt?: number; refreshable?: boolean; lost?: boolean } | undefined;
 
   constructor(private readonly opts: ConnectionOptions) {
     this.vendor = opts.vendor;
@@ -280,7 +282,15 @@ export class UpstreamConnection implements Upstream {
     const waiting = this.opts.auth.pendingUrl() !== undefined || this.opts.auth.redeeming();
     if (!this.authView?.signedIn && !waiting && this.status !== 'needs-sign-in') return {};
     return {
-      auth: { signedIn: this.authView?.signedIn ?? false, ...(this.authView?.account ? { account: this.authView.account } : {}), waiting },
+      auth: {
+        signedIn: this.authView?.signedIn ?? false,
+        ...(this.authView?.account ? { account: this.authView.account } : {}),
+        waiting,
+        ...(this.authView?.lost ? { lost: true } : {}),
+        ...(this.authView?.signedIn && this.authView.expiresAt !== undefined
+          ? { expiresAt: new Date(this.authView.expiresAt).toISOString(), refreshable: this.authView.refreshable === true }
+          : {}),
+      },
     };
   }
 
@@ -301,7 +311,8 @@ export class UpstreamConnection implements Upstream {
     if (!auth || !built?.finishesAuth || !isUnauthorized(err)) return err;
     if (!auth.captureFlow(built.finishesAuth, () => this.afterSignIn())) return err;
     this.status = 'needs-sign-in';
-    this.authView = { signedIn: false };
+    // Signed in until now (the token was revoked, the refresh expired): "sign in again", not "sign in".
+    this.authView = { signedIn: false, ...(this.authView?.signedIn || this.authView?.lost ? { lost: true } : {}) };
     const e = this.signInError();
     this.lastError = e.message;
     await this.drop();
@@ -436,6 +447,8 @@ export class UpstreamConnection implements Upstream {
     const { Client } = await clientSdk();
     // References are read first, also for a transport given by a test: a value still missing stops here.
     const config = await this.resolved();
+    // A sign-in saved by an earlier run counts as signed in until the server refuses it: then it was lost.
+    if (this.opts.auth && this.authView === undefined) this.authView = await this.opts.auth.signedIn().catch(() => undefined);
     const built = await (this.opts.transport?.() ??
       buildTransport(
         config,

@@ -27,7 +27,16 @@ export type UpstreamInfo = {
   /** What the user must give before it can start (status `needs-value`): names `mws upstream set` takes. */
   needs?: string[];
   /** OAuth, for a server that asked us to sign in: signed in (as whom, when it said), or a link waiting. */
-  auth?: { signedIn: boolean; account?: string; waiting: boolean };
+  auth?: {
+    signedIn: boolean;
+    account?: string;
+    waiting: boolean;
+    /** When the access token expires (ISO), when the server said; `refreshable`: it is renewed then without asking the user. */
+    expiresAt?: string;
+    refreshable?: boolean;
+    /** It was signed in and the server stopped taking it (revoked, refresh expired): sign in again. */
+    lost?: boolean;
+  };
 };
 
 /** What a sign-in request led to: already signed in, a link to open, or no sign-in needed. */

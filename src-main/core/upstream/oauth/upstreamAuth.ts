@@ -196,9 +196,16 @@ export class UpstreamAuth implements OAuthClientProvider {
     return this.opts.flows.isRedeeming(this.opts.vendor);
   }
 
-  async signedIn(): Promise<{ signedIn: boolean; account: string | undefined }> {
+  /** `expiresAt`: when the access token stops being good (ms, our clock); `refreshable`: whether it renews itself then. */
+  async signedIn(): Promise<{ signedIn: boolean; account: string | undefined; expiresAt?: number; refreshable?: boolean }> {
     const r = await this.record();
-    return { signedIn: r?.tokens !== undefined, account: r?.account };
+    const t = r?.tokens;
+    return {
+      signedIn: t !== undefined,
+      account: r?.account,
+      ...(t?.expiresAt !== undefined ? { expiresAt: t.expiresAt } : {}),
+      ...(t ? { refreshable: t.refresh_token !== undefined } : {}),
+    };
   }
 
   /**

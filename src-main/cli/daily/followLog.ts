@@ -1,0 +1,61 @@
+// `mws upstream log NAME --follow`: the log as it grows. The running instance keeps the log; this
+// asks it again every poll on the injected clock and prints only lines not printed before, until the
+// stop signal (Ctrl-C) ends it.
+import type { ControlApi, UpstreamLogLine } from '../../core/control/api.js';
+import { every, type Clock } from '../../core/clock.js';
+
+/** Often enough that a restart or a crash shows within a breath; the log view is a small answer. */
+export const LOG_FOLLOW_POLL_MS = 1_000;
+/** What each poll asks for: more lines than a second of even a chatty server prints. */
+const FOLLOW_LINES = 200;
+
+export const logLine = (l: UpstreamLogLine) => `${l.ts.slice(11, 19)}  ${l.kind === 'event' ? '—' : ' '} ${l.text}`;
+
+/** A line's identity across polls (the log has no ids): its time, kind and text. */
+const keyOf = (l: UpstreamLogLine) => `${l.ts}\u0000${l.kind}\u0000${l.text}`;
+
+/**
+ * Prints `vendor`'s log lines as they come, `print` once per line, until `signal` aborts. A poll that
+ * fails (the instance stopped) ends the follow with that error.
+ */
+export function followLog(
+  api: Pick<ControlApi, 'upstreamLog'>,
+  vendor: string,
+  print: (line: UpstreamLogLine) => void,
+  clock: Clock,
+  signal: AbortSignal,
+  pollMs = LOG_FOLLOW_POLL_MS,
+): Promise<void> {
+  const seen = new Set<string>();
+  let busy = false;
+  const poll = async () => {
+    const v = await api.upstreamLog({ vendor, lines: FOLLOW_LINES });
+    const fresh = v.lines.filter((l) => !seen.has(keyOf(l)));
+    // Keep only what the last answer holds: lines that scrolled out of the log are never asked for again.
+    seen.clear();
+    for (const l of v.lines) seen.add(keyOf(l));
+    for (const l of fresh) print(l);
+  };
+  return new Promise<void>((resolve, reject) => {
+    let stop = () => {};
+    const end = (err?: unknown) => {
+      stop();
+      signal.removeEventListener('abort', onAbort);
+      if (err === undefined) resolve();
+      else reject(err instanceof Error ? err : new Error(String(err)));
+    };
+    const onAbort = () => end();
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', onAbort);
+    const tick = () => {
+      if (busy || signal.aborted) return;
+      busy = true;
+      poll().then(
+        () => (busy = false),
+        (err: unknown) => end(err),
+      );
+    };
+    stop = every(clock, pollMs, tick);
+    tick();
+  });
+}
