@@ -47,6 +47,8 @@ import { buildSets } from './compose/sets.js';
 import { buildRouter } from './compose/router.js';
 import { reconfigurer } from './compose/reconfigure.js';
 import { buildMounts, listenOptions } from './compose/routes.js';
+import { Metrics } from './observe/metrics.js';
+import { healthHandlers } from './observe/health.js';
 
 /** How often idle 2025 sessions are looked for (they close after LEGACY_SESSION_IDLE_MS). */
 const SESSION_SWEEP_MS = 60 * 1000;
@@ -149,6 +151,22 @@ export function createApp(opts: AppOptions): App {
 
   const shared = opts.stateStore;
   const stores = buildStores(ctx, opts.secrets, shared);
+  // Read from the parts when scraped (they are built below); every call and search passes through it.
+  const metrics = new Metrics({
+    upstreams: () => catalog.statuses().map((u) => ({ vendor: u.vendor, status: u.status })),
+    setSizes: () => ctx.config.agents.flatMap((a) => (sets.states.loaded(a.id) ? [{ agent: a.id, size: sets.members(a.id).length }] : [])),
+    approvalsWaiting: () => pending.list().length,
+    ...(shared?.stats ? { pool: shared.stats.pool } : {}),
+  });
+  stores.recorder = metrics.recorder(stores.recorder);
+  shared?.stats?.onQuery((s, ok) => metrics.query(s, ok));
+  events.on((e) => {
+    if (e.type === 'toolsDemoted') metrics.demoted(e.cause, e.tools.length);
+  });
+  const health = healthHandlers({
+    ...(shared ? { checkDatabase: () => shared.check() } : {}),
+    upstreams: () => catalog.statuses().map((u) => u.status),
+  });
   const { secrets, callLog, seed, usage, files } = stores;
   const up = buildUpstreams(ctx, stores, shared && !opts.oauthStore ? { ...opts, oauthStore: shared.oauth } : opts);
   const { catalog } = up;
@@ -296,6 +314,8 @@ export function createApp(opts: AppOptions): App {
         port,
         buildMounts(ctx, up, control, ui, token, {
           secureCookies: decided.exposure.network,
+          health,
+          metrics,
           rendererDir: opts.rendererDir ?? DEFAULT_RENDERER_DIR,
           ...(opts.routes ? { routes: opts.routes } : {}),
         }),

@@ -41,6 +41,11 @@ export interface StateStore {
   readonly oauth: OAuthStore;
   /** Changes other processes made; the files adapter has none to tell (one owner holds the folder's lock). */
   onChange(listener: (change: StoreChange) => void): () => void;
+  /** The database's pool and query times, for metrics (the files adapter has none). */
+  readonly stats?: {
+    pool(): { total: number; idle: number; waiting: number };
+    onQuery(listener: (seconds: number, ok: boolean) => void): () => void;
+  };
   /** Resolves when the store answers now; rejects with MwsError `unavailable` (for /readyz). */
   check(): Promise<void>;
   close(): Promise<void>;

@@ -74,11 +74,19 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
   const origin = randomUUID();
   const listeners = new Set<(c: StoreChange) => void>();
 
+  const timed = new Set<(seconds: number, ok: boolean) => void>();
   const q = async <R extends pg.QueryResultRow>(what: string, sql: string, params: unknown[] = []) => {
+    const t0 = performance.now();
+    let ok = false;
     try {
-      return await pool.query<R>(sql, params);
+      const r = await pool.query<R>(sql, params);
+      ok = true;
+      return r;
     } catch (err) {
       throw dbError(err, what, where);
+    } finally {
+      const s = (performance.now() - t0) / 1000;
+      timed.forEach((f) => f(s, ok));
     }
   };
   const notice = (change: StoreChange) => JSON.stringify({ ...change, origin });
@@ -307,6 +315,13 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
     kind: 'postgres',
     pool,
     listening: () => feed.listening,
+    stats: {
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      onQuery(listener) {
+        timed.add(listener);
+        return () => timed.delete(listener);
+      },
+    },
     config,
     agents,
     calls,
