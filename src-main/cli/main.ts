@@ -39,6 +39,13 @@ const COMMANDS: Record<string, Spec> = {
     run: async (io, v) =>
       (await import('./commands/serve.js')).runServe(io, { config: str(v.config), port: parsePort(str(v.port)), demo: flag(v.demo) }),
   },
+  'migrate-state': {
+    summary: 'move the state folder and config into an empty PostgreSQL database, for replicas to share',
+    usage: ['mws migrate-state --to postgres://USER:PASSWORD@HOST:PORT/DATABASE [--config FILE]'],
+    options: { config: CONFIG, to: { type: 'string', arg: 'URL', help: 'the empty PostgreSQL database (docs/team.md)' } },
+    positionals: 0,
+    run: async (io, v) => (await import('./commands/migrateState.js')).runMigrateState(io, { config: str(v.config), to: str(v.to) }),
+  },
   init: {
     summary: 'write a starting config (never overwrites one)',
     usage: ['mws init [--config FILE]'],
