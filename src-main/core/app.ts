@@ -150,6 +150,9 @@ export function createApp(opts: AppOptions): App {
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
   const shared = opts.stateStore;
+  // On a shared store only the fleet's leader runs the working-set cycle; alone, this process leads.
+  const lead = shared?.leader ?? (async () => true);
+  const leads = shared?.leader;
   const stores = buildStores(ctx, opts.secrets, shared);
   // Read from the parts when scraped (they are built below); every call and search passes through it.
   const metrics = new Metrics({
@@ -355,10 +358,10 @@ export function createApp(opts: AppOptions): App {
     }
     const afterLoad = loaded.then(async () => {
       // Pins and usage gathered while the app was off are applied once the toolbox is known.
-      if (so.schedule !== false && !stopped) await sets.cycle(clock.now(), { whenQuiet: true });
+      if (so.schedule !== false && !stopped && (await lead())) await sets.cycle(clock.now(), { whenQuiet: true });
     });
     afterLoad.catch((err: Error) => log.warn(`first working-set cycle failed: ${err.message}`));
-    if (so.schedule !== false) unschedule = startSweepSchedule(sets, clock, log);
+    if (so.schedule !== false) unschedule = startSweepSchedule(sets, clock, log, leads);
     return { url: ctx.baseUrl };
   }
 }
