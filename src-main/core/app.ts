@@ -47,6 +47,8 @@ import { buildSets } from './compose/sets.js';
 import { buildRouter } from './compose/router.js';
 import { reconfigurer } from './compose/reconfigure.js';
 import { buildMounts, listenOptions } from './compose/routes.js';
+import { Metrics } from './observe/metrics.js';
+import { healthHandlers } from './observe/health.js';
 
 /** How often idle 2025 sessions are looked for (they close after LEGACY_SESSION_IDLE_MS). */
 const SESSION_SWEEP_MS = 60 * 1000;
@@ -148,7 +150,26 @@ export function createApp(opts: AppOptions): App {
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
   const shared = opts.stateStore;
+  // On a shared store only the fleet's leader runs the working-set cycle; alone, this process leads.
+  const lead = shared?.leader ?? (async () => true);
+  const leads = shared?.leader;
   const stores = buildStores(ctx, opts.secrets, shared);
+  // Read from the parts when scraped (they are built below); every call and search passes through it.
+  const metrics = new Metrics({
+    upstreams: () => catalog.statuses().map((u) => ({ vendor: u.vendor, status: u.status })),
+    setSizes: () => ctx.config.agents.flatMap((a) => (sets.states.loaded(a.id) ? [{ agent: a.id, size: sets.members(a.id).length }] : [])),
+    approvalsWaiting: () => pending.list().length,
+    ...(shared?.stats ? { pool: shared.stats.pool } : {}),
+  });
+  stores.recorder = metrics.recorder(stores.recorder);
+  shared?.stats?.onQuery((s, ok) => metrics.query(s, ok));
+  events.on((e) => {
+    if (e.type === 'toolsDemoted') metrics.demoted(e.cause, e.tools.length);
+  });
+  const health = healthHandlers({
+    ...(shared ? { checkDatabase: () => shared.check() } : {}),
+    upstreams: () => catalog.statuses().map((u) => u.status),
+  });
   const { secrets, callLog, seed, usage, files } = stores;
   const up = buildUpstreams(ctx, stores, shared && !opts.oauthStore ? { ...opts, oauthStore: shared.oauth } : opts);
   const { catalog } = up;
@@ -296,6 +317,8 @@ export function createApp(opts: AppOptions): App {
         port,
         buildMounts(ctx, up, control, ui, token, {
           secureCookies: decided.exposure.network,
+          health,
+          metrics,
           rendererDir: opts.rendererDir ?? DEFAULT_RENDERER_DIR,
           ...(opts.routes ? { routes: opts.routes } : {}),
         }),
@@ -335,10 +358,10 @@ export function createApp(opts: AppOptions): App {
     }
     const afterLoad = loaded.then(async () => {
       // Pins and usage gathered while the app was off are applied once the toolbox is known.
-      if (so.schedule !== false && !stopped) await sets.cycle(clock.now(), { whenQuiet: true });
+      if (so.schedule !== false && !stopped && (await lead())) await sets.cycle(clock.now(), { whenQuiet: true });
     });
     afterLoad.catch((err: Error) => log.warn(`first working-set cycle failed: ${err.message}`));
-    if (so.schedule !== false) unschedule = startSweepSchedule(sets, clock, log);
+    if (so.schedule !== false) unschedule = startSweepSchedule(sets, clock, log, leads);
     return { url: ctx.baseUrl };
   }
 }

@@ -10,6 +10,8 @@ import type { StoreChange } from '../../src-main/core/statestore/port.js';
 import { checkSealingKey, openPostgresStore, type PostgresStateStore } from '../../src-main/core/statestore/postgres/store.js';
 import { loadSealingKey, parseKey, type SealingKey } from '../../src-main/core/statestore/seal.js';
 import { emptyAgentState } from '../../src-main/core/workingset/types.js';
+import { UsageStore } from '../../src-main/core/usage/usageStore.js';
+import { tempDir } from '../helpers/app.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { until, withDeadline } from '../helpers/wait.js';
 
@@ -27,7 +29,11 @@ afterEach(async () => {
   await Promise.allSettled(open.splice(0).map((s) => s.close()));
 });
 
-async function store(url: string, key: () => SealingKey, deadlines?: { connectMs?: number; statementMs?: number; queryMs?: number }) {
+async function store(
+  url: string,
+  key: () => SealingKey,
+  deadlines?: { connectMs?: number; statementMs?: number; queryMs?: number; settleMs?: number },
+) {
   const s = await openPostgresStore({ url, log: new MemoryLogger(), key, ...(deadlines ? { deadlines } : {}) });
   open.push(s);
   return s;
@@ -112,7 +118,10 @@ describe('PostgreSQL state store', () => {
     const url = await db.freshDatabase('migrate');
     await Promise.all([1, 2, 3, 4].map(() => store(url, newKey)));
     const applied = await rows(url, 'SELECT version, count(*)::int AS n FROM mws_migrations GROUP BY version');
-    expect(applied).toEqual([{ version: 1, n: 1 }]);
+    expect(applied.sort((x, y) => Number(x.version) - Number(y.version))).toEqual([
+      { version: 1, n: 1 },
+      { version: 2, n: 1 },
+    ]);
   });
 
   it('a database that goes away: changes are refused with `unavailable` within the deadlines, calls wait and are written when it is back', async () => {
@@ -142,5 +151,54 @@ describe('PostgreSQL state store', () => {
     expect(s.calls.droppedRecords()).toBe(0);
     await s.config.write({ pins: ['z'] }, v);
     await until(() => s.listening(), 'the change feed to reconnect', 15_000);
+  });
+
+  it('one replica leads the fleet at a time; when it goes, the next to ask leads', async () => {
+    const url = await db.freshDatabase('leader');
+    const [a, b, c] = await Promise.all([store(url, newKey), store(url, newKey), store(url, newKey)]);
+    expect(await a.leader!()).toBe(true);
+    expect(await b.leader!()).toBe(false);
+    expect(await c.leader!()).toBe(false);
+    expect(await a.leader!()).toBe(true);
+    await a.close();
+    await until(async () => (await b.leader!()) || (await c.leader!()), 'another replica to lead once the leader is gone', 5000);
+    expect([await b.leader!(), await c.leader!()].filter(Boolean)).toHaveLength(1);
+  });
+
+  it("usage counts every replica's calls once, from the shared log, across restarts of the reader", async () => {
+    const url = await db.freshDatabase('usage');
+    const key = newKey();
+    const a = await store(url, () => key, { settleMs: 0 });
+    const b = await store(url, () => key, { settleMs: 0 });
+    const call = (tool: string, ms: number) => ({
+      ts: new Date(1_800_000_000_000 + ms).toISOString(),
+      agent: 'ci',
+      tool,
+      via: 'direct' as const,
+      ok: true,
+      ms: 1,
+      client: 'c',
+      session: `s${ms}`,
+    });
+    a.calls.call(call('v__one', 1));
+    b.calls.call(call('v__one', 2));
+    b.calls.search({ ts: new Date(1_800_000_000_003).toISOString(), event: 'search', agent: 'ci', bytes: 1, results: 1, client: 'c' });
+    await Promise.all([a.calls.flush(), b.calls.flush()]);
+    const dir = tempDir('mws-usage-');
+    const since = (after: number, limit: number) => a.calls.since!(after, limit);
+    const u = new UsageStore(dir, new MemoryLogger(), { since });
+    await u.load();
+    expect((await u.ingestCallLog()).map((x) => x.tool)).toEqual(['v__one']);
+    expect(u.tallies('ci')).toEqual({ v__one: { ok: 2, failed: 0 } });
+    await u.save();
+    a.calls.call(call('v__two', 4));
+    await a.calls.flush();
+    const again = new UsageStore(dir, new MemoryLogger(), { since });
+    await again.load();
+    await again.ingestCallLog();
+    expect(again.tallies('ci')).toEqual({ v__one: { ok: 2, failed: 0 }, v__two: { ok: 1, failed: 0 } });
+    // A record inserted within the settle time is left for the next read.
+    const settling = await store(url, () => key);
+    expect(await settling.calls.since!(0, 10)).toEqual([]);
   });
 });

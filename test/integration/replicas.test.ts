@@ -113,4 +113,55 @@ describe('two replicas on one PostgreSQL', () => {
       'A to see the rename made on B',
     );
   });
+
+  it('answers /healthz and /readyz without a credential, and /metrics only with the control token', async () => {
+    const alive = await fetch(`${b.base}/healthz`);
+    expect(alive.status).toBe(200);
+    expect(await alive.json()).toEqual({ alive: true });
+    const ready = await fetch(`${b.base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, database: 'ok', upstreams: { up: 1, down: 0 } });
+    expect((await fetch(`${b.base}/metrics`)).status).toBe(401);
+    const m = await fetch(`${b.base}/metrics`, { headers: { authorization: `Bearer ${b.token}` } });
+    expect(m.status).toBe(200);
+    const text = await m.text();
+    expect(text).toMatch(/mws_requests_total\{method="tools\/call",agent="default",ok="true"\} 1/);
+    expect(text).toMatch(/mws_upstream_up\{upstream="fx",status="up"\} 1/);
+    expect(text).toMatch(/mws_working_set_size\{agent="default"\} 1/);
+    expect(text).toMatch(/mws_db_pool_connections\{state="total"\} \d+/);
+    expect(text).toMatch(/mws_db_query_duration_seconds_count\{ok="true"\} [1-9]/);
+    expect(text).toMatch(/mws_approvals_waiting 0/);
+  });
+
+  it('with the database down: not ready, a state change is refused with 503 and a sentence, listing goes on; all recovers without a restart', async () => {
+    const c = await connectClient(`${b.base}/mcp`, 'auto', 'client-on-b-while-down');
+    clients.push(c);
+    await db.pause();
+    try {
+      const ready = await fetch(`${b.base}/readyz`, { signal: AbortSignal.timeout(15_000) });
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ ready: false, database: 'unreachable', reason: 'the state database cannot be reached' });
+      const t0 = Date.now();
+      const edit = await control(b, 'createAgent', { id: 'while-down' });
+      expect(edit.status).toBe(503);
+      expect(edit.body.error?.code).toBe('unavailable');
+      expect(edit.body.error?.message).toMatch(/cannot be reached now .* nothing changed/);
+      const promote = await control(b, 'promote', { agent: 'default', tool: 'fx__add' });
+      expect(promote.status).toBe(503);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      // Listing and calls go on from the working set this replica holds.
+      const tools = (await c.client.listTools()).tools.map((t) => t.name);
+      expect(tools).toContain('fx__echo');
+      expect(tools).not.toContain('fx__add');
+      expect(textOf(await c.client.callTool({ name: 'fx__echo', arguments: { text: 'still here' } }))).toContain('still here');
+    } finally {
+      await db.resume();
+    }
+    await until(async () => (await fetch(`${b.base}/readyz`)).status === 200, 'B to be ready again once the database is back');
+    expect((await control(b, 'createAgent', { id: 'after-outage' })).status).toBe(200);
+    await until(
+      async () => (await control(a, 'status')).body.result.agents.some((x: { id: string }) => x.id === 'after-outage'),
+      'A to hear of the agent made on B after the outage',
+    );
+  });
 });

@@ -15,6 +15,7 @@ import { eventsHandler } from '../control/sse.js';
 import type { UiSessions } from '../control/uiSessions.js';
 import { bearerToken, tokenMatches } from '../store/controlToken.js';
 import type { AppContext } from './context.js';
+import type { Metrics } from '../observe/metrics.js';
 import type { Upstreams } from './upstreams.js';
 
 /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */
@@ -28,7 +29,13 @@ export function buildMounts(
   control: ControlApi,
   ui: UiSessions,
   token: string,
-  opts: { rendererDir: string; routes?: Record<string, Handler>; secureCookies?: boolean },
+  opts: {
+    rendererDir: string;
+    routes?: Record<string, Handler>;
+    secureCookies?: boolean;
+    health?: { alive: Handler; ready: Handler };
+    metrics?: Metrics;
+  },
 ): Mounts {
   const { endpoints, runtime } = ctx;
   const authorized = (r: Request) => ui.authorized(r) || tokenMatches(bearerToken(r.headers.get('authorization')), token);
@@ -43,6 +50,9 @@ export function buildMounts(
     ),
     ui: { sessions: ui, rendererDir: opts.rendererDir, secureCookies: opts.secureCookies === true },
     ...(opts.routes ? { extra: opts.routes } : {}),
+    ...(opts.health ? { health: opts.health } : {}),
+    // A scraper holds the control token (Prometheus: bearer_token_file), never the window's cookie.
+    ...(opts.metrics ? { metrics: opts.metrics.handler((r) => tokenMatches(bearerToken(r.headers.get('authorization')), token)) } : {}),
   };
 }
 

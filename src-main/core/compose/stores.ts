@@ -50,7 +50,12 @@ export function buildStores(ctx: AppContext, secrets: SecretStore | undefined, s
     callLog,
     recorder: shared ? new BothLogs([callLog, shared.calls]) : callLog,
     seed: new SeedWorkingSetFile(stateDir, ctx.log),
-    usage: new UsageStore(stateDir, ctx.log),
+    // The fleet's calls, read once each from the shared log (the local calls.jsonl would count only these).
+    usage: new UsageStore(
+      stateDir,
+      ctx.log,
+      shared?.calls.since ? { since: (after, limit) => shared.calls.since!(after, limit) } : undefined,
+    ),
     files: shared?.agents ?? new AgentStateFiles(stateDir, ctx.log),
   };
 }

@@ -24,6 +24,8 @@ export interface ConfigDocumentStore {
 }
 
 export interface CallRecordStore extends CallRecorder {
+  /** Every record (calls and searches) after a record id, oldest first: usage reads the fleet's log (shared stores only). */
+  since?(afterId: number, limit: number): Promise<Array<{ id: number; record: Record<string, unknown> }>>;
   /** The latest calls (not searches), newest first, of one agent or all; written records only (flush first). */
   recent(o?: { agent?: string; limit?: number }): Promise<ActivityEntry[]>;
 }
@@ -41,6 +43,16 @@ export interface StateStore {
   readonly oauth: OAuthStore;
   /** Changes other processes made; the files adapter has none to tell (one owner holds the folder's lock). */
   onChange(listener: (change: StoreChange) => void): () => void;
+  /** The database's pool and query times, for metrics (the files adapter has none). */
+  readonly stats?: {
+    pool(): { total: number; idle: number; waiting: number };
+    onQuery(listener: (seconds: number, ok: boolean) => void): () => void;
+  };
+  /**
+   * Whether this process leads the fleet now: the one that runs the working-set cycle (usage promotion
+   * and the sweep). Shared stores only; without it every process leads its own state.
+   */
+  readonly leader?: () => Promise<boolean>;
   /** Resolves when the store answers now; rejects with MwsError `unavailable` (for /readyz). */
   check(): Promise<void>;
   close(): Promise<void>;

@@ -40,6 +40,13 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE mws_oauth (upstream text PRIMARY KEY, sealed text NOT NULL);
     `,
   },
+  {
+    version: 2,
+    name: 'call records: when each was inserted, so readers of the log never pass one still being committed',
+    sql: `
+      ALTER TABLE mws_calls ADD COLUMN inserted_at timestamptz NOT NULL DEFAULT clock_timestamp();
+    `,
+  },
 ];
 
 /** One number for the whole product: any two replicas of any version contend for the same lock. */

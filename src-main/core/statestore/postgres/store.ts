@@ -27,6 +27,14 @@ export const CONNECT_MS = 3000;
 export const STATEMENT_MS = 5000;
 /** The client stops waiting a little after the server would have cancelled (a stalled network). */
 export const QUERY_MS = 6000;
+/**
+ * Record ids are handed out at insert but become visible at commit, not always in id order: a reader of
+ * the log takes only records inserted longer ago than any insert may take (the statement deadline,
+ * twice over), so it never passes one that is still being committed.
+ */
+export const SETTLE_MS = 2 * STATEMENT_MS;
+/** The advisory lock whose holder leads the fleet's working-set cycle (migrations use another). */
+export const LEADER_LOCK_KEY = 73_460_113;
 /** Connections per replica: requests wait for one only briefly, and the database's own limit is shared by the fleet. */
 export const POOL_MAX = 8;
 
@@ -36,7 +44,7 @@ export type PostgresStoreOptions = {
   /** The sealing key, asked for only when a secret or sign-in is read or written (throws `state_key`). */
   key: () => SealingKey;
   /** Tests make the deadlines short. */
-  deadlines?: { connectMs?: number; statementMs?: number; queryMs?: number };
+  deadlines?: { connectMs?: number; statementMs?: number; queryMs?: number; settleMs?: number };
 };
 
 const isAgentState = fits(agentStateSchema) as (v: unknown) => v is AgentState;
@@ -69,16 +77,25 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
     keepAlive: true,
   };
   const pool = new pg.Pool({ ...clientConfig, max: POOL_MAX, idleTimeoutMillis: 30_000 });
+  const settleMs = o.deadlines?.settleMs ?? SETTLE_MS;
   // An idle connection the server dropped is reported here; the next query opens a new one.
   pool.on('error', (err) => o.log.warn(`a state database connection failed while idle (${err.message}); it is replaced.`));
   const origin = randomUUID();
   const listeners = new Set<(c: StoreChange) => void>();
 
+  const timed = new Set<(seconds: number, ok: boolean) => void>();
   const q = async <R extends pg.QueryResultRow>(what: string, sql: string, params: unknown[] = []) => {
+    const t0 = performance.now();
+    let ok = false;
     try {
-      return await pool.query<R>(sql, params);
+      const r = await pool.query<R>(sql, params);
+      ok = true;
+      return r;
     } catch (err) {
       throw dbError(err, what, where);
+    } finally {
+      const s = (performance.now() - t0) / 1000;
+      timed.forEach((f) => f(s, ok));
     }
   };
   const notice = (change: StoreChange) => JSON.stringify({ ...change, origin });
@@ -210,6 +227,14 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
       const left = await writer.close();
       if (left) o.log.warn(`${left} call record(s) could not be written to the state database before stopping.`);
     },
+    async since(afterId, limit) {
+      const r = await q<{ id: string; record: Record<string, unknown> }>(
+        'reading the call log',
+        `SELECT id::text AS id, record FROM mws_calls WHERE id > $1 AND inserted_at < clock_timestamp() - make_interval(secs => $3) ORDER BY id LIMIT $2`,
+        [afterId, limit, settleMs / 1000],
+      );
+      return r.rows.map((row) => ({ id: Number(row.id), record: row.record }));
+    },
     async recent(a = {}): Promise<ActivityEntry[]> {
       await writer.flush().catch(() => {});
       const limit = Math.max(1, Math.min(a.limit ?? 100, 1000));
@@ -302,11 +327,55 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
     throw dbError(err, 'listening for changes from other replicas', where);
   }
 
+  // Leading is holding a session-level advisory lock on one connection of its own: when this process
+  // dies its connection closes, the lock is free, and the next replica to ask takes it.
+  let leaderClient: pg.Client | undefined;
+  let leading = false;
+  let asking: Promise<boolean> | undefined;
+  const dropLeader = () => {
+    leading = false;
+    const c = leaderClient;
+    leaderClient = undefined;
+    c?.end().catch(() => {});
+  };
+  const askLeader = async (): Promise<boolean> => {
+    try {
+      if (!leaderClient) {
+        const c = new pg.Client(clientConfig);
+        c.on('error', dropLeader);
+        c.on('end', () => {
+          if (leaderClient === c) dropLeader();
+        });
+        await c.connect();
+        leaderClient = c;
+      }
+      if (leading) {
+        // Still connected is still holding it.
+        await leaderClient.query('SELECT 1');
+        return true;
+      }
+      const r = await leaderClient.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1) AS got', [LEADER_LOCK_KEY]);
+      leading = r.rows[0]?.got === true;
+      return leading;
+    } catch {
+      dropLeader();
+      return false;
+    }
+  };
+
   let closed = false;
   return {
+    leader: () => (asking ??= askLeader().finally(() => (asking = undefined))),
     kind: 'postgres',
     pool,
     listening: () => feed.listening,
+    stats: {
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      onQuery(listener) {
+        timed.add(listener);
+        return () => timed.delete(listener);
+      },
+    },
     config,
     agents,
     calls,
@@ -324,6 +393,7 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
       closed = true;
       await Promise.allSettled([calls.close(), agents.close()]);
       await feed.stop();
+      dropLeader();
       await pool.end().catch(() => {});
     },
   };
