@@ -18,9 +18,11 @@ export const LAYERS = [
   ['upstream'],
   ['toolbox'],
   ['search', 'workingset', 'approvals', 'usage', 'import'],
-  ['metaTools'],
+  // The state port and its adapters (statestore/): over the stores of the working sets, usage, secrets and sign-ins.
+  ['metaTools', 'statestore'],
   ['proxy'],
-  ['control'],
+  // observe/: health and metrics for operators, read from the parts below.
+  ['control', 'observe'],
   // The HTTP edge (guard, listener, routes): control and proxy mount on it as plain handlers.
   ['http'],
   // The composition root's builders (core/compose/): only app.ts imports them.

@@ -37,6 +37,8 @@ import { checkStateFiles, ensureStateFolder, stateFolderError } from './store/st
 import type { SecretStore } from './secrets/store.js';
 import type { ToolVectors } from './search/embed/toolVectors.js';
 import type { OAuthStore } from './upstream/oauth/store.js';
+import type { ConfigSource } from './config/source.js';
+import type { StateStore } from './statestore/port.js';
 import { AppContext } from './compose/context.js';
 import { buildStores } from './compose/stores.js';
 import { buildUpstreams } from './compose/upstreams.js';
@@ -45,6 +47,8 @@ import { buildSets } from './compose/sets.js';
 import { buildRouter } from './compose/router.js';
 import { reconfigurer } from './compose/reconfigure.js';
 import { buildMounts, listenOptions } from './compose/routes.js';
+import { Metrics } from './observe/metrics.js';
+import { healthHandlers } from './observe/health.js';
 
 /** How often idle 2025 sessions are looked for (they close after LEGACY_SESSION_IDLE_MS). */
 const SESSION_SWEEP_MS = 60 * 1000;
@@ -63,7 +67,7 @@ export type AppOptions = {
    * The config file the running config came from, for edits from the window (none: not editable).
    * `stateDirDefault`: the state folder a config without "stateDir" means (the one it was loaded with).
    */
-  configFile?: { path: string; raw: Raw; stateDirDefault?: string };
+  configFile?: { path: string; raw: Raw; stateDirDefault?: string; source?: ConfigSource; version?: string | null };
   /** Applied to every config loaded or saved while running (the CLI's --demo and --port). */
   transform?: (c: Config) => Config;
   /**
@@ -92,6 +96,12 @@ export type AppOptions = {
   secrets?: SecretStore;
   /** Where OAuth tokens and client registrations are kept (default: oauth.json in the state folder, 0600). */
   oauthStore?: OAuthStore;
+  /**
+   * A shared store (statestore/, PostgreSQL) that replicas use together: the agents' working sets,
+   * the call records, secrets and sign-ins go there, and changes other replicas make are applied here.
+   * The caller opens and closes it. Without one, everything is in the state folder as before.
+   */
+  stateStore?: StateStore;
 };
 
 /** The built renderer, two folders up from src-main/core. */
@@ -139,9 +149,29 @@ export function createApp(opts: AppOptions): App {
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
 
-  const stores = buildStores(ctx, opts.secrets);
+  const shared = opts.stateStore;
+  // On a shared store only the fleet's leader runs the working-set cycle; alone, this process leads.
+  const lead = shared?.leader ?? (async () => true);
+  const leads = shared?.leader;
+  const stores = buildStores(ctx, opts.secrets, shared);
+  // Read from the parts when scraped (they are built below); every call and search passes through it.
+  const metrics = new Metrics({
+    upstreams: () => catalog.statuses().map((u) => ({ vendor: u.vendor, status: u.status })),
+    setSizes: () => ctx.config.agents.flatMap((a) => (sets.states.loaded(a.id) ? [{ agent: a.id, size: sets.members(a.id).length }] : [])),
+    approvalsWaiting: () => pending.list().length,
+    ...(shared?.stats ? { pool: shared.stats.pool } : {}),
+  });
+  stores.recorder = metrics.recorder(stores.recorder);
+  shared?.stats?.onQuery((s, ok) => metrics.query(s, ok));
+  events.on((e) => {
+    if (e.type === 'toolsDemoted') metrics.demoted(e.cause, e.tools.length);
+  });
+  const health = healthHandlers({
+    ...(shared ? { checkDatabase: () => shared.check() } : {}),
+    upstreams: () => catalog.statuses().map((u) => u.status),
+  });
   const { secrets, callLog, seed, usage, files } = stores;
-  const up = buildUpstreams(ctx, stores, opts);
+  const up = buildUpstreams(ctx, stores, shared && !opts.oauthStore ? { ...opts, oauthStore: shared.oauth } : opts);
   const { catalog } = up;
   const searching = buildSearch(ctx, stores, catalog, opts.modelDir);
   const { learning, vectors, search } = searching;
@@ -152,11 +182,12 @@ export function createApp(opts: AppOptions): App {
   const reconfigure = reconfigurer(ctx, up, deciding, routing, search, opts.transform ? { transform: opts.transform } : {});
   const stateDir = ctx.config.stateDir;
   const editor = new ConfigEditor(
-    opts.configFile?.path,
+    opts.configFile?.source ?? opts.configFile?.path,
     opts.configFile?.raw ?? {},
     opts.configFile?.stateDirDefault ?? stateDir,
     reconfigure,
     log,
+    opts.configFile?.version,
   );
   const ui = new UiSessions(ctx.now, () => ctx.config.uiSessions);
   /** The parts the app shows its callers, and the ControlApi works on. */
@@ -181,6 +212,7 @@ export function createApp(opts: AppOptions): App {
 
   let listener: Listener | undefined;
   let unwatch: (() => void) | undefined;
+  let unshared: (() => void) | undefined;
   let unschedule: (() => Promise<void>) | undefined;
   let sessionTimer: NodeJS.Timeout | undefined;
   let rotateTimer: NodeJS.Timeout | undefined;
@@ -224,6 +256,7 @@ export function createApp(opts: AppOptions): App {
       const steps: Array<() => Promise<void> | void> = [
         () => unschedule?.(),
         () => unwatch?.(),
+        () => unshared?.(),
         () => listener?.close(),
         ...[...endpoints.values()].map((e) => () => e.close()),
         () => catalog.stop(),
@@ -255,6 +288,16 @@ export function createApp(opts: AppOptions): App {
     await removeLeftoverTemps([stateDir, join(stateDir, 'agents')], log);
     try {
       await sets.start();
+      // Another replica's change to a working set is applied here and heard by this replica's clients;
+      // after a lost connection to the store, everything is read again.
+      unshared = shared?.onChange((change) => {
+        const ids = change.kind === 'agent' ? [change.agent] : change.kind === 'resync' ? ctx.config.agents.map((a) => a.id) : [];
+        if (ids.length)
+          void sets
+            .reloadAgents(ids)
+            .catch((err: Error) => log.warn(`could not apply another replica's working-set change: ${err.message}`));
+        if (change.kind === 'resync') void editor.refresh();
+      });
       await learning.load();
       // What the kept pairs say is built off the request path, in slices, while the proxy starts (not
       // for a CLI command that opens the state folder without serving, nor with learning off).
@@ -274,6 +317,8 @@ export function createApp(opts: AppOptions): App {
         port,
         buildMounts(ctx, up, control, ui, token, {
           secureCookies: decided.exposure.network,
+          health,
+          metrics,
           rendererDir: opts.rendererDir ?? DEFAULT_RENDERER_DIR,
           ...(opts.routes ? { routes: opts.routes } : {}),
         }),
@@ -313,10 +358,10 @@ export function createApp(opts: AppOptions): App {
     }
     const afterLoad = loaded.then(async () => {
       // Pins and usage gathered while the app was off are applied once the toolbox is known.
-      if (so.schedule !== false && !stopped) await sets.cycle(clock.now(), { whenQuiet: true });
+      if (so.schedule !== false && !stopped && (await lead())) await sets.cycle(clock.now(), { whenQuiet: true });
     });
     afterLoad.catch((err: Error) => log.warn(`first working-set cycle failed: ${err.message}`));
-    if (so.schedule !== false) unschedule = startSweepSchedule(sets, clock, log);
+    if (so.schedule !== false) unschedule = startSweepSchedule(sets, clock, log, leads);
     return { url: ctx.baseUrl };
   }
 }

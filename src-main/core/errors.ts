@@ -32,6 +32,10 @@ export type ErrorCode =
   | 'upstream_needs_value'
   /** An upstream of that name exists and the call did not say it replaces it. */
   | 'upstream_exists'
+  /** The shared state (the database) cannot be reached now: a state change was refused, nothing changed. */
+  | 'unavailable'
+  /** The sealing key of secrets and sign-ins is missing, or is not the one they were sealed with. */
+  | 'state_key'
   | 'usage';
 
 export class MwsError extends Error {

@@ -44,7 +44,7 @@ async function login(config: string): Promise<string> {
   const link = (await waitForOutput(r, /^\s+(http:\/\/\S+)$/m, 'mws login to print the sign-in link'))[1]!;
   const landed = await signInAsBrowser(link);
   expect(landed.status, landed.body).toBe(200);
-  expect(await exited(r, 'mws login')).toBe(0);
+  expect(await exited(r, 'mws login'), r.stdout() + r.stderr()).toBe(0);
   expect(r.stdout()).toMatch(/Signed in to "secure"/);
   return link;
 }

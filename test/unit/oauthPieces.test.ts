@@ -46,6 +46,26 @@ describe('sign-in flows', () => {
   });
 });
 
+describe('a callback being redeemed', () => {
+  it('still counts as waiting until its tokens are in, so `mws login` does not read it as given up', async () => {
+    const flows = new SignInFlows(() => 0);
+    let release!: () => void;
+    const exchanged = new Promise<void>((r) => (release = r));
+    flows.register({ vendor: 'a', state: 's1', url: 'https://as/authorize?state=s1', finish: () => exchanged });
+    const flow = flows.take('s1')!;
+    expect(flows.pending('a')).toBeUndefined();
+    const redeemed = flows.redeem(flow, new URLSearchParams('code=c&state=s1'));
+    expect(flows.isRedeeming('a')).toBe(true);
+    release();
+    await redeemed;
+    expect(flows.isRedeeming('a')).toBe(false);
+    // A failed redemption ends the wait too.
+    flows.register({ vendor: 'a', state: 's2', url: 'u', finish: () => Promise.reject(new Error('invalid_grant')) });
+    await expect(flows.redeem(flows.take('s2')!, new URLSearchParams())).rejects.toThrow('invalid_grant');
+    expect(flows.isRedeeming('a')).toBe(false);
+  });
+});
+
 describe('the OAuth store', () => {
   it('writes one 0600 file, and a record made for another URL is not used', async () => {
     const dir = tempDir();
@@ -88,6 +108,39 @@ describe('the OAuth store', () => {
     expect(await a.clientInformation()).toMatchObject({ client_id: 'c1' });
     redirect = 'http://127.0.0.1:2/oauth/callback';
     expect(await a.clientInformation()).toBeUndefined();
+  });
+});
+
+describe('asking the authorization server whether it still knows our registration', () => {
+  it('is spent on a registration from an earlier run, or on a link asked for again, not on each new link', async () => {
+    const store = new MemoryOAuthStore();
+    const make = () =>
+      new UpstreamAuth({
+        vendor: 'x',
+        serverUrl: 'https://a/mcp',
+        config: {},
+        store,
+        flows: new SignInFlows(() => 0),
+        redirectUrl: () => 'http://127.0.0.1:1/oauth/callback',
+        now: () => 0,
+        log: new MemoryLogger(),
+      });
+    const asked: string[] = [];
+    const forgot = async (url: string | URL | Request) => (
+      asked.push(String(url)),
+      new Response('{"error":"invalid_client"}', { status: 400 })
+    );
+    const a = make();
+    await a.saveClientInformation({ client_id: 'c1' });
+    // Registered in this process: each new link goes out as it is (a retry loop stays within the server's limit).
+    expect(await a.linkRefused('https://as/authorize?state=1', forgot)).toBe(false);
+    expect(await a.linkRefused('https://as/authorize?state=2', forgot)).toBe(false);
+    expect(asked).toEqual([]);
+    // The same link asked for again, unredeemed: the browser may have met the server's dead end.
+    expect(await a.linkRefused('https://as/authorize?state=2', forgot)).toBe(true);
+    // A later run holds the registration from disk: its first link is checked.
+    expect(await make().linkRefused('https://as/authorize?state=3', forgot)).toBe(true);
+    expect(asked).toHaveLength(2);
   });
 });
 

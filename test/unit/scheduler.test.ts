@@ -90,3 +90,23 @@ describe('the working-set schedule', () => {
     cancel();
   });
 });
+
+describe('the schedule on a fleet', () => {
+  it('runs the cycle only while this process leads, and takes over at the next tick once it does', async () => {
+    const clock = new ManualClock();
+    const f = fakeSets();
+    let leading = false;
+    const stop = startSweepSchedule(f.sets, clock, new MemoryLogger(), async () => leading);
+    clock.advance(5 * MIN);
+    await settle();
+    clock.advance(5 * MIN);
+    await settle();
+    expect(f.calls).toHaveLength(0);
+    // The leader died: this one holds the lock from its next question on.
+    leading = true;
+    clock.advance(5 * MIN);
+    await settle();
+    expect(f.calls).toHaveLength(1);
+    await stop();
+  });
+});

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { refuseForeign } from '../../src-main/core/http/guard.js';
 import { agentIdOf } from '../../src-main/core/http/mcpPaths.js';
-import { agentGate } from '../../src-main/core/http/agentGate.js';
+import { agentGate, type GateRefusal } from '../../src-main/core/http/agentGate.js';
 import { newAgentToken } from '../../src-main/core/agentToken.js';
 import { exceedsDepth } from '../../src-main/core/proxy/toolRouter.js';
 import { validateConfig } from '../../src-main/core/config/validate.js';
@@ -119,14 +119,14 @@ describe('per-agent access', () => {
   });
 
   it('an agent with a token answers 401 without it, and accepts it', () => {
-    expect(agentGate(config, 'bot', undefined)?.status).toBe(401);
-    expect(agentGate(config, 'bot', 'Bearer wrong-token-123456')?.status).toBe(401);
+    expect((agentGate(config, 'bot', undefined) as GateRefusal)?.status).toBe(401);
+    expect((agentGate(config, 'bot', 'Bearer wrong-token-123456') as GateRefusal)?.status).toBe(401);
     expect(agentGate(config, 'bot', 'Bearer a-secret-token-1234')).toBeUndefined();
   });
 
   it('defaultAgent: false closes the default endpoint, and needs another agent', () => {
     const off = validateConfig({ defaultAgent: false, agents: [{ id: 'bot', token: 'a-secret-token-1234' }] }, '/tmp/x');
-    expect(agentGate(off, 'default', undefined)?.status).toBe(404);
+    expect((agentGate(off, 'default', undefined) as GateRefusal)?.status).toBe(404);
     expect(() => validateConfig({ defaultAgent: false }, '/tmp/x')).toThrow(
       /"defaultAgent" is false, so at least one other agent is needed/,
     );

@@ -7,12 +7,19 @@ import { stderrLogger } from '../../core/log.js';
 import { defaultStateDir } from '../../core/config/paths.js';
 import type { Io } from '../output.js';
 import { shellLine } from '../../core/printable.js';
+import { openSharedState } from '../../core/statestore/open.js';
+import { validateConfig } from '../../core/config/validate.js';
 
 export type ServeOptions = { config: string | undefined; port: number | undefined; demo: boolean };
 
 export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
   const loaded = await cliConfig(opts);
-  const config = loaded.config;
+  // With PostgreSQL configured, the shared config in the database is the one served (statestore/open.ts).
+  const shared = opts.demo
+    ? undefined
+    : await openSharedState({ config: loaded.config, fileRaw: loaded.raw, env: process.env, log: stderrLogger });
+  const raw = shared?.raw ?? loaded.raw;
+  const config = shared ? flagsTransform(opts)(validateConfig(raw, defaultStateDir())) : loaded.config;
   if (Object.keys(config.upstreams).length === 0) {
     io.err(
       `mws: no upstream is configured in ${loaded.path}${loaded.exists ? '' : ' (the file does not exist)'}; only the meta-tools will be listed. Run "mws init" or pass --demo.`,
@@ -31,12 +38,24 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
     clock: systemClock,
     log: stderrLogger,
     // A config without "stateDir" means the default folder, not the demo's (else every save would ask for a restart).
-    configFile: { path: loaded.path, raw: loaded.raw, stateDirDefault: defaultStateDir() },
+    configFile: {
+      path: loaded.path,
+      raw,
+      stateDirDefault: defaultStateDir(),
+      ...(shared ? { source: shared.source, version: shared.version } : {}),
+    },
+    ...(shared ? { stateStore: shared.store } : {}),
     transform: flagsTransform(opts),
     demo,
     lock: { command: demo ? 'mws serve --demo' : 'mws serve', waitMs: 5_000 },
   });
-  const { url } = await app.start();
+  let url: string;
+  try {
+    ({ url } = await app.start());
+  } catch (err) {
+    await shared?.store.close();
+    throw err;
+  }
   const { url: window } = await app.control.uiLink({});
   // Behind a TLS-terminating proxy clients use its public origin, not the address listened on.
   const mcpUrl = `${config.listen.publicUrl ? new URL(config.listen.publicUrl).origin : url}/mcp`;
@@ -50,6 +69,7 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
   const ups = Object.entries(config.upstreams).map(([vendor, u]) => (u.kind === 'builtin' ? 'the built-in demo toolbox' : vendor));
   lines.push(`Upstreams: ${ups.join(', ') || 'none yet (mws import moves in the servers your other clients use)'}`);
   lines.push(`State folder: ${config.stateDir}`);
+  if (shared) lines.push(`Shared state: PostgreSQL at ${shared.where} (config version ${shared.version ?? 'none'})`);
   lines.push(
     `Add it to Claude Code:\n  ${shellLine(['claude', 'mcp', 'add', '--transport', 'http', config.serverName, mcpUrl]) ?? '(the serverName in the config holds control characters; fix it)'}`,
   );
@@ -67,6 +87,7 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
   await app.stop();
+  await shared?.store.close();
   process.off('unhandledRejection', onUnhandled);
   return 0;
 }

@@ -31,7 +31,7 @@ export function buildRouter(ctx: AppContext, stores: Stores, up: Upstreams, s: S
       return ctx.config;
     },
     catalog,
-    callLog: stores.callLog,
+    callLog: stores.recorder,
     clock,
     ready,
     listing: (agent) => d.sets.listing(agent),
@@ -72,7 +72,7 @@ export function buildRouter(ctx: AppContext, stores: Stores, up: Upstreams, s: S
   ctx.setsChanged.push((agents) => notifyChanged(agents));
   router.setMetaHandler(
     'search_tools',
-    searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog: stores.callLog, clock, pairing }),
+    searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog: stores.recorder, clock, pairing }),
   );
   const setTools = { sets: d.sets, toolbox: () => catalog.toolbox(), search };
   // Promoting a tool right after a search is an answer to that search, as a call is.

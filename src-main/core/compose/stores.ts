@@ -1,22 +1,61 @@
-// The state folder's files the running app keeps open or rewrites: secrets, the call log, the seed
-// working set, usage and the per-agent state files.
+// The state the running app keeps open or rewrites: secrets, the call log, the seed working set, usage
+// and the per-agent states. With a shared store (statestore/, PostgreSQL) the agents' states, secrets
+// and sign-ins live there and every call record goes there too; usage, the seed file and the local
+// calls.jsonl (which usage promotion reads) stay in this replica's state folder.
 import type { SecretStore } from '../secrets/store.js';
 import { FileSecretStore } from '../secrets/store.js';
-import { CallLog } from '../usage/callLog.js';
+import { CallLog, type CallRecorder, type CallRecord, type SearchRecord } from '../usage/callLog.js';
 import { UsageStore } from '../usage/usageStore.js';
 import { SeedWorkingSetFile } from '../workingset/seedFile.js';
-import { AgentStateFiles } from '../workingset/stateFiles.js';
+import { AgentStateFiles, type AgentStateStore } from '../workingset/stateFiles.js';
+import type { StateStore } from '../statestore/port.js';
 import type { AppContext } from './context.js';
 
-export type Stores = { secrets: SecretStore; callLog: CallLog; seed: SeedWorkingSetFile; usage: UsageStore; files: AgentStateFiles };
+export type Stores = {
+  secrets: SecretStore;
+  /** This replica's calls.jsonl (rotated by the app, read by usage promotion). */
+  callLog: CallLog;
+  /** Where each call and search is recorded: the local log, and the shared store when there is one. */
+  recorder: CallRecorder;
+  seed: SeedWorkingSetFile;
+  usage: UsageStore;
+  files: AgentStateStore;
+};
 
-export function buildStores(ctx: AppContext, secrets: SecretStore | undefined): Stores {
+/** Both logs get every record; a record either could not write is counted once, by the one that dropped it. */
+class BothLogs implements CallRecorder {
+  constructor(private readonly logs: CallRecorder[]) {}
+  call(r: CallRecord): void {
+    this.logs.forEach((l) => l.call(r));
+  }
+  search(r: SearchRecord): void {
+    this.logs.forEach((l) => l.search(r));
+  }
+  droppedRecords(agent?: string): number {
+    return this.logs.reduce((n, l) => n + l.droppedRecords(agent), 0);
+  }
+  async flush(): Promise<void> {
+    await Promise.all(this.logs.map((l) => l.flush()));
+  }
+  async close(): Promise<void> {
+    await Promise.allSettled(this.logs.map((l) => l.close()));
+  }
+}
+
+export function buildStores(ctx: AppContext, secrets: SecretStore | undefined, shared?: StateStore): Stores {
   const { stateDir } = ctx.config;
+  const callLog = new CallLog(stateDir, { log: ctx.log, now: ctx.now });
   return {
-    secrets: secrets ?? new FileSecretStore(stateDir, ctx.log),
-    callLog: new CallLog(stateDir, { log: ctx.log, now: ctx.now }),
+    secrets: secrets ?? shared?.secrets ?? new FileSecretStore(stateDir, ctx.log),
+    callLog,
+    recorder: shared ? new BothLogs([callLog, shared.calls]) : callLog,
     seed: new SeedWorkingSetFile(stateDir, ctx.log),
-    usage: new UsageStore(stateDir, ctx.log),
-    files: new AgentStateFiles(stateDir, ctx.log),
+    // The fleet's calls, read once each from the shared log (the local calls.jsonl would count only these).
+    usage: new UsageStore(
+      stateDir,
+      ctx.log,
+      shared?.calls.since ? { since: (after, limit) => shared.calls.since!(after, limit) } : undefined,
+    ),
+    files: shared?.agents ?? new AgentStateFiles(stateDir, ctx.log),
   };
 }

@@ -202,6 +202,38 @@ const upstreamSchema = (expand: ExpandHome) =>
         : 'must be an object with "url" (HTTP) or "command" (stdio)',
   });
 
+/** An issuer or introspection endpoint: https, or http on this machine (a test, a local provider). */
+const issuerUrl = () =>
+  nonEmpty().superRefine((url, ctx) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return ctx.addIssue({ code: 'custom', message: 'must be an absolute https URL', input: url });
+    }
+    if (parsed.protocol !== 'https:' && !(parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)))
+      ctx.addIssue({ code: 'custom', message: 'must use https (http only on loopback)', input: url });
+    else if (parsed.username || parsed.password || parsed.search || parsed.hash)
+      ctx.addIssue({ code: 'custom', message: 'must be a plain URL without user info, query or fragment', input: maskUrl(url) });
+  });
+
+/** An agent protected by the team's authorization server: access tokens checked as JWTs against its keys, or by introspection. */
+const agentAuthSchema = fields({
+  issuer: issuerUrl().meta({ description: 'The authorization server (its "issuer"); its metadata and keys are found from it.' }),
+  audience: nonEmpty().optional().meta({ description: "The audience tokens must name; default: the agent endpoint's URL (its resource)." }),
+  claim: nonEmpty().optional().meta({ description: 'A claim that decides who may use this agent (e.g. "groups" or "roles").' }),
+  values: strArray()
+    .optional()
+    .meta({ description: 'The claim must hold one of these; with "claim" and no "values", the claim only has to be there.' }),
+  introspection: fields({
+    url: issuerUrl(),
+    clientId: nonEmpty(),
+    clientSecret: nonEmpty(),
+  })
+    .optional()
+    .meta({ description: 'Check opaque tokens at this RFC 7662 introspection endpoint instead of as JWTs.' }),
+});
+
 const agentSchema = fields({
   id: slug(AGENT_ID_MAX_LENGTH),
   name: nonEmpty().optional().meta({ description: 'Shown in the window; default: the id ("Default" for the default agent).' }),
@@ -212,6 +244,12 @@ const agentSchema = fields({
   token: pattern(AGENT_TOKEN_PATTERN, AGENT_TOKEN_HINT)
     .optional()
     .meta({ description: "When set, the agent's endpoint needs Authorization: Bearer <token>." }),
+  auth: agentAuthSchema
+    .optional()
+    .meta({
+      description:
+        "Sign-in through an authorization server: the endpoint answers 401 pointing at its metadata, and takes that server's access tokens (beside the token, if set).",
+    }),
 }).transform(({ name, ...a }) => ({ ...a, name: name ?? (a.id === DEFAULT_AGENT_ID ? 'Default' : a.id) }));
 
 const days = () => int(1, 3650);
@@ -263,6 +301,23 @@ const fileSchemaWith = (expand: ExpandHome) =>
       .transform(expand)
       .optional()
       .meta({ description: 'The state folder (usage, history, catalogs); default: $XDG_STATE_HOME/mcp-working-set.' }),
+    store: fields({
+      postgres: fields({
+        url: pattern(/^postgres(?:ql)?:\/\/\S+$/i, 'must be a postgres:// connection URL').meta({
+          description: 'The PostgreSQL database the replicas share (also MWS_DATABASE_URL); docs/team.md.',
+        }),
+        keyFile: nonEmpty()
+          .transform(expand)
+          .optional()
+          .meta({
+            description: 'A file holding the key that seals secrets and sign-ins (else MWS_STATE_KEY); never stored in the database.',
+          }),
+      })
+        .optional()
+        .meta({ description: 'Keep the shared state in PostgreSQL, so several `mws serve` replicas act as one (docs/team.md).' }),
+    })
+      .optional()
+      .meta({ description: 'Where the shared state lives: the state folder (default), or PostgreSQL.' }),
     serverName: pattern(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, "_" or "-"').default('toolbox'),
     backendHints: strRecord().default({}),
     pins: strArray().default([]),

@@ -43,6 +43,11 @@ export type StatusView = {
   restartNeeded: boolean;
   /** False when settings cannot be saved (the demo without a config file). */
   editable: boolean;
+  /**
+   * The version of the config document in force: sent back as If-Match with an edit, it makes the edit
+   * refused (409) when someone else changed the config meanwhile. Null: no document stored yet.
+   */
+  configVersion?: string | null;
   /** The built-in demo is being served (`npm run demo`, `mws serve --demo`): made-up tools, its own state folder. */
   demo?: { stateDir: string } | null;
   /** The sentence model beside BM25F: idle until search is first used; `warning` when it failed (search is lexical). */

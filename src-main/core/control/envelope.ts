@@ -28,6 +28,8 @@ const STATUS: Record<ControlErrorBody['code'], number> = {
   upstream_unavailable: 502,
   upstream_timeout: 504,
   upstream_starting: 503,
+  unavailable: 503,
+  state_key: 500,
   upstream_needs_value: 409,
   secrets_locked: 409,
   upstream_needs_sign_in: 409,

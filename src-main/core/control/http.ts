@@ -9,6 +9,7 @@ import { CONTROL_METHODS, isControlMethod, type ControlApi, type ControlMethod }
 import { dispatch, statusOf, type ControlErrorBody } from './envelope.js';
 import { bearerToken, tokenMatches } from '../store/controlToken.js';
 import { postJson } from './post.js';
+import { editBase } from '../config/editor.js';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -58,7 +59,15 @@ export function controlHandler(
       } catch {
         return json(400, { ok: false, error: { code: 'usage', message: 'The body must be a JSON object of arguments.', data: {} } });
       }
-      const answer = await dispatch(api, method, args ?? {});
+      // If-Match: the config version the caller's edit was made from; a moved config refuses it (409).
+      const ifMatch = request.headers
+        .get('if-match')
+        ?.trim()
+        .replace(/^W\//, '')
+        .replace(/^"(.*)"$/, '$1');
+      const answer = ifMatch
+        ? await editBase.run({ version: ifMatch }, () => dispatch(api, method, args ?? {}))
+        : await dispatch(api, method, args ?? {});
       return json(statusOf(answer), answer);
     })();
   };

@@ -237,6 +237,7 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
         pendingApprovals: p.gate.pending.list().length,
         restartNeeded: p.runtime.restartNeeded,
         editable: p.editor.editable,
+        configVersion: p.editor.version ?? null,
         demo: p.runtime.demo ?? null,
         ...(p.vectors ? { semanticSearch: p.vectors.status() } : {}),
       };

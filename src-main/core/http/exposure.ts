@@ -53,7 +53,7 @@ export function decideExposure(config: ListenConfig): ExposureDecision {
   if (isLoopbackHost(host) && !tls && publicUrl === undefined && trustedProxies === undefined) return { ok: true, exposure: LOOPBACK };
   const open = config.agents
     .filter((a) => (a.id === DEFAULT_AGENT_ID ? config.defaultAgent : true))
-    .filter((a) => !a.token)
+    .filter((a) => !a.token && !a.auth)
     .map((a) => a.id);
   if (open.length) {
     const first = open[0]!;

@@ -29,6 +29,8 @@ import {
   type EdgeTimes,
 } from './edgeLimits.js';
 import { agentIdOf, BAD_PATH } from './mcpPaths.js';
+import type { GateRefusal } from './agentGate.js';
+import { metadataAgentOf } from './protectedResource.js';
 import type { Mounts } from './routes.js';
 import type { FastPath } from '../proxy/fastPath.js';
 import { isJsonContentType, jsonRpcErrorBody, RPC_ERROR } from '../protocol.js';
@@ -78,7 +80,12 @@ function readJson(req: IncomingMessage, res: ServerResponse): Promise<{ body: un
 }
 
 /** Decides whether a request may reach an agent's endpoint (its bearer token, a switched-off default). */
-export type McpGate = (agentId: string, authorization: string | undefined) => { status: number; message: string } | undefined;
+export type McpGate = (
+  agentId: string,
+  authorization: string | undefined,
+  /** The origin clients reach this listener at: the resource URL a token must name is made from it. */
+  origin: string,
+) => GateRefusal | undefined | Promise<GateRefusal | undefined>;
 
 export type ListenOptions = {
   log?: Logger;
@@ -88,6 +95,8 @@ export type ListenOptions = {
   edgeTimes?: Partial<EdgeTimes>;
   /** From exposure.ts's decision; without it only loopback is served, over plain HTTP. */
   exposure?: Exposure;
+  /** An agent endpoint's protected-resource metadata (RFC 9728), when it signs in through an authorization server. */
+  resourceMetadata?: (agentId: string, origin: string) => Record<string, unknown> | undefined;
 };
 
 function normalizedPath(target: string | undefined): string | undefined {
@@ -103,13 +112,25 @@ function shownName(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
-function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+function sendJsonRpcError(res: ServerResponse, status: number, code: number, message: string, challenge?: string): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const body = jsonRpcErrorBody(code, message);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+  res
+    .writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+      ...(challenge ? { 'www-authenticate': challenge } : {}),
+    })
+    .end(body);
+}
+
+/** The origin a client used: the public URL behind a proxy, else this listener's scheme and the (guarded) Host. */
+function requestOrigin(req: IncomingMessage, exposure: Exposure | undefined, tls: boolean): string {
+  if (exposure?.publicOrigin) return exposure.publicOrigin;
+  return `${tls ? 'https' : 'http'}://${req.headers.host ?? '127.0.0.1'}`;
 }
 
 /** The certificate and key, or a sentence naming the file that could not be read. */
@@ -181,11 +202,30 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
     if (refused) return sendJsonRpcError(res, refused.status, RPC_ERROR.refused, refused.message);
     if (pathname === undefined)
       return sendJsonRpcError(res, 400, RPC_ERROR.invalidRequest, 'Bad request: the request target must be a path such as /mcp.');
+    const described = metadataAgentOf(pathname);
+    if (described !== undefined) {
+      if (req.method !== 'GET' && req.method !== 'HEAD')
+        return sendJsonRpcError(res, 405, RPC_ERROR.invalidRequest, 'Protected-resource metadata is read with GET.');
+      const doc = described === null ? undefined : opts.resourceMetadata?.(described, requestOrigin(req, exposure, tls !== undefined));
+      if (!doc)
+        return sendJsonRpcError(
+          res,
+          404,
+          RPC_ERROR.invalidRequest,
+          "No agent endpoint here signs in through an authorization server; use the agent's bearer token, if it has one.",
+        );
+      const body = JSON.stringify(doc);
+      return void res
+        .writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' })
+        .end(req.method === 'HEAD' ? undefined : body);
+    }
     const agentId = agentIdOf(pathname);
     if (agentId === null) return sendJsonRpcError(res, 400, RPC_ERROR.invalidRequest, BAD_PATH);
     if (agentId !== undefined) {
-      const denied = opts.mcpGate?.(agentId, req.headers.authorization);
-      if (denied) return sendJsonRpcError(res, denied.status, RPC_ERROR.unauthorized, denied.message);
+      const gate = opts.mcpGate?.(agentId, req.headers.authorization, requestOrigin(req, exposure, tls !== undefined));
+      // Only a token checked against an authorization server waits; the rest stays off the microtask queue.
+      const denied = gate instanceof Promise ? await gate : gate;
+      if (denied) return sendJsonRpcError(res, denied.status, RPC_ERROR.unauthorized, denied.message, denied.challenge);
     }
     if (agentId === undefined || req.method !== 'POST' || !isJsonContentType(req.headers['content-type'])) return handler(req, res);
     // Read here (bounded in bytes and in values) whether or not the fast path takes it.

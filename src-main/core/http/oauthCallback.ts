@@ -67,7 +67,7 @@ async function answer(request: Request, url: URL, flows: SignInFlows, log: Logge
     );
   }
   try {
-    await flow.finish(url.searchParams);
+    await flows.redeem(flow, url.searchParams);
   } catch (err) {
     const why = maskUrlsIn(errorMessage(err)).slice(0, 300);
     log.warn(logSafe(`sign-in to upstream "${flow.vendor}" failed: ${why}`));

@@ -36,6 +36,10 @@ export type Mounts = {
   };
   /** GET OAUTH_CALLBACK_PATH. */
   oauthCallback?: Handler;
+  /** GET /healthz (alive) and /readyz (can serve), for balancers: no credential, nothing named in the answer. */
+  health?: { alive: Handler; ready: Handler };
+  /** GET /metrics (Prometheus), behind the control token. */
+  metrics?: Handler;
   /** More exact paths, any method (tests mount probes here). */
   extra?: Record<string, Handler>;
 };
@@ -51,6 +55,9 @@ export const PATTERNS = {
   uiFile: '/ui/:file{[^_].*}',
   renew: RENEW_PATH,
   renewScript: RENEW_SCRIPT_PATH,
+  healthz: '/healthz',
+  readyz: '/readyz',
+  metrics: '/metrics',
 } as const;
 
 const notFound = (path: string) =>
@@ -110,6 +117,12 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
     app.all(PATTERNS.renew, renewSession(sessions, secure));
     app.get(PATTERNS.renewScript, renewScript);
   }
+
+  const onlyGet = (h: Handler | undefined) => (c: Context) =>
+    h === undefined ? notFound(c.req.path) : c.req.method === 'GET' || c.req.method === 'HEAD' ? h(c.req.raw) : text(405, 'Use GET.');
+  app.all(PATTERNS.healthz, onlyGet(m.health?.alive));
+  app.all(PATTERNS.readyz, onlyGet(m.health?.ready));
+  app.all(PATTERNS.metrics, onlyGet(m.metrics));
 
   for (const [path, handler] of Object.entries(m.extra ?? {})) app.all(path, (c) => handler(c.req.raw));
 

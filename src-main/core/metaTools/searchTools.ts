@@ -2,7 +2,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { Clock } from '../clock.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
-import type { CallLog } from '../usage/callLog.js';
+import type { CallRecorder } from '../usage/callLog.js';
 import { MAX_SEARCH_LIMIT, type SearchService } from '../search/service.js';
 import type { MetaHandler } from './handler.js';
 import { toolError } from './errors.js';
@@ -33,7 +33,7 @@ export function searchToolsDefinition(backendHints: Record<string, string>): Too
 export function searchToolsHandler(deps: {
   search: SearchService;
   listed: (agentId: string) => ToolEntry[];
-  callLog: CallLog;
+  callLog: CallRecorder;
   clock: Clock;
   pairing?: SearchCallPairing;
 }): MetaHandler {

@@ -8,7 +8,7 @@ import { MwsError, errorMessage } from '../errors.js';
 import type { Clock } from '../clock.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
-import type { CallLog } from '../usage/callLog.js';
+import type { CallRecorder } from '../usage/callLog.js';
 import { ArgumentValidator, argShape } from './argValidation.js';
 import { CallsInFlight } from './inFlight.js';
 import type { AgentLastSeen } from './lastSeen.js';
@@ -43,7 +43,7 @@ export type CallHooks = {
 export type ToolRouterOptions = {
   config: Config;
   catalog: ToolboxCatalog;
-  callLog: CallLog;
+  callLog: CallRecorder;
   clock: Clock;
   /** What an agent lists after the meta-tools, in order: the listing rule (workingset/listing.ts). */
   listing: (agentId: string) => ToolEntry[];

@@ -279,7 +279,7 @@ export class UpstreamConnection implements Upstream {
 
   private authInfo(): { auth?: UpstreamInfo['auth'] } {
     if (!this.opts.auth) return {};
-    const waiting = this.opts.auth.pendingUrl() !== undefined;
+    const waiting = this.opts.auth.pendingUrl() !== undefined || this.opts.auth.redeeming();
     if (!this.authView?.signedIn && !waiting && this.status !== 'needs-sign-in') return {};
     return {
       auth: {

@@ -29,7 +29,17 @@ export type CallRecord = {
 
 export type SearchRecord = { ts: string; event: 'search'; agent: string; bytes: number; results: number; client: string };
 
-export class CallLog {
+/** Where call and search records go: calls.jsonl, or a database (statestore/). Never blocks the call. */
+export interface CallRecorder {
+  call(r: CallRecord): void;
+  search(r: SearchRecord): void;
+  /** Records of `agent` (or of all) that could not be written since start. */
+  droppedRecords(agent?: string): number;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class CallLog implements CallRecorder {
   private readonly out: JsonlAppender;
   private readonly droppedBy = new Map<string, number>();
   private lastDropLog = -Infinity;

@@ -54,6 +54,13 @@ const ROLLUP_PREFIX = 'day:';
 
 type Used = Array<{ agent: string; tool: string; ts: number }>;
 
+/** A shared call log (statestore/): records after an id, oldest first, at most `limit`. */
+export type SharedCalls = { since(afterId: number, limit: number): Promise<Array<{ id: number; record: Record<string, unknown> }>> };
+/** The cursor of the shared log in usage.json: the last record id read (as `offset`). */
+export const SHARED_CURSOR = 'shared:calls';
+/** Records one read of the shared log answers. */
+const SHARED_PAGE = 5000;
+
 /**
  * The successful calls one read found, kept as the latest call per agent and tool: what the idle clock
  * needs (it keeps the latest), and a backlog of a million calls holds a few thousand entries instead
@@ -106,6 +113,11 @@ export class UsageStore {
   constructor(
     private readonly stateDir: string,
     private readonly log: Logger,
+    /**
+     * The fleet's call log in a shared store: read instead of calls.jsonl (which then holds only this
+     * replica's calls), so usage counts every replica's calls once.
+     */
+    private readonly shared?: SharedCalls,
   ) {
     this.path = join(stateDir, USAGE_FILE);
   }
@@ -212,6 +224,7 @@ export class UsageStore {
    * with new successful calls, the latest one's ts. Callers must not overlap (WorkingSets.ingest is single-flight).
    */
   async ingestCallLog(): Promise<Used> {
+    if (this.shared) return this.ingestShared(this.shared);
     const path = join(this.stateDir, CALL_LOG_FILE);
     const used = new UsedCalls();
     const slice = this.slice;
@@ -239,6 +252,23 @@ export class UsageStore {
     return used.list();
   }
 
+  /** The shared log after the cursor (the last record id read), to its end, in pages. */
+  private async ingestShared(shared: SharedCalls): Promise<Used> {
+    const used = new UsedCalls();
+    let after = this.data.cursors[SHARED_CURSOR]?.offset ?? 0;
+    for (;;) {
+      const page = await shared.since(after, SHARED_PAGE);
+      for (const r of page) {
+        await this.slice.maybeYield();
+        this.callRecord(r.record, used);
+        after = r.id;
+      }
+      if (page.length < SHARED_PAGE) break;
+    }
+    this.moveCursor(SHARED_CURSOR, { offset: after, ino: 0 });
+    return used.list();
+  }
+
   private moveCursor(path: string, c: Cursor): void {
     const old = this.data.cursors[path];
     if (old && old.offset === c.offset && old.ino === c.ino) return;
@@ -253,6 +283,10 @@ export class UsageStore {
     } catch {
       return;
     }
+    this.callRecord(r, used);
+  }
+
+  private callRecord(r: Record<string, unknown>, used: UsedCalls): void {
     const agent = typeof r.agent === 'string' ? r.agent : 'default';
     const ts = typeof r.ts === 'string' ? Date.parse(r.ts) : NaN;
     if (Number.isNaN(ts)) return;

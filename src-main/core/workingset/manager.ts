@@ -10,7 +10,7 @@ import { MwsError } from '../errors.js';
 import type { Toolbox, ToolEntry } from '../toolbox/toolbox.js';
 import type { UsageStore } from '../usage/usageStore.js';
 import type { SeedWorkingSetFile } from './seedFile.js';
-import type { AgentStateFiles } from './stateFiles.js';
+import type { AgentStateStore } from './stateFiles.js';
 import { AgentStates, type MemberView } from './registry.js';
 import { PinSources } from './pinSources.js';
 import { UsageIngest } from './ingest.js';
@@ -37,7 +37,7 @@ export type WorkingSetsOptions = {
   config: Config;
   clock: Clock;
   log: Logger;
-  files: AgentStateFiles;
+  files: AgentStateStore;
   usage: UsageStore;
   seed: SeedWorkingSetFile;
   toolbox: () => Toolbox;
@@ -86,6 +86,18 @@ export class WorkingSets {
   /** Loads the state of an agent added while running. */
   ensureAgent(id: string): Promise<void> {
     return this.states.ensureAgent(id);
+  }
+
+  /**
+   * Another replica changed these agents' states in the shared store: read them again (after any cycle
+   * under way) and tell the listeners of those whose list changed.
+   */
+  async reloadAgents(ids: string[]): Promise<void> {
+    await this.cycles.run(async () => {
+      const changed: string[] = [];
+      for (const id of ids) if (await this.states.reload(id)) changed.push(id);
+      if (changed.length) this.o.events.changed(changed);
+    });
   }
 
   agent(id: string): AgentConfig {

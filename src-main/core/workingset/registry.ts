@@ -5,7 +5,7 @@ import type { AgentConfig, Config } from '../config/schema.js';
 import { MwsError } from '../errors.js';
 import { saveFailed } from '../store/writeFailure.js';
 import type { UsageStore } from '../usage/usageStore.js';
-import type { AgentStateFiles } from './stateFiles.js';
+import type { AgentStateStore } from './stateFiles.js';
 import type { AgentState, HistoryEntry, ToolState } from './types.js';
 
 export type MemberView = ToolState & { tool: string };
@@ -13,7 +13,7 @@ export type MemberView = ToolState & { tool: string };
 export class AgentStates {
   private readonly states = new Map<string, AgentState>();
 
-  constructor(private readonly o: { config: Config; files: AgentStateFiles; usage: UsageStore }) {}
+  constructor(private readonly o: { config: Config; files: AgentStateStore; usage: UsageStore }) {}
 
   async start(): Promise<void> {
     for (const a of this.o.config.agents) this.states.set(a.id, await this.load(a.id));
@@ -36,6 +36,19 @@ export class AgentStates {
       if (ts !== undefined && (t.lastUsedAt === null || ts > t.lastUsedAt)) t.lastUsedAt = ts;
     }
     return st;
+  }
+
+  /**
+   * Reads an agent's state again from its store (another replica changed it), in place: the listing
+   * and the grants hold the object. Answers whether the tools it lists changed.
+   */
+  async reload(id: string): Promise<boolean> {
+    const st = this.states.get(id);
+    if (!st) return false;
+    const fresh = await this.load(id);
+    const before = JSON.stringify(Object.keys(st.tools).sort());
+    restore(st, fresh);
+    return JSON.stringify(Object.keys(st.tools).sort()) !== before;
   }
 
   agent(id: string): AgentConfig {

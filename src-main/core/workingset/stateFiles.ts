@@ -14,7 +14,19 @@ type StoredHistory = HistoryEntry & { vendor?: string };
 // Checked against its whole shape: a null tool or null approvals would otherwise break promotion and calls later.
 const isAgentState = fits(agentStateSchema) as (v: unknown) => v is AgentState;
 
-export class AgentStateFiles {
+/**
+ * Where the agents' states and histories live: these files, or a database (statestore/). A save that
+ * fails rejects (the change is rolled back by its caller); a history line is written in order behind it.
+ */
+export interface AgentStateStore {
+  load(agent: string): Promise<AgentState>;
+  save(agent: string, state: AgentState): Promise<void>;
+  appendHistory(agent: string, entry: HistoryEntry, vendor?: string): void;
+  readHistory(agent: string): Promise<HistoryEntry[]>;
+  close(): Promise<void>;
+}
+
+export class AgentStateFiles implements AgentStateStore {
   private readonly dir: string;
   private readonly history = new Map<string, JsonlAppender>();
 

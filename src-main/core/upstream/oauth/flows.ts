@@ -17,6 +17,7 @@ export type SignInFlow = {
 
 export class SignInFlows {
   private readonly byState = new Map<string, SignInFlow>();
+  private readonly redeeming = new Map<string, number>();
 
   constructor(private readonly now: () => number) {}
 
@@ -38,6 +39,26 @@ export class SignInFlows {
     const f = this.byState.get(state);
     if (f) this.byState.delete(state);
     return f;
+  }
+
+  /**
+   * Runs a taken flow's redemption; until it settles the upstream still counts as waiting for its
+   * sign-in, so no one reads the moment between the callback and the tokens as a sign-in given up.
+   */
+  async redeem(flow: SignInFlow, params: URLSearchParams): Promise<void> {
+    this.redeeming.set(flow.vendor, (this.redeeming.get(flow.vendor) ?? 0) + 1);
+    try {
+      await flow.finish(params);
+    } finally {
+      const left = (this.redeeming.get(flow.vendor) ?? 1) - 1;
+      if (left > 0) this.redeeming.set(flow.vendor, left);
+      else this.redeeming.delete(flow.vendor);
+    }
+  }
+
+  /** Whether a callback for `vendor` is being redeemed right now. */
+  isRedeeming(vendor: string): boolean {
+    return this.redeeming.has(vendor);
   }
 
   /** Forgets an upstream's flow (signed out, removed from the config). */

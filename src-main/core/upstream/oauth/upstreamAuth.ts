@@ -96,6 +96,7 @@ export class UpstreamAuth implements OAuthClientProvider {
   async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
     if (this.opts.config.clientId) return;
     await this.update((r) => (r.client = { info: info as Record<string, unknown>, redirectUri: this.redirectUrl }));
+    this.knownClient = info.client_id;
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
@@ -115,6 +116,8 @@ export class UpstreamAuth implements OAuthClientProvider {
       r.tokens = saved;
       r.account = accountOf(saved) ?? r.account;
       delete r.verifier;
+      const client = r.client?.info as OAuthClientInformationMixed | undefined;
+      if (client) this.knownClient = client.client_id;
     });
   }
 
@@ -186,6 +189,11 @@ export class UpstreamAuth implements OAuthClientProvider {
   /** The sign-in link waiting for the user, if any. */
   pendingUrl(): string | undefined {
     return this.opts.flows.pending(this.opts.vendor)?.url;
+  }
+
+  /** The browser came back and the code is being redeemed for tokens. */
+  redeeming(): boolean {
+    return this.opts.flows.isRedeeming(this.opts.vendor);
   }
 
   /** `expiresAt`: when the access token stops being good (ms, our clock); `refreshable`: whether it renews itself then. */
@@ -281,6 +289,11 @@ export class UpstreamAuth implements OAuthClientProvider {
     await this.opts.store.delete(this.opts.vendor);
   }
 
+  /** The client ID the authorization server accepted in this process (registered, or a code redeemed with it). */
+  private knownClient: string | undefined;
+  /** The last sign-in link handed out after a probe decision. */
+  private lastLink: string | undefined;
+
   /** Drops a registration the authorization server no longer knows, and the sign-in link made with it. */
   async forgetClient(): Promise<void> {
     this.opts.flows.cancel(this.opts.vendor);
@@ -298,7 +311,14 @@ export class UpstreamAuth implements OAuthClientProvider {
    * A configured client ID is the user's to fix, so only a registration of ours is checked.
    */
   async linkRefused(link: string, fetchFn: FetchLike = fetch): Promise<boolean> {
-    if (this.opts.config.clientId || !(await this.record())?.client) return false;
+    const client = (await this.record())?.client?.info as OAuthClientInformationMixed | undefined;
+    if (this.opts.config.clientId || !client) return false;
+    // The probe is itself an authorization request, so it is spent only where a forgotten registration
+    // is likely: one this process has not seen the server accept (saved by an earlier run), or a link
+    // asked for again while unredeemed (the browser may have shown the server's dead end).
+    const again = this.lastLink === link;
+    this.lastLink = link;
+    if (!again && this.knownClient === client.client_id) return false;
     try {
       const res = await fetchFn(link, { redirect: 'manual', signal: AbortSignal.timeout(REVOKE_TIMEOUT_MS) });
       await res.body?.cancel().catch(() => {});

@@ -1,0 +1,167 @@
+// Two `mws serve` replicas on one PostgreSQL (started by the test) act as one toolbox: the config
+// comes from the database and edits on one are applied on the other, a working-set change on one
+// reaches the other's clients as tools/list_changed within a second, an edit made from an older
+// config version is refused with 409, and every call is recorded in the shared database.
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
+import { spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
+import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { until } from '../helpers/wait.js';
+
+type Replica = { proc: Running; base: string; token: string; stateDir: string };
+
+let db: TestPostgres;
+let url: string;
+const env = { MWS_STATE_KEY: randomBytes(32).toString('base64') };
+const replicas: Replica[] = [];
+const clients: TestClient[] = [];
+
+async function startReplica(name: string, shared: Record<string, unknown> = {}): Promise<Replica> {
+  const dir = tempDir(`mws-replica-${name}-`);
+  const stateDir = join(dir, 'state');
+  const cfg = join(dir, 'config.json');
+  writeFileSync(cfg, JSON.stringify({ listen: { port: 0 }, stateDir, store: { postgres: { url } }, ...shared }));
+  const proc = spawnMws(['serve', '--config', cfg], env);
+  const base = (await waitForOutput(proc, /listening on (http:\/\/\S+)\/mcp/, `replica ${name}`))[1]!;
+  const r = { proc, base, token: readFileSync(join(stateDir, 'control-token'), 'utf8').trim(), stateDir };
+  replicas.push(r);
+  return r;
+}
+
+async function control(r: Replica, method: string, args: unknown = {}, headers: Record<string, string> = {}) {
+  const res = await fetch(`${r.base}/control/${method}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${r.token}`, ...headers },
+    body: JSON.stringify(args),
+    signal: AbortSignal.timeout(15_000),
+  });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the test reads whatever result a control method answers
+  return { status: res.status, body: (await res.json()) as { ok: boolean; result?: any; error?: { code: string; message: string } } };
+}
+
+let a: Replica;
+let b: Replica;
+beforeAll(async () => {
+  db = await startPostgres();
+  url = await db.freshDatabase('replicas');
+  // A brings its upstream into the empty database; B's own file says only where it listens.
+  a = await startReplica('a', { upstreams: { fx: stdioFixture() } });
+  b = await startReplica('b');
+  await until(
+    async () => (await control(b, 'status')).body.result?.toolboxSize > 0,
+    'replica B to load the upstream from the shared config',
+  );
+});
+
+afterAll(async () => {
+  await Promise.allSettled(clients.map((c) => c.close()));
+  await Promise.allSettled(replicas.map((r) => r.proc.kill()));
+  await db?.stop();
+});
+
+describe('two replicas on one PostgreSQL', () => {
+  it('B serves the upstreams that A brought into the empty database', async () => {
+    const st = (await control(b, 'status')).body.result;
+    expect(st.upstreams.map((u: { vendor: string }) => u.vendor)).toEqual(['fx']);
+    expect(typeof st.configVersion).toBe('string');
+  });
+
+  it("a promotion on A reaches B's client as tools/list_changed within a second", async () => {
+    const c = await connectClient(`${b.base}/mcp`, 'auto', 'client-on-b');
+    clients.push(c);
+    expect(c.changes.length === 0 && (await c.client.listTools()).tools.some((t) => t.name === 'fx__echo')).toBe(false);
+    const t0 = Date.now();
+    const r = await control(a, 'promote', { agent: 'default', tool: 'fx__echo' });
+    expect(r.body.ok).toBe(true);
+    await c.until((tools) => tools.some((t) => t.name === 'fx__echo'), "B's client to list fx__echo", 5000);
+    const ms = Date.now() - t0;
+    expect(ms).toBeLessThan(1000);
+    // And the call through B works, and is recorded in the shared database.
+    const res = await c.client.callTool({ name: 'fx__echo', arguments: { text: 'hi from b' } });
+    expect(textOf(res)).toContain('hi from b');
+    await until(async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return (await client.query("SELECT 1 FROM mws_calls WHERE record->>'tool' = 'fx__echo' AND kind = 'call'")).rowCount === 1;
+      } finally {
+        await client.end();
+      }
+    }, 'the call through B to be in mws_calls');
+  });
+
+  it('a config edit on A is applied on B; an edit on B made from the older version is refused with 409', async () => {
+    const before = (await control(b, 'status')).body.result.configVersion as string;
+    expect((await control(a, 'createAgent', { id: 'ci', name: 'CI runner' })).body.ok).toBe(true);
+    await until(
+      async () => (await control(b, 'status')).body.result.agents.some((x: { id: string }) => x.id === 'ci'),
+      'B to know the agent made on A',
+    );
+    const stale = await control(b, 'updateAgent', { id: 'ci', name: 'renamed on B' }, { 'if-match': `"${before}"` });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error?.code).toBe('conflict');
+    expect(stale.body.error?.message).toMatch(/changed .* since this edit was made from it, so it was not saved/);
+    // Made from the version in force, it is saved, and A sees it.
+    const now = (await control(b, 'status')).body.result.configVersion as string;
+    expect((await control(b, 'updateAgent', { id: 'ci', name: 'renamed on B' }, { 'if-match': now })).status).toBe(200);
+    await until(
+      async () => (await control(a, 'status')).body.result.agents.find((x: { id: string }) => x.id === 'ci')?.name === 'renamed on B',
+      'A to see the rename made on B',
+    );
+  });
+
+  it('answers /healthz and /readyz without a credential, and /metrics only with the control token', async () => {
+    const alive = await fetch(`${b.base}/healthz`);
+    expect(alive.status).toBe(200);
+    expect(await alive.json()).toEqual({ alive: true });
+    const ready = await fetch(`${b.base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, database: 'ok', upstreams: { up: 1, down: 0 } });
+    expect((await fetch(`${b.base}/metrics`)).status).toBe(401);
+    const m = await fetch(`${b.base}/metrics`, { headers: { authorization: `Bearer ${b.token}` } });
+    expect(m.status).toBe(200);
+    const text = await m.text();
+    expect(text).toMatch(/mws_requests_total\{method="tools\/call",agent="default",ok="true"\} 1/);
+    expect(text).toMatch(/mws_upstream_up\{upstream="fx",status="up"\} 1/);
+    expect(text).toMatch(/mws_working_set_size\{agent="default"\} 1/);
+    expect(text).toMatch(/mws_db_pool_connections\{state="total"\} \d+/);
+    expect(text).toMatch(/mws_db_query_duration_seconds_count\{ok="true"\} [1-9]/);
+    expect(text).toMatch(/mws_approvals_waiting 0/);
+  });
+
+  it('with the database down: not ready, a state change is refused with 503 and a sentence, listing goes on; all recovers without a restart', async () => {
+    const c = await connectClient(`${b.base}/mcp`, 'auto', 'client-on-b-while-down');
+    clients.push(c);
+    await db.pause();
+    try {
+      const ready = await fetch(`${b.base}/readyz`, { signal: AbortSignal.timeout(15_000) });
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ ready: false, database: 'unreachable', reason: 'the state database cannot be reached' });
+      const t0 = Date.now();
+      const edit = await control(b, 'createAgent', { id: 'while-down' });
+      expect(edit.status).toBe(503);
+      expect(edit.body.error?.code).toBe('unavailable');
+      expect(edit.body.error?.message).toMatch(/cannot be reached now .* nothing changed/);
+      const promote = await control(b, 'promote', { agent: 'default', tool: 'fx__add' });
+      expect(promote.status).toBe(503);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      // Listing and calls go on from the working set this replica holds.
+      const tools = (await c.client.listTools()).tools.map((t) => t.name);
+      expect(tools).toContain('fx__echo');
+      expect(tools).not.toContain('fx__add');
+      expect(textOf(await c.client.callTool({ name: 'fx__echo', arguments: { text: 'still here' } }))).toContain('still here');
+    } finally {
+      await db.resume();
+    }
+    await until(async () => (await fetch(`${b.base}/readyz`)).status === 200, 'B to be ready again once the database is back');
+    expect((await control(b, 'createAgent', { id: 'after-outage' })).status).toBe(200);
+    await until(
+      async () => (await control(a, 'status')).body.result.agents.some((x: { id: string }) => x.id === 'after-outage'),
+      'A to hear of the agent made on B after the outage',
+    );
+  });
+});
