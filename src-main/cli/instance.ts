@@ -14,6 +14,8 @@ import { describeHolder, lockHolder, LOCK_WAIT_MS, type InstanceRecord } from '.
 export const INSTANCE_PROBE_MS = 15_000;
 const RETRY_MS = 100;
 
+export type ConfigFile = { path: string; raw: Record<string, unknown> };
+
 export type Control = { api: ControlApi; source: 'running instance' | 'config'; close: () => Promise<void>; instance?: InstanceRecord };
 
 /** The URL of the config's host and port (what the config asks for; a running instance's real URL is in its lock record). */
@@ -82,7 +84,7 @@ async function findRunning(config: Config, end: number): Promise<{ api: ControlA
 export async function openControl(
   config: Config,
   command = `mws ${process.argv[2] ?? ''}`.trim(),
-  opts: { listen?: boolean } = {},
+  opts: { listen?: boolean; file?: ConfigFile } = {},
 ): Promise<Control> {
   const end = Date.now() + LOCK_WAIT_MS;
   for (;;) {
@@ -99,7 +101,14 @@ export async function openControl(
       import('../core/clock.js'),
       import('../core/log.js'),
     ]);
-    const app = createApp({ config, clock: systemClock, log: silentLogger, lock: { command, waitMs: Math.max(0, end - Date.now()) } });
+    const app = createApp({
+      config,
+      clock: systemClock,
+      log: silentLogger,
+      lock: { command, waitMs: Math.max(0, end - Date.now()) },
+      // Edits (an upstream added, a pin) are saved to the file the config came from, as a running instance would.
+      ...(opts.file ? { configFile: { path: opts.file.path, raw: opts.file.raw } } : {}),
+    });
     try {
       await app.start({ listen: opts.listen === true, schedule: false });
     } catch (err) {
@@ -125,8 +134,9 @@ export async function runningInstance(config: Config): Promise<ControlApi | unde
   }
 }
 
-export async function withControl<T>(config: Config, fn: (c: Control) => Promise<T>): Promise<T> {
-  const c = await openControl(config);
+/** `file`: the config file that edits made through the core started here are saved to (none: not editable). */
+export async function withControl<T>(config: Config, fn: (c: Control) => Promise<T>, file?: ConfigFile): Promise<T> {
+  const c = await openControl(config, undefined, file ? { file } : {});
   try {
     return await fn(c);
   } finally {

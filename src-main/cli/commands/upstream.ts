@@ -124,9 +124,10 @@ export const UPSTREAM_SUBCOMMANDS: Record<string, Sub> = {
   edit: {
     usage: 'mws upstream edit NAME [--url URL | -- COMMAND ARGS…] [--header K=V] [--env K=V]   change what is named (K= removes K)',
     run: async (io, name, f, _l, c) => {
-      const api = need(c, 'nothing to edit it through').api;
+      // With no instance running, the core started on the files for this command saves it the same way.
+      const api = c!.api;
       const saved = (await api.upstreams({})).find((r) => r.vendor === name);
-      if (!saved) throw new MwsError('not_found', `No upstream "${name}" in the running instance.`);
+      if (!saved) throw new MwsError('not_found', `No upstream "${name}" in the config.`);
       const rows = await api.saveUpstream({ vendor: name, upstream: editedUpstream(saved.config, f.input!), replace: true });
       return saved_(io, name, rows, f, 'Saved the change to');
     },
@@ -134,7 +135,7 @@ export const UPSTREAM_SUBCOMMANDS: Record<string, Sub> = {
   remove: {
     usage: "mws upstream remove NAME   take it out of the config (its tools leave every agent's list)",
     run: async (io, name, f, _l, c) => {
-      await need(c, 'nothing to remove it from').api.removeUpstream({ vendor: name });
+      await c!.api.removeUpstream({ vendor: name });
       io.out(
         f.json
           ? JSON.stringify({ removed: name })
@@ -195,10 +196,14 @@ async function listUpstreams(io: Io, f: UpstreamFlags): Promise<number> {
 async function addUpstream(io: Io, name: string, f: UpstreamFlags): Promise<number> {
   const upstream = newUpstream(f.input!);
   const loaded = await cliConfig(f);
-  return withControl(loaded.config, async ({ api }) => {
-    const rows = await api.saveUpstream({ vendor: name, upstream });
-    return saved_(io, name, rows, f, 'Added');
-  });
+  return withControl(
+    loaded.config,
+    async ({ api }) => {
+      const rows = await api.saveUpstream({ vendor: name, upstream });
+      return saved_(io, name, rows, f, 'Added');
+    },
+    loaded,
+  );
 }
 
 export function upstreamUsage(): string[] {
@@ -239,7 +244,8 @@ export async function runUpstream(io: Io, f: UpstreamFlags): Promise<number> {
     );
   }
   // Turning one off or on needs no instance: without one, the file is edited and nothing is started;
-  // restart and log need one, and say so without starting every upstream first.
-  if (!(await isRunning(loaded.config))) return spec.run(io, name, f, loaded, undefined);
-  return withControl(loaded.config, (c) => spec.run(io, name, f, loaded, c));
+  // restart and log need one, and say so without starting every upstream first; edit and remove start
+  // the core on the files (its secrets are moved and forgotten as a running instance would).
+  if (sub !== 'edit' && sub !== 'remove' && !(await isRunning(loaded.config))) return spec.run(io, name, f, loaded, undefined);
+  return withControl(loaded.config, (c) => spec.run(io, name, f, loaded, c), loaded);
 }

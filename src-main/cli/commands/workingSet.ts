@@ -122,23 +122,28 @@ export async function runSweep(io: Io, f: Common & { dryRun: boolean; now: strin
 export async function runPin(io: Io, f: Common & { tool: string | undefined; pinned: boolean }): Promise<number> {
   const verb = f.pinned ? 'pin' : 'unpin';
   if (!f.tool) throw new MwsError('usage', `mws ${verb} needs a tool name: \`mws ${verb} TOOL --agent ID\`.`);
-  const { config } = await cliConfig(f);
+  const loaded = await cliConfig(f);
+  const { config } = loaded;
   const agent = f.agent ?? DEFAULT_AGENT_ID;
-  return withControl(config, async ({ api }) => {
-    const rows = await api.pin({ agent, tool: f.tool!, pinned: f.pinned });
-    const row = rows.find((r) => r.tool === f.tool);
-    if (f.json) {
-      io.out(JSON.stringify({ agent, tool: f.tool, pinned: f.pinned, size: rows.length, listed: row !== undefined }));
+  return withControl(
+    config,
+    async ({ api }) => {
+      const rows = await api.pin({ agent, tool: f.tool!, pinned: f.pinned });
+      const row = rows.find((r) => r.tool === f.tool);
+      if (f.json) {
+        io.out(JSON.stringify({ agent, tool: f.tool, pinned: f.pinned, size: rows.length, listed: row !== undefined }));
+        return 0;
+      }
+      if (f.pinned)
+        io.out(
+          `Pinned ${f.tool} for ${agent}: it stays in its list (${plural(rows.length, 'tool')}) and the sweep never demotes it.${row && !row.available ? ' No upstream lists it right now; it is served again when its upstream is back.' : ''}`,
+        );
+      else
+        io.out(
+          `Unpinned ${f.tool} for ${agent}: ${row ? 'it stays listed until the sweep finds it idle' : 'it is no longer in its list'} (${plural(rows.length, 'tool')}).`,
+        );
       return 0;
-    }
-    if (f.pinned)
-      io.out(
-        `Pinned ${f.tool} for ${agent}: it stays in its list (${plural(rows.length, 'tool')}) and the sweep never demotes it.${row && !row.available ? ' No upstream lists it right now; it is served again when its upstream is back.' : ''}`,
-      );
-    else
-      io.out(
-        `Unpinned ${f.tool} for ${agent}: ${row ? 'it stays listed until the sweep finds it idle' : 'it is no longer in its list'} (${plural(rows.length, 'tool')}).`,
-      );
-    return 0;
-  });
+    },
+    loaded,
+  );
 }

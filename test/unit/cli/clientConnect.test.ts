@@ -2,7 +2,7 @@
 // form an agent endpoint takes, a file that does not exist yet, and a second run that changes nothing.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agentOfUrl, planConnect } from '../../../src-main/core/import/connect.js';
 import { main } from '../../../src-main/cli/main.js';
@@ -93,4 +93,44 @@ describe('mws doctor with no instance running', () => {
     const j = JSON.parse(out) as { findings: Array<{ check: string; level: string; text: string }> };
     expect(j.findings).toEqual([{ check: 'config', level: 'problem', text: expect.stringMatching(/is not valid JSON/) }]);
   });
+});
+
+describe('with no instance running', () => {
+  const realHome = process.env.HOME;
+  beforeEach(() => void (process.env.HOME = tempDir()));
+  afterEach(() => void (process.env.HOME = realHome));
+  const run = async (argv: string[]) => {
+    let out = '';
+    let err = '';
+    const code = await main(argv, { out: (s) => void (out += `${s}\n`), err: (s) => void (err += `${s}\n`) });
+    return { code, out, err };
+  };
+
+  it('client connect points at the port the config asks for', async () => {
+    const dir = tempDir();
+    const cfg = join(dir, 'config.json');
+    writeFileSync(cfg, JSON.stringify({ stateDir: join(dir, 'state'), listen: { port: 45123 } }));
+    const r = await run(['client', 'connect', 'cursor', '--config', cfg]);
+    expect(r.code, r.err).toBe(0);
+    const file = join(process.env.HOME!, '.cursor', 'mcp.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ mcpServers: { toolbox: { url: 'http://127.0.0.1:45123/mcp' } } });
+    const list = await run(['client', 'list', '--config', cfg]);
+    expect(list.out).toContain('Working Set will run at http://127.0.0.1:45123.');
+    expect(list.out).toMatch(/^Cursor\s+\S+\s+yes: agent default \(as "toolbox"\)$/m);
+  });
+
+  it('upstream edit and remove work on the files', async () => {
+    const dir = tempDir();
+    const cfg = join(dir, 'config.json');
+    writeFileSync(
+      cfg,
+      JSON.stringify({ stateDir: join(dir, 'state'), listen: { port: 0 }, upstreams: { gone: { url: 'http://127.0.0.1:9/mcp' } } }),
+    );
+    const e = await run(['upstream', 'edit', 'gone', '--config', cfg, '--header', 'X-A=1']);
+    expect(e.code, e.err).toBe(0);
+    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.gone).toEqual({ url: 'http://127.0.0.1:9/mcp', headers: { 'X-A': '1' } });
+    const r = await run(['upstream', 'remove', 'gone', '--config', cfg]);
+    expect(r.code, r.err).toBe(0);
+    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams).toEqual({});
+  }, 60_000);
 });
