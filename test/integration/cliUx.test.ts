@@ -26,6 +26,12 @@ const COMMANDS = [
   'ui',
   'upstream',
   'secrets',
+  'status',
+  'doctor',
+  'pin',
+  'unpin',
+  'auth',
+  'client',
 ];
 let serve: Running;
 let dir: string;
