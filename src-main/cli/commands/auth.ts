@@ -35,6 +35,8 @@ export function authRows(rows: UpstreamRow[]): AuthRow[] {
 function expiry(r: AuthRow, now: number): string | null {
   if (!r.expiresAt) return null;
   const left = Date.parse(r.expiresAt) - now;
+  // The view is taken at connect time; a token that renews itself was renewed on its next use since.
+  if (left <= 0 && r.refreshable) return 'renews itself on use';
   const when = left <= 0 ? 'expired' : left < 90 * 60_000 ? `in ${Math.ceil(left / 60_000)} min` : `in ${Math.round(left / 3_600_000)} h`;
   return `${when}${r.refreshable ? ' (renews itself)' : ''}`;
 }
