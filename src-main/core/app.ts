@@ -317,6 +317,7 @@ export function createApp(opts: AppOptions): App {
         port,
         buildMounts(ctx, up, control, ui, token, {
           secureCookies: decided.exposure.network,
+          ...(decided.exposure.publicOrigin ? { publicOrigin: decided.exposure.publicOrigin } : {}),
           health,
           metrics,
           rendererDir: opts.rendererDir ?? DEFAULT_RENDERER_DIR,

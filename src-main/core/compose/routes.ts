@@ -10,7 +10,8 @@ import { metadataDocument } from '../http/protectedResource.js';
 import type { EdgeTimes } from '../http/edgeLimits.js';
 import type { Exposure } from '../http/exposure.js';
 import type { ControlApi } from '../control/api.js';
-import { controlHandler } from '../control/http.js';
+import { controlHandler, type OperatorCheck } from '../control/http.js';
+import { roleOf } from '../control/roles.js';
 import { eventsHandler } from '../control/sse.js';
 import type { UiSessions } from '../control/uiSessions.js';
 import { bearerToken, tokenMatches } from '../store/controlToken.js';
@@ -23,6 +24,33 @@ const pausedEndpoint = {
   handle: async () => text(503, 'Working Set is paused. Resume it from the tray, the window or `mws resume`, then try again.'),
 };
 
+/** One per app: agents and operators signed in through one authorization server share its keys. */
+const TOKENS = new WeakMap<AppContext, AgentTokens>();
+function tokensOf(ctx: AppContext): AgentTokens {
+  let t = TOKENS.get(ctx);
+  if (!t) TOKENS.set(ctx, (t = new AgentTokens()));
+  return t;
+}
+
+/** An operator's token for /control: checked against the config's "operators" issuer, its role from the claim. */
+async function operatorOf(ctx: AppContext, r: Request, publicOrigin: string | undefined): ReturnType<OperatorCheck> {
+  const ops = ctx.config.operators;
+  const bearer = bearerToken(r.headers.get('authorization'));
+  if (!ops || !bearer) return undefined;
+  const audience = ops.audience ?? `${publicOrigin ?? new URL(r.url).origin}/control`;
+  const checked = await tokensOf(ctx).claims(bearer, { issuer: ops.issuer, audience });
+  if (!checked.ok) return { status: checked.status, message: checked.message };
+  const p = checked.payload;
+  const name = [p.preferred_username, p.email, p.sub, p.client_id].find((v): v is string => typeof v === 'string') ?? 'an operator';
+  const role = roleOf(p[ops.roleClaim], ops);
+  if (!role)
+    return {
+      status: 403,
+      message: `Signed in as ${name}, but the token's "${ops.roleClaim}" claim holds none of the roles this instance knows (${[...ops.admin, ...ops.approver, ...ops.viewer].join(', ')}). Ask an admin for a role.`,
+    };
+  return { actor: { name: name.slice(0, 120), role } };
+}
+
 export function buildMounts(
   ctx: AppContext,
   up: Upstreams,
@@ -34,6 +62,8 @@ export function buildMounts(
     routes?: Record<string, Handler>;
     secureCookies?: boolean;
     health?: { alive: Handler; ready: Handler };
+    /** Behind a TLS proxy: the origin operators' tokens name (else the request's own). */
+    publicOrigin?: string;
     metrics?: Metrics;
   },
 ): Mounts {
@@ -47,6 +77,7 @@ export function buildMounts(
       control,
       () => token,
       (r) => ui.authorized(r),
+      (r) => operatorOf(ctx, r, opts.publicOrigin),
     ),
     ui: { sessions: ui, rendererDir: opts.rendererDir, secureCookies: opts.secureCookies === true },
     ...(opts.routes ? { extra: opts.routes } : {}),
@@ -58,8 +89,7 @@ export function buildMounts(
 
 export function listenOptions(ctx: AppContext, edgeTimes: Partial<EdgeTimes> | undefined, exposure?: Exposure): ListenOptions {
   const network = exposure?.network === true;
-  // One for the app: agents signed in through one authorization server share its keys.
-  const tokens = new AgentTokens();
+  const tokens = tokensOf(ctx);
   return {
     log: ctx.log,
     mcpGate: (id, authorization, origin) => agentGate(ctx.config, id, authorization, network, { origin, tokens }),

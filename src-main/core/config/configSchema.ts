@@ -244,12 +244,10 @@ const agentSchema = fields({
   token: pattern(AGENT_TOKEN_PATTERN, AGENT_TOKEN_HINT)
     .optional()
     .meta({ description: "When set, the agent's endpoint needs Authorization: Bearer <token>." }),
-  auth: agentAuthSchema
-    .optional()
-    .meta({
-      description:
-        "Sign-in through an authorization server: the endpoint answers 401 pointing at its metadata, and takes that server's access tokens (beside the token, if set).",
-    }),
+  auth: agentAuthSchema.optional().meta({
+    description:
+      "Sign-in through an authorization server: the endpoint answers 401 pointing at its metadata, and takes that server's access tokens (beside the token, if set).",
+  }),
 }).transform(({ name, ...a }) => ({ ...a, name: name ?? (a.id === DEFAULT_AGENT_ID ? 'Default' : a.id) }));
 
 const days = () => int(1, 3650);
@@ -306,12 +304,9 @@ const fileSchemaWith = (expand: ExpandHome) =>
         url: pattern(/^postgres(?:ql)?:\/\/\S+$/i, 'must be a postgres:// connection URL').meta({
           description: 'The PostgreSQL database the replicas share (also MWS_DATABASE_URL); docs/team.md.',
         }),
-        keyFile: nonEmpty()
-          .transform(expand)
-          .optional()
-          .meta({
-            description: 'A file holding the key that seals secrets and sign-ins (else MWS_STATE_KEY); never stored in the database.',
-          }),
+        keyFile: nonEmpty().transform(expand).optional().meta({
+          description: 'A file holding the key that seals secrets and sign-ins (else MWS_STATE_KEY); never stored in the database.',
+        }),
       })
         .optional()
         .meta({ description: 'Keep the shared state in PostgreSQL, so several `mws serve` replicas act as one (docs/team.md).' }),
@@ -368,6 +363,23 @@ const fileSchemaWith = (expand: ExpandHome) =>
       description:
         'No longer read: the desktop app keeps its notification and start-at-login switches in its own preferences, and moves this block there on its first start.',
     }),
+    operators: fields({
+      issuer: issuerUrl().meta({ description: "The team's authorization server; its access tokens reach /control with a role." }),
+      audience: nonEmpty()
+        .optional()
+        .meta({ description: "The audience operators' tokens must name; default: this instance's /control URL." }),
+      roleClaim: nonEmpty().default('roles').meta({ description: 'The claim that carries the role.' }),
+      admin: strArray().default(['admin']).meta({ description: 'Claim values that make an admin: everything.' }),
+      approver: strArray()
+        .default(['approver'])
+        .meta({ description: 'Claim values that make an approver: the approvals inbox and the read-only views.' }),
+      viewer: strArray().default(['viewer']).meta({ description: 'Claim values that make a viewer: read only.' }),
+    })
+      .optional()
+      .meta({
+        description:
+          "People and machines that operate this instance, signed in through the team's identity provider (docs/agent-sign-in.md); the control token and the window's one-time link stay the admin's.",
+      }),
     agents: z
       .array(agentSchema, { error: 'must be an array of agents' })
       .optional()

@@ -10,6 +10,8 @@ import { dispatch, statusOf, type ControlErrorBody } from './envelope.js';
 import { bearerToken, tokenMatches } from '../store/controlToken.js';
 import { postJson } from './post.js';
 import { editBase } from '../config/editor.js';
+import { actors, type Actor } from '../actor.js';
+import { mayCall, type Role } from './roles.js';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -18,11 +20,21 @@ function isJson(contentType: string | null): boolean {
   return contentType !== null && /^application\/json\s*(?:;|$)/i.test(contentType.trim());
 }
 
+export type OperatorCheck = (request: Request) => Promise<{ actor: Actor } | { status: number; message: string } | undefined>;
+
+const ROLE_WORDS: Record<Role, string> = {
+  admin: 'everything',
+  approver: 'the approvals inbox and the read-only views',
+  viewer: 'the read-only views',
+};
+
 /** The answer to POST /control/<method> (the HTTP edge mounts it there). */
 export function controlHandler(
   api: ControlApi,
   token: () => string,
   extraAuth?: (request: Request) => boolean,
+  /** An operator's bearer token from the team's identity provider: who they are and their role, or why not. */
+  operator?: OperatorCheck,
 ): (request: Request) => Promise<Response> {
   return (request) => {
     const url = new URL(request.url);
@@ -35,7 +47,17 @@ export function controlHandler(
       }
       const auth = request.headers.get('authorization');
       const bearer = bearerToken(auth);
+      let actor: Actor | undefined;
       if (!tokenMatches(bearer, token()) && !extraAuth?.(request)) {
+        const op = bearer && operator ? await operator(request) : undefined;
+        if (op && 'actor' in op) actor = op.actor;
+        else if (op)
+          return json(op.status, {
+            ok: false,
+            error: { code: op.status === 403 ? 'forbidden' : 'unauthorized', message: op.message, data: {} },
+          });
+      }
+      if (!actor && !tokenMatches(bearer, token()) && !extraAuth?.(request)) {
         return json(401, {
           ok: false,
           error: {
@@ -65,9 +87,19 @@ export function controlHandler(
         ?.trim()
         .replace(/^W\//, '')
         .replace(/^"(.*)"$/, '$1');
-      const answer = ifMatch
-        ? await editBase.run({ version: ifMatch }, () => dispatch(api, method, args ?? {}))
-        : await dispatch(api, method, args ?? {});
+      if (actor && !mayCall(actor.role, method))
+        return json(403, {
+          ok: false,
+          error: {
+            code: 'forbidden',
+            message: `Signed in as ${actor.name} with the ${actor.role} role, which may not call ${method} (${ROLE_WORDS[actor.role]}). Ask an admin if you need it.`,
+            data: { role: actor.role, method },
+          },
+        });
+      const run = () =>
+        ifMatch ? editBase.run({ version: ifMatch }, () => dispatch(api, method, args ?? {})) : dispatch(api, method, args ?? {});
+      // The change is recorded as this operator's (the agents' history says who).
+      const answer = actor ? await actors.run(actor, run) : await run();
       return json(statusOf(answer), answer);
     })();
   };

@@ -126,36 +126,9 @@ export class AgentTokens {
 
   /** Checks a bearer token for the agent whose endpoint is `resource`. */
   async verify(token: string, auth: AgentAuth, resource: string): Promise<TokenVerdict> {
-    const audience = auth.audience ?? resource;
-    let payload: Record<string, unknown>;
-    if (auth.introspection) {
-      const checked = await this.introspect(token, auth, audience);
-      if (!checked.ok) return checked.verdict;
-      payload = checked.payload;
-    } else {
-      let keys: ReturnType<typeof createRemoteJWKSet>;
-      try {
-        keys = await this.keysOf(auth.issuer);
-      } catch (err) {
-        return {
-          ok: false,
-          status: 503,
-          message: `The authorization server ${auth.issuer} could not be reached to check the token (${errorMessage(err).slice(0, 200)}). Try again shortly.`,
-        };
-      }
-      try {
-        ({ payload } = (await jwtVerify(token, keys, {
-          issuer: auth.issuer,
-          audience,
-          algorithms: ALGORITHMS,
-          clockTolerance: CLOCK_SKEW_S,
-          currentDate: new Date(this.now()),
-          requiredClaims: ['exp'],
-        })) as { payload: JWTPayload & Record<string, unknown> });
-      } catch (err) {
-        return refusal(err, auth.issuer, audience);
-      }
-    }
+    const checked = await this.claims(token, { ...auth, audience: auth.audience ?? resource });
+    if (!checked.ok) return checked;
+    const payload = checked.payload;
     if (auth.claim && !claimHolds(payload, auth.claim, auth.values))
       return {
         ok: false,
@@ -163,6 +136,41 @@ export class AgentTokens {
         message: `The access token is good, but its "${auth.claim}" claim does not hold ${auth.values?.length ? `one of ${auth.values.map((v) => `"${v}"`).join(', ')}` : 'a value'}, which this agent asks for. Ask an administrator for access.`,
       };
     return { ok: true, subject: typeof payload.sub === 'string' ? payload.sub : undefined };
+  }
+
+  /** The claims of a token the issuer signed for `audience` (or its introspection endpoint vouches for), or why not. */
+  async claims(
+    token: string,
+    opts: { issuer: string; audience: string; introspection?: AgentAuth['introspection'] },
+  ): Promise<{ ok: true; payload: Record<string, unknown> } | Extract<TokenVerdict, { ok: false }>> {
+    const { issuer, audience } = opts;
+    if (opts.introspection) {
+      const checked = await this.introspect(token, { issuer, introspection: opts.introspection }, audience);
+      return checked.ok ? checked : (checked.verdict as Extract<TokenVerdict, { ok: false }>);
+    }
+    let keys: ReturnType<typeof createRemoteJWKSet>;
+    try {
+      keys = await this.keysOf(issuer);
+    } catch (err) {
+      return {
+        ok: false,
+        status: 503,
+        message: `The authorization server ${issuer} could not be reached to check the token (${errorMessage(err).slice(0, 200)}). Try again shortly.`,
+      };
+    }
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        issuer,
+        audience,
+        algorithms: ALGORITHMS,
+        clockTolerance: CLOCK_SKEW_S,
+        currentDate: new Date(this.now()),
+        requiredClaims: ['exp'],
+      });
+      return { ok: true, payload: payload as JWTPayload & Record<string, unknown> };
+    } catch (err) {
+      return refusal(err, issuer, audience) as Extract<TokenVerdict, { ok: false }>;
+    }
   }
 
   private keysOf(issuer: string): Promise<ReturnType<typeof createRemoteJWKSet>> {
@@ -191,10 +199,10 @@ export class AgentTokens {
 
   private async introspect(
     token: string,
-    auth: AgentAuth,
+    auth: { issuer: string; introspection: NonNullable<AgentAuth['introspection']> },
     audience: string,
   ): Promise<{ ok: true; payload: Record<string, unknown> } | { ok: false; verdict: TokenVerdict }> {
-    const intro = auth.introspection!;
+    const intro = auth.introspection;
     const key = createHash('sha256').update(`${intro.url}\n${token}`).digest('base64url');
     const cached = this.introspected.get(key);
     let payload = cached && cached.until > this.now() ? cached.payload : undefined;

@@ -74,7 +74,7 @@ export async function moveState(o: {
         report.skippedLines++;
         continue;
       }
-      o.to.agents.appendHistory(id, { ts: e.ts, tool: e.tool, action: e.action, cause: e.cause }, e.vendor);
+      o.to.agents.appendHistory(id, { ts: e.ts, tool: e.tool, action: e.action, cause: e.cause, ...(e.by ? { by: e.by } : {}) }, e.vendor);
       historyOf.set(id, historyOf.get(id)! + 1);
       report.history++;
     }

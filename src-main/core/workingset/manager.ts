@@ -22,6 +22,7 @@ import { isQuiet } from './quiet.js';
 import type { UsageCandidate } from './usagePromotion.js';
 import { reconcilePins, type PinChange } from './pins.js';
 import type { Decision, DemoteCause, HistoryEntry } from './types.js';
+import { currentActor } from '../actor.js';
 import { SerialQueue } from '../serial.js';
 
 export type { MemberView } from './registry.js';
@@ -327,7 +328,12 @@ export class WorkingSets {
           demoted.set(k, [...(demoted.get(k) ?? []), d.tool]);
         }
         // After the save: the history never tells of a change the set file does not hold.
-        this.o.files.appendHistory(d.agent, { ts: new Date(now).toISOString(), tool: d.tool, action: d.action, cause: d.cause }, d.vendor);
+        const by = currentActor()?.name;
+        this.o.files.appendHistory(
+          d.agent,
+          { ts: new Date(now).toISOString(), tool: d.tool, action: d.action, cause: d.cause, ...(by ? { by } : {}) },
+          d.vendor,
+        );
       }
     }
     if (touched.length) this.o.events.changed(touched);

@@ -77,7 +77,7 @@ export class AgentStateFiles implements AgentStateStore {
       if (!line) continue;
       try {
         const e = JSON.parse(line) as StoredHistory;
-        out.push({ ts: e.ts, tool: e.tool, action: e.action, cause: e.cause });
+        out.push({ ts: e.ts, tool: e.tool, action: e.action, cause: e.cause, ...(typeof e.by === 'string' ? { by: e.by } : {}) });
       } catch {
         // a torn last line is skipped
       }

@@ -30,6 +30,7 @@ export type AgentState = {
 
 export type Decision = { agent: string; tool: string; action: 'promote' | 'demote'; cause: Cause; vendor?: string; pinned?: PinSource };
 
-export type HistoryEntry = { ts: string; tool: string; action: 'promote' | 'demote'; cause: Cause };
+/** `by`: the operator who made the change, when one signed in through the team's identity provider did. */
+export type HistoryEntry = { ts: string; tool: string; action: 'promote' | 'demote'; cause: Cause; by?: string };
 
 export const emptyAgentState = (): AgentState => ({ tools: {}, demotedAt: {}, approvals: {} });

@@ -190,7 +190,13 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
         'SELECT entry FROM mws_agent_history WHERE agent = $1 ORDER BY id',
         [agent],
       );
-      return r.rows.map(({ entry: e }) => ({ ts: e.ts, tool: e.tool, action: e.action, cause: e.cause }));
+      return r.rows.map(({ entry: e }) => ({
+        ts: e.ts,
+        tool: e.tool,
+        action: e.action,
+        cause: e.cause,
+        ...(typeof e.by === 'string' ? { by: e.by } : {}),
+      }));
     },
     async close() {
       const left = await history.close();
