@@ -9,6 +9,7 @@ import { loadConfig } from '../../src-main/core/config/load.js';
 import { ConfigEditor } from '../../src-main/core/config/editor.js';
 import { CONFIG_SCHEMA_FILE, configJsonSchemaText } from '../../src-main/core/config/jsonSchema.js';
 import { fieldRules } from '../../src-main/core/config/fieldRules.js';
+import { CONFIG_BOUNDS } from '../../src-main/core/config/configSchema.js';
 import { fieldError } from '../../src-main/shared/errorWords.js';
 import type { MwsError } from '../../src-main/core/errors.js';
 import { ROOT } from '../helpers/processes.js';
@@ -91,7 +92,7 @@ describe('the range words come from the schema', () => {
   });
 
   it('reads the bounds through unions and arrays, and nothing for a path the schema does not know', () => {
-    expect(fieldRules(['upstreams', 'mail', 'url'])).toEqual({});
+    expect(fieldRules(['upstreams', 'mail', 'url'])).toEqual({ maxLength: CONFIG_BOUNDS.textLength });
     expect(fieldRules(['agents', 3, 'approvals'])).toEqual({ values: ['ask', 'allow', 'read-only'] });
     expect(fieldRules(['timeouts', 'listMs'])).toEqual({ min: at('timeouts', 'listMs').minimum, max: at('timeouts', 'listMs').maximum });
     expect(fieldRules(['nope', 0, 'deeper'])).toEqual({});

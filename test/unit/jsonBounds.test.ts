@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonSeparators, MAX_JSON_VALUES } from '../../src-main/core/http/jsonBounds.js';
+import { jsonDepth, jsonSeparators, MAX_JSON_VALUES } from '../../src-main/core/http/jsonBounds.js';
 
 const bytes = (s: string) => Buffer.from(s, 'utf8');
 
@@ -28,5 +28,13 @@ describe('jsonSeparators (values counted before a body is parsed)', () => {
       params: { name: 'write', arguments: { text: 'a:b,c '.repeat(500_000) } },
     });
     expect(jsonSeparators(bytes(body))).toBeLessThan(20);
+  });
+});
+
+describe('jsonDepth (nesting counted before a body is parsed)', () => {
+  it('counts the deepest nesting outside strings, and stops past the bound', () => {
+    expect(jsonDepth(bytes('{"a":[1,{"b":[]}],"c":{}}'), 10)).toBe(4);
+    expect(jsonDepth(bytes('{"a":"[[[[{{{{\\"[["}'), 10)).toBe(1);
+    expect(jsonDepth(bytes(`${'['.repeat(1_000_000)}`), 32)).toBe(33);
   });
 });

@@ -43,8 +43,46 @@ export function isLoopbackHost(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
+/**
+ * How large a config may grow. Each bound is far past any real setup and keeps one file (or one edit
+ * through /control) from holding the instance's memory and every walk over the config: the file is
+ * read, validated and written whole on each edit.
+ */
+export const CONFIG_BOUNDS = {
+  /** Any one text: a header or env value, an argument, a URL, a path. */
+  textLength: 64 * 1024,
+  /** A header's or an environment variable's name, a word of searchAliases or backendHints. */
+  nameLength: 256,
+  upstreams: 500,
+  agents: 200,
+  headers: 100,
+  env: 500,
+  args: 1000,
+  /** Pins of one agent, or of the file's top-level "pins". */
+  pins: 2000,
+  /** pinFiles, transcripts, trustedProxies. */
+  listItems: 100,
+  /** Words of searchAliases and backendHints. */
+  words: 10_000,
+} as const;
+
 // Field builders: each type carries the reason a refusal gives, made from the same bounds it checks.
-const str = () => z.string({ error: 'must be a string' });
+const str = () =>
+  z
+    .string({ error: 'must be a string' })
+    .max(CONFIG_BOUNDS.textLength, { error: `must be at most ${CONFIG_BOUNDS.textLength} characters long` });
+/** A key of an object a person fills in (a header's name, an env variable's, a word). */
+const key = () => z.string().max(CONFIG_BOUNDS.nameLength, { error: `has a name over ${CONFIG_BOUNDS.nameLength} characters long` });
+/** An array of at most `max` items, saying so when it has more. */
+const atMostItems = <T extends z.ZodArray>(a: T, max: number) => a.max(max, { error: `must have at most ${max} items` });
+/** An object of at most `max` entries (in the JSON Schema as maxProperties). */
+const atMostEntries = <T extends z.ZodType>(r: T, max: number) =>
+  r
+    .refine((o) => typeof o !== 'object' || o === null || Object.keys(o).length <= max, {
+      error: `must have at most ${max} entries`,
+      params: HIDE_INPUT,
+    })
+    .meta({ maxProperties: max });
 const nonEmpty = () => str().refine((s) => s.trim() !== '', { error: 'must not be empty', params: HIDE_INPUT });
 const pattern = (re: RegExp, hint: string) => str().regex(re, { error: hint });
 /** Lowercase letters, digits and dashes, starting with a letter or digit, at most `max` long (in the JSON Schema as maxLength). */
@@ -59,28 +97,30 @@ const int = (min: number, max: number) => {
   return z.number({ error: reason }).int({ error: reason }).min(min, { error: reason }).max(max, { error: reason });
 };
 const bool = () => z.boolean({ error: 'must be true or false' });
-const strArray = () => z.array(nonEmpty(), { error: 'must be an array of strings' });
+const strArray = (max: number) => atMostItems(z.array(nonEmpty(), { error: 'must be an array of strings' }), max);
 /**
  * Turns `~/…` into a path in the user's home folder (paths.ts). Passed in, so this file stays free of
  * Node: the window's types are derived from it too.
  */
 export type ExpandHome = (path: string) => string;
-const pathArray = (expand: ExpandHome) => z.array(nonEmpty().transform(expand), { error: 'must be an array of strings' });
-const strRecord = () => z.record(z.string(), str(), { error: 'must be an object of strings' });
+const pathArray = (expand: ExpandHome) =>
+  atMostItems(z.array(nonEmpty().transform(expand), { error: 'must be an array of strings' }), CONFIG_BOUNDS.listItems);
+const strRecord = (max: number) => atMostEntries(z.record(key(), str(), { error: 'must be an object of strings' }), max);
 /** A `${secret:NAME}` that is not well formed would be sent as it is: refused instead. */
 const BAD_SECRET_REF = /\$\{secret:(?![A-Za-z0-9._:/-]{1,200}\})/;
 const SECRET_REF_HINT = 'has a malformed ${secret:NAME} reference (NAME: 1 to 200 letters, digits or . _ - / :)';
 /** Header or env values: plain strings, or references `${secret:NAME}`, `${input:ID}`, `${env:NAME}` resolved when connecting (secrets/refs.ts). */
-const valueRecord = (what: string) =>
-  z
-    .record(
-      z.string(),
+const valueRecord = (what: string, max: number) =>
+  atMostEntries(
+    z.record(
+      key(),
       str().refine((v) => !BAD_SECRET_REF.test(v), { error: SECRET_REF_HINT, params: HIDE_INPUT }),
       { error: 'must be an object of strings' },
-    )
-    .meta({
-      description: `${what} A value may be, or contain, \${secret:NAME} (kept in the secret store, not in this file), \${input:ID} (a value you fill in with \`mws upstream set\`) or \${env:NAME} (mws's own environment variable).`,
-    });
+    ),
+    max,
+  ).meta({
+    description: `${what} A value may be, or contain, \${secret:NAME} (kept in the secret store, not in this file), \${input:ID} (a value you fill in with \`mws upstream set\`) or \${env:NAME} (mws's own environment variable).`,
+  });
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.map((x) => `"${x}"`).join(', ')}` });
@@ -148,6 +188,7 @@ const httpUpstream = fields({
     .meta({ description: "The MCP server's Streamable HTTP (or SSE) endpoint, e.g. http://127.0.0.1:4483/mcp." }),
   headers: valueRecord(
     'Headers sent with every request, e.g. {"Authorization": "${secret:upstreams.github.headers.Authorization}"}.',
+    CONFIG_BOUNDS.headers,
   ).default({}),
   bearerTokenEnvVar: pattern(ENV_NAME, 'must be an environment variable name (letters, digits and _, not starting with a digit)')
     .optional()
@@ -172,8 +213,8 @@ const httpUpstream = fields({
 const stdioUpstream = (expand: ExpandHome) =>
   fields({
     command: nonEmpty().meta({ description: 'The program that starts the server (npx, uvx, a full path…).' }),
-    args: strArray().default([]),
-    env: valueRecord('Environment variables for the server.').default({}),
+    args: strArray(CONFIG_BOUNDS.args).default([]),
+    env: valueRecord('Environment variables for the server.', CONFIG_BOUNDS.env).default({}),
     envFile: nonEmpty()
       .refine((f) => f.startsWith('/') || f.startsWith('~') || /^[A-Za-z]:[\\/]/.test(f) || f.startsWith('\\\\'), {
         error: 'must be an absolute path (or start with ~/); `mws import` writes it so',
@@ -222,7 +263,7 @@ const agentAuthSchema = fields({
   issuer: issuerUrl().meta({ description: 'The authorization server (its "issuer"); its metadata and keys are found from it.' }),
   audience: nonEmpty().optional().meta({ description: "The audience tokens must name; default: the agent endpoint's URL (its resource)." }),
   claim: nonEmpty().optional().meta({ description: 'A claim that decides who may use this agent (e.g. "groups" or "roles").' }),
-  values: strArray()
+  values: strArray(CONFIG_BOUNDS.listItems)
     .optional()
     .meta({ description: 'The claim must hold one of these; with "claim" and no "values", the claim only has to be there.' }),
   introspection: fields({
@@ -240,7 +281,7 @@ const agentSchema = fields({
   cap: int(1, 500).default(DEFAULT_CAP).meta({ description: 'How many tools the agent lists at most.' }),
   idleWindowDays: int(1, 3650).default(DEFAULT_IDLE_WINDOW_DAYS).meta({ description: 'A tool unused for this many days leaves the list.' }),
   approvals: oneOf(['ask', 'allow', 'read-only']).default('ask'),
-  pins: strArray().default([]),
+  pins: strArray(CONFIG_BOUNDS.pins).default([]),
   token: pattern(AGENT_TOKEN_PATTERN, AGENT_TOKEN_HINT)
     .optional()
     .meta({ description: "When set, the agent's endpoint needs Authorization: Bearer <token>." }),
@@ -268,12 +309,14 @@ const fileSchemaWith = (expand: ExpandHome) =>
     upstream: upstreamSchema(expand)
       .optional()
       .meta({ description: 'One upstream whose tools keep their own names (instead of "upstreams").' }),
-    upstreams: z
-      .record(
+    upstreams: atMostEntries(
+      z.record(
         slug(VENDOR_MAX_LENGTH, (rule) => `has a key that is not a vendor slug (${rule})`),
         upstreamSchema(expand),
         { error: 'must be an object keyed by vendor slug' },
-      )
+      ),
+      CONFIG_BOUNDS.upstreams,
+    )
       .optional()
       .meta({ description: 'MCP servers keyed by vendor slug; their tools are named vendor__tool.' }),
     listen: section({
@@ -291,7 +334,7 @@ const fileSchemaWith = (expand: ExpandHome) =>
       publicUrl: pattern(/^https:\/\/[^/?#\s]+\/?$/i, 'must be an https:// origin such as https://mws.example.com')
         .optional()
         .meta({ description: 'The https:// origin clients use when a TLS-terminating proxy sits in front (with "trustedProxies").' }),
-      trustedProxies: strArray()
+      trustedProxies: strArray(CONFIG_BOUNDS.listItems)
         .optional()
         .meta({ description: 'Addresses or CIDRs (10.0.0.0/8) of the proxies whose X-Forwarded-* headers are believed.' }),
     }),
@@ -314,8 +357,8 @@ const fileSchemaWith = (expand: ExpandHome) =>
       .optional()
       .meta({ description: 'Where the shared state lives: the state folder (default), or PostgreSQL.' }),
     serverName: pattern(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, "_" or "-"').default('toolbox'),
-    backendHints: strRecord().default({}),
-    pins: strArray().default([]),
+    backendHints: strRecord(CONFIG_BOUNDS.words).default({}),
+    pins: strArray(CONFIG_BOUNDS.pins).default([]),
     pinFiles: pathArray(expand).default([]),
     promote: section({
       minSessions: int(1, 1000).default(2),
@@ -324,15 +367,17 @@ const fileSchemaWith = (expand: ExpandHome) =>
       keepDays: days().default(60),
       pinDecayDays: days().default(90),
     }),
-    transcripts: z
-      .array(
+    transcripts: atMostItems(
+      z.array(
         fields({
           type: oneOf(['claude-code']),
           root: nonEmpty().transform(expand),
           agent: slug(AGENT_ID_MAX_LENGTH, (rule) => `must be an agent id: ${rule}`).default(DEFAULT_AGENT_ID),
         }),
         { error: 'must be an array' },
-      )
+      ),
+      CONFIG_BOUNDS.listItems,
+    )
       .default([])
       .meta({ description: "A client's transcripts, and the agent whose calls they hold (its endpoint is what the client uses)." }),
     timeouts: section({
@@ -350,7 +395,10 @@ const fileSchemaWith = (expand: ExpandHome) =>
       .default(DEFAULT_MAX_RESULT_BYTES)
       .meta({ description: 'The largest upstream result forwarded; a larger one is answered with a sentence.' }),
     compactDescriptions: bool().default(false),
-    searchAliases: z.record(z.string(), strArray(), { error: 'must be an object of word → array of words' }).default({}),
+    searchAliases: atMostEntries(
+      z.record(key(), strArray(CONFIG_BOUNDS.words), { error: 'must be an object of word → array of words' }),
+      CONFIG_BOUNDS.words,
+    ).default({}),
     search: section({
       learn: bool().default(true).meta({ description: 'Record search→call pairs and rank with the words learned from them.' }),
       shareLearning: bool().optional().meta({
@@ -369,19 +417,18 @@ const fileSchemaWith = (expand: ExpandHome) =>
         .optional()
         .meta({ description: "The audience operators' tokens must name; default: this instance's /control URL." }),
       roleClaim: nonEmpty().default('roles').meta({ description: 'The claim that carries the role.' }),
-      admin: strArray().default(['admin']).meta({ description: 'Claim values that make an admin: everything.' }),
-      approver: strArray()
+      admin: strArray(CONFIG_BOUNDS.listItems).default(['admin']).meta({ description: 'Claim values that make an admin: everything.' }),
+      approver: strArray(CONFIG_BOUNDS.listItems)
         .default(['approver'])
         .meta({ description: 'Claim values that make an approver: the approvals inbox and the read-only views.' }),
-      viewer: strArray().default(['viewer']).meta({ description: 'Claim values that make a viewer: read only.' }),
+      viewer: strArray(CONFIG_BOUNDS.listItems).default(['viewer']).meta({ description: 'Claim values that make a viewer: read only.' }),
     })
       .optional()
       .meta({
         description:
           "People and machines that operate this instance, signed in through the team's identity provider (docs/agent-sign-in.md); the control token and the window's one-time link stay the admin's.",
       }),
-    agents: z
-      .array(agentSchema, { error: 'must be an array of agents' })
+    agents: atMostItems(z.array(agentSchema, { error: 'must be an array of agents' }), CONFIG_BOUNDS.agents)
       .optional()
       .meta({ description: 'The agents, each with its own endpoint /mcp/<id>; the default agent (/mcp) is there even when not listed.' }),
     defaultAgent: bool().default(true).meta({ description: 'false: /mcp (the default agent) is not served.' }),

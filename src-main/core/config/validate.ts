@@ -57,8 +57,11 @@ function checkConfig(raw: unknown): z.output<typeof configSchema> {
   const r = configSchema.safeParse(raw, { reportInput: true });
   if (r.success) return r.data;
   const { path, issue } = firstIssue(r.error.issues[0]!);
+  // Text too long is not echoed: it may be a secret value, and its start says nothing.
   const hide =
-    issue.code === 'unrecognized_keys' || (issue.code === 'custom' && (issue.params as typeof HIDE_INPUT | undefined)?.hideInput);
+    issue.code === 'unrecognized_keys' ||
+    (issue.code === 'too_big' && issue.origin === 'string') ||
+    (issue.code === 'custom' && (issue.params as typeof HIDE_INPUT | undefined)?.hideInput);
   fail(path, issue.message, hide ? undefined : (issue as { input?: unknown }).input);
 }
 

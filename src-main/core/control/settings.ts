@@ -14,7 +14,7 @@ import type { AgentView, BoundedField, ClientConfigs, SettingsView, UpstreamInpu
 import { VENDOR_SLUG, type ControlHandlers } from './contract.js';
 import type { SecretStore } from '../secrets/store.js';
 import { applyMoves, planMoves, storeMoves } from '../secrets/move.js';
-import { hasPlaceholder, ownsSecret } from '../secrets/refs.js';
+import { hasPlaceholder, ownsSecret, placeholderIds } from '../secrets/refs.js';
 
 export type SettingsParts = {
   config: Config;
@@ -177,6 +177,55 @@ export function upstreamJson(input: UpstreamInput, previous: unknown): Raw {
   throw new MwsError('usage', 'An upstream needs "url" (HTTP) or "command" (stdio).');
 }
 
+/** Where an upstream's secrets go: an HTTP server's origin, or a stdio server's command. */
+function secretTarget(u: unknown): { kind: 'url' | 'command'; at: string } | undefined {
+  const o = (typeof u === 'object' && u !== null ? u : {}) as Raw;
+  if (typeof o.url === 'string') {
+    try {
+      return { kind: 'url', at: new URL(o.url).origin };
+    } catch {
+      // A URL with a reference in its host has no origin before it is resolved: the whole text is compared.
+      return { kind: 'url', at: o.url };
+    }
+  }
+  if (typeof o.command === 'string') return { kind: 'command', at: o.command };
+  return undefined;
+}
+
+/**
+ * Refuses an upstream that would carry a saved secret of `vendor` to another server than the one it was
+ * saved for: a masked value sent back (which means "the saved one"), a field left out (kept from the
+ * saved one), or a reference to the vendor's own secrets or inputs, when the URL's origin (or the stdio
+ * command) is not the saved one's. Whoever can call the control API could otherwise have the saved
+ * token sent to a server of their choosing by naming the saved upstream and a new URL.
+ */
+export function refuseMovedSecrets(vendor: string | undefined, input: UpstreamInput, previous: unknown, json: Raw): void {
+  const before = secretTarget(previous);
+  const after = secretTarget(json);
+  if (vendor === undefined || before === undefined || (after?.kind === before.kind && after.at === before.at)) return;
+  const fromStore = (v: unknown) =>
+    typeof v === 'string' && placeholderIds(v).some((r) => r.kind === 'input' || (r.kind === 'secret' && ownsSecret(vendor, r.id)));
+  const carried: string[] = [];
+  const field = 'url' in input ? 'headers' : 'env';
+  const given = 'url' in input ? input.headers : 'command' in input ? input.env : undefined;
+  for (const [k, v] of Object.entries((json[field] ?? {}) as Record<string, unknown>))
+    if (given === undefined || given[k] === MASK || fromStore(v)) carried.push(`${field === 'headers' ? 'header' : 'variable'} ${k}`);
+  const args = Array.isArray(json.args) ? (json.args as unknown[]) : [];
+  const sent = 'command' in input ? (input.args ?? []) : [];
+  args.forEach((a, i) => {
+    if (sent[i]?.includes(MASK) || fromStore(a)) carried.push(`argument ${i + 1}`);
+  });
+  if (fromStore(json.url)) carried.push('the URL');
+  if (!carried.length) return;
+  const where = (t: { kind: 'url' | 'command'; at: string } | undefined) =>
+    t === undefined ? 'nothing' : t.kind === 'url' ? maskUrl(t.at) : `the command ${JSON.stringify(t.at.slice(0, 200))}`;
+  throw new MwsError(
+    'usage',
+    `Upstream "${vendor}" keeps secrets saved for ${where(before)}, and this one goes to ${where(after)}: a saved secret only ever goes to the server it was saved for, so ${carried.join(', ')} would not be sent. Type ${carried.length === 1 ? 'that value' : 'those values'} again for the new server (or remove ${carried.length === 1 ? 'it' : 'them'}), then test or save again.`,
+    { vendor, path: 'url' in input ? 'url' : 'command', carried },
+  );
+}
+
 /** Every upstream as the window shows it: status, masked settings, and whether it is turned on. */
 export function upstreamRows(p: { config: Config; catalog: ToolboxCatalog }): UpstreamRow[] {
   return p.catalog.statuses().map((s) => ({
@@ -337,15 +386,19 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
         }
       };
       refuseTaken(upstreamsOf(p.editor.current()));
+      const saved = (p.editor.current().upstreams as Raw | undefined)?.[a.vendor];
+      const planned = upstreamJson(a.upstream, saved);
+      // Before any secret is stored: a refused save leaves the saved secrets as they were.
+      refuseMovedSecrets(a.vendor, a.upstream, saved, planned);
       // Secret values typed in go to the secret store first; the file gets references to them.
-      const moves = p.secrets
-        ? planMoves(a.vendor, upstreamJson(a.upstream, (p.editor.current().upstreams as Raw | undefined)?.[a.vendor]))
-        : [];
+      const moves = p.secrets ? planMoves(a.vendor, planned) : [];
       if (p.secrets) await storeMoves(moves, p.secrets);
       await edit((raw) => {
         const ups = upstreamsOf(raw);
         refuseTaken(ups);
-        ups[a.vendor] = upstreamJson(a.upstream, ups[a.vendor]);
+        const json = upstreamJson(a.upstream, ups[a.vendor]);
+        refuseMovedSecrets(a.vendor, a.upstream, ups[a.vendor], json);
+        ups[a.vendor] = json;
         applyMoves(ups[a.vendor], moves);
       });
       return rows();
@@ -367,6 +420,7 @@ export function settingsControl(p: SettingsParts): SettingsMethods {
       // Testing an edited upstream uses its saved secrets where the form still shows them masked.
       const saved = a.vendor ? (p.editor.current().upstreams as Raw | undefined)?.[a.vendor] : undefined;
       const json = upstreamJson(a.upstream, saved);
+      refuseMovedSecrets(a.vendor, a.upstream, saved, json);
       // Validated as the config would be, so a test never tries what saving would refuse.
       const cfg = validateConfig({ upstreams: { test: json } }, p.config.stateDir).upstreams.test!;
       // Named as saved, so its `${input:…}` values are the ones given to that upstream.

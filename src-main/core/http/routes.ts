@@ -10,6 +10,7 @@ import { withWindowHeaders } from '../control/windowHeaders.js';
 import { OAUTH_CALLBACK_PATH } from '../upstream/oauth/manager.js';
 import { jsonRpcResponse, text } from './answers.js';
 import { agentIdOf, BAD_PATH } from './mcpPaths.js';
+import { admitControlBody } from './controlBody.js';
 import { RPC_ERROR } from '../protocol.js';
 import { needSession, spendLink, uiFiles } from './uiFiles.js';
 import { RENEW_PATH, RENEW_SCRIPT_PATH, renewScript, renewSession } from './sessionRenew.js';
@@ -94,10 +95,12 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
   });
   for (const p of PATTERNS.mcp) app.all(p, mcp);
 
-  app.all(PATTERNS.control, (c) => {
+  app.all(PATTERNS.control, async (c) => {
     const events = c.req.param('method') === 'events' && c.req.method === 'GET';
     const handler = events ? m.events : m.control;
-    return handler ? handler(c.req.raw) : notFound(c.req.path);
+    if (!handler) return notFound(c.req.path);
+    const admitted = await admitControlBody(c.req.raw);
+    return admitted instanceof Response ? admitted : handler(admitted);
   });
 
   app.all(
