@@ -164,7 +164,7 @@ describe('import knows Working Set and what is already here', () => {
 });
 
 describe("names that are also JavaScript's", () => {
-  it('a server named constructor or toString is added as itself, not taken for an existing upstream', async () => {
+  it('a server named constructor or toString is added under a name of its own, not taken for an existing upstream', async () => {
     const { dir, parts, cfg } = setup();
     const file = join(dir, 'mcp.json');
     writeFileSync(
@@ -179,8 +179,8 @@ describe("names that are also JavaScript's", () => {
     );
     const r = await applyImport({ file }, parts);
     expect(r.replaced).toBeUndefined();
-    expect(r.added.map((a) => a.vendor)).toEqual(['constructor', 'tostring', 'proto-x']);
-    expect(Object.keys(JSON.parse(readFileSync(cfg, 'utf8')).upstreams)).toEqual(['constructor', 'tostring', 'proto-x']);
+    expect(r.added.map((a) => a.vendor)).toEqual(['constructor-server', 'tostring', 'proto-x']);
+    expect(Object.keys(JSON.parse(readFileSync(cfg, 'utf8')).upstreams)).toEqual(['constructor-server', 'tostring', 'proto-x']);
   });
 });
 

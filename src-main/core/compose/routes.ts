@@ -42,11 +42,13 @@ async function operatorOf(ctx: AppContext, r: Request, publicOrigin: string | un
   if (!checked.ok) return { status: checked.status, message: checked.message };
   const p = checked.payload;
   const name = [p.preferred_username, p.email, p.sub, p.client_id].find((v): v is string => typeof v === 'string') ?? 'an operator';
-  const role = roleOf(p[ops.roleClaim], ops);
+  const claim = ops.roleClaim ?? 'roles';
+  const values = { admin: ops.admin ?? ['admin'], approver: ops.approver ?? ['approver'], viewer: ops.viewer ?? ['viewer'] };
+  const role = roleOf(p[claim], values);
   if (!role)
     return {
       status: 403,
-      message: `Signed in as ${name}, but the token's "${ops.roleClaim}" claim holds none of the roles this instance knows (${[...ops.admin, ...ops.approver, ...ops.viewer].join(', ')}). Ask an admin for a role.`,
+      message: `Signed in as ${name}, but the token's "${claim}" claim holds none of the roles this instance knows (${[...values.admin, ...values.approver, ...values.viewer].join(', ')}). Ask an admin for a role.`,
     };
   return { actor: { name: name.slice(0, 120), role } };
 }

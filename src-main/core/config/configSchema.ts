@@ -9,6 +9,7 @@ import { closest } from '../suggest.js';
 import { maskUrl } from '../redact.js';
 import { CONFIG_VERSION } from './migrate.js';
 import { VENDOR_MAX_LENGTH, VENDOR_PATTERN } from '../../shared/vendorName.js';
+import { isReservedName, RESERVED_NAME_WORDS } from '../../shared/reservedNames.js';
 
 export const DEFAULT_PORT = 4484;
 export const DEFAULT_AGENT_ID = 'default';
@@ -90,7 +91,8 @@ const slug = (max: number, say: (rule: string) => string = (rule) => `must be a 
   const error = say(`up to ${max} lowercase letters, digits and dashes, starting with a letter or digit`);
   return str()
     .max(max, { error })
-    .regex(/^[a-z0-9][a-z0-9-]*$/, { error });
+    .regex(/^[a-z0-9][a-z0-9-]*$/, { error })
+    .refine((v) => !isReservedName(v), { error: (iss) => `"${String(iss.input)}" ${RESERVED_NAME_WORDS}` });
 };
 const int = (min: number, max: number) => {
   const reason = `must be a whole number from ${min} to ${max}`;
@@ -416,12 +418,16 @@ const fileSchemaWith = (expand: ExpandHome) =>
       audience: nonEmpty()
         .optional()
         .meta({ description: "The audience operators' tokens must name; default: this instance's /control URL." }),
-      roleClaim: nonEmpty().default('roles').meta({ description: 'The claim that carries the role.' }),
-      admin: strArray(CONFIG_BOUNDS.listItems).default(['admin']).meta({ description: 'Claim values that make an admin: everything.' }),
+      roleClaim: nonEmpty().optional().meta({ description: 'The claim that carries the role; default: "roles".' }),
+      admin: strArray(CONFIG_BOUNDS.listItems)
+        .optional()
+        .meta({ description: 'Claim values that make an admin: everything; default: ["admin"].' }),
       approver: strArray(CONFIG_BOUNDS.listItems)
-        .default(['approver'])
-        .meta({ description: 'Claim values that make an approver: the approvals inbox and the read-only views.' }),
-      viewer: strArray(CONFIG_BOUNDS.listItems).default(['viewer']).meta({ description: 'Claim values that make a viewer: read only.' }),
+        .optional()
+        .meta({ description: 'Claim values that make an approver: the approvals inbox and the read-only views; default: ["approver"].' }),
+      viewer: strArray(CONFIG_BOUNDS.listItems)
+        .optional()
+        .meta({ description: 'Claim values that make a viewer: read only; default: ["viewer"].' }),
     })
       .optional()
       .meta({

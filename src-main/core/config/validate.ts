@@ -3,6 +3,7 @@
 // the reason and the bounds the schema sets for it (fieldRules.ts), so a form can say what to type.
 import type { z } from 'zod';
 import { MwsError } from '../errors.js';
+import { RESERVED_NAME_WORDS } from '../../shared/reservedNames.js';
 import type { Config } from './schema.js';
 import { configSchemaWith, HIDE_INPUT, UPSTREAM_KEYS } from './configSchema.js';
 import { fieldRules } from './fieldRules.js';
@@ -53,7 +54,21 @@ function firstIssue(issue: Issue, base: ReadonlyArray<PropertyKey> = []): { path
 const configSchema = configSchemaWith(expandHome);
 
 /** The schema's verdict on the file as written (after migration), refusing the first bad field. */
+/** A key JSON.parse kept as "__proto__": the schema would drop it unseen, so it is refused with its place. */
+function refuseProtoKeys(raw: unknown): void {
+  if (typeof raw !== 'object' || raw === null) return;
+  const o = raw as Record<string, unknown>;
+  const maps: Array<[string, unknown]> = [
+    ['upstreams', o.upstreams],
+    ['searchAliases', o.searchAliases],
+  ];
+  if (Object.hasOwn(o, '__proto__')) fail(['__proto__'], RESERVED_NAME_WORDS);
+  for (const [field, m] of maps)
+    if (typeof m === 'object' && m !== null && Object.hasOwn(m, '__proto__')) fail([field, '__proto__'], RESERVED_NAME_WORDS);
+}
+
 function checkConfig(raw: unknown): z.output<typeof configSchema> {
+  refuseProtoKeys(raw);
   const r = configSchema.safeParse(raw, { reportInput: true });
   if (r.success) return r.data;
   const { path, issue } = firstIssue(r.error.issues[0]!);

@@ -8,6 +8,7 @@
 // here; the config schema refuses them with the field's own sentence when the edit is validated.
 import { z } from 'zod';
 import { VENDOR_PATTERN, VENDOR_RULE_WORDS } from '../../shared/vendorName.js';
+import { isReservedName, RESERVED_NAME_WORDS } from '../../shared/reservedNames.js';
 import type { SignInResult } from '../upstream/types.js';
 import type { Decision, HistoryEntry } from '../workingset/types.js';
 import type { GrantView, PendingView } from '../approvals/types.js';
@@ -46,7 +47,13 @@ const answer = <T>() => z.custom<T>();
 
 /** An upstream's name as saved: it prefixes its tools (vendor__tool). */
 export const VENDOR_SLUG = VENDOR_PATTERN;
-const vendorSlug = () => z.string().regex(VENDOR_SLUG, { error: `must be a vendor slug: ${VENDOR_RULE_WORDS}` });
+const vendorSlug = () =>
+  z
+    .string()
+    .regex(VENDOR_SLUG, { error: `must be a vendor slug: ${VENDOR_RULE_WORDS}` })
+    .refine((v) => !isReservedName(v), { error: RESERVED_NAME_WORDS });
+/** A new id (an agent's): not a name every object already has. */
+const newId = () => id().refine((v) => !isReservedName(v), { error: RESERVED_NAME_WORDS });
 
 const upstreamInput = z.union(
   [
@@ -126,7 +133,7 @@ export const CONTROL_CONTRACT = {
   report: { args: args({ agent: id().optional() }), result: answer<AgentReport[]>() },
   setDemotionPaused: { args: args({ paused: z.boolean() }), result: answer<{ paused: boolean }>() },
   setProxyPaused: { args: args({ paused: z.boolean() }), result: answer<{ paused: boolean }>() },
-  createAgent: { args: args({ id: id(), ...agentFields }), result: answer<AgentView>() },
+  createAgent: { args: args({ id: newId(), ...agentFields }), result: answer<AgentView>() },
   updateAgent: { args: args({ id: id(), ...agentFields }), result: answer<AgentView>() },
   deleteAgent: { args: args({ id: id() }), result: answer<{ deleted: string }>() },
   /** Pins or unpins a tool for one agent (the agent's `pins` in the config). */

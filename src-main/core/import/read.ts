@@ -1,6 +1,7 @@
 // Reads the MCP servers out of a client's config file: JSON, JSON with comments (jsonc-parser, the
 // parser VS Code itself uses) or Codex's TOML (smol-toml). Values stay in memory: what is shown is
 // the name, the command or URL and the names of env variables and headers, never their values.
+import { isReservedName } from '../../shared/reservedNames.js';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { parse as parseToml } from 'smol-toml';
 import { MwsError } from '../errors.js';
@@ -16,14 +17,15 @@ export type FoundWithValues = FoundServer & { upstream: UpstreamInput | null };
 const SLUG = VENDOR_PATTERN;
 
 export function vendorSlug(name: string): string {
-  if (SLUG.test(name)) return name;
+  // A name every object already has (constructor, prototype) is not an id: it gets a suffix.
+  if (SLUG.test(name)) return isReservedName(name) ? `${name}-server` : name;
   const s = name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 32)
     .replace(/-+$/, '');
-  return s || 'server';
+  return isReservedName(s) ? `${s}-server` : s || 'server';
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);

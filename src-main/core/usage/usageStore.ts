@@ -5,6 +5,7 @@
 // never finds a cursor past calls whose effects it lost. A backlog is read to its end in one pass,
 // yielding to the event loop every few milliseconds so calls in flight are not held up.
 import { join } from 'node:path';
+import { deepDict, dict } from '../../shared/reservedNames.js';
 import type { Logger } from '../log.js';
 import { readJsonSafe, writePiecesAtomic } from '../store/atomicJson.js';
 import { readAllNewLines, type Cursor } from './tail.js';
@@ -83,16 +84,17 @@ class UsedCalls {
   }
 }
 
+// Keyed by agent, tool, client and day names from outside: null-prototype maps all the way down.
 const empty = (): UsageFileShape => ({
   version: 1,
-  cursors: {},
-  pending: {},
-  gapSessions: {},
-  agents: {},
-  tallies: {},
-  searches: {},
-  lastUsed: {},
-  daily: {},
+  cursors: dict(),
+  pending: dict(),
+  gapSessions: dict(),
+  agents: dict(),
+  tallies: dict(),
+  searches: dict(),
+  lastUsed: dict(),
+  daily: dict(),
 });
 const isUsageFile = fits(usageFileSchema) as (v: unknown) => v is UsageFileShape;
 
@@ -125,7 +127,7 @@ export class UsageStore {
   async load(): Promise<void> {
     const r = await readJsonSafe(this.path, this.log, isUsageFile);
     // A damaged usage file is rebuilt from the logs it came from: the cursors start over.
-    this.data = r.kind === 'ok' ? { ...empty(), ...r.value } : empty();
+    this.data = r.kind === 'ok' ? { ...empty(), ...deepDict(r.value) } : empty();
     this.dirty = false;
   }
 
@@ -180,11 +182,11 @@ export class UsageStore {
   }
 
   usage(agent: string): AgentUsage {
-    return this.data.agents[agent] ?? {};
+    return this.data.agents[agent] ?? dict();
   }
 
   tallies(agent: string): Record<string, Tally> {
-    return this.data.tallies[agent] ?? {};
+    return this.data.tallies[agent] ?? dict();
   }
 
   searches(agent: string): number {
@@ -192,12 +194,12 @@ export class UsageStore {
   }
 
   lastUsed(agent: string): Record<string, number> {
-    return this.data.lastUsed[agent] ?? {};
+    return this.data.lastUsed[agent] ?? dict();
   }
 
   /** The last `days` UTC days up to `now`, oldest first, days without activity included as zeros. */
   daily(agent: string, now: number, days = 30): Array<{ day: string; calls: number; searches: number }> {
-    const counts = this.data.daily[agent] ?? {};
+    const counts = this.data.daily[agent] ?? dict();
     return Array.from({ length: days }, (_, i) => {
       const day = new Date(now - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10);
       return { day, calls: counts[day]?.calls ?? 0, searches: counts[day]?.searches ?? 0 };
@@ -216,7 +218,7 @@ export class UsageStore {
       c.day = new Date(c.from).toISOString().slice(0, 10);
     }
     const day = c.day;
-    ((this.data.daily[agent] ??= {})[day] ??= { calls: 0, searches: 0 })[kind]++;
+    ((this.data.daily[agent] ??= dict())[day] ??= { calls: 0, searches: 0 })[kind]++;
   }
 
   /**
@@ -297,7 +299,7 @@ export class UsageStore {
     }
     if (typeof r.tool !== 'string') return;
     this.countDay(agent, ts, 'calls');
-    const tally = ((this.data.tallies[agent] ??= {})[r.tool] ??= { ok: 0, failed: 0 });
+    const tally = ((this.data.tallies[agent] ??= dict())[r.tool] ??= { ok: 0, failed: 0 });
     if (r.ok !== true) {
       tally.failed++;
       return; // errors and isError results never count as use
@@ -401,7 +403,7 @@ export class UsageStore {
 
   private use(agent: string, tool: string, session: string, ts: number): void {
     this.dirty = true;
-    const sessions = ((this.data.agents[agent] ??= {})[tool] ??= {});
+    const sessions = ((this.data.agents[agent] ??= dict())[tool] ??= dict());
     const u = sessions[session];
     if (u) {
       u.first = Math.min(u.first, ts);
@@ -413,7 +415,7 @@ export class UsageStore {
       this.exactCount.set(sessions, n);
       if (n > 2 * MAX_SESSIONS_PER_TOOL) this.rollUp(sessions);
     }
-    const last = (this.data.lastUsed[agent] ??= {});
+    const last = (this.data.lastUsed[agent] ??= dict());
     last[tool] = Math.max(last[tool] ?? 0, ts);
   }
 

@@ -6,7 +6,7 @@ import type { AgentUsage } from '../usage/types.js';
 import { applyDecision, applyPinMark, isPinMark, type PromotionFacts } from './apply.js';
 import { reconcilePins, type PinChange } from './pins.js';
 import { decideSweep } from './sweep.js';
-import type { AgentState, Decision, PinSource } from './types.js';
+import { cloneAgentState, type AgentState, type Decision, type PinSource } from './types.js';
 import { decideUsagePromotions, type UsageCandidate } from './usagePromotion.js';
 import { holdWhileActive } from './quiet.js';
 
@@ -40,7 +40,7 @@ export type AgentCycle = {
 };
 
 export function decideCycle(agent: string, state: AgentState, i: CycleInputs, now: number): AgentCycle {
-  const draft = structuredClone(state);
+  const draft = cloneAgentState(state);
   const pinChanges = reconcilePins(agent, draft, { fixed: i.fixed, files: i.files, pinDecayDays: i.promote.pinDecayDays }, i.known, now);
   for (const c of pinChanges) {
     if (isPinMark(c)) applyPinMark(draft, c);

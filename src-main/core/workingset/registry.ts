@@ -6,7 +6,7 @@ import { MwsError } from '../errors.js';
 import { saveFailed } from '../store/writeFailure.js';
 import type { UsageStore } from '../usage/usageStore.js';
 import type { AgentStateStore } from './stateFiles.js';
-import type { AgentState, HistoryEntry, ToolState } from './types.js';
+import { cloneAgentState, type AgentState, type HistoryEntry, type ToolState } from './types.js';
 
 export type MemberView = ToolState & { tool: string };
 
@@ -84,7 +84,7 @@ export class AgentStates {
    */
   async change<T>(agent: string, what: string, change: (st: AgentState) => T): Promise<T> {
     const st = this.state(agent);
-    const before = structuredClone(st);
+    const before = cloneAgentState(st);
     const out = change(st);
     if (out === false || (Array.isArray(out) && out.length === 0)) return out;
     try {

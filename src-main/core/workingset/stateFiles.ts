@@ -7,7 +7,7 @@ import type { Logger } from '../log.js';
 import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
 import { JsonlAppender } from '../store/jsonl.js';
 import { agentStateSchema, fits } from '../store/shapes.js';
-import { emptyAgentState, type AgentState, type HistoryEntry, type PromoteCause } from './types.js';
+import { agentStateFrom, emptyAgentState, type AgentState, type HistoryEntry, type PromoteCause } from './types.js';
 
 type StoredHistory = HistoryEntry & { vendor?: string };
 
@@ -47,7 +47,7 @@ export class AgentStateFiles implements AgentStateStore {
 
   async load(agent: string): Promise<AgentState> {
     const r = await readJsonSafe(this.statePath(agent), this.log, isAgentState);
-    if (r.kind === 'ok') return this.reconcile(agent, { ...emptyAgentState(), ...r.value });
+    if (r.kind === 'ok') return this.reconcile(agent, agentStateFrom(r.value));
     if (r.kind === 'missing') return emptyAgentState();
     const rebuilt = await this.rebuild(agent);
     this.log.warn(`agent "${agent}": working set rebuilt from its history (${Object.keys(rebuilt.tools).length} tools).`);

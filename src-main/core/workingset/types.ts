@@ -1,4 +1,5 @@
 // Per-agent working-set state and the decisions the rules make about it.
+import { dict, toDict } from '../../shared/reservedNames.js';
 
 export type PromoteCause = 'agent' | 'user' | 'usage' | 'pin';
 export type DemoteCause = 'agent' | 'user' | 'idle' | 'cap' | 'revoked';
@@ -33,4 +34,15 @@ export type Decision = { agent: string; tool: string; action: 'promote' | 'demot
 /** `by`: the operator who made the change, when one signed in through the team's identity provider did. */
 export type HistoryEntry = { ts: string; tool: string; action: 'promote' | 'demote'; cause: Cause; by?: string };
 
-export const emptyAgentState = (): AgentState => ({ tools: {}, demotedAt: {}, approvals: {} });
+export const emptyAgentState = (): AgentState => ({ tools: dict(), demotedAt: dict(), approvals: dict() });
+
+/** A deep copy that keeps the maps null-prototype (structuredClone would give them Object's prototype back). */
+export const cloneAgentState = (st: AgentState): AgentState => agentStateFrom(structuredClone(st));
+
+/** A state read from a file or the database, its maps keyed by tool names made null-prototype (reservedNames.ts). */
+export const agentStateFrom = (st: Partial<AgentState>): AgentState => ({
+  ...st,
+  tools: toDict(st.tools),
+  demotedAt: toDict(st.demotedAt),
+  approvals: toDict(st.approvals),
+});

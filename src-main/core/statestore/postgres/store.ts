@@ -11,7 +11,7 @@ import { agentStateSchema, fits } from '../../store/shapes.js';
 import type { OAuthRecord, OAuthStore } from '../../upstream/oauth/store.js';
 import type { ActivityEntry } from '../../usage/activityTypes.js';
 import type { CallRecord, SearchRecord } from '../../usage/callLog.js';
-import { emptyAgentState, type AgentState, type HistoryEntry } from '../../workingset/types.js';
+import { agentStateFrom, emptyAgentState, type AgentState, type HistoryEntry } from '../../workingset/types.js';
 import type { AgentStateStore } from '../../workingset/stateFiles.js';
 import type { CallRecordStore, ConfigDocumentStore, Raw, StateStore, StoreChange, StoredConfig } from '../port.js';
 import { configConflict } from '../../config/source.js';
@@ -170,7 +170,7 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
         o.log.warn(`agent "${agent}": the working set stored in the database does not have the expected shape; it starts empty.`);
         return emptyAgentState();
       }
-      return { ...emptyAgentState(), ...state };
+      return agentStateFrom(state);
     },
     async save(agent, state) {
       await q(
