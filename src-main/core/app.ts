@@ -154,7 +154,14 @@ export function createApp(opts: AppOptions): App {
   const lead = shared?.leader ?? (async () => true);
   const leads = shared?.leader;
   const stores = buildStores(ctx, opts.secrets, shared);
-  // Read from the parts when scraped (they are built below); every call and search passes through it.
+  const { secrets, callLog, seed, usage, files } = stores;
+  const up = buildUpstreams(ctx, stores, shared && !opts.oauthStore ? { ...opts, oauthStore: shared.oauth } : opts);
+  const { catalog } = up;
+  const searching = buildSearch(ctx, stores, catalog, opts.modelDir);
+  const { learning, vectors, search } = searching;
+  const deciding = buildSets(ctx, stores, catalog, opts.approvalKeepAliveMs);
+  const { pending, sets, gate } = deciding;
+  // Read from the parts when scraped; every call and search passes through it (the router is built next).
   const metrics = new Metrics({
     upstreams: () => catalog.statuses().map((u) => ({ vendor: u.vendor, status: u.status })),
     setSizes: () => ctx.config.agents.flatMap((a) => (sets.states.loaded(a.id) ? [{ agent: a.id, size: sets.members(a.id).length }] : [])),
@@ -170,13 +177,6 @@ export function createApp(opts: AppOptions): App {
     ...(shared ? { checkDatabase: () => shared.check() } : {}),
     upstreams: () => catalog.statuses().map((u) => u.status),
   });
-  const { secrets, callLog, seed, usage, files } = stores;
-  const up = buildUpstreams(ctx, stores, shared && !opts.oauthStore ? { ...opts, oauthStore: shared.oauth } : opts);
-  const { catalog } = up;
-  const searching = buildSearch(ctx, stores, catalog, opts.modelDir);
-  const { learning, vectors, search } = searching;
-  const deciding = buildSets(ctx, stores, catalog, opts.approvalKeepAliveMs);
-  const { pending, sets, gate } = deciding;
   const routing = buildRouter(ctx, stores, up, searching, deciding, ready);
   const { router, notifyChanged } = routing;
   const reconfigure = reconfigurer(ctx, up, deciding, routing, search, opts.transform ? { transform: opts.transform } : {});
