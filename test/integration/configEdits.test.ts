@@ -156,7 +156,7 @@ describe('secrets out of config.json', () => {
     );
   });
 
-  it("a key on a stdio upstream's command line (`--api-key KEY`, `--token=KEY`) is masked in the rows, and a save sent back masked keeps it", async () => {
+  it("a key on a stdio upstream's command line (`--api-key KEY`, `--token=KEY`) is masked in the rows, and a save sent back masked keeps it, in the secret store", async () => {
     const args = [
       '-y',
       '@upstash/context7-mcp',
@@ -189,7 +189,20 @@ describe('secrets out of config.json', () => {
       upstream: { command: process.execPath, args: ['--quiet', ...shown.args] },
       replace: true,
     });
-    expect(onDisk(a).upstreams.c.args).toEqual(['--quiet', ...args]);
+    // The saved values are kept, and the save moves them to the secret store as it does headers and env.
+    expect(onDisk(a).upstreams.c.args).toEqual([
+      '--quiet',
+      '-y',
+      '@upstash/context7-mcp',
+      '--api-key',
+      '${secret:upstreams.c.args.api-key}',
+      '--token=${secret:upstreams.c.args.token}',
+      '--region',
+      'eu',
+      '--key',
+      '${input:k}',
+    ]);
+    expect(JSON.stringify(onDisk(a))).not.toMatch(/arg-secret/);
   });
 
   it("`removeUpstream` deletes its secrets (the next upstream of that name must not read them), and no other's", async () => {

@@ -6,7 +6,8 @@ import type { ConfigEditor, Raw } from '../config/editor.js';
 import { validateConfig } from '../config/validate.js';
 import { fieldRules } from '../config/fieldRules.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
-import { isSecretName, maskUrl, maskUrlsIn } from '../redact.js';
+import { maskUrl, maskUrlsIn } from '../redact.js';
+import { maskArgs, SECRET_MASK } from '../secrets/args.js';
 import { newAgentToken } from '../agentToken.js';
 import { shellLine } from '../printable.js';
 import { clientToolTimeoutSec } from '../import/clientTimeouts.js';
@@ -14,7 +15,7 @@ import type { AgentView, BoundedField, ClientConfigs, SettingsView, UpstreamInpu
 import { VENDOR_SLUG, type ControlHandlers } from './contract.js';
 import type { SecretStore } from '../secrets/store.js';
 import { applyMoves, planMoves, storeMoves } from '../secrets/move.js';
-import { hasPlaceholder, ownsSecret, placeholderIds } from '../secrets/refs.js';
+import { ownsSecret, placeholderIds } from '../secrets/refs.js';
 
 export type SettingsParts = {
   config: Config;
@@ -66,33 +67,24 @@ type SettingsMethods = Pick<
   | 'agentToken'
 >;
 
-/** A command-line flag whose value is a secret (`--api-key`, `--token`). */
-const secretFlag = (a: string | undefined): boolean =>
-  typeof a === 'string' && /^--?[A-Za-z]/.test(a) && !a.includes('=') && isSecretName(a);
-
 /**
- * A stdio upstream's args as shown: the value after a secret-looking flag (`--api-key KEY`) or in
- * `--api-key=KEY` is masked, as header and env values are. References stay visible (they hold no value).
+ * A stdio upstream's args as shown: a credential in them (a URL's password, the value of `--api-key=KEY`
+ * or `--api-key KEY`, `API_KEY=KEY`) is masked, as header and env values are (secrets/args.ts).
  */
 export function maskedArgs(args: readonly string[]): string[] {
-  return args.map((a, i) => {
-    if (hasPlaceholder(a)) return a;
-    const eq = a.indexOf('=');
-    if (eq > 0 && /^--?[A-Za-z]/.test(a) && isSecretName(a.slice(0, eq))) return `${a.slice(0, eq + 1)}${MASK}`;
-    return secretFlag(args[i - 1]) && !a.startsWith('-') ? MASK : a;
-  });
+  return maskArgs(args, MASK);
 }
 
-/** Args sent back from the form: a masked value is the saved one after the same flag. */
+/** Args sent back from the form: one still shown masked is the saved argument it was shown for. */
 function unmaskArgs(next: string[], prev: unknown): string[] {
   const old = Array.isArray(prev) ? prev.filter((x): x is string => typeof x === 'string') : [];
+  const shown = maskedArgs(old);
   return next.map((a, i) => {
-    if (a === MASK && i > 0) {
-      const at = old.indexOf(next[i - 1]!);
-      return at >= 0 && old[at + 1] !== undefined ? old[at + 1]! : a;
-    }
-    if (a.endsWith(`=${MASK}`)) return old.find((o) => o.startsWith(a.slice(0, -MASK.length))) ?? a;
-    return a;
+    if (!a.includes(MASK)) return a;
+    // The same place first, then after the same flag (an argument was added before it), then anywhere.
+    const places = shown.flatMap((s, j) => (s === a ? [j] : []));
+    const at = places.includes(i) ? i : (places.find((j) => j > 0 && old[j - 1] === next[i - 1]) ?? places[0]);
+    return at === undefined ? a : old[at]!;
   });
 }
 
@@ -116,7 +108,7 @@ function masked(u: UpstreamConfig): UpstreamRow['config'] {
 }
 
 /** The value the window shows for a saved secret; sent back unchanged, it means "keep the saved one". */
-export const MASK = '••••';
+export const MASK = SECRET_MASK;
 
 /**
  * The upstream's JSON for the file, merged with what is saved under that name. A masked value sent back

@@ -8,6 +8,7 @@ import { MwsError } from '../errors.js';
 import type { UpstreamInput } from './types.js';
 import type { FileFormat, FoundServer } from './types.js';
 import { VENDOR_PATTERN } from '../../shared/vendorName.js';
+import { maskArgs, SECRET_MASK } from '../secrets/args.js';
 
 export type { FoundServer };
 
@@ -61,7 +62,9 @@ function server(name: string, raw: unknown, path: string[], scope: string): Foun
       ...base,
       kind: 'stdio',
       command: o.command,
-      args,
+      // Shown with its credentials masked, as env and header values are never shown; imported as it is
+      // (the credentials then move to the secret store).
+      args: maskArgs(args, SECRET_MASK),
       url: null,
       upstream: {
         command: o.command,

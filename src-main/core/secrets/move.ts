@@ -4,12 +4,18 @@
 // the config edited after: a config never names a secret the store lacks.
 import { isSecretName } from '../redact.js';
 import type { SecretStore } from './store.js';
-import { fieldSecretName, hasPlaceholder, secretRef } from './refs.js';
+import { fieldSecretName, hasPlaceholder, placeholderIds, secretRef } from './refs.js';
+import { argSecrets } from './args.js';
 
 type Json = Record<string, unknown>;
 
-/** One value to move: where it sits in an upstream's JSON, and the secret name it goes under. */
-export type SecretMove = { field: 'headers' | 'env'; key: string; value: string; name: string };
+/**
+ * One value to move: where it sits in an upstream's JSON, and the secret name it goes under. A credential
+ * inside an argument is `arg.slice(start, end)` of the argument at `index` as it read when planned.
+ */
+export type SecretMove =
+  | { field: 'headers' | 'env'; key: string; value: string; name: string }
+  | { field: 'args'; key: string; value: string; name: string; index: number; arg: string; start: number; end: number };
 
 /** A header or env name as it can appear in a secret's name (other characters become _). */
 const namePart = (key: string) => key.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100) || '_';
@@ -29,6 +35,29 @@ export function planMoves(vendor: string, upstream: unknown): SecretMove[] {
       moves.push({ field, key, value, name: fieldSecretName(vendor, field, namePart(key)) });
     }
   }
+  const args = (upstream as Json).args;
+  if (Array.isArray(args) && args.every((a): a is string => typeof a === 'string')) {
+    // Named by what the argument says (the flag, the variable), made unique among the names this
+    // upstream already refers to, so a second migration never reuses a name an earlier one gave out.
+    const taken = new Set(args.flatMap((a) => placeholderIds(a).map((r) => r.id)));
+    for (const s of argSecrets(args)) {
+      const base = fieldSecretName(vendor, 'args', namePart(s.label.replace(/^-+/, '')));
+      let name = base;
+      for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+      taken.add(name);
+      const arg = args[s.index]!;
+      moves.push({
+        field: 'args',
+        key: s.label.replace(/^-+/, ''),
+        value: arg.slice(s.start, s.end),
+        name,
+        index: s.index,
+        arg,
+        start: s.start,
+        end: s.end,
+      });
+    }
+  }
   return moves;
 }
 
@@ -38,10 +67,23 @@ export function planMoves(vendor: string, upstream: unknown): SecretMove[] {
  */
 export function applyMoves(upstream: unknown, moves: readonly SecretMove[]): void {
   if (typeof upstream !== 'object' || upstream === null) return;
+  const u = upstream as Json;
   for (const m of moves) {
-    const r = recordOf(upstream as Json, m.field);
+    if (m.field === 'args') continue;
+    const r = recordOf(u, m.field);
     if (r && r[m.key] === m.value) r[m.key] = secretRef(m.name);
   }
+  // An argument's credentials are replaced together, from the last back, while it still reads as planned.
+  const inArgs = moves.filter((m): m is Extract<SecretMove, { field: 'args' }> => m.field === 'args');
+  const args = u.args;
+  if (!inArgs.length || !Array.isArray(args)) return;
+  const next = [...(args as unknown[])];
+  for (const m of [...inArgs].sort((a, b) => b.index - a.index || b.start - a.start)) {
+    if (args[m.index] !== m.arg) continue;
+    const now = next[m.index] as string;
+    next[m.index] = now.slice(0, m.start) + secretRef(m.name) + now.slice(m.end);
+  }
+  u.args = next;
 }
 
 export async function storeMoves(moves: readonly SecretMove[], store: Pick<SecretStore, 'set'>): Promise<void> {

@@ -11,16 +11,18 @@ import type { UpstreamConfig } from '../config/schema.js';
 import { MwsError, errorMessage } from '../errors.js';
 import type { SecretStore } from './store.js';
 import { isSecretName } from '../redact.js';
+import { argSecretValues } from './args.js';
+import { hasPlaceholder, PLACEHOLDER } from './placeholder.js';
 
-/** Any of the three forms inside a string (a value may hold one among other text: "Bearer ${input:token}"). */
-export const PLACEHOLDER = /\$\{(secret|input|env):([^}\s]{1,200})\}/g;
+export { hasPlaceholder, PLACEHOLDER };
 
 export const secretRef = (name: string): string => `\${secret:${name}}`;
 
 /** The store name of a value a client asked for (an `${input:ID}`, or an env variable the process lacks). */
 export const inputName = (vendor: string, id: string): string => `upstreams.${vendor}.inputs.${id}`;
-/** The store name a secret header or env value of an upstream is moved to. */
-export const fieldSecretName = (vendor: string, field: 'headers' | 'env', key: string): string => `upstreams.${vendor}.${field}.${key}`;
+/** The store name a secret header, env value or argument credential of an upstream is moved to. */
+export const fieldSecretName = (vendor: string, field: 'headers' | 'env' | 'args', key: string): string =>
+  `upstreams.${vendor}.${field}.${key}`;
 
 /**
  * Whether a secret belongs to an upstream: a reference resolves only to that upstream's own names
@@ -43,11 +45,6 @@ export type Resolved =
       /** every value that came from a reference: masked wherever an error may quote it */ secrets: string[];
     }
   | { ok: false; /** what the user must fill in, by the name `mws upstream set` takes */ needs: string[] };
-
-/** Whether a config value is (or holds) a placeholder: such values are never secrets in themselves. */
-export function hasPlaceholder(value: string): boolean {
-  return new RegExp(PLACEHOLDER.source).test(value);
-}
 
 /** The names a value's placeholders would need, without looking anything up (for import notes). */
 export function placeholderIds(value: string): Array<{ kind: 'secret' | 'input' | 'env'; id: string }> {
@@ -131,6 +128,8 @@ export async function resolveUpstream(vendor: string, cfg: UpstreamConfig, p: Re
     const env = { ...fromFile, ...(await fillRecord(cfg.env)) };
     const args: string[] = [];
     for (const a of cfg.args) args.push(await fill(a));
+    // A credential still in plain text in the arguments (not migrated yet) is masked in errors too.
+    used.push(...argSecretValues(cfg.args));
     config = { ...cfg, command: await fill(cfg.command), args, env };
   } else {
     config = cfg;

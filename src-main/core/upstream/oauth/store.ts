@@ -48,15 +48,21 @@ const isFile = (v: unknown): v is FileShape =>
   typeof (v as { upstreams?: unknown }).upstreams === 'object' &&
   (v as { upstreams?: unknown }).upstreams !== null;
 
-/** The headless store: `<stateDir>/oauth.json`, mode 0600, written atomically, one write at a time. */
+/**
+ * The headless store: `<stateDir>/oauth.json`, mode 0600, written atomically, one write at a time. A
+ * change is seen by readers only once it is on disk (fsync'd): a sign-in server that rotates refresh
+ * tokens has forgotten the old one, so a new token used before it is durable is lost at a kill -9.
+ */
 export class FileOAuthStore implements OAuthStore {
   private readonly path: string;
+  /** What is on disk, as the last write that completed left it. */
   private data: Promise<FileShape> | undefined;
   private readonly writing = new SerialQueue();
 
   constructor(
     stateDir: string,
     private readonly log: Logger,
+    private readonly write: (path: string, value: FileShape, mode: number) => Promise<void> = writeJsonAtomic,
   ) {
     this.path = join(stateDir, OAUTH_FILE);
   }
@@ -66,28 +72,31 @@ export class FileOAuthStore implements OAuthStore {
   }
 
   async get(upstream: string): Promise<OAuthRecord | undefined> {
+    // A write under way is waited for: what it holds is not handed out before it is durable.
+    await this.writing.idle();
     const d = await this.load();
-    return Object.hasOwn(d.upstreams, upstream) ? d.upstreams[upstream] : undefined;
+    return Object.hasOwn(d.upstreams, upstream) ? structuredClone(d.upstreams[upstream]) : undefined;
   }
 
-  async set(upstream: string, value: OAuthRecord): Promise<void> {
-    const d = await this.load();
-    d.upstreams[upstream] = value;
-    await this.flush(d);
+  set(upstream: string, value: OAuthRecord): Promise<void> {
+    return this.change((ups) => void (ups[upstream] = structuredClone(value)));
   }
 
-  async delete(upstream: string): Promise<void> {
-    const d = await this.load();
-    if (!Object.hasOwn(d.upstreams, upstream)) return;
-    delete d.upstreams[upstream];
-    await this.flush(d);
+  delete(upstream: string): Promise<void> {
+    return this.change((ups) => (Object.hasOwn(ups, upstream) ? void delete ups[upstream] : false));
   }
 
-  private flush(d: FileShape): Promise<void> {
-    // Serialized now (the state at this call), written after the write before it.
-    const snapshot = structuredClone(d);
-    // A failed write (full disk) fails its own caller, not every write after it.
-    return this.writing.run(() => writeJsonAtomic(this.path, snapshot, 0o600));
+  /**
+   * Applies `edit` to a copy of what is on disk, writes it, and only then makes it what readers see.
+   * A failed write (full disk) fails its own caller and leaves readers with what the disk holds.
+   */
+  private change(edit: (ups: Record<string, OAuthRecord>) => void | false): Promise<void> {
+    return this.writing.run(async () => {
+      const next = structuredClone(await this.load());
+      if (edit(next.upstreams) === false) return;
+      await this.write(this.path, next, 0o600);
+      this.data = Promise.resolve(next);
+    });
   }
 }
 
