@@ -114,6 +114,29 @@ describe('two replicas on one PostgreSQL', () => {
     );
   });
 
+  it('promotions made on both replicas at the same moment are both kept', async () => {
+    const [onA, onB] = await Promise.all([
+      control(a, 'promote', { agent: 'default', tool: 'fx__add' }),
+      control(b, 'promote', { agent: 'default', tool: 'fx__slow' }),
+    ]);
+    expect([onA.status, onB.status]).toEqual([200, 200]);
+    for (const r of [a, b]) {
+      await until(
+        async () => {
+          const tools = ((await control(r, 'workingSet', { agent: 'default' })).body.result as Array<{ tool: string }>).map((t) => t.tool);
+          return ['fx__add', 'fx__slow'].every((t) => tools.includes(t)) && tools;
+        },
+        `replica ${r === a ? 'A' : 'B'} to hold both promotions`,
+      );
+    }
+    // Back to the one promotion the next tests expect, seen on B too.
+    for (const tool of ['fx__add', 'fx__slow']) expect((await control(a, 'demote', { agent: 'default', tool })).body.ok).toBe(true);
+    await until(async () => {
+      const tools = ((await control(b, 'workingSet', { agent: 'default' })).body.result as Array<{ tool: string }>).map((t) => t.tool);
+      return !tools.includes('fx__add') && !tools.includes('fx__slow');
+    }, 'B to hear both demotions');
+  });
+
   it('answers /healthz and /readyz without a credential, and /metrics only with the control token', async () => {
     const alive = await fetch(`${b.base}/healthz`);
     expect(alive.status).toBe(200);
