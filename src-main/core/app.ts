@@ -207,7 +207,9 @@ export function createApp(opts: AppOptions): App {
     uiToken: () => ui.link(),
     uiRevokeAll: () => ui.revokeAll(),
     secrets,
-    droppedCallRecords: (agent) => callLog.droppedRecords(agent),
+    droppedCallRecords: (agent) => stores.recorder.droppedRecords(agent),
+    // The window's and `mws activity`'s log is the fleet's when the calls are shared.
+    ...(shared ? { recentCalls: (o: { agent?: string; limit?: number }) => shared.calls.recent(o) } : {}),
   });
 
   let listener: Listener | undefined;

@@ -92,6 +92,12 @@ describe('two replicas on one PostgreSQL', () => {
         await client.end();
       }
     }, 'the call through B to be in mws_calls');
+    // A's activity log is the fleet's: it shows the call made through B.
+    await until(
+      async () =>
+        ((await control(a, 'activity', {})).body.result as Array<{ tool: string; client: string }>).some((e) => e.tool === 'fx__echo'),
+      "A's activity log to show the call made through B",
+    );
   });
 
   it('a config edit on A is applied on B; an edit on B made from the older version is refused with 409', async () => {
