@@ -216,4 +216,25 @@ describe('PostgreSQL state store', () => {
     await b.agents.save('ci', { ...fresh, tools: { ...fresh.tools, v__b: one } });
     expect(Object.keys((await a.agents.load('ci')).tools).sort()).toEqual(['v__a', 'v__b']);
   });
+
+  it('a statement held up by the database (a row locked mid-transaction) is cancelled at the deadline: unavailable, nothing changed', async () => {
+    const url = await db.freshDatabase('stalled');
+    const key = newKey();
+    const s = await store(url, () => key, { statementMs: 500, queryMs: 1500 });
+    const v = await s.config.write({ pins: [] }, null);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT * FROM mws_config WHERE id = 1 FOR UPDATE');
+      const t0 = Date.now();
+      const e = await withDeadline(refusal(s.config.write({ pins: ['late'] }, v)), 'the held-up write to be refused', 10_000);
+      expect(e.code).toBe('unavailable');
+      expect(Date.now() - t0).toBeLessThan(3000);
+      await holder.query('ROLLBACK');
+    } finally {
+      await holder.end();
+    }
+    expect((await s.config.read())?.raw).toEqual({ pins: [] });
+  });
 });

@@ -178,6 +178,10 @@ describe('two replicas on one PostgreSQL', () => {
       const promote = await control(b, 'promote', { agent: 'default', tool: 'fx__add' });
       expect(promote.status).toBe(503);
       expect(Date.now() - t0).toBeLessThan(10_000);
+      // The meta-tools answer a tool error with the sentence, not a hang.
+      const viaMeta = await c.client.callTool({ name: 'promote', arguments: { name: 'fx__add' } });
+      expect(viaMeta.isError).toBe(true);
+      expect(textOf(viaMeta)).toMatch(/^unavailable: The state database .* cannot be reached now/);
       // Listing and calls go on from the working set this replica holds.
       const tools = (await c.client.listTools()).tools.map((t) => t.name);
       expect(tools).toContain('fx__echo');
