@@ -154,21 +154,12 @@ export function createApp(opts: AppOptions): App {
   const lead = shared?.leader ?? (async () => true);
   const leads = shared?.leader;
   const stores = buildStores(ctx, opts.secrets, shared);
-  // Read from the parts when scraped (they are built below); every call and search passes through it.
-  const metrics = new Metrics({
-    upstreams: () => catalog.statuses().map((u) => ({ vendor: u.vendor, status: u.status })),
-    setSizes: () => ctx.config.agents.flatMap((a) => (sets.states.loaded(a.id) ? [{ agent: a.id, size: sets.members(a.id).length }] : [])),
-    approvalsWaiting: () => pending.list().length,
-    ...(shared?.stats ? { pool: shared.stats.pool } : {}),
-  });
+  // Every call and search passes through it; the gauges read the parts (told below, once built) when scraped.
+  const metrics = new Metrics();
   stores.recorder = metrics.recorder(stores.recorder);
   shared?.stats?.onQuery((s, ok) => metrics.query(s, ok));
   events.on((e) => {
     if (e.type === 'toolsDemoted') metrics.demoted(e.cause, e.tools.length);
-  });
-  const health = healthHandlers({
-    ...(shared ? { checkDatabase: () => shared.check() } : {}),
-    upstreams: () => catalog.statuses().map((u) => u.status),
   });
   const { secrets, callLog, seed, usage, files } = stores;
   const up = buildUpstreams(ctx, stores, shared && !opts.oauthStore ? { ...opts, oauthStore: shared.oauth } : opts);
@@ -177,6 +168,16 @@ export function createApp(opts: AppOptions): App {
   const { learning, vectors, search } = searching;
   const deciding = buildSets(ctx, stores, catalog, opts.approvalKeepAliveMs);
   const { pending, sets, gate } = deciding;
+  metrics.observe({
+    upstreams: () => catalog.statuses().map((u) => ({ vendor: u.vendor, status: u.status })),
+    setSizes: () => ctx.config.agents.flatMap((a) => (sets.states.loaded(a.id) ? [{ agent: a.id, size: sets.members(a.id).length }] : [])),
+    approvalsWaiting: () => pending.list().length,
+    ...(shared?.stats ? { pool: shared.stats.pool } : {}),
+  });
+  const health = healthHandlers({
+    ...(shared ? { checkDatabase: () => shared.check() } : {}),
+    upstreams: () => catalog.statuses().map((u) => u.status),
+  });
   const routing = buildRouter(ctx, stores, up, searching, deciding, ready);
   const { router, notifyChanged } = routing;
   const reconfigure = reconfigurer(ctx, up, deciding, routing, search, opts.transform ? { transform: opts.transform } : {});
