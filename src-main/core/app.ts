@@ -298,6 +298,12 @@ export function createApp(opts: AppOptions): App {
         if (ids.length)
           void sets
             .reloadAgents(ids)
+            .then(() => {
+              // A grant made on another replica releases the calls waiting for it here.
+              for (const id of ids)
+                for (const tool of gate.releaseGranted(id, (t) => catalog.toolbox().get(t)))
+                  events.emit({ type: 'approvalDecided', agent: id, tool });
+            })
             .catch((err: Error) => log.warn(`could not apply another replica's working-set change: ${err.message}`));
         if (change.kind === 'resync') void editor.refresh();
       });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
 import { spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { until } from '../helpers/wait.js';
+import { until, withDeadline } from '../helpers/wait.js';
 
 type Replica = { proc: Running; base: string; token: string; stateDir: string };
 
@@ -141,6 +141,25 @@ describe('two replicas on one PostgreSQL', () => {
       const tools = ((await control(b, 'workingSet', { agent: 'default' })).body.result as Array<{ tool: string }>).map((t) => t.tool);
       return !tools.includes('fx__add') && !tools.includes('fx__slow');
     }, 'B to hear both demotions');
+  });
+
+  it("a call waiting for approval on B is released by 'always allow' given on A", async () => {
+    const c = await connectClient(`${b.base}/mcp`, 'auto', 'client-on-b-approval');
+    clients.push(c);
+    const waiting = c.client.callTool({ name: 'call_tool', arguments: { name: 'fx__is_error', arguments: {} } });
+    await until(
+      async () =>
+        ((await control(b, 'pendingApprovals', {})).body.result as Array<{ tool: string }>).some((p) => p.tool === 'fx__is_error'),
+      'the call to wait for approval on B',
+    );
+    // A holds nothing waiting; its answer is the grant, which B reads back with the agent's state.
+    const onA = await control(a, 'approve', { agent: 'default', tool: 'fx__is_error' });
+    expect(onA.body.result).toMatchObject({ tool: 'fx__is_error', remembered: true });
+    const res = await withDeadline(waiting, 'the call on B to be released by the grant on A', 10_000);
+    // It ran: the upstream's own answer, not the approval's.
+    expect(textOf(res as { content?: unknown })).toContain('tool-level failure');
+    expect(((await control(b, 'pendingApprovals', {})).body.result as unknown[]).length).toBe(0);
+    await control(a, 'revokeGrant', { agent: 'default', tool: 'fx__is_error' });
   });
 
   it('answers /healthz and /readyz without a credential, and /metrics only with the control token', async () => {
