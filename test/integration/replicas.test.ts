@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
-import { spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
+import { runMws, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { until, withDeadline } from '../helpers/wait.js';
 
@@ -160,6 +160,30 @@ describe('two replicas on one PostgreSQL', () => {
     expect(textOf(res as { content?: unknown })).toContain('tool-level failure');
     expect(((await control(b, 'pendingApprovals', {})).body.result as unknown[]).length).toBe(0);
     await control(a, 'revokeGrant', { agent: 'default', tool: 'fx__is_error' });
+  });
+
+  it('a CLI command with no instance of its own works on the fleet: `mws promote` reaches every replica', async () => {
+    const dir = tempDir('mws-cli-team-');
+    const cfg = join(dir, 'config.json');
+    writeFileSync(cfg, JSON.stringify({ listen: { port: 0 }, stateDir: join(dir, 'state'), store: { postgres: { url } } }));
+    const r = await runMws(['promote', 'fx__slow', '--agent', 'default', '--config', cfg], env);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    for (const rep of [a, b])
+      await until(
+        async () => {
+          const tools = ((await control(rep, 'workingSet', { agent: 'default' })).body.result as Array<{ tool: string }>).map(
+            (t) => t.tool,
+          );
+          return tools.includes('fx__slow');
+        },
+        `replica ${rep === a ? 'A' : 'B'} to hold the tool promoted from the CLI`,
+      );
+    expect((await control(a, 'demote', { agent: 'default', tool: 'fx__slow' })).body.ok).toBe(true);
+    await until(async () => {
+      const tools = ((await control(b, 'workingSet', { agent: 'default' })).body.result as Array<{ tool: string }>).map((t) => t.tool);
+      return !tools.includes('fx__slow');
+    }, 'B to hear the demotion');
   });
 
   it('answers /healthz and /readyz without a credential, and /metrics only with the control token', async () => {
