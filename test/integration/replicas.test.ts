@@ -179,6 +179,9 @@ describe('two replicas on one PostgreSQL', () => {
         },
         `replica ${rep === a ? 'A' : 'B'} to hold the tool promoted from the CLI`,
       );
+    // And `mws activity` there reads the fleet's log.
+    const act = await runMws(['activity', '--json', '--config', cfg], env);
+    expect((JSON.parse(act.out) as Array<{ tool: string }>).some((e) => e.tool === 'fx__echo')).toBe(true);
     expect((await control(a, 'demote', { agent: 'default', tool: 'fx__slow' })).body.ok).toBe(true);
     await until(async () => {
       const tools = ((await control(b, 'workingSet', { agent: 'default' })).body.result as Array<{ tool: string }>).map((t) => t.tool);
