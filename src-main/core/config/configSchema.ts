@@ -268,12 +268,9 @@ const fileSchemaWith = (expand: ExpandHome) =>
         url: pattern(/^postgres(?:ql)?:\/\/\S+$/i, 'must be a postgres:// connection URL').meta({
           description: 'The PostgreSQL database the replicas share (also MWS_DATABASE_URL); docs/team.md.',
         }),
-        keyFile: nonEmpty()
-          .transform(expand)
-          .optional()
-          .meta({
-            description: 'A file holding the key that seals secrets and sign-ins (else MWS_STATE_KEY); never stored in the database.',
-          }),
+        keyFile: nonEmpty().transform(expand).optional().meta({
+          description: 'A file holding the key that seals secrets and sign-ins (else MWS_STATE_KEY); never stored in the database.',
+        }),
       })
         .optional()
         .meta({ description: 'Keep the shared state in PostgreSQL, so several `mws serve` replicas act as one (docs/team.md).' }),
