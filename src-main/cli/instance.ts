@@ -8,6 +8,7 @@ import type { Config } from '../core/config/schema.js';
 import type { ControlApi } from '../core/control/api.js';
 import { httpControlClient } from '../core/control/http.js';
 import { MwsError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
 import { describeHolder, lockHolder, LOCK_WAIT_MS, type InstanceRecord } from '../core/store/stateLock.js';
 
 /** How long a running instance may take to answer the first call (generous: it may be busy listing upstreams). */
@@ -101,24 +102,47 @@ export async function openControl(
       import('../core/clock.js'),
       import('../core/log.js'),
     ]);
+    // On a shared store (team mode) the command works on the fleet's state, which the replicas hear.
+    const shared = await openTeamState(config, silentLogger);
     const app = createApp({
-      config,
+      config: shared?.config ?? config,
       clock: systemClock,
       log: silentLogger,
       lock: { command, waitMs: Math.max(0, end - Date.now()) },
+      ...(shared ? { stateStore: shared.store } : {}),
       // Edits (an upstream added, a pin) are saved to the file the config came from, as a running instance would.
-      ...(opts.file ? { configFile: { path: opts.file.path, raw: opts.file.raw } } : {}),
+      ...(opts.file && !shared ? { configFile: { path: opts.file.path, raw: opts.file.raw } } : {}),
     });
     try {
       await app.start({ listen: opts.listen === true, schedule: false });
     } catch (err) {
+      await app.stop();
+      await shared?.store.close();
       // An instance started between the look and the lock: talk to it instead.
       if (err instanceof MwsError && err.code === 'state_locked' && (err.data.holder as InstanceRecord | null)?.url && Date.now() < end)
         continue;
       throw err;
     }
-    return { api: app.control, source: 'config', close: () => app.stop() };
+    return {
+      api: app.control,
+      source: 'config',
+      close: async () => {
+        await app.stop();
+        await shared?.store.close();
+      },
+    };
   }
+}
+
+/** The shared store and the config it holds, when this config names one (statestore/open.ts); never seeds it. */
+async function openTeamState(config: Config, log: Logger) {
+  const { databaseUrl, openSharedState } = await import('../core/statestore/open.js');
+  if (!databaseUrl(config, process.env)) return undefined;
+  const { validateConfig } = await import('../core/config/validate.js');
+  const local = { listen: config.listen, stateDir: config.stateDir, ...(config.store ? { store: config.store } : {}) };
+  const shared = await openSharedState({ config, fileRaw: local, env: process.env, log, seed: false });
+  if (!shared) return undefined;
+  return { store: shared.store, config: validateConfig(shared.raw, config.stateDir) };
 }
 
 /**

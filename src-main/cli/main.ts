@@ -43,11 +43,21 @@ const COMMANDS: Record<string, Spec> = {
   },
   serve: {
     summary: 'run the proxy in the foreground',
-    usage: ['mws serve [--config FILE] [--port N] [--demo]'],
-    options: { config: CONFIG, port: { type: 'string', arg: 'N', help: 'listen on this port (0: any free one)' }, demo: DEMO },
+    usage: ['mws serve [--config FILE] [--port N] [--demo] [--log-format text|json]'],
+    options: {
+      config: CONFIG,
+      port: { type: 'string', arg: 'N', help: 'listen on this port (0: any free one)' },
+      demo: DEMO,
+      'log-format': { type: 'string', arg: 'text|json', help: 'json: one JSON object per log line on stderr (for a log collector)' },
+    },
     positionals: 0,
     run: async (io, v) =>
-      (await import('./commands/serve.js')).runServe(io, { config: str(v.config), port: parsePort(str(v.port)), demo: flag(v.demo) }),
+      (await import('./commands/serve.js')).runServe(io, {
+        config: str(v.config),
+        port: parsePort(str(v.port)),
+        demo: flag(v.demo),
+        logFormat: parseLogFormat(str(v['log-format'])),
+      }),
   },
   doctor: {
     summary: 'check the config, the port, the state folder, each upstream, each client and the search model',
@@ -607,6 +617,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   } catch (err) {
     return reportError(io, err);
   }
+}
+
+function parseLogFormat(v: string | undefined): 'text' | 'json' | undefined {
+  if (v === undefined || v === 'text' || v === 'json') return v;
+  throw new MwsError('usage', `--log-format must be text or json (got "${v}").`);
 }
 
 function parsePort(v: string | undefined): number | undefined {

@@ -154,6 +154,13 @@ export function createApp(opts: AppOptions): App {
   const lead = shared?.leader ?? (async () => true);
   const leads = shared?.leader;
   const stores = buildStores(ctx, opts.secrets, shared);
+  // Every call and search passes through it; the gauges read the parts (told below, once built) when scraped.
+  const metrics = new Metrics();
+  stores.recorder = metrics.recorder(stores.recorder);
+  shared?.stats?.onQuery((s, ok) => metrics.query(s, ok));
+  events.on((e) => {
+    if (e.type === 'toolsDemoted') metrics.demoted(e.cause, e.tools.length);
+  });
   const { secrets, callLog, seed, usage, files } = stores;
   const up = buildUpstreams(ctx, stores, shared && !opts.oauthStore ? { ...opts, oauthStore: shared.oauth } : opts);
   const { catalog } = up;
@@ -161,17 +168,11 @@ export function createApp(opts: AppOptions): App {
   const { learning, vectors, search } = searching;
   const deciding = buildSets(ctx, stores, catalog, opts.approvalKeepAliveMs);
   const { pending, sets, gate } = deciding;
-  // Read from the parts when scraped; every call and search passes through it (the router is built next).
-  const metrics = new Metrics({
+  metrics.observe({
     upstreams: () => catalog.statuses().map((u) => ({ vendor: u.vendor, status: u.status })),
     setSizes: () => ctx.config.agents.flatMap((a) => (sets.states.loaded(a.id) ? [{ agent: a.id, size: sets.members(a.id).length }] : [])),
     approvalsWaiting: () => pending.list().length,
     ...(shared?.stats ? { pool: shared.stats.pool } : {}),
-  });
-  stores.recorder = metrics.recorder(stores.recorder);
-  shared?.stats?.onQuery((s, ok) => metrics.query(s, ok));
-  events.on((e) => {
-    if (e.type === 'toolsDemoted') metrics.demoted(e.cause, e.tools.length);
   });
   const health = healthHandlers({
     ...(shared ? { checkDatabase: () => shared.check() } : {}),
@@ -207,7 +208,9 @@ export function createApp(opts: AppOptions): App {
     uiToken: () => ui.link(),
     uiRevokeAll: () => ui.revokeAll(),
     secrets,
-    droppedCallRecords: (agent) => callLog.droppedRecords(agent),
+    droppedCallRecords: (agent) => stores.recorder.droppedRecords(agent),
+    // The window's and `mws activity`'s log is the fleet's when the calls are shared.
+    ...(shared ? { recentCalls: (o: { agent?: string; limit?: number }) => shared.calls.recent(o) } : {}),
   });
 
   let listener: Listener | undefined;
@@ -295,6 +298,12 @@ export function createApp(opts: AppOptions): App {
         if (ids.length)
           void sets
             .reloadAgents(ids)
+            .then(() => {
+              // A grant made on another replica releases the calls waiting for it here.
+              for (const id of ids)
+                for (const tool of gate.releaseGranted(id, (t) => catalog.toolbox().get(t)))
+                  events.emit({ type: 'approvalDecided', agent: id, tool });
+            })
             .catch((err: Error) => log.warn(`could not apply another replica's working-set change: ${err.message}`));
         if (change.kind === 'resync') void editor.refresh();
       });

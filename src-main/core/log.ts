@@ -12,6 +12,16 @@ export const stderrLogger: Logger = {
   warn: (m) => process.stderr.write(`mws: warning: ${logSafe(m)}\n`),
 };
 
+/**
+ * One JSON object per line on stderr (`mws serve --log-format json`), for a fleet's log collector:
+ * `{"ts", "level", "msg", "pid"}`. The message is made log-safe as the text form's is.
+ */
+export function jsonLogger(write: (line: string) => void = (l) => process.stderr.write(l), now: () => number = Date.now): Logger {
+  const line = (level: 'info' | 'warn', m: string) =>
+    write(JSON.stringify({ ts: new Date(now()).toISOString(), level, msg: logSafe(m), pid: process.pid }) + '\n');
+  return { info: (m) => line('info', m), warn: (m) => line('warn', m) };
+}
+
 export const silentLogger: Logger = { info: () => {}, warn: () => {} };
 
 export class MemoryLogger implements Logger {

@@ -8,6 +8,7 @@ import { MwsError } from '../../src-main/core/errors.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import type { StoreChange } from '../../src-main/core/statestore/port.js';
 import { checkSealingKey, openPostgresStore, type PostgresStateStore } from '../../src-main/core/statestore/postgres/store.js';
+import { MIGRATIONS } from '../../src-main/core/statestore/postgres/migrations.js';
 import { loadSealingKey, parseKey, type SealingKey } from '../../src-main/core/statestore/seal.js';
 import { emptyAgentState } from '../../src-main/core/workingset/types.js';
 import { UsageStore } from '../../src-main/core/usage/usageStore.js';
@@ -118,10 +119,7 @@ describe('PostgreSQL state store', () => {
     const url = await db.freshDatabase('migrate');
     await Promise.all([1, 2, 3, 4].map(() => store(url, newKey)));
     const applied = await rows(url, 'SELECT version, count(*)::int AS n FROM mws_migrations GROUP BY version');
-    expect(applied.sort((x, y) => Number(x.version) - Number(y.version))).toEqual([
-      { version: 1, n: 1 },
-      { version: 2, n: 1 },
-    ]);
+    expect(applied.sort((x, y) => Number(x.version) - Number(y.version))).toEqual(MIGRATIONS.map((m) => ({ version: m.version, n: 1 })));
   });
 
   it('a database that goes away: changes are refused with `unavailable` within the deadlines, calls wait and are written when it is back', async () => {
@@ -200,5 +198,43 @@ describe('PostgreSQL state store', () => {
     // A record inserted within the settle time is left for the next read.
     const settling = await store(url, () => key);
     expect(await settling.calls.since!(0, 10)).toEqual([]);
+  });
+
+  it("a working set saved from an older read is refused as a conflict, never written over another replica's save", async () => {
+    const url = await db.freshDatabase('agentversion');
+    const key = newKey();
+    const a = await store(url, () => key);
+    const b = await store(url, () => key);
+    await a.agents.load('ci');
+    await b.agents.load('ci');
+    const one = { vendor: 'v', promotedBy: 'agent' as const, promotedAt: 1, lastUsedAt: null };
+    await a.agents.save('ci', { ...emptyAgentState(), tools: { v__a: one } });
+    const e = await refusal(b.agents.save('ci', { ...emptyAgentState(), tools: { v__b: one } }));
+    expect(e.code).toBe('conflict');
+    expect(e.message).toMatch(/changed by another replica at the same moment/);
+    const fresh = await b.agents.load('ci');
+    await b.agents.save('ci', { ...fresh, tools: { ...fresh.tools, v__b: one } });
+    expect(Object.keys((await a.agents.load('ci')).tools).sort()).toEqual(['v__a', 'v__b']);
+  });
+
+  it('a statement held up by the database (a row locked mid-transaction) is cancelled at the deadline: unavailable, nothing changed', async () => {
+    const url = await db.freshDatabase('stalled');
+    const key = newKey();
+    const s = await store(url, () => key, { statementMs: 500, queryMs: 1500 });
+    const v = await s.config.write({ pins: [] }, null);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT * FROM mws_config WHERE id = 1 FOR UPDATE');
+      const t0 = Date.now();
+      const e = await withDeadline(refusal(s.config.write({ pins: ['late'] }, v)), 'the held-up write to be refused', 10_000);
+      expect(e.code).toBe('unavailable');
+      expect(Date.now() - t0).toBeLessThan(3000);
+      await holder.query('ROLLBACK');
+    } finally {
+      await holder.end();
+    }
+    expect((await s.config.read())?.raw).toEqual({ pins: [] });
   });
 });

@@ -11,6 +11,7 @@ import { parseKey } from '../../src-main/core/statestore/seal.js';
 import { tempDir } from '../helpers/app.js';
 import { deadPort, exited, spawnMws, waitForOutput } from '../helpers/processes.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { until } from '../helpers/wait.js';
 
 let db: TestPostgres;
 beforeAll(async () => {
@@ -59,5 +60,28 @@ describe('starting a replica on PostgreSQL', () => {
     } finally {
       await r.kill();
     }
+  });
+
+  it('with --log-format json, says every event as one JSON line on stderr, a refusal too', async () => {
+    const url = await db.freshDatabase('jsonlog');
+    const r = spawnMws(['serve', '--config', configFor(url), '--log-format', 'json'], { MWS_STATE_KEY: '' });
+    try {
+      await waitForOutput(r, /listening on http/, 'mws serve --log-format json');
+      await until(() => r.stderr().includes('"listening on'), 'the listening event on stderr');
+    } finally {
+      await r.kill();
+    }
+    const lines = r.stderr().trim().split('\n');
+    const events = lines.map((l) => JSON.parse(l) as { ts: string; level: string; msg: string; pid: number });
+    expect(events.some((e) => e.level === 'warn' && /No sealing key is set/.test(e.msg))).toBe(true);
+    expect(events.some((e) => e.level === 'info' && /^listening on http:\/\/127\.0\.0\.1:\d+\/mcp$/.test(e.msg))).toBe(true);
+    expect(events.some((e) => e.msg === 'SIGTERM received, stopping.')).toBe(true);
+    for (const e of events) expect(Number.isNaN(Date.parse(e.ts))).toBe(false);
+
+    const dead = spawnMws(['serve', '--config', configFor(`postgres://u:p@127.0.0.1:${await deadPort()}/x`), '--log-format', 'json']);
+    expect(await exited(dead, 'mws serve --log-format json with a dead database')).toBe(1);
+    const refusal = JSON.parse(dead.stderr().trim()) as { level: string; msg: string };
+    expect(refusal).toMatchObject({ level: 'warn' });
+    expect(refusal.msg).toMatch(/cannot be reached now/);
   });
 });

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
-import { spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
+import { runMws, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { until } from '../helpers/wait.js';
+import { until, withDeadline } from '../helpers/wait.js';
 
 type Replica = { proc: Running; base: string; token: string; stateDir: string };
 
@@ -92,6 +92,12 @@ describe('two replicas on one PostgreSQL', () => {
         await client.end();
       }
     }, 'the call through B to be in mws_calls');
+    // A's activity log is the fleet's: it shows the call made through B.
+    await until(
+      async () =>
+        ((await control(a, 'activity', {})).body.result as Array<{ tool: string; client: string }>).some((e) => e.tool === 'fx__echo'),
+      "A's activity log to show the call made through B",
+    );
   });
 
   it('a config edit on A is applied on B; an edit on B made from the older version is refused with 409', async () => {
@@ -112,6 +118,75 @@ describe('two replicas on one PostgreSQL', () => {
       async () => (await control(a, 'status')).body.result.agents.find((x: { id: string }) => x.id === 'ci')?.name === 'renamed on B',
       'A to see the rename made on B',
     );
+  });
+
+  it('promotions made on both replicas at the same moment are both kept', async () => {
+    const [onA, onB] = await Promise.all([
+      control(a, 'promote', { agent: 'default', tool: 'fx__add' }),
+      control(b, 'promote', { agent: 'default', tool: 'fx__slow' }),
+    ]);
+    expect([onA.status, onB.status]).toEqual([200, 200]);
+    for (const r of [a, b]) {
+      await until(
+        async () => {
+          const tools = ((await control(r, 'workingSet', { agent: 'default' })).body.result as Array<{ tool: string }>).map((t) => t.tool);
+          return ['fx__add', 'fx__slow'].every((t) => tools.includes(t)) && tools;
+        },
+        `replica ${r === a ? 'A' : 'B'} to hold both promotions`,
+      );
+    }
+    // Back to the one promotion the next tests expect, seen on B too.
+    for (const tool of ['fx__add', 'fx__slow']) expect((await control(a, 'demote', { agent: 'default', tool })).body.ok).toBe(true);
+    await until(async () => {
+      const tools = ((await control(b, 'workingSet', { agent: 'default' })).body.result as Array<{ tool: string }>).map((t) => t.tool);
+      return !tools.includes('fx__add') && !tools.includes('fx__slow');
+    }, 'B to hear both demotions');
+  });
+
+  it("a call waiting for approval on B is released by 'always allow' given on A", async () => {
+    const c = await connectClient(`${b.base}/mcp`, 'auto', 'client-on-b-approval');
+    clients.push(c);
+    const waiting = c.client.callTool({ name: 'call_tool', arguments: { name: 'fx__is_error', arguments: {} } });
+    await until(
+      async () =>
+        ((await control(b, 'pendingApprovals', {})).body.result as Array<{ tool: string }>).some((p) => p.tool === 'fx__is_error'),
+      'the call to wait for approval on B',
+    );
+    // A holds nothing waiting; its answer is the grant, which B reads back with the agent's state.
+    const onA = await control(a, 'approve', { agent: 'default', tool: 'fx__is_error' });
+    expect(onA.body.result).toMatchObject({ tool: 'fx__is_error', remembered: true });
+    const res = await withDeadline(waiting, 'the call on B to be released by the grant on A', 10_000);
+    // It ran: the upstream's own answer, not the approval's.
+    expect(textOf(res as { content?: unknown })).toContain('tool-level failure');
+    expect(((await control(b, 'pendingApprovals', {})).body.result as unknown[]).length).toBe(0);
+    await control(a, 'revokeGrant', { agent: 'default', tool: 'fx__is_error' });
+  });
+
+  it('a CLI command with no instance of its own works on the fleet: `mws promote` reaches every replica', async () => {
+    const dir = tempDir('mws-cli-team-');
+    const cfg = join(dir, 'config.json');
+    writeFileSync(cfg, JSON.stringify({ listen: { port: 0 }, stateDir: join(dir, 'state'), store: { postgres: { url } } }));
+    const r = await runMws(['promote', 'fx__slow', '--agent', 'default', '--config', cfg], env);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    for (const rep of [a, b])
+      await until(
+        async () => {
+          const tools = ((await control(rep, 'workingSet', { agent: 'default' })).body.result as Array<{ tool: string }>).map(
+            (t) => t.tool,
+          );
+          return tools.includes('fx__slow');
+        },
+        `replica ${rep === a ? 'A' : 'B'} to hold the tool promoted from the CLI`,
+      );
+    // And `mws activity` there reads the fleet's log.
+    const act = await runMws(['activity', '--json', '--config', cfg], env);
+    expect((JSON.parse(act.out) as Array<{ tool: string }>).some((e) => e.tool === 'fx__echo')).toBe(true);
+    expect((await control(a, 'demote', { agent: 'default', tool: 'fx__slow' })).body.ok).toBe(true);
+    await until(async () => {
+      const tools = ((await control(b, 'workingSet', { agent: 'default' })).body.result as Array<{ tool: string }>).map((t) => t.tool);
+      return !tools.includes('fx__slow');
+    }, 'B to hear the demotion');
   });
 
   it('answers /healthz and /readyz without a credential, and /metrics only with the control token', async () => {
@@ -149,6 +224,10 @@ describe('two replicas on one PostgreSQL', () => {
       const promote = await control(b, 'promote', { agent: 'default', tool: 'fx__add' });
       expect(promote.status).toBe(503);
       expect(Date.now() - t0).toBeLessThan(10_000);
+      // The meta-tools answer a tool error with the sentence, not a hang.
+      const viaMeta = await c.client.callTool({ name: 'promote', arguments: { name: 'fx__add' } });
+      expect(viaMeta.isError).toBe(true);
+      expect(textOf(viaMeta)).toMatch(/^unavailable: The state database .* cannot be reached now/);
       // Listing and calls go on from the working set this replica holds.
       const tools = (await c.client.listTools()).tools.map((t) => t.name);
       expect(tools).toContain('fx__echo');

@@ -12,9 +12,11 @@ export async function runActivity(
 ): Promise<number> {
   const { config } = await cliConfig(f);
   const args = { ...(f.agent ? { agent: f.agent } : {}), ...(f.limit ? { limit: f.limit } : {}) };
-  const held = await isRunning(config);
-  // A running instance answers for its own folder (the demo's included); else the files are read.
-  const calls: ActivityEntry[] = held ? await withControl(config, ({ api }) => api.activity(args)) : recentCalls(config.stateDir, args);
+  // A running instance answers for its own folder (the demo's included), and the fleet's shared log is
+  // read through the core (team mode); else the files are read.
+  const { databaseUrl } = await import('../../core/statestore/open.js');
+  const viaCore = databaseUrl(config, process.env) !== undefined || (await isRunning(config));
+  const calls: ActivityEntry[] = viaCore ? await withControl(config, ({ api }) => api.activity(args)) : recentCalls(config.stateDir, args);
   if (f.json) {
     io.out(JSON.stringify(calls));
     return 0;

@@ -3,40 +3,55 @@ import { DEFAULT_AGENT_ID } from '../../core/config/schema.js';
 import { cliConfig, flagsTransform } from '../config.js';
 import { createApp } from '../../core/app.js';
 import { systemClock } from '../../core/clock.js';
-import { stderrLogger } from '../../core/log.js';
+import { jsonLogger, stderrLogger } from '../../core/log.js';
+import { MwsError } from '../../core/errors.js';
 import { defaultStateDir } from '../../core/config/paths.js';
 import type { Io } from '../output.js';
 import { shellLine } from '../../core/printable.js';
 import { openSharedState } from '../../core/statestore/open.js';
 import { validateConfig } from '../../core/config/validate.js';
 
-export type ServeOptions = { config: string | undefined; port: number | undefined; demo: boolean };
+export type ServeOptions = { config: string | undefined; port: number | undefined; demo: boolean; logFormat?: 'text' | 'json' };
 
 export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
+  if (opts.logFormat !== 'json') return serve(io, opts);
+  // A start-up refusal is an event too: one JSON line, the same sentence.
+  try {
+    return await serve(io, opts);
+  } catch (err) {
+    if (!(err instanceof MwsError)) throw err;
+    jsonLogger().warn(err.message);
+    return 1;
+  }
+}
+
+async function serve(io: Io, opts: ServeOptions): Promise<number> {
+  const json = opts.logFormat === 'json';
+  const log = json ? jsonLogger() : stderrLogger;
+  /** What serve itself says on stderr: a JSON line in json mode, its usual words otherwise. */
+  const say = (m: string, level: 'info' | 'warn' = 'info') => (json ? log[level](m) : io.err(`mws: ${m}`));
   const loaded = await cliConfig(opts);
   // With PostgreSQL configured, the shared config in the database is the one served (statestore/open.ts).
-  const shared = opts.demo
-    ? undefined
-    : await openSharedState({ config: loaded.config, fileRaw: loaded.raw, env: process.env, log: stderrLogger });
+  const shared = opts.demo ? undefined : await openSharedState({ config: loaded.config, fileRaw: loaded.raw, env: process.env, log });
   const raw = shared?.raw ?? loaded.raw;
   const config = shared ? flagsTransform(opts)(validateConfig(raw, defaultStateDir())) : loaded.config;
   if (Object.keys(config.upstreams).length === 0) {
-    io.err(
-      `mws: no upstream is configured in ${loaded.path}${loaded.exists ? '' : ' (the file does not exist)'}; only the meta-tools will be listed. Run "mws init" or pass --demo.`,
+    say(
+      `no upstream is configured in ${loaded.path}${loaded.exists ? '' : ' (the file does not exist)'}; only the meta-tools will be listed. Run "mws init" or pass --demo.`,
+      'warn',
     );
   }
 
   // The last safety net of a proxy that runs for months: a promise rejection nobody handled (a bug
   // in a request path the listener's own net did not cover) is logged, never the end of the process.
-  const onUnhandled = (err: unknown) =>
-    stderrLogger.warn(`internal error (the proxy keeps running): ${(err as Error)?.stack ?? String(err)}`);
+  const onUnhandled = (err: unknown) => log.warn(`internal error (the proxy keeps running): ${(err as Error)?.stack ?? String(err)}`);
   process.on('unhandledRejection', onUnhandled);
   // The demo is served when --demo meets a config without upstreams (cli/config.ts applyDemo).
   const demo = opts.demo && Object.keys(loaded.raw.upstreams ?? {}).length === 0 && loaded.raw.upstream === undefined;
   const app = createApp({
     config,
     clock: systemClock,
-    log: stderrLogger,
+    log,
     // A config without "stateDir" means the default folder, not the demo's (else every save would ask for a restart).
     configFile: {
       path: loaded.path,
@@ -77,10 +92,11 @@ export async function runServe(io: Io, opts: ServeOptions): Promise<number> {
   lines.push('Press Ctrl-C to stop.');
   // One write, so whoever reads the banner sees it whole.
   io.out(lines.join('\n'));
+  if (json) log.info(`listening on ${mcpUrl}`);
 
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
-      io.err(`mws: ${signal} received, stopping.`);
+      say(`${signal} received, stopping.`);
       resolve();
     };
     process.once('SIGINT', () => stop('SIGINT'));

@@ -124,6 +124,21 @@ export class ApprovalGate {
     }
   }
 
+  /**
+   * Lets run the calls of `agent` waiting here that its grants now cover: a grant made elsewhere (on
+   * another replica, read back with the agent's state). Answers the tools whose calls it released.
+   */
+  releaseGranted(agent: string, entryOf: (tool: string) => ToolEntry | undefined): string[] {
+    const mode = this.config.agents.find((a) => a.id === agent)?.approvals ?? 'ask';
+    const released = new Set<string>();
+    for (const call of this.pending.list(agent)) {
+      const entry = entryOf(call.tool);
+      if (!entry || decideApproval(mode, entry, this.grants.of(agent)[entry.name]).kind !== 'run') continue;
+      if (this.pending.decideOne(call.id, 'allow')) released.add(call.tool);
+    }
+    return [...released];
+  }
+
   /** The user allows a tool ahead of its first call (or answers calls waiting for it). */
   async allow(agent: string, entry: ToolEntry): Promise<number> {
     await this.grants.grant(agent, entry.name, entry.hash);

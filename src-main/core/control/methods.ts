@@ -26,6 +26,7 @@ import { valuesControl } from './values.js';
 import type { SecretStore } from '../secrets/store.js';
 import { MemorySecretStore } from '../secrets/store.js';
 import { upstreamOpsControl } from './upstreamOps.js';
+import type { ActivityEntry } from '../usage/activityTypes.js';
 import { isDiskFull } from '../store/writeFailure.js';
 import type { EmbeddingStatus } from '../search/embed/types.js';
 import { noToolNamed } from '../toolbox/notFound.js';
@@ -57,6 +58,8 @@ export type ControlParts = {
   secrets?: SecretStore;
   /** Call records of an agent that could not be written since start (a full disk): usage/callLog.ts. */
   droppedCallRecords?: (agent: string) => number;
+  /** The latest calls from the fleet's shared log (statestore/); default: this state folder's calls.jsonl. */
+  recentCalls?: (o: { agent?: string; limit?: number }) => Promise<ActivityEntry[]>;
 };
 
 /** The ControlApi over the core's parts: every caller in process goes through its argument checks. */
@@ -204,6 +207,7 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
       editor: p.editor,
       catalog: p.catalog,
       agentId,
+      ...(p.recentCalls ? { recentCalls: p.recentCalls } : {}),
     }),
     ...settingsControl({
       get config() {

@@ -6,6 +6,7 @@ import type { ConfigEditor, Raw } from '../config/editor.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import { maskUrlsIn } from '../redact.js';
 import { recentCalls } from '../usage/activity.js';
+import type { ActivityEntry } from '../usage/activityTypes.js';
 import type { ControlHandlers } from './contract.js';
 import { upstreamRows } from './settings.js';
 
@@ -15,6 +16,8 @@ export type UpstreamOpsParts = {
   catalog: ToolboxCatalog;
   /** Checks an agent id (throws agent_not_found with the known ids). */
   agentId: (id: string) => string;
+  /** Where the activity log is read (the fleet's shared log); default: the state folder's calls.jsonl. */
+  recentCalls?: (o: { agent?: string; limit?: number }) => Promise<ActivityEntry[]>;
 };
 
 /** Restarts and turns on or off of one upstream that may wait at once; more are answered 409 busy. */
@@ -78,7 +81,8 @@ export function upstreamOpsControl(p: UpstreamOpsParts): Methods {
     },
     async activity(a) {
       const agent = a.agent === undefined ? undefined : p.agentId(a.agent);
-      return recentCalls(p.config.stateDir, { ...(agent ? { agent } : {}), ...(a.limit ? { limit: a.limit } : {}) });
+      const o = { ...(agent ? { agent } : {}), ...(a.limit ? { limit: a.limit } : {}) };
+      return p.recentCalls ? p.recentCalls(o) : recentCalls(p.config.stateDir, o);
     },
   };
 }

@@ -26,8 +26,12 @@ export class Metrics {
   private readonly demotions: Counter<'cause'>;
   private readonly querySeconds: Histogram<'ok'>;
 
-  constructor(p: MetricsParts) {
+  /** The parts the gauges read; told once they exist (the recorder wraps the call log before them). */
+  private parts: MetricsParts | undefined;
+
+  constructor() {
     const registers = [this.registry];
+    const parts = () => this.parts;
     collectDefaultMetrics({ register: this.registry, prefix: 'mws_process_' });
     this.requests = new Counter({
       name: 'mws_requests_total',
@@ -62,7 +66,7 @@ export class Metrics {
       registers,
       collect() {
         this.reset();
-        for (const u of p.upstreams()) this.set({ upstream: u.vendor, status: u.status }, u.status === 'up' ? 1 : 0);
+        for (const u of parts()?.upstreams() ?? []) this.set({ upstream: u.vendor, status: u.status }, u.status === 'up' ? 1 : 0);
       },
     });
     new Gauge({
@@ -72,7 +76,7 @@ export class Metrics {
       registers,
       collect() {
         this.reset();
-        for (const s of p.setSizes()) this.set({ agent: s.agent }, s.size);
+        for (const s of parts()?.setSizes() ?? []) this.set({ agent: s.agent }, s.size);
       },
     });
     new Gauge({
@@ -80,24 +84,27 @@ export class Metrics {
       help: 'Calls waiting for the user to approve them.',
       registers,
       collect() {
-        this.set(p.approvalsWaiting());
+        this.set(parts()?.approvalsWaiting() ?? 0);
       },
     });
-    if (p.pool) {
-      const pool = p.pool;
-      new Gauge({
-        name: 'mws_db_pool_connections',
-        help: 'Connections of the shared database pool: total, idle, and requests waiting for one.',
-        labelNames: ['state'],
-        registers,
-        collect() {
-          const s = pool();
-          this.set({ state: 'total' }, s.total);
-          this.set({ state: 'idle' }, s.idle);
-          this.set({ state: 'waiting' }, s.waiting);
-        },
-      });
-    }
+    new Gauge({
+      name: 'mws_db_pool_connections',
+      help: 'Connections of the shared database pool: total, idle, and requests waiting for one.',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const s = parts()?.pool?.();
+        if (!s) return;
+        this.set({ state: 'total' }, s.total);
+        this.set({ state: 'idle' }, s.idle);
+        this.set({ state: 'waiting' }, s.waiting);
+      },
+    });
+  }
+
+  /** The parts the gauges read from now on. */
+  observe(parts: MetricsParts): void {
+    this.parts = parts;
   }
 
   /** Records every call and search it passes on to `inner`. */

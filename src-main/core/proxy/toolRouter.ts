@@ -59,6 +59,9 @@ export type ToolRouterOptions = {
   log?: Logger;
 };
 
+/** Errors of a state change that was not saved: told to the model as a tool error with the code. */
+const SAVE_FAILURES = new Set<string>(['disk_full', 'state_unwritable', 'unavailable']);
+
 export class ToolRouter implements AgentRuntime {
   private readonly validator = new ArgumentValidator();
   private readonly meta: Tool[];
@@ -151,8 +154,9 @@ export class ToolRouter implements AgentRuntime {
     try {
       return await handler(agentId, args, ctx);
     } catch (err) {
-      // A change that could not be saved (disk_full…) is an answer the model can relay, not -32603.
-      if (err instanceof MwsError && (err.code === 'disk_full' || err.code === 'state_unwritable')) {
+      // A change that could not be saved (disk_full, the shared database away) is an answer the model
+      // can relay, not -32603.
+      if (err instanceof MwsError && SAVE_FAILURES.has(err.code)) {
         return { content: [{ type: 'text', text: `${err.code}: ${err.message}` }], structuredContent: { error: err.code }, isError: true };
       }
       throw err;

@@ -70,6 +70,8 @@ export async function openSharedState(o: {
   fileRaw: Raw;
   env: NodeJS.ProcessEnv;
   log: Logger;
+  /** false: a command reading the fleet's state never brings its own config in (default true, for `mws serve`). */
+  seed?: boolean;
 }): Promise<SharedState | undefined> {
   const url = databaseUrl(o.config, o.env);
   if (!url) return undefined;
@@ -95,7 +97,7 @@ export async function openSharedState(o: {
     else o.log.warn(`${keyError!.message} Until then, secrets and sign-ins kept in the database cannot be used.`);
     const { shared, local } = splitConfig(o.fileRaw);
     let stored = await store.config.read();
-    if (!stored) {
+    if (!stored && o.seed !== false) {
       try {
         const version = await store.config.write(shared, null);
         stored = { raw: shared, version };

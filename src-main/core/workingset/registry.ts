@@ -10,6 +10,9 @@ import { cloneAgentState, type AgentState, type HistoryEntry, type ToolState } f
 
 export type MemberView = ToolState & { tool: string };
 
+/** Times a change is made again on a fresh read when another replica saved the same agent meanwhile. */
+const CHANGE_ATTEMPTS = 3;
+
 export class AgentStates {
   private readonly states = new Map<string, AgentState>();
 
@@ -83,17 +86,25 @@ export class AgentStates {
    * restart and gone after (issue 19). A change answering `false` or `[]` changed nothing: no save.
    */
   async change<T>(agent: string, what: string, change: (st: AgentState) => T): Promise<T> {
-    const st = this.state(agent);
-    const before = cloneAgentState(st);
-    const out = change(st);
-    if (out === false || (Array.isArray(out) && out.length === 0)) return out;
-    try {
-      await this.save(agent);
-    } catch (err) {
-      restore(st, before);
-      throw saveFailed(err, what, this.o.config.stateDir);
+    for (let attempt = 1; ; attempt++) {
+      const st = this.state(agent);
+      const before = cloneAgentState(st);
+      const out = change(st);
+      if (out === false || (Array.isArray(out) && out.length === 0)) return out;
+      try {
+        await this.save(agent);
+        return out;
+      } catch (err) {
+        restore(st, before);
+        // A shared store refuses a save made from an older read (another replica saved meanwhile):
+        // read the agent again and make the change on what is there now.
+        if (err instanceof MwsError && err.code === 'conflict' && attempt < CHANGE_ATTEMPTS) {
+          await this.reload(agent);
+          continue;
+        }
+        throw saveFailed(err, what, this.o.config.stateDir);
+      }
     }
-    return out;
   }
 
   members(agent: string): MemberView[] {

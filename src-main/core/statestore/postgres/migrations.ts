@@ -47,6 +47,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE mws_calls ADD COLUMN inserted_at timestamptz NOT NULL DEFAULT clock_timestamp();
     `,
   },
+  {
+    version: 3,
+    name: "agents' working sets: a version per row, so one replica's save never overwrites another's change unseen",
+    sql: `
+      ALTER TABLE mws_agent_state ADD COLUMN version bigint NOT NULL DEFAULT 1;
+    `,
+  },
 ];
 
 /** One number for the whole product: any two replicas of any version contend for the same lock. */

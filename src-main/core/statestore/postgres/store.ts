@@ -159,12 +159,24 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
     },
   });
 
+  /** The version of each agent's row this process last read or wrote ('absent': none was there). */
+  const versions = new Map<string, string>();
+  const agentConflict = (agent: string) =>
+    new MwsError(
+      'conflict',
+      `The working set of "${agent}" was changed by another replica at the same moment, so this change was not saved; try it again.`,
+      { agent },
+    );
   const agents: AgentStateStore = {
     async load(agent) {
-      const r = await q<{ state: unknown }>(`reading the working set of "${agent}"`, 'SELECT state FROM mws_agent_state WHERE agent = $1', [
-        agent,
-      ]);
-      const state = r.rows[0]?.state;
+      const r = await q<{ state: unknown; version: string }>(
+        `reading the working set of "${agent}"`,
+        'SELECT state, version::text AS version FROM mws_agent_state WHERE agent = $1',
+        [agent],
+      );
+      const row = r.rows[0];
+      versions.set(agent, row?.version ?? 'absent');
+      const state = row?.state;
       if (state === undefined) return emptyAgentState();
       if (!isAgentState(state)) {
         o.log.warn(`agent "${agent}": the working set stored in the database does not have the expected shape; it starts empty.`);
@@ -173,12 +185,31 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
       return agentStateFrom(state);
     },
     async save(agent, state) {
-      await q(
-        `saving the working set of "${agent}"`,
-        `WITH w AS (INSERT INTO mws_agent_state (agent, state) VALUES ($1, $2) ON CONFLICT (agent) DO UPDATE SET state = EXCLUDED.state, updated_at = now() RETURNING agent)
-         SELECT pg_notify('${CHANNEL}', $3) FROM w`,
-        [agent, state, notice({ kind: 'agent', agent })],
-      );
+      const known = versions.get(agent);
+      const what = `saving the working set of "${agent}"`;
+      const notify = `SELECT version::text AS version, pg_notify('${CHANNEL}', $3) FROM w`;
+      // Written only over the version this process read: a save made from an older read is a conflict.
+      const r =
+        known === undefined
+          ? await q<{ version: string }>(
+              what,
+              `WITH w AS (INSERT INTO mws_agent_state (agent, state) VALUES ($1, $2) ON CONFLICT (agent) DO UPDATE SET state = EXCLUDED.state, version = mws_agent_state.version + 1, updated_at = now() RETURNING version) ${notify}`,
+              [agent, state, notice({ kind: 'agent', agent })],
+            )
+          : known === 'absent'
+            ? await q<{ version: string }>(
+                what,
+                `WITH w AS (INSERT INTO mws_agent_state (agent, state) VALUES ($1, $2) ON CONFLICT (agent) DO NOTHING RETURNING version) ${notify}`,
+                [agent, state, notice({ kind: 'agent', agent })],
+              )
+            : await q<{ version: string }>(
+                what,
+                `WITH w AS (UPDATE mws_agent_state SET state = $2, version = version + 1, updated_at = now() WHERE agent = $1 AND version = $4::bigint RETURNING version) ${notify}`,
+                [agent, state, notice({ kind: 'agent', agent }), known],
+              );
+      const v = r.rows[0]?.version;
+      if (v === undefined) throw agentConflict(agent);
+      versions.set(agent, v);
     },
     appendHistory(agent, entry, vendor) {
       history.push({ agent, entry: vendor ? { ...entry, vendor } : entry });
