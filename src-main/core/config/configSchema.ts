@@ -112,11 +112,24 @@ const strRecord = (max: number) => atMostEntries(z.record(key(), str(), { error:
 const BAD_SECRET_REF = /\$\{secret:(?![A-Za-z0-9._:/-]{1,200}\})/;
 const SECRET_REF_HINT = 'has a malformed ${secret:NAME} reference (NAME: 1 to 200 letters, digits or . _ - / :)';
 /** Header or env values: plain strings, or references `${secret:NAME}`, `${input:ID}`, `${env:NAME}` resolved when connecting (secrets/refs.ts). */
-const valueRecord = (what: string, max: number) =>
+/** A header name is an HTTP token (RFC 9110 §5.1); a value holds no control character but tab (CR or LF would start another header). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const HEADER_VALUE_CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+const headerRule = (v: string) => !HEADER_VALUE_CONTROLS.test(v);
+const valueRecord = (what: string, max: number, header = false) =>
   atMostEntries(
     z.record(
-      key(),
-      str().refine((v) => !BAD_SECRET_REF.test(v), { error: SECRET_REF_HINT, params: HIDE_INPUT }),
+      header
+        ? key().regex(HEADER_NAME, { error: "has a header name that is not an HTTP token (letters, digits and !#$%&'*+.^_`|~-)" })
+        : key(),
+      str()
+        .refine((v) => !BAD_SECRET_REF.test(v), { error: SECRET_REF_HINT, params: HIDE_INPUT })
+        .refine((v) => !header || headerRule(v), {
+          error:
+            'has a header value with a control character (a line break, NUL or escape); HTTP cannot send it. Paste the value again without it',
+          params: HIDE_INPUT,
+        }),
       { error: 'must be an object of strings' },
     ),
     max,
@@ -191,6 +204,7 @@ const httpUpstream = fields({
   headers: valueRecord(
     'Headers sent with every request, e.g. {"Authorization": "${secret:upstreams.github.headers.Authorization}"}.',
     CONFIG_BOUNDS.headers,
+    true,
   ).default({}),
   bearerTokenEnvVar: pattern(ENV_NAME, 'must be an environment variable name (letters, digits and _, not starting with a digit)')
     .optional()

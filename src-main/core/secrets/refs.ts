@@ -38,6 +38,8 @@ export type ResolveParts = {
   readFile?: (path: string) => Promise<string>;
 };
 
+const HEADER_CONTROLS = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
 export type Resolved =
   | {
       ok: true;
@@ -107,6 +109,15 @@ export async function resolveUpstream(vendor: string, cfg: UpstreamConfig, p: Re
       if (token !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'authorization'))
         headers.Authorization = `Bearer ${token}`;
     }
+    // A value from the secret store or the environment is checked here, where it becomes a header:
+    // a line break would start another header, and an escape would reach whatever logs it.
+    for (const [k, v] of Object.entries(headers))
+      if (HEADER_CONTROLS.test(v))
+        throw new MwsError(
+          'upstream_needs_value',
+          `The value of the header "${k}" of upstream "${vendor}" holds a control character (a line break, NUL or escape), which HTTP cannot send. Set it again without it (the window's upstream form, or \`mws upstream set ${vendor}\`).`,
+          { vendor, header: k },
+        );
     config = { ...cfg, url: await fill(cfg.url), headers };
   } else if (cfg.kind === 'stdio') {
     let fromFile: Record<string, string> = {};

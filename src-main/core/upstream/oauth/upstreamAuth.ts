@@ -24,6 +24,8 @@ import type { OAuthRecord, OAuthStore, SavedTokens } from './store.js';
 export const REFRESH_AHEAD_MS = 60_000;
 /** How long a revocation request may take at sign-out (the local sign-out happens regardless). */
 const REVOKE_TIMEOUT_MS = 5_000;
+/** Printable ASCII without spaces: what a bearer token may hold (RFC 6750 allows less; opaque tokens vary). */
+const PRINTABLE_TOKEN = /^[\x21-\x7e]+$/;
 
 export type UpstreamAuthOptions = {
   vendor: string;
@@ -107,6 +109,18 @@ export class UpstreamAuth implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
+    // A token becomes an Authorization header: one holding a control character (ESC, BEL, a line
+    // break) could not be sent and would reach the logs as it is. Refused before it is kept.
+    for (const [what, t] of [
+      ['access token', tokens.access_token],
+      ['refresh token', tokens.refresh_token],
+    ] as const)
+      if (t !== undefined && (typeof t !== 'string' || !PRINTABLE_TOKEN.test(t)))
+        throw new MwsError(
+          'upstream_unavailable',
+          `The sign-in server of "${this.opts.vendor}" sent an ${what} with characters a token cannot hold (controls or spaces), so it was not kept. Sign in again; if it repeats, the sign-in server is at fault.`,
+          { vendor: this.opts.vendor },
+        );
     const saved: SavedTokens = { ...(tokens as SavedTokens) };
     if (typeof tokens.expires_in === 'number') saved.expiresAt = this.opts.now() + tokens.expires_in * 1000;
     else delete saved.expiresAt;
