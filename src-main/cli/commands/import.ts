@@ -6,7 +6,7 @@ import { MwsError } from '../../core/errors.js';
 import { ConfigEditor } from '../../core/config/editor.js';
 import { FileSecretStore } from '../../core/secrets/store.js';
 import { silentLogger, stderrLogger } from '../../core/log.js';
-import { StateLock } from '../../core/store/stateLock.js';
+import { lockHolder, StateLock } from '../../core/store/stateLock.js';
 import { httpControlClient } from '../../core/control/http.js';
 import { readToken } from '../../core/store/controlToken.js';
 import type { ControlApi } from '../../core/control/api.js';
@@ -42,11 +42,14 @@ const shown = (t: string) => t.split('\n').map(printable).join('\n');
 async function importer(f: ImportFlags): Promise<Importer> {
   const loaded = await cliConfig(f);
   const token = await readToken(loaded.config.stateDir);
+  // A running instance says where it listens (its lock record): `mws serve --port N` is not the config's port.
+  const running = (await lockHolder(loaded.config.stateDir))?.record?.url;
+  const url = running ?? baseUrl(loaded.config);
   if (token) {
-    const api = httpControlClient(baseUrl(loaded.config), token, 30_000);
+    const api = httpControlClient(url, token, 30_000);
     try {
       // The probe has its own short deadline (the request's AbortSignal.timeout); the imports get 30 s.
-      await httpControlClient(baseUrl(loaded.config), token, INSTANCE_PROBE_MS).status({});
+      await httpControlClient(url, token, INSTANCE_PROBE_MS).status({});
       return { importScan: api.importScan, importServers: api.importServers, live: true };
     } catch {
       // no instance answers: edit the file

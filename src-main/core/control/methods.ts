@@ -139,11 +139,6 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
     const port = (p.editor.current().listen as { port?: unknown } | undefined)?.port;
     return typeof port === 'number' && port > 0 ? port : port === undefined ? DEFAULT_PORT : Number(new URL(p.baseUrl()).port);
   };
-  const configBaseUrl = () => {
-    const u = new URL(p.baseUrl());
-    u.port = String(filePort());
-    return u.origin;
-  };
   const importPorts = () => [...new Set([filePort(), Number(new URL(p.baseUrl()).port), p.config.listen.port, DEFAULT_PORT])];
   const agentList = (ids: string[] | undefined) => ids?.map(agentId);
 
@@ -384,7 +379,8 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
         },
         editor: p.editor,
         configPath: p.configPath,
-        agentUrl: (id) => `${configBaseUrl()}/mcp${agentId(id) === 'default' ? '' : `/${id}`}`,
+        // The running instance's URL: the one the client can reach now (started with --port, it is not the file's).
+        agentUrl: (id) => `${new URL(p.baseUrl()).origin}/mcp${agentId(id) === 'default' ? '' : `/${id}`}`,
         now: () => p.clock.now(),
         ports: importPorts(),
         secrets,
