@@ -206,6 +206,7 @@ describe('two replicas on one PostgreSQL', () => {
     expect(text).toMatch(/mws_db_pool_connections\{state="total"\} \d+/);
     expect(text).toMatch(/mws_db_query_duration_seconds_count\{ok="true"\} [1-9]/);
     expect(text).toMatch(/mws_approvals_waiting 0/);
+    expect(text).toMatch(/mws_process_process_resident_memory_bytes \d+/);
   });
 
   it('with the database down: not ready, a state change is refused with 503 and a sentence, listing goes on; all recovers without a restart', async () => {

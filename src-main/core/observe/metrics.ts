@@ -11,6 +11,19 @@ const CALL_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
 /** Seconds: the state port's queries are single rows or small batches. */
 const QUERY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 
+/**
+ * Node's own metrics (CPU, memory, event-loop lag) belong to the process, not to an app: one registry,
+ * made at the first scrape, since its event-loop monitor runs from then on (tests make many apps).
+ */
+let processMetrics: Registry | undefined;
+function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics, prefix: 'mws_process_' });
+  }
+  return processMetrics;
+}
+
 export type MetricsParts = {
   upstreams: () => Array<{ vendor: string; status: UpstreamStatus }>;
   setSizes: () => Array<{ agent: string; size: number }>;
@@ -32,7 +45,6 @@ export class Metrics {
   constructor() {
     const registers = [this.registry];
     const parts = () => this.parts;
-    collectDefaultMetrics({ register: this.registry, prefix: 'mws_process_' });
     this.requests = new Counter({
       name: 'mws_requests_total',
       help: 'Tool calls (tools/call, direct or through call_tool) and searches (search_tools) by agent and outcome.',
@@ -141,7 +153,8 @@ export class Metrics {
           status: 401,
           headers: { 'content-type': 'text/plain; charset=utf-8' },
         });
-      return new Response(await this.registry.metrics(), { status: 200, headers: { 'content-type': this.registry.contentType } });
+      const text = `${await this.registry.metrics()}\n${await processRegistry().metrics()}`;
+      return new Response(text, { status: 200, headers: { 'content-type': this.registry.contentType } });
     };
   }
 }
