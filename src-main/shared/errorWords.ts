@@ -79,6 +79,7 @@ export function upstreamFailure(error: string, target?: { url?: string; command?
   if (/ECONNREFUSED|fetch failed|connect ECONN|socket hang up/i.test(error))
     return `Nothing answers at ${target?.url ?? 'that address'}. Check that the server is running and that the host and port are right.`;
   if (/ENOTFOUND|EAI_AGAIN/.test(error)) return `The host in ${target?.url ?? 'the URL'} is not known. Check its spelling.`;
+  if (/signs in with OAuth/.test(error)) return error;
   if (/\b(401|403)\b|unauthori[sz]ed|forbidden/i.test(error))
     return 'The server refused our credentials. Check the Authorization header (or the token it needs).';
   if (/\b404\b/.test(error)) return 'There is no MCP server at that path. MCP servers usually answer at /mcp; check the URL.';

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
+import { signsInWithOAuth } from './oauth/detect.js';
 import { UpstreamConnection } from './connection.js';
 import type { SignInResult, Upstream, UpstreamStatusView } from './types.js';
 import type { ResolveParts } from '../secrets/refs.js';
@@ -210,7 +211,16 @@ export class Catalog<T> {
       const tools = await c.listTools(Math.min(t.connectMs, Math.max(t.listMs, PROBE_MAX_MS)));
       return { ok: true, era: c.info().era, tools: tools.map((t) => t.name), error: undefined };
     } catch (err) {
-      return { ok: false, era: undefined, tools: [], error: c.maskSecrets((err as Error).message) };
+      const message = (err as Error).message;
+      // A 401 from a server that signs in with OAuth is not a wrong credential: it wants a sign-in.
+      if (config.kind === 'http' && /\b401\b|unauthori[sz]ed/i.test(message) && (await signsInWithOAuth(config.url)))
+        return {
+          ok: false,
+          era: undefined,
+          tools: [],
+          error: `This server signs in with OAuth. Save it, then click Sign in on the Upstreams screen (or run \`mws login ${vendor === 'test' ? '<name>' : vendor}\`); its tools come once you are signed in.`,
+        };
+      return { ok: false, era: undefined, tools: [], error: c.maskSecrets(message) };
     } finally {
       await c.close();
     }
