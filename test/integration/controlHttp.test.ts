@@ -105,7 +105,7 @@ describe('settings edits', () => {
       name: 'CI bot',
       cap: 3,
       approvals: 'read-only',
-      url: `${url}/mcp/ci`,
+      url: `${url}/mcp/ci/mcp`,
     });
     // the new agent's endpoint answers at once
     const res = await fetch(`${url}/mcp/ci`, {

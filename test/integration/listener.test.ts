@@ -53,9 +53,22 @@ describe('the listener', () => {
   });
 
   it('answers an unknown agent with 404 and a sentence', async () => {
-    const r = await post('/mcp/nobody', {});
-    expect(r.status).toBe(404);
-    expect(r.body).toMatch(/No agent "nobody"/);
+    for (const path of ['/mcp/nobody', '/mcp/nobody/mcp']) {
+      const r = await post(path, {});
+      expect(r.status, path).toBe(404);
+      expect(r.body, path).toMatch(/No agent "nobody" is configured here\. Add it under "agents"/);
+    }
+  });
+
+  it('serves each agent also at the form that ends in /mcp, the one it prints', async () => {
+    // Clients such as the MCP Inspector rewrite a URL whose path does not end in /mcp.
+    const printed = (await t.app.control.status({})).agents.find((a) => a.id === 'ci-bot')?.url;
+    expect(printed).toBe(`${t.url}/mcp/ci-bot/mcp`);
+    const bot = await connectClient(printed!, 'auto');
+    const legacy = await connectClient(printed!, 'legacy');
+    expect((await bot.client.listTools()).tools.map((x) => x.name)).toContain('mail_send_message');
+    expect((await legacy.client.listTools()).tools.map((x) => x.name)).toContain('mail_send_message');
+    await Promise.all([bot.close(), legacy.close()]);
   });
 
   it('refuses a foreign Host header (DNS rebinding)', async () => {

@@ -85,6 +85,10 @@ describe('the edge routes', () => {
     expect(await body('/mcp')).toBe('200 mcp:default');
     expect(await body('/mcp/')).toBe('200 mcp:default');
     expect(await body('/mcp/ci-bot', 'POST')).toBe('200 mcp:ci-bot');
+    expect(await body('/mcp/ci-bot/mcp', 'POST')).toBe('200 mcp:ci-bot');
+    expect(await body('/mcp/ci-bot/mcp/', 'POST')).toBe('200 mcp:ci-bot');
+    expect(await body('/mcp/nobody/mcp')).toMatch(/^404 No agent "nobody"/);
+    expect(await body('/mcp/ci-bot/other')).toMatch(/^404 Nothing at/);
     expect(await body('/mcp/a%2Fb')).toBe('200 mcp:a/b');
     expect(await body('/mcp/nobody')).toMatch(/^404 No agent "nobody"/);
     expect(await body('/oauth/callback')).toBe('200 oauth');

@@ -96,6 +96,12 @@ describe('who may reach the listener', () => {
   it('reads the agent from the path without throwing on malformed escapes', () => {
     expect(agentIdOf('/mcp')).toBe('default');
     expect(agentIdOf('/mcp/ci-bot')).toBe('ci-bot');
+    expect(agentIdOf('/mcp/ci-bot/mcp')).toBe('ci-bot');
+    expect(agentIdOf('/mcp/ci-bot/mcp/')).toBe('ci-bot');
+    expect(agentIdOf('/mcp/ci-bot/mcp?x=1')).toBe('ci-bot');
+    expect(agentIdOf('/mcp/ci-bot/other')).toBeUndefined();
+    expect(agentIdOf('/mcp/ci-bot/mcp/mcp')).toBeUndefined();
+    expect(agentIdOf('/mcp/%/mcp')).toBeNull();
     expect(agentIdOf('/mcp/%')).toBeNull();
     expect(agentIdOf('/mcp/%E0%A4%A')).toBeNull();
     expect(agentIdOf('/control/status')).toBeUndefined();

@@ -18,6 +18,7 @@ import { baseUrl, INSTANCE_PROBE_MS } from '../instance.js';
 import { plural, table } from '../table.js';
 import { printable, shellLine } from '../../core/printable.js';
 import { DEFAULT_PORT } from '../../core/config/schema.js';
+import { agentUrl } from '../../core/config/agentUrl.js';
 import type { Io } from '../output.js';
 
 export type ImportFlags = ConfigFlags & {
@@ -74,7 +75,7 @@ async function importer(f: ImportFlags): Promise<Importer> {
           config: loaded.config,
           editor,
           configPath: loaded.path,
-          agentUrl: (id) => `${baseUrl(loaded.config)}/mcp${id === 'default' ? '' : `/${id}`}`,
+          agentUrl: (id) => agentUrl(baseUrl(loaded.config), id),
           now: Date.now,
           secrets: new FileSecretStore(loaded.config.stateDir, stderrLogger),
         }),

@@ -1,5 +1,6 @@
 // `mws serve`: runs the proxy in the foreground until Ctrl-C or SIGTERM.
 import { DEFAULT_AGENT_ID } from '../../core/config/schema.js';
+import { agentUrl } from '../../core/config/agentUrl.js';
 import { cliConfig, flagsTransform } from '../config.js';
 import { createApp } from '../../core/app.js';
 import { systemClock } from '../../core/clock.js';
@@ -73,13 +74,14 @@ async function serve(io: Io, opts: ServeOptions): Promise<number> {
   }
   const { url: window } = await app.control.uiLink({});
   // Behind a TLS-terminating proxy clients use its public origin, not the address listened on.
-  const mcpUrl = `${config.listen.publicUrl ? new URL(config.listen.publicUrl).origin : url}/mcp`;
+  const origin = config.listen.publicUrl ? new URL(config.listen.publicUrl).origin : url;
+  const mcpUrl = agentUrl(origin, DEFAULT_AGENT_ID);
   const lines = [
     `Working Set is listening on ${mcpUrl}${config.defaultAgent ? '' : ' (the default agent is off: use an agent endpoint below)'}`,
   ];
   for (const agent of config.agents) {
     if (agent.id !== DEFAULT_AGENT_ID)
-      lines.push(`  agent ${agent.id}: ${mcpUrl}/${agent.id}${agent.token ? ' (needs its bearer token)' : ''}`);
+      lines.push(`  agent ${agent.id}: ${agentUrl(origin, agent.id)}${agent.token ? ' (needs its bearer token)' : ''}`);
   }
   const ups = Object.entries(config.upstreams).map(([vendor, u]) => (u.kind === 'builtin' ? 'the built-in demo toolbox' : vendor));
   lines.push(`Upstreams: ${ups.join(', ') || 'none yet (mws import moves in the servers your other clients use)'}`);

@@ -29,7 +29,7 @@ export const DEFAULT_APPROVAL_ANSWER_MS = 50_000;
 export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
 export { VENDOR_MAX_LENGTH, VENDOR_PATTERN };
-/** An agent id is a path segment (`/mcp/<id>`) and a file name in the state folder. */
+/** An agent id is a path segment (`/mcp/<id>/mcp`) and a file name in the state folder. */
 const AGENT_ID_MAX_LENGTH = 48;
 /** Bearer tokens go in a header: printable, no spaces, and long enough not to be guessed. */
 const AGENT_TOKEN_PATTERN = /^[A-Za-z0-9._~+/=_-]{16,256}$/;
@@ -450,7 +450,9 @@ const fileSchemaWith = (expand: ExpandHome) =>
       }),
     agents: atMostItems(z.array(agentSchema, { error: 'must be an array of agents' }), CONFIG_BOUNDS.agents)
       .optional()
-      .meta({ description: 'The agents, each with its own endpoint /mcp/<id>; the default agent (/mcp) is there even when not listed.' }),
+      .meta({
+        description: 'The agents, each with its own endpoint /mcp/<id>/mcp; the default agent (/mcp) is there even when not listed.',
+      }),
     defaultAgent: bool().default(true).meta({ description: 'false: /mcp (the default agent) is not served.' }),
     uiSessions: section({
       idleMinutes: int(1, 7 * 24 * 60)

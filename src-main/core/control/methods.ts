@@ -3,6 +3,7 @@
 // checked against contract.ts; what is checked here needs the state (an agent or a tool that exists).
 import { MwsError } from '../errors.js';
 import { DEFAULT_PORT, type Config } from '../config/schema.js';
+import { agentUrl } from '../config/agentUrl.js';
 import type { Clock } from '../clock.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { ToolRouter } from '../proxy/toolRouter.js';
@@ -129,7 +130,7 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
       approvals: a.approvals,
       size: p.sets.listedCount(id),
       hasToken: a.token !== undefined,
-      url: `${publicBase()}/mcp${id === 'default' ? '' : `/${id}`}`,
+      url: agentUrl(publicBase(), id),
     };
   };
   /** Where clients reach this instance: the proxy's public origin when one is configured, else the listener. */
@@ -380,7 +381,7 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
         editor: p.editor,
         configPath: p.configPath,
         // The running instance's URL: the one the client can reach now (started with --port, it is not the file's).
-        agentUrl: (id) => `${new URL(p.baseUrl()).origin}/mcp${agentId(id) === 'default' ? '' : `/${id}`}`,
+        agentUrl: (id) => agentUrl(new URL(p.baseUrl()).origin, agentId(id)),
         now: () => p.clock.now(),
         ports: importPorts(),
         secrets,

@@ -30,7 +30,7 @@ export function agentGate(
     return {
       status: 404,
       message:
-        'The default agent is switched off here (defaultAgent: false in the config). Use the endpoint of a configured agent: /mcp/<agent-id>.',
+        'The default agent is switched off here (defaultAgent: false in the config). Use the endpoint of a configured agent: /mcp/<agent-id>/mcp.',
     };
   }
   const agent = config.agents.find((a) => a.id === agentId);

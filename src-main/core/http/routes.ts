@@ -23,7 +23,7 @@ export type McpRouter = {
 
 /** What mounts on the edge; a part left out answers 404 as any unknown path does. */
 export type Mounts = {
-  /** `/mcp` and `/mcp/<agent-id>`, any method. */
+  /** `/mcp`, `/mcp/<agent-id>/mcp` and `/mcp/<agent-id>`, any method. */
   mcp?: McpRouter;
   /** POST /control/<method>. */
   control?: Handler;
@@ -48,7 +48,7 @@ export type Mounts = {
 /** The patterns, for the test that no two of them match one path. */
 export const PATTERNS = {
   root: '/',
-  mcp: ['/mcp', '/mcp/', '/mcp/:agent', '/mcp/:agent/'],
+  mcp: ['/mcp', '/mcp/', '/mcp/:agent', '/mcp/:agent/', '/mcp/:agent/mcp', '/mcp/:agent/mcp/'],
   control: '/control/:method',
   oauthCallback: OAUTH_CALLBACK_PATH,
   uiBare: '/ui',
@@ -62,7 +62,7 @@ export const PATTERNS = {
 } as const;
 
 const notFound = (path: string) =>
-  text(404, `Nothing at ${JSON.stringify(path.slice(0, 200))}. The MCP endpoint is /mcp (or /mcp/<agent-id>).`);
+  text(404, `Nothing at ${JSON.stringify(path.slice(0, 200))}. The MCP endpoint is /mcp (or /mcp/<agent-id>/mcp).`);
 
 /** Every answer under /ui carries the window's headers (CSP, no framing, no sniffing, same-origin only). */
 async function windowHeaders(c: Context, next: Next): Promise<void> {
@@ -88,7 +88,7 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
     if (!endpoint) {
       return text(
         404,
-        `No agent ${JSON.stringify(agentId.slice(0, 64))} is configured here. Add it under "agents" in the config, or use /mcp for the default agent.`,
+        `No agent ${JSON.stringify(agentId.slice(0, 64))} is configured here. Add it under "agents" in the config (\`mws agent list\` shows the ones there are), or use /mcp for the default agent.`,
       );
     }
     return endpoint.handle(c.req.raw);

@@ -1,8 +1,9 @@
 // Working Set's own entries in a client's config, so import never offers them: importing the proxy into
 // itself puts toolbox__search_tools into the toolbox (a loop). An entry is ours when it is named as
-// this config's serverName, or reaches an agent endpoint of ours (/mcp, /mcp/<agent>) on a loopback
+// this config's serverName, or reaches an agent endpoint of ours (/mcp, /mcp/<agent>/mcp, /mcp/<agent>) on a loopback
 // host at a port we are or were configured with, directly or through `npx -y mcp-remote <url>`.
 import type { FoundServer } from './types.js';
+import { agentIdOfPath } from '../config/agentUrl.js';
 
 export type SelfKnowledge = { serverName: string; ports: number[] };
 
@@ -17,7 +18,7 @@ function isOurUrl(text: string, self: SelfKnowledge): boolean {
   }
   if (!/^https?:$/.test(u.protocol) || !LOOPBACK.has(u.hostname)) return false;
   const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
-  return self.ports.includes(port) && /^\/mcp(\/[^/]+)?\/?$/.test(u.pathname);
+  return self.ports.includes(port) && agentIdOfPath(u.pathname) != null;
 }
 
 /** Why `s` is Working Set itself, or undefined when it is another server. */
