@@ -122,7 +122,7 @@ describe('mws client connect', () => {
     expect(text).toContain('// my servers');
     const doc = parseJsonc(text) as { servers: Record<string, unknown> };
     expect(doc.servers.time).toBeDefined();
-    expect(doc.servers.toolbox).toEqual({ type: 'http', url: `${base}/mcp/codex`, headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(doc.servers.toolbox).toEqual({ type: 'http', url: `${base}/mcp/codex/mcp`, headers: { Authorization: `Bearer ${TOKEN}` } });
   });
 
   it('Codex: a [mcp_servers.toolbox] table with the token, the other tables and comments kept', SLOW, async () => {
@@ -133,7 +133,7 @@ describe('mws client connect', () => {
     const doc = parseToml(text) as { model: string; mcp_servers: Record<string, Record<string, unknown>>; profiles: unknown };
     expect(doc.model).toBe('gpt-5-codex');
     expect(Object.keys(doc.mcp_servers).sort()).toEqual(['context7', 'figma', 'toolbox']);
-    expect(doc.mcp_servers.toolbox).toMatchObject({ url: `${base}/mcp/codex`, http_headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(doc.mcp_servers.toolbox).toMatchObject({ url: `${base}/mcp/codex/mcp`, http_headers: { Authorization: `Bearer ${TOKEN}` } });
     const again = await mws('client', 'connect', 'codex', '--agent', 'codex');
     expect(again.out).toMatch(/nothing changed/);
     expect(backups(path)).toHaveLength(1);

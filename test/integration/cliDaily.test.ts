@@ -59,7 +59,7 @@ describe('mws status and mws upstream list', () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain(`Working Set is running at ${base}.`);
     expect(r.out).toMatch(/^agent\s+name\s+listed\s+cap\s+url$/m);
-    expect(r.out).toMatch(new RegExp(`^codex\\s+\\S+\\s+0\\s+\\d+\\s+${base}/mcp/codex$`, 'm'));
+    expect(r.out).toMatch(new RegExp(`^codex\\s+\\S+\\s+0\\s+\\d+\\s+${base}/mcp/codex/mcp$`, 'm'));
     const j = JSON.parse((await mws('status', '--json')).out);
     expect(j.running).toBe(true);
     expect(j.agents.map((a: { id: string }) => a.id)).toEqual(['default', 'codex']);
@@ -102,15 +102,26 @@ describe('mws upstream add, edit, remove', () => {
     expect((await mws('upstream', 'list')).out).not.toMatch(/^more\s/m);
   });
 
-  it('adds an HTTP upstream with a header and edits its URL; the header stays', SLOW, async () => {
-    const add = await mws('upstream', 'add', 'web', '--url', 'http://127.0.0.1:9/mcp', '--header', 'X-Team=blue');
-    expect(add.code, add.err).toBe(0);
-    expect(saved().upstreams.web).toEqual({ url: 'http://127.0.0.1:9/mcp', headers: { 'X-Team': 'blue' } });
-    const edit = await mws('upstream', 'edit', 'web', '--url', 'http://127.0.0.1:10/mcp');
-    expect(edit.code, edit.err).toBe(0);
-    expect(saved().upstreams.web).toEqual({ url: 'http://127.0.0.1:10/mcp', headers: { 'X-Team': 'blue' } });
-    expect((await mws('upstream', 'remove', 'web')).code).toBe(0);
-  });
+  it(
+    'adds an HTTP upstream with a header and edits its URL; the header stays on its server and is typed again for another',
+    SLOW,
+    async () => {
+      const add = await mws('upstream', 'add', 'web', '--url', 'http://127.0.0.1:9/mcp', '--header', 'X-Team=blue');
+      expect(add.code, add.err).toBe(0);
+      expect(saved().upstreams.web).toEqual({ url: 'http://127.0.0.1:9/mcp', headers: { 'X-Team': 'blue' } });
+      const edit = await mws('upstream', 'edit', 'web', '--url', 'http://127.0.0.1:9/v2/mcp');
+      expect(edit.code, edit.err).toBe(0);
+      expect(saved().upstreams.web).toEqual({ url: 'http://127.0.0.1:9/v2/mcp', headers: { 'X-Team': 'blue' } });
+      // Another server: a saved header is not sent there unless it is given again.
+      const moved = await mws('upstream', 'edit', 'web', '--url', 'http://127.0.0.1:10/mcp');
+      expect(moved.code).toBe(2);
+      expect(moved.err).toMatch(/a saved secret only ever goes to the server it was saved for, so header X-Team would not be sent/);
+      const retyped = await mws('upstream', 'edit', 'web', '--url', 'http://127.0.0.1:10/mcp', '--header', 'X-Team=blue');
+      expect(retyped.code, retyped.err).toBe(0);
+      expect(saved().upstreams.web).toEqual({ url: 'http://127.0.0.1:10/mcp', headers: { 'X-Team': 'blue' } });
+      expect((await mws('upstream', 'remove', 'web')).code).toBe(0);
+    },
+  );
 
   it('keeps a secret header given to add in the secret store, never in config.json', SLOW, async () => {
     const add = await mws(
