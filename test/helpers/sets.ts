@@ -28,9 +28,11 @@ export async function setsHarness(
   raw: Record<string, unknown> = {},
   tools: Tool[] = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => tool(n)),
   stateDir = mkdtempSync(join(tmpdir(), 'mws-sets-')),
+  /** When this instance starts (a restart over the same stateDir starts later). */
+  startAt = T0,
 ) {
   const config = validateConfig({ stateDir, upstreams: { v: { url: 'http://127.0.0.1:1/mcp' } }, ...raw }, stateDir);
-  const clock = new ManualClock(T0);
+  const clock = new ManualClock(startAt);
   const log = new MemoryLogger();
   let toolbox = new Toolbox(new Map([['v', tools]]), false);
   const busy = new Set<string>();

@@ -54,7 +54,8 @@ describe('the scheduled cycle', () => {
     await h.sets.promote('default', 'a', 'v', 'agent');
     h.clock.advance(30 * DAY); // a is idle
     await h.call('b', { session: 's1' });
-    await h.call('b', { session: 's2' }); // b earns a usage promotion
+    h.clock.advance(60 * MIN);
+    await h.call('b', { session: 's2' }); // b earns a usage promotion (two work sessions)
     h.lastSeen.set('default', h.clock.now() - 9 * MIN); // the agent sent a request 9 min ago
     expect(await scheduled()).toEqual({ done: [], held: ['b:promote:usage', 'a:demote:idle'] });
     expect(h.listed()).toEqual(['a']);

@@ -8,7 +8,7 @@ import { decideUsagePromotions } from '../../src-main/core/workingset/usagePromo
 import { decideCycle, type CycleInputs } from '../../src-main/core/workingset/cycle.js';
 import { applyDecision } from '../../src-main/core/workingset/apply.js';
 import { emptyAgentState, type AgentState, type ToolState } from '../../src-main/core/workingset/types.js';
-import { nextGapSession, SESSION_GAP_MS } from '../../src-main/core/usage/sessions.js';
+import { addToRuns, countWorkSessions, SESSION_GAP_MS, type Run } from '../../src-main/core/usage/sessions.js';
 import { ApprovalGrants } from '../../src-main/core/approvals/grants.js';
 import type { PromoteSettings } from '../../src-main/core/config/schema.js';
 import { DAY, T0, tool } from '../helpers/sets.js';
@@ -87,13 +87,39 @@ describe('decideUsagePromotions', () => {
   });
 });
 
-describe('nextGapSession, the session rule for stateless clients', () => {
-  it('keeps the running session within the gap (either side) and starts a new one after it', () => {
-    const s = nextGapSession(undefined, 'codex', T0);
-    expect(s).toEqual({ key: `gap:codex:${T0}`, last: T0 });
-    expect(nextGapSession(s, 'codex', T0 + SESSION_GAP_MS - 1)).toEqual({ key: s.key, last: T0 + SESSION_GAP_MS - 1 });
-    expect(nextGapSession(s, 'codex', T0 - 60_000)).toEqual({ key: s.key, last: T0 });
-    expect(nextGapSession(s, 'codex', T0 + SESSION_GAP_MS).key).not.toBe(s.key);
+describe('work sessions, the session rule usage promotion counts by', () => {
+  const MIN = 60_000;
+  it('joins calls less than the gap apart into one run, in any order, and bridges two runs', () => {
+    const runs: Run[] = [];
+    addToRuns(runs, T0);
+    addToRuns(runs, T0 + SESSION_GAP_MS - 1); // within the gap: the same run
+    expect(runs).toEqual([{ first: T0, last: T0 + SESSION_GAP_MS - 1 }]);
+    const later = T0 + 2 * SESSION_GAP_MS + 20 * MIN;
+    addToRuns(runs, later); // 50 min after the last call: a new run
+    addToRuns(runs, T0 - 10 * MIN); // read late (another log): extends the first run backwards
+    expect(runs).toEqual([
+      { first: T0 - 10 * MIN, last: T0 + SESSION_GAP_MS - 1 },
+      { first: later, last: later },
+    ]);
+    addToRuns(runs, T0 + SESSION_GAP_MS + 25 * MIN); // within the gap of both: one run
+    expect(runs).toEqual([{ first: T0 - 10 * MIN, last: later }]);
+  });
+
+  it('counts the runs a tool was used in, not its client sessions; entries no run holds are grouped by the gap', () => {
+    const runs: Run[] = [];
+    for (let m = 0; m <= 60; m += 5) addToRuns(runs, T0 + m * MIN);
+    const one = (at: number) => ({ first: at, last: at, calls: 1 });
+    // Eight client processes inside that hour: one work session.
+    expect(
+      countWorkSessions(
+        [0, 5, 10, 20, 30, 40, 50, 60].map((m) => one(T0 + m * MIN)),
+        runs,
+      ),
+    ).toBe(1);
+    // From before runs were kept: grouped among themselves by the same gap.
+    expect(countWorkSessions([one(T0 - DAY), one(T0 - DAY + 10 * MIN), one(T0 - DAY + 2 * SESSION_GAP_MS)], runs)).toBe(2);
+    // A roll-up counts its session count.
+    expect(countWorkSessions([{ first: T0 - 3 * DAY, last: T0 - 3 * DAY, calls: 9, sessions: 3 }], runs)).toBe(3);
   });
 });
 

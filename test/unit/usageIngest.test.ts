@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAY, setsHarness, type SetsHarness } from '../helpers/sets.js';
-import { INGEST_SLICE_MS, MAX_SESSIONS_PER_TOOL, Slicer, USAGE_FILE } from '../../src-main/core/usage/usageStore.js';
+import { INGEST_SLICE_MS, MAX_SESSIONS_PER_TOOL, SESSION_GAP_MS, Slicer, USAGE_FILE } from '../../src-main/core/usage/usageStore.js';
 import { TAIL_CHUNK_BYTES } from '../../src-main/core/usage/tail.js';
 
 let h: SetsHarness;
@@ -30,6 +30,7 @@ describe('one reader at a time', () => {
   it('never lets a dry run undo a real cycle running beside it', async () => {
     h = await setsHarness();
     await h.call('a', { session: 's1' });
+    h.clock.advance(SESSION_GAP_MS); // another work session
     await h.call('a', { session: 's2' });
     await Promise.all([h.sets.cycle(h.clock.now(), { dryRun: true }), h.sets.cycle(h.clock.now())]);
     expect(h.listed()).toEqual(['a']);
@@ -96,7 +97,7 @@ describe('usage.json', () => {
     const sessions = MAX_SESSIONS_PER_TOOL * 4;
     for (let i = 0; i < sessions; i++) {
       await h.call('a', { session: `s${i}` });
-      h.clock.advance(60_000);
+      h.clock.advance(SESSION_GAP_MS); // each its own work session
     }
     await h.sets.cycle(h.clock.now());
     const file = join(h.stateDir, USAGE_FILE);
@@ -185,7 +186,7 @@ describe('rolled-up sessions', () => {
     const days = [0, 1, 2, 0];
     let s = 0;
     for (const d of days) {
-      for (let i = 0; i < MAX_SESSIONS_PER_TOOL; i++) await h.call('a', { session: `s${s++}`, at: day0 + d * DAY + i * 60_000 });
+      for (let i = 0; i < MAX_SESSIONS_PER_TOOL; i++) await h.call('a', { session: `s${s++}`, at: day0 + d * DAY + i * SESSION_GAP_MS });
     }
     await h.sets.ingest(h.clock.now());
     const keys = Object.keys(h.usage.usage('default').a!)

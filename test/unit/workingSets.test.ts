@@ -10,6 +10,8 @@ import { readNewLines } from '../../src-main/core/usage/tail.js';
 
 let h: SetsHarness;
 afterEach(() => h?.close());
+/** Calls this far apart are in two work sessions (usage/sessions.ts). */
+const HOUR = 60 * 60_000;
 
 const cycle = async (dryRun = false) =>
   (await h.sets.cycle(h.clock.now(), { dryRun })).decisions.map((d) => `${d.agent}:${d.tool}:${d.action}:${d.cause}`);
@@ -74,6 +76,7 @@ describe('usage promotion', () => {
     expect(await cycle()).toEqual([]);
     await h.call('a', { session: 's3' });
     expect(await cycle()).toEqual([]); // one fresh session of two
+    h.clock.advance(HOUR);
     await h.call('a', { session: 's4' });
     expect(await cycle()).toEqual(['default:a:promote:usage']);
   });
@@ -81,6 +84,7 @@ describe('usage promotion', () => {
   it('keeps each agent to its own calls', async () => {
     h = await setsHarness({ agents: [{ id: 'bot' }] });
     await h.call('a', { session: 's1', agent: 'bot' });
+    h.clock.advance(HOUR);
     await h.call('a', { session: 's2', agent: 'bot' });
     expect(await cycle()).toEqual(['bot:a:promote:usage']);
     expect(h.listed('default')).toEqual([]);
@@ -305,11 +309,21 @@ describe('reading logs incrementally', () => {
     const root = join((await setsHarness()).stateDir, 'cc');
     h = await setsHarness({ transcripts: [{ type: 'claude-code', root }] });
     mkdirSync(join(root, 'proj'), { recursive: true });
-    const ts = new Date(h.clock.now()).toISOString();
+    // The second conversation an hour after the first: another work session.
+    const ts = (sessionId: string) => new Date(h.clock.now() - (sessionId === 'S1' ? HOUR : 0)).toISOString();
     const use = (id: string, name: string, sessionId: string, input: object = {}) =>
-      JSON.stringify({ type: 'assistant', sessionId, timestamp: ts, message: { content: [{ type: 'tool_use', id, name, input }] } });
+      JSON.stringify({
+        type: 'assistant',
+        sessionId,
+        timestamp: ts(sessionId),
+        message: { content: [{ type: 'tool_use', id, name, input }] },
+      });
     const result = (id: string, isError = false) =>
-      JSON.stringify({ type: 'user', timestamp: ts, message: { content: [{ type: 'tool_result', tool_use_id: id, is_error: isError }] } });
+      JSON.stringify({
+        type: 'user',
+        timestamp: ts('S2'),
+        message: { content: [{ type: 'tool_result', tool_use_id: id, is_error: isError }] },
+      });
     writeFileSync(
       join(root, 'proj', 'one.jsonl'),
       [

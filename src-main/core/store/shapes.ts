@@ -33,6 +33,7 @@ export const usageFileSchema = z.looseObject({
   cursors: record(cursorSchema).optional(),
   pending: record(z.looseObject({})).optional(),
   gapSessions: record(z.looseObject({})).optional(),
+  runs: record(z.array(z.looseObject({ first: z.number(), last: z.number() }))).optional(),
   agents: record(record(record(sessionUseSchema))).optional(),
   tallies: record(record(z.looseObject({ ok: z.number(), failed: z.number() }))).optional(),
   searches: record(z.number()).optional(),

@@ -1,4 +1,5 @@
-// What the rules know about usage: per agent and tool, successful calls grouped by session, plus call
+// What the rules know about usage: per agent and tool, successful calls grouped by work session (the
+// agent's runs of calls, usage/sessions.ts), plus call
 // and search tallies for reports. Fed incrementally from calls.jsonl and client transcripts, persisted
 // in stateDir/usage.json with the read cursors, pruned past the longest window that reads it.
 // The cursors and everything read before them (lastUsed included) are one atomic file, so a restart
@@ -14,7 +15,7 @@ import { CALL_LOG_FILE } from './callLog.js';
 import { CALL_LOG_ROTATED_FILE } from './activity.js';
 import { stat } from 'node:fs/promises';
 import type { AgentUsage, ToolUsage } from './types.js';
-import { nextGapSession } from './sessions.js';
+import { addToRuns, type Run } from './sessions.js';
 import { DAY_MS } from '../clock.js';
 import { fits, usageFileSchema } from '../store/shapes.js';
 import { TimeSlicer } from '../timeSlice.js';
@@ -29,8 +30,8 @@ type UsageFileShape = {
   cursors: Record<string, Cursor>;
   /** transcript tool_use ids seen without their result yet */
   pending: Record<string, { agent: string; tool: string; ts: number; session: string }>;
-  /** per agent+client: the running gap-rule session */
-  gapSessions: Record<string, { key: string; last: number }>;
+  /** per agent: its work sessions, sorted (every call and search read counts as activity) */
+  runs: Record<string, Run[]>;
   agents: Record<string, AgentUsage>;
   tallies: Record<string, Record<string, Tally>>;
   searches: Record<string, number>;
@@ -89,7 +90,7 @@ const empty = (): UsageFileShape => ({
   version: 1,
   cursors: dict(),
   pending: dict(),
-  gapSessions: dict(),
+  runs: dict(),
   agents: dict(),
   tallies: dict(),
   searches: dict(),
@@ -128,6 +129,8 @@ export class UsageStore {
     const r = await readJsonSafe(this.path, this.log, isUsageFile);
     // A damaged usage file is rebuilt from the logs it came from: the cursors start over.
     this.data = r.kind === 'ok' ? { ...empty(), ...deepDict(r.value) } : empty();
+    // Client-process sessions of files written before work sessions: no longer read, so not kept.
+    delete (this.data as Partial<{ gapSessions: unknown }>).gapSessions;
     this.dirty = false;
   }
 
@@ -183,6 +186,11 @@ export class UsageStore {
 
   usage(agent: string): AgentUsage {
     return this.data.agents[agent] ?? dict();
+  }
+
+  /** The agent's work sessions, oldest first. */
+  runs(agent: string): readonly Run[] {
+    return this.data.runs[agent] ?? [];
   }
 
   tallies(agent: string): Record<string, Tally> {
@@ -292,6 +300,8 @@ export class UsageStore {
     const agent = typeof r.agent === 'string' ? r.agent : 'default';
     const ts = typeof r.ts === 'string' ? Date.parse(r.ts) : NaN;
     if (Number.isNaN(ts)) return;
+    // Every call and search is the agent at work, whatever its outcome or client.
+    const run = this.activity(agent, ts);
     if (r.event === 'search') {
       this.data.searches[agent] = (this.data.searches[agent] ?? 0) + 1;
       this.countDay(agent, ts, 'searches');
@@ -305,11 +315,7 @@ export class UsageStore {
       return; // errors and isError results never count as use
     }
     tally.ok++;
-    const session =
-      typeof r.session === 'string' && r.session
-        ? `mcp:${r.session}`
-        : this.gapSession(agent, typeof r.client === 'string' ? r.client : 'unknown', ts);
-    this.use(agent, r.tool, session, ts);
+    this.use(agent, r.tool, workKey(run), ts);
     used.add(agent, r.tool, ts);
   }
 
@@ -329,8 +335,9 @@ export class UsageStore {
               const p = this.data.pending[r.id];
               if (!p) continue;
               delete this.data.pending[r.id];
+              const run = this.activity(p.agent, p.ts);
               if (!r.ok) continue;
-              this.use(p.agent, p.tool, p.session, p.ts);
+              this.use(p.agent, p.tool, workKey(run), p.ts);
               used.add(p.agent, p.tool, p.ts);
             }
           }
@@ -357,7 +364,14 @@ export class UsageStore {
       }
     }
     for (const [id, p] of Object.entries(this.data.pending)) if (p.ts < cutoff) drop(this.data.pending, id);
-    for (const [k, g] of Object.entries(this.data.gapSessions)) if (g.last < cutoff) drop(this.data.gapSessions, k);
+    for (const runs of Object.values(this.data.runs)) {
+      const old = runs.findIndex((x) => x.last >= cutoff);
+      const n = old === -1 ? runs.length : old;
+      if (n > 0) {
+        runs.splice(0, n);
+        this.dirty = true;
+      }
+    }
     const firstDay = new Date(now - DAILY_DAYS * DAY_MS).toISOString().slice(0, 10);
     for (const days of Object.values(this.data.daily)) for (const d of Object.keys(days)) if (d < firstDay) drop(days, d);
   }
@@ -419,13 +433,15 @@ export class UsageStore {
     last[tool] = Math.max(last[tool] ?? 0, ts);
   }
 
-  private gapSession(agent: string, client: string, ts: number): string {
-    const k = `${agent}\u0000${client}`;
-    const g = nextGapSession(this.data.gapSessions[k], client, ts);
-    this.data.gapSessions[k] = g;
-    return g.key;
+  /** Notes the agent active at `ts`; answers the work session that holds it. */
+  private activity(agent: string, ts: number): Run {
+    this.dirty = true;
+    return addToRuns((this.data.runs[agent] ??= []), ts);
   }
 }
+
+/** A use entry's key: the work session it was in when read (runs only grow, so it stays inside one). */
+const workKey = (run: Run): string => `work:${run.first}`;
 
 /** Splits long synchronous work: yields to the event loop once INGEST_SLICE_MS have gone by (core/timeSlice.ts). */
 export class Slicer extends TimeSlicer {

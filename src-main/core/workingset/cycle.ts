@@ -3,6 +3,7 @@
 // decide alike and the state given is never touched; the manager applies what it answers.
 import type { PromoteSettings } from '../config/schema.js';
 import type { AgentUsage } from '../usage/types.js';
+import type { Run } from '../usage/sessions.js';
 import { applyDecision, applyPinMark, isPinMark, type PromotionFacts } from './apply.js';
 import { reconcilePins, type PinChange } from './pins.js';
 import { decideSweep } from './sweep.js';
@@ -16,6 +17,8 @@ export type CycleInputs = {
   files: Map<string, number>;
   promote: PromoteSettings;
   usage: AgentUsage;
+  /** The agent's work sessions, which usage promotion counts (usage/sessions.ts). */
+  runs?: readonly Run[];
   cap: number;
   idleWindowDays: number;
   /** Configured vendors whose access is not revoked. */
@@ -46,7 +49,16 @@ export function decideCycle(agent: string, state: AgentState, i: CycleInputs, no
     if (isPinMark(c)) applyPinMark(draft, c);
     else applyDecision(draft, c, now, i.facts);
   }
-  const { candidates, decisions: promoted } = decideUsagePromotions(agent, i.usage, draft, i.promote, i.idleWindowDays, i.known, now);
+  const { candidates, decisions: promoted } = decideUsagePromotions(
+    agent,
+    i.usage,
+    draft,
+    i.promote,
+    i.idleWindowDays,
+    i.known,
+    now,
+    i.runs,
+  );
   for (const d of promoted) applyDecision(draft, d, now, i.facts);
   const swept = i.sweep
     ? decideSweep(agent, draft, { cap: i.cap, idleWindowDays: i.idleWindowDays, vendors: i.vendors }, now, { busy: i.busy })

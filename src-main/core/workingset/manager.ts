@@ -61,6 +61,8 @@ export class WorkingSets {
   /** While true the sweep decides nothing: the tray's "pause automatic demotion". */
   demotionPaused = false;
   private readonly ingestion: UsageIngest;
+  /** When start() ran: an agent not seen since is not quiet before quietMinutes past it (quiet.ts). */
+  private startedAt: number | undefined;
   /** Cycles run one after another: each decides from the state the one before left. */
   private readonly cycles = new SerialQueue();
 
@@ -79,6 +81,7 @@ export class WorkingSets {
   }
 
   async start(): Promise<void> {
+    this.startedAt = this.o.clock.now();
     await this.o.usage.load();
     await this.states.start();
     await this.pins.load();
@@ -202,7 +205,15 @@ export class WorkingSets {
 
   /** Usage scores per agent at `now`. */
   previewUsage(now: number, agents?: string[]): Record<string, UsageCandidate[]> {
-    return previewUsage(this.states, this.states.ids(agents), (id) => this.o.usage.usage(id), this.o.config.promote, this.known(), now);
+    return previewUsage(
+      this.states,
+      this.states.ids(agents),
+      (id) => this.o.usage.usage(id),
+      (id) => this.o.usage.runs(id),
+      this.o.config.promote,
+      this.known(),
+      now,
+    );
   }
 
   /**
@@ -231,6 +242,7 @@ export class WorkingSets {
         files: this.pins.files(),
         promote: this.o.config.promote,
         usage: this.o.usage.usage(id),
+        runs: this.o.usage.runs(id),
         cap: a.cap,
         idleWindowDays: a.idleWindowDays,
         vendors,
@@ -238,7 +250,7 @@ export class WorkingSets {
         sweep: !this.demotionPaused,
         known,
         facts: this.facts(id),
-        quiet: !opts.whenQuiet || isQuiet(this.o.lastActive?.(id), busy, now, quietMs),
+        quiet: !opts.whenQuiet || isQuiet(this.o.lastActive?.(id), busy, now, quietMs, this.startedAt),
       };
       const r = decideCycle(id, this.states.state(id), inputs, now);
       usage[id] = r.usage;

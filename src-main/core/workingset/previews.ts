@@ -2,6 +2,7 @@
 // usage scores. (The whole cycle as a dry run is WorkingSets.sweepPreview: decideCycle on a copy.)
 import type { PromoteSettings } from '../config/schema.js';
 import type { AgentUsage } from '../usage/types.js';
+import type { Run } from '../usage/sessions.js';
 import type { AgentStates } from './registry.js';
 import { decideSweep } from './sweep.js';
 import type { Decision } from './types.js';
@@ -26,11 +27,12 @@ export function previewUsage(
   states: AgentStates,
   ids: string[],
   usage: (agent: string) => AgentUsage,
+  runs: (agent: string) => readonly Run[],
   s: PromoteSettings,
   known: ReadonlyMap<string, string>,
   now: number,
 ): Record<string, UsageCandidate[]> {
   const out: Record<string, UsageCandidate[]> = {};
-  for (const id of ids) out[id] = scoreUsage(usage(id), states.state(id), s, states.agent(id).idleWindowDays, known, now);
+  for (const id of ids) out[id] = scoreUsage(usage(id), states.state(id), s, states.agent(id).idleWindowDays, known, now, runs(id));
   return out;
 }

@@ -4,10 +4,15 @@
 import type { Decision } from './types.js';
 
 // The default, `listChanges.quietMinutes`, is DEFAULT_QUIET_MINUTES in config/configSchema.ts.
-/** Whether an agent is quiet: nothing in flight, and no request for `quietMs` (never seen counts as quiet). */
-export function isQuiet(lastActive: number | undefined, busy: boolean, now: number, quietMs: number): boolean {
+/**
+ * Whether an agent is quiet: nothing in flight, and no request for `quietMs`. An agent not seen since
+ * the instance started counts from the start: a restart is no quiet moment (its clients reconnect and
+ * carry on), so nothing held lands at it.
+ */
+export function isQuiet(lastActive: number | undefined, busy: boolean, now: number, quietMs: number, startedAt?: number): boolean {
   if (busy) return false;
-  return lastActive === undefined || now - lastActive >= quietMs;
+  const since = lastActive ?? startedAt;
+  return since === undefined || now - since >= quietMs;
 }
 
 /** What the rules may change now, and what waits for the agent to be quiet. */

@@ -1,9 +1,11 @@
-// Usage promotion, as a pure function: a tool with successful calls in enough distinct sessions
-// within the window comes into the agent's set. Only calls after the tool last left the set count.
+// Usage promotion, as a pure function: a tool with successful calls in enough distinct work sessions
+// (usage/sessions.ts: runs of the agent's calls, not client processes) within the window comes into the
+// agent's set. Only calls after the tool last left the set count.
 import type { PromoteSettings } from '../config/schema.js';
 import { DAY_MS } from '../clock.js';
 import type { AgentState, Decision } from './types.js';
-import type { AgentUsage } from '../usage/types.js';
+import type { AgentUsage, SessionUse } from '../usage/types.js';
+import { countWorkSessions, type Run } from '../usage/sessions.js';
 
 export type UsageCandidate = { tool: string; sessions: number; calls: number; lastUse: number; promote: boolean; reason: string };
 
@@ -18,22 +20,25 @@ export function scoreUsage(
   idleWindowDays: number,
   known: ReadonlyMap<string, string>,
   now: number,
+  /** The agent's work sessions (usage/sessions.ts); without them each entry's own times are grouped by the gap. */
+  runs: readonly Run[] = [],
 ): UsageCandidate[] {
   // A promoted tool must not be idle at once: its last use has to be inside the agent's idle window too.
   const windowStart = now - Math.min(s.windowDays, idleWindowDays) * DAY_MS;
   const out: UsageCandidate[] = [];
   for (const [tool, sessions] of Object.entries(usage)) {
     const since = Math.max(windowStart, (state.demotedAt[tool] ?? -Infinity) + 1);
-    let n = 0;
     let calls = 0;
     let lastUse = 0;
+    const inWindow: SessionUse[] = [];
     for (const u of Object.values(sessions)) {
       if (u.last < since) continue;
-      n += u.sessions ?? 1;
+      inWindow.push(u);
       // Calls of a session that straddles `since` count in full: the session was alive after it.
       calls += u.calls;
       lastUse = Math.max(lastUse, u.last);
     }
+    const n = countWorkSessions(inWindow, runs);
     if (n === 0) continue;
     let reason: string;
     let promote = false;
@@ -62,8 +67,9 @@ export function decideUsagePromotions(
   idleWindowDays: number,
   known: ReadonlyMap<string, string>,
   now: number,
+  runs: readonly Run[] = [],
 ): { candidates: UsageCandidate[]; decisions: Decision[] } {
-  const candidates = scoreUsage(usage, state, s, idleWindowDays, known, now);
+  const candidates = scoreUsage(usage, state, s, idleWindowDays, known, now, runs);
   const decisions: Decision[] = candidates
     .filter((c) => c.promote)
     .map((c) => ({ agent, tool: c.tool, action: 'promote', cause: 'usage', vendor: known.get(c.tool)! }));
