@@ -12,7 +12,6 @@ import { startSweepSchedule } from './workingset/scheduler.js';
 import type { WorkingSets } from './workingset/manager.js';
 import type { ApprovalGate } from './approvals/gate.js';
 import type { ToolRouter } from './proxy/toolRouter.js';
-import { CALL_LOG_ROTATE_CHECK_MS, rotateCallLog } from './usage/activity.js';
 import type { AgentEndpoint } from './proxy/endpoint.js';
 import { listen, type Listener } from './http/listener.js';
 import type { Handler } from './http/routes.js';
@@ -218,7 +217,6 @@ export function createApp(opts: AppOptions): App {
   let unshared: (() => void) | undefined;
   let unschedule: (() => Promise<void>) | undefined;
   let sessionTimer: NodeJS.Timeout | undefined;
-  let rotateTimer: NodeJS.Timeout | undefined;
   let stopped = false;
   let stateLock: StateLock | undefined;
 
@@ -254,7 +252,6 @@ export function createApp(opts: AppOptions): App {
       if (stopped) return;
       stopped = true;
       clearInterval(sessionTimer);
-      clearInterval(rotateTimer);
       pending.close();
       const steps: Array<() => Promise<void> | void> = [
         () => unschedule?.(),
@@ -352,11 +349,6 @@ export function createApp(opts: AppOptions): App {
       };
       sessionTimer = setInterval(() => endpoints.forEach((e) => e.sweepIdleSessions()), SESSION_SWEEP_MS);
       sessionTimer.unref();
-      // The activity log stays bounded on disk: calls.jsonl moves aside past activity.maxFileMB.
-      const rotate = () => rotateCallLog(stateDir, callLog, ctx.config.activity.maxFileMB * 1024 * 1024);
-      rotate();
-      rotateTimer = setInterval(rotate, CALL_LOG_ROTATE_CHECK_MS);
-      rotateTimer.unref();
       // Now the CLI can find this instance through the lock, whatever port it got.
       await stateLock?.listening(ctx.baseUrl);
     }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setsHarness, type SetsHarness } from '../helpers/sets.js';
-import { CALL_LOG_ROTATED_FILE, recentCalls, rotateCallLog } from '../../src-main/core/usage/activity.js';
+import { CALL_LOG_ROTATED_FILE, recentCalls } from '../../src-main/core/usage/activity.js';
 import { CallLog } from '../../src-main/core/usage/callLog.js';
 import { UpstreamJournal, UPSTREAM_LOG_LINES } from '../../src-main/core/upstream/journal.js';
 
@@ -12,9 +12,10 @@ let h: SetsHarness;
 afterEach(async () => h?.close());
 
 describe('rotation', () => {
-  it('moves calls.jsonl aside past its size; new records go to a new file; reads span both, newest first', async () => {
+  it('moves calls.jsonl aside at the write that would take it past its bound; reads span both, newest first', async () => {
     h = await setsHarness();
-    const log = new CallLog(h.stateDir);
+    let max = 10_000_000;
+    const log = new CallLog(h.stateDir, { maxBytes: () => max });
     const rec = (tool: string, agent = 'default') => ({
       ts: new Date(h.clock.now()).toISOString(),
       agent,
@@ -28,8 +29,8 @@ describe('rotation', () => {
     });
     for (let i = 0; i < 50; i++) log.call(rec(`t${i}`));
     await log.flush();
-    expect(rotateCallLog(h.stateDir, log, 10_000_000)).toBe(false);
-    expect(rotateCallLog(h.stateDir, log, 1000)).toBe(true);
+    expect(existsSync(join(h.stateDir, CALL_LOG_ROTATED_FILE))).toBe(false);
+    max = 1000; // a smaller bound applies at the next write
     log.call(rec('after'));
     await log.flush();
     const main = readFileSync(join(h.stateDir, 'calls.jsonl'), 'utf8');
@@ -37,22 +38,40 @@ describe('rotation', () => {
     expect(existsSync(join(h.stateDir, CALL_LOG_ROTATED_FILE))).toBe(true);
     const recent = recentCalls(h.stateDir, { limit: 3 });
     expect(recent.map((r) => r.tool)).toEqual(['after', 't49', 't48']);
-    // Rotating again replaces the older file: the log stays under about twice the bound.
-    for (let i = 0; i < 50; i++) log.call(rec(`u${i}`));
-    await log.flush();
-    rotateCallLog(h.stateDir, log, 1000);
+    // Rotating again replaces the older file: each file stays within the bound, both within twice it.
+    for (let i = 0; i < 50; i++) {
+      log.call(rec(`u${i}`));
+      expect(statSync(join(h.stateDir, 'calls.jsonl')).size).toBeLessThanOrEqual(1000);
+    }
+    // The file moved before the bound was lowered is replaced at the next rotation.
+    expect(statSync(join(h.stateDir, CALL_LOG_ROTATED_FILE)).size).toBeLessThanOrEqual(1000);
     expect(recentCalls(h.stateDir, { limit: 1000 }).map((r) => r.tool)).not.toContain('t0');
-    expect(statSync(join(h.stateDir, CALL_LOG_ROTATED_FILE)).size).toBeLessThan(20_000);
+    expect(recentCalls(h.stateDir, { limit: 1 }).map((r) => r.tool)).toEqual(['u49']);
     await log.close();
   });
 
   it('the usage reader finishes the rotated file before reading the new one (no call is lost)', async () => {
     h = await setsHarness();
-    await h.call('a', { session: 's1' });
+    let max = 10_000_000;
+    const log = new CallLog(h.stateDir, { maxBytes: () => max });
+    const call = (tool: string, session: string) =>
+      log.call({
+        ts: new Date(h.clock.now()).toISOString(),
+        agent: 'default',
+        tool,
+        via: 'direct',
+        ok: true,
+        ms: 1,
+        client: 'test',
+        session,
+      });
+    call('a', 's1');
     await h.sets.ingest(h.clock.now()); // cursor into calls.jsonl
-    await h.call('b', { session: 's1' }); // written after the read …
-    expect(rotateCallLog(h.stateDir, h.callLog, 1)).toBe(true); // … then the file is moved aside
-    await h.call('b', { session: 's2' }); // into the new calls.jsonl
+    call('b', 's1'); // written after the read …
+    max = 300; // … then the next write moves the file aside …
+    call('b', 's2'); // … and goes to the new calls.jsonl
+    expect(existsSync(join(h.stateDir, CALL_LOG_ROTATED_FILE))).toBe(true);
+    await log.close();
     expect(readFileSync(join(h.stateDir, 'calls.jsonl'), 'utf8')).toContain('"s2"');
     await h.sets.ingest(h.clock.now());
     expect(Object.keys(h.usage.usage('default').b ?? {})).toEqual(['mcp:s1', 'mcp:s2']);

@@ -4,7 +4,8 @@
 // calls.jsonl (which usage promotion reads) stay in this replica's state folder.
 import type { SecretStore } from '../secrets/store.js';
 import { FileSecretStore } from '../secrets/store.js';
-import { CallLog, type CallRecorder, type CallRecord, type SearchRecord } from '../usage/callLog.js';
+import { CallLog, MIB, type CallRecorder, type CallRecord, type SearchRecord } from '../usage/callLog.js';
+import { boundCallRecord, boundSearchRecord } from '../usage/callRecordBounds.js';
 import { UsageStore } from '../usage/usageStore.js';
 import { SeedWorkingSetFile } from '../workingset/seedFile.js';
 import { AgentStateFiles, type AgentStateStore } from '../workingset/stateFiles.js';
@@ -13,7 +14,7 @@ import type { AppContext } from './context.js';
 
 export type Stores = {
   secrets: SecretStore;
-  /** This replica's calls.jsonl (rotated by the app, read by usage promotion). */
+  /** This replica's calls.jsonl (rotated as it is written, read by usage promotion). */
   callLog: CallLog;
   /** Where each call and search is recorded: the local log, and the shared store when there is one. */
   recorder: CallRecorder;
@@ -25,11 +26,14 @@ export type Stores = {
 /** Both logs get every record; a record either could not write is counted once, by the one that dropped it. */
 class BothLogs implements CallRecorder {
   constructor(private readonly logs: CallRecorder[]) {}
+  // Cut here too, so the shared store keeps no more of what a client sent than the local file.
   call(r: CallRecord): void {
-    this.logs.forEach((l) => l.call(r));
+    const b = boundCallRecord(r);
+    this.logs.forEach((l) => l.call(b));
   }
   search(r: SearchRecord): void {
-    this.logs.forEach((l) => l.search(r));
+    const b = boundSearchRecord(r);
+    this.logs.forEach((l) => l.search(b));
   }
   droppedRecords(agent?: string): number {
     return this.logs.reduce((n, l) => n + l.droppedRecords(agent), 0);
@@ -44,7 +48,7 @@ class BothLogs implements CallRecorder {
 
 export function buildStores(ctx: AppContext, secrets: SecretStore | undefined, shared?: StateStore): Stores {
   const { stateDir } = ctx.config;
-  const callLog = new CallLog(stateDir, { log: ctx.log, now: ctx.now });
+  const callLog = new CallLog(stateDir, { log: ctx.log, now: ctx.now, maxBytes: () => ctx.config.activity.maxFileMB * MIB });
   return {
     secrets: secrets ?? shared?.secrets ?? new FileSecretStore(stateDir, ctx.log),
     callLog,

@@ -21,7 +21,7 @@ export const DEFAULT_CAP = 20;
 export const DEFAULT_IDLE_WINDOW_DAYS = 21;
 /** Long enough that a conversation's turns (and a prompt cache's lifetime, ~5 min) fall inside it (workingset/quiet.ts). */
 export const DEFAULT_QUIET_MINUTES = 10;
-/** calls.jsonl rotates past this: ~80,000 calls at ~200 bytes each, months of use for most people. */
+/** calls.jsonl rotates at this: ~80,000 calls at ~200 bytes each, months of use for most people. */
 export const DEFAULT_ACTIVITY_MAX_FILE_MB = 16;
 /** Inside the 60 s after which MCP SDK clients (and clients without progress handling) give up on a call. */
 export const DEFAULT_APPROVAL_ANSWER_MS = 50_000;
@@ -469,7 +469,10 @@ const fileSchemaWith = (expand: ExpandHome) =>
       }),
       maxFileMB: int(1, 4096)
         .default(DEFAULT_ACTIVITY_MAX_FILE_MB)
-        .meta({ description: 'calls.jsonl is rotated to calls.1.jsonl past this size, so the log stays under about twice it.' }),
+        .meta({
+          description:
+            'calls.jsonl moves to calls.1.jsonl (replacing it) at the write that would take it past this many MiB, so the log never holds more than twice it.',
+        }),
     }),
     listChanges: section({
       quietMinutes: int(0, 24 * 60)

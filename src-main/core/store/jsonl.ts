@@ -3,16 +3,25 @@
 // (issue 19: 50 of 13,024 acknowledged calls were lost when records waited for the next I/O turn).
 // One small write(2) per record: ~10 µs. A write that fails (a full disk) drops that record, counts
 // it and tells `onDrop`; the proxy goes on.
-import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+// With `rotate`, the size is decided at write time: a record that would take the file past the bound
+// first moves the file aside (replacing the one moved before), so the file never exceeds the bound and
+// the two together never exceed twice it, however fast records come. Before each record the path is
+// checked to still name the open file, so a file deleted or moved by someone else is made again.
+import { closeSync, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 export type AppenderOptions = {
   /** A record could not be written (the error, and how many were dropped so far). */
   onDrop?: (err: Error, dropped: number) => void;
+  /** Keep the file within `maxBytes()` (read at each write, so a changed setting applies at once) by moving it to `to`. */
+  rotate?: { to: string; maxBytes: () => number };
 };
 
 export class JsonlAppender {
   private fd: number | undefined;
+  /** The open file's inode and size, kept as records are written. */
+  private ino = 0;
+  private size = 0;
   private droppedCount = 0;
   /** Why the last record was dropped. */
   lastError: Error | undefined;
@@ -30,10 +39,22 @@ export class JsonlAppender {
   append(record: object): boolean {
     const buf = Buffer.from(JSON.stringify(record) + '\n');
     try {
-      const fd = this.open();
+      let fd = this.open();
+      const rotate = this.opts.rotate;
+      if (rotate) {
+        const max = rotate.maxBytes();
+        if (buf.length > max) throw new Error(`a record of ${buf.length} bytes is larger than the file's bound of ${max} bytes`);
+        if (this.size > 0 && this.size + buf.length > max) {
+          // Closed before the rename: a system that cannot rename an open file can rename a closed one.
+          this.closeFd();
+          renameSync(this.path, rotate.to);
+          fd = this.open();
+        }
+      }
       let off = 0;
       // A regular file takes the whole buffer in one write but for a full disk; loop for the rest.
       while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+      this.size += buf.length;
       return true;
     } catch (err) {
       this.droppedCount++;
@@ -46,10 +67,16 @@ export class JsonlAppender {
   }
 
   private open(): number {
+    // Deleted or moved away by someone else since the last record: write to a new file at the path.
+    if (this.fd !== undefined && statSync(this.path, { throwIfNoEntry: false })?.ino !== this.ino) this.closeFd();
     if (this.fd === undefined) {
       mkdirSync(dirname(this.path), { recursive: true });
       dropTornLastLine(this.path);
-      this.fd = openSync(this.path, 'a', 0o600);
+      const fd = openSync(this.path, 'a', 0o600);
+      const st = fstatSync(fd);
+      this.fd = fd;
+      this.ino = st.ino;
+      this.size = st.size;
     }
     return this.fd;
   }

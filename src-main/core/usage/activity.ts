@@ -1,43 +1,18 @@
 // The activity log as the window and `mws activity` show it: the latest calls from calls.jsonl (and the
 // file it rotated to), newest first, read from the end so a long log costs a few blocks, not the file.
-// Rotation keeps the log bounded on disk: past `activity.maxFileMB` calls.jsonl becomes calls.1.jsonl
-// (replacing the one before), and the usage reader finishes the rotated file before the new one.
-import { closeSync, fstatSync, openSync, readSync, renameSync, statSync } from 'node:fs';
+// Rotation keeps the log bounded on disk (callLog.ts): past `activity.maxFileMB` calls.jsonl becomes
+// calls.1.jsonl (replacing the one before), and the usage reader finishes the rotated file before the new one.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { CALL_LOG_FILE, type CallLog } from './callLog.js';
+import { CALL_LOG_FILE, CALL_LOG_ROTATED_FILE } from './callLog.js';
 import type { ActivityEntry } from './activityTypes.js';
 
 export type { ActivityEntry } from './activityTypes.js';
 
-export const CALL_LOG_ROTATED_FILE = 'calls.1.jsonl';
-/** How often the size is looked at: a minute of calls is far below any bound worth setting. */
-export const CALL_LOG_ROTATE_CHECK_MS = 60_000;
+export { CALL_LOG_ROTATED_FILE };
 /** The most calls one read answers. */
 export const ACTIVITY_MAX_LIMIT = 1000;
 const BLOCK_BYTES = 64 * 1024;
-
-/**
- * Moves calls.jsonl aside once it is past `maxBytes`. The rename comes first and the log's writer is
- * closed in the same turn, so the next record opens a new calls.jsonl and none lands in the old one
- * after it was moved. (On a system that cannot rename an open file, it is tried again later.)
- */
-export function rotateCallLog(stateDir: string, log: Pick<CallLog, 'close'>, maxBytes: number): boolean {
-  const path = join(stateDir, CALL_LOG_FILE);
-  let size: number;
-  try {
-    size = statSync(path).size;
-  } catch {
-    return false;
-  }
-  if (size < maxBytes) return false;
-  try {
-    renameSync(path, join(stateDir, CALL_LOG_ROTATED_FILE));
-  } catch {
-    return false;
-  }
-  void log.close().catch(() => {});
-  return true;
-}
 
 /** The latest calls, newest first, of one agent or all. */
 export function recentCalls(stateDir: string, o: { agent?: string; limit?: number } = {}): ActivityEntry[] {

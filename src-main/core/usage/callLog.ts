@@ -2,12 +2,19 @@
 // query text: the log is kept for months and may be shared when reporting a problem.
 // A call is written before its answer goes out (store/jsonl.ts), so kill -9 loses none it answered;
 // one that could not be written (a full disk) is counted per agent, for `mws report` and the log.
+// Its disk use has a ceiling: every text a client controls is cut (callRecordBounds.ts), and past
+// `activity.maxFileMB` the file moves to calls.1.jsonl at the write that would cross it.
 import { join } from 'node:path';
+import { DEFAULT_ACTIVITY_MAX_FILE_MB } from '../config/configSchema.js';
 import { JsonlAppender } from '../store/jsonl.js';
 import { isDiskFull } from '../store/writeFailure.js';
 import { silentLogger, type Logger } from '../log.js';
+import { boundCallRecord, boundSearchRecord } from './callRecordBounds.js';
 
 export const CALL_LOG_FILE = 'calls.jsonl';
+/** Where calls.jsonl moves when it is full, replacing the one moved before. */
+export const CALL_LOG_ROTATED_FILE = 'calls.1.jsonl';
+export const MIB = 1024 * 1024;
 /** While records are being dropped, the log says so at most this often (a full disk is not news per call). */
 export const DROP_LOG_EVERY_MS = 60_000;
 
@@ -47,17 +54,21 @@ export class CallLog implements CallRecorder {
 
   constructor(
     private readonly stateDir: string,
-    private readonly o: { log?: Logger; now?: () => number } = {},
+    private readonly o: { log?: Logger; now?: () => number; maxBytes?: () => number } = {},
   ) {
-    this.out = new JsonlAppender(join(stateDir, CALL_LOG_FILE));
+    this.out = new JsonlAppender(join(stateDir, CALL_LOG_FILE), {
+      rotate: { to: join(stateDir, CALL_LOG_ROTATED_FILE), maxBytes: o.maxBytes ?? (() => DEFAULT_ACTIVITY_MAX_FILE_MB * MIB) },
+    });
   }
 
   call(r: CallRecord): void {
-    if (!this.out.append(r)) this.dropped(r.agent, this.lastError);
+    const b = boundCallRecord(r);
+    if (!this.out.append(b)) this.dropped(b.agent, this.lastError);
   }
 
   search(r: SearchRecord): void {
-    if (!this.out.append(r)) this.dropped(r.agent, this.lastError);
+    const b = boundSearchRecord(r);
+    if (!this.out.append(b)) this.dropped(b.agent, this.lastError);
   }
 
   /** Call and search records of `agent` (or of all) that could not be written since start. */
