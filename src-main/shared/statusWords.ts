@@ -1,10 +1,20 @@
 // The words an upstream's status is shown with, the same in `mws`, the report, the tray and the window
 // (no Node imports: the renderer uses it). `needs-value` names what to fill in: "needs a value: KEY".
-export type StatusLike = { status: string; needs?: readonly string[] | undefined };
+export type StatusLike = {
+  status: string;
+  needs?: readonly string[] | undefined;
+  /** `lost`: it was signed in and the server stopped taking the sign-in. */
+  auth?: { signedIn: boolean; lost?: boolean } | undefined;
+};
 
+/**
+ * "needs sign-in" (never signed in), "needs sign-in again" (the server revoked it or the refresh
+ * expired), and "up, signed in": a person knows from the words whether something changed.
+ */
 export function statusWord(u: StatusLike): string {
   if (u.status === 'needs-value') return u.needs?.length ? `needs a value: ${u.needs.join(', ')}` : 'needs a value';
-  if (u.status === 'needs-sign-in') return 'needs sign-in';
+  if (u.status === 'needs-sign-in') return u.auth?.lost ? 'needs sign-in again' : 'needs sign-in';
+  if (u.status === 'up' && u.auth?.signedIn) return 'up, signed in';
   return u.status;
 }
 

@@ -201,6 +201,6 @@ describe('mws auth status', () => {
     // A call makes the instance ask the server, which now refuses the sign-in.
     await mws('upstream', 'restart', 'secure');
     await until(async () => /^secure\s+sign in again\s/m.test((await mws('auth', 'status')).out), '"sign in again" after the revocation');
-    expect((await mws('upstream', 'list')).out).toMatch(/^secure\s+http\s+needs sign-in\s+\S+\s+sign in again: mws login secure$/m);
+    expect((await mws('upstream', 'list')).out).toMatch(/^secure\s+http\s+needs sign-in again\s+\S+\s+sign in again: mws login secure$/m);
   });
 });

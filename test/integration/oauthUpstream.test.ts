@@ -2,6 +2,7 @@
 // mcpAuthRouter over an in-memory provider): sign in through the loopback callback → call → the
 // access token expires (injected clock) → refreshed → the grant is revoked → "needs sign-in" → sign
 // in again. And the callback refuses a wrong state, a replayed code and a cross-site form post.
+import { statusWord } from '../../src-main/shared/statusWords.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { statSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -145,6 +146,11 @@ describe('an OAuth upstream', () => {
     s.fixture.forgetClients();
     await c.callTool({ name: 'secure__whoami', arguments: {} }).catch(() => undefined);
     await until(() => statusOf(s.app)?.status === 'needs-sign-in', 'needs sign-in after the server forgot us');
+    // Said as a lost sign-in: the words, the status and the upstream's log.
+    expect(statusWord(statusOf(s.app)!)).toBe('needs sign-in again');
+    const log = await s.app.control.upstreamLog({ vendor: 'secure' });
+    expect(log.auth).toEqual({ signedIn: false, lost: true });
+    expect(log.lines.map((l) => l.text).join('\n')).toMatch(/no longer takes the sign-in .*sign in again/);
     await signIn(s);
     expect(s.fixture.counts.registrations).toBe(2);
     expect(textOf(await c.callTool({ name: 'secure__whoami', arguments: {} }))).toBe('hello client-2');

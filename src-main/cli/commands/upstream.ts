@@ -101,7 +101,7 @@ export const UPSTREAM_SUBCOMMANDS: Record<string, Sub> = {
         io.out(JSON.stringify(v));
         return 0;
       }
-      io.out(`Upstream "${name}" is ${v.status}.`);
+      io.out(`Upstream "${name}": ${statusWord(v)}.`);
       if (!f.follow) {
         if (!v.lines.length) io.out('Nothing logged yet.');
         for (const l of v.lines) io.out(logLine(l));

@@ -60,7 +60,8 @@ export type UpstreamRow = UpstreamStatusView & { config: UpstreamInput | { built
 
 /** One line of an upstream's log view: its stderr or a connection event, with an ISO time. */
 export type UpstreamLogLine = { ts: string; kind: 'stderr' | 'event'; text: string };
-export type UpstreamLogView = { vendor: string; status: string; lines: UpstreamLogLine[] };
+/** `auth`: for an OAuth upstream, whether it is signed in, and whether a sign-in it had was lost (sign in again). */
+export type UpstreamLogView = { vendor: string; status: string; auth?: { signedIn: boolean; lost?: boolean }; lines: UpstreamLogLine[] };
 export type { ActivityEntry } from '../usage/activityTypes.js';
 
 export type SettingsView = {

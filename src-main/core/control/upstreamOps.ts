@@ -70,14 +70,20 @@ export function upstreamOpsControl(p: UpstreamOpsParts): Methods {
     },
     async upstreamLog(a) {
       const vendor = known(a.vendor);
-      const status = p.catalog.statuses().find((s) => s.vendor === vendor)?.status ?? 'starting';
+      const info = p.catalog.statuses().find((s) => s.vendor === vendor);
+      const status = info?.status ?? 'starting';
       // Masked as the status line is: a server may print a URL with a token in it.
       const lines = (p.catalog.log(vendor, a.lines) ?? []).map((l) => ({
         ts: new Date(l.ts).toISOString(),
         kind: l.kind,
         text: maskUrlsIn(l.text),
       }));
-      return { vendor, status, lines };
+      return {
+        vendor,
+        status,
+        ...(info?.auth ? { auth: { signedIn: info.auth.signedIn, ...(info.auth.lost ? { lost: true } : {}) } } : {}),
+        lines,
+      };
     },
     async activity(a) {
       const agent = a.agent === undefined ? undefined : p.agentId(a.agent);

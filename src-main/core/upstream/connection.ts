@@ -297,7 +297,7 @@ export class UpstreamConnection implements Upstream {
   private signInError(): MwsError {
     return new MwsError(
       'upstream_needs_sign_in',
-      `Upstream "${this.vendor}" needs you to sign in. Run \`mws login ${this.vendor}\`, or click Sign in on the Upstreams screen of the window, then try again.`,
+      `Upstream "${this.vendor}" needs you to sign in${this.authView?.lost ? ' again: the server no longer takes the earlier sign-in' : ''}. Run \`mws login ${this.vendor}\`, or click Sign in on the Upstreams screen of the window, then try again.`,
       { vendor: this.vendor },
     );
   }
@@ -312,7 +312,13 @@ export class UpstreamConnection implements Upstream {
     if (!auth.captureFlow(built.finishesAuth, () => this.afterSignIn())) return err;
     this.status = 'needs-sign-in';
     // Signed in until now (the token was revoked, the refresh expired): "sign in again", not "sign in".
-    this.authView = { signedIn: false, ...(this.authView?.signedIn || this.authView?.lost ? { lost: true } : {}) };
+    const lost = this.authView?.signedIn === true;
+    this.authView = { signedIn: false, ...(lost || this.authView?.lost ? { lost: true } : {}) };
+    // Said in the upstream's log in words, not only as the SDK's invalid_grant on stderr.
+    if (lost)
+      this.opts.journal?.event(
+        `the server no longer takes the sign-in (revoked, or its refresh expired): sign in again with \`mws login ${this.vendor}\` or Sign in on the Upstreams screen`,
+      );
     const e = this.signInError();
     this.lastError = e.message;
     await this.drop();
