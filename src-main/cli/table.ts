@@ -1,5 +1,6 @@
 // Plain-text tables and the words the CLI uses for people: columns padded to their widest cell.
 import { printable } from '../core/printable.js';
+import { plainText } from '../shared/plainText.js';
 export function table(head: string[], rows: Array<Array<string | number | null | undefined>>): string {
   // Cells often hold what an upstream or a client file named: control characters are shown escaped.
   const cells = [head, ...rows.map((r) => r.map((c) => (c === null || c === undefined ? '—' : printable(String(c)))))];
@@ -21,10 +22,10 @@ export function kindOf(t: { readOnly?: boolean; destructive?: boolean; readOnlyH
   return 'write';
 }
 
-/** The first sentence, cut at a word boundary to fit `max` characters. */
+/** The first sentence, cut at a word boundary to fit `max` characters, as plain text (shared/plainText.ts). */
 export function brief(text: string | undefined, max = 72): string {
   if (!text) return '';
-  const first = text
+  const first = plainText(text)
     .split(/(?<=[.!?])\s/)[0]!
     .replace(/\s+/g, ' ')
     .trim();

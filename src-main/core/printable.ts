@@ -2,6 +2,7 @@
 // and commands made safe to paste: control characters shown as escapes (an ESC or OSC sequence in a
 // server name must not reach the terminal raw), and shell words quoted by shell-quote, not by hand.
 import { quote } from 'shell-quote';
+import { BIDI_CONTROLS } from '../shared/plainText.js';
 
 /** C0 controls, DEL, C1 controls and the Unicode line/paragraph separators. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
@@ -10,12 +11,18 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '
 
 export function hasControl(s: string): boolean {
   CONTROL.lastIndex = 0;
-  return CONTROL.test(s);
+  BIDI_CONTROLS.lastIndex = 0;
+  return CONTROL.test(s) || BIDI_CONTROLS.test(s);
 }
 
-/** `s` with every control character written as an escape (`\e`, `\n`, `\x9b`…), safe to print. */
+/**
+ * `s` with every control character written as an escape (`\e`, `\n`, `\x9b`…), safe to print, and every
+ * bidi control (shared/plainText.ts) as `\u202e`: an override would show the rest of the line reversed.
+ */
 export function printable(s: string): string {
-  return s.replace(CONTROL, (c) => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return s
+    .replace(CONTROL, (c) => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+    .replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** A word no POSIX shell treats specially anywhere after the command (URLs stay readable: no `http\\:`). */

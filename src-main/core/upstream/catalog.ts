@@ -12,6 +12,7 @@ import type { SignInResult, Upstream, UpstreamStatusView } from './types.js';
 import type { ResolveParts } from '../secrets/refs.js';
 import { UpstreamJournal, type UpstreamLogEntry } from './journal.js';
 import { UpstreamLanes } from './lanes.js';
+import { plainTool } from './toolList.js';
 import type { OAuthUpstreams } from './oauth/manager.js';
 import { MwsError } from '../errors.js';
 import { SerialQueue } from '../serial.js';
@@ -97,7 +98,8 @@ export class Catalog<T> {
     const saved = await readJsonSafe(this.path, this.opts.log, isCatalogFile);
     if (saved.kind === 'ok') {
       for (const [vendor, s] of this.state) {
-        const tools = saved.value.upstreams[vendor]?.tools;
+        // A file saved before tools were made plain text at listing (toolList.ts) is made plain here.
+        const tools = saved.value.upstreams[vendor]?.tools?.map(plainTool);
         if (tools) Object.assign(s, { tools, source: 'file' });
       }
       this.rebuild();

@@ -6,6 +6,7 @@
 // failing the whole list.
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import { MwsError } from '../errors.js';
+import { hasUnsafeText, plainText } from '../../shared/plainText.js';
 
 /** Pages of a paginated tools/list followed (the SDK stops at 64): 20,000 tools in pages of 10 fit. */
 export const LIST_MAX_PAGES = 10_000;
@@ -43,6 +44,23 @@ export function isWellFormedTool(t: unknown): t is Tool {
     optional(t.outputSchema, isObject) &&
     optional(t.annotations, isObject)
   );
+}
+
+const unsafe = (v: unknown): v is string => typeof v === 'string' && hasUnsafeText(v);
+
+/**
+ * A tool's title and description as every client, the window and the CLI may show them: without bidi
+ * controls (a right-to-left override shows text reversed) and control characters but tab and newline.
+ * Done here, once, so the toolbox, search, listings and the approvals card all hold the plain text.
+ */
+export function plainTool(t: Tool): Tool {
+  const a = t.annotations as Record<string, unknown> | undefined;
+  if (!unsafe(t.title) && !unsafe(t.description) && !unsafe(a?.title)) return t;
+  const out: Tool = { ...t };
+  if (t.title !== undefined) out.title = plainText(t.title);
+  if (t.description !== undefined) out.description = plainText(t.description);
+  if (a && typeof a.title === 'string') out.annotations = { ...t.annotations, title: plainText(a.title) };
+  return out;
 }
 
 export type ToolListing = {
@@ -86,7 +104,7 @@ export async function listAllTools(client: Client, vendor: string, remaining: ()
           repeated.push(t.name.slice(0, 200));
         } else {
           seen.add(t.name);
-          tools.push(t);
+          tools.push(plainTool(t));
         }
       } else
         skipped.push(isObject(t) && typeof t.name === 'string' ? shownName(t.name.slice(0, 200)) : `#${tools.length + skipped.length}`);

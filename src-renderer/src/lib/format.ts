@@ -1,6 +1,8 @@
 // Small formatting helpers for tables and cards.
 export { ago } from '../../../src-main/shared/time';
 export { fieldError, rangeText, upstreamFailure, withBounds, type FieldError } from '../../../src-main/shared/errorWords';
+import { plainText } from '../../../src-main/shared/plainText';
+export { plainText };
 
 export function kb(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
@@ -16,8 +18,9 @@ export const CAUSE_TEXT: Record<string, string> = {
   revoked: 'its upstream is gone or refused access',
 };
 
+/** An error's sentence; it may quote an upstream, so it is shown as plain text (no bidi or control characters). */
 export function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return plainText(err instanceof Error ? err.message : String(err));
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
@@ -30,16 +33,16 @@ export function duration(ms: number): string {
   return s < 90 ? `${s} s` : `${Math.round(s / 60)} min`;
 }
 
-/** Arguments as readable JSON, cut to `max` characters. */
+/** Arguments as readable JSON, cut to `max` characters; a bidi control in them would show the card's text reversed. */
 export function argsText(args: Record<string, unknown>, max = 600): string {
-  const text = JSON.stringify(args, null, 2);
+  const text = plainText(JSON.stringify(args, null, 2));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** The first sentences of a description up to `max` characters, cut at a word. */
+/** The first sentences of a description up to `max` characters, cut at a word, as plain text (shared/plainText.ts). */
 export function brief(text: string | null | undefined, max = 160): string {
   if (!text) return '';
-  const t = text.replace(/\s+/g, ' ').trim();
+  const t = plainText(text).replace(/\s+/g, ' ').trim();
   if (t.length <= max) return t;
   const cut = t.slice(0, max - 1);
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), max / 2)).replace(/[\s,;:]+$/, '')}…`;
