@@ -125,11 +125,15 @@ describe('help', () => {
     let out = '';
     const io = { out: (t: string) => void (out += `${t}\n`), err: () => {} };
     expect(await main(['--help'], io)).toBe(0);
-    expect(out).toMatch(/^ {2}upstream\s+list, add, edit or remove upstreams, turn one off or on, restart it, follow its log, or give it a value$/m);
+    expect(out).toMatch(
+      /^ {2}upstream\s+list, add, edit or remove upstreams, turn one off or on, restart it, follow its log, or give it a value$/m,
+    );
     expect(out).toMatch(/^ {2}activity\s+the latest calls/m);
     out = '';
     expect(await main(['upstream', '--help'], io)).toBe(0);
-    expect(out).toMatch(/^mws upstream: .+\n\nUsage:\n {2}mws upstream list \[--json\][^\n]*\n(?: {2}mws upstream [^\n]*\n)* {2}mws upstream enable\|disable\|restart NAME/);
+    expect(out).toMatch(
+      /^mws upstream: .+\n\nUsage:\n {2}mws upstream list \[--json\][^\n]*\n(?: {2}mws upstream [^\n]*\n)* {2}mws upstream enable\|disable\|restart NAME/,
+    );
     out = '';
     expect(await main(['activity', '--help'], io)).toBe(0);
     expect(out).toContain('--limit N');

@@ -467,12 +467,10 @@ const fileSchemaWith = (expand: ExpandHome) =>
         description:
           "true: the activity log (calls.jsonl) also keeps each call's arguments and the start of its result. Off by default: the log may be shared when reporting a problem.",
       }),
-      maxFileMB: int(1, 4096)
-        .default(DEFAULT_ACTIVITY_MAX_FILE_MB)
-        .meta({
-          description:
-            'calls.jsonl moves to calls.1.jsonl (replacing it) at the write that would take it past this many MiB, so the log never holds more than twice it.',
-        }),
+      maxFileMB: int(1, 4096).default(DEFAULT_ACTIVITY_MAX_FILE_MB).meta({
+        description:
+          'calls.jsonl moves to calls.1.jsonl (replacing it) at the write that would take it past this many MiB, so the log never holds more than twice it.',
+      }),
     }),
     listChanges: section({
       quietMinutes: int(0, 24 * 60)
