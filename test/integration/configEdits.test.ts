@@ -294,9 +294,9 @@ describe('General → Save and the port (issue 22, item 3)', () => {
     const s = await a.app.control.settings({});
     await a.app.control.updateSettings({ port: s.port, compactDescriptions: true });
     expect(onDisk(a).listen.port).toBe(4499);
-    // Import writes client entries for that port too: the one that is right after a restart.
+    // Import writes client entries for the port this instance listens on: the one a client reaches now.
     const r = await a.app.control.importServers({ file: writeClientFile(a), dryRun: true });
-    expect(r.clientEdit.url).toBe('http://127.0.0.1:4499/mcp');
+    expect(r.clientEdit.url).toBe(`${new URL(a.url).origin}/mcp`);
   });
 });
 

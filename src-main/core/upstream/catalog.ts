@@ -214,8 +214,11 @@ export class Catalog<T> {
       return { ok: true, era: c.info().era, tools: tools.map((t) => t.name), error: undefined };
     } catch (err) {
       const message = (err as Error).message;
-      // A 401 from a server that signs in with OAuth is not a wrong credential: it wants a sign-in.
-      if (config.kind === 'http' && /\b401\b|unauthori[sz]ed/i.test(message) && (await signsInWithOAuth(config.url)))
+      // A 401 to no credential from a server that signs in with OAuth is not a wrong credential: it wants a sign-in.
+      const gaveToken =
+        config.kind === 'http' &&
+        (config.bearerTokenEnvVar !== undefined || Object.keys(config.headers).some((h) => h.toLowerCase() === 'authorization'));
+      if (config.kind === 'http' && !gaveToken && /\b401\b|unauthori[sz]ed/i.test(message) && (await signsInWithOAuth(config.url)))
         return {
           ok: false,
           era: undefined,
