@@ -114,12 +114,19 @@ describe('running upstreams from the window', () => {
     await page.close();
   }, 90_000);
 
-  it('lists calls in the activity log', async () => {
+  it.each([1280, 800])('lists calls in the activity log at %i px, refused ones too, each failure with its reason', async (width) => {
     await agent.client.callTool({ name: 'demo__drive_search_files', arguments: { query: 'budget' } });
-    const page = await open('#/activity', 800);
-    await expect.poll(() => page.getByTestId('activity').textContent(), { timeout: 20_000 }).toContain('demo__drive_search_files');
+    // Refused before running: arguments that do not fit, and a name no upstream lists.
+    await agent.client.callTool({ name: 'demo__drive_search_files', arguments: { query: 5 } });
+    await agent.client.callTool({ name: 'call_tool', arguments: { name: `no_such_tool_${width}` } });
+    const page = await open('#/activity', width);
+    await expect.poll(() => page.getByTestId('activity').textContent(), { timeout: 20_000 }).toContain(`no_such_tool_${width}`);
+    const reasons = await page.getByTestId('reason').allTextContents();
+    expect(reasons.some((r) => r.startsWith(`No tool named "no_such_tool_${width}".`))).toBe(true);
+    expect(reasons.some((r) => /arguments for demo__drive_search_files do not match/.test(r))).toBe(true);
+    expect(await page.getByTestId('outcome').allTextContents()).toContain('refused');
     expect(await sideways(page)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(SCREENS, 'activity.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENS, `activity-${width}.png`), fullPage: true });
     await page.close();
   });
 });
