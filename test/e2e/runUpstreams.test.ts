@@ -92,6 +92,29 @@ describe.each([1280, 800])('the window at %i px', (width) => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Command');
     await page.close();
   });
+
+  it('hides one tool of an upstream with its Shown switch, and shows it again', async () => {
+    const page = await open('#/upstreams', width);
+    const row = page.locator('tr[data-vendor="s"]');
+    await expect.poll(() => page.getByTestId('status-s').textContent(), { timeout: 30_000 }).toBe('up');
+    await row.getByRole('button', { name: 'Show the tools of s' }).click();
+    const shown = page.getByTestId('shown-s__echo');
+    await expect.poll(() => shown.isChecked(), { timeout: 10_000 }).toBe(true);
+    const found = async () =>
+      JSON.stringify(await agent.client.callTool({ name: 'search_tools', arguments: { query: 'echo the text back' } }));
+    expect(await found()).toContain('s__echo');
+    await shown.uncheck();
+    await expect.poll(() => page.getByTestId('tool-row-s__echo').getAttribute('class')).toContain('hidden-tool');
+    expect(JSON.parse(readFileSync(cfg, 'utf8')).hiddenTools).toEqual({ s: ['echo'] });
+    await expect.poll(found).not.toContain('s__echo');
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(SCREENS, `hidden-tool-${width}.png`), fullPage: true });
+    await shown.check();
+    await expect.poll(() => page.getByTestId('tool-row-s__echo').getAttribute('class')).not.toContain('hidden-tool');
+    expect(JSON.parse(readFileSync(cfg, 'utf8')).hiddenTools).toBeUndefined();
+    await expect.poll(found).toContain('s__echo');
+    await page.close();
+  }, 60_000);
 });
 
 describe('running upstreams from the window', () => {

@@ -266,6 +266,13 @@ const fileSchemaWith = (expand: ExpandHome) =>
     serverName: pattern(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, "_" or "-"').default('toolbox'),
     backendHints: strRecord().default({}),
     pins: strArray().default([]),
+    hiddenTools: z
+      .record(z.string(), strArray(), { error: 'must be an object of upstream name → array of its tool names' })
+      .default({})
+      .meta({
+        description:
+          'Tools hidden from every agent and from search, per upstream, by the name the upstream gives them, e.g. {"github": ["delete_repository"]}. `mws tool hide UPSTREAM TOOL` writes it.',
+      }),
     pinFiles: pathArray(expand).default([]),
     promote: section({
       minSessions: int(1, 1000).default(2),
@@ -313,12 +320,9 @@ const fileSchemaWith = (expand: ExpandHome) =>
       description:
         'No longer read: the desktop app keeps its notification and start-at-login switches in its own preferences, and moves this block there on its first start.',
     }),
-    agents: z
-      .array(agentSchema, { error: 'must be an array of agents' })
-      .optional()
-      .meta({
-        description: 'The agents, each with its own endpoint /mcp/<id>/mcp; the default agent (/mcp) is there even when not listed.',
-      }),
+    agents: z.array(agentSchema, { error: 'must be an array of agents' }).optional().meta({
+      description: 'The agents, each with its own endpoint /mcp/<id>/mcp; the default agent (/mcp) is there even when not listed.',
+    }),
     defaultAgent: bool().default(true).meta({ description: 'false: /mcp (the default agent) is not served.' }),
     uiSessions: section({
       idleMinutes: int(1, 7 * 24 * 60)
