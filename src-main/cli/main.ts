@@ -439,6 +439,13 @@ const COMMANDS: Record<string, Spec> = {
       });
     },
   },
+  tool: {
+    summary: "hide one tool of an upstream from every agent and from search, show it again, or list an upstream's tools",
+    usage: ['mws tool hide|unhide UPSTREAM TOOL', 'mws tool list UPSTREAM [--json]'],
+    options: { config: CONFIG, json: JSON_OUT },
+    positionals: 3,
+    run: async (io, v, pos) => (await import('./commands/tool.js')).runTool(io, { config: str(v.config), json: flag(v.json), rest: pos }),
+  },
   secrets: {
     summary: "the secret store: list its names, or move config.json's plain-text secrets into it",
     usage: ['mws secrets [list] [--json]', 'mws secrets migrate [--json]'],

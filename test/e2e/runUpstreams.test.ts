@@ -92,6 +92,29 @@ describe.each([1280, 800])('the window at %i px', (width) => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Command');
     await page.close();
   });
+
+  it('hides one tool of an upstream with its Shown switch, and shows it again', async () => {
+    const page = await open('#/upstreams', width);
+    const row = page.locator('tr[data-vendor="s"]');
+    await expect.poll(() => page.getByTestId('status-s').textContent(), { timeout: 30_000 }).toBe('up');
+    await row.getByRole('button', { name: 'Show the tools of s' }).click();
+    const shown = page.getByTestId('shown-s__echo');
+    await expect.poll(() => shown.isChecked(), { timeout: 10_000 }).toBe(true);
+    const found = async () =>
+      JSON.stringify(await agent.client.callTool({ name: 'search_tools', arguments: { query: 'echo the text back' } }));
+    expect(await found()).toContain('s__echo');
+    await shown.uncheck();
+    await expect.poll(() => page.getByTestId('tool-row-s__echo').getAttribute('class')).toContain('hidden-tool');
+    expect(JSON.parse(readFileSync(cfg, 'utf8')).hiddenTools).toEqual({ s: ['echo'] });
+    await expect.poll(found).not.toContain('s__echo');
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(SCREENS, `hidden-tool-${width}.png`), fullPage: true });
+    await shown.check();
+    await expect.poll(() => page.getByTestId('tool-row-s__echo').getAttribute('class')).not.toContain('hidden-tool');
+    expect(JSON.parse(readFileSync(cfg, 'utf8')).hiddenTools).toBeUndefined();
+    await expect.poll(found).toContain('s__echo');
+    await page.close();
+  }, 60_000);
 });
 
 describe('running upstreams from the window', () => {
@@ -114,12 +137,19 @@ describe('running upstreams from the window', () => {
     await page.close();
   }, 90_000);
 
-  it('lists calls in the activity log', async () => {
+  it.each([1280, 800])('lists calls in the activity log at %i px, refused ones too, each failure with its reason', async (width) => {
     await agent.client.callTool({ name: 'demo__drive_search_files', arguments: { query: 'budget' } });
-    const page = await open('#/activity', 800);
-    await expect.poll(() => page.getByTestId('activity').textContent(), { timeout: 20_000 }).toContain('demo__drive_search_files');
+    // Refused before running: arguments that do not fit, and a name no upstream lists.
+    await agent.client.callTool({ name: 'demo__drive_search_files', arguments: { query: 5 } });
+    await agent.client.callTool({ name: 'call_tool', arguments: { name: `no_such_tool_${width}` } });
+    const page = await open('#/activity', width);
+    await expect.poll(() => page.getByTestId('activity').textContent(), { timeout: 20_000 }).toContain(`no_such_tool_${width}`);
+    const reasons = await page.getByTestId('reason').allTextContents();
+    expect(reasons.some((r) => r.startsWith(`No tool named "no_such_tool_${width}".`))).toBe(true);
+    expect(reasons.some((r) => /arguments for demo__drive_search_files do not match/.test(r))).toBe(true);
+    expect(await page.getByTestId('outcome').allTextContents()).toContain('refused');
     expect(await sideways(page)).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(SCREENS, 'activity.png'), fullPage: true });
+    await page.screenshot({ path: join(SCREENS, `activity-${width}.png`), fullPage: true });
     await page.close();
   });
 });

@@ -93,6 +93,7 @@ describe('mws upstream, with an instance running', () => {
   it('lists calls with mws activity', SLOW, async () => {
     const c = await connectClient(url, 'auto');
     try {
+      await c.client.callTool({ name: 'call_tool', arguments: { name: 'no_such_tool' } });
       await c.client.callTool({ name: 's__echo', arguments: { text: 'hello' } });
     } finally {
       await c.close();
@@ -105,8 +106,10 @@ describe('mws upstream, with an instance running', () => {
       { timeout: 30_000, interval: 500 },
     );
     const table = await mws('activity', '--agent', 'default');
-    expect(table.out).toMatch(/^time\s+agent\s+tool\s+upstream\s+ms\s+result/m);
+    expect(table.out).toMatch(/^time\s+agent\s+tool\s+upstream\s+ms\s+result\s+reason/m);
     expect(table.out).toMatch(/s__echo\s+s\s+\d+\s+ok/);
+    // A call refused before it ran is listed with why.
+    expect(table.out).toMatch(/no_such_tool\s+—\s+0\s+refused\s+No tool named "no_such_tool"\./);
   });
 
   it('says what it needs in one sentence', SLOW, async () => {

@@ -203,8 +203,9 @@ describe('the call log', () => {
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.length).toBeGreaterThan(5);
-    for (const l of lines)
-      expect(Object.keys(l).sort()).toEqual(['agent', 'client', 'ms', 'ok', 'session', 'tool', 'ts', 'upstream', 'via']);
+    const fields = ['agent', 'client', 'ms', 'ok', 'session', 'tool', 'ts', 'upstream', 'via'];
+    // A failed call says why, in one line (never its arguments or result).
+    for (const l of lines) expect(Object.keys(l).sort()).toEqual(l.ok ? fields : [...fields, 'reason'].sort());
     expect(lines.some((l) => l.via === 'call_tool' && l.tool === 'session__add' && l.ok === true)).toBe(true);
     expect(lines.some((l) => l.tool === 'stateless__fail' && l.ok === false)).toBe(true);
     expect(lines.some((l) => typeof l.session === 'string')).toBe(true); // 2025 clients have sessions

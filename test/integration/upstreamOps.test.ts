@@ -103,6 +103,47 @@ describe('the activity log', () => {
     expect(readFileSync(join(t.stateDir, 'calls.jsonl'), 'utf8')).not.toContain('secret-words');
   }, 60_000);
 
+  it('records calls refused before they ran, and why each call failed or was refused', async () => {
+    const t = await app({
+      upstreams: { s: stdioFixture() },
+      agents: [
+        { id: 'default', approvals: 'allow' },
+        { id: 'ro', approvals: 'read-only' },
+      ],
+    });
+    const c = await client(`${t.url}/mcp`);
+    const ro = await client(`${t.url}/mcp/ro/mcp`);
+    // Arguments that do not fit the schema, a name no upstream lists (direct and through call_tool).
+    expect(textOf(await c.client.callTool({ name: 's__echo', arguments: { text: 5 } }))).toMatch(/text/);
+    await expect(c.client.callTool({ name: 'nope__nothing', arguments: {} })).rejects.toThrow(/nope__nothing/);
+    await c.client.callTool({ name: 'call_tool', arguments: { name: 'nothing_at_all' } });
+    // Ran and failed: a JSON-RPC error and an isError result.
+    await expect(c.client.callTool({ name: 's__fail', arguments: {} })).rejects.toThrow(/backend refused/);
+    await c.client.callTool({ name: 's__is_error', arguments: {} });
+    // A read-only agent's approval rule refuses a tool that writes.
+    await ro.client.callTool({ name: 'call_tool', arguments: { name: 's__toggle_extra' } });
+    await vi.waitFor(async () => expect(await t.app.control.activity({})).toHaveLength(6), { timeout: 5000 });
+    const calls = (await t.app.control.activity({})).reverse();
+    expect(calls.map((e) => [e.agent, e.tool, e.ok, e.refused ?? false])).toEqual([
+      ['default', 's__echo', false, true],
+      ['default', 'nope__nothing', false, true],
+      ['default', 'nothing_at_all', false, true],
+      ['default', 's__fail', false, false],
+      ['default', 's__is_error', false, false],
+      ['ro', 's__toggle_extra', false, true],
+    ]);
+    expect(calls[0]!.reason).toMatch(/text/);
+    expect(calls[1]!.reason).toMatch(/No tool .*nope__nothing/i);
+    expect(calls[2]!.reason).toMatch(/nothing_at_all/);
+    expect(calls[3]!.reason).toMatch(/fixture failure: the backend refused/);
+    expect(calls[4]!.reason).toBe('tool-level failure');
+    expect(calls[5]!.reason).toMatch(/read-only/);
+    for (const e of calls) expect(e.reason!.length).toBeLessThanOrEqual(300);
+    // Refusals never count as use or failure of a tool.
+    const report = JSON.stringify(await t.app.control.report({ agent: 'default' }));
+    expect(report).not.toContain('nope__nothing');
+  }, 60_000);
+
   it('keeps arguments and the start of results when the user turns recordArguments on', async () => {
     const t = await app({
       upstreams: { s: stdioFixture() },

@@ -3,6 +3,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { firstParagraph, slimSchema } from '../../src-main/core/toolbox/slim.js';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
 import { definitionHash } from '../../src-main/core/toolbox/hash.js';
+import { setToolHiddenIn, toolNameAt } from '../../src-main/core/control/upstreamOps.js';
 
 const tool = (name: string, extra: Partial<Tool> = {}): Tool => ({ name, inputSchema: { type: 'object', properties: {} }, ...extra });
 
@@ -134,5 +135,42 @@ describe('the toolbox', () => {
     });
     expect(a).toBe(b);
     expect(a).not.toBe(c);
+  });
+});
+
+describe('hidden tools', () => {
+  it('are kept apart: not resolved, listed or counted, by their own name and only at their upstream', () => {
+    const tb = new Toolbox(
+      new Map([
+        ['gh', [tool('delete_repo'), tool('list_issues')]],
+        ['gl', [tool('delete_repo')]],
+      ]),
+      true,
+      { gh: ['delete_repo'] },
+    );
+    expect([...tb.all()].map((e) => e.name)).toEqual(['gh__list_issues', 'gl__delete_repo']);
+    expect(tb.resolve('gh__delete_repo')).toBeUndefined();
+    // The other upstream's tool of that name is its own, and now the only one: its short name finds it.
+    expect(tb.resolve('delete_repo')?.name).toBe('gl__delete_repo');
+    expect(tb.hidden().map((e) => e.name)).toEqual(['gh__delete_repo']);
+    expect(tb.size).toBe(2);
+  });
+});
+
+describe('setToolHiddenIn and toolNameAt, the config edit', () => {
+  it('adds and removes a name, dropping what is left empty, and reads the name as listed or as the upstream gives it', () => {
+    const raw: Record<string, unknown> = { upstreams: {} };
+    expect(setToolHiddenIn(raw, 'gh', 'delete_repo', true)).toEqual(['delete_repo']);
+    expect(setToolHiddenIn(raw, 'gh', 'delete_repo', true)).toEqual(['delete_repo']);
+    expect(raw.hiddenTools).toEqual({ gh: ['delete_repo'] });
+    expect(setToolHiddenIn(raw, 'gh', 'delete_repo', false)).toEqual([]);
+    expect(raw).toEqual({ upstreams: {} });
+    const listed = [{ name: 'gh__delete_repo', upstreamName: 'delete_repo' }];
+    expect(toolNameAt('gh', 'gh__delete_repo', listed)).toBe('delete_repo');
+    expect(toolNameAt('gh', 'delete_repo', listed)).toBe('delete_repo');
+    expect(toolNameAt('gh', 'gh__anything', [])).toBe('anything'); // nothing listed yet: taken as given
+    expect(() => toolNameAt('gh', 'delete_rpo', listed)).toThrow(
+      'No tool named "delete_rpo" at upstream "gh". Close matches: delete_repo.',
+    );
   });
 });

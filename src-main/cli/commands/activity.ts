@@ -1,10 +1,11 @@
-// `mws activity`: the latest calls (agent, tool, upstream, duration, ok or error), newest first, from
+// `mws activity`: the latest calls (agent, tool, upstream, duration, ok, error or refused, and why), newest first, from
 // the activity log in the state folder. Read-only: with no instance running, the files are read as they are.
 import { cliConfig, type ConfigFlags } from '../config.js';
 import { isRunning, withControl } from '../instance.js';
 import { recentCalls, type ActivityEntry } from '../../core/usage/activity.js';
 import { table } from '../table.js';
 import type { Io } from '../output.js';
+import { callOutcome } from '../../shared/activityWords.js';
 
 export async function runActivity(
   io: Io,
@@ -27,8 +28,16 @@ export async function runActivity(
   }
   io.out(
     table(
-      ['time', 'agent', 'tool', 'upstream', 'ms', 'result'],
-      calls.map((c) => [c.ts.replace('T', ' ').slice(0, 19), c.agent, c.tool, c.upstream, Math.round(c.ms), c.ok ? 'ok' : 'error']),
+      ['time', 'agent', 'tool', 'upstream', 'ms', 'result', 'reason'],
+      calls.map((c) => [
+        c.ts.replace('T', ' ').slice(0, 19),
+        c.agent,
+        c.tool,
+        c.upstream,
+        Math.round(c.ms),
+        callOutcome(c),
+        c.ok ? '' : (c.reason ?? 'no reason was recorded (a call from before reasons were kept)'),
+      ]),
     ),
   );
   return 0;

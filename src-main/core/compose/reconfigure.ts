@@ -66,6 +66,8 @@ export function reconfigurer(
     }
     await Promise.all(closing);
     await up.catalog.syncUpstreams();
+    // Tools hidden or shown: the toolbox is built again, and with it every listing and the search index.
+    if (JSON.stringify(before.hiddenTools) !== JSON.stringify(next.hiddenTools)) up.catalog.rebuildToolbox();
     // A pin added or removed in this edit shows at once, not at the next cycle.
     await d.sets.reconcilePinsNow();
     // Listings are recomputed (compactDescriptions may have changed); the toolbox itself is not rebuilt.

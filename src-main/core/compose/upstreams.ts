@@ -29,7 +29,8 @@ export function buildUpstreams(
     get config() {
       return ctx.config;
     },
-    build: buildToolbox,
+    // The hidden tools are read at each build: a change to them rebuilds the toolbox (reconfigure.ts).
+    build: (state, prefixNames) => buildToolbox(state, prefixNames, ctx.config.hiddenTools),
     log,
     now: ctx.now,
     onChange: () => ctx.toolboxChanged.forEach((f) => f()),

@@ -375,6 +375,15 @@ const fileSchemaWith = (expand: ExpandHome) =>
     serverName: pattern(/^[A-Za-z0-9_-]{1,64}$/, 'must be letters, digits, "_" or "-"').default('toolbox'),
     backendHints: strRecord(CONFIG_BOUNDS.words).default({}),
     pins: strArray(CONFIG_BOUNDS.pins).default([]),
+    hiddenTools: atMostEntries(
+      z.record(key(), strArray(CONFIG_BOUNDS.pins), { error: 'must be an object of upstream name → array of its tool names' }),
+      CONFIG_BOUNDS.upstreams,
+    )
+      .default({})
+      .meta({
+        description:
+          'Tools hidden from every agent and from search, per upstream, by the name the upstream gives them, e.g. {"github": ["delete_repository"]}. `mws tool hide UPSTREAM TOOL` writes it.',
+      }),
     pinFiles: pathArray(expand).default([]),
     promote: section({
       minSessions: int(1, 1000).default(2),

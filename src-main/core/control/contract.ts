@@ -107,7 +107,18 @@ export const CONTROL_CONTRACT = {
   /** An upstream's tools as the toolbox has them, with their kind and the agents that list each. */
   upstreamTools: {
     args: args({ vendor: id() }),
-    result: answer<Array<{ name: string; description: string | null; kind: 'read-only' | 'write' | 'destructive'; agents: string[] }>>(),
+    result:
+      answer<
+        Array<{ name: string; description: string | null; kind: 'read-only' | 'write' | 'destructive'; agents: string[]; hidden: boolean }>
+      >(),
+  },
+  /**
+   * Hides one tool of an upstream from every agent and from search (kept in the config's `hiddenTools`),
+   * or shows it again. `tool`: its name as listed (vendor__tool) or as the upstream gives it.
+   */
+  setToolHidden: {
+    args: args({ vendor: id(), tool: id(), hidden: z.boolean() }),
+    result: answer<{ vendor: string; tool: string; hidden: boolean; changed: boolean; hiddenTools: string[] }>(),
   },
   /** Withdraws a standing grant: the tool asks again on its next call. */
   revokeGrant: { args: args({ agent: id(), tool: id() }), result: answer<{ tool: string; revoked: boolean }>() },

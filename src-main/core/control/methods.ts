@@ -6,6 +6,7 @@ import { DEFAULT_PORT, type Config } from '../config/schema.js';
 import { agentUrl } from '../config/agentUrl.js';
 import type { Clock } from '../clock.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
+import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { ToolRouter } from '../proxy/toolRouter.js';
 import type { SearchService } from '../search/service.js';
 import type { WorkingSets } from '../workingset/manager.js';
@@ -356,9 +357,21 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
       const listedBy = new Map<string, string[]>();
       for (const ag of p.config.agents)
         for (const e of p.router.workingSetEntries(ag.id)) listedBy.set(e.name, [...(listedBy.get(e.name) ?? []), ag.id]);
-      return [...p.catalog.toolbox().all()]
-        .filter((e) => e.vendor === vendor)
-        .map((e) => ({ name: e.name, description: e.tool.description ?? null, kind: kindOf(e), agents: listedBy.get(e.name) ?? [] }));
+      const toolbox = p.catalog.toolbox();
+      const row = (e: ToolEntry, hidden: boolean) => ({
+        name: e.name,
+        description: e.tool.description ?? null,
+        kind: kindOf(e),
+        agents: hidden ? [] : (listedBy.get(e.name) ?? []),
+        hidden,
+      });
+      return [
+        ...[...toolbox.all()].filter((e) => e.vendor === vendor).map((e) => row(e, false)),
+        ...toolbox
+          .hidden()
+          .filter((e) => e.vendor === vendor)
+          .map((e) => row(e, true)),
+      ];
     },
     // The import feature (and its JSONC and TOML parsers) loads when it is used, not with every start.
     // Client entries point at the port of the config file (what is right after a restart, and what the

@@ -1,5 +1,5 @@
 // The ControlApi's running-upstreams half: turn an upstream off and on (kept in the config), restart
-// it, read its log; and the activity log of calls.
+// it, read its log, hide one of its tools; and the activity log of calls.
 import { MwsError } from '../errors.js';
 import type { Config } from '../config/schema.js';
 import type { ConfigEditor, Raw } from '../config/editor.js';
@@ -9,6 +9,8 @@ import { recentCalls } from '../usage/activity.js';
 import type { ActivityEntry } from '../usage/activityTypes.js';
 import type { ControlHandlers } from './contract.js';
 import { upstreamRows } from './settings.js';
+import { noToolNamed } from '../toolbox/notFound.js';
+import { closest } from '../fuzzy.js';
 
 export type UpstreamOpsParts = {
   config: Config;
@@ -23,7 +25,7 @@ export type UpstreamOpsParts = {
 /** Restarts and turns on or off of one upstream that may wait at once; more are answered 409 busy. */
 export const MAX_WAITING_CHANGES = 16;
 
-type Methods = Pick<ControlHandlers, 'setUpstreamEnabled' | 'restartUpstream' | 'upstreamLog' | 'activity'>;
+type Methods = Pick<ControlHandlers, 'setUpstreamEnabled' | 'restartUpstream' | 'upstreamLog' | 'activity' | 'setToolHidden'>;
 
 export function upstreamOpsControl(p: UpstreamOpsParts): Methods {
   const known = (vendor: string): string => {
@@ -85,6 +87,23 @@ export function upstreamOpsControl(p: UpstreamOpsParts): Methods {
         lines,
       };
     },
+    async setToolHidden(a) {
+      const vendor = known(a.vendor);
+      const toolbox = p.catalog.toolbox();
+      const entries = [...toolbox.all(), ...toolbox.hidden()].filter((e) => e.vendor === vendor);
+      const before = p.config.hiddenTools[vendor] ?? [];
+      const tool = toolNameAt(
+        vendor,
+        a.tool,
+        entries.map((e) => ({ name: e.name, upstreamName: e.upstreamName })),
+        before,
+      );
+      let hiddenTools = before;
+      await p.editor.update((raw) => {
+        hiddenTools = setToolHiddenIn(raw, vendor, tool, a.hidden);
+      });
+      return { vendor, tool, hidden: a.hidden, changed: before.includes(tool) !== a.hidden, hiddenTools };
+    },
     async activity(a) {
       const agent = a.agent === undefined ? undefined : p.agentId(a.agent);
       const o = { ...(agent ? { agent } : {}), ...(a.limit ? { limit: a.limit } : {}) };
@@ -103,4 +122,54 @@ export function setEnabledIn(raw: Raw, vendor: string, enabled: boolean): void {
   if (!e || typeof e !== 'object') throw new MwsError('not_found', `No upstream "${vendor}" in the config file.`, { vendor });
   if (enabled) delete e.enabled;
   else e.enabled = false;
+}
+
+/**
+ * The upstream's own name of the tool `given` names (listed as vendor__tool, or as the upstream gives it).
+ * A name the upstream does not list is refused with the close ones; while it has listed nothing yet
+ * (not started, signed out) a name is taken as given, so a tool can be hidden before it first shows.
+ */
+export function toolNameAt(
+  vendor: string,
+  given: string,
+  listed: ReadonlyArray<{ name: string; upstreamName: string }>,
+  hidden: readonly string[] = [],
+): string {
+  const own = given.startsWith(`${vendor}__`) ? given.slice(vendor.length + 2) : given;
+  const hit = listed.find((e) => e.name === given || e.upstreamName === given || e.upstreamName === own);
+  if (hit) return hit.upstreamName;
+  if (listed.length === 0 || hidden.includes(own)) return own;
+  throw new MwsError(
+    'not_found',
+    noToolNamed(
+      given,
+      [
+        closest(
+          own,
+          listed.map((e) => e.upstreamName),
+        ),
+      ].filter((n): n is string => n !== undefined),
+      {
+        where: ` at upstream "${vendor}"`,
+        next: `\`mws tool list ${vendor}\` shows its tools.`,
+      },
+    ),
+    { vendor, tool: given },
+  );
+}
+
+/**
+ * Hides a tool of an upstream (its name as the upstream gives it) or shows it again, in the file's JSON
+ * under "hiddenTools"; an upstream left with none hidden, and an empty "hiddenTools", are removed. Answers
+ * the upstream's hidden tools after. The CLI uses it too, with no instance.
+ */
+export function setToolHiddenIn(raw: Raw, vendor: string, tool: string, hidden: boolean): string[] {
+  const all = (raw.hiddenTools && typeof raw.hiddenTools === 'object' ? raw.hiddenTools : {}) as Record<string, unknown>;
+  const had = Array.isArray(all[vendor]) ? (all[vendor] as unknown[]).filter((t): t is string => typeof t === 'string') : [];
+  const next = hidden ? [...new Set([...had, tool])] : had.filter((t) => t !== tool);
+  if (next.length) all[vendor] = next;
+  else delete all[vendor];
+  if (Object.keys(all).length) raw.hiddenTools = all;
+  else delete raw.hiddenTools;
+  return next;
 }

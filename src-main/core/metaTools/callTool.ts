@@ -33,6 +33,8 @@ export type CallToolSteps = {
   check(entry: ToolEntry, args: Record<string, unknown> | undefined): string | undefined;
   /** What the approval rule says of this call now (dryRun tells it rather than "would run"). */
   verdict?(agentId: string, entry: ToolEntry): { kind: 'run' } | { kind: 'ask' } | { kind: 'refuse'; message: string };
+  /** Notes a call refused here, before it ran (unknown name, arguments not an object), with why. */
+  refused?(agentId: string, name: string, reason: string, ctx: CallContext): void;
   /** Runs the call exactly as a direct call would. */
   forward(agentId: string, entry: ToolEntry, args: Record<string, unknown> | undefined, ctx: CallContext): Promise<CallToolResult>;
 };
@@ -42,11 +44,15 @@ export function callToolHandler(steps: CallToolSteps): MetaHandler {
     const target = typeof args.name === 'string' ? args.name : '';
     if (!target) return missingName('call_tool', 'the tool to run, as search_tools shows it');
     if (isMetaTool(target)) return toolError(`${target} is a meta-tool: call it directly.`);
+    const refuse = (name: string, reason: string) => {
+      steps.refused?.(agentId, name, reason, { ...ctx, via: 'call_tool' });
+      return toolError(reason);
+    };
     const entry = await steps.resolve(target);
-    if (!entry) return toolError(steps.unknownToolMessage(target));
+    if (!entry) return refuse(target, steps.unknownToolMessage(target));
     const inner = args.arguments;
     if (inner !== undefined && (typeof inner !== 'object' || inner === null || Array.isArray(inner))) {
-      return toolError('call_tool "arguments" must be an object of the tool\'s parameters.');
+      return refuse(entry.name, 'call_tool "arguments" must be an object of the tool\'s parameters.');
     }
     if (args.dryRun === true && !entry.readOnly) {
       const problem = steps.check(entry, inner as Record<string, unknown> | undefined);

@@ -23,6 +23,10 @@ import type { CallContext, MetaHandler } from '../metaTools/handler.js';
 import { recordedContent } from './recorded.js';
 import type { Logger } from '../log.js';
 import { noToolNamed } from '../toolbox/notFound.js';
+import { reasonLine, resultReason } from '../usage/reason.js';
+
+/** A name the agent sent is kept in the log up to this length (a name no upstream lists is the agent's text). */
+const LOGGED_NAME_MAX_CHARS = 200;
 
 /** What the router asks before a call runs, and tells after one succeeded. */
 export type CallHooks = {
@@ -80,6 +84,7 @@ export class ToolRouter implements AgentRuntime {
         check: (entry, args) => this.validator.check(entry, args),
         verdict: (agentId, entry) => this.opts.hooks?.verdict?.(agentId, entry) ?? { kind: 'run' },
         forward: (agentId, entry, args, ctx) => this.forward(agentId, entry, args, ctx),
+        refused: (agentId, name, reason, ctx) => this.logRefused(agentId, name, reason, ctx),
       }),
     );
   }
@@ -143,7 +148,9 @@ export class ToolRouter implements AgentRuntime {
     if (isMetaTool(name)) return this.callMeta(agentId, name, args ?? {}, ctx);
     const entry = await this.resolveOrWait(name);
     if (!entry) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, this.unknownToolMessage(name));
+      const message = this.unknownToolMessage(name);
+      this.logRefused(agentId, name, message, ctx);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, message);
     }
     return this.forward(agentId, entry, args, ctx);
   }
@@ -173,21 +180,28 @@ export class ToolRouter implements AgentRuntime {
     // same walk counts their values for the validator (one walk of a 300,000-key object, not two).
     const shape = argShape(args, MAX_ARGUMENT_DEPTH);
     if (shape.tooDeep) {
-      return toolError(
-        `The arguments for ${entry.name} are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, more than Working Set forwards. Send them flatter.`,
+      return this.refuse(
+        agentId,
+        entry,
+        ctx,
+        toolError(
+          `The arguments for ${entry.name} are nested more than ${MAX_ARGUMENT_DEPTH} levels deep, more than Working Set forwards. Send them flatter.`,
+        ),
       );
     }
     const problem = this.validator.check(entry, args, shape.values);
-    if (problem) return toolError(problem);
+    if (problem) return this.refuse(agentId, entry, ctx, toolError(problem));
     const upstream = this.opts.catalog.upstream(entry.vendor);
     // Counted from here: a call waiting for approval is a call in flight, and the sweep skips its agent.
     this.inFlight.enter(agentId);
     let started: number | undefined;
     let ok = false;
     let answer: CallToolResult | undefined;
+    /** Why it failed, when it did (the log's reason). */
+    let failure: string | undefined;
     try {
       const refused = await this.opts.hooks?.beforeCall(agentId, entry, args, ctx.signal, ctx.progress);
-      if (refused) return refused;
+      if (refused) return this.refuse(agentId, entry, ctx, refused);
       if (!upstream)
         throw new MwsError('upstream_unavailable', `The upstream "${entry.vendor}" of ${entry.name} is not configured any more.`);
       started = performance.now();
@@ -211,9 +225,14 @@ export class ToolRouter implements AgentRuntime {
       ok = result.isError !== true;
       answer = result;
       if (ok) this.opts.hooks?.used(agentId, entry.name, this.opts.clock.now(), ctx);
+      else failure = resultReason(result, `${entry.name} answered with an error and no text.`);
       return result;
     } catch (err) {
-      throw asProtocolError(err, entry);
+      const answerErr = asProtocolError(err, entry);
+      failure = reasonLine(answerErr.message) || `${entry.name} failed.`;
+      // Thrown before it reached the upstream (it is not configured any more): a refusal.
+      if (started === undefined) this.logRefused(agentId, entry.name, failure, ctx, entry.vendor);
+      throw answerErr;
     } finally {
       this.inFlight.leave(agentId);
       // A long call's end counts as activity too: its answer is what the model reads next.
@@ -230,11 +249,35 @@ export class ToolRouter implements AgentRuntime {
           client: ctx.client,
           session: ctx.session ?? null,
           upstream: entry.vendor,
+          ...(ok || failure === undefined ? {} : { reason: failure }),
           // Arguments and results only when the user asked for them (activity.recordArguments).
           ...(this.opts.config.activity.recordArguments ? recordedContent(args, answer) : {}),
         });
       }
     }
+  }
+
+  /** A call answered without running: logged with the answer's sentence as its reason, then answered. */
+  private refuse(agentId: string, entry: ToolEntry, ctx: CallContext, answer: CallToolResult): CallToolResult {
+    this.logRefused(agentId, entry.name, resultReason(answer, 'Refused before it ran.'), ctx, entry.vendor);
+    return answer;
+  }
+
+  /** A call refused before it reached an upstream: in the activity log with why, never counted as use. */
+  private logRefused(agentId: string, name: string, reason: string, ctx: CallContext, upstream?: string): void {
+    this.opts.callLog.call({
+      ts: new Date(this.opts.clock.now()).toISOString(),
+      agent: agentId,
+      tool: name.length > LOGGED_NAME_MAX_CHARS ? `${name.slice(0, LOGGED_NAME_MAX_CHARS)}…` : name,
+      via: ctx.via,
+      ok: false,
+      ms: 0,
+      client: ctx.client,
+      session: ctx.session ?? null,
+      ...(upstream ? { upstream } : {}),
+      refused: true,
+      reason: reasonLine(reason),
+    });
   }
 
   /** An unknown name whose vendor prefix is an upstream still starting waits for its first list. */

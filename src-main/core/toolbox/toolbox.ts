@@ -25,8 +25,13 @@ export type ToolEntry = {
  */
 const listedCache = new WeakMap<Tool, Map<string, Tool>>();
 
+/** Per upstream, the names (as the upstream gives them) of the tools the user hid. */
+export type HiddenTools = Readonly<Record<string, readonly string[]>>;
+
 export class Toolbox {
   private readonly byName = new Map<string, ToolEntry>();
+  /** Tools the user hid: in no listing, search or call, only in the upstream's tool list of the window. */
+  private readonly hiddenEntries: ToolEntry[] = [];
   private readonly byShortName = new Map<string, ToolEntry[]>();
   readonly vendors: string[];
   private readonly vendorSet: Set<string>;
@@ -34,10 +39,12 @@ export class Toolbox {
   constructor(
     catalogs: ReadonlyMap<string, readonly Tool[]>,
     readonly prefixNames: boolean,
+    hidden: HiddenTools = {},
   ) {
     this.vendors = [...catalogs.keys()];
     this.vendorSet = new Set(this.vendors);
     for (const [vendor, tools] of catalogs) {
+      const hide = Object.hasOwn(hidden, vendor) ? new Set(hidden[vendor]) : undefined;
       for (const tool of tools) {
         // Unprefixed upstream tools that share a meta-tool's name would be listed twice and never be
         // callable: they get the vendor prefix.
@@ -53,6 +60,10 @@ export class Toolbox {
           destructive: tool.annotations?.readOnlyHint !== true && tool.annotations?.destructiveHint !== false,
           hash: cachedDefinitionHash(tool),
         };
+        if (hide?.has(tool.name)) {
+          this.hiddenEntries.push(entry);
+          continue;
+        }
         this.byName.set(name, entry);
         const short = this.byShortName.get(tool.name) ?? [];
         short.push(entry);
@@ -67,6 +78,11 @@ export class Toolbox {
 
   all(): IterableIterator<ToolEntry> {
     return this.byName.values();
+  }
+
+  /** The tools the user hid, which nothing else here answers for. */
+  hidden(): readonly ToolEntry[] {
+    return this.hiddenEntries;
   }
 
   get(name: string): ToolEntry | undefined {

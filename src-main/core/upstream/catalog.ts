@@ -553,6 +553,11 @@ export class Catalog<T> {
     );
   }
 
+  /** Builds the toolbox again from the lists it has (what it keeps of them changed: tools hidden or shown). */
+  rebuildToolbox(): void {
+    this.rebuild();
+  }
+
   private rebuild(): void {
     this.current = this.opts.build(this.state, this.opts.config.prefixNames);
     this.opts.onChange(this.current);

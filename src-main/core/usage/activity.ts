@@ -46,6 +46,8 @@ function entryOf(line: string): ActivityEntry | undefined {
     ok: r.ok === true,
     ms: typeof r.ms === 'number' ? r.ms : 0,
     client: typeof r.client === 'string' ? r.client : 'unknown',
+    ...(r.refused === true ? { refused: true } : {}),
+    ...(typeof r.reason === 'string' ? { reason: r.reason } : {}),
     ...(r.arguments !== undefined ? { arguments: r.arguments } : {}),
     ...(typeof r.result === 'string' ? { result: r.result } : {}),
   };

@@ -8,6 +8,10 @@ export type ActivityEntry = {
   ok: boolean;
   ms: number;
   client: string;
+  /** Refused before it ran: never reached the upstream. */
+  refused?: boolean;
+  /** Why it failed or was refused, in a sentence. */
+  reason?: string;
   /** Only when the user turned on `activity.recordArguments`. */
   arguments?: unknown;
   result?: string;

@@ -307,7 +307,8 @@ export class UsageStore {
       this.countDay(agent, ts, 'searches');
       return;
     }
-    if (typeof r.tool !== 'string') return;
+    // A refused call never ran: it is the agent at work (its run above), not use or failure of a tool.
+    if (typeof r.tool !== 'string' || r.refused === true) return;
     this.countDay(agent, ts, 'calls');
     const tally = ((this.data.tallies[agent] ??= dict())[r.tool] ??= { ok: 0, failed: 0 });
     if (r.ok !== true) {
