@@ -3,6 +3,8 @@
 // name that is taken (then "import as" a free name). `mws init`'s sample, untouched, is no obstacle: a
 // real server of its name replaces it.
 import { isDeepStrictEqual } from 'node:util';
+import { isSecretName } from '../redact.js';
+import { maskArgs, SECRET_MASK } from '../secrets/args.js';
 import { SAMPLE_UPSTREAMS } from '../config/defaults.js';
 import type { FoundWithValues } from './read.js';
 import { ownEntry, type SelfKnowledge } from './self.js';
@@ -16,14 +18,29 @@ const sorted = (o: unknown) =>
     Object.entries((typeof o === 'object' && o !== null ? o : {}) as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
   );
 
+const REFERENCE = /\$\{(?:secret|input|env):[^}]*\}/g;
+/**
+ * A value as it compares: a secret is the same secret whether the client's file holds it or Working Set
+ * moved it to its store when it was imported (the config then names `${secret:…}` instead).
+ */
+const comparable = (k: string, v: unknown) =>
+  isSecretName(k) || (typeof v === 'string' && /\$\{(?:secret|input|env):[^}]*\}/.test(v)) ? '*' : v;
+const comparableArgs = (args: unknown) =>
+  maskArgs(
+    (Array.isArray(args) ? args : []).map((a) => (typeof a === 'string' ? a.replace(REFERENCE, SECRET_MASK) : String(a))),
+    SECRET_MASK,
+  );
+
 /** What makes two servers the same server: the process started (command, args, env, env file, folder) or the URL. */
 export function definitionKey(u: unknown): string | undefined {
   if (typeof u !== 'object' || u === null) return undefined;
   const o = u as Record<string, unknown>;
   if (typeof o.url === 'string') return `url ${o.url.replace(/\/+$/, '')}`;
   // The env file and the folder it starts in are part of the process too (two projects' servers differ by them).
-  if (typeof o.command === 'string')
-    return `run ${JSON.stringify([o.command, Array.isArray(o.args) ? o.args : [], sorted(o.env), o.envFile ?? null, o.cwd ?? null])}`;
+  if (typeof o.command === 'string') {
+    const env = Object.fromEntries(Object.entries(sorted(o.env)).map(([k, v]) => [k, comparable(k, v)]));
+    return `run ${JSON.stringify([o.command, comparableArgs(o.args), env, o.envFile ?? null, o.cwd ?? null])}`;
+  }
   return undefined;
 }
 

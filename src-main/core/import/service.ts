@@ -214,7 +214,9 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
   const own: FoundWithValues[] = [];
   for (const [i, s] of found.entries()) {
     const why = offers[i];
-    if (why?.kind === 'self') own.push(s);
+    // Working Set itself, and a server it already serves (imported earlier, from this or another
+    // client), leave the client's file with the ones imported now: kept, their tools would be listed twice.
+    if (why?.kind === 'self' || (why?.kind === 'duplicate' && s.upstream)) own.push(s);
     if (wanted && !wanted.has(s.name)) continue;
     if (!s.upstream) skipped.push({ name: s.name, reason: 'it has neither a command nor a URL' });
     else if (why)
@@ -259,7 +261,7 @@ export async function applyImport(a: ApplyArgs, p: ApplyParts): Promise<ImportRe
     file: src.file,
     toolTimeoutSec: clientToolTimeoutSec(p.config.timeouts),
   });
-  if (src.format !== 'codex-toml' && chosen.length) plan.text = await editedJson(src.file, plan.jsonEdits);
+  if (src.format !== 'codex-toml' && (chosen.length || own.length)) plan.text = await editedJson(src.file, plan.jsonEdits);
   const { jsonEdits: _e, ...edit } = plan;
   const result: ImportResult = {
     file: src.file,
