@@ -8,13 +8,13 @@ export type StatusLike = {
 };
 
 /**
- * "needs sign-in" (never signed in), "needs sign-in again" (the server revoked it or the refresh
- * expired), and "up, signed in": a person knows from the words whether something changed.
+ * "needs sign-in" (never signed in) or "needs sign-in again" (the server revoked it or the refresh
+ * expired): a person knows from the words whether something changed. Signed in is said beside "up"
+ * (the window's "Signed in as …", `mws auth status`).
  */
 export function statusWord(u: StatusLike): string {
   if (u.status === 'needs-value') return u.needs?.length ? `needs a value: ${u.needs.join(', ')}` : 'needs a value';
   if (u.status === 'needs-sign-in') return u.auth?.lost ? 'needs sign-in again' : 'needs sign-in';
-  if (u.status === 'up' && u.auth?.signedIn) return 'up, signed in';
   return u.status;
 }
 

@@ -118,7 +118,9 @@ describe.each([1280, 800])('Import with realistic configs at %i px', (width) => 
       // The Upstreams screen with those servers (down: their commands are not on this machine) fits too:
       // it ran past 800 px with a long command and a status sentence, its buttons off the window.
       await page.evaluate(() => (location.hash = '#/upstreams'));
-      const imported = width === 800 ? 'cursor-1' : 'codex-1';
+      // At 800 px the Cursor servers that are the same as Codex's (imported at 1280) are not imported
+      // again; its HTTP servers have their own URLs.
+      const imported = width === 800 ? 'cursor-9' : 'codex-1';
       await page.getByTestId(`last-error-${imported}`).waitFor({ timeout: 30_000 });
       expect(await overflow(page)).toEqual([]);
       const buttons = await page.evaluate(

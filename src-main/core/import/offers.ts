@@ -3,8 +3,6 @@
 // name that is taken (then "import as" a free name). `mws init`'s sample, untouched, is no obstacle: a
 // real server of its name replaces it.
 import { isDeepStrictEqual } from 'node:util';
-import { isSecretName } from '../redact.js';
-import { maskArgs, SECRET_MASK } from '../secrets/args.js';
 import { SAMPLE_UPSTREAMS } from '../config/defaults.js';
 import type { FoundWithValues } from './read.js';
 import { ownEntry, type SelfKnowledge } from './self.js';
@@ -18,30 +16,43 @@ const sorted = (o: unknown) =>
     Object.entries((typeof o === 'object' && o !== null ? o : {}) as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
   );
 
-const REFERENCE = /\$\{(?:secret|input|env):[^}]*\}/g;
-/**
- * A value as it compares: a secret is the same secret whether the client's file holds it or Working Set
- * moved it to its store when it was imported (the config then names `${secret:…}` instead).
- */
-const comparable = (k: string, v: unknown) =>
-  isSecretName(k) || (typeof v === 'string' && /\$\{(?:secret|input|env):[^}]*\}/.test(v)) ? '*' : v;
-const comparableArgs = (args: unknown) =>
-  maskArgs(
-    (Array.isArray(args) ? args : []).map((a) => (typeof a === 'string' ? a.replace(REFERENCE, SECRET_MASK) : String(a))),
-    SECRET_MASK,
-  );
-
 /** What makes two servers the same server: the process started (command, args, env, env file, folder) or the URL. */
 export function definitionKey(u: unknown): string | undefined {
   if (typeof u !== 'object' || u === null) return undefined;
   const o = u as Record<string, unknown>;
   if (typeof o.url === 'string') return `url ${o.url.replace(/\/+$/, '')}`;
   // The env file and the folder it starts in are part of the process too (two projects' servers differ by them).
-  if (typeof o.command === 'string') {
-    const env = Object.fromEntries(Object.entries(sorted(o.env)).map(([k, v]) => [k, comparable(k, v)]));
-    return `run ${JSON.stringify([o.command, comparableArgs(o.args), env, o.envFile ?? null, o.cwd ?? null])}`;
-  }
+  if (typeof o.command === 'string')
+    return `run ${JSON.stringify([o.command, Array.isArray(o.args) ? o.args : [], sorted(o.env), o.envFile ?? null, o.cwd ?? null])}`;
   return undefined;
+}
+
+const REFERENCE = /\$\{(?:secret|input|env):[^}]*\}/;
+
+/**
+ * A server imported earlier whose secrets Working Set has since moved to its store: the config names
+ * `${secret:…}` where the client's file holds the value. Everything else must be equal; a value in
+ * the store is taken as the one the file holds (it cannot be read here), so the same command with the
+ * same settings is the same server.
+ */
+function sameWithStoredSecrets(found: unknown, saved: unknown): boolean {
+  if (typeof found !== 'object' || found === null || typeof saved !== 'object' || saved === null) return false;
+  const f = found as Record<string, unknown>;
+  const s = saved as Record<string, unknown>;
+  if (typeof f.command !== 'string' || f.command !== s.command) return false;
+  if ((f.envFile ?? null) !== (s.envFile ?? null) || (f.cwd ?? null) !== (s.cwd ?? null)) return false;
+  const fa = Array.isArray(f.args) ? (f.args as unknown[]) : [];
+  const sa = Array.isArray(s.args) ? (s.args as unknown[]) : [];
+  const stored = (v: unknown) => typeof v === 'string' && REFERENCE.test(v);
+  const argLike = (x: unknown, y: unknown) =>
+    x === y || (typeof x === 'string' && typeof y === 'string' && stored(y) && x.split(REFERENCE)[0] === y.split(REFERENCE)[0]);
+  if (fa.length !== sa.length || !fa.every((x, i) => argLike(x, sa[i]))) return false;
+  const fe = sorted(f.env);
+  const se = sorted(s.env);
+  const keys = Object.keys(fe);
+  if (keys.join('\n') !== Object.keys(se).join('\n')) return false;
+  const anyStored = keys.some((k) => stored(se[k])) || sa.some(stored);
+  return anyStored && keys.every((k) => fe[k] === se[k] || stored(se[k]));
 }
 
 export function isUntouchedSample(vendor: string, entry: unknown): boolean {
@@ -70,13 +81,13 @@ export function judge(found: FoundWithValues[], ctx: Ctx): Array<Blocked | undef
     const self = ctx.self && ownEntry(s, ctx.self);
     if (self) return { kind: 'self', reason: self };
     const key = definitionKey(s.upstream);
-    const same = key ? known.get(key) : undefined;
+    const same = (key ? known.get(key) : undefined) ?? Object.keys(ups).find((v) => sameWithStoredSecrets(s.upstream, ups[v]));
     if (same !== undefined) {
       const inConfig = Object.hasOwn(ups, same);
       return {
         kind: 'duplicate',
         reason: inConfig
-          ? `it is the same server as the upstream "${same}" (same ${key!.startsWith('url') ? 'URL' : 'command, arguments and env'}), so it is not imported twice`
+          ? `it is the same server as the upstream "${same}" (same ${key?.startsWith('url') ? 'URL' : 'command, arguments and env'}), so it is not imported twice`
           : `it is the same server as "${same}" above, so it is imported once`,
       };
     }
