@@ -88,6 +88,8 @@ export function upstreamFailure(error: string, target?: { url?: string; command?
     return 'The server did not answer in time. Check that it is running and not stuck, then test again.';
   if (/exited|closed|EPIPE/i.test(error))
     return `The server${target?.command ? ` \`${target.command}\`` : ''} started but closed before answering. Run the same command in a terminal to see its error.`;
+  // A sentence that already says what to do (sign in, wait for the start, give a value) is not a settings problem.
+  if (/sign in|signed out|starting|still starting|needs a value|mws upstream set|mws login/i.test(error)) return error;
   return `${error.replace(/\.$/, '')}. Check the settings and test again.`;
 }
 

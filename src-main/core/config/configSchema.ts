@@ -253,10 +253,15 @@ const builtinUpstream = fields({ builtin: oneOf(['demo']), enabled: enabled() })
 export const UPSTREAM_KEYS = ['url', 'command', 'builtin'] as const;
 const upstreamSchema = (expand: ExpandHome) =>
   z.union([httpUpstream, stdioUpstream(expand), builtinUpstream], {
-    error: (iss) =>
-      typeof iss.input === 'object' && iss.input !== null && !Array.isArray(iss.input)
-        ? 'needs "url" for an HTTP server or "command" for a stdio server'
-        : 'must be an object with "url" (HTTP) or "command" (stdio)',
+    error: (iss) => {
+      if (typeof iss.input !== 'object' || iss.input === null || Array.isArray(iss.input))
+        return 'must be an object with "url" (HTTP) or "command" (stdio)';
+      // A misspelt "command" or "url" ("comand") is the likely cause: named, with the spelling meant.
+      const typo = Object.keys(iss.input)
+        .map((k) => [k, closest(k, ['command', 'url', 'builtin'])] as const)
+        .find(([k, near]) => near !== undefined && near !== k);
+      return `needs "url" for an HTTP server or "command" for a stdio server${typo ? ` (did you mean "${typo[1]}" for "${typo[0]}"?)` : ''}`;
+    },
   });
 
 /** An issuer or introspection endpoint: https, or http on this machine (a test, a local provider). */
