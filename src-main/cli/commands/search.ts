@@ -17,13 +17,44 @@ export type SearchFlags = ConfigFlags & {
 };
 
 type Hit = { name: string; promoted?: boolean; readOnlyHint?: boolean; destructiveHint?: boolean; description?: string };
-type Reply = { results?: Hit[]; catalog?: Record<string, string[]>; message?: string; more?: string; total?: number; backend?: string };
+type Reply = {
+  results?: Hit[];
+  /** A query that is a tool's exact name: that tool with its whole schema. */
+  tool?: Hit & { inputSchema?: unknown };
+  catalog?: Record<string, string[]>;
+  message?: string;
+  more?: string;
+  total?: number;
+  backend?: string;
+};
 
 export function searchTable(reply: Reply): string {
   const lines: string[] = [];
   if (reply.catalog) {
     lines.push(`${plural(reply.total ?? 0, 'tool')} by backend (* = listed for this agent):`);
     for (const [backend, names] of Object.entries(reply.catalog)) lines.push(`  ${backend} (${names.length}): ${names.join(', ')}`);
+    return lines.join('\n');
+  }
+  if (reply.tool) {
+    const t = reply.tool;
+    lines.push(`${t.name} (${kindOf(t)}${t.promoted ? ', listed' : ''})`);
+    if (t.description) lines.push(`  ${brief(t.description, 400)}`);
+    const props =
+      (t.inputSchema as { properties?: Record<string, { type?: unknown; description?: unknown }> } | undefined)?.properties ?? {};
+    const required = new Set(((t.inputSchema as { required?: unknown } | undefined)?.required as string[] | undefined) ?? []);
+    if (Object.keys(props).length)
+      lines.push(
+        table(
+          ['argument', 'type', 'required', 'description'],
+          Object.entries(props).map(([k, v]) => [
+            k,
+            String(v.type ?? ''),
+            required.has(k) ? 'yes' : '',
+            brief(String(v.description ?? '')),
+          ]),
+        ),
+      );
+    else lines.push('  (no arguments)');
     return lines.join('\n');
   }
   const hits = reply.results ?? [];
