@@ -61,6 +61,8 @@ describe('the Upstreams row of an OAuth upstream', () => {
 
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe('up');
     await expect.poll(() => page.getByTestId('signed-in-secure').textContent()).toBe('Signed in');
+    // The note that asked to finish in the browser does not stay under "Signed in".
+    await expect.poll(() => page.getByTestId('sign-in-note').textContent()).toBe('Signed in to secure.');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByTestId('sign-in-note').filter({ hasText: 'Signed out of secure; the server revoked the tokens.' }).waitFor();
     await expect.poll(() => status.textContent()).toBe('needs sign-in');
