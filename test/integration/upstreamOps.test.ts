@@ -50,6 +50,33 @@ describe('an upstream turned off and on', () => {
   }, 60_000);
 });
 
+describe('an upstream turned off', () => {
+  it('tells each agent its tools changed once, not twice', async () => {
+    const t = await app({
+      upstreams: { s: stdioFixture() },
+      pins: ['s__whoami'],
+      agents: [{ id: 'default', approvals: 'allow' }, { id: 'other' }],
+    });
+    // Both agents' clients have their lists (what the listings are compared against).
+    const d = await client(`${t.url}/mcp`);
+    await vi.waitFor(async () => expect((await d.client.listTools()).tools.map((x) => x.name)).toContain('s__whoami'), { timeout: 15_000 });
+    const o = await client(`${t.url}/mcp/other/mcp`);
+    await o.client.listTools();
+    const told: string[] = [];
+    const off = t.app.events.on((e) => {
+      if (e.type === 'setChanged') told.push(e.agent);
+    });
+    try {
+      await t.app.control.setUpstreamEnabled({ vendor: 's', enabled: false });
+    } finally {
+      off();
+    }
+    // Each hears once: default's list loses s__whoami, and every search_tools names the backends left.
+    expect(told.filter((a) => a === 'default')).toHaveLength(1);
+    expect(told.filter((a) => a === 'other')).toHaveLength(1);
+  }, 30_000);
+});
+
 describe('restart and the log view', () => {
   it('restarts a stdio upstream as a new process and logs it', async () => {
     const t = await app({ upstreams: { s: stdioFixture() }, agents: [{ id: 'default', approvals: 'allow' }] });

@@ -15,6 +15,7 @@ import type { Deciding } from './sets.js';
 export type Routing = {
   router: ToolRouter;
   /** Tells agents their list changed: the agents named, or (undefined) every agent whose listing differs. */
+  /** Tells the agents named (all by default) whose listing changed, or was never computed, that their tools changed. */
   notifyChanged(agents?: string[]): void;
   /** An endpoint for an agent of the config. */
   addEndpoint(agent: string): void;
@@ -51,8 +52,9 @@ export function buildRouter(ctx: AppContext, stores: Stores, up: Upstreams, s: S
   });
   const notifyChanged = (agents?: string[]) => {
     // A set change recomputes only the agents named: one agent's promote is not 100 agents' listings.
+    // A listing that came out the same is not announced (an upstream turned off told every client twice).
     const r = router.recompute(agents);
-    for (const agent of new Set([...r.changed, ...(agents ?? r.unknown)])) {
+    for (const agent of new Set([...r.changed, ...r.unknown])) {
       endpoints.get(agent)?.notifyToolsChanged();
       events.emit({ type: 'setChanged', agent });
     }
