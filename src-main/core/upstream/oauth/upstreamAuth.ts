@@ -227,9 +227,13 @@ export class UpstreamAuth implements OAuthClientProvider {
    * SDK's auth()), rather than spending a request on the 401 that would make the SDK refresh it.
    */
   async refreshIfExpiring(fetchFn: FetchLike): Promise<void> {
-    const t = (await this.record())?.tokens;
-    if (!t?.refresh_token || t.expiresAt === undefined || t.expiresAt - this.opts.now() > REFRESH_AHEAD_MS) return;
-    this.refreshing ??= (async () => {
+    const expiring = (t: SavedTokens | undefined) =>
+      t?.refresh_token !== undefined && t.expiresAt !== undefined && t.expiresAt - this.opts.now() <= REFRESH_AHEAD_MS;
+    if (!expiring((await this.record())?.tokens)) return;
+    this.refreshing ??= this.alone(async () => {
+      // Another replica may have refreshed while this one waited: its tokens are the ones to use, and
+      // the refresh token this one read first may already be spent.
+      if (!expiring((await this.record())?.tokens)) return;
       const { auth } = await clientSdk();
       const rm = this.discovery?.resourceMetadataUrl;
       await auth(this, {
@@ -238,7 +242,7 @@ export class UpstreamAuth implements OAuthClientProvider {
         skipIssuerMetadataValidation: this.skipIssuerCheck,
         ...(rm ? { resourceMetadataUrl: new URL(rm) } : {}),
       });
-    })()
+    })
       .catch((err: unknown) =>
         this.opts.log.warn(
           `upstream "${this.opts.vendor}": the token could not be refreshed ahead of expiry (${errorMessage(err)}); the server will be asked with the old one.`,
@@ -344,6 +348,12 @@ export class UpstreamAuth implements OAuthClientProvider {
       // Unreachable or slow: the link is offered as it is, the browser will say what is wrong.
       return false;
     }
+  }
+
+  /** Runs `fn` as the only refresher of this upstream among the processes sharing the store. */
+  private alone(fn: () => Promise<void>): Promise<void> {
+    const store = this.opts.store;
+    return store.exclusive ? store.exclusive(this.opts.vendor, fn) : fn();
   }
 
   private async record(): Promise<OAuthRecord | undefined> {
