@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import pg from 'pg';
 import { ROOT } from '../test/helpers/processes.js';
 import { startPostgres } from '../test/helpers/postgres.js';
 import { summarize } from './stats.js';
@@ -222,6 +223,20 @@ const ready = async (rs: Replica[]) => {
   for (const r of rs) await until(() => isReady(r), 60_000, `${r.base} to be ready`);
 };
 const rows: Row[] = [];
+const writes: string[] = [];
+/** How often the working sets were written during the run (each write is a NOTIFY the other replicas reload on). */
+async function agentWrites(url: string): Promise<string> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query<{ w: string; n: string }>(
+      'SELECT (SELECT coalesce(sum(version), 0) FROM mws_agent_state)::text AS w, (SELECT count(*) FROM mws_calls)::text AS n',
+    );
+    return `${r.rows[0]!.w} working-set writes, ${r.rows[0]!.n} call-log rows`;
+  } finally {
+    await c.end();
+  }
+}
 let fan: Awaited<ReturnType<typeof fanout>> | undefined;
 let carry: Awaited<ReturnType<typeof carryOn>> | undefined;
 try {
@@ -248,6 +263,7 @@ try {
     await ready(rs);
     const s = { label: `${n} replica${n > 1 ? 's' : ''}, PostgreSQL`, replicas: rs };
     rows.push(await measure(s));
+    writes.push(`${s.label}: ${await agentWrites(url)}`);
     if (n === MAX) {
       fan = await fanout(s);
       carry = await carryOn(s);
@@ -271,6 +287,7 @@ for (const r of rows)
   console.log(
     `| ${r.label} | ${f(r.cps)} | ${f(r.perCpu)} | ${r.cpu.toFixed(2)} | ${r.clientCpu.toFixed(2)} | ${f(r.p50)} ms | ${f(r.p99)} ms | ${r.errors} |`,
   );
+for (const w of writes) console.log(w);
 const one = rows.find((r) => r.label.startsWith('1 replica, P'));
 const filesRow = rows[0]!;
 for (const r of rows.slice(2))
