@@ -22,6 +22,7 @@ const AGENTS = Number(process.env.BENCH_REPLICAS_AGENTS ?? 100);
 const SECONDS = Number(process.env.BENCH_REPLICAS_SECONDS ?? 8);
 const MAX = Math.max(2, Number(process.env.BENCH_REPLICAS_MAX ?? 3));
 const SOLO_CALLS = 400;
+const IDLE_MS = 3000;
 const FANOUT_ROUNDS = 20;
 const CLI = join(ROOT, 'out', 'main', 'cli.js');
 const MANY = join(ROOT, 'bench', 'fixtures', 'manyTools.mjs');
@@ -102,7 +103,17 @@ const toolName = (i: number) => `many__${makeTool((i * 10) % TOOLS).name}`; // a
 const call = (c: Client, i: number) => c.callTool({ name: 'call_tool', arguments: { name: toolName(i), arguments: { id: 'x' } } });
 
 type SetUp = { label: string; replicas: Replica[] };
-type Row = { label: string; cps: number; perCpu: number; cpu: number; clientCpu: number; p50: number; p99: number; errors: number };
+type Row = {
+  label: string;
+  cps: number;
+  perCpu: number;
+  cpu: number;
+  idle: number;
+  clientCpu: number;
+  p50: number;
+  p99: number;
+  errors: number;
+};
 
 async function measure(s: SetUp): Promise<Row> {
   const lb = balancer(s.replicas);
@@ -120,6 +131,10 @@ async function measure(s: SetUp): Promise<Row> {
   const clients = await Promise.all(
     Array.from({ length: AGENTS }, (_, i) => client(`${s.replicas[0]!.base}/mcp/a${i + 1}`, lb.fetch, `agent-${i + 1}`)),
   );
+  // What the replicas spend with no calls (background loops), over the same machine a moment before.
+  const idle0 = s.replicas.reduce((a, r) => a + cpuSeconds(r.proc.pid!), 0);
+  await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+  const idle = (s.replicas.reduce((a, r) => a + cpuSeconds(r.proc.pid!), 0) - idle0) / (IDLE_MS / 1000);
   const cpu0 = s.replicas.reduce((a, r) => a + cpuSeconds(r.proc.pid!), 0);
   const own0 = process.cpuUsage();
   const end = performance.now() + SECONDS * 1000;
@@ -147,6 +162,7 @@ async function measure(s: SetUp): Promise<Row> {
     cps: done / SECONDS,
     perCpu: done / Math.max(cpu, 0.01),
     cpu: cpu / SECONDS,
+    idle,
     clientCpu: (own.user + own.system) / 1e6 / SECONDS,
     p50: st.p50,
     p99: st.p99,
@@ -285,7 +301,7 @@ console.log(
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows)
   console.log(
-    `| ${r.label} | ${f(r.cps)} | ${f(r.perCpu)} | ${r.cpu.toFixed(2)} | ${r.clientCpu.toFixed(2)} | ${f(r.p50)} ms | ${f(r.p99)} ms | ${r.errors} |`,
+    `| ${r.label} | ${f(r.cps)} | ${f(r.perCpu)} | ${r.cpu.toFixed(2)} (${r.idle.toFixed(2)}) | ${r.clientCpu.toFixed(2)} | ${f(r.p50)} ms | ${f(r.p99)} ms | ${r.errors} |`,
   );
 for (const w of writes) console.log(w);
 const one = rows.find((r) => r.label.startsWith('1 replica, P'));
