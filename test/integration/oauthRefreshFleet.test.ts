@@ -9,6 +9,7 @@ import { parseKey } from '../../src-main/core/statestore/seal.js';
 import { clientSdk } from '../../src-main/core/upstream/clientSdk.js';
 import { SignInFlows } from '../../src-main/core/upstream/oauth/flows.js';
 import { UpstreamAuth } from '../../src-main/core/upstream/oauth/upstreamAuth.js';
+import { serverFetch } from '../../src-main/core/upstream/transports.js';
 import { ACCESS_TOKEN_SECONDS, startOAuthFixture, type OAuthFixture } from '../fixtures/oauth/server.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { withDeadline } from '../helpers/wait.js';
@@ -55,7 +56,41 @@ async function signIn(a: UpstreamAuth): Promise<void> {
   expect(await auth(a, { serverUrl: fixture.url, authorizationCode: code! })).toBe('AUTHORIZED');
 }
 
+async function twoReplicas(name: string): Promise<[UpstreamAuth, UpstreamAuth]> {
+  const url = await db.freshDatabase(name);
+  const key = parseKey(randomBytes(32).toString('base64'), 'the test');
+  const stores = await Promise.all(
+    [0, 1].map(async () => {
+      const s = await openPostgresStore({ url, log: new MemoryLogger(), key: () => key });
+      open.push(s);
+      return s;
+    }),
+  );
+  return stores.map(replica) as [UpstreamAuth, UpstreamAuth];
+}
+
 describe('OAuth refresh across replicas on PostgreSQL', () => {
+  it("after a 401 on both replicas at once, the SDK's own refreshes spend the refresh token once; both keep the new tokens", async () => {
+    const [a, b] = await twoReplicas('oauth_fleet_401');
+    await signIn(a);
+    const first = await b.tokens();
+    fixture.dropAccessTokens();
+    const before = { ...fixture.counts };
+    const { auth } = await clientSdk();
+    // What each replica's transport does on a 401: the SDK's auth() through the connection's fetch.
+    const results = await withDeadline(
+      Promise.all([a, b].map((x) => auth(x, { serverUrl: fixture.url, fetchFn: serverFetch(fetch, fixture.url, x).fetch }))),
+      'both replicas to refresh after the 401',
+    );
+    expect(results).toEqual(['AUTHORIZED', 'AUTHORIZED']);
+    expect(fixture.counts.refreshAttempts - before.refreshAttempts).toBe(1);
+    const [ta, tb] = await Promise.all([a.tokens(), b.tokens()]);
+    expect(ta?.access_token).not.toBe(first?.access_token);
+    expect(tb?.access_token).toBe(ta?.access_token);
+    expect(tb?.refresh_token).toBe(ta?.refresh_token);
+    expect((await b.signedIn()).signedIn).toBe(true);
+  });
+
   it('two replicas refreshing the same upstream at once spend the refresh token once and both get the new access token', async () => {
     const url = await db.freshDatabase('oauth_fleet');
     const key = parseKey(randomBytes(32).toString('base64'), 'the test');
