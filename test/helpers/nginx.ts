@@ -111,7 +111,9 @@ export async function startNginx(o: { port: number; backends: string[]; tls: Tes
       return true;
     }, `nginx on port ${port} to answer /healthz through a backend`);
   } catch (err) {
-    proc.kill('SIGKILL');
+    // SIGTERM, not SIGKILL: nginx's master stops its workers only when it is asked, not when it dies.
+    proc.kill('SIGTERM');
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
     throw err;
   }
   let stopped = false;
@@ -124,9 +126,9 @@ export async function startNginx(o: { port: number; backends: string[]; tls: Tes
       stopped = true;
       if (proc.exitCode === null && proc.signalCode === null) {
         const gone = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-        // SIGQUIT: nginx's graceful stop; the deadline falls back to SIGKILL.
         proc.kill('SIGQUIT');
-        await withDeadline(gone, 'nginx to stop', 10_000).catch(() => proc.kill('SIGKILL'));
+        // SIGQUIT: nginx's graceful stop; past the deadline SIGTERM, its fast stop (workers included).
+        await withDeadline(gone, 'nginx to stop', 10_000).catch(() => proc.kill('SIGTERM'));
       }
       await rm(dir, { recursive: true, force: true });
     },
