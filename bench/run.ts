@@ -1,6 +1,6 @@
 // `npm run bench [name…]`: runs the benchmarks (all by default). Benchmarks are not tests: they print
 // figures measured side by side in one run, never pass/fail a test suite.
-const all = ['search', 'callOverhead', 'scale', 'soak'] as const;
+const all = ['search', 'callOverhead', 'scale', 'soak', 'replicas'] as const;
 const wanted = process.argv.slice(2).length ? process.argv.slice(2) : [...all];
 for (const name of wanted) {
   if (!(all as readonly string[]).includes(name)) {

@@ -72,7 +72,7 @@ export function upstreamFetch(
  * Requests to the server itself first refresh an access token about to expire; the OAuth requests
  * (discovery, token, registration) go through `f` as they are.
  */
-function serverFetch(
+export function serverFetch(
   f: typeof fetch,
   serverUrl: string,
   auth: UpstreamAuth | undefined,
@@ -82,12 +82,23 @@ function serverFetch(
   const wrapped: typeof fetch = async (input, init) => {
     const u = new URL(input instanceof Request ? input.url : String(input));
     const toServer = u.origin === server.origin && u.pathname === server.pathname;
+    // A refresh token may be spent once: its grant goes through the sign-in's own gate.
+    const grant = auth && !toServer ? refreshTokenOf(init) : undefined;
+    if (auth && grant !== undefined) return auth.refreshGrant(grant, () => f(input, init));
     if (toServer && auth) await auth.refreshIfExpiring(f);
     const res = await f(input, init);
     if (toServer) last = res.status;
     return res;
   };
   return { fetch: wrapped, lastStatus: () => last };
+}
+
+/** The refresh token a token request carries (grant_type=refresh_token), if it is one. */
+function refreshTokenOf(init: RequestInit | undefined): string | undefined {
+  const body = init?.body;
+  if ((init?.method ?? 'GET').toUpperCase() !== 'POST') return undefined;
+  const p = body instanceof URLSearchParams ? body : typeof body === 'string' ? new URLSearchParams(body) : undefined;
+  return p?.get('grant_type') === 'refresh_token' ? (p.get('refresh_token') ?? undefined) : undefined;
 }
 
 export async function buildTransport(cfg: UpstreamConfig, limits: TransportLimits, http: HttpOptions = {}): Promise<BuiltTransport> {

@@ -35,6 +35,12 @@ export const QUERY_MS = 6000;
 export const SETTLE_MS = 2 * STATEMENT_MS;
 /** The advisory lock whose holder leads the fleet's working-set cycle (migrations use another). */
 export const LEADER_LOCK_KEY = 73_460_113;
+/** The class of the per-upstream advisory locks held around an OAuth refresh (the upstream's name hashed is the other half). */
+export const OAUTH_LOCK_CLASS = 73_460_114;
+/** How long a replica waits for another one's refresh of the same upstream before going on without refreshing. */
+export const OAUTH_LOCK_WAIT_MS = 10_000;
+/** A refresh holding the lock longer is cut off by the server (its session ends), so a stuck replica cannot hold it. */
+export const OAUTH_LOCK_HOLD_MS = 30_000;
 /** Connections per replica: requests wait for one only briefly, and the database's own limit is shared by the fleet. */
 export const POOL_MAX = 8;
 
@@ -347,6 +353,33 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
     },
     async delete(upstream) {
       await q(`deleting the sign-in of ${upstream}`, 'DELETE FROM mws_oauth WHERE upstream = $1', [upstream]);
+    },
+    // A transaction-level advisory lock on a connection of its own, held while `fn` runs: it is let go
+    // at commit, at rollback, or when the holder dies and its connection closes.
+    async exclusive(upstream, fn) {
+      const what = `waiting for another replica's refresh of the sign-in of ${upstream}`;
+      const client = await pool.connect().catch((err: unknown) => Promise.reject(dbError(err, what, where)));
+      let broken: Error | undefined;
+      let ended = false;
+      try {
+        try {
+          await client.query('BEGIN');
+          await client.query(`SET LOCAL lock_timeout = ${OAUTH_LOCK_WAIT_MS}`);
+          await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${OAUTH_LOCK_HOLD_MS}`);
+          await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [OAUTH_LOCK_CLASS, upstream]);
+        } catch (err) {
+          broken = err as Error;
+          throw dbError(err, what, where);
+        }
+        const v = await fn();
+        // The tokens were saved through the pool already; a lock connection lost meanwhile costs nothing.
+        await client.query('COMMIT').catch((err: Error) => (broken = err));
+        ended = true;
+        return v;
+      } finally {
+        if (!broken && !ended) await client.query('ROLLBACK').catch((err: Error) => (broken = err));
+        client.release(broken);
+      }
     },
   };
 

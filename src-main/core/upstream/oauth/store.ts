@@ -37,6 +37,11 @@ export interface OAuthStore {
   get(upstream: string): Promise<OAuthRecord | undefined>;
   set(upstream: string, value: OAuthRecord): Promise<void>;
   delete(upstream: string): Promise<void>;
+  /**
+   * Runs `fn` while no other process sharing this store runs one for the same upstream: a refresh
+   * token that the server rotates may be spent once only. Stores one process owns have none.
+   */
+  exclusive?<T>(upstream: string, fn: () => Promise<T>): Promise<T>;
 }
 
 export const OAUTH_FILE = 'oauth.json';

@@ -227,9 +227,13 @@ export class UpstreamAuth implements OAuthClientProvider {
    * SDK's auth()), rather than spending a request on the 401 that would make the SDK refresh it.
    */
   async refreshIfExpiring(fetchFn: FetchLike): Promise<void> {
-    const t = (await this.record())?.tokens;
-    if (!t?.refresh_token || t.expiresAt === undefined || t.expiresAt - this.opts.now() > REFRESH_AHEAD_MS) return;
-    this.refreshing ??= (async () => {
+    const expiring = (t: SavedTokens | undefined) =>
+      t?.refresh_token !== undefined && t.expiresAt !== undefined && t.expiresAt - this.opts.now() <= REFRESH_AHEAD_MS;
+    if (!expiring((await this.record())?.tokens)) return;
+    this.refreshing ??= this.alone(async () => {
+      // Another replica may have refreshed while this one waited: its tokens are the ones to use, and
+      // the refresh token this one read first may already be spent.
+      if (!expiring((await this.record())?.tokens)) return;
       const { auth } = await clientSdk();
       const rm = this.discovery?.resourceMetadataUrl;
       await auth(this, {
@@ -238,7 +242,7 @@ export class UpstreamAuth implements OAuthClientProvider {
         skipIssuerMetadataValidation: this.skipIssuerCheck,
         ...(rm ? { resourceMetadataUrl: new URL(rm) } : {}),
       });
-    })()
+    })
       .catch((err: unknown) =>
         this.opts.log.warn(
           `upstream "${this.opts.vendor}": the token could not be refreshed ahead of expiry (${errorMessage(err)}); the server will be asked with the old one.`,
@@ -346,6 +350,34 @@ export class UpstreamAuth implements OAuthClientProvider {
     }
   }
 
+  /**
+   * A refresh-token grant on its way to the token endpoint (the SDK refreshes on its own after a 401):
+   * sent as the only refresh of this upstream among the processes sharing the store, and its answer
+   * kept before the next one looks. When the refresh token it carries is no longer the stored one,
+   * another process spent it already: it is not sent, and the answer is the tokens that process kept.
+   */
+  async refreshGrant(sent: string, send: () => Promise<Response>): Promise<Response> {
+    return this.alone(async () => {
+      const t = (await this.record())?.tokens;
+      if (t?.refresh_token && t.refresh_token !== sent) return storedAnswer(t, this.opts.now());
+      const res = await send();
+      if (res.ok) {
+        const body = (await res
+          .clone()
+          .json()
+          .catch(() => undefined)) as OAuthTokens | undefined;
+        if (typeof body?.access_token === 'string') await this.saveTokens({ refresh_token: sent, ...body });
+      }
+      return res;
+    });
+  }
+
+  /** Runs `fn` as the only refresher of this upstream among the processes sharing the store. */
+  private alone<T>(fn: () => Promise<T>): Promise<T> {
+    const store = this.opts.store;
+    return store.exclusive ? store.exclusive(this.opts.vendor, fn) : fn();
+  }
+
   private async record(): Promise<OAuthRecord | undefined> {
     const r = await this.opts.store.get(this.opts.vendor);
     // Kept for another URL (the upstream was edited): not ours to send there.
@@ -370,6 +402,15 @@ function revokeBody(client: OAuthClientInformationMixed, token: string, hint: st
   const p = new URLSearchParams({ token, token_type_hint: hint });
   if (!client.client_secret) p.set('client_id', client.client_id);
   return p;
+}
+
+/** Tokens another process kept, as a token endpoint answers them (expires_in from the time left). */
+function storedAnswer(t: SavedTokens, now: number): Response {
+  const { expiresAt, ...tokens } = t;
+  const body: Record<string, unknown> = { ...tokens };
+  if (expiresAt !== undefined) body.expires_in = Math.max(0, Math.floor((expiresAt - now) / 1000));
+  else delete body.expires_in;
+  return Response.json(body);
 }
 
 /** Who signed in, for "Signed in as …": an id_token's email or name (display only, never trusted). */
