@@ -10,6 +10,7 @@ import { splitWords } from '../src-main/core/search/text.js';
 import { evaluate, type EvalResult, type GoldQuery } from '../src-main/core/search/evaluate.js';
 import { ROOT } from '../test/helpers/processes.js';
 import { verbNounCatalog } from './verbNounCatalog.js';
+import { longRequestCatalog } from './longRequestCatalog.js';
 
 const read = <T>(f: string) => JSON.parse(readFileSync(join(ROOT, 'test/fixtures', f), 'utf8')) as T;
 export const EVAL_SETS = {
@@ -21,11 +22,17 @@ export const EVAL_SETS = {
   'metatool-two-tool': { catalog: 'metatool-catalog.json', queries: 'search-metatool-multi.json' },
   /** Generated (bench/verbNounCatalog.ts): 4,000 verb-noun tools. */
   verbnoun: { catalog: '', queries: '' },
+  /** Generated (bench/longRequestCatalog.ts): 4,000 tools, requests of 15–40 words; tuned on. */
+  long: { catalog: '', queries: '' },
+  /** The same shape in other templates and another seed: never tuned on. */
+  'long-heldout': { catalog: '', queries: '' },
 } as const;
 
 /** A set's tools and queries (the generated one is made, the others read). */
 export function loadSet(name: keyof typeof EVAL_SETS): { tools: Tool[]; gold: GoldQuery[] } {
   if (name === 'verbnoun') return verbNounCatalog();
+  if (name === 'long') return longRequestCatalog('tune');
+  if (name === 'long-heldout') return longRequestCatalog('heldout');
   const f = EVAL_SETS[name];
   return { tools: read<{ tools: Tool[] }>(f.catalog).tools, gold: read<GoldQuery[]>(f.queries) };
 }

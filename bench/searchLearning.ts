@@ -21,8 +21,12 @@ import { loadSet } from './evalSets.js';
 
 const TUNING = ['gold', 'second', 'learning'] as const;
 const arg = (name: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
-const sets = (arg('--sets')?.split(',') ?? [...TUNING]) as Array<'gold' | 'second' | 'learning' | 'third' | 'verbnoun'>;
-for (const s of sets) if (!['gold', 'second', 'learning', 'third', 'verbnoun'].includes(s)) throw new Error(`not a tuning set here: ${s}`);
+const sets = (arg('--sets')?.split(',') ?? [...TUNING]) as Array<
+  'gold' | 'second' | 'learning' | 'third' | 'verbnoun' | 'long' | 'long-heldout'
+>;
+for (const s of sets)
+  if (!['gold', 'second', 'learning', 'third', 'verbnoun', 'long', 'long-heldout'].includes(s))
+    throw new Error(`not a tuning set here: ${s}`);
 const by = (arg('--by') ?? 'query') as 'query' | 'tool';
 const seeds = [1, 2, 3, 4];
 const grid: Array<QueryMemoryTuning | 'words' | 'none'> = process.argv.includes('--grid')

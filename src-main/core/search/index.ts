@@ -318,17 +318,35 @@ export class SearchIndex {
         groups.push([...alts.values()]);
       }
     }
-    return this.rarest(groups);
+    return this.rarest(groups, learned);
   }
 
-  /** The MAX_SCORED_WORDS groups whose own word is rarest, in query order (bounded scoring work). */
-  private rarest(groups: Alt[][]): Alt[][] {
+  /**
+   * The MAX_SCORED_WORDS groups that say most about the tool, in query order (bounded scoring work):
+   * the words the catalog (or learning) has, rarest first; then words it knows only through a synonym;
+   * never first a word that matches nothing. Such a word can add nothing to any tool's score, yet it
+   * looks rarest of all: in a long request the words no tool uses ("vacation", "question", a person's
+   * name) filled every place, and the request's real words were never scored.
+   */
+  private rarest(groups: Alt[][], learned?: (term: string) => boolean): Alt[][] {
     if (groups.length <= MAX_SCORED_WORDS) return groups;
-    const df = (alts: Alt[]) => Math.min(...alts.filter((a) => !a.syn).map((a) => this.postings.get(a.term)?.docs.length ?? 0));
+    const n = this.entries.length;
+    const rank = (alts: Alt[]): number => {
+      let own = Infinity;
+      let found = false;
+      for (const a of alts) {
+        const df = this.postings.get(a.term)?.docs.length;
+        if (!a.syn && learned?.(a.term)) own = 0;
+        if (df === undefined) continue;
+        found = true;
+        if (!a.syn) own = Math.min(own, df);
+      }
+      return own < Infinity ? own : found ? n + 1 : Infinity;
+    };
     const keep = new Set(
       groups
-        .map((alts, i) => ({ i, df: df(alts) }))
-        .sort((a, b) => a.df - b.df || a.i - b.i)
+        .map((alts, i) => ({ i, rank: rank(alts) }))
+        .sort((a, b) => a.rank - b.rank || a.i - b.i)
         .slice(0, MAX_SCORED_WORDS)
         .map((x) => x.i),
     );
