@@ -11,14 +11,16 @@ import { DEMO_BACKEND_HINTS } from '../core/demo/tools.js';
 
 export type ConfigFlags = { config: string | undefined; port?: number | undefined; demo?: boolean };
 
-/** With --demo and no upstream configured, the built-in demo toolbox is served, with its own state. */
+/**
+ * With --demo the built-in demo toolbox is served, whatever upstreams the file names (after `mws init`
+ * it names a sample): `npm run demo` always shows the demo, with its own state.
+ */
 export function applyDemo(config: Config): Config {
-  if (Object.keys(config.upstreams).length > 0) return config;
   return {
     ...config,
     upstreams: { [SINGLE_UPSTREAM_KEY]: { kind: 'builtin', name: 'demo' } },
     prefixNames: false,
-    backendHints: Object.keys(config.backendHints).length ? config.backendHints : DEMO_BACKEND_HINTS,
+    backendHints: DEMO_BACKEND_HINTS,
     // Its own state: a demo catalog must never stand in as the last-good list of a real upstream.
     stateDir: join(config.stateDir, 'demo'),
   };

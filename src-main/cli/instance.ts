@@ -25,10 +25,14 @@ export function baseUrl(config: Config): string {
   return `http://${host}:${config.listen.port}`;
 }
 
-/** Where a running instance of this config may be: its state folder, and the demo's when the config has no upstream (`npm run demo`). */
-export function candidateStateDirs(config: Config): string[] {
+/**
+ * Where a running instance of this config may be: its state folder, and the demo's (`npm run demo`)
+ * when the config has no upstream — or for `demoToo` (`mws ui`), since the demo is served whatever
+ * the file names. A command about the file's upstreams must not reach the demo, which does not serve them.
+ */
+export function candidateStateDirs(config: Config, demoToo = false): string[] {
   const dirs = [config.stateDir];
-  if (Object.keys(config.upstreams).length === 0) dirs.push(join(config.stateDir, 'demo'));
+  if (demoToo || Object.keys(config.upstreams).length === 0) dirs.push(join(config.stateDir, 'demo'));
   return dirs;
 }
 
@@ -65,9 +69,13 @@ async function connect(record: InstanceRecord, stateDir: string): Promise<Contro
 }
 
 /** The running instance that owns one of the config's state folders, waiting briefly for one that is still starting. */
-async function findRunning(config: Config, end: number): Promise<{ api: ControlApi; record: InstanceRecord } | 'busy' | undefined> {
+async function findRunning(
+  config: Config,
+  end: number,
+  demoToo = false,
+): Promise<{ api: ControlApi; record: InstanceRecord } | 'busy' | undefined> {
   let busy = false;
-  for (const dir of candidateStateDirs(config)) {
+  for (const dir of candidateStateDirs(config, demoToo)) {
     const holder = await lockHolder(dir);
     if (!holder) continue;
     if (holder.record?.url) return { api: await connect(holder.record, dir), record: holder.record };
@@ -85,11 +93,11 @@ async function findRunning(config: Config, end: number): Promise<{ api: ControlA
 export async function openControl(
   config: Config,
   command = `mws ${process.argv[2] ?? ''}`.trim(),
-  opts: { listen?: boolean; file?: ConfigFile } = {},
+  opts: { listen?: boolean; file?: ConfigFile; demoToo?: boolean } = {},
 ): Promise<Control> {
   const end = Date.now() + LOCK_WAIT_MS;
   for (;;) {
-    const live = await findRunning(config, end);
+    const live = await findRunning(config, end, opts.demoToo);
     if (live && live !== 'busy') return { api: live.api, source: 'running instance', instance: live.record, close: async () => {} };
     if (live === 'busy') {
       await new Promise((r) => setTimeout(r, RETRY_MS));
@@ -159,8 +167,13 @@ export async function runningInstance(config: Config): Promise<ControlApi | unde
 }
 
 /** `file`: the config file that edits made through the core started here are saved to (none: not editable). */
-export async function withControl<T>(config: Config, fn: (c: Control) => Promise<T>, file?: ConfigFile): Promise<T> {
-  const c = await openControl(config, undefined, file ? { file } : {});
+export async function withControl<T>(
+  config: Config,
+  fn: (c: Control) => Promise<T>,
+  file?: ConfigFile,
+  opts: { demoToo?: boolean } = {},
+): Promise<T> {
+  const c = await openControl(config, undefined, { ...(file ? { file } : {}), ...opts });
   try {
     return await fn(c);
   } finally {

@@ -26,6 +26,7 @@ import type { ControlApi } from './control/api.js';
 import { UiSessions } from './control/uiSessions.js';
 import type { EdgeTimes } from './http/edgeLimits.js';
 import { ConfigEditor, type Raw } from './config/editor.js';
+import { validateConfig } from './config/validate.js';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { StateLock } from './store/stateLock.js';
@@ -179,7 +180,11 @@ export function createApp(opts: AppOptions): App {
   });
   const routing = buildRouter(ctx, stores, up, searching, deciding, ready);
   const { router, notifyChanged } = routing;
-  const reconfigure = reconfigurer(ctx, up, deciding, routing, search, opts.transform ? { transform: opts.transform } : {});
+  const reconfigure = reconfigurer(ctx, up, deciding, routing, search, {
+    ...(opts.transform ? { transform: opts.transform } : {}),
+    // The demo serves its own toolbox whatever the file names: only a change to the file's upstreams waits for a restart.
+    ...(opts.demo && opts.configFile ? { fileUpstreams: fileUpstreamsOf(opts.configFile) } : {}),
+  });
   const stateDir = ctx.config.stateDir;
   const editor = new ConfigEditor(
     opts.configFile?.source ?? opts.configFile?.path,
@@ -365,5 +370,14 @@ export function createApp(opts: AppOptions): App {
     afterLoad.catch((err: Error) => log.warn(`first working-set cycle failed: ${err.message}`));
     if (so.schedule !== false) unschedule = startSweepSchedule(sets, clock, log, leads);
     return { url: ctx.baseUrl };
+  }
+}
+
+/** The upstreams a config file names (none when it cannot be read as a config): what the demo compares saves with. */
+function fileUpstreamsOf(file: { raw: Raw; stateDirDefault?: string }): Config['upstreams'] {
+  try {
+    return validateConfig(file.raw, file.stateDirDefault ?? '').upstreams;
+  } catch {
+    return {};
   }
 }

@@ -6,8 +6,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { httpControlClient } from '../../src-main/core/control/http.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
-import { spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
+import { exited, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
+import { until } from '../helpers/wait.js';
 import { readInstanceRecord } from '../../src-main/core/store/stateLock.js';
 
 const running: Running[] = [];
@@ -63,5 +64,31 @@ describe('the demo', () => {
     expect(st.upstreams.map((u) => u.vendor)).toEqual(['upstream']);
     expect(st.demo).toEqual({ stateDir: demoDir });
     expect(st.restartNeeded).toBe(true);
+  });
+
+  it("after mws init, npm run demo serves the demo (not the config's sample), and mws ui finds it", async () => {
+    const dir = tempDir();
+    const cfg = join(dir, 'config.json');
+    const xdg = join(dir, 'xdg');
+    const init = spawnMws(['init', '--config', cfg], { XDG_STATE_HOME: xdg });
+    expect(await exited(init, 'mws init')).toBe(0);
+    const written = JSON.parse(readFileSync(cfg, 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(written.upstreams as object).length).toBeGreaterThan(0);
+    writeFileSync(cfg, JSON.stringify({ ...written, listen: { port: 0 } }));
+    const s = spawnMws(['serve', '--demo', '--config', cfg], { XDG_STATE_HOME: xdg });
+    running.push(s);
+    const banner = (await waitForOutput(s, /Upstreams: (.*)/, 'mws serve --demo'))[1];
+    expect(banner).toBe('the built-in demo toolbox');
+    const demoDir = join(xdg, 'mcp-working-set', 'demo');
+    const rec = (await readInstanceRecord(demoDir))!;
+    const api = httpControlClient(rec.url!, readFileSync(rec.tokenFile!, 'utf8').trim());
+    await until(async () => (await api.status({})).toolboxSize === 67, "the demo's 67 tools listed");
+    expect((await api.status({})).demo).toEqual({ stateDir: demoDir });
+    // The file's sample is not a change waiting for a restart: an agent saved in the demo asks for none.
+    await api.createAgent({ id: 'bot' } as never);
+    expect((await api.status({})).restartNeeded).toBe(false);
+    const ui = spawnMws(['ui', '--config', cfg], { XDG_STATE_HOME: xdg });
+    expect(await exited(ui, 'mws ui')).toBe(0);
+    expect(ui.stdout()).toMatch(new RegExp(`^${rec.url!.replace(/[.]/g, '\\.')}/ui\\?token=`));
   });
 });

@@ -36,7 +36,7 @@ async function serve(io: Io, opts: ServeOptions): Promise<number> {
   const shared = opts.demo ? undefined : await openSharedState({ config: loaded.config, fileRaw: loaded.raw, env: process.env, log });
   const raw = shared?.raw ?? loaded.raw;
   const config = shared ? flagsTransform(opts)(validateConfig(raw, defaultStateDir())) : loaded.config;
-  if (Object.keys(config.upstreams).length === 0) {
+  if (!opts.demo && Object.keys(config.upstreams).length === 0) {
     say(
       `no upstream is configured in ${loaded.path}${loaded.exists ? '' : ' (the file does not exist)'}; only the meta-tools will be listed. Run "mws init" or pass --demo.`,
       'warn',
@@ -47,8 +47,8 @@ async function serve(io: Io, opts: ServeOptions): Promise<number> {
   // in a request path the listener's own net did not cover) is logged, never the end of the process.
   const onUnhandled = (err: unknown) => log.warn(`internal error (the proxy keeps running): ${(err as Error)?.stack ?? String(err)}`);
   process.on('unhandledRejection', onUnhandled);
-  // The demo is served when --demo meets a config without upstreams (cli/config.ts applyDemo).
-  const demo = opts.demo && Object.keys(loaded.raw.upstreams ?? {}).length === 0 && loaded.raw.upstream === undefined;
+  // --demo serves the demo whatever the file names (cli/config.ts applyDemo).
+  const demo = opts.demo;
   const app = createApp({
     config,
     clock: systemClock,

@@ -2,6 +2,7 @@
 // is computed whole, put in force at once, and each part that keeps its own copy is told, in the
 // order data flows (upstreams, working sets, agents' endpoints, listings). The old config object is
 // left as it was: anything still holding it sees one consistent config, never a half-applied one.
+import { isDeepStrictEqual } from 'node:util';
 import type { Config } from '../config/schema.js';
 import type { AppContext } from './context.js';
 import type { Upstreams } from './upstreams.js';
@@ -13,13 +14,13 @@ import type { SearchService } from '../search/service.js';
 export function nextConfig(
   saved: Config,
   current: Config,
-  opts: { transform?: (c: Config) => Config; demo: boolean },
+  opts: { transform?: (c: Config) => Config; demo: boolean; fileUpstreams?: Config['upstreams'] },
 ): { next: Config; restartNeeded: boolean } {
   let next = opts.transform?.(saved) ?? saved;
   let restartNeeded = false;
   if (opts.demo) {
     // The demo runs on until a restart: a saved upstream (leaving the demo, asked in the window) waits for it.
-    if (Object.keys(saved.upstreams).length > 0) restartNeeded = true;
+    if (!isDeepStrictEqual(saved.upstreams, opts.fileUpstreams ?? {})) restartNeeded = true;
     next = {
       ...next,
       upstreams: current.upstreams,
@@ -40,7 +41,7 @@ export function reconfigurer(
   d: Deciding,
   routing: Routing,
   search: SearchService,
-  opts: { transform?: (c: Config) => Config },
+  opts: { transform?: (c: Config) => Config; fileUpstreams?: Config['upstreams'] },
 ): (saved: Config) => Promise<void> {
   return async (saved) => {
     const before = ctx.config;
