@@ -251,17 +251,34 @@ const builtinUpstream = fields({ builtin: oneOf(['demo']), enabled: enabled() })
  * `builtin`. validate.ts reports the branch of the first key present.
  */
 export const UPSTREAM_KEYS = ['url', 'command', 'builtin'] as const;
-const upstreamSchema = (expand: ExpandHome) =>
+/** Whether an object looks like several servers by name (each an object with a url or a command). */
+const looksLikeMany = (o: Record<string, unknown>) => {
+  const values = Object.values(o);
+  return (
+    values.length > 0 &&
+    values.every((v) => typeof v === 'object' && v !== null && UPSTREAM_KEYS.some((k) => Object.hasOwn(v as object, k)))
+  );
+};
+
+/** Why an object is no upstream, with a did-you-mean for a misspelt "url"/"command" ("comand"). */
+function notAnUpstream(o: Record<string, unknown>, single: boolean): string {
+  if (single && looksLikeMany(o))
+    return 'holds one server (its tools keep their own names); for several servers by name, write "upstreams" (did you mean "upstreams"?)';
+  for (const key of Object.keys(o)) {
+    const near = closest(key, [...UPSTREAM_KEYS]);
+    if (near && near !== key)
+      return `needs "url" for an HTTP server or "command" for a stdio server (did you mean "${near}" for "${key}"?)`;
+  }
+  return 'needs "url" for an HTTP server or "command" for a stdio server';
+}
+
+/** `single`: the old one-server "upstream" field, where a map of servers means "upstreams" was meant. */
+const upstreamSchema = (expand: ExpandHome, single = false) =>
   z.union([httpUpstream, stdioUpstream(expand), builtinUpstream], {
-    error: (iss) => {
-      if (typeof iss.input !== 'object' || iss.input === null || Array.isArray(iss.input))
-        return 'must be an object with "url" (HTTP) or "command" (stdio)';
-      // A misspelt "command" or "url" ("comand") is the likely cause: named, with the spelling meant.
-      const typo = Object.keys(iss.input)
-        .map((k) => [k, closest(k, ['command', 'url', 'builtin'])] as const)
-        .find(([k, near]) => near !== undefined && near !== k);
-      return `needs "url" for an HTTP server or "command" for a stdio server${typo ? ` (did you mean "${typo[1]}" for "${typo[0]}"?)` : ''}`;
-    },
+    error: (iss) =>
+      typeof iss.input === 'object' && iss.input !== null && !Array.isArray(iss.input)
+        ? notAnUpstream(iss.input as Record<string, unknown>, single)
+        : 'must be an object with "url" (HTTP) or "command" (stdio)',
   });
 
 /** An issuer or introspection endpoint: https, or http on this machine (a test, a local provider). */
@@ -327,7 +344,7 @@ const fileSchemaWith = (expand: ExpandHome) =>
       })
       .optional()
       .meta({ description: "The config format's version; an older file is migrated when it is read." }),
-    upstream: upstreamSchema(expand)
+    upstream: upstreamSchema(expand, true)
       .optional()
       .meta({ description: 'One upstream whose tools keep their own names (instead of "upstreams").' }),
     upstreams: atMostEntries(

@@ -12,14 +12,27 @@ import { expandHome } from './paths.js';
 
 export { isLoopbackHost } from './configSchema.js';
 
+/** How much of a refused value a sentence quotes: enough for a path or a command line. */
+export const GOT_MAX_CHARS = 160;
+
+/**
+ * A refused value as the sentence quotes it: whole when short; else cut where it is marked (…), a
+ * path or a long string keeping its end (the file's name, the last argument), anything else its start.
+ */
+export function quoted(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  if (text.length <= GOT_MAX_CHARS) return text;
+  return typeof value === 'string' ? `"…${text.slice(-(GOT_MAX_CHARS - 2))}` : `${text.slice(0, GOT_MAX_CHARS - 1)}…`;
+}
+
 function fail(path: ReadonlyArray<PropertyKey>, reason: string, value?: unknown): never {
   const at = pathText(path);
-  const got = value === undefined ? '' : ` (got ${JSON.stringify(value)?.slice(0, 80)})`;
+  const got = value === undefined ? '' : ` (got ${quoted(value)})`;
   // The data names the field, the reason, the value and the field's bounds, so a form can read them without the sentence.
   throw new MwsError('config_invalid', `config field "${at}" ${reason}${got}.`, {
     path: at,
     reason,
-    ...(value === undefined ? {} : { got: JSON.stringify(value)?.slice(0, 80) }),
+    ...(value === undefined ? {} : { got: quoted(value) }),
     ...fieldRules(path),
   });
 }
