@@ -6,6 +6,8 @@ import { every, type Clock } from '../../core/clock.js';
 
 /** Often enough that a restart or a crash shows within a breath; the log view is a small answer. */
 export const LOG_FOLLOW_POLL_MS = 1_000;
+/** Polls in a row that may fail before the follow ends: a busy instance (a restart under load) answers late once or twice, a stopped one never. */
+export const LOG_FOLLOW_FAILURES = 5;
 /** What each poll asks for: more lines than a second of even a chatty server prints. */
 const FOLLOW_LINES = 200;
 
@@ -16,7 +18,8 @@ const keyOf = (l: UpstreamLogLine) => `${l.ts}\u0000${l.kind}\u0000${l.text}`;
 
 /**
  * Prints `vendor`'s log lines as they come, `print` once per line, until `signal` aborts. A poll that
- * fails (the instance stopped) ends the follow with that error.
+ * fails is asked again on the next tick; `maxFailures` failing in a row (the instance stopped) end the
+ * follow with the last error.
  */
 export function followLog(
   api: Pick<ControlApi, 'upstreamLog'>,
@@ -25,9 +28,11 @@ export function followLog(
   clock: Clock,
   signal: AbortSignal,
   pollMs = LOG_FOLLOW_POLL_MS,
+  maxFailures = LOG_FOLLOW_FAILURES,
 ): Promise<void> {
   const seen = new Set<string>();
   let busy = false;
+  let failures = 0;
   const poll = async () => {
     const v = await api.upstreamLog({ vendor, lines: FOLLOW_LINES });
     const fresh = v.lines.filter((l) => !seen.has(keyOf(l)));
@@ -51,8 +56,14 @@ export function followLog(
       if (busy || signal.aborted) return;
       busy = true;
       poll().then(
-        () => (busy = false),
-        (err: unknown) => end(err),
+        () => {
+          busy = false;
+          failures = 0;
+        },
+        (err: unknown) => {
+          busy = false;
+          if (++failures >= maxFailures) end(err);
+        },
       );
     };
     stop = every(clock, pollMs, tick);

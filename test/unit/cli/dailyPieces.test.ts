@@ -95,13 +95,50 @@ describe('followLog', () => {
     expect(asked).toBe(3);
   });
 
-  it('ends with the error when the instance stops answering', async () => {
+  it('ends with the error once the instance has stopped answering several polls in a row', async () => {
     const clock = new ManualClock();
+    let asked = 0;
     const api = {
       upstreamLog: async () => {
+        asked++;
         throw new Error('gone');
       },
     };
-    await expect(followLog(api, 'gh', () => {}, clock, new AbortController().signal)).rejects.toThrow('gone');
+    let ended: unknown;
+    const done = followLog(api, 'gh', () => {}, clock, new AbortController().signal, 1000, 3).catch((e: unknown) => (ended = e));
+    await new Promise((r) => setImmediate(r));
+    clock.advance(1000);
+    await new Promise((r) => setImmediate(r));
+    expect(ended).toBeUndefined();
+    clock.advance(1000);
+    await done;
+    expect(asked).toBe(3);
+    expect((ended as Error).message).toBe('gone');
+  });
+
+  it('carries on through a poll or two that fail (an instance busy with a restart answers late)', async () => {
+    const clock = new ManualClock();
+    const lines: UpstreamLogLine[] = [{ ts: '2026-01-01T00:00:00.000Z', kind: 'event', text: 'connected' }];
+    let asked = 0;
+    const api = {
+      upstreamLog: async () => {
+        asked++;
+        if (asked === 2 || asked === 3) throw new Error('The running instance did not answer in time.');
+        return { vendor: 'gh', status: 'up', lines: [...lines] };
+      },
+    };
+    const printed: string[] = [];
+    const stop = new AbortController();
+    const done = followLog(api, 'gh', (l) => printed.push(l.text), clock, stop.signal, 1000);
+    await new Promise((r) => setImmediate(r));
+    lines.push({ ts: '2026-01-01T00:00:03.000Z', kind: 'event', text: 'connected again' });
+    for (let i = 0; i < 3; i++) {
+      clock.advance(1000);
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(asked).toBe(4);
+    expect(printed).toEqual(['connected', 'connected again']);
+    stop.abort();
+    await done;
   });
 });
