@@ -27,9 +27,10 @@ export type Stores = {
 class BothLogs implements CallRecorder {
   constructor(private readonly logs: CallRecorder[]) {}
   // Cut here too, so the shared store keeps no more of what a client sent than the local file.
-  call(r: CallRecord): void {
+  call(r: CallRecord): void | Promise<void> {
     const b = boundCallRecord(r);
-    this.logs.forEach((l) => l.call(b));
+    const committed = this.logs.map((l) => l.call(b)).filter((p) => p !== undefined);
+    if (committed.length) return Promise.all(committed).then(() => {});
   }
   search(r: SearchRecord): void {
     const b = boundSearchRecord(r);

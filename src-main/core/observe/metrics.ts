@@ -125,7 +125,7 @@ export class Metrics {
       call: (r: CallRecord) => {
         this.requests.inc({ method: 'tools/call', agent: r.agent, ok: String(r.ok) });
         this.callSeconds.observe({ agent: r.agent }, r.ms / 1000);
-        inner.call(r);
+        return inner.call(r);
       },
       search: (r: SearchRecord) => {
         this.requests.inc({ method: 'search_tools', agent: r.agent, ok: 'true' });

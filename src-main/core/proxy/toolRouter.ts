@@ -239,7 +239,9 @@ export class ToolRouter implements AgentRuntime {
       this.opts.lastSeen?.touch(agentId, this.opts.clock.now());
       // A call refused before it reached the upstream was never forwarded: it is not in the call log.
       if (started !== undefined) {
-        this.opts.callLog.call({
+        // On a shared store the answer waits for the record's commit (never for an outage): a replica
+        // killed right after answering has recorded what it answered.
+        const committed = this.opts.callLog.call({
           ts: new Date(this.opts.clock.now()).toISOString(),
           agent: agentId,
           tool: entry.name,
@@ -253,6 +255,7 @@ export class ToolRouter implements AgentRuntime {
           // Arguments and results only when the user asked for them (activity.recordArguments).
           ...(this.opts.config.activity.recordArguments ? recordedContent(args, answer) : {}),
         });
+        if (committed) await committed;
       }
     }
   }

@@ -42,7 +42,8 @@ export type SearchRecord = { ts: string; event: 'search'; agent: string; bytes: 
 
 /** Where call and search records go: calls.jsonl, or a database (statestore/). Never blocks the call. */
 export interface CallRecorder {
-  call(r: CallRecord): void;
+  /** A shared store answers when the record is committed; the caller holds the call's answer until then. */
+  call(r: CallRecord): void | Promise<void>;
   search(r: SearchRecord): void;
   /** Records of `agent` (or of all) that could not be written since start. */
   droppedRecords(agent?: string): number;

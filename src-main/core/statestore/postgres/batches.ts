@@ -1,6 +1,8 @@
 // Records written behind the request that made them (calls, history lines): queued in memory, inserted
 // in batches, in order. While the database is away they wait (up to a bound) and are retried, so a
 // short outage loses none; past the bound the oldest wait on and new ones are counted as dropped.
+// While the database answers, `push` also tells when the record is committed, so a caller can hold
+// its answer until then (a call acknowledged is a call recorded, even if the process is killed next).
 import { errorMessage } from '../../errors.js';
 import type { Logger } from '../../log.js';
 
@@ -11,8 +13,10 @@ export const QUEUE_MAX = 20_000;
 /** A failed write is tried again after this long. */
 export const RETRY_MS = 1000;
 
+type Entry<T> = { item: T; written?: () => void };
+
 export class BatchWriter<T> {
-  private queue: T[] = [];
+  private queue: Array<Entry<T>> = [];
   private running: Promise<void> | undefined;
   private retry: NodeJS.Timeout | undefined;
   private lastError: unknown;
@@ -30,15 +34,32 @@ export class BatchWriter<T> {
     },
   ) {}
 
-  push(item: T): void {
+  /**
+   * Queues a record. Answers a promise that resolves once it is committed — or as soon as the database
+   * fails to take it (it then waits in the queue) — and nothing while the database is known to be away
+   * or the record was dropped: a caller never waits on an outage.
+   */
+  push(item: T): Promise<void> | undefined {
     if (this.closed || this.queue.length >= QUEUE_MAX) {
       const k = this.o.keyOf(item);
       this.droppedBy.set(k, (this.droppedBy.get(k) ?? 0) + 1);
-      return;
+      return undefined;
     }
-    this.queue.push(item);
+    const entry: Entry<T> = { item };
+    const away = this.warned || this.retry !== undefined;
+    const written = away ? undefined : new Promise<void>((resolve) => (entry.written = resolve));
+    this.queue.push(entry);
     // Next turn: records pushed in one turn go in one insert.
     if (!this.running && !this.retry) this.running = Promise.resolve().then(() => this.drain());
+    return written;
+  }
+
+  /** Lets everyone waiting on a record go (it was written, or it waits on in the queue). */
+  private release(entries: Array<Entry<T>>): void {
+    for (const e of entries) {
+      e.written?.();
+      delete e.written;
+    }
   }
 
   get waiting(): number {
@@ -50,9 +71,10 @@ export class BatchWriter<T> {
       while (this.queue.length) {
         const batch = this.queue.slice(0, BATCH_MAX);
         try {
-          await this.o.insert(batch);
+          await this.o.insert(batch.map((e) => e.item));
         } catch (err) {
           this.lastError = err;
+          this.release(this.queue);
           if (!this.warned) {
             this.warned = true;
             this.o.log.warn(
@@ -69,6 +91,7 @@ export class BatchWriter<T> {
           return;
         }
         this.queue.splice(0, batch.length);
+        this.release(batch);
         if (this.warned) {
           this.warned = false;
           this.o.log.info(`the state database answers again; the ${this.o.what} that waited are written.`);
@@ -95,6 +118,7 @@ export class BatchWriter<T> {
     await this.flush().catch(() => {});
     this.closed = true;
     clearTimeout(this.retry);
+    this.release(this.queue);
     return this.queue.length;
   }
 }

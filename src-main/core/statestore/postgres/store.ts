@@ -260,7 +260,7 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
 
   const calls: CallRecordStore = {
     call: (record) => writer.push({ kind: 'call', record }),
-    search: (record) => writer.push({ kind: 'search', record }),
+    search: (record) => void writer.push({ kind: 'search', record }),
     droppedRecords(agent) {
       if (agent !== undefined) return writer.droppedBy.get(agent) ?? 0;
       return [...writer.droppedBy.values()].reduce((a, b) => a + b, 0);
