@@ -308,6 +308,9 @@ export function createApp(opts: AppOptions): App {
             })
             .catch((err: Error) => log.warn(`could not apply another replica's working-set change: ${err.message}`));
         if (change.kind === 'resync') void editor.refresh();
+        // What another replica's searches taught (or a forget) applies to this replica's ranking too.
+        if (change.kind === 'learning' || change.kind === 'resync')
+          void learning.pull().catch((err: Error) => log.warn(`could not read what other replicas' searches learned: ${err.message}`));
       });
       await learning.load();
       // What the kept pairs say is built off the request path, in slices, while the proxy starts (not

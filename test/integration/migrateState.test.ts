@@ -95,6 +95,20 @@ async function stateFolder(): Promise<{ cfg: string; stateDir: string; raw: Reco
   writeFileSync(join(stateDir, 'calls.1.jsonl'), JSON.stringify(call('gh__list_issues', '2026-10-01T00:00:00.000Z')) + '\n');
   appendFileSync(join(stateDir, 'calls.jsonl'), '{"ts":"2026-11-05T00:00:04.000Z","agent":"ci","too');
   mkdirSync(join(stateDir, 'agents'), { recursive: true });
+  // What search learned: two pairs of one agent (one a passed-over hit), and one that is no pair.
+  writeFileSync(
+    join(stateDir, 'learned.json'),
+    JSON.stringify({
+      version: 1,
+      agents: {
+        ci: [
+          { q: 'open a ticket', t: 'gh__create_issue', ts: 1 },
+          { q: 'open a ticket', t: 'gh__list_issues', ts: 1, neg: true },
+          { q: 42, t: 'x', ts: 2 },
+        ],
+      },
+    }),
+  );
   return { cfg, stateDir, raw };
 }
 
@@ -106,7 +120,7 @@ describe('mws migrate-state', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(
-      /2 working sets, 3 history lines,\s+3 call records, 1 search record, 1 secret, 1 sign-in\.\s+1 damaged log line was left out/,
+      /2 working sets, 3 history lines,\s+3 call records, 1 search record, 1 secret, 1 sign-in, 2 learned search pairs\.\s+1 damaged log line was left out/,
     );
 
     const s = await openPostgresStore({ url, log: silentLogger, key: () => key });
@@ -128,6 +142,10 @@ describe('mws migrate-state', () => {
       expect(await sql(url, 'SELECT kind, count(*)::int AS n FROM mws_calls GROUP BY kind ORDER BY kind')).toEqual([
         { kind: 'call', n: 3 },
         { kind: 'search', n: 1 },
+      ]);
+      expect((await s.learning!.since(0, 10)).map((e) => e.event)).toEqual([
+        { agent: 'ci', pair: { q: 'open a ticket', t: 'gh__create_issue', ts: 1 } },
+        { agent: 'ci', pair: { q: 'open a ticket', t: 'gh__list_issues', ts: 1, neg: true } },
       ]);
       expect(await s.secrets.get('upstreams.gh.headers.Authorization')).toBe('Bearer ghp_plain_secret');
       expect(await s.oauth.get('gh')).toEqual(signIn);

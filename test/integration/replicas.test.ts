@@ -209,6 +209,26 @@ describe('two replicas on one PostgreSQL', () => {
     expect(text).toMatch(/mws_process_process_resident_memory_bytes \d+/);
   });
 
+  it('what a search on A taught is ranked on B and on a replica started after it; a forget on B reaches both', async () => {
+    const c = await connectClient(`${a.base}/mcp`, 'auto', 'client-learning-on-a');
+    clients.push(c);
+    await c.client.callTool({ name: 'search_tools', arguments: { query: 'echo back my sentence verbatim' } });
+    await c.client.callTool({ name: 'call_tool', arguments: { name: 'fx__echo', arguments: { text: 'learn' } } });
+    const words = async (r: Replica) =>
+      ((await control(r, 'learnedWords', { tool: 'fx__echo' })).body.result?.tools?.[0]?.words ?? []).map((w: { word: string }) => w.word);
+    await until(async () => (await words(a)).includes('verbatim'), 'A to learn');
+    await until(async () => (await words(b)).includes('verbatim'), "B to rank fx__echo by the words A's search taught");
+    const late = await startReplica('late');
+    await until(async () => (await words(late)).includes('verbatim'), 'a replica started later to read what the fleet learned');
+    expect((await control(b, 'forgetLearned', { tool: 'fx__echo', word: 'verbatim' })).body.ok).toBe(true);
+    await until(
+      async () => !(await words(a)).includes('verbatim') && !(await words(late)).includes('verbatim'),
+      'the forget on B to reach A and the late replica',
+    );
+    expect(await words(a)).toContain('sentence');
+    await late.proc.kill();
+  });
+
   it('with the database down: not ready, a state change is refused with 503 and a sentence, listing goes on; all recovers without a restart', async () => {
     const c = await connectClient(`${b.base}/mcp`, 'auto', 'client-on-b-while-down');
     clients.push(c);

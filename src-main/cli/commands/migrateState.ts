@@ -36,7 +36,7 @@ export async function runMigrateState(io: Io, o: { config: string | undefined; t
         [
           `Moved ${config.stateDir} and ${loaded.path} into PostgreSQL at ${describeUrl(o.to)}:`,
           `  config (upstreams, agents, settings), ${r.agents} working set${r.agents === 1 ? '' : 's'}, ${r.history} history line${r.history === 1 ? '' : 's'},`,
-          `  ${r.calls} call record${r.calls === 1 ? '' : 's'}, ${r.searches} search record${r.searches === 1 ? '' : 's'}, ${r.secrets} secret${r.secrets === 1 ? '' : 's'}, ${r.signIns} sign-in${r.signIns === 1 ? '' : 's'}.`,
+          `  ${r.calls} call record${r.calls === 1 ? '' : 's'}, ${r.searches} search record${r.searches === 1 ? '' : 's'}, ${r.secrets} secret${r.secrets === 1 ? '' : 's'}, ${r.signIns} sign-in${r.signIns === 1 ? '' : 's'}, ${r.learned} learned search pair${r.learned === 1 ? '' : 's'}.`,
           ...(r.skippedLines ? [`  ${r.skippedLines} damaged log line${r.skippedLines === 1 ? ' was' : 's were'} left out.`] : []),
           `Next: give each replica "store": {"postgres": {"url": …}} and the same sealing key (docs/team.md). The state folder is unchanged.`,
         ].join('\n'),

@@ -23,6 +23,7 @@ export function buildSearch(ctx: AppContext, stores: Stores, catalog: ToolboxCat
     log,
     // A learned pair keeps its query's vector (queryMemory.ts): from the query cache, or embedded then.
     vectorOf: (q) => vectorOfQuery(vectors, q),
+    ...(stores.learningFeed ? { feed: stores.learningFeed } : {}),
   });
   const vectors = new ToolVectors({
     stateDir: ctx.config.stateDir,

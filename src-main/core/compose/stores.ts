@@ -9,6 +9,7 @@ import { boundCallRecord, boundSearchRecord } from '../usage/callRecordBounds.js
 import { UsageStore } from '../usage/usageStore.js';
 import { SeedWorkingSetFile } from '../workingset/seedFile.js';
 import { AgentStateFiles, type AgentStateStore } from '../workingset/stateFiles.js';
+import type { LearningFeed } from '../search/learningFeed.js';
 import type { StateStore } from '../statestore/port.js';
 import type { AppContext } from './context.js';
 
@@ -21,6 +22,8 @@ export type Stores = {
   seed: SeedWorkingSetFile;
   usage: UsageStore;
   files: AgentStateStore;
+  /** The fleet's learned-search feed (shared stores only). */
+  learningFeed?: LearningFeed;
 };
 
 /** Both logs get every record; a record either could not write is counted once, by the one that dropped it. */
@@ -62,5 +65,6 @@ export function buildStores(ctx: AppContext, secrets: SecretStore | undefined, s
       shared?.calls.since ? { since: (after, limit) => shared.calls.since!(after, limit) } : undefined,
     ),
     files: shared?.agents ?? new AgentStateFiles(stateDir, ctx.log),
+    ...(shared?.learning ? { learningFeed: shared.learning } : {}),
   };
 }

@@ -15,6 +15,7 @@ import { evidenceScope, type EvidenceScope, type LearningPolicy } from './learni
 import { SerialQueue } from '../serial.js';
 import { TimeSlicer } from '../timeSlice.js';
 import { QueryMemory, type LikeEarlier, type QueryMemoryTuning } from './queryMemory.js';
+import { isLearnedPair as isPair, type LearningEvent, type LearningFeed } from './learningFeed.js';
 
 /** A query's sentence vector and the model that made it (query memory, queryMemory.ts). */
 export type QueryVector = { v: Float32Array; model: string };
@@ -29,6 +30,10 @@ const CALLS_PER_SEARCH = 3;
 export const MAX_PAIRS_PER_AGENT = 2000;
 /** Agents whose pairs are kept (more agents than this: the least recently active are dropped). */
 const MAX_AGENTS = 200;
+/** Where the pairs of a state folder are kept (a fleet keeps them in its learning feed). */
+export const LEARNED_FILE = 'learned.json';
+/** Feed events read per query. */
+const FEED_PAGE = 1000;
 /** Writes are batched: at most one every this many ms. */
 const SAVE_DELAY_MS = 5_000;
 
@@ -77,6 +82,8 @@ export class SearchLearning {
       vectorOf?: (query: string) => QueryVector | undefined | Promise<QueryVector | undefined>;
       /** The query memory's rule, overridden only to measure it (bench/searchLearning.ts). */
       memoryTuning?: QueryMemoryTuning;
+      /** A fleet's shared feed (statestore): pairs and forgets go through it instead of learned.json. */
+      feed?: LearningFeed;
     },
   ) {
     this.evidence = new LearnedEvidence(opts.now);
@@ -118,8 +125,14 @@ export class SearchLearning {
   }
 
   async load(): Promise<void> {
+    if (this.opts.stateDir) await this.memory.load();
+    // A fleet's pairs are the feed's, read from its start; learned.json is one process's.
+    if (this.opts.feed)
+      return this.pull().catch((err: unknown) =>
+        // Ranking goes on with what this replica learns; the rest comes with the next notice or resync.
+        (this.opts.log ?? silentLogger).warn(`could not read what the fleet's searches learned: ${(err as Error).message}`),
+      );
     if (!this.opts.stateDir) return;
-    await this.memory.load();
     const r = await readJsonSafe<FileShape>(
       this.file(),
       this.opts.log ?? silentLogger,
@@ -143,6 +156,42 @@ export class SearchLearning {
     this.version++;
   }
 
+  private feedCursor = 0;
+  private pulling: Promise<void> | undefined;
+  private pullAgain = false;
+
+  /**
+   * Applies what other replicas learned and forgot since the last pull (on their notice, and after a
+   * lost connection). One pull at a time; one asked for meanwhile runs once it ends.
+   */
+  pull(): Promise<void> {
+    const feed = this.opts.feed;
+    if (!feed) return Promise.resolve();
+    if (this.pulling) {
+      this.pullAgain = true;
+      return this.pulling;
+    }
+    const run = async (): Promise<void> => {
+      do {
+        this.pullAgain = false;
+        for (;;) {
+          const page = await feed.since(this.feedCursor, FEED_PAGE);
+          for (const { id, event } of page) {
+            this.feedCursor = id;
+            this.applyEvent(event);
+          }
+          if (page.length < FEED_PAGE) break;
+        }
+      } while (this.pullAgain);
+    };
+    return (this.pulling = run().finally(() => (this.pulling = undefined)));
+  }
+
+  private applyEvent(e: LearningEvent): void {
+    if ('forget' in e) this.forgetHere(e.forget, e.word);
+    else if (isPair(e.pair)) this.add(e.agent, e.pair, undefined, false);
+  }
+
   /** Writes pending pairs (and kept request vectors) now (on stop). */
   async flush(): Promise<void> {
     await Promise.all([this.flushPairs(), this.memory.flush()]);
@@ -151,7 +200,7 @@ export class SearchLearning {
   private async flushPairs(): Promise<void> {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
-    if (this.dirty && this.opts.stateDir) {
+    if (this.dirty && this.opts.stateDir && !this.opts.feed) {
       this.dirty = false;
       const agents: Record<string, LearnedPair[]> = {};
       for (const [a, list] of this.pairs) agents[a] = list;
@@ -228,6 +277,11 @@ export class SearchLearning {
    * would after forgetting the whole tool. The query as observed stays in `o` for de-duplication.
    */
   forget(tool: string, word?: string): number {
+    this.opts.feed?.append(word === undefined ? { forget: tool } : { forget: tool, word });
+    return this.forgetHere(tool, word);
+  }
+
+  private forgetHere(tool: string, word?: string): number {
     // The request vectors that led to the tool go too (with a word: those of requests holding it).
     const requests = this.memory.forget(tool, word);
     if (word !== undefined) return Math.max(this.forgetWord(tool, word), requests);
@@ -307,7 +361,9 @@ export class SearchLearning {
     return Object.fromEntries([...this.pairs].map(([a, l]) => [a, l.length]));
   }
 
-  private add(agent: string, pair: LearnedPair, vector?: QueryVector): void {
+  /** `share`: a pair learned here goes to the fleet's feed; one read from it does not go back. */
+  private add(agent: string, pair: LearnedPair, vector?: QueryVector, share = true): void {
+    if (share) this.opts.feed?.append({ agent, pair });
     let list = this.pairs.get(agent);
     if (!list) {
       if (this.pairs.size >= MAX_AGENTS) {
@@ -327,7 +383,8 @@ export class SearchLearning {
     if (list.length > MAX_PAIRS_PER_AGENT)
       for (const old of list.splice(0, list.length - MAX_PAIRS_PER_AGENT)) this.evidenceOf(agent, old, -1);
     this.changed();
-    if (!pair.neg) this.rememberVector(agent, pair, vector);
+    // A pair read again from the feed (a restart) whose request this replica already remembers needs no new vector.
+    if (!pair.neg && (share || !this.memory.has(agent, pair.q, pair.t))) this.rememberVector(agent, pair, vector);
   }
 
   /** Keeps the pair's query vector with its tool (given, or asked of the model: off the request path). */
@@ -418,7 +475,7 @@ export class SearchLearning {
   private changed(): void {
     this.version++;
     this.dirty = true;
-    if (!this.opts.stateDir || this.saveTimer) return;
+    if (!this.opts.stateDir || this.opts.feed || this.saveTimer) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
       this.flush().catch((err: unknown) => this.opts.log?.warn(`learned.json could not be written: ${(err as Error).message}`));
@@ -427,16 +484,8 @@ export class SearchLearning {
   }
 
   private file(): string {
-    return join(this.opts.stateDir!, 'learned.json');
+    return join(this.opts.stateDir!, LEARNED_FILE);
   }
-}
-
-/** A pair as learned.json should hold it (a hand-edited file may hold anything). */
-function isPair(p: unknown): p is LearnedPair {
-  const x = p as LearnedPair | null;
-  return (
-    !!x && typeof x.q === 'string' && typeof x.t === 'string' && Number.isFinite(x.ts) && (x.o === undefined || typeof x.o === 'string')
-  );
 }
 
 /** A forgotten tool's pair: kept only so the same observation is not learned again (see forget). */

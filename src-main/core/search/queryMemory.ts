@@ -81,6 +81,12 @@ export class QueryMemory {
    * same tool again refreshes the kept one rather than adding a copy; so does one that differs only in a
    * quoted argument (`weather in "Oslo"`, then `"Lima"`): the model read both the same.
    */
+  /** Whether `agent`'s request (as `remember` matches it) that led to `tool` is kept. */
+  has(agent: string, query: string, tool: string): boolean {
+    const bare = requestKey(withoutQuotedSpans(query));
+    return this.agents.get(agent)?.some((k) => k.bare === bare && k.t === tool) ?? false;
+  }
+
   remember(agent: string, query: string, tool: string, v: Float32Array, model: string, ts = this.opts.now()): void {
     const key = requestKey(query);
     if (!key) return;

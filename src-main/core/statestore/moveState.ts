@@ -11,6 +11,8 @@ import { CALL_LOG_ROTATED_FILE } from '../usage/activity.js';
 import type { HistoryEntry } from '../workingset/types.js';
 import type { Raw, StateStore } from './port.js';
 import { splitConfig } from './open.js';
+import { isLearnedPair } from '../search/learningFeed.js';
+import { LEARNED_FILE } from '../search/learning.js';
 
 export type MoveReport = {
   agents: number;
@@ -19,6 +21,8 @@ export type MoveReport = {
   searches: number;
   secrets: number;
   signIns: number;
+  /** Pairs search learned (learned.json), into the fleet's learning feed. */
+  learned: number;
   /** Lines of the logs that did not parse (a torn last line): said, not copied. */
   skippedLines: number;
 };
@@ -61,7 +65,7 @@ export async function moveState(o: {
     );
   }
   await o.to.config.write(splitConfig(o.configRaw).shared, null);
-  const report: MoveReport = { agents: 0, history: 0, calls: 0, searches: 0, secrets: 0, signIns: 0, skippedLines: 0 };
+  const report: MoveReport = { agents: 0, history: 0, calls: 0, searches: 0, secrets: 0, signIns: 0, learned: 0, skippedLines: 0 };
 
   const historyOf = new Map<string, number>();
   for (const id of await agentIds(o.stateDir, o.agents)) {
@@ -98,6 +102,19 @@ export async function moveState(o: {
     }
   }
   await o.to.calls.flush();
+
+  // What search learned, per agent, oldest first: each pair an event of the fleet's feed.
+  if (o.to.learning) {
+    const learned = parsed(await readFile(join(o.stateDir, LEARNED_FILE), 'utf8').catch(() => '{}'))?.agents;
+    for (const [agent, list] of Object.entries(typeof learned === 'object' && learned !== null ? learned : {})) {
+      for (const pair of Array.isArray(list) ? (list as unknown[]) : []) {
+        if (!isLearnedPair(pair)) continue;
+        o.to.learning.append({ agent, pair });
+        report.learned++;
+      }
+    }
+    await o.to.learning.flush();
+  }
 
   for (const name of await o.from.secrets.list()) {
     const value = await o.from.secrets.get(name);

@@ -6,6 +6,7 @@ import type { OAuthStore } from '../upstream/oauth/store.js';
 import type { ActivityEntry } from '../usage/activityTypes.js';
 import type { CallRecorder } from '../usage/callLog.js';
 import type { AgentStateStore } from '../workingset/stateFiles.js';
+import type { LearningFeed } from '../search/learningFeed.js';
 
 export type Raw = Record<string, unknown>;
 
@@ -32,13 +33,19 @@ export interface CallRecordStore extends CallRecorder {
 
 /** A change made through the same store by another process (another replica): what to reload. */
 /** `resync`: the line to the other processes was down a while; anything may have changed meanwhile. */
-export type StoreChange = { kind: 'config'; version: string } | { kind: 'agent'; agent: string } | { kind: 'resync' };
+export type StoreChange =
+  | { kind: 'config'; version: string }
+  | { kind: 'agent'; agent: string }
+  | { kind: 'learning' }
+  | { kind: 'resync' };
 
 export interface StateStore {
   readonly kind: 'files' | 'postgres';
   readonly config: ConfigDocumentStore;
   readonly agents: AgentStateStore;
   readonly calls: CallRecordStore;
+  /** What search learned, shared by the fleet (shared stores only; files keep learned.json). */
+  readonly learning?: LearningFeed;
   readonly secrets: SecretStore;
   readonly oauth: OAuthStore;
   /** Changes other processes made; the files adapter has none to tell (one owner holds the folder's lock). */

@@ -54,6 +54,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE mws_agent_state ADD COLUMN version bigint NOT NULL DEFAULT 1;
     `,
   },
+  {
+    version: 4,
+    name: 'learned search: one feed of pairs and forgets every replica applies',
+    sql: `
+      CREATE TABLE mws_learning (id bigserial PRIMARY KEY, origin text NOT NULL, event jsonb NOT NULL);
+    `,
+  },
 ];
 
 /** One number for the whole product: any two replicas of any version contend for the same lock. */

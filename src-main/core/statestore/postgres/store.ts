@@ -20,6 +20,7 @@ import { BatchWriter } from './batches.js';
 import { dbError } from './errors.js';
 import { migrate } from './migrations.js';
 import { CHANNEL, ChangeListener } from './notify.js';
+import { pgLearningFeed } from './learningFeed.js';
 
 /** A new connection gives up after this long: a database that is down answers at once, a black hole does not. */
 export const CONNECT_MS = 3000;
@@ -433,6 +434,8 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
     }
   };
 
+  const learning = pgLearningFeed({ pool, origin, log: o.log, q });
+
   let closed = false;
   return {
     leader: () => (asking ??= askLeader().finally(() => (asking = undefined))),
@@ -449,6 +452,7 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
     config,
     agents,
     calls,
+    learning,
     secrets,
     oauth,
     onChange(listener) {
@@ -461,7 +465,7 @@ export async function openPostgresStore(o: PostgresStoreOptions): Promise<Postgr
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.allSettled([calls.close(), agents.close()]);
+      await Promise.allSettled([calls.close(), agents.close(), learning.close()]);
       await feed.stop();
       dropLeader();
       await pool.end().catch(() => {});
