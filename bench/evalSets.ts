@@ -7,7 +7,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox } from '../src-main/core/toolbox/toolbox.js';
 import { SearchService } from '../src-main/core/search/service.js';
 import { splitWords } from '../src-main/core/search/text.js';
-import { evaluate, type EvalResult, type GoldQuery } from '../src-main/core/search/evaluate.js';
+import { evaluate, type EvalResult, type GoldQuery } from '../src-main/core/search/eval/evaluate.js';
 import { ROOT } from '../test/helpers/processes.js';
 import { verbNounCatalog } from './verbNounCatalog.js';
 import { longRequestCatalog } from './longRequestCatalog.js';

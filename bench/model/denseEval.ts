@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
-import { evaluate, type GoldQuery } from '../../src-main/core/search/evaluate.js';
+import { evaluate, type GoldQuery } from '../../src-main/core/search/eval/evaluate.js';
 import { loadEmbedder } from '../../src-main/core/search/embed/loadEmbedder.js';
 import { defaultModelDir } from '../../src-main/core/search/embed/modelFiles.js';
 import { toolText } from '../../src-main/core/search/embed/toolText.js';

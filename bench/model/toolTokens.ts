@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
 import { SearchService } from '../../src-main/core/search/service.js';
-import { evaluate } from '../../src-main/core/search/evaluate.js';
+import { evaluate } from '../../src-main/core/search/eval/evaluate.js';
 import { ToolVectors } from '../../src-main/core/search/embed/toolVectors.js';
 import { silentLogger } from '../../src-main/core/log.js';
 import { ROOT } from '../../test/helpers/processes.js';

@@ -23,7 +23,7 @@ import { CoreEvents } from './control/events.js';
 import { createControl } from './control/methods.js';
 import { ensureToken } from './store/controlToken.js';
 import type { ControlApi } from './control/api.js';
-import { UiSessions } from './control/uiSessions.js';
+import { UiSessions } from './http/uiSessions.js';
 import type { EdgeTimes } from './http/edgeLimits.js';
 import { ConfigEditor, type Raw } from './config/editor.js';
 import { validateConfig } from './config/validate.js';

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { edgeApp, PATTERNS, type Mounts } from '../../src-main/core/http/routes.js';
-import { cookieValues, SESSION_COOKIE, UiSessions } from '../../src-main/core/control/uiSessions.js';
-import { WINDOW_CSP } from '../../src-main/core/control/windowHeaders.js';
+import { cookieValues, SESSION_COOKIE, UiSessions } from '../../src-main/core/http/uiSessions.js';
+import { WINDOW_CSP } from '../../src-main/core/http/windowHeaders.js';
 import { tempDir } from '../helpers/app.js';
 
 const ORIGIN = 'http://127.0.0.1:4484';

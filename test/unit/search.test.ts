@@ -5,7 +5,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
 import { DEMO_TOOLS } from '../../src-main/core/demo/tools.js';
 import { SearchService } from '../../src-main/core/search/service.js';
-import { evaluate, type GoldQuery } from '../../src-main/core/search/evaluate.js';
+import { evaluate, type GoldQuery } from '../../src-main/core/search/eval/evaluate.js';
 import { SEARCH_REPLY_MAX_BYTES } from '../../src-main/core/search/reply.js';
 import { editDistance, TypoIndex } from '../../src-main/core/search/typo.js';
 import { splitWords } from '../../src-main/core/search/text.js';

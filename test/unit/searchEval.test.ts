@@ -11,8 +11,8 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
 import { SearchService } from '../../src-main/core/search/service.js';
 import { SearchLearning } from '../../src-main/core/search/learning.js';
-import { evaluate, type EvalResult, type GoldQuery } from '../../src-main/core/search/evaluate.js';
-import { splitGold } from '../../src-main/core/search/split.js';
+import { evaluate, type EvalResult, type GoldQuery } from '../../src-main/core/search/eval/evaluate.js';
+import { splitGold } from '../../src-main/core/search/eval/split.js';
 import { ROOT } from '../helpers/processes.js';
 
 const read = <T>(f: string) => JSON.parse(readFileSync(join(ROOT, 'test/fixtures', f), 'utf8')) as T;

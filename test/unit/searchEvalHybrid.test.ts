@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
 import { SearchService } from '../../src-main/core/search/service.js';
-import { evaluate, type GoldQuery } from '../../src-main/core/search/evaluate.js';
-import { evalVectors } from '../../src-main/core/search/evalVectors.js';
+import { evaluate, type GoldQuery } from '../../src-main/core/search/eval/evaluate.js';
+import { evalVectors } from '../../src-main/core/search/eval/evalVectors.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import { ROOT } from '../helpers/processes.js';
 

@@ -6,8 +6,8 @@ import { Toolbox } from '../../src-main/core/toolbox/toolbox.js';
 import { DEMO_TOOLS } from '../../src-main/core/demo/tools.js';
 import { SearchService } from '../../src-main/core/search/service.js';
 import { LEARN_WINDOW_MS, MAX_PAIRS_PER_AGENT, SearchLearning, learnedWordsOf } from '../../src-main/core/search/learning.js';
-import { splitGold } from '../../src-main/core/search/split.js';
-import type { GoldQuery } from '../../src-main/core/search/evaluate.js';
+import { splitGold } from '../../src-main/core/search/eval/split.js';
+import type { GoldQuery } from '../../src-main/core/search/eval/evaluate.js';
 import { tempDir } from '../helpers/app.js';
 import { ROOT } from '../helpers/processes.js';
 

@@ -9,7 +9,7 @@ import { exceedsDepth } from '../../src-main/core/proxy/toolRouter.js';
 import { validateConfig } from '../../src-main/core/config/validate.js';
 import { logSafe, maskUrl, maskUrlsIn, MAX_LOG_MESSAGE } from '../../src-main/core/redact.js';
 import { PendingApprovals, preview } from '../../src-main/core/approvals/pending.js';
-import { CSRF_HEADER, SESSION_COOKIE, UiSessions } from '../../src-main/core/control/uiSessions.js';
+import { CSRF_HEADER, SESSION_COOKIE, UiSessions } from '../../src-main/core/http/uiSessions.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 
 const PORT = 4484;

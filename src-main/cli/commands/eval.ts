@@ -3,11 +3,11 @@ import { readFile } from 'node:fs/promises';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox } from '../../core/toolbox/toolbox.js';
 import { DEFAULT_SEARCH_LIMIT, SEARCH_ENGINES, SearchService, type SearchEngine } from '../../core/search/service.js';
-import { evalVectors, type EvalVectors } from '../../core/search/evalVectors.js';
+import { evalVectors, type EvalVectors } from '../../core/search/eval/evalVectors.js';
 import { silentLogger } from '../../core/log.js';
-import { evaluate, evaluateOnline, type EvalResult, type GoldQuery } from '../../core/search/evaluate.js';
+import { evaluate, evaluateOnline, type EvalResult, type GoldQuery } from '../../core/search/eval/evaluate.js';
 import { SearchLearning } from '../../core/search/learning.js';
-import { splitGold } from '../../core/search/split.js';
+import { splitGold } from '../../core/search/eval/split.js';
 import { MwsError } from '../../core/errors.js';
 import type { Io } from '../output.js';
 

@@ -13,7 +13,7 @@ import type { ControlApi } from '../control/api.js';
 import { controlHandler, type OperatorCheck } from '../control/http.js';
 import { roleOf } from '../control/roles.js';
 import { eventsHandler } from '../control/sse.js';
-import type { UiSessions } from '../control/uiSessions.js';
+import type { UiSessions } from '../http/uiSessions.js';
 import { bearerToken, tokenMatches } from '../store/controlToken.js';
 import type { AppContext } from './context.js';
 import type { Metrics } from '../observe/metrics.js';

@@ -15,7 +15,7 @@ import type { GrantView, PendingView } from '../approvals/types.js';
 import type { ImportResult, ImportSource } from '../import/types.js';
 import type { ActivityEntry } from '../usage/activityTypes.js';
 import type { CoreEvent } from './events.js';
-import type { Envelope } from './envelope.js';
+import type { ErrorCode } from '../errors.js';
 import type {
   AgentReport,
   AgentView,
@@ -30,7 +30,7 @@ import type {
   UpstreamLogView,
   UpstreamRow,
   UpstreamValueSet,
-} from './api.js';
+} from './views.js';
 
 const text = () => z.string();
 const id = () => z.string().min(1);
@@ -288,7 +288,10 @@ export type ControlBridge = {
 };
 
 // The window's types, all from here: it imports nothing else of the core.
-export type { Envelope, ControlErrorBody } from './envelope.js';
+/** The one answer shape of every ControlApi call, on every transport (envelope.ts makes and reads it). */
+export type ControlErrorBody = { code: ErrorCode | 'internal'; message: string; data: Record<string, unknown> };
+export type Failure = { ok: false; error: ControlErrorBody };
+export type Envelope<T = unknown> = { ok: true; result: T } | Failure;
 export type { CoreEvent } from './events.js';
 export type { GrantView, PendingView } from '../approvals/types.js';
 export type { HistoryEntry } from '../workingset/types.js';
@@ -312,4 +315,4 @@ export type {
   UpstreamLogView,
   UpstreamRow,
   UpstreamValueSet,
-} from './api.js';
+} from './views.js';

@@ -5,12 +5,20 @@
 // CLI, the desktop shell): both check the arguments against contract.ts before a method runs.
 import type { z } from 'zod';
 import { MwsError, errorMessage, type ErrorCode } from '../errors.js';
-import { CONTROL_METHODS, argSchemaOf, isControlMethod, type ControlApi, type ControlHandlers, type ControlMethod } from './contract.js';
+import {
+  CONTROL_METHODS,
+  argSchemaOf,
+  isControlMethod,
+  type ControlApi,
+  type ControlErrorBody,
+  type ControlHandlers,
+  type ControlMethod,
+  type Envelope,
+  type Failure,
+} from './contract.js';
 import { errorPath, isDiskFull, saveFailed } from '../store/writeFailure.js';
 
-export type ControlErrorBody = { code: ErrorCode | 'internal'; message: string; data: Record<string, unknown> };
-export type Failure = { ok: false; error: ControlErrorBody };
-export type Envelope<T = unknown> = { ok: true; result: T } | Failure;
+export type { ControlErrorBody, Envelope, Failure } from './contract.js';
 
 /** 400 for arguments and values a person can fix, 404 for what does not exist, 409 for a state that forbids the call, 500 for bugs. */
 const STATUS: Record<ControlErrorBody['code'], number> = {

@@ -1,8 +1,8 @@
 // The window's session cookie as the edge writes it, through Hono's cookie helper. Reading goes through
-// control/uiSessions.ts (cookieValues), which must see every value of the name, not only the first.
+// http/uiSessions.ts (cookieValues), which must see every value of the name, not only the first.
 import type { Context } from 'hono';
 import { setCookie } from 'hono/cookie';
-import { sessionCookieName } from '../control/uiSessions.js';
+import { sessionCookieName } from './uiSessions.js';
 
 /**
  * Makes `id` this browser's window session. HttpOnly: no script reads or overwrites it; SameSite=Strict:

@@ -5,8 +5,8 @@
 // here as plain `(Request) => Response` handlers; neither imports this folder or the other.
 import { Hono, type Context, type Next } from 'hono';
 import type { Logger } from '../log.js';
-import type { UiSessions } from '../control/uiSessions.js';
-import { withWindowHeaders } from '../control/windowHeaders.js';
+import type { UiSessions } from './uiSessions.js';
+import { withWindowHeaders } from './windowHeaders.js';
 import { OAUTH_CALLBACK_PATH } from '../upstream/oauth/manager.js';
 import { jsonRpcResponse, text } from './answers.js';
 import { agentIdOf, BAD_PATH } from './mcpPaths.js';

@@ -5,7 +5,7 @@
 // header sets the cookie again. /control itself still needs both. The sign-in page runs the small
 // script below, so a reload after such a loss comes back to the window rather than asking for a link.
 import type { Context } from 'hono';
-import { CSRF_HEADER, type UiSessions } from '../control/uiSessions.js';
+import { CSRF_HEADER, type UiSessions } from './uiSessions.js';
 import { setSessionCookie } from './cookies.js';
 
 export const RENEW_PATH = '/ui/_session';

@@ -4,8 +4,8 @@
 import { existsSync } from 'node:fs';
 import type { Context, Next } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { CSRF_FRAGMENT, type UiSessions } from '../control/uiSessions.js';
-import { signInPage } from '../control/signInPage.js';
+import { CSRF_FRAGMENT, type UiSessions } from './uiSessions.js';
+import { signInPage } from './signInPage.js';
 import { setSessionCookie } from './cookies.js';
 
 /** A one-time link (`/ui?token=…`, on any /ui path) becomes a session: cookie set, CSRF token in the fragment. */

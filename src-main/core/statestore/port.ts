@@ -34,10 +34,7 @@ export interface CallRecordStore extends CallRecorder {
 /** A change made through the same store by another process (another replica): what to reload. */
 /** `resync`: the line to the other processes was down a while; anything may have changed meanwhile. */
 export type StoreChange =
-  | { kind: 'config'; version: string }
-  | { kind: 'agent'; agent: string }
-  | { kind: 'learning' }
-  | { kind: 'resync' };
+  { kind: 'config'; version: string } | { kind: 'agent'; agent: string } | { kind: 'learning' } | { kind: 'resync' };
 
 export interface StateStore {
   readonly kind: 'files' | 'postgres';

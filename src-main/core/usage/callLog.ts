@@ -10,6 +10,7 @@ import { JsonlAppender } from '../store/jsonl.js';
 import { isDiskFull } from '../store/writeFailure.js';
 import { silentLogger, type Logger } from '../log.js';
 import { boundCallRecord, boundSearchRecord } from './callRecordBounds.js';
+import type { CallRecord, SearchRecord } from './callRecordTypes.js';
 
 export const CALL_LOG_FILE = 'calls.jsonl';
 /** Where calls.jsonl moves when it is full, replacing the one moved before. */
@@ -18,27 +19,7 @@ export const MIB = 1024 * 1024;
 /** While records are being dropped, the log says so at most this often (a full disk is not news per call). */
 export const DROP_LOG_EVERY_MS = 60_000;
 
-export type CallRecord = {
-  ts: string;
-  agent: string;
-  tool: string;
-  via: 'direct' | 'call_tool';
-  ok: boolean;
-  ms: number;
-  client: string;
-  session: string | null;
-  /** The upstream (vendor) that served it, for the activity log. */
-  upstream?: string;
-  /** Refused before it ran (unknown tool, arguments that do not fit, an approval denied or unanswered): never forwarded. */
-  refused?: true;
-  /** Why a call failed or was refused: Working Set's sentence, or the first line of the tool's error (activity/reason.ts). */
-  reason?: string;
-  /** Only with `activity.recordArguments` on: the arguments and the start of the result, cut to a bound. */
-  arguments?: unknown;
-  result?: string;
-};
-
-export type SearchRecord = { ts: string; event: 'search'; agent: string; bytes: number; results: number; client: string };
+export type { CallRecord, SearchRecord } from './callRecordTypes.js';
 
 /** Where call and search records go: calls.jsonl, or a database (statestore/). Never blocks the call. */
 export interface CallRecorder {

@@ -2,7 +2,7 @@
 // reach the MCP port (no credential needed on loopback), so every text is cut and arguments past a
 // bound are replaced by a marker before the record is written: one record stays a few KB, whatever
 // a client sends, and the log's ceiling on disk (store/jsonl.ts rotation) holds in records, not bytes.
-import type { CallRecord, SearchRecord } from './callLog.js';
+import type { CallRecord, SearchRecord } from './callRecordTypes.js';
 
 /** The most characters of any one text a record keeps (a client's name and version, a tool's name). */
 export const RECORD_TEXT_MAX_CHARS = 200;

@@ -1,11 +1,11 @@
 // Sentence vectors for an offline evaluation (`mws eval --engine dense|hybrid`, CI): the tools' vectors
 // through the same ToolVectors search uses (cached by definition in `cacheDir` when given), and each
 // gold query's vector, computed once before ranking, so latency and ranking are measured apart.
-import type { Toolbox } from '../toolbox/toolbox.js';
-import type { Logger } from '../log.js';
-import { ToolVectors } from './embed/toolVectors.js';
-import type { Embedder, EmbedderFailure } from './embed/types.js';
-import type { SemanticVectors } from './denseIndex.js';
+import type { Toolbox } from '../../toolbox/toolbox.js';
+import type { Logger } from '../../log.js';
+import { ToolVectors } from '../embed/toolVectors.js';
+import type { Embedder, EmbedderFailure } from '../embed/types.js';
+import type { SemanticVectors } from '../denseIndex.js';
 
 export type EvalVectors = {
   vectors: SemanticVectors;
