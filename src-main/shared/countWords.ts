@@ -1,6 +1,6 @@
 // The words every tool and upstream count is shown with — `mws`, the tray and the window — so one
-// quantity reads the same everywhere (issue 22: the same toolbox read 84 in the window and 88 in
-// `mws report`, which added the meta-tools). No Node imports: the renderer uses it.
+// quantity reads the same everywhere (a count that sometimes includes the meta-tools and sometimes
+// not reads as two different toolboxes). No Node imports: the renderer uses it.
 //
 // The quantities, and the one phrase each has:
 // - the toolbox: every tool of every upstream that is on, without the meta-tools: "84 tools from 2 upstreams";

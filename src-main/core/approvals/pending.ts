@@ -2,8 +2,8 @@
 // window, a notification, `mws approve`) resolves every waiting call of that agent and tool.
 // Waiting is bounded: any local client can send calls that wait, and each holds its arguments in
 // memory until decided, so there is a cap per agent on how many wait and on their total size. Both are
-// per agent, never one pool: calls on the open /mcp must not make every other agent's approvals fail
-// (issue 19). Agents come from the config only, so the whole is bounded by agents × agentBytes.
+// per agent, never one pool: calls on the open /mcp must not make every other agent's approvals fail.
+// Agents come from the config only, so the whole is bounded by agents × agentBytes.
 // What is kept for display is a truncated preview, never the full arguments.
 import { randomUUID } from 'node:crypto';
 import type { PendingCall } from './types.js';

@@ -1,5 +1,5 @@
 // One JSON POST over node:http, for the CLI's control client: global fetch would load undici first,
-// about a third of a short CLI command's CPU (issue 11: every mws command < 0.5 s). No keep-alive:
+// a large share of a short CLI command's start-up. No keep-alive:
 // a command makes a call or two and ends.
 import { request as httpRequest } from 'node:http';
 

@@ -1,5 +1,5 @@
 // Counting tokens in a worker thread that ends as soon as it has answered. The
-// tokenizer's tables (o200k_base: ~25 MB of heap once parsed, and as much again while parsing) then
+// tokenizer's tables (o200k_base: tens of MB of heap once parsed, and as much again while parsing) then
 // live in the worker's own heap and are returned whole when it ends, instead of staying in the
 // proxy's heap for the life of the process. Reports after the first find their counts in caches
 // (report.ts, tokenCounts.ts) and start no worker at all.
@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 
 /**
  * How long an idle worker stays: none past the current turn. A report asks once (for the whole
- * toolbox; its agents' listings are then in the caches), and the worker's ~40 MB should be back
+ * toolbox; its agents' listings are then in the caches), and the worker's memory should be back
  * before anyone reads the memory figure after it.
  */
 export const TOKENIZER_IDLE_MS = 0;

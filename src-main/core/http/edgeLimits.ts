@@ -91,11 +91,11 @@ export class BodyBudget {
 
 /**
  * After a flood the buffers it left are garbage, but an idle process may not collect them for hours
- * (V8 collects when it allocates, and nothing allocates): measured in a process of its own, 120 bodies
- * stalled one byte short leave the heap +42–68 MB for as long as it stays idle, and one full collection
- * brings it back to +7 MB (RSS keeps what the allocator holds for reuse). So one collection runs when a
+ * (V8 collects when it allocates, and nothing allocates): bodies stalled one
+ * byte short leave tens of MB in the heap for as long as it stays idle, and one full collection gives
+ * most of it back (RSS keeps what the allocator holds for reuse; figures in docs/security.md). So one collection runs when a
  * flood has drained, at most once a minute: a flood that ends inside the minute is collected when the
- * minute is over (one pending at most), so floods in a loop cost one collection a minute (tens of ms).
+ * minute is over (one pending at most), so floods in a loop cost one collection a minute.
  */
 export const FLOOD_GC_GAP_MS = 60_000;
 /** Bodies still closing when the budget drains are let go first. */

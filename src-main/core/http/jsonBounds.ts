@@ -1,8 +1,8 @@
 // How many values a JSON body holds, counted on its bytes before it is parsed: JSON.parse and every walk
-// after it cost by the value, so a 3.5 MB body of 300,000 tiny keys held every agent's event loop for
-// seconds, while a 4 MB string costs almost nothing. Counting is one pass over the bytes, string-aware.
+// after it cost by the value, so a body of many tiny keys holds every agent's event loop, while a
+// string of the same size costs almost nothing. Counting is one pass over the bytes, string-aware.
 
-/** More values than this in one request are refused before parsing (issue 19: one request stalls everyone). */
+/** More values than this in one request are refused before parsing: parsing one request stalls every agent. */
 export const MAX_JSON_VALUES = 50_000;
 
 const QUOTE = 0x22;

@@ -6,7 +6,7 @@ import type { ToolEntry } from '../toolbox/toolbox.js';
 import { LRUCache } from 'lru-cache';
 
 // ajv and ajv-formats (CommonJS) are required by the first check, not imported with this module:
-// evaluating them cost ~20–40 ms before `mws serve` listened, and the first call can pay it once.
+// evaluating them would add to the time before `mws serve` listens, and the first call can pay it once.
 const requireCjs = createRequire(import.meta.url);
 
 /**
@@ -17,8 +17,8 @@ const requireCjs = createRequire(import.meta.url);
 export const VALIDATOR_CACHE_SIZE = 500;
 /**
  * Arguments with more values than this are checked to their first problem, not for every problem:
- * with allErrors, ajv makes one error object per unknown key, and 300,000 of them held the event loop
- * ~1.5 s for every agent (issue 19). Real arguments have a few dozen values.
+ * with allErrors, ajv makes one error object per unknown key, and a huge object of unknown keys would
+ * hold the event loop for every agent. Real arguments have a few dozen values.
  */
 export const FULL_CHECK_MAX_VALUES = 1_000;
 
@@ -36,8 +36,8 @@ export class ArgumentValidator {
   /**
    * Made at the first check, and made anew after 2 × the bound compiles: ajv keeps every compiled
    * function's code and names in its scope (`removeSchema` does not free them, and each validator
-   * holds the whole scope), so one instance grows with every distinct schema ever compiled — 73 MB
-   * after 10,000 at 5,000 tools. A fresh instance with an empty cache lets the old one go whole.
+   * holds the whole scope), so one instance grows with every distinct schema ever compiled, without
+   * bound. A fresh instance with an empty cache lets the old one go whole.
    */
   private ajv: Ajv | undefined;
   private compiledHere = 0;
@@ -148,7 +148,7 @@ export function hasMoreValuesThan(v: unknown, max: number): boolean {
 
 /**
  * How deep `v` nests (up to `maxDepth`: deeper answers tooDeep) and how many values it holds, in one
- * walk without recursion. Each walk of a 300,000-key object costs ~0.1 s (V8 lists every key of a
+ * walk without recursion. Each walk of a huge object is slow (V8 lists every key of a
  * dictionary object first, even for a for…in that stops early): the router walks once for both.
  */
 export function argShape(v: unknown, maxDepth: number): { tooDeep: boolean; values: number } {

@@ -3,7 +3,7 @@
 // straight from the Node request. Anything it does not fully recognize returns false and goes to the
 // SDK handler, which owns every validation error (and initialize, notifications, GET streams).
 // Why: the SDK's per-request path (Web Request conversion, a Server per request, schema parsing)
-// costs ~2 ms a call; this one costs a JSON.parse and a write. A test checks both answer alike.
+// costs more than the rest of the proxy's part of a call; this one costs a JSON.parse and a write. A test checks both answer alike.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   ProtocolError,

@@ -213,7 +213,7 @@ export class ToolRouter implements AgentRuntime {
         }),
       );
       // Serializing the answer recurses: a result nested thousands of levels deep would fail there
-      // with "Maximum call stack size exceeded" and nothing said of it (issue 19).
+      // with "Maximum call stack size exceeded" and nothing said of it.
       if (exceedsDepth(result, MAX_RESULT_DEPTH)) {
         this.opts.log?.warn(
           `upstream "${entry.vendor}" answered ${entry.name} with a result nested more than ${MAX_RESULT_DEPTH} levels deep; it was not passed on.`,

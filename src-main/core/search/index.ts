@@ -12,7 +12,7 @@ import { isEnglishWord } from './englishWords.js';
 import { withoutArguments } from './queryArguments.js';
 
 const FIELDS = 6; // name, title, params, paramDesc, desc, backend
-/** A slice of a deferred build (SearchIndex.buildFor): this many tools (~1–3 ms), or this many terms. */
+/** A slice of a deferred build (SearchIndex.buildFor): this many tools, or this many terms: a few ms each. */
 const BUILD_SLICE_TOOLS = 16;
 const BUILD_SLICE_TERMS = 512;
 /**
@@ -83,7 +83,7 @@ const LEARNED_GAP_POWER = 2;
 
 /**
  * A term's documents, each with its BM25F saturation tf/(k1+tf) over the weighted, length-normalised
- * fields — precomputed at build time, so a query only multiplies by idf (issue 11) — and whether the
+ * fields — precomputed at build time, so a query only multiplies by idf — and whether the
  * term is in the tool's name (for name coverage).
  */
 type Postings = { docs: Int32Array; sat: Float32Array; inName: Uint8Array; fields: Uint8Array };

@@ -1,7 +1,7 @@
 // What the kept search→call pairs say, kept up to date as pairs come and go: per word and per request
 // (its content words), the weight each tool has from each agent's pairs. A search reads only the
-// words it asks for. Summing every kept pair again after each change cost 130–360 ms at 20,000 pairs,
-// on the path of the next search (issue 13: no query over ~20 ms).
+// words it asks for: summing every kept pair again after each change would put the whole history on
+// the path of the next search.
 import { isStopWord, splitWords, stem } from './text.js';
 import { capQuery } from './limits.js';
 import type { EvidenceScope } from './learningScope.js';

@@ -49,7 +49,7 @@ export class SearchLearning {
   /**
    * What the pairs say, per word and per request, kept up to date as pairs come and go. Built from the
    * loaded pairs in slices after start-up (warmInSlices), or at its first use if that comes first
-   * (~20 µs a pair: ~0.4–0.6 s for 20,000 pairs).
+   * (a long history takes a noticeable part of a second to build).
    */
   private evidence: LearnedEvidence;
   private evidenceBuilt = false;
@@ -413,7 +413,7 @@ export class SearchLearning {
   }
 
   /**
-   * Builds the evidence off the request path after start-up (~20 µs a pair), in slices of about
+   * Builds the evidence off the request path after start-up, in slices of about
    * `sliceMs` with the event loop free between them. Pairs that change meanwhile are applied when the
    * slices are done; a search that comes first finishes the build itself.
    */
@@ -433,7 +433,7 @@ export class SearchLearning {
       changes: [] as Array<[string, LearnedPair, 1 | -1]>,
     };
     this.warming = warming;
-    // The clock is read at every step: one pair's evidence is ~20 µs, heavier than the usual step.
+    // The clock is read at every step: one pair's evidence is heavier than the usual step.
     const slicer = new TimeSlicer({ sliceMs, checkEvery: 1, now: clock });
     for (;;) {
       if (warming.steps.next().done) {

@@ -1,6 +1,6 @@
 // Whose learned evidence an agent's search may use. Agents with tokens are a boundary the user drew:
-// what one agent searched for and called must not move another agent's ranking across it (issue 19:
-// 40 searches on the open /mcp lifted a destructive tool from rank 6 to 1 in a token-protected agent).
+// what one agent searched for and called must not move another agent's ranking across it
+// (searches on the open /mcp could otherwise lift a tool to the top of a token-protected agent's ranking).
 // Pure decisions only; the evidence (learnedEvidence.ts) and any other learned signal (query vectors)
 // apply them.
 

@@ -9,7 +9,7 @@ export const MAX_QUERY_WORDS = 40;
 /**
  * Of those, at most this many are scored: the rarest ones, which say most about the tool. A request
  * for one or two tools has fewer; forty common words ("get list create file data…") each walk a
- * posting list of thousands of tools, and scoring them all took ~25 ms on 5,000 tools.
+ * posting list of thousands of tools, and scoring them all would cost more than the rest of the search.
  */
 export const MAX_SCORED_WORDS = 12;
 /** Words longer than this are never typo-corrected: no real word is, and the candidate count grows as length². */

@@ -1,4 +1,4 @@
-// The agent's own past requests as sentence vectors (issue 21 item 4): when a search's query led to a
+// The agent's own past requests as sentence vectors: when a search's query led to a
 // tool (a pair learning.ts keeps), the query's vector is kept with that tool, so a later request that
 // means the same in other words ("drop a note on the ticket" after "comment on the issue") lifts it.
 // Learned words need the same word again; this needs only the same meaning.

@@ -84,7 +84,7 @@ const NEAR_CANDIDATES = 60;
 
 /**
  * Close names for a query nothing matched: names sharing a three-letter piece with the query are the
- * candidates, and fuse.js ranks them (fuse.js over thousands of names costs ~15 ms; this ~0.2 ms).
+ * candidates, and fuse.js ranks them (fuse.js over thousands of names would take far longer).
  */
 class NearNames {
   private readonly byTrigram = new Map<string, number[]>();
@@ -253,8 +253,8 @@ export class SearchService {
 
   /**
    * Resolves once a build in slices under way for the current toolbox is done. A search that waits
-   * for it keeps the event loop free; finishing the build at once held it ~0.7 s at 20,000 tools
-   * (issue 19). Resolves at once when no build is under way.
+   * for it keeps the event loop free; finishing the build at once would hold it for every agent on a
+   * large toolbox. Resolves at once when no build is under way.
    */
   async whenBuilt(): Promise<void> {
     for (let b = this.building; b && b.toolbox === this.toolbox(); b = this.building) await b.done.catch(() => {});

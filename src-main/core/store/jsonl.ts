@@ -1,7 +1,6 @@
 // Append-only JSON Lines file. Each record is written to the file (the kernel's page cache) before
 // append() returns, so a record the caller goes on to acknowledge survives kill -9 of this process
-// (issue 19: 50 of 13,024 acknowledged calls were lost when records waited for the next I/O turn).
-// One small write(2) per record: ~10 µs. A write that fails (a full disk) drops that record, counts
+// (a record waiting for the next I/O turn would be lost with it). One small write(2) per record. A write that fails (a full disk) drops that record, counts
 // it and tells `onDrop`; the proxy goes on.
 // With `rotate`, the size is decided at write time: a record that would take the file past the bound
 // first moves the file aside (replacing the one moved before), so the file never exceeds the bound and

@@ -1,6 +1,6 @@
 // The MCP SDK's client module, loaded when the first upstream starts rather than when the process
-// starts: evaluating it (its own copy of the protocol code, eventsource, cross-spawn) cost ~40–70 ms
-// of the time before `mws serve` listens, and nothing before the listener needs it.
+// starts: evaluating it (its own copy of the protocol code, eventsource, cross-spawn) adds to
+// the time before `mws serve` listens, and nothing before the listener needs it.
 export type ClientSdk = typeof import('@modelcontextprotocol/client');
 
 let loading: Promise<ClientSdk> | undefined;

@@ -62,7 +62,7 @@ type Live = { client: Client; built: BuiltTransport; connectedAt: number };
 
 /**
  * A proxy forwards the upstream's result as it is and leaves judging it to the client, so results
- * are not parsed against the result schema here (callTool() would, and costs ~15% of a stdio call).
+ * are not parsed against the result schema here (callTool() would, at a real share of each call's cost).
  */
 const PASS_THROUGH = { '~standard': { version: 1 as const, vendor: 'mcp-working-set', validate: (value: unknown) => ({ value }) } };
 

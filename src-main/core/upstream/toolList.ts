@@ -1,6 +1,6 @@
 // An upstream's whole tools/list, page by page, without the SDK's schema parse or response cache.
-// The SDK's listTools() runs every tool through zod and stores an encoded copy of the whole list: at
-// 5,000 tools (3.5 MB) that is hundreds of ms of synchronous CPU on each re-list, paid again every
+// The SDK's listTools() runs every tool through zod and stores an encoded copy of the whole list: on
+// a large toolbox that is a long stretch of synchronous CPU on each re-list, paid again every
 // catalogTtlMs, for a list this proxy only compares with the one it has. Here each tool is checked for
 // the fields the proxy reads, and a malformed one is left out (named in a warning) instead of
 // failing the whole list.
@@ -20,7 +20,7 @@ const isString = (v: unknown) => typeof v === 'string';
 
 /**
  * Control and invisible format characters (ESC, BEL, newlines, bidi overrides, zero-width): a tool
- * name holding one would reach every client's tools/list and terminal as it is (issue 19).
+ * name holding one would reach every client's tools/list and terminal as it is.
  */
 const UNSAFE_NAME = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 

@@ -58,8 +58,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /** Every pin named in the files the globs match. */
 export async function readPinFiles(globs: string[]): Promise<string[]> {
   if (globs.length === 0) return [];
-  // Loaded here, not with the module: tinyglobby (fdir, picomatch) cost ~20 ms before `mws serve`
-  // listened, and most configs name no pin files.
+  // Loaded here, not with the module: tinyglobby (fdir, picomatch) would add to the time before
+  // `mws serve` listens, and most configs name no pin files.
   const { glob } = await import('tinyglobby');
   const files = await glob(globs, { absolute: true, onlyFiles: true, dot: true });
   const pins = new Set<string>();

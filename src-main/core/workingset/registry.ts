@@ -83,7 +83,7 @@ export class AgentStates {
    * Runs `change` on an agent's state and saves it; when the save fails, the state is put back as it
    * was (in place: others hold the object) and the failure thrown as `disk_full` or
    * `state_unwritable`. A change the file does not hold is not applied: it would be listed until a
-   * restart and gone after (issue 19). A change answering `false` or `[]` changed nothing: no save.
+   * restart and gone after. A change answering `false` or `[]` changed nothing: no save.
    */
   async change<T>(agent: string, what: string, change: (st: AgentState) => T): Promise<T> {
     for (let attempt = 1; ; attempt++) {

@@ -60,10 +60,10 @@ export class OnnxEmbedder implements Embedder {
       interOpNumThreads: 1,
       // The arena keeps the largest batch's buffers for the process's life; without it RSS falls back.
       enableCpuMemArena: false,
-      // Memory patterns plan buffers per input shape and keep the plans: ~6 MB less RSS without, no
+      // Memory patterns plan buffers per input shape and keep the plans: less RSS without, at no
       // CPU cost measured (bench/model/sessionOptions.ts, docs/model.md).
       enableMemPattern: false,
-      // Prepacking keeps a repacked second copy of the int8 weights: ~5 MB more RSS in `mws serve`, and
+      // Prepacking keeps a repacked second copy of the int8 weights: more RSS in `mws serve`, and
       // no CPU saved at one text per run (docs/model.md). onnxruntime's key is session.disable_prepacking.
       ...extra,
       // A caller's own session keys (benches) are added to this one, not put in its place.

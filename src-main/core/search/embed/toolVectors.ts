@@ -13,14 +13,14 @@ import { capQuery } from '../limits.js';
 import { VECTOR_CACHE_FILE, readVectorCache, writeVectorCache } from './vectorCache.js';
 import { isEmbedderFailure, type Embedder, type EmbedderFailure, type EmbeddingStatus } from './types.js';
 
-/** Tools embedded per slice: one model run (~15–30 ms of one core); the event loop is free during it. */
+/** Tools embedded per slice: one model run; the event loop is free during it. */
 export const EMBED_SLICE_TOOLS = 16;
 /** The cache is written after this many new vectors too, so a long first build survives a restart. */
 export const CACHE_CHECKPOINT_TOOLS = 1024;
 /**
  * Tokens of a tool's text the model reads (its name, title and description come first, parameters
- * after). The model's limit is 128; 96 was no worse on any tuning set (gold top-3 98.2 → 99.1, second
- * top-1 67.3 → 68.0) and reads ~10 % fewer tokens; 64 lost 2.5 points on the learning set (docs/model.md).
+ * after). The model's limit is 128; 96 was no worse on any tuning set and reads fewer
+ * tokens; 64 lost on the learning set (figures: docs/model.md).
  */
 export const TOOL_TOKENS = 96;
 /** Query vectors kept (~1.5 kB each): a query asked again, and the learned pair after a call, skip the model. */

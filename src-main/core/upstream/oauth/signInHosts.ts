@@ -1,6 +1,6 @@
 // Which hosts sign-in discovery may reach: metadata naming a loopback, private or link-local address
 // as the sign-in server would make Working Set send GETs and a `POST /register` into the user's own
-// machine or network on a remote server's word (issue 28). Such a sign-in host is allowed only when
+// machine or network on a remote server's word. Such a sign-in host is allowed only when
 // the upstream itself is on such an address (a local or in-house server with a local sign-in server).
 import { BlockList, isIP } from 'node:net';
 import { lookup as dnsLookup } from 'node:dns/promises';
