@@ -1,5 +1,5 @@
 // The CLI's words for people: "did you mean" (core/suggest.ts, shared with the config's errors) and counts.
-export { closest, distance } from '../core/suggest.js';
+export { closest } from '../core/suggest.js';
 
 /** "1 tool", "2 tools". */
 export function plural(n: number, one: string, many = `${one}s`): string {

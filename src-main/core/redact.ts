@@ -72,8 +72,3 @@ export function logSafe(message: string): string {
     ? `${escaped.slice(0, MAX_LOG_MESSAGE)}… (${escaped.length - MAX_LOG_MESSAGE} more characters)`
     : escaped;
 }
-
-/** A client-supplied string quoted for a message: JSON-quoted (so escapes show) and cut. */
-export function quoteClient(s: string, max = 120): string {
-  return JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
-}

@@ -206,10 +206,6 @@ async function addUpstream(io: Io, name: string, f: UpstreamFlags): Promise<numb
   );
 }
 
-export function upstreamUsage(): string[] {
-  return Object.values(UPSTREAM_SUBCOMMANDS).map((s) => s.usage);
-}
-
 export async function runUpstream(io: Io, f: UpstreamFlags): Promise<number> {
   const [sub, name, ...extra] = f.rest;
   if (sub === 'list') {

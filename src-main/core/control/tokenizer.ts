@@ -82,11 +82,3 @@ export function countTokensOf(texts: string[]): Promise<number[]> {
     w.postMessage({ id, texts });
   });
 }
-
-/** Ends the worker now (tests, and a process that wants its memory back at once). */
-export async function stopTokenizer(): Promise<void> {
-  clearTimeout(idleTimer);
-  const w = worker;
-  worker = undefined;
-  await w?.terminate();
-}

@@ -46,11 +46,6 @@ function load(): boolean {
   return state === 'loaded';
 }
 
-/** Reads the list now rather than on the first search that needs it. */
-export function loadEnglishWords(): void {
-  load();
-}
-
 /** Whether the list has been read (it is read on first need: tests check that start-up does not). */
 export function englishWordsLoaded(): boolean {
   return state === 'loaded';

@@ -100,12 +100,3 @@ export function queryActionWord(words: string[]): { word: string; action: Action
   }
   return undefined;
 }
-
-/** The verb of a tool name: the first word after the backend prefix that names an action. */
-export function toolAction(nameWords: string[]): Action | undefined {
-  for (const w of nameWords.slice(0, 3)) {
-    const a = actionOf(w);
-    if (a) return a;
-  }
-  return undefined;
-}

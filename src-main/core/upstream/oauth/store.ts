@@ -27,8 +27,6 @@ export type OAuthRecord = {
   client?: { info: Record<string, unknown>; redirectUri: string };
   /** The PKCE verifier of the sign-in under way (only one per upstream at a time). */
   verifier?: string;
-  /** Discovery results (protected resource and authorization server metadata), to skip re-discovery. */
-  discovery?: Record<string, unknown>;
   /** Who signed in, when the server said (an id_token's name/email, or the token's `sub`). */
   account?: string;
 };
