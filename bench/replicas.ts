@@ -7,7 +7,7 @@
 // callers take to carry on after one replica is killed -9. The database is the tests' embedded one.
 //   BENCH_REPLICAS_TOOLS=5000  BENCH_REPLICAS_AGENTS=100  BENCH_REPLICAS_SECONDS=8  BENCH_REPLICAS_MAX=3
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -22,6 +22,7 @@ const AGENTS = Number(process.env.BENCH_REPLICAS_AGENTS ?? 100);
 const SECONDS = Number(process.env.BENCH_REPLICAS_SECONDS ?? 8);
 const MAX = Math.max(2, Number(process.env.BENCH_REPLICAS_MAX ?? 3));
 const SOLO_CALLS = 400;
+const STICKY = process.env.BENCH_REPLICAS_STICKY === '1';
 const IDLE_MS = 3000;
 const FANOUT_ROUNDS = 20;
 const CLI = join(ROOT, 'out', 'main', 'cli.js');
@@ -41,12 +42,28 @@ function cpuSeconds(pid: number): number {
   }
 }
 
+/** CPU seconds of every PostgreSQL process on the machine (the tests' embedded server: its postmaster and backends). */
+function databaseCpuSeconds(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) continue;
+    } catch {
+      continue;
+    }
+    total += cpuSeconds(Number(pid));
+  }
+  return total;
+}
+
 async function startReplica(cfg: Record<string, unknown>): Promise<Replica> {
   const dir = mkdtempSync(join(tmpdir(), 'mws-bench-rep-'));
   const stateDir = join(dir, 'state');
   const path = join(dir, 'config.json');
   writeFileSync(path, JSON.stringify({ listen: { port: 0 }, stateDir, ...cfg }));
-  const proc = spawn(process.execPath, [CLI, 'serve', '--config', path], {
+  // BENCH_REPLICAS_PROF=DIR: each replica writes a CPU profile there when it stops.
+  const prof = process.env.BENCH_REPLICAS_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_REPLICAS_PROF}`] : [];
+  const proc = spawn(process.execPath, [...prof, CLI, 'serve', '--config', path], {
     env: { ...process.env, MWS_STATE_KEY: KEY },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -74,8 +91,10 @@ function balancer(replicas: Replica[]): { fetch: typeof fetch; down: Set<string>
   const f = (async (input: string | URL | Request, init?: RequestInit) => {
     const u = new URL(input instanceof Request ? input.url : String(input));
     let last: unknown;
+    // BENCH_REPLICAS_STICKY=1: each agent's requests go to one replica (by its number), as a balancer with affinity would.
+    const agent = STICKY ? Number(/\/mcp\/a(\d+)/.exec(u.pathname)?.[1] ?? 0) : undefined;
     for (let tries = 0; tries < origins.length; tries++) {
-      const o = origins[next++ % origins.length]!;
+      const o = origins[(agent !== undefined ? agent + tries : next++) % origins.length]!;
       if (down.has(o)) continue;
       try {
         return await fetch(`${o}${u.pathname}${u.search}`, init);
@@ -110,6 +129,7 @@ type Row = {
   cpu: number;
   idle: number;
   clientCpu: number;
+  dbCpu: number;
   p50: number;
   p99: number;
   errors: number;
@@ -137,6 +157,7 @@ async function measure(s: SetUp): Promise<Row> {
   const idle = (s.replicas.reduce((a, r) => a + cpuSeconds(r.proc.pid!), 0) - idle0) / (IDLE_MS / 1000);
   const cpu0 = s.replicas.reduce((a, r) => a + cpuSeconds(r.proc.pid!), 0);
   const own0 = process.cpuUsage();
+  const db0 = databaseCpuSeconds();
   const end = performance.now() + SECONDS * 1000;
   let done = 0;
   let errors = 0;
@@ -155,6 +176,7 @@ async function measure(s: SetUp): Promise<Row> {
   );
   const cpu = s.replicas.reduce((a, r) => a + cpuSeconds(r.proc.pid!), 0) - cpu0;
   const own = process.cpuUsage(own0);
+  const dbCpu = (databaseCpuSeconds() - db0) / SECONDS;
   await Promise.all(clients.map((c) => c.close()));
   const st = summarize(lat);
   return {
@@ -164,6 +186,7 @@ async function measure(s: SetUp): Promise<Row> {
     cpu: cpu / SECONDS,
     idle,
     clientCpu: (own.user + own.system) / 1e6 / SECONDS,
+    dbCpu,
     p50: st.p50,
     p99: st.p99,
     errors,
@@ -296,12 +319,12 @@ console.log(
   `\nbench/replicas: ${TOOLS} tools, ${AGENTS} agents, ${SECONDS} s of calls per set-up (all on this machine: clients, replicas, PostgreSQL)\n`,
 );
 console.log(
-  "| set-up | calls/s | calls per replica CPU-second | replicas' cores busy | bench client's cores busy | one caller p50 | p99 | errors |",
+  "| set-up | calls/s | calls per replica CPU-second | replicas' cores busy | bench client's cores busy | PostgreSQL's cores busy | one caller p50 | p99 | errors |",
 );
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows)
   console.log(
-    `| ${r.label} | ${f(r.cps)} | ${f(r.perCpu)} | ${r.cpu.toFixed(2)} (${r.idle.toFixed(2)}) | ${r.clientCpu.toFixed(2)} | ${f(r.p50)} ms | ${f(r.p99)} ms | ${r.errors} |`,
+    `| ${r.label} | ${f(r.cps)} | ${f(r.perCpu)} | ${r.cpu.toFixed(2)} (${r.idle.toFixed(2)}) | ${r.clientCpu.toFixed(2)} | ${r.dbCpu.toFixed(2)} | ${f(r.p50)} ms | ${f(r.p99)} ms | ${r.errors} |`,
   );
 for (const w of writes) console.log(w);
 const one = rows.find((r) => r.label.startsWith('1 replica, P'));
