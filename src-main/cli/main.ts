@@ -69,7 +69,7 @@ const COMMANDS: Record<string, Spec> = {
   'migrate-state': {
     summary: 'move the state folder and config into an empty PostgreSQL database, for replicas to share',
     usage: ['mws migrate-state --to postgres://USER:PASSWORD@HOST:PORT/DATABASE [--config FILE]'],
-    options: { config: CONFIG, to: { type: 'string', arg: 'URL', help: 'the empty PostgreSQL database (docs/team.md)' } },
+    options: { config: CONFIG, to: { type: 'string', arg: 'URL', help: 'the empty PostgreSQL database (docs/guide/team.md)' } },
     positionals: 0,
     run: async (io, v) => (await import('./commands/migrateState.js')).runMigrateState(io, { config: str(v.config), to: str(v.to) }),
   },

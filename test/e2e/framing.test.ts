@@ -214,7 +214,7 @@ describe('a page on another loopback port', () => {
 
     // A flood of cookies for the host pushes the real one out of Chromium's jar: a reload comes back
     // to the window all the same (the sign-in page's script gets the cookie back), with no new link.
-    // (Large cookies would instead push the Cookie header past 16 KB, answered 431: see docs/security.md.)
+    // (Large cookies would instead push the Cookie header past 16 KB, answered 431: see docs/rules/security.md.)
     evilPages.set('/flood', {
       html: `<!doctype html><script>
         for (let i = 0; i < 400; i++) document.cookie = 'f' + i + '=x; path=/; priority=high';

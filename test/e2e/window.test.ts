@@ -154,7 +154,7 @@ describe('the settings window', () => {
 
     page = await open('#/general');
     // Headless there are no notifications and no login item: those switches are the desktop app's own
-    // preferences (docs/desktop.md), neither offered here nor written into the config.
+    // preferences (docs/guide/desktop.md), neither offered here nor written into the config.
     await page.getByRole('button', { name: 'Save' }).waitFor();
     expect(await page.getByText('Start at login').count()).toBe(0);
     expect(await page.getByText('Notify when tools are demoted').count()).toBe(0);

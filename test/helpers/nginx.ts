@@ -40,7 +40,7 @@ export async function freePort(): Promise<number> {
   return a.port;
 }
 
-/** The config the test runs, also the one docs/team.md shows (less TLS). */
+/** The config the test runs, also the one docs/guide/team.md shows (less TLS). */
 export function nginxConfig(o: { dir: string; port: number; backends: string[]; asRoot: boolean; cert: string; key: string }): string {
   const d = o.dir;
   return `${o.asRoot ? 'user root;\n' : ''}worker_processes 1;

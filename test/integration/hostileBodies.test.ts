@@ -2,7 +2,7 @@
 // of protected-resource metadata, 5 million nested brackets, an old-style SSE upstream with one giant
 // line or an endless event, a Streamable HTTP answer that is one endless SSE line. Each read stops at
 // its bound with a sentence in that upstream's log, the instance keeps answering, and the server's
-// resident memory grows by less than RSS_GROWTH_BOUND (boundedFetch.ts; figures in docs/security.md).
+// resident memory grows by less than RSS_GROWTH_BOUND (boundedFetch.ts; figures in docs/rules/security.md).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +19,7 @@ const MB = 1024 * 1024;
 const RSS_GROWTH_BOUND = 150 * MB;
 /**
  * The config's "maxResultBytes", which bounds an SSE event from the server: an event is held whole while
- * it arrives, so memory at the bound is a few times this (the default 64 MiB: see docs/security.md).
+ * it arrives, so memory at the bound is a few times this (the default 64 MiB: see docs/rules/security.md).
  */
 const MAX_RESULT_MB = Number(process.env.MWS_HOSTILE_MAX_RESULT_MB ?? 16);
 /** What each hostile stream offers at most (the attack was 200 MB; the proxy must stop long before). */

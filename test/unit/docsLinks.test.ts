@@ -13,6 +13,19 @@ function files(dir: string, ext: RegExp): string[] {
   });
 }
 
+/** Relative links (not web addresses, not anchors alone) that name no file or folder, as `page → target`. */
+function brokenLinks(pages: string[], text?: string): string[] {
+  const broken: string[] = [];
+  for (const page of pages) {
+    for (const m of (text ?? readFileSync(page, 'utf8')).matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+      const target = m[1]!;
+      if (/^[a-z]+:/i.test(target)) continue;
+      if (!existsSync(join(dirname(page), target))) broken.push(`${relative(ROOT, page)} → ${target}`);
+    }
+  }
+  return broken;
+}
+
 const SOURCES = ['src-main', 'src-renderer/src', 'test', 'bench', 'scripts'].flatMap((d) => files(join(ROOT, d), /\.(ts|svelte|mjs)$/));
 
 describe('the docs the code cites', () => {
@@ -33,13 +46,19 @@ describe('the docs the code cites', () => {
     expect(outside).toEqual([]);
   });
 
-  it('links between the pages resolve', () => {
-    const broken: string[] = [];
-    for (const page of files(join(ROOT, 'docs'), /\.md$/)) {
-      for (const m of readFileSync(page, 'utf8').matchAll(/\]\(([^)#\s]+\.md)(#[^)]*)?\)/g)) {
-        if (!existsSync(join(dirname(page), m[1]!))) broken.push(`${relative(ROOT, page)} → ${m[1]}`);
-      }
-    }
-    expect(broken).toEqual([]);
+  it('every relative link of the pages and the README resolves (pages, screenshots, folders, source files)', () => {
+    expect(brokenLinks([...files(join(ROOT, 'docs'), /\.md$/), join(ROOT, 'README.md')])).toEqual([]);
+  });
+
+  it('the link check bites: a link to a page that is not there is reported', () => {
+    const page = join(ROOT, 'docs', 'README.md');
+    expect(brokenLinks([page], '[gone](guide/no-such-page.md#x) [ok](guide/cli.md) [web](https://example.com/a.md)')).toEqual([
+      'docs/README.md → guide/no-such-page.md',
+    ]);
+  });
+
+  it('the pages are kept by reader: guide, rules, develop, research', () => {
+    const top = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md'));
+    expect(top).toEqual(['README.md']);
   });
 });

@@ -137,7 +137,7 @@ describe('a model that fails is an answer, not an exception', () => {
     const got = await loadEmbedder({ importRuntime: async () => ort });
     expect(isEmbedderFailure(got) && got.error.code).toBe('model_failed');
     expect(released).toBe(true);
-    // What keeps the model's memory small (docs/model.md): no arena, no memory patterns, no repacked weights.
+    // What keeps the model's memory small (docs/research/model.md): no arena, no memory patterns, no repacked weights.
     expect(options).toMatchObject({ enableCpuMemArena: false, enableMemPattern: false, extra: { session: { disable_prepacking: '1' } } });
   });
 });

@@ -1,5 +1,5 @@
 // The engine that ships (hybrid: BM25F fused with the shipped sentence model) on the sets CI reports,
-// with floors just under what was measured (docs/search.md). The tools' vectors are kept between runs
+// with floors just under what was measured (docs/research/search.md). The tools' vectors are kept between runs
 // in .test-cache/ (git-ignored, by definition hash), so a clean clone computes them once: ~470 tools and
 // ~420 queries: 21 s of CPU (2 min 15 s of wall time on the shared, loaded 2-core machine).
 import { describe, expect, it } from 'vitest';

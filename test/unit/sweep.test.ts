@@ -1,4 +1,4 @@
-// The sweep rule as a pure function (docs/sweep.md), time injected.
+// The sweep rule as a pure function (docs/rules/sweep.md), time injected.
 import { describe, expect, it } from 'vitest';
 import { decideSweep } from '../../src-main/core/workingset/sweep.js';
 import { emptyAgentState, type AgentState, type ToolState } from '../../src-main/core/workingset/types.js';

@@ -1,6 +1,6 @@
 // Usage promotion counts work sessions a person would call sessions: an hour of trying things with many
 // short-lived client processes is one, and a restart of the instance is no quiet moment for changes to
-// land in (docs/promotion.md). Time comes from the hand-moved clock; the cycle runs as the schedule does.
+// land in (docs/rules/promotion.md). Time comes from the hand-moved clock; the cycle runs as the schedule does.
 import { afterEach, describe, expect, it } from 'vitest';
 import { setsHarness, T0, type SetsHarness } from '../helpers/sets.js';
 import { SESSION_GAP_MS } from '../../src-main/core/usage/sessions.js';

@@ -1,4 +1,4 @@
-// The working-set rules over time, through the manager, with an injected clock (docs/promotion.md, docs/pins.md, docs/sweep.md, docs/approvals.md).
+// The working-set rules over time, through the manager, with an injected clock (docs/rules/promotion.md, docs/rules/pins.md, docs/rules/sweep.md, docs/guide/approvals.md).
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // `mws migrate-state --to postgres://…`: moves this config's state folder (working sets, history, grants,
 // the call log, secrets, sign-ins) and its upstreams, agents and settings into an empty PostgreSQL
-// database, for replicas to share (docs/team.md). The folder is left as it was.
+// database, for replicas to share (docs/guide/team.md). The folder is left as it was.
 import { loadConfig } from '../../core/config/load.js';
 import { resolveConfigPath } from '../../core/config/paths.js';
 import { MwsError } from '../../core/errors.js';
@@ -38,7 +38,7 @@ export async function runMigrateState(io: Io, o: { config: string | undefined; t
           `  config (upstreams, agents, settings), ${r.agents} working set${r.agents === 1 ? '' : 's'}, ${r.history} history line${r.history === 1 ? '' : 's'},`,
           `  ${r.calls} call record${r.calls === 1 ? '' : 's'}, ${r.searches} search record${r.searches === 1 ? '' : 's'}, ${r.secrets} secret${r.secrets === 1 ? '' : 's'}, ${r.signIns} sign-in${r.signIns === 1 ? '' : 's'}, ${r.learned} learned search pair${r.learned === 1 ? '' : 's'}.`,
           ...(r.skippedLines ? [`  ${r.skippedLines} damaged log line${r.skippedLines === 1 ? ' was' : 's were'} left out.`] : []),
-          `Next: give each replica "store": {"postgres": {"url": …}} and the same sealing key (docs/team.md). The state folder is unchanged.`,
+          `Next: give each replica "store": {"postgres": {"url": …}} and the same sealing key (docs/guide/team.md). The state folder is unchanged.`,
         ].join('\n'),
       );
       return 0;

@@ -1,4 +1,4 @@
-// The approval rule, as a pure function (docs/approvals.md): a tool not marked read-only asks on its
+// The approval rule, as a pure function (docs/guide/approvals.md): a tool not marked read-only asks on its
 // first call per agent; a grant holds across demotion and re-promotion, but not across a rewritten
 // definition, since a tool changed to mislead the model must be looked at again.
 import type { ApprovalMode } from '../config/schema.js';

@@ -360,7 +360,7 @@ const fileSchemaWith = (expand: ExpandHome) =>
     listen: section({
       host: nonEmpty().default('127.0.0.1').meta({
         description:
-          'The address to listen on. Loopback by default; another address only with every agent holding a token and "tls" or "publicUrl" with "trustedProxies" (docs/network.md).',
+          'The address to listen on. Loopback by default; another address only with every agent holding a token and "tls" or "publicUrl" with "trustedProxies" (docs/guide/network.md).',
       }),
       port: int(0, 65535).default(DEFAULT_PORT).meta({ description: '0 picks a free port.' }),
       tls: fields(
@@ -383,14 +383,14 @@ const fileSchemaWith = (expand: ExpandHome) =>
     store: fields({
       postgres: fields({
         url: pattern(/^postgres(?:ql)?:\/\/\S+$/i, 'must be a postgres:// connection URL').meta({
-          description: 'The PostgreSQL database the replicas share (also MWS_DATABASE_URL); docs/team.md.',
+          description: 'The PostgreSQL database the replicas share (also MWS_DATABASE_URL); docs/guide/team.md.',
         }),
         keyFile: nonEmpty().transform(expand).optional().meta({
           description: 'A file holding the key that seals secrets and sign-ins (else MWS_STATE_KEY); never stored in the database.',
         }),
       })
         .optional()
-        .meta({ description: 'Keep the shared state in PostgreSQL, so several `mws serve` replicas act as one (docs/team.md).' }),
+        .meta({ description: 'Keep the shared state in PostgreSQL, so several `mws serve` replicas act as one (docs/guide/team.md).' }),
     })
       .optional()
       .meta({ description: 'Where the shared state lives: the state folder (default), or PostgreSQL.' }),
@@ -477,7 +477,7 @@ const fileSchemaWith = (expand: ExpandHome) =>
       .optional()
       .meta({
         description:
-          "People and machines that operate this instance, signed in through the team's identity provider (docs/agent-sign-in.md); the control token and the window's one-time link stay the admin's.",
+          "People and machines that operate this instance, signed in through the team's identity provider (docs/guide/agent-sign-in.md); the control token and the window's one-time link stay the admin's.",
       }),
     agents: atMostItems(z.array(agentSchema, { error: 'must be an array of agents' }), CONFIG_BOUNDS.agents)
       .optional()
@@ -544,7 +544,7 @@ export const configSchemaWith = (expand: ExpandHome) =>
     if (!isLoopbackHost(rest.listen.host) && !rest.listen.tls && rest.listen.publicUrl === undefined) {
       return refuse(
         ['listen', 'host'],
-        'must be a loopback address (127.0.0.1, ::1 or localhost) unless "listen.tls" (HTTPS here) or "listen.publicUrl" with "listen.trustedProxies" (a TLS proxy in front) is set; see docs/network.md',
+        'must be a loopback address (127.0.0.1, ::1 or localhost) unless "listen.tls" (HTTPS here) or "listen.publicUrl" with "listen.trustedProxies" (a TLS proxy in front) is set; see docs/guide/network.md',
       );
     }
     if (!rest.defaultAgent && !agents.some((a) => a.id !== DEFAULT_AGENT_ID)) {

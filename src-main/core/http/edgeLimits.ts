@@ -93,7 +93,7 @@ export class BodyBudget {
  * After a flood the buffers it left are garbage, but an idle process may not collect them for hours
  * (V8 collects when it allocates, and nothing allocates): bodies stalled one
  * byte short leave tens of MB in the heap for as long as it stays idle, and one full collection gives
- * most of it back (RSS keeps what the allocator holds for reuse; figures in docs/security.md). So one collection runs when a
+ * most of it back (RSS keeps what the allocator holds for reuse; figures in docs/rules/security.md). So one collection runs when a
  * flood has drained, at most once a minute: a flood that ends inside the minute is collected when the
  * minute is over (one pending at most), so floods in a loop cost one collection a minute.
  */

@@ -2,7 +2,7 @@
 // Loopback with no TLS and no proxy is today's single-user listener, unchanged. Anything else (another
 // address, or TLS or a proxy asked for) is "network" mode: every agent served must need its token, and
 // the traffic must be encrypted, by Node's own TLS or by a TLS-terminating proxy we are told about.
-// docs/network.md lists each refusal's sentence.
+// docs/guide/network.md lists each refusal's sentence.
 import { BlockList, isIP } from 'node:net';
 import { DEFAULT_AGENT_ID, type Config } from '../config/schema.js';
 import { isLoopbackHost } from '../config/validate.js';

@@ -149,7 +149,7 @@ export class Metrics {
   handler(authorized: (r: Request) => boolean): (r: Request) => Promise<Response> {
     return async (r) => {
       if (!authorized(r))
-        return new Response('Metrics need the control token as a bearer token (stateDir/control-token); see docs/team.md.\n', {
+        return new Response('Metrics need the control token as a bearer token (stateDir/control-token); see docs/guide/team.md.\n', {
           status: 401,
           headers: { 'content-type': 'text/plain; charset=utf-8' },
         });

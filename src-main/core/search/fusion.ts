@@ -1,6 +1,6 @@
 // Fusing BM25F with the sentence model: a pure rule over two candidate lists. Each list's scores are
 // scaled to the query (BM25F by its best score, cosine between the pool's floor and its best), then
-// mixed linearly; measured against reciprocal rank fusion in docs/search.md.
+// mixed linearly; measured against reciprocal rank fusion in docs/research/search.md.
 
 export type Scored = { doc: number; score: number };
 

@@ -19,7 +19,7 @@ export const MAX_QUERIES_PER_AGENT = 1000;
 /** Requests kept over all agents: bounds memory (~4 MB) whatever the number of agents. */
 export const MAX_QUERIES_TOTAL = 10_000;
 /**
- * The rule (chosen on the tuning sets, docs/search.md): an earlier request counts as one more text of
+ * The rule (chosen on the tuning sets, docs/research/search.md): an earlier request counts as one more text of
  * the tool it led to, at its cosine less TEXT_MARGIN, and only from NEAR_COSINE (after the margin) up.
  * A request for one tool is also near its siblings' texts; without the margin the second set lost
  * 1.3 points while the learning set gained 7.6.

@@ -56,7 +56,7 @@ type Ranker = {
 type Earlier = ReadonlyMap<number, number>;
 /**
  * The fusion that ships: a linear mix of BM25F (scaled by the query's best score) and cosine (scaled
- * between the candidate pool's floor and best). Chosen on the tuning sets (docs/search.md).
+ * between the candidate pool's floor and best). Chosen on the tuning sets (docs/research/search.md).
  */
 export const FUSION: FusionRule = { kind: 'linear', lexicalShare: 0.6 };
 

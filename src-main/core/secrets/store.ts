@@ -1,4 +1,4 @@
-// Secret values kept outside config.json (docs/secrets.md): the config names them by reference (`${secret:NAME}`, see
+// Secret values kept outside config.json (docs/guide/secrets.md): the config names them by reference (`${secret:NAME}`, see
 // refs.ts) and only the connection step reads them. One JSON file in the state folder, 0600, written
 // atomically; in the desktop app each value is sealed by a Cipher (Electron safeStorage, injected).
 import { chmod, stat } from 'node:fs/promises';

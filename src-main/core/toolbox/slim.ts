@@ -1,5 +1,5 @@
 // Lossless schema slimming for listed tools: drops what a model reads but learns nothing from.
-// Hand-written because the rules are the product's own (see docs/listing.md).
+// Hand-written because the rules are the product's own (see docs/rules/listing.md).
 
 type Json = unknown;
 type Schema = Record<string, Json>;

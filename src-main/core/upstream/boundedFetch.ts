@@ -2,7 +2,7 @@
 // counted as it streams and the read stops (the socket cancelled) past a size bound, a JSON nesting
 // depth or a deadline, with a sentence for the upstream's log. A hostile server or sign-in server
 // could otherwise make the proxy hold whatever it sends (huge metadata, deep nesting, one endless
-// SSE event). The bounds and what they were measured against: docs/security.md.
+// SSE event). The bounds and what they were measured against: docs/rules/security.md.
 
 const MiB = 1024 * 1024;
 /** The largest document from a sign-in server (metadata, registration, token answer); real ones are a few KiB. */

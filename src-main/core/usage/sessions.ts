@@ -7,7 +7,7 @@ import type { SessionUse } from './types.js';
 
 /**
  * Calls of one agent with less than this between them are one work session. Half an hour separates
- * one task from the next for most people (docs/promotion.md).
+ * one task from the next for most people (docs/rules/promotion.md).
  */
 export const SESSION_GAP_MS = 30 * 60 * 1000;
 

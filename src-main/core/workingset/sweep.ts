@@ -1,5 +1,5 @@
 // The sweep rule, as a pure function: (state, settings, now) → demotions. Idle first, then the cap.
-// Hand-written: the rule is the product's own (docs/sweep.md).
+// Hand-written: the rule is the product's own (docs/rules/sweep.md).
 import { DAY_MS } from '../clock.js';
 import type { AgentState, Decision } from './types.js';
 

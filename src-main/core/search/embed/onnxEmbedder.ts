@@ -61,10 +61,10 @@ export class OnnxEmbedder implements Embedder {
       // The arena keeps the largest batch's buffers for the process's life; without it RSS falls back.
       enableCpuMemArena: false,
       // Memory patterns plan buffers per input shape and keep the plans: less RSS without, at no
-      // CPU cost measured (bench/model/sessionOptions.ts, docs/model.md).
+      // CPU cost measured (bench/model/sessionOptions.ts, docs/research/model.md).
       enableMemPattern: false,
       // Prepacking keeps a repacked second copy of the int8 weights: more RSS in `mws serve`, and
-      // no CPU saved at one text per run (docs/model.md). onnxruntime's key is session.disable_prepacking.
+      // no CPU saved at one text per run (docs/research/model.md). onnxruntime's key is session.disable_prepacking.
       ...extra,
       // A caller's own session keys (benches) are added to this one, not put in its place.
       extra: {

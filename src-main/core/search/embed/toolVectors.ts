@@ -20,7 +20,7 @@ export const CACHE_CHECKPOINT_TOOLS = 1024;
 /**
  * Tokens of a tool's text the model reads (its name, title and description come first, parameters
  * after). The model's limit is 128; 96 was no worse on any tuning set and reads fewer
- * tokens; 64 lost on the learning set (figures: docs/model.md).
+ * tokens; 64 lost on the learning set (figures: docs/research/model.md).
  */
 export const TOOL_TOKENS = 96;
 /** Query vectors kept (~1.5 kB each): a query asked again, and the learned pair after a call, skip the model. */
