@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { Config } from '../core/config/schema.js';
 import type { ControlApi } from '../core/control/api.js';
-import { httpControlClient } from '../core/control/http.js';
+import { httpControlClient } from '../core/control/transport/http.js';
 import { MwsError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { describeHolder, lockHolder, LOCK_WAIT_MS, type InstanceRecord } from '../core/store/stateLock.js';

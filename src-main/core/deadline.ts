@@ -1,6 +1,6 @@
 // One way to put a deadline on a promise that takes no signal of its own: timers/promises' delay,
 // cancelled through an AbortController the moment the promise settles, so no timer outlives it.
-// Work that takes a signal gets AbortSignal.timeout(ms) instead (control/post.ts, the SDK clients).
+// Work that takes a signal gets AbortSignal.timeout(ms) instead (control/transport/post.ts, the SDK clients).
 // Neither is moved by vitest's fake timers: code that tests drive with them keeps a plain setTimeout
 // (approvals/gate.ts's answer-by time).
 import { setTimeout as delay } from 'node:timers/promises';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { httpControlClient } from '../../src-main/core/control/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/http.js';
 import { ROOT, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';

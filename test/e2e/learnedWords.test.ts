@@ -6,7 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { modelSettled } from '../helpers/model.js';
-import { httpControlClient } from '../../src-main/core/control/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/http.js';
 import { ROOT, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { httpControlClient } from '../../src-main/core/control/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/http.js';
 import { ROOT, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
 import { connectClient, tempDir, type TestClient } from '../helpers/app.js';
 import { launchChromium, SCREENS } from '../helpers/browser.js';

@@ -17,7 +17,7 @@ import {
   type ControlResult,
 } from '../../src-main/core/control/contract.js';
 import type { HistoryEntry } from '../../src-main/core/workingset/types.js';
-import { controlHandler } from '../../src-main/core/control/http.js';
+import { controlHandler } from '../../src-main/core/control/transport/http.js';
 import { TwinUpstream, twinTool } from '../helpers/twins.js';
 
 let app: App | undefined;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startApp, tempDir, type TestApp } from '../helpers/app.js';
-import { countHistory, tokenizerStats } from '../../src-main/core/control/report.js';
+import { countHistory, tokenizerStats } from '../../src-main/core/control/report/report.js';
 
 let t: TestApp | undefined;
 afterEach(async () => {

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import { countTokens } from 'gpt-tokenizer';
-import { listingCost } from '../../src-main/core/control/report.js';
-import { MAX_ENTRIES, TokenCountFile } from '../../src-main/core/control/tokenCounts.js';
+import { listingCost } from '../../src-main/core/control/report/report.js';
+import { MAX_ENTRIES, TokenCountFile } from '../../src-main/core/control/report/tokenCounts.js';
 import { ROOT } from '../helpers/processes.js';
 
 const fixture = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/catalog.json'), 'utf8')) as { tools?: Tool[] } | Tool[];
@@ -40,7 +40,7 @@ describe('listing cost', () => {
     const expected = { bytes: Buffer.byteLength(text), tokens: countTokens(text) };
     // A fresh module: its tokenizer is not loaded yet, whatever other tests did.
     vi.resetModules();
-    const first = await import('../../src-main/core/control/report.js');
+    const first = await import('../../src-main/core/control/report/report.js');
     const file = new TokenCountFile(stateDir);
     expect(
       await first.listingCost(
@@ -60,7 +60,7 @@ describe('listing cost', () => {
     await file.save();
     // A restart: another process (a fresh module) with the file the first one wrote.
     vi.resetModules();
-    const second = await import('../../src-main/core/control/report.js');
+    const second = await import('../../src-main/core/control/report/report.js');
     expect(
       await second.listingCost(
         sub.map((t) => ({ ...t })),

@@ -4,14 +4,14 @@
 // (400 bad arguments, 404 unknown method/agent/tool, 409 conflicts, 500 bugs). Host and Origin are checked by the listener before this
 // runs. Only `application/json` bodies are read: a page on another origin cannot send that type
 // without a CORS preflight, which nothing here answers, so a form or no-cors fetch never gets in.
-import { MwsError } from '../errors.js';
-import { CONTROL_METHODS, isControlMethod, type ControlApi, type ControlMethod } from './contract.js';
-import { dispatch, statusOf, type ControlErrorBody } from './envelope.js';
-import { bearerToken, tokenMatches } from '../store/controlToken.js';
+import { MwsError } from '../../errors.js';
+import { CONTROL_METHODS, isControlMethod, type ControlApi, type ControlMethod } from '../contract.js';
+import { dispatch, statusOf, type ControlErrorBody } from '../envelope.js';
+import { bearerToken, tokenMatches } from '../../store/controlToken.js';
 import { postJson } from './post.js';
-import { editBase } from '../config/editor.js';
-import { actors, type Actor } from '../actor.js';
-import { mayCall, type Role } from './roles.js';
+import { editBase } from '../../config/editor.js';
+import { actors, type Actor } from '../../actor.js';
+import { mayCall, type Role } from '../roles.js';
 
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

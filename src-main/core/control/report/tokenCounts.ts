@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { SerialQueue } from '../serial.js';
-import { writeFileAtomicSynced } from '../store/atomicJson.js';
+import { SerialQueue } from '../../serial.js';
+import { writeFileAtomicSynced } from '../../store/atomicJson.js';
 
 export type Cost = { bytes: number; tokens: number };
 

@@ -1,6 +1,6 @@
 // The core's event stream over HTTP: GET /control/events, server-sent events, one JSON event each.
 // The headless window listens here; the desktop window gets the same events over IPC.
-import type { CoreEvents } from './events.js';
+import type { CoreEvents } from '../events.js';
 
 /** A comment line this often keeps proxies and browsers from closing an idle stream. */
 export const SSE_KEEPALIVE_MS = 15_000;

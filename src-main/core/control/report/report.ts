@@ -1,9 +1,9 @@
 // The report: what each agent lists and what that costs in context, against listing everything.
 // Token counts use a real tokenizer (gpt-tokenizer, o200k_base, in a worker: tokenizer.ts), not bytes/4.
 import type { Tool } from '@modelcontextprotocol/client';
-import type { HistoryEntry } from '../workingset/types.js';
-import type { AgentReport, MemberRow } from './api.js';
-import type { Tally } from '../usage/usageStore.js';
+import type { HistoryEntry } from '../../workingset/types.js';
+import type { AgentReport, MemberRow } from '../api.js';
+import type { Tally } from '../../usage/usageStore.js';
 import { definitionKey, type Cost, type TokenCountFile } from './tokenCounts.js';
 import { countTokensOf, tokenizerWorkersStarted } from './tokenizer.js';
 
@@ -99,7 +99,7 @@ export async function buildReport(input: {
   searches: number;
   history: AgentReport['history'];
   daily: AgentReport['daily'];
-  /** Counts kept across restarts (control/tokenCounts.ts). */
+  /** Counts kept across restarts (tokenCounts.ts). */
   counts?: TokenCountFile;
   droppedCallRecords?: number;
 }): Promise<AgentReport> {
