@@ -11,12 +11,16 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
-/** A repeating timer on the clock's own time where it has one, else setInterval (it never holds the process open). */
-export function every(clock: Clock, ms: number, fn: () => void): () => void {
+/**
+ * A repeating timer on the clock's own time where it has one, else setInterval. It never holds the
+ * process open unless `holdOpen` says the timer is the process's work (a CLI command that follows
+ * something until Ctrl-C), else the process would end after the first tick.
+ */
+export function every(clock: Clock, ms: number, fn: () => void, opts: { holdOpen?: boolean } = {}): () => void {
   if (clock.every) return clock.every(ms, fn);
   const timer = setInterval(fn, ms);
   // Node's timer object (the renderer, which imports this file for its types, has a number).
-  (timer as { unref?: () => void }).unref?.();
+  if (!opts.holdOpen) (timer as { unref?: () => void }).unref?.();
   return () => clearInterval(timer);
 }
 

@@ -154,11 +154,16 @@ describe('mws upstream log --follow', () => {
   it('prints the log, then the lines a restart adds, until stopped', SLOW, async () => {
     const follow = spawnMws(['upstream', 'log', 's', '--follow', '--config', cfg]);
     try {
-      await waitForOutput(follow, /Following its log/, 'log --follow to start');
+      // The log so far first (its connected line), so that the count below is of what the follow printed.
+      await waitForOutput(follow, /Following its log[^]*— connected/, 'log --follow to print the log so far');
       const before = (follow.stdout().match(/— connected/g) ?? []).length;
       expect((await mws('upstream', 'restart', 's')).code).toBe(0);
       // A restart under load (both cores busy) may take longer than the usual wait.
-      await until(() => (follow.stdout().match(/— connected/g) ?? []).length > before, 'a new "connected" line after the restart', 60_000);
+      await until(() => (follow.stdout().match(/— connected/g) ?? []).length > before, 'a new "connected" line after the restart', 60_000).catch(
+        (err: Error) => {
+          throw new Error(`${err.message}\nThe follow printed:\n${follow.stdout()}\n${follow.stderr()}\nThe instance printed:\n${serve!.stderr().slice(-3000)}`);
+        },
+      );
     } finally {
       await follow.kill();
     }

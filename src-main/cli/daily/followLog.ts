@@ -66,7 +66,8 @@ export function followLog(
         },
       );
     };
-    stop = every(clock, pollMs, tick);
+    // The poll is all this command does: its timer keeps the process alive until Ctrl-C.
+    stop = every(clock, pollMs, tick, { holdOpen: true });
     tick();
   });
 }
