@@ -159,11 +159,15 @@ describe('mws upstream log --follow', () => {
       const before = (follow.stdout().match(/— connected/g) ?? []).length;
       expect((await mws('upstream', 'restart', 's')).code).toBe(0);
       // A restart under load (both cores busy) may take longer than the usual wait.
-      await until(() => (follow.stdout().match(/— connected/g) ?? []).length > before, 'a new "connected" line after the restart', 60_000).catch(
-        (err: Error) => {
-          throw new Error(`${err.message}\nThe follow printed:\n${follow.stdout()}\n${follow.stderr()}\nThe instance printed:\n${serve!.stderr().slice(-3000)}`);
-        },
-      );
+      await until(
+        () => (follow.stdout().match(/— connected/g) ?? []).length > before,
+        'a new "connected" line after the restart',
+        60_000,
+      ).catch((err: Error) => {
+        throw new Error(
+          `${err.message}\nThe follow printed:\n${follow.stdout()}\n${follow.stderr()}\nThe instance printed:\n${serve!.stderr().slice(-3000)}`,
+        );
+      });
     } finally {
       await follow.kill();
     }
