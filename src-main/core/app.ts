@@ -21,6 +21,8 @@ import type { SearchService } from './search/service.js';
 import { removeLeftoverTemps } from './store/atomicJson.js';
 import { CoreEvents } from './control/events.js';
 import { createControl } from './control/methods.js';
+import { ToolboxCosts } from './control/report/toolboxCosts.js';
+import { metaTools } from './metaTools/definitions.js';
 import { ensureToken } from './store/controlToken.js';
 import type { ControlApi } from './control/api.js';
 import { UiSessions } from './http/uiSessions.js';
@@ -197,7 +199,18 @@ export function createApp(opts: AppOptions): App {
   const ui = new UiSessions(ctx.now, () => ctx.config.uiSessions);
   /** The parts the app shows its callers, and the ControlApi works on. */
   const parts = { catalog, router, search, vectors, sets, gate, events };
+  // The whole toolbox is counted in the background once it settles, so the first report is quick.
+  const costs = new ToolboxCosts({
+    stateDir,
+    toolbox: () => catalog.toolbox(),
+    compact: () => ctx.config.compactDescriptions,
+    metaTools: () => metaTools(ctx.config.backendHints),
+    clock,
+    failed: (err) => log.warn(`counting the toolbox's tokens ahead of a report failed: ${err.message}`),
+  });
+  ctx.toolboxChanged.push(() => costs.changed());
   const control = createControl({
+    costs,
     // Read at each use: reconfigure replaces it.
     get config() {
       return ctx.config;
@@ -257,6 +270,7 @@ export function createApp(opts: AppOptions): App {
       if (stopped) return;
       stopped = true;
       clearInterval(sessionTimer);
+      costs.stop();
       pending.close();
       const steps: Array<() => Promise<void> | void> = [
         () => unschedule?.(),

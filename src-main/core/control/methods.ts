@@ -17,8 +17,8 @@ import { hitView } from '../search/reply.js';
 import type { AgentReport, AgentView, MemberRow } from './api.js';
 import type { ControlApi, ControlHandlers } from './contract.js';
 import { controlClient } from './envelope.js';
-import { buildReport, countHistory, listingCost, memoIso } from './report/report.js';
-import { TokenCountFile } from './report/tokenCounts.js';
+import { buildReport, countHistory, memoIso } from './report/report.js';
+import { ToolboxCosts } from './report/toolboxCosts.js';
 import type { ConfigEditor } from '../config/editor.js';
 import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
@@ -62,6 +62,8 @@ export type ControlParts = {
   droppedCallRecords?: (agent: string) => number;
   /** The latest calls from the fleet's shared log (statestore/); default: this state folder's calls.jsonl. */
   recentCalls?: (o: { agent?: string; limit?: number }) => Promise<ActivityEntry[]>;
+  /** What listing the whole toolbox costs, counted ahead by the app (default: counted at the first report). */
+  costs?: ToolboxCosts;
 };
 
 /** The ControlApi over the core's parts: every caller in process goes through its argument checks. */
@@ -145,23 +147,16 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
   const agentList = (ids: string[] | undefined) => ids?.map(agentId);
 
   const paused = () => p.events.emit({ type: 'paused', proxy: p.runtime.proxyPaused, demotion: p.sets.demotionPaused });
-  /** Token counts by definition, kept in the state folder across restarts. */
-  const tokenCounts = new TokenCountFile(p.config.stateDir);
-  /** What listing the whole toolbox would cost: tokenized once per toolbox and description setting. */
-  const toolboxCosts = new WeakMap<object, Map<boolean, Promise<{ bytes: number; tokens: number; tools: number }>>>();
-  const toolboxCost = () => {
-    const tb = p.catalog.toolbox();
-    const compact = p.config.compactDescriptions;
-    let byFlag = toolboxCosts.get(tb);
-    if (!byFlag) toolboxCosts.set(tb, (byFlag = new Map()));
-    let cost = byFlag.get(compact);
-    if (!cost) {
-      const whole = [...metaTools(p.config.backendHints), ...[...tb.all()].map((e) => tb.listed(e, compact))];
-      cost = listingCost(whole, tokenCounts).then((c) => ({ ...c, tools: tb.size }));
-      byFlag.set(compact, cost);
-    }
-    return cost;
-  };
+  const costs =
+    p.costs ??
+    new ToolboxCosts({
+      stateDir: p.config.stateDir,
+      toolbox: () => p.catalog.toolbox(),
+      compact: () => p.config.compactDescriptions,
+      metaTools: () => metaTools(p.config.backendHints),
+      clock: p.clock,
+    });
+  const tokenCounts = costs.counts;
 
   /**
    * Per agent, its history counted by cause, read again only after the agent's set changed: every
@@ -314,7 +309,7 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
     },
     async report(a) {
       await p.sets.ingest(p.clock.now());
-      const whole = await toolboxCost();
+      const whole = await costs.whole();
       const ids = a.agent ? [agentId(a.agent)] : p.config.agents.map((x) => x.id);
       // Pins and promotions made together share their times: each is written out once per report.
       const isoOf = memoIso();

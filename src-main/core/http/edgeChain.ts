@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { refuseForeign } from './guard.js';
 import type { Exposure } from './exposure.js';
 import { jsonSeparators, MAX_JSON_VALUES, TOO_MANY_VALUES } from './jsonBounds.js';
-import { admitBody, floodCollector, lingerAfterAnswer, type BodyBudget, type CapLog } from './edgeLimits.js';
+import { admitBody, lingerAfterAnswer, type BodyBudget, type CapLog } from './edgeLimits.js';
+import { fullCollector } from './garbage.js';
 import { agentIdOf, BAD_PATH } from './mcpPaths.js';
 import type { GateRefusal } from './agentGate.js';
 import { metadataAgentOf } from './protectedResource.js';
@@ -89,7 +90,7 @@ const bodyAdmission: Step = ({ req, res }, d) => {
   const over = admitBody(req, res, d.bodies, MAX_BODY_BYTES, d.caps);
   if (!over) return false;
   res.shouldKeepAlive = false;
-  lingerAfterAnswer(req, MAX_BODY_BYTES, () => floodCollector.drained());
+  lingerAfterAnswer(req, MAX_BODY_BYTES, () => fullCollector.drained());
   sendJsonRpcError(res, over.status, RPC_ERROR.refused, over.message);
   return true;
 };

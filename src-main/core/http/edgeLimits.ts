@@ -5,8 +5,6 @@
 // (headersTimeout, requestTimeout, keepAliveTimeout); this file adds what Node has no option for.
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { Logger } from '../log.js';
 
 /** Open connections at most. A local proxy serves a few agents; 512 stays well inside a 1,024-file limit. */
@@ -89,57 +87,6 @@ export class BodyBudget {
   }
 }
 
-/**
- * After a flood the buffers it left are garbage, but an idle process may not collect them for hours
- * (V8 collects when it allocates, and nothing allocates): bodies stalled one
- * byte short leave tens of MB in the heap for as long as it stays idle, and one full collection gives
- * most of it back (RSS keeps what the allocator holds for reuse; figures in docs/rules/security.md). So one collection runs when a
- * flood has drained, at most once a minute: a flood that ends inside the minute is collected when the
- * minute is over (one pending at most), so floods in a loop cost one collection a minute.
- */
-export const FLOOD_GC_GAP_MS = 60_000;
-/** Bodies still closing when the budget drains are let go first. */
-const FLOOD_GC_SETTLE_MS = 1_000;
-
-let fullGc: (() => void) | undefined;
-/** V8's full collection; Node exposes `gc` only behind a V8 flag, set here once (no-op if it cannot be). */
-function collectGarbage(): void {
-  try {
-    if (!fullGc) {
-      setFlagsFromString('--expose-gc');
-      fullGc = runInNewContext('gc') as () => void;
-    }
-    fullGc();
-  } catch {
-    // No collection then; V8 will collect later on its own.
-  }
-}
-
-export class FloodCollector {
-  private last = -Infinity;
-  private pending = false;
-  constructor(
-    private readonly now: () => number = Date.now,
-    private readonly gapMs = FLOOD_GC_GAP_MS,
-    private readonly collect: () => void = collectGarbage,
-    private readonly later: (f: () => void, ms: number) => void = (f, ms) => void setTimeout(f, ms).unref(),
-  ) {}
-
-  /** A flood has drained: collect once, now (after a settle) or when the minute since the last one is over. */
-  drained(): void {
-    if (this.pending) return;
-    this.pending = true;
-    const wait = Math.max(FLOOD_GC_SETTLE_MS, this.last + this.gapMs - this.now());
-    this.later(() => {
-      this.pending = false;
-      this.last = this.now();
-      this.collect();
-    }, wait);
-  }
-}
-
-/** One per process: every listener's floods share the once-a-minute collection. */
-export const floodCollector = new FloodCollector();
 
 export type Refused = { status: number; message: string };
 

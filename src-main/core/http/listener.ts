@@ -10,7 +10,8 @@ import type { AddressInfo, Server as NetServer } from 'node:net';
 import { isLoopbackHost } from '../config/validate.js';
 import { MwsError } from '../errors.js';
 import type { Exposure } from './exposure.js';
-import { BodyBudget, CapLog, EDGE_TIMES, floodCollector, limitConnections, HARD_MAX_CONNECTIONS, type EdgeTimes } from './edgeLimits.js';
+import { BodyBudget, CapLog, EDGE_TIMES, limitConnections, HARD_MAX_CONNECTIONS, type EdgeTimes } from './edgeLimits.js';
+import { fullCollector, idleCollector } from './garbage.js';
 import { edgeChain, MAX_BODY_BYTES, sendJsonRpcError, type McpGate, type RouteHandler } from './edgeChain.js';
 import { answerClientErrors, tlsFiles, tlsFront } from './frontDoor.js';
 import type { Mounts } from './routes.js';
@@ -68,7 +69,7 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
   const times: EdgeTimes = { ...EDGE_TIMES, ...opts.edgeTimes };
   const tls = exposure?.tls ? tlsFiles(exposure.tls) : undefined;
   const dispatch = edgeChain({
-    bodies: opts.bodyBudget ?? new BodyBudget(undefined, () => floodCollector.drained()),
+    bodies: opts.bodyBudget ?? new BodyBudget(undefined, () => fullCollector.drained()),
     caps,
     port: () => boundPort,
     listenHost: host,
@@ -83,6 +84,7 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     // A connection over the cap has its 503 already; nothing more is written on it.
     if (refusedSockets.has(req.socket)) return;
+    idleCollector.touch();
     dispatch(req, res).catch((err: unknown) => {
       opts.log?.warn(
         `request ${req.method ?? '?'} ${JSON.stringify((req.url ?? '').slice(0, 200))} failed inside the proxy: ${(err as Error)?.message ?? String(err)}`,

@@ -99,8 +99,23 @@ function modernPeer(meta: Record<string, unknown>): DownstreamPeer {
   return { ...LEGACY_PEER, modern: true, capabilities: (meta[CLIENT_CAPABILITIES_KEY] ?? {}) as DownstreamPeer['capabilities'] };
 }
 
-/** Serialized listings by listing array (the router keeps one array per agent until it changes). */
-const listingJson = new WeakMap<object, string>();
+/**
+ * Each listed tool's JSON, kept once per tool object. Agents listing the same tool share the object
+ * (Toolbox.listed) and so its text: a hundred agents' listings cost the toolbox's text once, not a
+ * copy per agent. A listing is joined from these pieces per request (a copy the answer needs anyway).
+ */
+const toolJson = new WeakMap<object, string>();
+
+function listingText(tools: readonly object[]): string {
+  const parts = new Array<string>(tools.length);
+  for (let i = 0; i < tools.length; i++) {
+    const t = tools[i]!;
+    let j = toolJson.get(t);
+    if (j === undefined) toolJson.set(t, (j = JSON.stringify(t)));
+    parts[i] = j;
+  }
+  return `[${parts.join(',')}]`;
+}
 const SERVER_META_JSON = JSON.stringify(SERVER_META);
 
 function send(res: ServerResponse, payload: unknown, session?: string): void {
@@ -143,9 +158,7 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
     try {
       if (rpc.method === 'tools/list') {
         const tools = runtime.listTools(agentId);
-        // The same listing is served until the agent's set or the toolbox changes: its JSON is kept.
-        let json = listingJson.get(tools);
-        if (json === undefined) listingJson.set(tools, (json = JSON.stringify(tools)));
+        const json = listingText(tools);
         const id = JSON.stringify(rpc.id);
         const text =
           session !== undefined

@@ -5,13 +5,13 @@ import type { HistoryEntry } from '../../workingset/types.js';
 import type { AgentReport, MemberRow } from '../api.js';
 import type { Tally } from '../../usage/usageStore.js';
 import { definitionKey, type Cost, type TokenCountFile } from './tokenCounts.js';
-import { countTokensOf, tokenizerWorkersStarted } from './tokenizer.js';
+import { countTokensOf, tokenizerProcessesStarted } from './tokenizer.js';
 
 let tokenized = 0;
 
 /** For tests: whether this process started the tokenizer, and how many definitions it tokenized. */
 export function tokenizerStats(): { loaded: boolean; tokenized: number } {
-  return { loaded: tokenizerWorkersStarted() > 0, tokenized };
+  return { loaded: tokenizerProcessesStarted() > 0, tokenized };
 }
 
 /**

@@ -1,84 +1,78 @@
-// Counting tokens in a worker thread that ends as soon as it has answered. The
-// tokenizer's tables (o200k_base: tens of MB of heap once parsed, and as much again while parsing) then
-// live in the worker's own heap and are returned whole when it ends, instead of staying in the
-// proxy's heap for the life of the process. Reports after the first find their counts in caches
-// (report.ts, tokenCounts.ts) and start no worker at all.
-import { Worker } from 'node:worker_threads';
+// Counting tokens in a short-lived child process. The tokenizer's tables (o200k_base: tens of MB of
+// heap once parsed, and as much again while parsing) then live in another process and are returned
+// to the system whole when it exits. A worker thread was tried first: its heap went, but the
+// allocator kept what the thread had used, and the proxy's RSS stayed up by 60–130 MB for good
+// (docs/research/measured.md). Reports after the first find their counts in caches (report.ts,
+// tokenCounts.ts) and start no process at all.
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { SerialQueue } from '../../serial.js';
 
-/**
- * How long an idle worker stays: none past the current turn. A report asks once (for the whole
- * toolbox; its agents' listings are then in the caches), and the worker's memory should be back
- * before anyone reads the memory figure after it.
- */
-export const TOKENIZER_IDLE_MS = 0;
+/** What one count may take at most (10,000 definitions take about a second). */
+export const TOKENIZER_DEADLINE_MS = 120_000;
 
-// A CommonJS script, so sources (tsx, vitest) and the built bundle run the same worker without a
-// separate file to build and find; the tokenizer is required by the path resolved here.
-// (A worker ends at once on terminate: its heap goes back to the system whole.)
+// A CommonJS script given to `node -e`, so sources (tsx, vitest) and the built bundle run the same
+// code without a separate file to build and find; the tokenizer is required by the path resolved here.
+// It reads a JSON array of texts on stdin and writes their counts as a JSON array on stdout.
 const SCRIPT = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { countTokens } = require(workerData.tokenizer);
-parentPort.on('message', (m) => parentPort.postMessage({ id: m.id, counts: m.texts.map((t) => countTokens(t)) }));
+const { countTokens } = require(process.argv[1]);
+const chunks = [];
+process.stdin.on('data', (c) => chunks.push(c));
+process.stdin.on('end', () => {
+  const texts = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  process.stdout.write(JSON.stringify(texts.map((t) => countTokens(t))));
+});
 `;
 
-let worker: Worker | undefined;
-let idleTimer: NodeJS.Timeout | undefined;
-let nextId = 0;
-const waiting = new Map<number, { resolve: (c: number[]) => void; reject: (e: Error) => void }>();
 let started = 0;
+/** One count at a time: two reports at once do not start two tokenizers. */
+const queue = new SerialQueue();
 
-/** For tests: how many workers this process started. */
-export function tokenizerWorkersStarted(): number {
+/** For tests: how many tokenizer processes this process started. */
+export function tokenizerProcessesStarted(): number {
   return started;
 }
 
-function fail(err: Error): void {
-  for (const w of waiting.values()) w.reject(err);
-  waiting.clear();
-  worker = undefined;
-}
-
-function ensureWorker(): Worker {
-  if (worker) return worker;
+function countInChild(texts: string[]): Promise<number[]> {
   const tokenizer = createRequire(import.meta.url).resolve('gpt-tokenizer');
-  const w = new Worker(SCRIPT, { eval: true, workerData: { tokenizer } });
-  started++;
-  w.on('message', (m: { id: number; counts: number[] }) => {
-    waiting.get(m.id)?.resolve(m.counts);
-    waiting.delete(m.id);
-    if (waiting.size === 0) {
-      w.unref(); // an idle worker never keeps the process alive
-      idle();
-    }
+  return new Promise<number[]>((resolve, reject) => {
+    // Electron's binary runs as plain Node with this set; plain Node ignores it.
+    const child = spawn(process.execPath, ['-e', SCRIPT, tokenizer], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      windowsHide: true,
+    });
+    started++;
+    const out: Buffer[] = [];
+    let err = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), TOKENIZER_DEADLINE_MS);
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => (err = (err + c.toString('utf8')).slice(-2000)));
+    child.stdin.on('error', () => {}); // an early exit is reported by 'close' below
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(new Error(`the tokenizer could not be started: ${e.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      try {
+        const counts = JSON.parse(Buffer.concat(out).toString('utf8')) as unknown;
+        if (code === 0 && Array.isArray(counts) && counts.length === texts.length) return resolve(counts as number[]);
+      } catch {
+        // said below
+      }
+      reject(
+        new Error(
+          `the tokenizer ended (${signal ?? `exit code ${code}`}) without its counts${err ? `: ${err.trim().split('\n').pop()}` : ''}`,
+        ),
+      );
+    });
+    child.stdin.end(JSON.stringify(texts));
   });
-  w.on('error', (err) => fail(new Error(`the tokenizer worker failed: ${err.message}`)));
-  w.on('exit', (code) => {
-    if (worker === w) fail(new Error(`the tokenizer worker ended (exit code ${code}) before it answered`));
-  });
-  worker = w;
-  return w;
 }
 
-function idle(): void {
-  clearTimeout(idleTimer);
-  idleTimer = setTimeout(() => {
-    const w = worker;
-    worker = undefined;
-    void w?.terminate();
-  }, TOKENIZER_IDLE_MS);
-  idleTimer.unref();
-}
-
-/** Token counts (o200k_base) of each text, counted in the worker. */
+/** Token counts (o200k_base) of each text, counted in a child process. */
 export function countTokensOf(texts: string[]): Promise<number[]> {
   if (texts.length === 0) return Promise.resolve([]);
-  clearTimeout(idleTimer);
-  const w = ensureWorker();
-  w.ref(); // a command waiting for its report must not end for want of other work
-  const id = nextId++;
-  return new Promise<number[]>((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
-    w.postMessage({ id, texts });
-  });
+  return queue.run(() => countInChild(texts));
 }
