@@ -3,7 +3,7 @@
 // and finishes even when a part throws. A config saved while running is applied by reconfigure, which
 // puts a new config in force; the one the app was made with is never changed in place.
 import type { Config } from './config/schema.js';
-import type { Clock } from './clock.js';
+import { every, type Clock } from './clock.js';
 import type { Logger } from './log.js';
 import type { Upstream } from './upstream/types.js';
 import { registerBuiltin } from './upstream/transports.js';
@@ -51,6 +51,10 @@ import { reconfigurer } from './compose/reconfigure.js';
 import { buildMounts, listenOptions } from './compose/routes.js';
 import { Metrics } from './observe/metrics.js';
 import { healthHandlers } from './observe/health.js';
+
+/** Reads of another replica's change tried at most, this far apart times the attempt (1 s, 2 s, …). */
+const REMOTE_RELOAD_ATTEMPTS = 6;
+const REMOTE_RELOAD_RETRY_MS = 1_000;
 
 /** How often idle 2025 sessions are looked for (they close after LEGACY_SESSION_IDLE_MS). */
 const SESSION_SWEEP_MS = 60 * 1000;
@@ -238,6 +242,31 @@ export function createApp(opts: AppOptions): App {
   let stopped = false;
   let stateLock: StateLock | undefined;
 
+  /**
+   * Another replica's working-set change, read and applied here. A read that fails (the database
+   * slow or away for a moment) is tried again: the notice will not come again, and without the
+   * read this replica would list the old set until the next change to that agent.
+   */
+  const applyRemote = (ids: string[], attempt: number): void => {
+    void sets
+      .reloadAgents(ids)
+      .then(() => {
+        // A grant made on another replica releases the calls waiting for it here.
+        for (const id of ids)
+          for (const tool of gate.releaseGranted(id, (t) => catalog.toolbox().get(t)))
+            events.emit({ type: 'approvalDecided', agent: id, tool });
+      })
+      .catch((err: Error) => {
+        const again = !stopped && attempt < REMOTE_RELOAD_ATTEMPTS;
+        log.warn(`could not apply another replica's working-set change: ${err.message}${again ? '; trying again' : ''}`);
+        if (!again) return;
+        const stop = every(clock, REMOTE_RELOAD_RETRY_MS * attempt, () => {
+          stop();
+          applyRemote(ids, attempt + 1);
+        });
+      });
+  };
+
   return {
     get config() {
       return ctx.config;
@@ -311,16 +340,7 @@ export function createApp(opts: AppOptions): App {
       // after a lost connection to the store, everything is read again.
       unshared = shared?.onChange((change) => {
         const ids = change.kind === 'agent' ? [change.agent] : change.kind === 'resync' ? ctx.config.agents.map((a) => a.id) : [];
-        if (ids.length)
-          void sets
-            .reloadAgents(ids)
-            .then(() => {
-              // A grant made on another replica releases the calls waiting for it here.
-              for (const id of ids)
-                for (const tool of gate.releaseGranted(id, (t) => catalog.toolbox().get(t)))
-                  events.emit({ type: 'approvalDecided', agent: id, tool });
-            })
-            .catch((err: Error) => log.warn(`could not apply another replica's working-set change: ${err.message}`));
+        if (ids.length) applyRemote(ids, 1);
         if (change.kind === 'resync') void editor.refresh();
         // What another replica's searches taught (or a forget) applies to this replica's ranking too.
         if (change.kind === 'learning' || change.kind === 'resync')

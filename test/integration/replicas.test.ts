@@ -140,7 +140,9 @@ describe('two replicas on one PostgreSQL', () => {
     await until(async () => {
       const tools = ((await control(b, 'workingSet', { agent: 'default' })).body.result as Array<{ tool: string }>).map((t) => t.tool);
       return !tools.includes('fx__add') && !tools.includes('fx__slow');
-    }, 'B to hear both demotions');
+    }, 'B to hear both demotions').catch((err: Error) => {
+      throw new Error(`${err.message}\nB printed:\n${b.proc.stderr().slice(-3000)}`);
+    });
   });
 
   it("a call waiting for approval on B is released by 'always allow' given on A", async () => {

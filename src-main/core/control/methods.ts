@@ -1,5 +1,5 @@
-// The run function of every control method over the core's parts: the working set, search and report
-// ones here, the rest from settings.ts, approvals.ts, upstreamOps.ts and values.ts. Arguments arrive
+// The run function of every control method over the core's parts: the working set ones here, the
+// rest from searchControl.ts, report/reportControl.ts, settings.ts, approvals.ts, upstreamOps.ts and values.ts. Arguments arrive
 // checked against contract.ts; what is checked here needs the state (an agent or a tool that exists).
 import { MwsError } from '../errors.js';
 import { DEFAULT_PORT, type Config } from '../config/schema.js';
@@ -12,13 +12,12 @@ import type { SearchService } from '../search/service.js';
 import type { WorkingSets } from '../workingset/manager.js';
 import type { ApprovalGate } from '../approvals/gate.js';
 import type { UsageStore } from '../usage/usageStore.js';
-import { metaTools } from '../metaTools/definitions.js';
-import { hitView } from '../search/reply.js';
-import type { AgentReport, AgentView, MemberRow } from './api.js';
+import type { AgentView, MemberRow } from './api.js';
 import type { ControlApi, ControlHandlers } from './contract.js';
 import { controlClient } from './envelope.js';
-import { buildReport, countHistory, memoIso } from './report/report.js';
-import { ToolboxCosts } from './report/toolboxCosts.js';
+import type { ToolboxCosts } from './report/toolboxCosts.js';
+import { reportControl } from './report/reportControl.js';
+import { searchControl } from './searchControl.js';
 import type { ConfigEditor } from '../config/editor.js';
 import type { CoreEvents } from './events.js';
 import { settingsControl } from './settings.js';
@@ -29,7 +28,6 @@ import type { SecretStore } from '../secrets/store.js';
 import { MemorySecretStore } from '../secrets/store.js';
 import { upstreamOpsControl } from './upstreamOps.js';
 import type { ActivityEntry } from '../usage/activityTypes.js';
-import { isDiskFull } from '../store/writeFailure.js';
 import type { EmbeddingStatus } from '../search/embed/types.js';
 import { noToolNamed } from '../toolbox/notFound.js';
 
@@ -86,24 +84,6 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
     }
     return entry;
   };
-  /**
-   * The tool whose learned words are asked for: a name pairs were kept under (the tool may have left the
-   * toolbox since), else the toolbox's tool for the name as typed (a short name included).
-   */
-  const learnedTool = (tool: string) => {
-    if (p.search.learning?.knows(tool)) return tool;
-    const entry = p.catalog.toolbox().resolve(tool);
-    if (entry) return entry.name;
-    const near = p.search.closeNames(tool, 3);
-    throw new MwsError(
-      'tool_not_found',
-      noToolNamed(tool, near, {
-        where: ' in the toolbox, and nothing was learned for it',
-        next: '`mws learned` lists the tools with learned words; `mws search` with no query lists the toolbox.',
-      }),
-      { tool, matches: near },
-    );
-  };
   const members = (agent: string, isoOf: (ms: number | null) => string | null = iso): MemberRow[] => {
     const tb = p.catalog.toolbox();
     const state = new Map(p.sets.members(agent).map((m) => [m.tool, m]));
@@ -147,40 +127,23 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
   const agentList = (ids: string[] | undefined) => ids?.map(agentId);
 
   const paused = () => p.events.emit({ type: 'paused', proxy: p.runtime.proxyPaused, demotion: p.sets.demotionPaused });
-  const costs =
-    p.costs ??
-    new ToolboxCosts({
-      stateDir: p.config.stateDir,
-      toolbox: () => p.catalog.toolbox(),
-      compact: () => p.config.compactDescriptions,
-      metaTools: () => metaTools(p.config.backendHints),
-      clock: p.clock,
-    });
-  const tokenCounts = costs.counts;
-
-  /**
-   * Per agent, its history counted by cause, read again only after the agent's set changed: every
-   * history line is written by a change that emits setChanged for that agent. A change during a read
-   * makes that read's answer stale, so it is not kept.
-   */
-  const historyGen = new Map<string, number>();
-  const historyCache = new Map<string, { gen: number; counts: Promise<AgentReport['history']> }>();
-  p.events.on((e) => {
-    if (e.type !== 'setChanged' && e.type !== 'toolsDemoted') return;
-    historyGen.set(e.agent, (historyGen.get(e.agent) ?? 0) + 1);
-    historyCache.delete(e.agent);
-  });
-  const historyCounts = (agent: string): Promise<AgentReport['history']> => {
-    const gen = historyGen.get(agent) ?? 0;
-    const hit = historyCache.get(agent);
-    if (hit && hit.gen === gen) return hit.counts;
-    const counts = p.sets.history(agent).then(countHistory);
-    historyCache.set(agent, { gen, counts });
-    counts.catch(() => historyCache.delete(agent));
-    return counts;
-  };
-
   return {
+    ...searchControl({ catalog: p.catalog, router: p.router, search: p.search, agentId }),
+    ...reportControl({
+      get config() {
+        return p.config;
+      },
+      clock: p.clock,
+      catalog: p.catalog,
+      router: p.router,
+      sets: p.sets,
+      usage: p.usage,
+      events: p.events,
+      agentId,
+      members,
+      ...(p.costs ? { costs: p.costs } : {}),
+      ...(p.droppedCallRecords ? { droppedCallRecords: p.droppedCallRecords } : {}),
+    }),
     ...approvalsControl({
       get config() {
         return p.config;
@@ -264,77 +227,6 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
     async sweepPreview(a) {
       // Exactly the rule the sweep applies: the scheduled cycle, dry.
       return p.sets.sweepPreview(Date.parse(a.now), agentList(a.agents));
-    },
-    async search(a) {
-      const agent = agentId(a.agent);
-      const listed = new Set(p.router.workingSetEntries(agent).map((e) => e.name));
-      // The same query vector for the reply and its explanation: the window shows what a model would get.
-      const qv = await p.search.queryVector(a.query);
-      const answer = p.search.search(a.query, a.limit, (e) => listed.has(e.name), agent, qv);
-      const explain =
-        a.explain === true && typeof a.query === 'string' && a.query.trim() ? p.search.explain(a.query, a.limit, agent, qv) : undefined;
-      // The hits as data for the window and the CLI; `text` stays the reply a model reads.
-      const tb = p.catalog.toolbox();
-      const hits = answer.names.flatMap((n) => {
-        const e = tb.get(n);
-        return e ? [hitView(e, listed.has(n), false)] : [];
-      });
-      const near = answer.kind === 'none' && a.query ? p.search.closeNames(a.query.trim(), 3) : [];
-      const message =
-        answer.kind === 'none'
-          ? `No tool matches "${(a.query ?? '').trim()}".${near.length ? ` Close names: ${near.join(', ')}.` : ''}`
-          : undefined;
-      return {
-        text: answer.text,
-        bytes: Buffer.byteLength(answer.text),
-        kind: answer.kind,
-        hits,
-        ...(message ? { message } : {}),
-        ...(explain ? { explain } : {}),
-      };
-    },
-    async learnedWords(a) {
-      const l = p.search.learning;
-      if (!l) return { learning: false, tools: [] };
-      const agent = a.agent === undefined ? undefined : agentId(a.agent);
-      // Every tool search ranks with learned evidence is listed, so each can be forgotten: one a
-      // remembered request brings back may have no word trusted yet (a word needs to recur).
-      const names = a.tool !== undefined ? [learnedTool(a.tool)] : l.learnedTools(agent);
-      return { learning: l.enabled, tools: names.map((tool) => ({ tool, words: l.wordsFor(tool, agent).slice(0, 20) })) };
-    },
-    async forgetLearned(a) {
-      const tool = learnedTool(a.tool);
-      const word = a.word;
-      return { tool, ...(word !== undefined ? { word } : {}), forgotten: p.search.learning?.forget(tool, word) ?? 0 };
-    },
-    async report(a) {
-      await p.sets.ingest(p.clock.now());
-      const whole = await costs.whole();
-      const ids = a.agent ? [agentId(a.agent)] : p.config.agents.map((x) => x.id);
-      // Pins and promotions made together share their times: each is written out once per report.
-      const isoOf = memoIso();
-      const reports = await Promise.all(
-        ids.map(async (id) =>
-          buildReport({
-            counts: tokenCounts,
-            agent: p.sets.agent(id),
-            listed: members(id, isoOf),
-            listedTools: p.router.listTools(id),
-            toolboxCost: whole,
-            tallies: p.usage.tallies(id),
-            searches: p.usage.searches(id),
-            history: await historyCounts(id),
-            daily: p.usage.daily(id, p.clock.now()),
-            droppedCallRecords: p.droppedCallRecords?.(id) ?? 0,
-          }),
-        ),
-      );
-      // Whatever was tokenized for the first time is kept for the next start (a write only then). A
-      // cache: on a full disk the report is still the answer, and the next start counts again.
-      await tokenCounts.save().catch((err: unknown) => {
-        if (!isDiskFull(err)) throw err;
-      });
-      return reports;
     },
     async setDemotionPaused(a) {
       p.sets.demotionPaused = a.paused;
