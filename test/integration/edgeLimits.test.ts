@@ -6,12 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { listen, type Listener } from '../../src-main/core/http/listener.js';
 import { text } from '../../src-main/core/http/answers.js';
-import {
-  BodyBudget,
-  CapLog,
-  MAX_CONNECTIONS_PER_ADDRESS,
-  MAX_OPEN_CONNECTIONS,
-} from '../../src-main/core/http/edgeLimits.js';
+import { BodyBudget, CapLog, MAX_CONNECTIONS_PER_ADDRESS, MAX_OPEN_CONNECTIONS } from '../../src-main/core/http/edgeLimits.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import { withDeadline } from '../helpers/wait.js';
 import { startApp, type TestApp } from '../helpers/app.js';

@@ -87,7 +87,6 @@ export class BodyBudget {
   }
 }
 
-
 export type Refused = { status: number; message: string };
 
 /** The answer for a request whose body cannot be read now; undefined when it may go on (its reservation is then released when the request ends). */

@@ -17,6 +17,11 @@ import type { OAuthUpstreams } from './oauth/manager.js';
 import { MwsError } from '../errors.js';
 import { SerialQueue } from '../serial.js';
 import { TimeSlicer } from '../timeSlice.js';
+import { shareStrings } from './sharedStrings.js';
+import { createHash } from 'node:crypto';
+
+/** A tool's definition as listed, in 22 characters: equal JSON, equal digest. */
+const digestOf = (tool: Tool): string => createHash('sha256').update(JSON.stringify(tool)).digest('base64url').slice(0, 22);
 
 export const CATALOG_FILE = 'catalog.json';
 /** The longest a settings-window "test this upstream" waits for the upstream to start. */
@@ -31,8 +36,11 @@ function isCatalogFile(v: unknown): v is CatalogFile {
   return Object.values(u).every((e) => typeof e === 'object' && e !== null && Array.isArray((e as { tools?: unknown }).tools));
 }
 
-/** `json` holds each tool's JSON, in list order: changes are found tool by tool, and saved without re-serializing. */
-type VendorState = { tools: Tool[] | undefined; source: 'live' | 'file' | 'none'; listedAt: number; json?: string[] };
+/**
+ * `digests` holds a digest of each tool's JSON, in list order: changes are found tool by tool without
+ * keeping a second copy of every definition as text (5 MB at 5,000 tools).
+ */
+type VendorState = { tools: Tool[] | undefined; source: 'live' | 'file' | 'none'; listedAt: number; digests?: string[] };
 
 /** catalog.json is written this long after the change that needs it, off the request path; stop() flushes it. */
 export const CATALOG_SAVE_DELAY_MS = 1000;
@@ -100,7 +108,9 @@ export class Catalog<T> {
       for (const [vendor, s] of this.state) {
         // A file saved before tools were made plain text at listing (toolList.ts) is made plain here.
         const tools = saved.value.upstreams[vendor]?.tools?.map(plainTool);
-        if (tools) Object.assign(s, { tools, source: 'file' });
+        if (!tools) continue;
+        shareStrings(tools);
+        Object.assign(s, { tools, source: 'file' });
       }
       this.rebuild();
     }
@@ -118,7 +128,7 @@ export class Catalog<T> {
     if (this.opts.config.upstreams[vendor]?.enabled === false) {
       // Turned off: not started, and its tools (even the last-good ones) are out of the toolbox.
       const s = this.state.get(vendor);
-      if (s) Object.assign(s, { tools: undefined, source: 'none', json: undefined });
+      if (s) Object.assign(s, { tools: undefined, source: 'none', digests: undefined });
       this.upstreams.delete(vendor);
       this.lastStatus.set(vendor, 'off');
       this.journal(vendor).event('turned off');
@@ -494,29 +504,31 @@ export class Catalog<T> {
     s.source = 'live';
     s.listedAt = this.opts.now();
     const prev = s.tools;
-    const prevJson = s.json;
+    const prevDigests = s.digests;
     const before = new Map<string, number>();
     prev?.forEach((t, i) => before.set(t.name, i));
     let same = prev !== undefined && prev.length === tools.length;
     const next: Tool[] = new Array(tools.length);
-    const json: string[] = new Array(tools.length);
+    const digests: string[] = new Array(tools.length);
     const slicer = new TimeSlicer({ sliceMs: ACCEPT_SLICE_MS, checkEvery: ACCEPT_CHECK_EVERY });
     for (let i = 0; i < tools.length; i++) {
       // The upstream was removed (or the catalog stopped) meanwhile: this list is for nobody.
       if ((await slicer.maybeYield()) && (this.stopped || this.state.get(vendor) !== s)) return false;
-      const j = JSON.stringify(tools[i]);
+      const d = digestOf(tools[i]!);
       const at = before.get(tools[i]!.name);
       const old = at === undefined ? undefined : prev![at]!;
-      next[i] = old !== undefined && (prevJson?.[at!] ?? JSON.stringify(old)) === j ? old : tools[i]!;
-      json[i] = j;
+      next[i] = old !== undefined && (prevDigests?.[at!] ?? digestOf(old)) === d ? old : tools[i]!;
+      digests[i] = d;
       if (same && prev![i] !== next[i]) same = false;
     }
     if (same) {
-      s.json ??= json;
+      s.digests ??= digests;
       return false;
     }
+    // The new definitions' repeated texts, kept once (the unchanged tools are the old objects).
+    shareStrings(next.filter((t, i) => t === tools[i]));
     s.tools = next;
-    s.json = json;
+    s.digests = digests;
     return true;
   }
 
@@ -539,18 +551,29 @@ export class Catalog<T> {
     await this.saving.idle();
   }
 
-  /** Compact, from the per-tool JSON already at hand: no whole-catalog serialization. */
+  /**
+   * Compact; serialized tool by tool in slices, off the request path after a change
+   * (CATALOG_SAVE_DELAY_MS). The lists are taken first: a change replaces a list, never edits it.
+   */
   private save(): Promise<void> {
-    const parts: string[] = [];
-    for (const [vendor, s] of this.state) {
-      if (!s.tools) continue;
-      s.json ??= s.tools.map((t) => JSON.stringify(t));
-      parts.push(`${JSON.stringify(vendor)}:{"tools":[${s.json.join(',')}]}`);
-    }
-    const text = `{"savedAt":${JSON.stringify(new Date(this.opts.now()).toISOString())},"upstreams":{${parts.join(',')}}}\n`;
-    return this.saving.run(() =>
-      writeTextAtomic(this.path, text, 0o600).catch((err: Error) => this.opts.log.warn(`could not save ${this.path}: ${err.message}`)),
-    );
+    const lists = [...this.state].flatMap(([vendor, s]) => (s.tools ? [[vendor, s.tools] as const] : []));
+    const savedAt = new Date(this.opts.now()).toISOString();
+    return this.saving.run(async () => {
+      const slicer = new TimeSlicer({ sliceMs: ACCEPT_SLICE_MS, checkEvery: ACCEPT_CHECK_EVERY });
+      const parts: string[] = [];
+      for (const [vendor, tools] of lists) {
+        const json: string[] = [];
+        for (const t of tools) {
+          await slicer.maybeYield();
+          json.push(JSON.stringify(t));
+        }
+        parts.push(`${JSON.stringify(vendor)}:{"tools":[${json.join(',')}]}`);
+      }
+      const text = `{"savedAt":${JSON.stringify(savedAt)},"upstreams":{${parts.join(',')}}}\n`;
+      await writeTextAtomic(this.path, text, 0o600).catch((err: Error) =>
+        this.opts.log.warn(`could not save ${this.path}: ${err.message}`),
+      );
+    });
   }
 
   /** Builds the toolbox again from the lists it has (what it keeps of them changed: tools hidden or shown). */
