@@ -6,13 +6,13 @@ import type { DownstreamPeer } from '../upstream/types.js';
 import type { Passthrough } from './passthrough.js';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, MODERN_REVISION, PROTOCOL_VERSION_META_KEY } from '../protocol.js';
 import type { AgentRuntime, CallContext } from './runtime.js';
+import { callerName } from './callerName.js';
 
 export const PROXY_SERVER_INFO = { name: 'mcp-working-set', version: '0.1.0' } as const;
 
 function clientName(server: Server, ctx: ServerContext): string {
-  const envelope = ctx.mcpReq.envelope as Record<string, { name?: string } | undefined> | undefined;
-  const fromEnvelope = envelope?.[CLIENT_INFO_META_KEY];
-  return fromEnvelope?.name ?? server.getClientVersion()?.name ?? ctx.http?.req?.headers.get('user-agent') ?? 'unknown';
+  const envelope = ctx.mcpReq.envelope as Record<string, { name?: unknown } | undefined> | undefined;
+  return callerName(envelope?.[CLIENT_INFO_META_KEY]?.name, server.getClientVersion()?.name, ctx.http?.req?.headers.get('user-agent'));
 }
 
 /** Sessions whose client asked for log messages: their calls must run where notifications can reach them. */

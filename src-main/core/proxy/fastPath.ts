@@ -24,6 +24,7 @@ import {
   PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY,
   SERVER_INFO_META_KEY,
 } from '../protocol.js';
+import { callerName } from './callerName.js';
 import type { AgentRuntime } from './runtime.js';
 import type { DownstreamPeer } from '../upstream/types.js';
 
@@ -176,7 +177,7 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
       try {
         answer = await runtime.callTool(agentId, rpc.params.name as string, rpc.params.arguments as Record<string, unknown> | undefined, {
           via: 'direct',
-          client: typeof client === 'string' ? client : (req.headers['user-agent'] ?? 'unknown'),
+          client: callerName(client, req.headers['user-agent']),
           session,
           signal: abort.signal,
           peer: session !== undefined ? LEGACY_PEER : modernPeer(rpc.params._meta as Record<string, unknown>),
