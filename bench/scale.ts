@@ -8,7 +8,7 @@
 //   BENCH_SCALE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p"   node flags for `mws serve` (profiles)
 //   BENCH_SCALE_HEAP_SNAPSHOTS=1       heap snapshots of `mws serve` at each RSS figure (in its cwd)
 //   BENCH_SCALE_START_ONLY=1           stop after the start figures (listening, first list, RSS after start)
-//   BENCH_SCALE_CLI=out-base/main/cli.js   another build to measure (the previous commit's `out/`, copied inside the repository)
+//   BENCH_SCALE_CLI=out-base/main/cli.js   another build to measure (the previous commit's `out/`, copied to out-base/, which git and lint ignore)
 // Targets at 5,000 tools × 100 agents are printed beside each figure.
 import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, existsSync, readdirSync, statSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
