@@ -15,7 +15,17 @@ import { boundaryZones } from './lint/boundaries.js';
 export default defineConfig(
   {
     // Built output and local scratch (as in .gitignore, which ESLint does not read).
-    ignores: ['out/', 'out-base/', '.test-build/', 'dist/', 'coverage/', 'bench/results/', 'test-results/', '.model-candidates/', '.test-cache/'],
+    ignores: [
+      'out/',
+      'out-base/',
+      '.test-build/',
+      'dist/',
+      'coverage/',
+      'bench/results/',
+      'test-results/',
+      '.model-candidates/',
+      '.test-cache/',
+    ],
   },
   js.configs.recommended,
   tseslint.configs.recommended,
