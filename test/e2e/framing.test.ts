@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
-import { deadPort, ROOT, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
+import { deadPort, ROOT, spawnTs, type Running, listeningBase } from '../helpers/processes.js';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 import { rawRequest } from '../helpers/rawHttp.js';
@@ -42,7 +42,7 @@ beforeAll(async () => {
     }),
   );
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
   port = Number(new URL(base).port);
   api = httpControlClient(base, readFileSync(join(stateDir, 'control-token'), 'utf8').trim());
   browser = await launchChromium();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
-import { ROOT, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
+import { ROOT, spawnMws, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 import { writeRealisticConfigs } from '../helpers/realisticConfigs.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const stateDir = join(dir, 'state');
   writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 } }));
   serve = spawnMws(['serve', '--config', cfg], { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), CODEX_HOME: join(home, '.codex') });
-  const base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  const base = await listeningBase(serve);
   api = httpControlClient(base, readFileSync(join(stateDir, 'control-token'), 'utf8').trim());
   written = writeRealisticConfigs(home, `${base}/mcp`);
 }, 60_000);

@@ -13,9 +13,9 @@ import {
   spawnTs,
   startHttpFixture,
   stdioFixture,
-  waitForOutput,
   type HttpFixture,
   type Running,
+  listeningBase,
 } from '../helpers/processes.js';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
@@ -43,7 +43,7 @@ async function start(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}):
   const stateDir = join(dir, 'state');
   writeFileSync(cfg, JSON.stringify({ ...raw, stateDir, listen: { port: 20000 + Math.floor(Math.random() * 20000) } }, null, 2));
   const serve = spawnTs(MWS, ['serve', '--config', cfg], env);
-  const base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  const base = await listeningBase(serve);
   return { serve, base, stateDir, cfg };
 }
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { modelSettled } from '../helpers/model.js';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
+import { ROOT, spawnTs, type Running, listeningBase } from '../helpers/processes.js';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
     JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }),
   );
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
   agentClient = await connectClient(`${base}/mcp`, 'auto', 'e2e-learn');
 });
 

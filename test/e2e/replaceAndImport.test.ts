@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, deadPort, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
+import { ROOT, deadPort, spawnTs, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 
@@ -44,7 +44,7 @@ beforeAll(async () => {
   mkdirSync(join(home, '.cursor'), { recursive: true });
   writeFileSync(cfg, JSON.stringify({ upstreams: { memory }, stateDir, listen: { port: 0 }, timeouts: { listMs: 2_000 } }, null, 2));
   serve = spawnTs(MWS, ['serve', '--config', cfg], { HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
   writeFileSync(
     join(home, '.cursor', 'mcp.json'),
     JSON.stringify(
@@ -137,7 +137,7 @@ describe('General → Save with --port (issue 22, item 3)', () => {
     writeFileSync(file, JSON.stringify({ upstreams: {}, stateDir: sd, listen: { port: configured } }, null, 2));
     const s = spawnTs(MWS, ['serve', '--config', file, '--port', '0'], { HOME: join(d, 'home') });
     try {
-      const b = (await waitForOutput(s, /listening on (http:\/\/\S+)\/mcp/, 'mws serve --port 0'))[1]!;
+      const b = await listeningBase(s, 'mws serve --port 0');
       const token = readFileSync(join(sd, 'control-token'), 'utf8').trim();
       const { url } = await httpControlClient(b, token).uiLink({});
       const page = await browser.newPage({ viewport: { width: 800, height: 800 } });

@@ -7,7 +7,7 @@ import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
+import { ROOT, spawnMws, stdioFixture, type Running, listeningBase } from '../helpers/processes.js';
 import { connectClient, tempDir, type TestClient } from '../helpers/app.js';
 import { launchChromium, SCREENS } from '../helpers/browser.js';
 
@@ -55,7 +55,7 @@ beforeAll(async () => {
     }),
   );
   serve = spawnMws(['serve', '--config', cfg], { HOME: home });
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
   agent = await connectClient(`${base}/mcp`, 'auto', 'e2e-run');
 }, 120_000);
 

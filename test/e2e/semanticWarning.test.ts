@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
+import { ROOT, spawnTs, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 import { until } from '../helpers/wait.js';
@@ -44,7 +44,7 @@ beforeAll(async () => {
     JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }),
   );
   serve = spawnTs(MWS, ['serve', '--config', cfg], { MWS_MODEL_DIR: model });
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
 });
 
 afterAll(async () => {

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
+import { ROOT, spawnMws, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth/server.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
     JSON.stringify({ upstreams: { secure: { url: fixture.url } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }),
   );
   serve = spawnMws(['serve', '--config', cfg]);
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
 });
 
 afterAll(async () => {

@@ -18,9 +18,9 @@ import {
   spawnMws,
   startHttpFixture,
   stdioFixture,
-  waitForOutput,
   type HttpFixture,
   type Running,
+  listeningBase,
 } from '../helpers/processes.js';
 import { connectClient, tempDir, textOf } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
@@ -49,7 +49,7 @@ beforeAll(async () => {
   const upstreams = { demo: { builtin: 'demo' }, fx: { url: fixture.url }, spare: { ...stdioFixture(), enabled: false } };
   writeFileSync(cfg, JSON.stringify({ upstreams, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }));
   serve = spawnMws(['serve', '--config', cfg]);
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
   api = httpControlClient(base, readFileSync(join(stateDir, 'control-token'), 'utf8').trim());
   await until(async () => (await api.status({})).toolboxSize === 67 + 8, 'the demo and the fixture to list their tools', 30_000);
   await api.promote({ agent: 'default', tool: 'demo__mail_send_message' });

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
+import { ROOT, spawnMws, stdioFixture, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 
@@ -45,7 +45,7 @@ beforeAll(async () => {
     }),
   );
   serve = spawnMws(['serve', '--config', cfg]);
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
 });
 
 afterAll(async () => {

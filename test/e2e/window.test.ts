@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, spawnTs, startHttpFixture, waitForOutput, type HttpFixture, type Running } from '../helpers/processes.js';
+import { ROOT, spawnTs, startHttpFixture, type HttpFixture, type Running, listeningBase } from '../helpers/processes.js';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
 import { launchChromium, SCREENS } from '../helpers/browser.js';
 
@@ -20,7 +20,7 @@ let agentClient: TestClient;
 
 async function startServe(): Promise<void> {
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
 }
 
 /** A fresh page logged in through a one-time link, on `hash`. */

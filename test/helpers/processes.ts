@@ -84,6 +84,11 @@ export async function runMws(
   return { code, out: r.stdout(), err: r.stderr() };
 }
 
+/** The base URL (`http://127.0.0.1:PORT`, no path) that a `mws serve` prints once it listens. */
+export async function listeningBase(r: Running, what = 'mws serve', ms = WAIT_MS): Promise<string> {
+  return (await waitForOutput(r, /listening on (http:\/\/\S+)\/mcp/, what, ms))[1]!;
+}
+
 /** Resolves with the first match of `pattern` on the process's stdout; rejects if it exits first or after the deadline. */
 export function waitForOutput(r: Running, pattern: RegExp, what: string, ms = WAIT_MS): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {

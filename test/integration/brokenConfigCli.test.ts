@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/app.js';
-import { runMws, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
+import { runMws, spawnMws, type Running, listeningBase } from '../helpers/processes.js';
 
 let serve: Running | undefined;
 afterAll(async () => serve?.kill());
@@ -15,7 +15,7 @@ describe('a typo in the live config file', () => {
     const cfg = join(dir, 'config.json');
     writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir: join(dir, 'state'), listen: { port: 0 } }));
     serve = spawnMws(['serve', '--config', cfg]);
-    const base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+    const base = await listeningBase(serve);
     // A field misspelt, and then not even JSON: both are typos a person makes.
     for (const text of [
       JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir: join(dir, 'state'), listen: { port: 0 }, comand: 'x' }),

@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'nod
 import { dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { ROOT, runMws, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
+import { ROOT, runMws, spawnMws, stdioFixture, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir, TEST_LIST_MS } from '../helpers/app.js';
 
 let serve: Running | undefined;
@@ -54,7 +54,7 @@ beforeAll(async () => {
     }),
   );
   serve = spawnMws(['serve', '--config', cfg], env());
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
 }, 120_000);
 afterAll(async () => {
   await serve?.kill();

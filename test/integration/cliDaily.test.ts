@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runMws, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
+import { runMws, spawnMws, stdioFixture, waitForOutput, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir, TEST_LIST_MS } from '../helpers/app.js';
 import { until } from '../helpers/wait.js';
 import { signInAsBrowser } from '../helpers/oauth.js';
@@ -43,7 +43,7 @@ beforeAll(async () => {
     ),
   );
   serve = spawnMws(['serve', '--config', cfg]);
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
 }, 120_000);
 afterAll(async () => {
   await serve?.kill();

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deadPort, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
+import { deadPort, spawnMws, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 import { MAX_JSON_VALUES } from '../../src-main/core/http/jsonBounds.js';
 import { MAX_CONTROL_DEPTH } from '../../src-main/core/http/controlBody.js';
@@ -19,7 +19,7 @@ beforeAll(async () => {
   const stateDir = join(dir, 'state');
   writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: await deadPort() } }));
   serve = spawnMws(['serve', '--config', cfg]);
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
   token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
 }, 60_000);
 afterAll(() => serve?.kill());

@@ -12,7 +12,7 @@ import { httpControlClient } from '../../src-main/core/control/transport/http.js
 import type { ControlApi } from '../../src-main/core/control/api.js';
 import { HEADERS_TIMEOUT_MS, IDLE_SOCKET_MS, MAX_OPEN_CONNECTIONS } from '../../src-main/core/http/edgeLimits.js';
 import { built } from '../helpers/build.js';
-import { deadPort, ROOT, waitForOutput, type Running } from '../helpers/processes.js';
+import { deadPort, ROOT, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 import { rawRequest } from '../helpers/rawHttp.js';
 import { until, WAIT_MS, withDeadline } from '../helpers/wait.js';
@@ -65,7 +65,7 @@ beforeAll(async () => {
     }),
   );
   serve = spawnServe(cfg);
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
   port = Number(new URL(base).port);
   api = httpControlClient(base, readFileSync(join(stateDir, 'control-token'), 'utf8').trim(), 10_000);
 });

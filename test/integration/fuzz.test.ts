@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { deadPort, ROOT, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
+import { deadPort, ROOT, spawnTs, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 
 const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
@@ -39,7 +39,7 @@ beforeAll(async () => {
     }),
   );
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
   port = Number(new URL(base).port);
   token = readFileSync(join(dir, 'state', 'control-token'), 'utf8').trim();
 });

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
-import { deadPort, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
+import { deadPort, spawnMws, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 import { until } from '../helpers/wait.js';
 
@@ -157,7 +157,7 @@ beforeAll(async () => {
   for (const [name, s] of servers) upstreams[name] = { url: s.url, enabled: false };
   writeFileSync(cfg, JSON.stringify({ upstreams, stateDir, listen: { port: await deadPort() }, maxResultBytes: MAX_RESULT_MB * MB }));
   serve = spawnMws(['serve', '--config', cfg]);
-  const base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  const base = await listeningBase(serve);
   api = httpControlClient(base, readFileSync(join(stateDir, 'control-token'), 'utf8').trim(), 30_000);
   await until(async () => (await api.status({})).toolboxSize > 0, 'the demo upstream to be listed');
 }, 60_000);

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/app.js';
-import { runMws, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
+import { runMws, spawnMws, type Running, listeningBase } from '../helpers/processes.js';
 
 let serve: Running | undefined;
 afterAll(async () => serve?.kill());
@@ -16,7 +16,7 @@ describe('mws import against an instance started with --port', () => {
     // The config's port is one nothing listens on; the instance is told to take any free one.
     writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir: join(dir, 'state'), listen: { port: 4491 } }));
     serve = spawnMws(['serve', '--config', cfg, '--port', '0']);
-    const base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+    const base = await listeningBase(serve);
     expect(base).not.toMatch(/:4491$/);
     const file = join(dir, 'mcp.json');
     writeFileSync(file, JSON.stringify({ mcpServers: { files: { command: 'echo', args: ['x'] } } }));

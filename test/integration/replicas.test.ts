@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
-import { runMws, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
+import { runMws, spawnMws, stdioFixture, type Running, listeningBase } from '../helpers/processes.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { until, withDeadline } from '../helpers/wait.js';
 
@@ -26,7 +26,7 @@ async function startReplica(name: string, shared: Record<string, unknown> = {}):
   const cfg = join(dir, 'config.json');
   writeFileSync(cfg, JSON.stringify({ listen: { port: 0 }, stateDir, store: { postgres: { url } }, ...shared }));
   const proc = spawnMws(['serve', '--config', cfg], env);
-  const base = (await waitForOutput(proc, /listening on (http:\/\/\S+)\/mcp/, `replica ${name}`))[1]!;
+  const base = await listeningBase(proc, `replica ${name}`);
   const r = { proc, base, token: readFileSync(join(stateDir, 'control-token'), 'utf8').trim(), stateDir };
   replicas.push(r);
   return r;

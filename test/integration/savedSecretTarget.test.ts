@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
 import { MASK } from '../../src-main/core/control/settings.js';
-import { deadPort, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
+import { deadPort, spawnMws, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 
 const SECRET = 'Bearer hunter2-saved-for-a';
@@ -57,7 +57,7 @@ beforeAll(async () => {
     }),
   );
   serve = spawnMws(['serve', '--config', cfg]);
-  const base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  const base = await listeningBase(serve);
   api = httpControlClient(base, readFileSync(join(stateDir, 'control-token'), 'utf8').trim(), 30_000);
 }, 60_000);
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
-import { deadPort, ROOT, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
+import { deadPort, ROOT, spawnTs, waitForOutput, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 import { rawRequest } from '../helpers/rawHttp.js';
@@ -48,7 +48,7 @@ beforeAll(async () => {
     }),
   );
   serve = spawnTs(MWS, ['serve', '--config', cfg]);
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
   port = Number(new URL(base).port);
   api = httpControlClient(base, readFileSync(join(stateDir, 'control-token'), 'utf8').trim());
 });

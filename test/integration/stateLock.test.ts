@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { exited, runMws, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
+import { exited, runMws, spawnMws, waitForOutput, type Running, listeningBase } from '../helpers/processes.js';
 import { connectClient, startApp, tempDir } from '../helpers/app.js';
 import { until } from '../helpers/wait.js';
 import { INSTANCE_FILE, lockHolder, StateLock } from '../../src-main/core/store/stateLock.js';
@@ -63,7 +63,7 @@ describe('the state-folder lock', () => {
   it('refuses a second instance on the same folder with a sentence naming the first, and exit code 1', async () => {
     const { cfg, stateDir } = demoConfig();
     const first = serve(['--config', cfg, '--port', '0']);
-    const url = (await waitForOutput(first, /listening on (http:\/\/\S+)\/mcp/, 'first mws serve'))[1]!;
+    const url = await listeningBase(first, 'first mws serve');
     const second = serve(['--config', cfg, '--port', '0']);
     expect(await exited(second, 'the second mws serve')).toBe(1);
     expect(second.stderr()).toContain(`The state folder ${stateDir} is in use by mws serve (pid ${first.proc.pid}, listening on ${url}`);
@@ -105,7 +105,7 @@ describe('the state-folder lock', () => {
     const cfg = join(dir, 'config.json');
     writeFileSync(cfg, JSON.stringify({ stateDir: join(dir, 'state') }));
     const s = serve(['--demo', '--port', '0', '--config', cfg]);
-    const base = (await waitForOutput(s, /listening on (http:\/\/\S+)\/mcp/, 'mws serve --demo'))[1]!;
+    const base = await listeningBase(s, 'mws serve --demo');
     const r = await runMws(['ui', '--config', cfg]);
     expect(r.err).toBe('');
     expect(r.out.trim()).toMatch(new RegExp(`^${base.replace(/[.]/g, '\\.')}/ui\\?token=`));

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { built } from '../helpers/build.js';
-import { deadPort, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
+import { deadPort, spawnMws, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 import { until, WAIT_MS, withDeadline } from '../helpers/wait.js';
 
@@ -33,7 +33,7 @@ beforeAll(async () => {
     }),
   );
   serve = spawnMws(['serve', '--config', cfg]);
-  base = (await waitForOutput(serve, /listening on (http:\/\/\S+)\/mcp/, 'mws serve'))[1]!;
+  base = await listeningBase(serve);
   token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
   await until(async () => (await control('status', {})).body.result?.upstreams?.[0]?.status === 'up', 'upstream s to be up');
 }, 60_000);
