@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
-import { MASK } from '../../src-main/core/control/settings.js';
+import { MASK } from '../../src-main/core/control/upstreamConfig.js';
 import { deadPort, spawnMws, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 

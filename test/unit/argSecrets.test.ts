@@ -5,7 +5,7 @@ import { argSecrets, maskArgs } from '../../src-main/core/secrets/args.js';
 import { applyMoves, planConfigMoves, planMoves } from '../../src-main/core/secrets/move.js';
 import { resolveUpstream } from '../../src-main/core/secrets/refs.js';
 import { MemorySecretStore } from '../../src-main/core/secrets/store.js';
-import { MASK, maskedArgs, upstreamJson } from '../../src-main/core/control/settings.js';
+import { MASK, maskedArgs, upstreamJson } from '../../src-main/core/control/upstreamConfig.js';
 import { validateConfig } from '../../src-main/core/config/validate.js';
 import { scanImports } from '../../src-main/core/import/service.js';
 import { writeFileSync } from 'node:fs';

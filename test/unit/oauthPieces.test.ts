@@ -9,7 +9,7 @@ import { legacyIssuer } from '../../src-main/core/upstream/oauth/legacyIssuer.js
 import { SIGN_IN_TTL_MS, SignInFlows } from '../../src-main/core/upstream/oauth/flows.js';
 import { FileOAuthStore, MemoryOAuthStore } from '../../src-main/core/upstream/oauth/store.js';
 import { UpstreamAuth } from '../../src-main/core/upstream/oauth/upstreamAuth.js';
-import { upstreamJson } from '../../src-main/core/control/settings.js';
+import { upstreamJson } from '../../src-main/core/control/upstreamConfig.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import { tempDir } from '../helpers/app.js';
 

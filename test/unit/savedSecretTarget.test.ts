@@ -1,6 +1,6 @@
 // refuseMovedSecrets: which edits would carry a saved secret to another server than its own.
 import { describe, expect, it } from 'vitest';
-import { MASK, refuseMovedSecrets, upstreamJson } from '../../src-main/core/control/settings.js';
+import { MASK, refuseMovedSecrets, upstreamJson } from '../../src-main/core/control/upstreamConfig.js';
 import type { UpstreamInput } from '../../src-main/core/control/api.js';
 
 /** `vendor` null: a test of a new upstream, named by no saved one. */

@@ -8,7 +8,7 @@ import { maskUrlsIn } from '../redact.js';
 import { recentCalls } from '../usage/activity.js';
 import type { ActivityEntry } from '../usage/activityTypes.js';
 import type { ControlHandlers } from './contract.js';
-import { upstreamRows } from './settings.js';
+import { upstreamRows } from './upstreamConfig.js';
 import { noToolNamed } from '../toolbox/notFound.js';
 import { closest } from '../fuzzy.js';
 
