@@ -48,7 +48,12 @@ async function start(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}):
 }
 
 /** A page signed in through a one-time link, that records every page error and console error. */
-async function open(inst: Instance, hash: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+async function open(
+  inst: Instance,
+  hash: string,
+  colorScheme: 'light' | 'dark' = 'light',
+  before: (page: Page) => Promise<unknown> = async () => {},
+): Promise<Page> {
   const token = readFileSync(join(inst.stateDir, 'control-token'), 'utf8').trim();
   const { url } = await httpControlClient(inst.base, token).uiLink({});
   const page = await browser.newPage({ viewport: { width: 1200, height: 860 }, colorScheme });
@@ -58,6 +63,7 @@ async function open(inst: Instance, hash: string, colorScheme: 'light' | 'dark' 
     if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of 400/.test(m.text()))
       problems.push(`console error: ${m.text()}`);
   });
+  await before(page);
   await page.goto(url);
   await page.evaluate((h) => (location.hash = h), hash);
   await page.getByTestId('status').waitFor();
@@ -167,10 +173,21 @@ describe('a new user', () => {
   });
 
   it('meets readable messages at the field on every form', SLOW, async () => {
-    const page = await open(fresh, '#/agents/default');
+    // The bounds arrive only after the first refusal (a busy instance answers late): the refusal waits for them.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const page = await open(fresh, '#/agents/default', 'light', (p) =>
+      p.route('**/control/settings', async (route) => {
+        await held;
+        await route.continue();
+      }),
+    );
     // Agent form: an emptied cap, then an idle window of 0.
     await page.getByLabel('Cap', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).waitFor();
+    release();
+    await page.getByTestId('error-cap').waitFor();
     // Refused by the argument check (a blank is not a number); the window adds the schema's bounds, as its label has them.
     expect(await page.getByTestId('error-cap').textContent()).toBe(
       'Give the cap: how many tools the agent lists, a whole number from 1 to 500.',
