@@ -18,10 +18,10 @@ import { MwsError } from '../errors.js';
 import { SerialQueue } from '../serial.js';
 import { TimeSlicer } from '../timeSlice.js';
 import { shareStrings } from './sharedStrings.js';
-import { createHash } from 'node:crypto';
+import { textDigest } from '../textDigest.js';
 
 /** A tool's definition as listed, in 22 characters: equal JSON, equal digest. */
-const digestOf = (tool: Tool): string => createHash('sha256').update(JSON.stringify(tool)).digest('base64url').slice(0, 22);
+const digestOf = (tool: Tool): string => textDigest(JSON.stringify(tool));
 
 export const CATALOG_FILE = 'catalog.json';
 /** The longest a settings-window "test this upstream" waits for the upstream to start. */

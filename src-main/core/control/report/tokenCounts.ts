@@ -1,7 +1,7 @@
 // Token counts of listed tool definitions, kept across restarts in `token-counts.json` in the state
 // folder: a report after a restart (or from a CLI with no instance running) tokenizes only definitions
 // it has never seen, and loads no tokenizer at all when it has seen them all.
-import { createHash } from 'node:crypto';
+import { textDigest } from '../../textDigest.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
@@ -20,7 +20,7 @@ type Stored = { version: 1; encoding: string; counts: Record<string, [number, nu
 
 /** The key of a definition: its listed JSON, hashed (the same text always costs the same). */
 export function definitionKey(json: string): string {
-  return createHash('sha256').update(json).digest('base64url').slice(0, 22);
+  return textDigest(json);
 }
 
 export class TokenCountFile {
