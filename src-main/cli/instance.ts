@@ -19,6 +19,18 @@ export type ConfigFile = { path: string; raw: Record<string, unknown> };
 
 export type Control = { api: ControlApi; source: 'running instance' | 'config'; close: () => Promise<void>; instance?: InstanceRecord };
 
+/**
+ * MWS_REMOTE=URL: every command talks to the instance at URL as the operator `mws login --operator URL`
+ * signed in (cli/operatorLogins.ts), never to a local one.
+ */
+async function remoteInstance(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<ControlApi | undefined> {
+  const raw = env.MWS_REMOTE?.trim();
+  if (!raw) return undefined;
+  const { instanceUrl, operatorToken } = await import('./operatorLogins.js');
+  const url = instanceUrl(raw);
+  return httpControlClient(url, await operatorToken(config.stateDir, url), INSTANCE_PROBE_MS);
+}
+
 /** The URL of the config's host and port (what the config asks for; a running instance's real URL is in its lock record). */
 export function baseUrl(config: Config): string {
   const host = config.listen.host.includes(':') ? `[${config.listen.host}]` : config.listen.host;
@@ -36,8 +48,9 @@ export function candidateStateDirs(config: Config, demoToo = false): string[] {
   return dirs;
 }
 
-/** Whether an instance listens for one of the config's state folders (without starting anything). */
+/** Whether an instance listens for one of the config's state folders (without starting anything), or MWS_REMOTE names one. */
 export async function isRunning(config: Config): Promise<boolean> {
+  if (process.env.MWS_REMOTE?.trim()) return true;
   for (const dir of candidateStateDirs(config)) if ((await lockHolder(dir))?.record?.url) return true;
   return false;
 }
@@ -95,6 +108,8 @@ export async function openControl(
   command = `mws ${process.argv[2] ?? ''}`.trim(),
   opts: { listen?: boolean; file?: ConfigFile; demoToo?: boolean } = {},
 ): Promise<Control> {
+  const remote = await remoteInstance(config);
+  if (remote) return { api: remote, source: 'running instance', close: async () => {} };
   const end = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     const live = await findRunning(config, end, opts.demoToo);
@@ -158,6 +173,8 @@ async function openTeamState(config: Config, log: Logger) {
  * commands that work on a file or two of the state folder and need no upstream connected).
  */
 export async function runningInstance(config: Config): Promise<ControlApi | undefined> {
+  const remote = await remoteInstance(config);
+  if (remote) return remote;
   const end = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     const live = await findRunning(config, end);

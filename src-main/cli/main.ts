@@ -328,27 +328,43 @@ const COMMANDS: Record<string, Spec> = {
   },
   login: {
     summary: 'sign in to an OAuth upstream (prints the link, opens a browser when there is one, waits)',
-    usage: ['mws login UPSTREAM [--no-browser] [--reset]'],
+    usage: [
+      'mws login UPSTREAM [--no-browser] [--reset]',
+      "mws login --operator URL [--no-browser]   sign the CLI in to a remote instance through the team's identity provider",
+    ],
     options: {
       config: CONFIG,
       'no-browser': { type: 'boolean', help: 'only print the link' },
       reset: { type: 'boolean', help: "forget the tokens and Working Set's registration at the server first" },
+      operator: { type: 'string', arg: 'URL', help: 'sign in as an operator of the instance at URL (then: MWS_REMOTE=URL mws …)' },
     },
     positionals: 1,
-    run: async (io, v, pos) =>
-      (await import('./commands/login.js')).runLogin(io, {
+    run: async (io, v, pos) => {
+      const operator = str(v.operator);
+      if (operator !== undefined) {
+        if (pos[0]) throw new MwsError('usage', '`mws login --operator URL` takes no upstream name.');
+        const { runOperatorLogin } = await import('./commands/operatorLogin.js');
+        return runOperatorLogin(io, { config: str(v.config), url: operator, browser: !flag(v['no-browser']) });
+      }
+      return (await import('./commands/login.js')).runLogin(io, {
         config: str(v.config),
         vendor: pos[0],
         browser: !flag(v['no-browser']),
         reset: flag(v.reset),
-      }),
+      });
+    },
   },
   logout: {
     summary: 'sign out of an OAuth upstream (its tokens are revoked where the server supports it; the registration is forgotten)',
-    usage: ['mws logout UPSTREAM'],
-    options: { config: CONFIG },
+    usage: ['mws logout UPSTREAM', 'mws logout --operator URL   forget (and revoke) the sign-in to a remote instance'],
+    options: { config: CONFIG, operator: { type: 'string', arg: 'URL', help: 'sign out of the instance at URL' } },
     positionals: 1,
-    run: async (io, v, pos) => (await import('./commands/login.js')).runLogout(io, { config: str(v.config), vendor: pos[0] }),
+    run: async (io, v, pos) => {
+      const operator = str(v.operator);
+      if (operator !== undefined)
+        return (await import('./commands/operatorLogin.js')).runOperatorLogout(io, { config: str(v.config), url: operator });
+      return (await import('./commands/login.js')).runLogout(io, { config: str(v.config), vendor: pos[0] });
+    },
   },
   auth: {
     summary: 'each OAuth upstream: signed in, sign in, or sign in again, and when its token expires',

@@ -36,6 +36,8 @@ export type ErrorCode =
   | 'unavailable'
   /** The sealing key of secrets and sign-ins is missing, or is not the one they were sealed with. */
   | 'state_key'
+  /** Signing in through the team's identity provider did not complete (refused, expired, or no answer). */
+  | 'sign_in_failed'
   | 'usage';
 
 export class MwsError extends Error {

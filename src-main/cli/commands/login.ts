@@ -26,7 +26,7 @@ export function hasBrowser(env: NodeJS.ProcessEnv = process.env, platform = proc
   return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
 }
 
-async function openBrowser(url: string, io: Io): Promise<void> {
+export async function openBrowser(url: string, io: Io): Promise<void> {
   if (!openableUrl(url).ok) return;
   try {
     const { default: open } = await import('open');

@@ -6,7 +6,7 @@ import { text } from '../http/answers.js';
 import { oauthCallback } from '../http/oauthCallback.js';
 import { agentGate } from '../http/agentGate.js';
 import { AgentTokens } from '../http/agentTokens.js';
-import { metadataDocument } from '../http/protectedResource.js';
+import { controlMetadataDocument, metadataDocument } from '../http/protectedResource.js';
 import type { EdgeTimes } from '../http/edgeLimits.js';
 import type { Exposure } from '../http/exposure.js';
 import type { ControlApi } from '../control/api.js';
@@ -98,6 +98,10 @@ export function listenOptions(ctx: AppContext, edgeTimes: Partial<EdgeTimes> | u
     resourceMetadata: (id, origin) => {
       const agent = ctx.config.agents.find((a) => a.id === id);
       return agent?.auth ? metadataDocument(origin, agent, agent.auth.issuer) : undefined;
+    },
+    controlMetadata: (origin) => {
+      const ops = ctx.config.operators;
+      return ops ? controlMetadataDocument(ops.audience ?? `${origin}/control`, ops) : undefined;
     },
     ...(edgeTimes ? { edgeTimes } : {}),
     ...(exposure ? { exposure } : {}),

@@ -473,6 +473,23 @@ const fileSchemaWith = (expand: ExpandHome) =>
       viewer: strArray(CONFIG_BOUNDS.listItems)
         .optional()
         .meta({ description: 'Claim values that make a viewer: read only; default: ["viewer"].' }),
+      scope: nonEmpty()
+        .optional()
+        .meta({ description: 'The scopes the window and `mws login --operator` ask for, space-separated; default: "openid".' }),
+      window: fields({
+        clientId: nonEmpty().meta({ description: 'The client registered at the provider for the window.' }),
+        clientSecret: nonEmpty().optional().meta({ description: "That client's secret, when the provider made it confidential." }),
+      })
+        .optional()
+        .meta({
+          description:
+            'People sign in to the window through the provider (authorization code with PKCE); register <this URL>/ui/_signin/callback as its redirect URI.',
+        }),
+      cli: fields({
+        clientId: nonEmpty().meta({ description: 'A public client with the device grant, for `mws login --operator`.' }),
+      })
+        .optional()
+        .meta({ description: "The client `mws login --operator` signs in with (the device flow); published in /control's metadata." }),
     })
       .optional()
       .meta({

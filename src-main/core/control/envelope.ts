@@ -41,6 +41,7 @@ const STATUS: Record<ControlErrorBody['code'], number> = {
   upstream_needs_value: 409,
   secrets_locked: 409,
   upstream_needs_sign_in: 409,
+  sign_in_failed: 401,
   instance_unreachable: 502,
   config_unreadable: 500,
   listen_refused: 500,

@@ -30,6 +30,7 @@ import { upstreamOpsControl } from './upstreamOps.js';
 import type { ActivityEntry } from '../usage/activityTypes.js';
 import type { EmbeddingStatus } from '../search/embed/types.js';
 import { noToolNamed } from '../toolbox/notFound.js';
+import { currentActor } from '../actor.js';
 
 /** Switches the running core holds outside the config. */
 export type InstanceState = { proxyPaused: boolean; restartNeeded: boolean; demo?: { stateDir: string } | null };
@@ -199,6 +200,7 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
         configVersion: p.editor.version ?? null,
         demo: p.runtime.demo ?? null,
         ...(p.vectors ? { semanticSearch: p.vectors.status() } : {}),
+        ...(currentActor() ? { operator: currentActor() } : {}),
       };
     },
     async workingSet(a) {

@@ -52,6 +52,8 @@ export type StatusView = {
   demo?: { stateDir: string } | null;
   /** The sentence model beside BM25F: idle until search is first used; `warning` when it failed (search is lexical). */
   semanticSearch?: EmbeddingStatus;
+  /** The operator asking, when signed in through the team's provider (the CLI and window say who they are). */
+  operator?: { name: string; role: 'admin' | 'approver' | 'viewer' };
 };
 
 export type { UpstreamInput } from '../import/types.js';

@@ -11,7 +11,7 @@ import { admitBody, lingerAfterAnswer, type BodyBudget, type CapLog } from './ed
 import { fullCollector } from './garbage.js';
 import { agentIdOf, BAD_PATH } from './mcpPaths.js';
 import type { GateRefusal } from './agentGate.js';
-import { metadataAgentOf } from './protectedResource.js';
+import { CONTROL_METADATA_PATH, metadataAgentOf } from './protectedResource.js';
 import type { FastPath } from '../proxy/fastPath.js';
 import { isJsonContentType, jsonRpcErrorBody, RPC_ERROR } from '../protocol.js';
 
@@ -39,6 +39,8 @@ export type EdgeDeps = {
   exposure?: Exposure;
   mcpGate?: McpGate;
   resourceMetadata?: (agentId: string, origin: string) => Record<string, unknown> | undefined;
+  /** /control's RFC 9728 metadata when operators sign in through a provider. */
+  controlMetadata?: (origin: string) => Record<string, unknown> | undefined;
   fast?: FastPath;
   routes: RouteHandler;
 };
@@ -114,19 +116,23 @@ const foreignRefusal: Step = (p, d) => {
 
 /** RFC 9728 metadata of an agent endpoint that signs in through an authorization server. */
 const resourceMetadata: Step = ({ req, res, pathname }, d) => {
-  const described = metadataAgentOf(pathname!);
-  if (described === undefined) return false;
+  const control = pathname === CONTROL_METADATA_PATH;
+  const described = control ? undefined : metadataAgentOf(pathname!);
+  if (described === undefined && !control) return false;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     sendJsonRpcError(res, 405, RPC_ERROR.invalidRequest, 'Protected-resource metadata is read with GET.');
     return true;
   }
-  const doc = described === null ? undefined : d.resourceMetadata?.(described, requestOrigin(req, d));
+  const origin = requestOrigin(req, d);
+  const doc = control ? d.controlMetadata?.(origin) : described ? d.resourceMetadata?.(described, origin) : undefined;
   if (!doc) {
     sendJsonRpcError(
       res,
       404,
       RPC_ERROR.invalidRequest,
-      "No agent endpoint here signs in through an authorization server; use the agent's bearer token, if it has one.",
+      control
+        ? "Operators do not sign in through an identity provider here; use the control token or the window's one-time link (`mws ui`)."
+        : "No agent endpoint here signs in through an authorization server; use the agent's bearer token, if it has one.",
     );
     return true;
   }

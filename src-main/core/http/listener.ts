@@ -35,6 +35,8 @@ export type ListenOptions = {
   exposure?: Exposure;
   /** An agent endpoint's protected-resource metadata (RFC 9728), when it signs in through an authorization server. */
   resourceMetadata?: (agentId: string, origin: string) => Record<string, unknown> | undefined;
+  /** /control's metadata (RFC 9728), when operators sign in through a provider. */
+  controlMetadata?: (origin: string) => Record<string, unknown> | undefined;
 };
 
 /**
@@ -77,6 +79,7 @@ export async function listen(host: string, port: number, mounts: Mounts, fast?: 
     ...(exposure ? { exposure } : {}),
     ...(opts.mcpGate ? { mcpGate: opts.mcpGate } : {}),
     ...(opts.resourceMetadata ? { resourceMetadata: opts.resourceMetadata } : {}),
+    ...(opts.controlMetadata ? { controlMetadata: opts.controlMetadata } : {}),
     ...(fast ? { fast } : {}),
     routes: lazyRoutes(mounts, opts.log),
   });
