@@ -176,6 +176,19 @@ describe('window sessions', () => {
     expect(ui.session(r(`${SESSION_COOKIE}_4484=tossed`))).toBeUndefined();
   });
 
+  it("an operator's window session carries their role and ends when their token does", () => {
+    const t = { now: 0 };
+    const ui = new UiSessions(() => t.now);
+    const opened = ui.open({ actor: { name: 'carol', role: 'viewer' }, until: 5 * 60_000 });
+    expect(ui.caller(req(opened.id, opened.csrf))).toEqual({ actor: { name: 'carol', role: 'viewer' } });
+    // A one-time link's session is the admin's: no actor.
+    const admin = ui.exchange(ui.link())!;
+    expect(ui.caller(req(admin.id, admin.csrf))).toEqual({});
+    t.now = 5 * 60_000;
+    expect(ui.caller(req(opened.id, opened.csrf))).toBeUndefined();
+    expect(ui.caller(req(admin.id, admin.csrf))).toEqual({});
+  });
+
   it('a link is spent once', () => {
     const ui = new UiSessions(() => 0);
     const link = ui.link();

@@ -10,7 +10,8 @@ import { controlMetadataDocument, metadataDocument } from '../http/protectedReso
 import type { EdgeTimes } from '../http/edgeLimits.js';
 import type { Exposure } from '../http/exposure.js';
 import type { ControlApi } from '../control/api.js';
-import { controlHandler, type OperatorCheck } from '../control/transport/http.js';
+import { controlHandler, type OperatorCheck, type OperatorVerdict } from '../control/transport/http.js';
+import { windowSignIn } from '../http/windowSignIn.js';
 import { roleOf } from '../control/roles.js';
 import { eventsHandler } from '../control/transport/sse.js';
 import type { UiSessions } from '../http/uiSessions.js';
@@ -32,12 +33,11 @@ function tokensOf(ctx: AppContext): AgentTokens {
   return t;
 }
 
-/** An operator's token for /control: checked against the config's "operators" issuer, its role from the claim. */
-async function operatorOf(ctx: AppContext, r: Request, publicOrigin: string | undefined): ReturnType<OperatorCheck> {
+/** An operator's access token, checked against the config's "operators" issuer: who they are, their role, and until when. */
+async function operatorToken(ctx: AppContext, bearer: string, origin: string): Promise<OperatorVerdict> {
   const ops = ctx.config.operators;
-  const bearer = bearerToken(r.headers.get('authorization'));
-  if (!ops || !bearer) return undefined;
-  const audience = ops.audience ?? `${publicOrigin ?? new URL(r.url).origin}/control`;
+  if (!ops) return { status: 401, message: 'Operators do not sign in through an identity provider here.' };
+  const audience = ops.audience ?? `${origin}/control`;
   const checked = await tokensOf(ctx).claims(bearer, { issuer: ops.issuer, audience });
   if (!checked.ok) return { status: checked.status, message: checked.message };
   const p = checked.payload;
@@ -50,7 +50,14 @@ async function operatorOf(ctx: AppContext, r: Request, publicOrigin: string | un
       status: 403,
       message: `Signed in as ${name}, but the token's "${claim}" claim holds none of the roles this instance knows (${[...values.admin, ...values.approver, ...values.viewer].join(', ')}). Ask an admin for a role.`,
     };
-  return { actor: { name: name.slice(0, 120), role } };
+  return { actor: { name: name.slice(0, 120), role }, until: typeof p.exp === 'number' ? p.exp * 1000 : Number.POSITIVE_INFINITY };
+}
+
+/** An operator's bearer token on a /control request (none: undefined, so the usual 401 answers). */
+async function operatorOf(ctx: AppContext, r: Request, publicOrigin: string | undefined): ReturnType<OperatorCheck> {
+  const bearer = bearerToken(r.headers.get('authorization'));
+  if (!ctx.config.operators || !bearer) return undefined;
+  return operatorToken(ctx, bearer, publicOrigin ?? new URL(r.url).origin);
 }
 
 export function buildMounts(
@@ -78,10 +85,22 @@ export function buildMounts(
     control: controlHandler(
       control,
       () => token,
-      (r) => ui.authorized(r),
+      (r) => ui.caller(r),
       (r) => operatorOf(ctx, r, opts.publicOrigin),
     ),
-    ui: { sessions: ui, rendererDir: opts.rendererDir, secureCookies: opts.secureCookies === true },
+    ui: {
+      sessions: ui,
+      rendererDir: opts.rendererDir,
+      secureCookies: opts.secureCookies === true,
+      signIn: windowSignIn({
+        operators: () => ctx.config.operators,
+        sessions: ui,
+        check: (accessToken, origin) => operatorToken(ctx, accessToken, origin),
+        ...(opts.publicOrigin ? { publicOrigin: opts.publicOrigin } : {}),
+        secure: opts.secureCookies === true,
+        now: () => ctx.clock.now(),
+      }),
+    },
     ...(opts.routes ? { extra: opts.routes } : {}),
     ...(opts.health ? { health: opts.health } : {}),
     // A scraper holds the control token (Prometheus: bearer_token_file), never the window's cookie.

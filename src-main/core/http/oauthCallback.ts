@@ -6,9 +6,7 @@ import { errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { logSafe, maskUrlsIn } from '../redact.js';
 import type { SignInFlows } from '../upstream/oauth/flows.js';
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+import { escapeHtml } from './signInPage.js';
 
 function page(status: number, title: string, sentence: string): Response {
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font:16px system-ui,sans-serif;max-width:36em;margin:4em auto"><h1 style="font-size:1.3em">${escapeHtml(title)}</h1><p>${escapeHtml(sentence)}</p></body></html>\n`;

@@ -14,6 +14,7 @@ import { admitControlBody } from './controlBody.js';
 import { RPC_ERROR } from '../protocol.js';
 import { needSession, spendLink, uiFiles } from './uiFiles.js';
 import { RENEW_PATH, RENEW_SCRIPT_PATH, renewScript, renewSession } from './sessionRenew.js';
+import { SIGN_IN_CALLBACK_PATH, SIGN_IN_PATH, type WindowSignIn } from './windowSignIn.js';
 
 export type Handler = (request: Request) => Promise<Response>;
 
@@ -34,6 +35,8 @@ export type Mounts = {
     sessions: UiSessions;
     rendererDir: string;
     /** Network mode: the session cookie is `Secure` (sent over HTTPS only). */ secureCookies?: boolean;
+    /** People sign in through the team's identity provider (windowSignIn.ts). */
+    signIn?: WindowSignIn;
   };
   /** GET OAUTH_CALLBACK_PATH. */
   oauthCallback?: Handler;
@@ -55,6 +58,8 @@ export const PATTERNS = {
   uiIndex: '/ui/',
   uiFile: '/ui/:file{[^_].*}',
   renew: RENEW_PATH,
+  signIn: SIGN_IN_PATH,
+  signInCallback: SIGN_IN_CALLBACK_PATH,
   renewScript: RENEW_SCRIPT_PATH,
   healthz: '/healthz',
   readyz: '/readyz',
@@ -113,10 +118,16 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
     const secure = m.ui.secureCookies === true;
     app.use('/ui', windowHeaders);
     app.use('/ui/*', windowHeaders);
-    app.all(PATTERNS.uiBare, spendLink(sessions, secure), needSession(sessions), (c) => c.redirect('/ui/', 301));
+    const signIn = m.ui.signIn;
+    const offered = () => signIn?.offered() === true;
+    app.all(PATTERNS.uiBare, spendLink(sessions, secure), needSession(sessions, offered), (c) => c.redirect('/ui/', 301));
     const files = uiFiles(rendererDir);
-    app.all(PATTERNS.uiIndex, spendLink(sessions, secure), needSession(sessions), files, () => text(404, 'Not found.'));
-    app.all(PATTERNS.uiFile, spendLink(sessions, secure), needSession(sessions), files, () => text(404, 'Not found.'));
+    app.all(PATTERNS.uiIndex, spendLink(sessions, secure), needSession(sessions, offered), files, () => text(404, 'Not found.'));
+    app.all(PATTERNS.uiFile, spendLink(sessions, secure), needSession(sessions, offered), files, () => text(404, 'Not found.'));
+    const onlyGetOf = (h: ((c: Context) => Promise<Response>) | undefined) => (c: Context) =>
+      h === undefined ? notFound(c.req.path) : c.req.method === 'GET' ? h(c) : text(405, 'Use GET.');
+    app.all(PATTERNS.signIn, onlyGetOf(signIn?.start));
+    app.all(PATTERNS.signInCallback, onlyGetOf(signIn?.callback));
     app.all(PATTERNS.renew, renewSession(sessions, secure));
     app.get(PATTERNS.renewScript, renewScript);
   }

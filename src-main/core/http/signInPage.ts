@@ -17,21 +17,50 @@ const STYLE = `
  */
 export const SIGN_IN_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
-const PAGE = (title: string, body: string) => `<!doctype html>
+const PAGE = (title: string, body: string, head = '<script src="/ui/_renew.js" defer></script>') => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} — Working Set</title>
-<style>${STYLE}</style><script src="/ui/_renew.js" defer></script></head>
+<style>${STYLE}</style>${head}</head>
 <body><main><h1>${title}</h1>${body}</main></body></html>`;
 
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** The link to the team's identity provider, on a page of an instance whose window signs people in there. */
+const PROVIDER_LINK = '<p><a id="sign-in-provider" href="/ui/_signin">Sign in with your team\'s identity provider</a></p>';
+
+const html = (status: number, body: string, extraHeaders: Record<string, string> = {}) =>
+  new Response(body, {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-security-policy': SIGN_IN_CSP,
+      'referrer-policy': 'no-referrer',
+      ...extraHeaders,
+    },
+  });
+
 /** Answered where the window refuses: an expired or reused link, or no link at all. */
-export function signInPage(kind: 'no-session' | 'link-spent'): Response {
+export function signInPage(kind: 'no-session' | 'link-spent', provider = false): Response {
   const body =
     kind === 'link-spent'
       ? '<p>This one-time link has been used already or has expired (links last 15 minutes).</p><p>Run <code>mws ui</code> for a new one, or open the window from the tray.</p>'
       : '<p>The settings window opens through a one-time link: the one <code>mws serve</code> printed, or a new one from <code>mws ui</code>.</p><p>In the desktop app, choose Settings… in the tray menu.</p>';
   const title = kind === 'link-spent' ? 'This link has expired' : 'Sign in to Working Set';
-  return new Response(PAGE(title, `${body}<p class="muted">The link signs this browser in; it needs no password.</p>`), {
-    status: 401,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': SIGN_IN_CSP },
-  });
+  return html(
+    401,
+    PAGE(title, `${provider ? PROVIDER_LINK : ''}${body}<p class="muted">The link signs this browser in; it needs no password.</p>`),
+  );
+}
+
+/**
+ * How a sign-in through the provider ended: a sentence (escaped: it may quote the provider), a link to
+ * start again, or `next`, where the page goes by itself (a same-site navigation, unlike a redirect).
+ */
+export function signInAnswer(a: { status: number; title: string; sentence: string; retry?: boolean; next?: string }): Response {
+  const go = a.next ? `<p><a id="continue" href="${escapeHtml(a.next)}">Continue</a></p>` : '';
+  // No renewal script here: it could set back an older session's cookie over the one just opened.
+  const head = a.next ? `<meta http-equiv="refresh" content="0;url=${escapeHtml(a.next)}">` : '';
+  return html(a.status, PAGE(escapeHtml(a.title), `<p>${escapeHtml(a.sentence)}</p>${a.retry ? PROVIDER_LINK : ''}${go}`, head));
 }

@@ -24,9 +24,10 @@ export function spendLink(sessions: UiSessions, secure = false) {
   };
 }
 
-/** Without a session the window's files are not served: the sign-in page says how to get a link. */
-export function needSession(sessions: UiSessions) {
-  return async (c: Context, next: Next): Promise<Response | void> => (sessions.session(c.req.raw) ? next() : signInPage('no-session'));
+/** Without a session the window's files are not served: the sign-in page says how to get a link (or sign in at the provider). */
+export function needSession(sessions: UiSessions, providerOffered: () => boolean = () => false) {
+  return async (c: Context, next: Next): Promise<Response | void> =>
+    sessions.session(c.req.raw) ? next() : signInPage('no-session', providerOffered());
 }
 
 /** The window's files under `rendererDir`; a missing index.html means the window was never built. */

@@ -15,6 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import type { UiSessionSettings } from '../config/schema.js';
 import { tokenMatches } from '../store/controlToken.js';
+import type { Actor } from '../actor.js';
 
 /** The session cookie's name is this, then `_` and the listener's port (`mws_session_4484`). */
 export const SESSION_COOKIE = 'mws_session';
@@ -49,7 +50,12 @@ export const MAX_UI_SESSIONS = 64;
 /** One-time links kept at most (each `mws ui` makes one); the oldest is forgotten first. */
 export const MAX_UI_LINKS = 64;
 
-type Session = { id: string; csrf: string; created: number; lastSeen: number };
+/**
+ * A session opened by a one-time link is the admin's (who could read the control token); one opened by
+ * signing in through the team's provider is that operator's, with their role, and ends when their
+ * access token does (`until`), so a person removed at the provider is out within its lifetime.
+ */
+type Session = { id: string; csrf: string; created: number; lastSeen: number; actor?: Actor; until?: number };
 
 export class UiSessions {
   private readonly links = new Map<string, number>();
@@ -79,18 +85,24 @@ export class UiSessions {
       if (expires < this.now()) this.links.delete(t);
       else if (tokenMatches(token, t)) {
         this.links.delete(t);
-        const s: Session = {
-          id: randomBytes(32).toString('base64url'),
-          csrf: randomBytes(32).toString('base64url'),
-          created: this.now(),
-          lastSeen: this.now(),
-        };
-        this.sessions.set(s.id, s);
-        if (this.sessions.size > MAX_UI_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
-        return { id: s.id, csrf: s.csrf };
+        return this.open();
       }
     }
     return undefined;
+  }
+
+  /** A new session: the admin's, or a signed-in operator's until their token ends. */
+  open(operator?: { actor: Actor; until: number }): { id: string; csrf: string } {
+    const s: Session = {
+      id: randomBytes(32).toString('base64url'),
+      csrf: randomBytes(32).toString('base64url'),
+      created: this.now(),
+      lastSeen: this.now(),
+      ...(operator ? { actor: operator.actor, until: operator.until } : {}),
+    };
+    this.sessions.set(s.id, s);
+    if (this.sessions.size > MAX_UI_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
+    return { id: s.id, csrf: s.csrf };
   }
 
   /** Ends every window session and forgets every unspent link; answers how many sessions ended. */
@@ -131,17 +143,24 @@ export class UiSessions {
 
   /** A request the window itself made: its session cookie, plus that session's CSRF token in the header (or query, for events). */
   authorized(request: Request): boolean {
+    return this.caller(request) !== undefined;
+  }
+
+  /** Who a request the window made comes from: the operator signed in (actor), or the admin (no actor); undefined if not the window. */
+  caller(request: Request): { actor?: Actor } | undefined {
     const s = this.session(request);
-    if (!s) return false;
+    if (!s) return undefined;
     const given = request.headers.get(CSRF_HEADER) ?? new URL(request.url).searchParams.get(CSRF_PARAM);
-    return tokenMatches(given, s.csrf);
+    if (!tokenMatches(given, s.csrf)) return undefined;
+    return s.actor ? { actor: s.actor } : {};
   }
 
   private expire(): void {
     const { idleMinutes, maxHours } = this.limits();
     const now = this.now();
     for (const [id, s] of this.sessions) {
-      if (now - s.lastSeen > idleMinutes * 60_000 || now - s.created > maxHours * 3_600_000) this.sessions.delete(id);
+      if (now - s.lastSeen > idleMinutes * 60_000 || now - s.created > maxHours * 3_600_000 || (s.until !== undefined && now >= s.until))
+        this.sessions.delete(id);
     }
   }
 }

@@ -20,7 +20,9 @@ function isJson(contentType: string | null): boolean {
   return contentType !== null && /^application\/json\s*(?:;|$)/i.test(contentType.trim());
 }
 
-export type OperatorCheck = (request: Request) => Promise<{ actor: Actor } | { status: number; message: string } | undefined>;
+/** An operator's token judged: who and until when (epoch ms), or the refusal's status and sentence. */
+export type OperatorVerdict = { actor: Actor; until: number } | { status: number; message: string };
+export type OperatorCheck = (request: Request) => Promise<OperatorVerdict | undefined>;
 
 const ROLE_WORDS: Record<Role, string> = {
   admin: 'everything',
@@ -32,7 +34,8 @@ const ROLE_WORDS: Record<Role, string> = {
 export function controlHandler(
   api: ControlApi,
   token: () => string,
-  extraAuth?: (request: Request) => boolean,
+  /** The window's session: the admin's (no actor), a signed-in operator's, or not the window (undefined). */
+  windowCaller?: (request: Request) => { actor?: Actor } | undefined,
   /** An operator's bearer token from the team's identity provider: who they are and their role, or why not. */
   operator?: OperatorCheck,
 ): (request: Request) => Promise<Response> {
@@ -48,7 +51,10 @@ export function controlHandler(
       const auth = request.headers.get('authorization');
       const bearer = bearerToken(auth);
       let actor: Actor | undefined;
-      if (!tokenMatches(bearer, token()) && !extraAuth?.(request)) {
+      const admin = tokenMatches(bearer, token());
+      const fromWindow = admin ? undefined : windowCaller?.(request);
+      if (fromWindow) actor = fromWindow.actor;
+      else if (!admin) {
         const op = bearer && operator ? await operator(request) : undefined;
         if (op && 'actor' in op) actor = op.actor;
         else if (op)
@@ -57,7 +63,7 @@ export function controlHandler(
             error: { code: op.status === 403 ? 'forbidden' : 'unauthorized', message: op.message, data: {} },
           });
       }
-      if (!actor && !tokenMatches(bearer, token()) && !extraAuth?.(request)) {
+      if (!actor && !admin && !fromWindow) {
         return json(401, {
           ok: false,
           error: {
