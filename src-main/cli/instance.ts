@@ -21,12 +21,12 @@ export type Control = { api: ControlApi; source: 'running instance' | 'config'; 
 
 /**
  * MWS_REMOTE=URL: every command talks to the instance at URL as the operator `mws login --operator URL`
- * signed in (cli/operatorLogins.ts), never to a local one.
+ * signed in (core/operators/logins.ts), never to a local one.
  */
 async function remoteInstance(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<ControlApi | undefined> {
   const raw = env.MWS_REMOTE?.trim();
   if (!raw) return undefined;
-  const { instanceUrl, operatorToken } = await import('./operatorLogins.js');
+  const { instanceUrl, operatorToken } = await import('../core/operators/logins.js');
   const url = instanceUrl(raw);
   return httpControlClient(url, await operatorToken(config.stateDir, url), INSTANCE_PROBE_MS);
 }

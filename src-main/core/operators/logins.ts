@@ -3,10 +3,10 @@
 // command run with MWS_REMOTE=URL talks to that instance with them, refreshing a token about to expire.
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import { isLoopbackHost } from '../core/config/configSchema.js';
-import { MwsError } from '../core/errors.js';
-import { writeFileAtomicSynced } from '../core/store/atomicJson.js';
-import { describe, discoverProvider, oidc } from '../core/operators/provider.js';
+import { isLoopbackHost } from '../config/configSchema.js';
+import { MwsError } from '../errors.js';
+import { writeFileAtomicSynced } from '../store/atomicJson.js';
+import { describe, discoverProvider, oidc } from './provider.js';
 
 export const LOGINS_FILE = 'operator-logins.json';
 /** A token this close to its end is refreshed before a command uses it. */
