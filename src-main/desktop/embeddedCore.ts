@@ -1,27 +1,15 @@
 // Starts the same core `mws serve` runs, inside the Electron main process, on the user's config, and
-// hands the shell only what it uses: the ControlApi, the event stream and two look-ups for notices.
+// hands the shell only what it uses (desktopCore.ts): the ControlApi, the event stream and two look-ups for notices.
 import { SecretOAuthStore } from '../core/upstream/oauth/secretOAuthStore.js';
 import { loadConfig, type LoadedConfig } from '../core/config/load.js';
 import { resolveConfigPath } from '../core/config/paths.js';
 import { createApp } from '../core/app.js';
 import { systemClock } from '../core/clock.js';
 import { stderrLogger } from '../core/log.js';
-import type { ControlApi } from '../core/control/api.js';
 import { DEFAULT_MODEL } from '../core/search/embed/modelFiles.js';
 import { join } from 'node:path';
-import type { CoreEvents } from '../core/control/events.js';
+import type { DesktopCore } from './desktopCore.js';
 import { FileSecretStore, type SecretCipher } from '../core/secrets/store.js';
-
-/** The desktop shell's whole view of the core: not the `App` with its catalog, router and sets. */
-export type EmbeddedCore = {
-  readonly control: ControlApi;
-  readonly events: CoreEvents;
-  /** The agent's display name as configured now, or its id. */
-  agentName(id: string): string;
-  /** Whether the upstream refused our credentials (401/403) at its last contact. */
-  upstreamRefused(vendor: string): boolean;
-  stop(): Promise<void>;
-};
 
 /** `prepare` runs on the loaded config before the core sees it (the desktop store's migration). */
 /**
@@ -33,7 +21,7 @@ export async function startEmbeddedCore(
   prepare: (loaded: LoadedConfig) => Promise<LoadedConfig> = async (l) => l,
   cipher?: SecretCipher,
   resourcesDir?: string,
-): Promise<EmbeddedCore> {
+): Promise<DesktopCore> {
   const modelDir = resourcesDir === undefined ? undefined : join(resourcesDir, 'model', DEFAULT_MODEL);
   const path = resolveConfigPath(undefined);
   const loaded = await prepare(await loadConfig(path));

@@ -1,8 +1,15 @@
-// The Electron shell's lifecycle, and nothing else: one instance, the desktop preferences, the core,
-// the window, the tray, notifications and the login item, each started here and stopped on quit.
-import { app, dialog, ipcMain } from 'electron';
+// The Electron shell's lifecycle, and nothing else: one instance, the desktop preferences, the core (or,
+// in console mode, a remote instance), the window, the tray, notifications and the login item, each
+// started here and stopped on quit.
+import { app, dialog, ipcMain, shell } from 'electron';
 import { join } from 'node:path';
 import { startEmbeddedCore } from './embeddedCore.js';
+import { startRemoteCore } from './remoteCore.js';
+import { pref } from './prefs.js';
+import { instanceUrl } from '../core/operators/logins.js';
+import { loadConfig } from '../core/config/load.js';
+import { resolveConfigPath } from '../core/config/paths.js';
+import { systemClock } from '../core/clock.js';
 import { safeStorageCipher } from './secretCipher.js';
 import { openPrefsStore } from './prefsStore.js';
 import { migrateConfigPrefs } from './prefsMigration.js';
@@ -20,12 +27,23 @@ async function initialize(): Promise<void> {
   const root = app.getAppPath();
   const rendererDir = join(root, 'out', 'renderer');
   const prefs = openPrefsStore();
-  // Packaged, the model sits beside app.asar (a native runtime cannot read inside the archive).
-  const core = await startEmbeddedCore(
-    rendererDir,
-    async (loaded) => (await migrateConfigPrefs(prefs, loaded, stderrLogger)).loaded,
-    await safeStorageCipher(),
-    app.isPackaged ? process.resourcesPath : undefined,
+  const remote = pref(prefs, 'remote');
+  // Console mode shows a remote instance; else the core runs here. Packaged, the model sits beside
+  // app.asar (a native runtime cannot read inside the archive).
+  const core = remote
+    ? await startConsole(remote)
+    : await startEmbeddedCore(
+        rendererDir,
+        async (loaded) => (await migrateConfigPrefs(prefs, loaded, stderrLogger)).loaded,
+        await safeStorageCipher(),
+        app.isPackaged ? process.resourcesPath : undefined,
+      );
+  // Choosing another instance (or this computer's) in General restarts the app on it.
+  stops.push(
+    prefs.onDidChange('remote', () => {
+      app.relaunch();
+      app.quit();
+    }),
   );
   const win = windowOpener({ rendererDir, preloadPath: join(root, 'out', 'preload', 'index.cjs'), prefs });
   stops.push(() => core.stop());
@@ -34,10 +52,25 @@ async function initialize(): Promise<void> {
       win.webContents()?.send(channel, payload),
     ),
   );
-  stops.push(startTray({ core, resourcesDir: join(root, 'resources'), openWindow: win.open, quit: () => app.quit() }));
+  stops.push(
+    startTray({
+      core,
+      resourcesDir: join(root, 'resources'),
+      openWindow: win.open,
+      useLocal: () => prefs.set('remote', ''),
+      quit: () => app.quit(),
+    }),
+  );
   stops.push(startNotifier(core, prefs, win.open));
   stops.push(startLoginItem(prefs));
   app.on('second-instance', () => win.open());
+}
+
+/** Console mode: the operator's sign-ins are kept where the CLI keeps them (the local config's state folder). */
+async function startConsole(remote: string) {
+  const url = instanceUrl(remote);
+  const { config } = await loadConfig(resolveConfigPath(undefined));
+  return startRemoteCore({ url, stateDir: config.stateDir, openLink: (link) => void shell.openExternal(link), clock: systemClock });
 }
 
 if (!app.requestSingleInstanceLock()) {

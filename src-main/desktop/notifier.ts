@@ -2,14 +2,14 @@
 // coming back, and calls waiting for approval; each kind mutable in General settings. A click opens
 // the window where the notice points; approval buttons show only where the platform supports them.
 import { Notification } from 'electron';
-import type { EmbeddedCore } from './embeddedCore.js';
+import type { DesktopCore } from './desktopCore.js';
 import { editablePrefs, type PrefsStore } from './prefs.js';
 import { approvalNotice, batcher, notices } from './notices.js';
 
 /** A sweep emits its demotions together; this long a pause ends the batch. */
 const NOTICE_BATCH_MS = 800;
 
-export function startNotifier(core: EmbeddedCore, prefs: PrefsStore, openWindow: (hash: string) => void): () => void {
+export function startNotifier(core: DesktopCore, prefs: PrefsStore, openWindow: (hash: string) => void): () => void {
   const name = (id: string) => core.agentName(id);
   /** Upstream statuses as of the last batch, so "back" is told only after "down". */
   const seen = new Map<string, string>();

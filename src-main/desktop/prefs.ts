@@ -26,6 +26,11 @@ export const prefsSchema = z.object({
   notifyUpstreams: z.boolean().default(true).meta({ description: 'A notice when an upstream goes down, refuses access or comes back.' }),
   notifyApprovals: z.boolean().default(true).meta({ description: 'A notice per call waiting for approval.' }),
   startAtLogin: z.boolean().default(false).meta({ description: 'The login item, applied at once when it changes.' }),
+  remote: z
+    .string()
+    .max(500)
+    .default('')
+    .meta({ description: "Console mode: the URL of a remote Working Set the app shows instead of hosting one; '' for this computer's." }),
   window: windowPlaceSchema.nullable().default(null).meta({ description: 'Null until the window was first closed or moved.' }),
   lastScreen: z
     .union([z.literal(''), z.string().regex(SCREEN_HASH)])
@@ -44,10 +49,11 @@ export type DesktopPrefs = z.output<typeof prefsSchema>;
 export type NotificationPrefs = Pick<DesktopPrefs, 'notifyDemotions' | 'notifyUpstreams' | 'notifyApprovals'>;
 
 /** The part the settings window edits: what older versions showed under `desktop` in the config. */
-export type EditablePrefs = NotificationPrefs & Pick<DesktopPrefs, 'startAtLogin'>;
-export const EDITABLE_KEYS = ['notifyDemotions', 'notifyUpstreams', 'notifyApprovals', 'startAtLogin'] as const satisfies ReadonlyArray<
+export type EditablePrefs = NotificationPrefs & Pick<DesktopPrefs, 'startAtLogin' | 'remote'>;
+const SWITCHES = ['notifyDemotions', 'notifyUpstreams', 'notifyApprovals', 'startAtLogin'] as const satisfies ReadonlyArray<
   keyof EditablePrefs
 >;
+export const EDITABLE_KEYS = [...SWITCHES, 'remote'] as const satisfies ReadonlyArray<keyof EditablePrefs>;
 
 export const PREFS_DEFAULTS: DesktopPrefs = prefsSchema.parse({});
 
@@ -88,7 +94,7 @@ export function pref<K extends keyof DesktopPrefs>(store: PrefsStore, key: K): D
   const r = prefsSchema.shape[key].safeParse(store.get(key));
   return (r.success ? r.data : PREFS_DEFAULTS[key]) as DesktopPrefs[K];
 }
-const flag = (store: PrefsStore, key: keyof EditablePrefs): boolean => pref(store, key);
+const flag = (store: PrefsStore, key: (typeof SWITCHES)[number]): boolean => pref(store, key);
 
 export function editablePrefs(store: PrefsStore): EditablePrefs {
   return {
@@ -96,15 +102,25 @@ export function editablePrefs(store: PrefsStore): EditablePrefs {
     notifyUpstreams: flag(store, 'notifyUpstreams'),
     notifyApprovals: flag(store, 'notifyApprovals'),
     startAtLogin: flag(store, 'startAtLogin'),
+    remote: pref(store, 'remote'),
   };
 }
 
-/** Sets the booleans given, ignoring anything else: the window sends back the whole section. */
-export function setEditablePrefs(store: PrefsStore, next: Partial<Record<keyof EditablePrefs, unknown>>): void {
-  for (const key of EDITABLE_KEYS) {
+/**
+ * Sets the switches and the console's URL given, ignoring anything else: the window sends back the
+ * whole section. The URL is checked first (`checkRemote` throws a sentence), so a refused one sets nothing.
+ */
+export function setEditablePrefs(
+  store: PrefsStore,
+  next: Partial<Record<keyof EditablePrefs, unknown>>,
+  checkRemote: (url: string) => string = (u) => u,
+): void {
+  const remote = typeof next.remote === 'string' ? (next.remote.trim() ? checkRemote(next.remote.trim()) : '') : undefined;
+  for (const key of SWITCHES) {
     const v = next[key];
     if (typeof v === 'boolean' && store.get(key) !== v) store.set(key, v);
   }
+  if (remote !== undefined && store.get('remote') !== remote) store.set('remote', remote);
 }
 
 /** Where the window was; a place saved before `maximized` was kept reads as not maximised. */

@@ -2,7 +2,7 @@
 // describes, rebuilt on every core event.
 import { Menu, Tray, clipboard, nativeImage, shell, type MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
-import type { EmbeddedCore } from './embeddedCore.js';
+import type { DesktopCore } from './desktopCore.js';
 import { openableUrl } from '../shared/openableUrl.js';
 import type { StatusView } from '../core/control/api.js';
 import {
@@ -16,7 +16,14 @@ import {
   type TrayIcon,
 } from './trayMenu.js';
 
-export type TrayDeps = { core: EmbeddedCore; resourcesDir: string; openWindow: (hash?: string) => void; quit: () => void };
+export type TrayDeps = {
+  core: DesktopCore;
+  resourcesDir: string;
+  openWindow: (hash?: string) => void;
+  /** Console mode: back to the core this computer hosts (the app restarts). */
+  useLocal: () => void;
+  quit: () => void;
+};
 
 function toElectron(items: MenuItem[], run: (a: TrayAction) => void): MenuItemConstructorOptions[] {
   return items.map((i): MenuItemConstructorOptions => {
@@ -52,19 +59,26 @@ export function startTray(d: TrayDeps): () => void {
       if (link?.ok) await shell.openExternal(link.url);
       else d.openWindow('#/upstreams');
     } else if (a.kind === 'settings') d.openWindow();
+    else if (a.kind === 'remoteSignIn') await d.core.control.status({}).catch(() => undefined);
+    else if (a.kind === 'useLocal') d.useLocal();
     else d.quit();
   };
   const render = async () => {
-    status = await d.core.control.status({}).catch(() => status);
-    tray.setImage(icons[trayIcon(status)]);
-    tray.setToolTip(trayTooltip(status));
+    // A remote that cannot be reached shows no stale status: the console says it is reconnecting.
+    status = await d.core.control.status({}).catch(() => (d.core.remote ? undefined : status));
+    const r = d.core.remote;
+    const remote = r && { url: r.url, connected: r.connected(), note: r.note() };
+    tray.setImage(icons[remote && !remote.connected ? 'degraded' : trayIcon(status)]);
+    tray.setToolTip(trayTooltip(status, remote));
     if (process.platform === 'darwin') tray.setTitle(trayTitle(status));
-    tray.setContextMenu(Menu.buildFromTemplate(toElectron(buildTrayMenu(status), (a) => void run(a))));
+    tray.setContextMenu(Menu.buildFromTemplate(toElectron(buildTrayMenu(status, remote), (a) => void run(a))));
   };
   void render();
   const off = d.core.events.on(() => void render());
+  const offRemote = d.core.remote?.onChange(() => void render());
   return () => {
     off();
+    offRemote?.();
     tray.destroy();
   };
 }

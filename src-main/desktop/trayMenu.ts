@@ -13,7 +13,14 @@ export type TrayAction =
   /** An OAuth upstream waits for sign-in: the system browser opens its link. */
   | { kind: 'signIn'; vendor: string }
   | { kind: 'settings' }
+  /** Console mode: sign in to the remote instance again (the browser opens the provider's link). */
+  | { kind: 'remoteSignIn' }
+  /** Console mode: back to the Working Set this computer hosts. */
+  | { kind: 'useLocal' }
   | { kind: 'quit' };
+
+/** Console mode, as the tray shows it: the remote's URL, whether its stream is open, what to know or do. */
+export type RemoteView = { url: string; connected: boolean; note?: string | undefined };
 
 export type MenuItem =
   | { type: 'separator' }
@@ -45,15 +52,40 @@ export function trayTitle(s: StatusView | undefined): string {
   return s && s.pendingApprovals > 0 ? String(s.pendingApprovals) : '';
 }
 
-export function trayTooltip(s: StatusView | undefined): string {
+export function trayTooltip(s: StatusView | undefined, remote?: RemoteView): string {
+  if (remote && (!s || !remote.connected)) return `Working Set — console of ${remote.url} · reconnecting`;
   if (!s) return 'Working Set — starting';
   const waiting = s.pendingApprovals > 0 ? ` · ${plural(s.pendingApprovals, 'call')} waiting for approval` : '';
   const signIn = s.upstreams.filter((u) => u.status === 'needs-sign-in').map((u) => u.vendor);
   const signInText = signIn.length ? ` · sign in to ${signIn.join(', ')}` : '';
-  return `Working Set — ${s.proxyPaused ? 'paused' : 'listening'} · ${upstreamHealthWords(s.upstreams)}${waiting}${signInText}`;
+  const where = remote ? `console of ${remote.url}` : s.proxyPaused ? 'paused' : 'listening';
+  return `Working Set — ${where} · ${upstreamHealthWords(s.upstreams)}${waiting}${signInText}`;
 }
 
-export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
+/** The console's own lines: which instance, whether it is reached, and the way back to this computer's. */
+function consoleItems(remote: RemoteView, reached: boolean): { head: MenuItem[]; tail: MenuItem[] } {
+  const live = reached && remote.connected;
+  return {
+    head: [
+      { type: 'normal', label: `Console of ${remote.url}${live ? '' : ' — reconnecting…'}`, enabled: false },
+      ...(remote.note ? [{ type: 'normal', label: remote.note, enabled: false } as const] : []),
+      ...(live ? [] : [{ type: 'normal', label: 'Sign in…', enabled: true, action: { kind: 'remoteSignIn' } } as const]),
+    ],
+    tail: [{ type: 'normal', label: "Use this computer's Working Set", enabled: true, action: { kind: 'useLocal' } }],
+  };
+}
+
+export function buildTrayMenu(s: StatusView | undefined, remote?: RemoteView): MenuItem[] {
+  if (remote && !s) {
+    const c = consoleItems(remote, false);
+    return [
+      ...c.head,
+      { type: 'separator' },
+      ...c.tail,
+      { type: 'normal', label: 'Quit Working Set', enabled: true, action: { kind: 'quit' } },
+    ];
+  }
+  const c = remote ? consoleItems(remote, true) : { head: [], tail: [] };
   if (!s)
     return [
       { type: 'normal', label: 'Starting…', enabled: false },
@@ -73,6 +105,7 @@ export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
       action: { kind: 'signIn', vendor: u.vendor },
     }));
   return [
+    ...c.head,
     { type: 'normal', label: `${s.proxyPaused ? 'Paused' : 'Listening'} on ${s.url}/mcp`, enabled: false },
     // The same words as the window's header and `mws report` (shared/countWords.ts).
     { type: 'normal', label: `Upstreams: ${upstreamHealthWords(s.upstreams, down)}`, enabled: false },
@@ -102,6 +135,7 @@ export function buildTrayMenu(s: StatusView | undefined): MenuItem[] {
     })),
     { type: 'separator' },
     { type: 'normal', label: 'Settings…', enabled: true, action: { kind: 'settings' } },
+    ...c.tail,
     { type: 'normal', label: 'Quit Working Set', enabled: true, action: { kind: 'quit' } },
   ];
 }

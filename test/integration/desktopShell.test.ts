@@ -141,6 +141,7 @@ describe('the built Electron shell', () => {
       notifyUpstreams: false,
       notifyApprovals: true,
       startAtLogin: true,
+      remote: '',
     });
     const prefsFile = join(userData, 'preferences.json');
     expect(JSON.parse(readFileSync(prefsFile, 'utf8'))).toMatchObject({

@@ -81,7 +81,8 @@ export function buildMounts(
   return {
     oauthCallback: oauthCallback(up.oauth.flows, ctx.log),
     mcp: { endpoint: (id) => (runtime.proxyPaused && endpoints.has(id) ? pausedEndpoint : endpoints.get(id)) },
-    events: eventsHandler(ctx.events, authorized),
+    // Operators of every role may follow the events: they are what the read-only views show.
+    events: eventsHandler(ctx.events, async (r) => authorized(r) || 'actor' in ((await operatorOf(ctx, r, opts.publicOrigin)) ?? {})),
     control: controlHandler(
       control,
       () => token,

@@ -185,6 +185,7 @@ export const CONTROL_CONTRACT = {
           notifyUpstreams: z.boolean().optional(),
           notifyApprovals: z.boolean().optional(),
           startAtLogin: z.boolean().optional(),
+          remote: z.string().max(500).optional(),
         })
         .optional(),
     }),

@@ -71,7 +71,7 @@ export type SettingsView = {
   compactDescriptions: boolean;
   promote: { minSessions: number; minCalls: number; windowDays: number; pinDecayDays: number };
   /** The desktop app's own preferences (desktop/prefs.ts), answered by its settings bridge; headless there are none. */
-  desktop?: { notifyDemotions: boolean; notifyUpstreams: boolean; notifyApprovals: boolean; startAtLogin: boolean };
+  desktop?: { notifyDemotions: boolean; notifyUpstreams: boolean; notifyApprovals: boolean; startAtLogin: boolean; remote: string };
   configPath: string | null;
   /** The bounds the config schema sets for the numbers the window's forms edit, so a label or an input never restates them. */
   bounds: Record<BoundedField, { min?: number; max?: number }>;

@@ -40,7 +40,13 @@ describe('moving the desktop fields out of an old config', () => {
     const prefs = store();
     const r = await migrateConfigPrefs(prefs, await loadConfig(path));
     expect(r.moved).toEqual(['notifyDemotions', 'startAtLogin']);
-    expect(editablePrefs(prefs)).toEqual({ notifyDemotions: false, notifyUpstreams: true, notifyApprovals: true, startAtLogin: true });
+    expect(editablePrefs(prefs)).toEqual({
+      notifyDemotions: false,
+      notifyUpstreams: true,
+      notifyApprovals: true,
+      startAtLogin: true,
+      remote: '',
+    });
     expect(prefs.get('migratedFromConfig')).toBe(true);
     const { desktop: _gone, ...before } = old;
     // Written back through the config's migrations, so the file also gains its version.
@@ -65,7 +71,13 @@ describe('moving the desktop fields out of an old config', () => {
     const r = await migrateConfigPrefs(prefs, await loadConfig(join(dir, 'missing.json')));
     expect(r.moved).toEqual([]);
     expect(prefs.get('migratedFromConfig')).toBe(true);
-    expect(editablePrefs(prefs)).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false });
+    expect(editablePrefs(prefs)).toEqual({
+      notifyDemotions: true,
+      notifyUpstreams: true,
+      notifyApprovals: true,
+      startAtLogin: false,
+      remote: '',
+    });
   });
 
   it('loads a config whose old block holds anything, moves nothing from it and takes it out of the file', async () => {
@@ -74,7 +86,13 @@ describe('moving the desktop fields out of an old config', () => {
     const prefs = store();
     const r = await migrateConfigPrefs(prefs, await loadConfig(path, '/tmp/s'));
     expect(r.moved).toEqual([]);
-    expect(editablePrefs(prefs)).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false });
+    expect(editablePrefs(prefs)).toEqual({
+      notifyDemotions: true,
+      notifyUpstreams: true,
+      notifyApprovals: true,
+      startAtLogin: false,
+      remote: '',
+    });
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ version: CONFIG_VERSION, pins: ['a__b'] });
   });
 
@@ -96,7 +114,13 @@ describe('reading a store edited by hand', () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'preferences.json'), '{"startAtLogin": tru');
     const prefs = store(cwd);
-    expect(editablePrefs(prefs)).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false });
+    expect(editablePrefs(prefs)).toEqual({
+      notifyDemotions: true,
+      notifyUpstreams: true,
+      notifyApprovals: true,
+      startAtLogin: false,
+      remote: '',
+    });
     expect(prefs.get('migratedFromConfig')).toBe(false);
   });
 
@@ -129,7 +153,13 @@ describe('reading a store edited by hand', () => {
       }),
     );
     // Read while running: the bad keys as their defaults, the good ones kept, nothing thrown.
-    expect(editablePrefs(running)).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: false, startAtLogin: true });
+    expect(editablePrefs(running)).toEqual({
+      notifyDemotions: true,
+      notifyUpstreams: true,
+      notifyApprovals: false,
+      startAtLogin: true,
+      remote: '',
+    });
     expect(windowPlace(running)).toBeNull();
     expect(lastScreen(running)).toBe('');
     // Opened again: the same.
@@ -205,7 +235,7 @@ describe('the settings the desktop window sees', () => {
     const bridged = withDesktopPrefs(core, prefs);
     const r = await bridged.updateSettings({ compactDescriptions: true, desktop: { startAtLogin: true, notifyApprovals: false } });
     expect(seen).toEqual([{ compactDescriptions: true }]);
-    expect(r.desktop).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: false, startAtLogin: true });
+    expect(r.desktop).toEqual({ notifyDemotions: true, notifyUpstreams: true, notifyApprovals: false, startAtLogin: true, remote: '' });
     expect((await bridged.settings({})).desktop?.startAtLogin).toBe(true);
     // A switch alone leaves the core's config alone.
     await bridged.updateSettings({ desktop: { notifyDemotions: false } });
@@ -231,6 +261,21 @@ describe('the settings the desktop window sees', () => {
     } finally {
       await a.stop();
     }
+  });
+
+  it("keeps the console's URL, refusing one that would send a token in the clear, and saves nothing then", async () => {
+    const core = { settings: async () => ({}), updateSettings: async () => ({}) } as unknown as ControlApi;
+    const prefs = store();
+    const bridged = withDesktopPrefs(core, prefs);
+    await expect(bridged.updateSettings({ desktop: { remote: 'http://mws.example.com', startAtLogin: true } })).rejects.toThrow(
+      /is not https: a sign-in token would cross the network in the clear/,
+    );
+    expect(editablePrefs(prefs)).toMatchObject({ remote: '', startAtLogin: false });
+    await bridged.updateSettings({ desktop: { remote: 'https://mws.example.com/' } });
+    expect(prefs.get('remote')).toBe('https://mws.example.com');
+    // Empty: back to this computer's Working Set.
+    await bridged.updateSettings({ desktop: { remote: '  ' } });
+    expect(prefs.get('remote')).toBe('');
   });
 
   it('saves no switch when the core refuses the edit', async () => {

@@ -104,4 +104,31 @@ describe('the tray', () => {
   it('offers only Quit while the core is starting', () => {
     expect(labels(buildTrayMenu(undefined))).toEqual(['Starting…', '—', 'Quit Working Set']);
   });
+
+  it("as a console, names the remote instance, says when it is not reached, and offers the way back to this computer's", () => {
+    const remote = { url: 'https://mws.team.example', connected: true };
+    const live = buildTrayMenu(status(), remote);
+    expect(labels(live)[0]).toBe('Console of https://mws.team.example');
+    expect(labels(live).slice(-2)).toEqual(["Use this computer's Working Set", 'Quit Working Set']);
+    expect(live.at(-2)).toMatchObject({ action: { kind: 'useLocal' } });
+    expect(trayTooltip(status(), remote)).toMatch(/^Working Set — console of https:\/\/mws\.team\.example · /);
+
+    const away = buildTrayMenu(undefined, {
+      ...remote,
+      connected: false,
+      note: 'Sign in to https://mws.team.example: confirm the code ABCD in your browser.',
+    });
+    expect(labels(away)).toEqual([
+      'Console of https://mws.team.example — reconnecting…',
+      'Sign in to https://mws.team.example: confirm the code ABCD in your browser.',
+      'Sign in…',
+      '—',
+      "Use this computer's Working Set",
+      'Quit Working Set',
+    ]);
+    expect(away[2]).toMatchObject({ action: { kind: 'remoteSignIn' } });
+    expect(trayTooltip(undefined, { ...remote, connected: false })).toBe(
+      'Working Set — console of https://mws.team.example · reconnecting',
+    );
+  });
 });

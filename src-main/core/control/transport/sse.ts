@@ -6,9 +6,13 @@ import type { CoreEvents } from '../events.js';
 export const SSE_KEEPALIVE_MS = 15_000;
 
 /** The answer to GET /control/events (the HTTP edge mounts it there). */
-export function eventsHandler(events: CoreEvents, authorized: (request: Request) => boolean): (request: Request) => Promise<Response> {
-  return (request) => {
-    if (!authorized(request)) return Promise.resolve(new Response('This needs the control token or a window session.\n', { status: 401 }));
+export function eventsHandler(
+  events: CoreEvents,
+  authorized: (request: Request) => boolean | Promise<boolean>,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    if (!(await authorized(request)))
+      return new Response("This needs the control token, a window session or an operator's sign-in.\n", { status: 401 });
     let off: () => void = () => {};
     let timer: NodeJS.Timeout | undefined;
     const stream = new ReadableStream<Uint8Array>({
@@ -39,8 +43,8 @@ export function eventsHandler(events: CoreEvents, authorized: (request: Request)
         clearInterval(timer);
       },
     });
-    return Promise.resolve(
-      new Response(stream, { headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' } }),
-    );
+    return new Response(stream, {
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' },
+    });
   };
 }
