@@ -95,8 +95,20 @@ describe('the window signs people in through the identity provider', () => {
     const refused = await signIn(undefined);
     await expect
       .poll(() => refused.textContent('main'), { timeout: WAIT_MS })
-      .toMatch(/The identity provider did not sign you in \(access_denied/);
+      .toMatch(/The identity provider did not sign you in \(access_denied: The person <b>refused<\/b>\.\)/);
+    // The provider's own words are shown as text, never as markup.
+    expect(await refused.locator('main b').count()).toBe(0);
     await refused.context().close();
+  });
+
+  it("reads the provider's metadata once for every sign-in, however often the sign-in is opened", async () => {
+    const before = oidc.counts.discovery;
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${base}/ui/_signin`, { redirect: 'manual' });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')!.startsWith(`${oidc.issuer}/auth?`)).toBe(true);
+    }
+    expect(oidc.counts.discovery - before).toBe(0);
   });
 
   it('a callback this browser did not start signs no one in', async () => {

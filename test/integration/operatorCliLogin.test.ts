@@ -12,6 +12,7 @@ import { startApp, tempDir, type TestApp } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 import { exited, runMws, spawnMws, waitForOutput } from '../helpers/processes.js';
 import { WAIT_MS } from '../helpers/wait.js';
+import { operatorToken } from '../../src-main/core/operators/logins.js';
 
 let oidc: OidcFixture;
 let s: TestApp;
@@ -118,6 +119,19 @@ describe('mws login --operator', () => {
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: renewed.refreshToken, client_id: CLI_CLIENT }),
     });
     expect(reuse.status).toBe(400);
+  });
+
+  it('renews once when several callers find the token about to expire (the provider spends a refresh token once)', async () => {
+    const me = laptop();
+    expect((await signIn(me.env, 'alice')).code).toBe(0);
+    const file = join(me.stateDir, 'operator-logins.json');
+    const stored = JSON.parse(readFileSync(file, 'utf8'))[base];
+    writeFileSync(file, JSON.stringify({ [base]: { ...stored, expiresAt: Date.now() + 10_000 } }));
+    const tokens = await Promise.all([1, 2, 3].map(() => operatorToken(me.stateDir, base)));
+    expect(new Set(tokens).size).toBe(1);
+    expect(tokens[0]).not.toBe(stored.accessToken);
+    const status = await runMws(['status', '--json'], { ...me.env, MWS_REMOTE: base });
+    expect(status.code, status.err).toBe(0);
   });
 
   it('a sign-in refused in the browser ends with a sentence and keeps nothing', async () => {

@@ -84,18 +84,38 @@ export function expiresAtOf(expiresIn: number | undefined, now = Date.now()): nu
   return typeof expiresIn === 'number' && expiresIn > 0 ? now + expiresIn * 1000 : 0;
 }
 
+/** Refreshes under way, one per sign-in: a refresh token is spent once (providers rotate it), so two at once would lose the sign-in. */
+const refreshing = new Map<string, Promise<string>>();
+
 /** A current access token for `url`: the stored one, or a refreshed one when it is about to expire. */
 export async function operatorToken(stateDir: string, url: string): Promise<string> {
+  const key = `${stateDir}\n${url}`;
+  const under = refreshing.get(key);
+  if (under) return under;
   const login = (await readLogins(stateDir))[url];
   if (!login) throw new MwsError('sign_in_failed', `You are not signed in to ${url}. Run \`mws login --operator ${url}\` first.`, { url });
   if (!login.expiresAt || login.expiresAt - REFRESH_AHEAD_MS > Date.now()) return login.accessToken;
-  if (!login.refreshToken)
+  const { refreshToken } = login;
+  if (!refreshToken)
     throw new MwsError('sign_in_failed', `Your sign-in to ${url} has expired. Run \`mws login --operator ${url}\` again.`, { url });
+  // A caller that read the file while another refresh began joins it.
+  const joined = refreshing.get(key);
+  if (joined) return joined;
+  const p = refresh(stateDir, { ...login, refreshToken }).finally(() => refreshing.delete(key));
+  refreshing.set(key, p);
+  return p;
+}
+
+async function refresh(stateDir: string, login: OperatorLogin & { refreshToken: string }): Promise<string> {
+  const { url } = login;
   const provider = await discoverProvider(login.issuer, { clientId: login.clientId });
   let tokens: oidc.TokenEndpointResponse;
   try {
     tokens = await oidc.refreshTokenGrant(provider, login.refreshToken, { resource: login.resource });
   } catch (err) {
+    // Another process (the CLI beside the desktop app) may have renewed it first: its token is as good.
+    const now = (await readLogins(stateDir))[url];
+    if (now && now.refreshToken !== login.refreshToken && now.expiresAt - REFRESH_AHEAD_MS > Date.now()) return now.accessToken;
     throw new MwsError(
       'sign_in_failed',
       `Your sign-in to ${url} has expired and the identity provider would not renew it (${describe(err)}). Run \`mws login --operator ${url}\` again.`,

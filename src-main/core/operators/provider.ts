@@ -11,8 +11,27 @@ const TIMEOUT_S = 15;
 
 export type ProviderClient = { clientId: string; clientSecret?: string | undefined };
 
-/** The provider's metadata, discovered from its issuer URL, bound to one client. */
-export async function discoverProvider(issuer: string, client: ProviderClient): Promise<oidc.Configuration> {
+/** A provider's metadata is read again after this long; until then every sign-in reuses it. */
+const DISCOVERY_TTL_MS = 10 * 60 * 1000;
+const discovered = new Map<string, { at: number; config: Promise<oidc.Configuration> }>();
+
+/**
+ * The provider's metadata, discovered from its issuer URL, bound to one client. Kept for a while:
+ * anyone may open /ui/_signin, and each opening must not cost the provider a request.
+ */
+export function discoverProvider(issuer: string, client: ProviderClient, now = Date.now()): Promise<oidc.Configuration> {
+  const key = JSON.stringify([issuer, client.clientId, client.clientSecret ?? null]);
+  const kept = discovered.get(key);
+  if (kept && now - kept.at < DISCOVERY_TTL_MS) return kept.config;
+  const config = discover(issuer, client);
+  discovered.set(key, { at: now, config });
+  // A failure is not kept: the next sign-in tries again.
+  config.catch(() => discovered.get(key)?.config === config && discovered.delete(key));
+  if (discovered.size > 16) discovered.delete(discovered.keys().next().value!);
+  return config;
+}
+
+async function discover(issuer: string, client: ProviderClient): Promise<oidc.Configuration> {
   const url = new URL(issuer);
   const insecure = url.protocol === 'http:' && isLoopbackHost(url.hostname);
   const auth = client.clientSecret ? oidc.ClientSecretPost(client.clientSecret) : oidc.None();
