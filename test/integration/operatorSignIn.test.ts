@@ -67,6 +67,13 @@ describe('operators signed in through the team identity provider', () => {
     // Allowed to answer: nothing waits, so the answer is about the call, not the role.
     expect((await control(t, 'approve', { agent: 'default', tool: 'mail_send_message', deny: true })).status).not.toBe(403);
     expect((await control(t, 'promote', { agent: 'default', tool: 'mail_list_labels' })).status).toBe(403);
+    // Allowing a tool ahead of its first call is a grant, and the grant says who made it.
+    const allowed = await control(t, 'approve', { agent: 'default', tool: 'mail_send_message' });
+    expect(allowed.status, JSON.stringify(allowed.body)).toBe(200);
+    const grants = await control(t, 'grants', { agent: 'default' });
+    expect(grants.body.result).toEqual(
+      expect.arrayContaining([expect.objectContaining({ tool: 'mail_send_message', by: 'ops-approver' })]),
+    );
   });
 
   it('an admin changes the working set, and the history says who did', async () => {

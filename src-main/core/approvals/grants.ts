@@ -1,8 +1,9 @@
 // Remembered approvals ("allow" for a tool at one definition hash), per agent. They are kept in the
 // agent's state file next to its working set, but are their own concern: the gate and the ControlApi
 // read and change them here, never through the working sets.
-/** The definition hash the user allowed, and when. */
-export type Grant = { hash: string; at: number };
+import { currentActor } from '../actor.js';
+/** The definition hash the user allowed, when, and who (an operator signed in through the team's provider). */
+export type Grant = { hash: string; at: number; by?: string };
 
 /** Where an agent's grants live: a record this class changes in place, and how to persist it. */
 export type GrantStore = {
@@ -23,7 +24,8 @@ export class ApprovalGrants {
   }
 
   async grant(agent: string, tool: string, hash: string): Promise<void> {
-    await this.change(agent, tool, { hash, at: this.now() });
+    const by = currentActor()?.name;
+    await this.change(agent, tool, { hash, at: this.now(), ...(by ? { by } : {}) });
   }
 
   async withdraw(agent: string, tool: string): Promise<void> {

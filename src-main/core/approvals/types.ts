@@ -27,4 +27,13 @@ export type PendingView = PendingCall & {
 };
 
 /** A standing grant: a tool this agent may run without asking, until withdrawn or redefined. */
-export type GrantView = { agent: string; tool: string; since: number; description: string | null; kind: ToolKind; available: boolean };
+export type GrantView = {
+  agent: string;
+  tool: string;
+  since: number;
+  /** The operator who allowed it, when one signed in through the team's provider did. */
+  by?: string;
+  description: string | null;
+  kind: ToolKind;
+  available: boolean;
+};

@@ -81,7 +81,15 @@ export function approvalsControl(p: ApprovalParts): Methods {
         Object.entries(p.gate.grants.of(agent))
           .map(([tool, g]) => {
             const e = tb.get(tool);
-            return { agent, tool, since: g.at, description: e?.tool.description ?? null, kind: kindOf(e), available: e !== undefined };
+            return {
+              agent,
+              tool,
+              since: g.at,
+              ...(g.by ? { by: g.by } : {}),
+              description: e?.tool.description ?? null,
+              kind: kindOf(e),
+              available: e !== undefined,
+            };
           })
           .sort((x, y) => x.tool.localeCompare(y.tool)),
       );
