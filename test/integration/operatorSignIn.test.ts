@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcFixture, type OidcFixture } from '../fixtures/oidc/server.js';
 import { startApp, type TestApp } from '../helpers/app.js';
+import { CONTROL_METHODS } from '../../src-main/core/control/contract.js';
+import { mayCall } from '../../src-main/core/control/roles.js';
 
 let oidc: OidcFixture;
 let s: TestApp;
@@ -58,6 +60,19 @@ describe('operators signed in through the team identity provider', () => {
       const r = await control(t, method, args);
       expect(r.status, method).toBe(403);
       expect(r.body.error?.message).toMatch(new RegExp(`Signed in as ops-viewer with the viewer role, which may not call ${method}`));
+    }
+  });
+
+  it('a viewer and an approver are refused every method their role does not name, whatever its arguments', async () => {
+    for (const role of ['viewer', 'approver'] as const) {
+      const t = await tokenFor(`ops-${role}`);
+      const closed = CONTROL_METHODS.filter((m) => !mayCall(role, m));
+      expect(closed.length).toBeGreaterThan(20);
+      for (const method of closed) {
+        const r = await control(t, method, {});
+        expect(r.status, `${role} ${method}`).toBe(403);
+        expect(r.body.error?.message).toContain(`with the ${role} role, which may not call ${method}`);
+      }
     }
   });
 
