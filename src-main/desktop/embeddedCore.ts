@@ -22,9 +22,9 @@ export async function startEmbeddedCore(
   cipher?: SecretCipher,
   resourcesDir?: string,
 ): Promise<DesktopCore> {
-  const modelDir = resourcesDir === undefined ? undefined : join(resourcesDir, 'model', DEFAULT_MODEL);
   const path = resolveConfigPath(undefined);
   const loaded = await prepare(await loadConfig(path));
+  const modelDir = resourcesDir === undefined ? undefined : join(resourcesDir, 'model', loaded.config.search?.model ?? DEFAULT_MODEL);
   const secrets = new FileSecretStore(loaded.config.stateDir, stderrLogger, cipher);
   const app = createApp({
     config: loaded.config,

@@ -128,4 +128,11 @@ describe('reconfigure', () => {
     ).toBe(false);
     expect(nextConfig(a, a, { demo: false, transform: (c) => ({ ...c, serverName: 'x' }) }).next.serverName).toBe('x');
   });
+
+  it('another search model waits for a restart (the model is loaded once)', () => {
+    const a = validateConfig(raw('/tmp/a'), '/tmp/a');
+    const bge = validateConfig(raw('/tmp/a', { search: { model: 'bge-small-en-int8' } }), '/tmp/a');
+    expect(nextConfig(bge, a, { demo: false }).restartNeeded).toBe(true);
+    expect(nextConfig(bge, bge, { demo: false }).restartNeeded).toBe(false);
+  });
 });

@@ -29,9 +29,13 @@ export function nextConfig(
       stateDir: current.stateDir,
     };
   }
-  // The listener and the state folder are set at start; a change to them waits for a restart.
+  // The listener, the state folder and the search model are set at start; a change to them waits for a restart.
   restartNeeded ||=
-    next.listen.port !== current.listen.port || next.listen.host !== current.listen.host || next.stateDir !== current.stateDir;
+    next.listen.port !== current.listen.port ||
+    next.listen.host !== current.listen.host ||
+    next.stateDir !== current.stateDir ||
+    // The model is loaded once; another one waits for a restart.
+    next.search?.model !== current.search?.model;
   return { next: { ...next, stateDir: current.stateDir }, restartNeeded };
 }
 

@@ -6,6 +6,7 @@ import { learningPolicy } from '../search/learningScope.js';
 import { transcriptLearner } from '../search/transcriptPairs.js';
 import { ToolVectors, vectorOfQuery } from '../search/embed/toolVectors.js';
 import { loadEmbedder } from '../search/embed/loadEmbedder.js';
+import { defaultModelDir } from '../search/embed/modelFiles.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { AppContext } from './context.js';
 import type { Stores } from './stores.js';
@@ -29,7 +30,8 @@ export function buildSearch(ctx: AppContext, stores: Stores, catalog: ToolboxCat
     stateDir: ctx.config.stateDir,
     log,
     entries: () => [...catalog.toolbox().all()],
-    load: () => loadEmbedder({ log, ...(modelDir ? { modelDir } : {}) }),
+    // The config's model (search.model) from the shipped ones, unless the caller names a folder.
+    load: () => loadEmbedder({ log, modelDir: modelDir ?? defaultModelDir(ctx.config.search?.model) }),
   });
   // Hybrid (words and meaning) once the model has read every tool; until then, or if it cannot load, by words.
   const search = new SearchService(() => catalog.toolbox(), ctx.config.searchAliases, 'hybrid', learning, vectors);

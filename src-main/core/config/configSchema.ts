@@ -39,6 +39,9 @@ const AGENT_TOKEN_HINT = 'must be 16 to 256 letters, digits or ._~+/=_- (run `mw
 export const HIDE_INPUT = { hideInput: true } as const;
 
 /** A loopback address: served with no further conditions (any other needs http/exposure.ts's conditions). */
+/** The sentence models that ship in resources/model/ (search.model chooses one). */
+export const SEARCH_MODELS = ['all-minilm-l6-v2-int8', 'bge-small-en-int8'] as const;
+
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
@@ -447,6 +450,13 @@ const fileSchemaWith = (expand: ExpandHome) =>
       CONFIG_BOUNDS.words,
     ).default({}),
     search: section({
+      model: z
+        .enum(SEARCH_MODELS, { error: `must be one of the shipped models: ${SEARCH_MODELS.join(', ')}` })
+        .optional()
+        .meta({
+          description:
+            'The sentence model that ranks tools by meaning beside the words (docs/research/search.md compares them); default: all-minilm-l6-v2-int8. A change takes effect after a restart.',
+        }),
       learn: bool().default(true).meta({ description: 'Record search→call pairs and rank with the words learned from them.' }),
       shareLearning: bool().optional().meta({
         description:

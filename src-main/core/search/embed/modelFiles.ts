@@ -4,10 +4,13 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packageRoot } from '../../config/jsonSchema.js';
+import type { SEARCH_MODELS } from '../../config/configSchema.js';
+
+export type SearchModel = (typeof SEARCH_MODELS)[number];
 import type { EmbedderFailure } from './types.js';
 
-/** The model that ships (resources/model/<name>, made by scripts/model/convert.sh). */
-export const DEFAULT_MODEL = 'all-minilm-l6-v2-int8';
+/** The model search uses unless the config chooses another of SEARCH_MODELS (resources/model/<name>). */
+export const DEFAULT_MODEL: SearchModel = 'all-minilm-l6-v2-int8';
 
 export type ModelManifest = {
   name: string;
@@ -27,7 +30,7 @@ export type ModelFiles = { manifest: ModelManifest; onnx: Uint8Array; tokenizer:
  * The shipped model's folder in a checkout or an installed package (the desktop app passes its own).
  * `MWS_MODEL_DIR` names another folder (a rebuilt model; a broken one to see how a failure shows).
  */
-export function defaultModelDir(name = DEFAULT_MODEL): string {
+export function defaultModelDir(name: SearchModel = DEFAULT_MODEL): string {
   if (process.env.MWS_MODEL_DIR) return process.env.MWS_MODEL_DIR;
   return join(packageRoot() ?? process.cwd(), 'resources', 'model', name);
 }
