@@ -21,8 +21,9 @@ export const LAYERS = [
   // The state port and its adapters (statestore/): over the stores of the working sets, usage, secrets and sign-ins.
   ['metaTools', 'statestore'],
   ['proxy'],
-  // observe/: health and metrics for operators, read from the parts below.
-  ['control', 'observe'],
+  // observe/: health and metrics for operators, read from the parts below. operators/: people signing in
+  // through the team's provider (its OAuth client, their kept sign-ins, /control's metadata).
+  ['control', 'observe', 'operators'],
   // The HTTP edge (guard, listener, routes): control and proxy mount on it as plain handlers.
   ['http'],
   // The composition root's builders (core/compose/): only app.ts imports them.
@@ -37,6 +38,7 @@ export const SIDEWAYS = {
   config: ['store'],
   secrets: ['config', 'store'],
   workingset: ['usage'],
+  operators: ['control'],
 };
 
 /** Files of core/ that wire every layer together; nothing in core imports them. */

@@ -11,7 +11,8 @@ import { admitBody, lingerAfterAnswer, type BodyBudget, type CapLog } from './ed
 import { fullCollector } from './garbage.js';
 import { agentIdOf, BAD_PATH } from './mcpPaths.js';
 import type { GateRefusal } from './agentGate.js';
-import { CONTROL_METADATA_PATH, metadataAgentOf } from './protectedResource.js';
+import { metadataAgentOf } from './protectedResource.js';
+import { CONTROL_METADATA_PATH } from '../operators/controlMetadata.js';
 import type { FastPath } from '../proxy/fastPath.js';
 import { isJsonContentType, jsonRpcErrorBody, RPC_ERROR } from '../protocol.js';
 

@@ -4,28 +4,6 @@ import { DEFAULT_AGENT_ID, type AgentConfig } from '../config/schema.js';
 
 export const PRM_PREFIX = '/.well-known/oauth-protected-resource';
 
-/** /control as a protected resource, for operators signed in through the team's provider. */
-export const CONTROL_METADATA_PATH = `${PRM_PREFIX}/control`;
-
-/**
- * /control's metadata: its resource (the audience operators' tokens name), the provider, and the
- * public client `mws login --operator` signs in with (an extension field: public, as the whole document is).
- */
-export function controlMetadataDocument(
-  resource: string,
-  ops: { issuer: string; scope?: string | undefined; cli?: { clientId: string } | undefined },
-): Record<string, unknown> {
-  const cliClientId = ops.cli?.clientId;
-  return {
-    resource,
-    authorization_servers: [ops.issuer],
-    scopes_supported: (ops.scope ?? 'openid').split(/\s+/).filter(Boolean),
-    bearer_methods_supported: ['header'],
-    resource_name: 'Working Set · control',
-    ...(cliClientId ? { mws_cli_client_id: cliClientId } : {}),
-  };
-}
-
 /** The endpoint's path: /mcp for the default agent, /mcp/<id> for the others. */
 export function endpointPath(agentId: string): string {
   return agentId === DEFAULT_AGENT_ID ? '/mcp' : `/mcp/${encodeURIComponent(agentId)}`;

@@ -3,7 +3,7 @@
 // metadata (RFC 9728: the provider, the audience, the public client), the person confirms a link and a
 // code in any browser, and the tokens are checked with the instance itself, then kept (logins.ts).
 import { MwsError } from '../errors.js';
-import { CONTROL_METADATA_PATH } from '../http/protectedResource.js';
+import { CONTROL_METADATA_PATH } from './controlMetadata.js';
 import { httpControlClient } from '../control/transport/http.js';
 import { openableUrl } from '../../shared/openableUrl.js';
 import { describe, discoverProvider, oidc } from './provider.js';
