@@ -1,6 +1,6 @@
 // The shipped sentence models side by side on every evaluation set: `mws eval --engine dense|hybrid`
 // run once per model (MWS_MODEL_DIR names its folder), top-1 / top-3 and the time each run took.
-//   node --import tsx bench/modelCompare.ts [--only SET,SET] [--engines dense,hybrid]
+//   node --import tsx bench/modelCompare.ts [--only SET,SET] [--engines dense,hybrid] [--dir NAME=FOLDER]
 // Sets (bench/evalSets.ts): gold, second, learning and verb-noun were tuned on; third, MetaTool and the
 // long-request held-out twin never were.
 import { execFileSync } from 'node:child_process';
@@ -13,11 +13,17 @@ import { SEARCH_MODELS } from '../src-main/core/config/configSchema.js';
 const arg = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const only = arg('--only')?.split(',') ?? ['gold', 'second', 'third', 'metatool', 'verbnoun', 'long', 'long-heldout'];
 const engines = arg('--engines')?.split(',') ?? ['dense', 'hybrid'];
+/** --dir NAME=FOLDER: a model folder of one's own beside the shipped ones (a variant being tried). */
+const extra = arg('--dir')?.split('=');
+const MODELS: Array<[string, string]> = [
+  ...SEARCH_MODELS.map((m): [string, string] => [m, join(import.meta.dirname, '..', 'resources', 'model', m)]),
+  ...(extra ? [[extra[0]!, extra[1]!] as [string, string]] : []),
+];
 const dir = mkdtempSync(join(tmpdir(), 'mws-models-'));
 const cli = join(import.meta.dirname, '..', 'src-main', 'cli', 'run.ts');
 
-console.log(`| set | engine | ${SEARCH_MODELS.join(' | ')} |`);
-console.log(`| --- | --- | ${SEARCH_MODELS.map(() => '---').join(' | ')} |`);
+console.log(`| set | engine | ${MODELS.map(([m]) => m).join(' | ')} |`);
+console.log(`| --- | --- | ${MODELS.map(() => '---').join(' | ')} |`);
 for (const name of only as Array<keyof typeof EVAL_SETS>) {
   const { tools, gold } = loadSet(name);
   const catalog = join(dir, `${name}-catalog.json`);
@@ -25,7 +31,7 @@ for (const name of only as Array<keyof typeof EVAL_SETS>) {
   writeFileSync(catalog, JSON.stringify({ tools }));
   writeFileSync(queries, JSON.stringify(gold));
   for (const engine of engines) {
-    const cells = SEARCH_MODELS.map((model) => {
+    const cells = MODELS.map(([model, folder]) => {
       const started = Date.now();
       const out = execFileSync(
         process.execPath,
@@ -33,7 +39,7 @@ for (const name of only as Array<keyof typeof EVAL_SETS>) {
         {
           env: {
             ...process.env,
-            MWS_MODEL_DIR: join(import.meta.dirname, '..', 'resources', 'model', model),
+            MWS_MODEL_DIR: folder,
             // The tools' vectors are kept between the engines' runs, one folder per set and model.
             MWS_EVAL_VECTORS: join(dir, 'vectors', name, model),
           },

@@ -80,6 +80,18 @@ describe('ToolVectors', () => {
     expect(await vectors.embedQuery('find thing')).toHaveLength(DIM);
   });
 
+  it("puts a model's query instruction before queries only, never before a tool's text", async () => {
+    const twin = Object.assign(new TwinEmbedder('instructed'), { queryPrefix: 'Find: ' });
+    const { vectors } = setup(tempDir(), twin);
+    const entries = entriesOf(tools(3));
+    vectors.update(entries);
+    vectors.activate();
+    await vectors.idle();
+    await vectors.embedQuery('send the invoice');
+    expect(twin.read.filter((t) => t.startsWith('Find: '))).toEqual(['Find: send the invoice']);
+    expect(twin.read).toContain(toolText(entries[0]!));
+  });
+
   it('keeps the latest query vectors (an LRU): a query asked again is not embedded again', async () => {
     const { vectors, twin } = setup(undefined);
     vectors.update(entriesOf(tools(2)));

@@ -18,6 +18,8 @@ export type ModelManifest = {
   /** Texts are cut to this many tokens, [CLS] and [SEP] included (what the model was trained on). */
   maxTokens: number;
   pooling: 'mean' | 'cls';
+  /** Put before a query (never before a tool's text), for models trained with a retrieval instruction. */
+  queryPrefix?: string;
   /** The ONNX graph's output holding per-token vectors ([batch, tokens, dim]). */
   output: string;
   /** File name → sha256 (hex) of every file the model needs; model.onnx and tokenizer.json at least. */
@@ -50,6 +52,7 @@ function isManifest(v: unknown): v is ModelManifest {
     Number.isInteger(m.maxTokens) &&
     m.maxTokens >= 2 &&
     (m.pooling === 'mean' || m.pooling === 'cls') &&
+    (m.queryPrefix === undefined || typeof m.queryPrefix === 'string') &&
     typeof m.output === 'string' &&
     typeof m.files === 'object' &&
     m.files !== null &&

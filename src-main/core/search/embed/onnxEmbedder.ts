@@ -29,6 +29,7 @@ const MAX_TEXT_CHARS = 2000;
 export class OnnxEmbedder implements Embedder {
   readonly model: string;
   readonly dim: number;
+  readonly queryPrefix: string;
   private closed = false;
   private readonly tokenizer: Tokenizer;
   private readonly sep: number;
@@ -45,6 +46,7 @@ export class OnnxEmbedder implements Embedder {
     this.manifest = files.manifest;
     this.model = files.manifest.name;
     this.dim = files.manifest.dim;
+    this.queryPrefix = files.manifest.queryPrefix ?? '';
     this.tokenizer = tokenizer;
     this.sep = this.tokenizer.token_to_id('[SEP]') ?? 102;
   }

@@ -124,7 +124,7 @@ export class ToolVectors {
     }
     try {
       // Cut first, as every search does: finding quoted spans in a megabyte of quotes takes seconds.
-      const v = (await e.embed([withoutQuotedSpans(capQuery(text).query)]))[0];
+      const v = (await e.embed([(e.queryPrefix ?? '') + withoutQuotedSpans(capQuery(text).query)]))[0];
       if (v && this.embedder === e) {
         this.queries.set(text, v);
         // Map keeps insertion order: the first key is the least recently used.

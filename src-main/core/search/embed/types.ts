@@ -7,6 +7,8 @@ export interface Embedder {
   /** The name of the model folder under resources/model (also keys the vector cache). */
   readonly model: string;
   readonly dim: number;
+  /** What a query is prefixed with before it is embedded (none for most models). */
+  readonly queryPrefix?: string;
   /**
    * One unit-length vector per text, in order; `maxTokens` cuts texts shorter than the model's limit.
    * Rejects only on a runtime failure (out of memory…).
