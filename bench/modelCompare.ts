@@ -1,6 +1,6 @@
 // The shipped sentence models side by side on every evaluation set: `mws eval --engine dense|hybrid`
 // run once per model (MWS_MODEL_DIR names its folder), top-1 / top-3 and the time each run took.
-//   node --import tsx bench/modelCompare.ts [--only SET,SET] [--engines dense,hybrid] [--dir NAME=FOLDER]
+//   node --import tsx bench/modelCompare.ts [--only SET,SET] [--engines dense,hybrid] [--models A,B] [--dir NAME=FOLDER]
 // Sets (bench/evalSets.ts): gold, second, learning and verb-noun were tuned on; third, MetaTool and the
 // long-request held-out twin never were.
 import { execFileSync } from 'node:child_process';
@@ -15,11 +15,14 @@ const only = arg('--only')?.split(',') ?? ['gold', 'second', 'third', 'metatool'
 const engines = arg('--engines')?.split(',') ?? ['dense', 'hybrid'];
 /** --dir NAME=FOLDER: a model folder of one's own beside the shipped ones (a variant being tried). */
 const extra = arg('--dir')?.split('=');
+/** --models A,B: only these of the shipped ones. */
+const shipped = arg('--models')?.split(',') ?? [...SEARCH_MODELS];
 const MODELS: Array<[string, string]> = [
-  ...SEARCH_MODELS.map((m): [string, string] => [m, join(import.meta.dirname, '..', 'resources', 'model', m)]),
+  ...shipped.map((m): [string, string] => [m, join(import.meta.dirname, '..', 'resources', 'model', m)]),
   ...(extra ? [[extra[0]!, extra[1]!] as [string, string]] : []),
 ];
-const dir = mkdtempSync(join(tmpdir(), 'mws-models-'));
+// MWS_COMPARE_DIR keeps the tools' vectors between runs (a second run reads them back).
+const dir = process.env.MWS_COMPARE_DIR ?? mkdtempSync(join(tmpdir(), 'mws-models-'));
 const cli = join(import.meta.dirname, '..', 'src-main', 'cli', 'run.ts');
 
 console.log(`| set | engine | ${MODELS.map(([m]) => m).join(' | ')} |`);

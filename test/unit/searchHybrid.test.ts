@@ -73,6 +73,14 @@ describe('hybrid search', () => {
     expect((await names(svc('hybrid', new TwinVectors()), 'add up these numbers'))[0]).toBe('get-sum');
   });
 
+  it("fuses with the model's own lexical share when its manifest names one (1: the words alone decide)", async () => {
+    const wordsOnly = Object.assign(new TwinVectors(), { lexicalShare: () => 1 });
+    const lexical = await names(svc('bm25f'), 'add up these numbers');
+    expect((await names(svc('hybrid', wordsOnly), 'add up these numbers'))[0]).toBe(lexical[0]);
+    const meaningOnly = Object.assign(new TwinVectors(), { lexicalShare: () => 0 });
+    expect((await names(svc('hybrid', meaningOnly), 'add up these numbers'))[0]).toBe('get-sum');
+  });
+
   it('dense alone ranks by meaning only ("add 17 and 25" → get-sum)', async () => {
     expect((await names(svc('dense', new TwinVectors()), 'add 17 and 25'))[0]).toBe('get-sum');
   });

@@ -13,6 +13,8 @@ export type SemanticVectors = {
   embedQuery(text: string): Promise<Float32Array | undefined>;
   /** The loaded model's name (query vectors kept from another model are not compared); undefined: none loaded. */
   model?(): string | undefined;
+  /** BM25F's share when fused with this model (its manifest's); undefined: the engine's default. */
+  lexicalShare?(): number | undefined;
 };
 
 export class DenseIndex {

@@ -533,7 +533,9 @@ export class SearchService {
         }
         if (dense) return near.map((h) => ({ entry: entries[h.doc]!, score: h.score }));
         const lexical = bm25f.search(q, FUSION_POOL, within, boost).map((h) => ({ doc: bm25f.docOf(h.entry.name), score: h.score }));
-        return fuse(lexical, near, sim, FUSION, k).map((h) => ({ entry: entries[h.doc]!, score: h.score }));
+        const share = this.vectors?.lexicalShare?.();
+        const rule = share === undefined ? FUSION : { ...FUSION, lexicalShare: share };
+        return fuse(lexical, near, sim, rule, k).map((h) => ({ entry: entries[h.doc]!, score: h.score }));
       },
     };
   }

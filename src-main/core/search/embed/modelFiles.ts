@@ -20,6 +20,8 @@ export type ModelManifest = {
   pooling: 'mean' | 'cls';
   /** Put before a query (never before a tool's text), for models trained with a retrieval instruction. */
   queryPrefix?: string;
+  /** BM25F's share when fused with this model (a stronger model earns a smaller one); default FUSION's. */
+  lexicalShare?: number;
   /** The ONNX graph's output holding per-token vectors ([batch, tokens, dim]). */
   output: string;
   /** File name → sha256 (hex) of every file the model needs; model.onnx and tokenizer.json at least. */
@@ -53,6 +55,7 @@ function isManifest(v: unknown): v is ModelManifest {
     m.maxTokens >= 2 &&
     (m.pooling === 'mean' || m.pooling === 'cls') &&
     (m.queryPrefix === undefined || typeof m.queryPrefix === 'string') &&
+    (m.lexicalShare === undefined || (typeof m.lexicalShare === 'number' && m.lexicalShare >= 0 && m.lexicalShare <= 1)) &&
     typeof m.output === 'string' &&
     typeof m.files === 'object' &&
     m.files !== null &&

@@ -30,6 +30,7 @@ export class OnnxEmbedder implements Embedder {
   readonly model: string;
   readonly dim: number;
   readonly queryPrefix: string;
+  readonly lexicalShare: number | undefined;
   private closed = false;
   private readonly tokenizer: Tokenizer;
   private readonly sep: number;
@@ -47,6 +48,7 @@ export class OnnxEmbedder implements Embedder {
     this.model = files.manifest.name;
     this.dim = files.manifest.dim;
     this.queryPrefix = files.manifest.queryPrefix ?? '';
+    this.lexicalShare = files.manifest.lexicalShare;
     this.tokenizer = tokenizer;
     this.sep = this.tokenizer.token_to_id('[SEP]') ?? 102;
   }

@@ -102,6 +102,11 @@ export class ToolVectors {
     return this.vectors.get(this.keyOf(entry).key);
   }
 
+  /** BM25F's share when fused with the loaded model, when its manifest names one. */
+  lexicalShare(): number | undefined {
+    return this.state === 'off' ? undefined : this.embedder?.lexicalShare;
+  }
+
   /** The loaded model's name; undefined before it loads or once it failed. */
   model(): string | undefined {
     return this.state === 'off' ? undefined : this.embedder?.model;

@@ -9,6 +9,8 @@ export interface Embedder {
   readonly dim: number;
   /** What a query is prefixed with before it is embedded (none for most models). */
   readonly queryPrefix?: string;
+  /** BM25F's share when fused with this model (model.json); none: the engine's default. */
+  readonly lexicalShare?: number;
   /**
    * One unit-length vector per text, in order; `maxTokens` cuts texts shorter than the model's limit.
    * Rejects only on a runtime failure (out of memory…).
