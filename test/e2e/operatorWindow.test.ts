@@ -6,12 +6,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startOidcFixture, WINDOW_CLIENT, type OidcFixture } from '../fixtures/oidc/server.js';
-import { startApp, type TestApp } from '../helpers/app.js';
-import { launchChromium } from '../helpers/browser.js';
+import { WINDOW_CLIENT, type OidcFixture } from '../fixtures/oidc/server.js';
+import type { TestApp } from '../helpers/app.js';
+import { startOperatorsRig, type OperatorsRig } from '../helpers/operators.js';
 import { ROOT } from '../helpers/processes.js';
 import { WAIT_MS } from '../helpers/wait.js';
 
+let rig: OperatorsRig;
 let oidc: OidcFixture;
 let s: TestApp;
 let base: string;
@@ -20,20 +21,10 @@ let browser: Browser;
 beforeAll(async () => {
   if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
     throw new Error('The window is not built: run `npm run build` first (npm test does).');
-  oidc = await startOidcFixture();
-  s = await startApp({
-    upstream: { builtin: 'demo' },
-    operators: { issuer: oidc.issuer, scope: 'openid mcp', window: WINDOW_CLIENT },
-    agents: [{ id: 'default' }],
-  });
-  base = s.url.replace(/\/mcp$/, '');
-  browser = await launchChromium();
+  rig = await startOperatorsRig({ window: WINDOW_CLIENT });
+  ({ oidc, s, base, browser } = rig);
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await s?.stop();
-  await oidc?.close();
-});
+afterAll(() => rig?.stop());
 
 /** Opens the window's address, follows "Sign in with your team's identity provider" as `person`, and waits for where it lands. */
 async function signIn(person: string | undefined): Promise<Page> {

@@ -7,33 +7,24 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { CLI_CLIENT, startOidcFixture, type OidcFixture } from '../fixtures/oidc/server.js';
+import { CLI_CLIENT, type OidcFixture } from '../fixtures/oidc/server.js';
 import { startApp, tempDir, type TestApp } from '../helpers/app.js';
-import { launchChromium } from '../helpers/browser.js';
+import { startOperatorsRig, type OperatorsRig } from '../helpers/operators.js';
 import { exited, runMws, spawnMws, waitForOutput } from '../helpers/processes.js';
 import { WAIT_MS } from '../helpers/wait.js';
 import { operatorToken } from '../../src-main/core/operators/logins.js';
 
+let rig: OperatorsRig;
 let oidc: OidcFixture;
 let s: TestApp;
 let base: string;
 let browser: Browser;
 
 beforeAll(async () => {
-  oidc = await startOidcFixture();
-  s = await startApp({
-    upstream: { builtin: 'demo' },
-    operators: { issuer: oidc.issuer, scope: 'openid mcp', cli: { clientId: CLI_CLIENT } },
-    agents: [{ id: 'default' }],
-  });
-  base = s.url.replace(/\/mcp$/, '');
-  browser = await launchChromium();
+  rig = await startOperatorsRig({ cli: { clientId: CLI_CLIENT } });
+  ({ oidc, s, base, browser } = rig);
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await s?.stop();
-  await oidc?.close();
-});
+afterAll(() => rig?.stop());
 
 /** A person's own machine: its own config and state folder. */
 function laptop(): { env: NodeJS.ProcessEnv; stateDir: string } {

@@ -59,18 +59,15 @@ export function windowSignIn(d: WindowSignInDeps): WindowSignIn {
   const originOf = (c: Context) => d.publicOrigin ?? new URL(c.req.url).origin;
   const refuse = (c: Context, status: number, sentence: string) =>
     through(c, signInAnswer({ status, title: 'Signing in did not work', sentence, retry: true }));
+  const notOffered = (c: Context) =>
+    refuse(c, 404, 'This instance does not sign people in through an identity provider; open the window through a one-time link.');
 
   return {
     offered: () => client() !== undefined,
 
     async start(c) {
       const ops = d.operators();
-      if (!ops?.window)
-        return refuse(
-          c,
-          404,
-          'This instance does not sign people in through an identity provider; open the window through a one-time link.',
-        );
+      if (!ops?.window) return notOffered(c);
       const origin = originOf(c);
       let provider: oidc.Configuration;
       try {
@@ -105,12 +102,7 @@ export function windowSignIn(d: WindowSignInDeps): WindowSignIn {
 
     async callback(c) {
       const ops = d.operators();
-      if (!ops?.window)
-        return refuse(
-          c,
-          404,
-          'This instance does not sign people in through an identity provider; open the window through a one-time link.',
-        );
+      if (!ops?.window) return notOffered(c);
       const state = c.req.query('state');
       const bound = getCookie(c, stateCookie(c));
       deleteCookie(c, stateCookie(c), { path: SIGN_IN_PATH, ...(d.secure ? { secure: true } : {}) });

@@ -25,6 +25,8 @@ import { startAppFromFile, tempDir } from '../../helpers/app.js';
 import { CONFIG_VERSION } from '../../../src-main/core/config/migrate.js';
 
 const store = (cwd = tempDir()): PrefsStore => new Conf<DesktopPrefs>({ cwd, configName: 'preferences', ...PREFS_STORE_OPTIONS });
+/** What a store holds before anything is set. */
+const DEFAULT_EDITABLE = { notifyDemotions: true, notifyUpstreams: true, notifyApprovals: true, startAtLogin: false, remote: '' };
 
 describe('moving the desktop fields out of an old config', () => {
   it('copies them into the store once, takes them out of the file, and the config keeps loading', async () => {
@@ -71,13 +73,7 @@ describe('moving the desktop fields out of an old config', () => {
     const r = await migrateConfigPrefs(prefs, await loadConfig(join(dir, 'missing.json')));
     expect(r.moved).toEqual([]);
     expect(prefs.get('migratedFromConfig')).toBe(true);
-    expect(editablePrefs(prefs)).toEqual({
-      notifyDemotions: true,
-      notifyUpstreams: true,
-      notifyApprovals: true,
-      startAtLogin: false,
-      remote: '',
-    });
+    expect(editablePrefs(prefs)).toEqual(DEFAULT_EDITABLE);
   });
 
   it('loads a config whose old block holds anything, moves nothing from it and takes it out of the file', async () => {
@@ -86,13 +82,7 @@ describe('moving the desktop fields out of an old config', () => {
     const prefs = store();
     const r = await migrateConfigPrefs(prefs, await loadConfig(path, '/tmp/s'));
     expect(r.moved).toEqual([]);
-    expect(editablePrefs(prefs)).toEqual({
-      notifyDemotions: true,
-      notifyUpstreams: true,
-      notifyApprovals: true,
-      startAtLogin: false,
-      remote: '',
-    });
+    expect(editablePrefs(prefs)).toEqual(DEFAULT_EDITABLE);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ version: CONFIG_VERSION, pins: ['a__b'] });
   });
 
@@ -114,13 +104,7 @@ describe('reading a store edited by hand', () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, 'preferences.json'), '{"startAtLogin": tru');
     const prefs = store(cwd);
-    expect(editablePrefs(prefs)).toEqual({
-      notifyDemotions: true,
-      notifyUpstreams: true,
-      notifyApprovals: true,
-      startAtLogin: false,
-      remote: '',
-    });
+    expect(editablePrefs(prefs)).toEqual(DEFAULT_EDITABLE);
     expect(prefs.get('migratedFromConfig')).toBe(false);
   });
 
