@@ -2,42 +2,21 @@
 // agent searches, then calls a tool; the Search screen shows the words that tool was learned for, a
 // word's × forgets that word alone, and "Forget" drops them all (and search stops ranking with them).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { modelSettled } from '../helpers/model.js';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, spawnTs, type Running, listeningBase } from '../helpers/processes.js';
-import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
-import { launchChromium } from '../helpers/browser.js';
+import { connectClient, textOf, type TestClient } from '../helpers/app.js';
+import { serveWithWindow, type WindowServe } from '../helpers/windowServe.js';
 
-const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
-let browser: Browser;
-let serve: Running;
-let stateDir: string;
-let base: string;
+let w: WindowServe;
 let agentClient: TestClient;
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
-    throw new Error('The window is not built: run `npm run build` first (npm test does).');
-  browser = await launchChromium();
-  const dir = tempDir();
-  const cfg = join(dir, 'config.json');
-  stateDir = join(dir, 'state');
-  writeFileSync(
-    cfg,
-    JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }),
-  );
-  serve = spawnTs(MWS, ['serve', '--config', cfg]);
-  base = await listeningBase(serve);
-  agentClient = await connectClient(`${base}/mcp`, 'auto', 'e2e-learn');
+  w = await serveWithWindow({ upstreams: { demo: { builtin: 'demo' } } });
+  agentClient = await connectClient(`${w.base}/mcp`, 'auto', 'e2e-learn');
 });
 
 afterAll(async () => {
   await agentClient?.close();
-  await serve?.kill();
-  await browser?.close();
+  await w?.stop();
 });
 
 describe('learned words in the window', () => {
@@ -49,7 +28,7 @@ describe('learned words in the window', () => {
         ) as { results: Array<{ name: string }> }
       ).results[0]?.name;
     // Ranks are compared once the sentence model has read every tool (the first search starts it).
-    const api = httpControlClient(base, readFileSync(join(stateDir, 'control-token'), 'utf8').trim());
+    const api = w.control();
     await first();
     await modelSettled(api);
     const before = await first();
@@ -60,10 +39,7 @@ describe('learned words in the window', () => {
     }
     expect(await first()).toBe('demo__browser_get_page_text');
 
-    const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
-    const page = await browser.newPage({ viewport: { width: 1200, height: 860 } });
-    page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto((await httpControlClient(base, token).uiLink({})).url);
+    const page = await w.openWindow();
     await page.evaluate(() => (location.hash = '#/search'));
     const row = page.getByTestId('learned-demo__browser_get_page_text');
     await expect.poll(() => row.textContent()).toContain('monitor');

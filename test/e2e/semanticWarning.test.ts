@@ -3,62 +3,41 @@
 // Chromium. The first search starts the model, search answers by words, and the Search screen shows
 // the one warning the log has.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, spawnTs, type Running, listeningBase } from '../helpers/processes.js';
-import { tempDir } from '../helpers/app.js';
-import { launchChromium } from '../helpers/browser.js';
+import { serveWithWindow, type WindowServe } from '../helpers/windowServe.js';
 import { until } from '../helpers/wait.js';
 
-const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
-let browser: Browser;
-let serve: Running;
-let stateDir: string;
-let base: string;
+let w: WindowServe;
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
-    throw new Error('The window is not built: run `npm run build` first (npm test does).');
-  browser = await launchChromium();
-  const dir = tempDir();
-  const cfg = join(dir, 'config.json');
-  stateDir = join(dir, 'state');
-  // A model folder whose manifest is there but whose graph is not: model_missing.
-  const model = join(dir, 'broken-model');
-  mkdirSync(model);
-  writeFileSync(
-    join(model, 'model.json'),
-    JSON.stringify({
-      name: 'broken',
-      dim: 384,
-      maxTokens: 128,
-      pooling: 'mean',
-      output: 'last_hidden_state',
-      files: { 'model.onnx': '0'.repeat(64), 'tokenizer.json': '0'.repeat(64) },
-    }),
-  );
-  writeFileSync(
-    cfg,
-    JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }),
-  );
-  serve = spawnTs(MWS, ['serve', '--config', cfg], { MWS_MODEL_DIR: model });
-  base = await listeningBase(serve);
+  w = await serveWithWindow({ upstreams: { demo: { builtin: 'demo' } } }, (dir) => {
+    // A model folder whose manifest is there but whose graph is not: model_missing.
+    const model = join(dir, 'broken-model');
+    mkdirSync(model);
+    writeFileSync(
+      join(model, 'model.json'),
+      JSON.stringify({
+        name: 'broken',
+        dim: 384,
+        maxTokens: 128,
+        pooling: 'mean',
+        output: 'last_hidden_state',
+        files: { 'model.onnx': '0'.repeat(64), 'tokenizer.json': '0'.repeat(64) },
+      }),
+    );
+    return { MWS_MODEL_DIR: model };
+  });
 });
 
 afterAll(async () => {
-  await serve?.kill();
-  await browser?.close();
+  await w?.stop();
 });
 
 describe('the semantic-search warning in the window', () => {
   it('a broken model: search still answers (by words) and the Search screen shows the warning', async () => {
-    const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
-    const api = httpControlClient(base, token);
-    const page = await browser.newPage({ viewport: { width: 1200, height: 860 } });
-    page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto((await api.uiLink({})).url);
+    const api = w.control();
+    const page = await w.openWindow();
     await page.evaluate(() => (location.hash = '#/search'));
     expect(await page.getByTestId('semantic-warning').count()).toBe(0);
     await page.getByLabel('Query').fill('send an email to bob');
@@ -74,11 +53,11 @@ describe('the semantic-search warning in the window', () => {
     // One warning in the log, not one per search.
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await expect.poll(() => page.getByTestId('reply').textContent()).toContain('mail_send');
-    const lines = serve
+    const lines = w.serve
       .stderr()
       .split('\n')
       .filter((l) => l.includes('search model') || l.includes('model.onnx'));
-    expect(lines, serve.stderr()).toHaveLength(1);
+    expect(lines, w.serve.stderr()).toHaveLength(1);
     await page.close();
   });
 });
