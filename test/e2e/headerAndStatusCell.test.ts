@@ -2,18 +2,10 @@
 // (its controls beside the status, not under it), and an upstream's status cell keeps the end of the
 // server's stderr — where the reason is — instead of cutting it off after the sentence.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, spawnMws, type Running, listeningBase } from '../helpers/processes.js';
-import { tempDir } from '../helpers/app.js';
-import { launchChromium } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { serveWithWindow, type WindowServe } from '../helpers/windowServe.js';
 
-let browser: Browser;
-let serve: Running;
-let stateDir: string;
-let base: string;
+let w: WindowServe;
 
 /** A server that fails at start after a long stderr; its last line is the reason. */
 const failing = {
@@ -25,38 +17,18 @@ const failing = {
 };
 
 async function open(width: number, hash: string): Promise<Page> {
-  const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
-  const page = await browser.newPage({ viewport: { width, height: 800 } });
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto((await httpControlClient(base, token).uiLink({})).url);
+  const page = await w.openWindow({ width, height: 800 });
   await page.evaluate((h) => (location.hash = h), hash);
   await page.getByTestId('status').waitFor();
   return page;
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
-    throw new Error('The window is not built: run `npm run build` first (npm test does).');
-  browser = await launchChromium();
-  const dir = tempDir();
-  const cfg = join(dir, 'config.json');
-  stateDir = join(dir, 'state');
-  writeFileSync(
-    cfg,
-    JSON.stringify({
-      upstreams: { demo: { builtin: 'demo' }, reporting: failing },
-      stateDir,
-      listen: { port: 0 },
-      timeouts: { listMs: 5_000 },
-    }),
-  );
-  serve = spawnMws(['serve', '--config', cfg]);
-  base = await listeningBase(serve);
+  w = await serveWithWindow({ upstreams: { demo: { builtin: 'demo' }, reporting: failing }, timeouts: { listMs: 5_000 } });
 }, 60_000);
 
 afterAll(async () => {
-  await serve?.kill();
-  await browser?.close();
+  await w?.stop();
 });
 
 describe('the header at 1280 px', () => {

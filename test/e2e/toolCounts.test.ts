@@ -6,32 +6,16 @@
 // one off from the start) is read through every place a count is shown: `mws report`, the tray's menu
 // built from the same status, an agent's tools/list and search_tools, and the window at 1280 and 800 px.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
+import type { Page } from 'playwright-core';
 import type { ControlApi } from '../../src-main/core/control/api.js';
 import { buildTrayMenu } from '../../src-main/desktop/trayMenu.js';
-import {
-  ROOT,
-  runMws,
-  spawnMws,
-  startHttpFixture,
-  stdioFixture,
-  type HttpFixture,
-  type Running,
-  listeningBase,
-} from '../helpers/processes.js';
-import { connectClient, tempDir, textOf } from '../helpers/app.js';
-import { launchChromium } from '../helpers/browser.js';
+import { runMws, startHttpFixture, stdioFixture, type HttpFixture } from '../helpers/processes.js';
+import { connectClient, textOf } from '../helpers/app.js';
+import { serveWithWindow, type WindowServe } from '../helpers/windowServe.js';
 import { until } from '../helpers/wait.js';
 
-let browser: Browser;
-let serve: Running;
+let w: WindowServe;
 let fixture: HttpFixture;
-let cfg: string;
-let stateDir: string;
-let base: string;
 let api: ControlApi;
 
 const TOOLBOX = '67 tools from 1 upstream';
@@ -39,18 +23,11 @@ const LISTED = '1 of 20 tools listed';
 const UNLISTED = '1 more in the working set is not listed now (its upstream is off or gone)';
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
-    throw new Error('The window is not built: run `npm run build` first (npm test does).');
-  browser = await launchChromium();
   fixture = await startHttpFixture('stateless');
-  const dir = tempDir();
-  cfg = join(dir, 'config.json');
-  stateDir = join(dir, 'state');
-  const upstreams = { demo: { builtin: 'demo' }, fx: { url: fixture.url }, spare: { ...stdioFixture(), enabled: false } };
-  writeFileSync(cfg, JSON.stringify({ upstreams, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }));
-  serve = spawnMws(['serve', '--config', cfg]);
-  base = await listeningBase(serve);
-  api = httpControlClient(base, readFileSync(join(stateDir, 'control-token'), 'utf8').trim());
+  w = await serveWithWindow({
+    upstreams: { demo: { builtin: 'demo' }, fx: { url: fixture.url }, spare: { ...stdioFixture(), enabled: false } },
+  });
+  api = w.control();
   await until(async () => (await api.status({})).toolboxSize === 67 + 8, 'the demo and the fixture to list their tools', 30_000);
   await api.promote({ agent: 'default', tool: 'demo__mail_send_message' });
   await api.promote({ agent: 'default', tool: 'fx__echo' });
@@ -58,9 +35,8 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await serve?.kill();
+  await w?.stop();
   await fixture?.kill();
-  await browser?.close();
 });
 
 describe('every count of the toolbox and of a list', () => {
@@ -74,7 +50,7 @@ describe('every count of the toolbox and of a list', () => {
     expect(tray).toContain(`Toolbox: ${TOOLBOX} · 4 meta-tools`);
     expect(tray).toContain(`Default — ${LISTED}`);
 
-    const report = await runMws(['report', '--config', cfg]);
+    const report = await runMws(['report', '--config', w.cfg]);
     expect(report.code).toBe(0);
     expect(report.out).toContain(`Agent default (Default): ${LISTED}, idle window 21 days; ${UNLISTED}`);
     expect(report.out).toMatch(
@@ -86,7 +62,7 @@ describe('every count of the toolbox and of a list', () => {
     // fx__echo is read-only; with its upstream off nothing says what it is, so the report does not call it "write".
     expect(report.out).toMatch(/fx__echo \(not listed upstream now\) +— /);
 
-    const agent = await connectClient(`${base}/mcp`, 'auto', 'counts');
+    const agent = await connectClient(`${w.base}/mcp`, 'auto', 'counts');
     try {
       const listed = (await agent.client.listTools()).tools.map((t) => t.name);
       expect(listed).toEqual(['search_tools', 'call_tool', 'promote', 'demote', 'demo__mail_send_message']);
@@ -99,10 +75,7 @@ describe('every count of the toolbox and of a list', () => {
 
   describe.each([1280, 800])('the window at %i px', (width) => {
     async function open(hash: string): Promise<Page> {
-      const { url } = await api.uiLink({});
-      const page = await browser.newPage({ viewport: { width, height: 600 } });
-      page.on('pageerror', (e) => console.error('page error:', e.message));
-      await page.goto(url);
+      const page = await w.openWindow({ width, height: 600 });
       await page.evaluate((h) => (location.hash = h), hash);
       await page.getByTestId('status').waitFor();
       return page;
