@@ -4,33 +4,23 @@
 // The window's own calls then do exactly what that role allows, and a change says who made it.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { WINDOW_CLIENT, type OidcFixture } from '../fixtures/oidc/server.js';
-import type { TestApp } from '../helpers/app.js';
-import { startOperatorsRig, type OperatorsRig } from '../helpers/operators.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { WINDOW_CLIENT } from '../fixtures/oidc/server.js';
+import { operatorsRig } from '../helpers/operators.js';
 import { ROOT } from '../helpers/processes.js';
 import { WAIT_MS } from '../helpers/wait.js';
 
-let rig: OperatorsRig;
-let oidc: OidcFixture;
-let s: TestApp;
-let base: string;
-let browser: Browser;
-
-beforeAll(async () => {
+const rig = operatorsRig({ window: WINDOW_CLIENT }, () => {
   if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
     throw new Error('The window is not built: run `npm run build` first (npm test does).');
-  rig = await startOperatorsRig({ window: WINDOW_CLIENT });
-  ({ oidc, s, base, browser } = rig);
-}, 60_000);
-afterAll(() => rig?.stop());
+});
 
 /** Opens the window's address, follows "Sign in with your team's identity provider" as `person`, and waits for where it lands. */
 async function signIn(person: string | undefined): Promise<Page> {
-  oidc.signInAs(person);
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(`${base}/ui/`);
+  rig.oidc.signInAs(person);
+  const page = await (await rig.browser.newContext()).newPage();
+  await page.goto(`${rig.base}/ui/`);
   await page.click('#sign-in-provider', { timeout: WAIT_MS });
   await page.waitForURL((u) => u.pathname === '/ui/' || u.pathname === '/ui/_signin/callback', { timeout: WAIT_MS });
   return page;
@@ -70,7 +60,7 @@ describe('the window signs people in through the identity provider', () => {
     const page = await signIn('alice');
     const r = await windowCall(page, 'promote', { agent: 'default', tool: 'mail_get_message' });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    const history = await s.app.control.history({ agent: 'default' });
+    const history = await rig.s.app.control.history({ agent: 'default' });
     expect(history).toEqual(expect.arrayContaining([expect.objectContaining({ tool: 'mail_get_message', by: 'alice' })]));
     await page.context().close();
   });
@@ -93,21 +83,21 @@ describe('the window signs people in through the identity provider', () => {
   });
 
   it("reads the provider's metadata once for every sign-in, however often the sign-in is opened", async () => {
-    const before = oidc.counts.discovery;
+    const before = rig.oidc.counts.discovery;
     for (let i = 0; i < 5; i++) {
-      const res = await fetch(`${base}/ui/_signin`, { redirect: 'manual' });
+      const res = await fetch(`${rig.base}/ui/_signin`, { redirect: 'manual' });
       expect(res.status).toBe(303);
-      expect(res.headers.get('location')!.startsWith(`${oidc.issuer}/auth?`)).toBe(true);
+      expect(res.headers.get('location')!.startsWith(`${rig.oidc.issuer}/auth?`)).toBe(true);
     }
-    expect(oidc.counts.discovery - before).toBe(0);
+    expect(rig.oidc.counts.discovery - before).toBe(0);
   });
 
   it('a callback this browser did not start signs no one in', async () => {
-    const page = await (await browser.newContext()).newPage();
-    const res = await page.goto(`${base}/ui/_signin/callback?code=forged&state=forged`);
+    const page = await (await rig.browser.newContext()).newPage();
+    const res = await page.goto(`${rig.base}/ui/_signin/callback?code=forged&state=forged`);
     expect(res?.status()).toBe(400);
     expect(await page.textContent('main')).toMatch(/This sign-in was not started in this browser/);
-    const direct = await fetch(`${base}/ui/`);
+    const direct = await fetch(`${rig.base}/ui/`);
     expect(direct.status).toBe(401);
     await page.context().close();
   });

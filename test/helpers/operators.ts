@@ -1,5 +1,6 @@
 // An instance whose operators sign in at a real OpenID provider (test/fixtures/oidc), the demo toolbox
 // behind it, and Debian's Chromium for the person signing in: what the operator sign-in tests share.
+import { afterAll, beforeAll } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startOidcFixture, type OidcFixture } from '../fixtures/oidc/server.js';
 import { startApp, type TestApp } from './app.js';
@@ -27,4 +28,18 @@ export async function startOperatorsRig(clients: Record<string, unknown>): Promi
       await oidc.close();
     },
   };
+}
+
+/**
+ * The rig for a test file: started before its tests (after `before`, e.g. a check that the window is
+ * built) and stopped after them; its fields are there once the tests run.
+ */
+export function operatorsRig(clients: Record<string, unknown>, before?: () => void): OperatorsRig {
+  const rig = {} as OperatorsRig;
+  beforeAll(async () => {
+    before?.();
+    Object.assign(rig, await startOperatorsRig(clients));
+  }, 60_000);
+  afterAll(() => rig.stop?.());
+  return rig;
 }

@@ -5,26 +5,15 @@
 // expire, and `mws logout --operator` forgets and revokes it.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { CLI_CLIENT, type OidcFixture } from '../fixtures/oidc/server.js';
-import { startApp, tempDir, type TestApp } from '../helpers/app.js';
-import { startOperatorsRig, type OperatorsRig } from '../helpers/operators.js';
+import { describe, expect, it } from 'vitest';
+import { CLI_CLIENT } from '../fixtures/oidc/server.js';
+import { startApp, tempDir } from '../helpers/app.js';
+import { operatorsRig } from '../helpers/operators.js';
 import { exited, runMws, spawnMws, waitForOutput } from '../helpers/processes.js';
 import { WAIT_MS } from '../helpers/wait.js';
 import { operatorToken } from '../../src-main/core/operators/logins.js';
 
-let rig: OperatorsRig;
-let oidc: OidcFixture;
-let s: TestApp;
-let base: string;
-let browser: Browser;
-
-beforeAll(async () => {
-  rig = await startOperatorsRig({ cli: { clientId: CLI_CLIENT } });
-  ({ oidc, s, base, browser } = rig);
-}, 60_000);
-afterAll(() => rig?.stop());
+const rig = operatorsRig({ cli: { clientId: CLI_CLIENT } });
 
 /** A person's own machine: its own config and state folder. */
 function laptop(): { env: NodeJS.ProcessEnv; stateDir: string } {
@@ -36,10 +25,10 @@ function laptop(): { env: NodeJS.ProcessEnv; stateDir: string } {
 
 /** Runs `mws login --operator`, confirms its link in the browser as `person`; answers the CLI's exit and output. */
 async function signIn(env: NodeJS.ProcessEnv, person: string | undefined) {
-  oidc.signInAs(person);
-  const cli = spawnMws(['login', '--operator', base, '--no-browser'], env);
+  rig.oidc.signInAs(person);
+  const cli = spawnMws(['login', '--operator', rig.base, '--no-browser'], env);
   const [, link] = await waitForOutput(cli, /\n {2}(http\S+)\n/, 'the device sign-in link');
-  const page = await browser.newPage();
+  const page = await rig.browser.newPage();
   try {
     await page.goto(link!);
     await page.click('#confirm', { timeout: WAIT_MS });
@@ -56,15 +45,15 @@ describe('mws login --operator', () => {
     const me = laptop();
     const r = await signIn(me.env, 'alice');
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain(`Signed in to ${base} as alice (admin)`);
-    const remote = { ...me.env, MWS_REMOTE: base };
+    expect(r.out).toContain(`Signed in to ${rig.base} as alice (admin)`);
+    const remote = { ...me.env, MWS_REMOTE: rig.base };
     const status = await runMws(['status', '--json'], remote);
     expect(status.code, status.err).toBe(0);
     expect(JSON.parse(status.out).operator).toEqual({ name: 'alice', role: 'admin' });
     // An admin's change is recorded as theirs.
     const promoted = await runMws(['promote', 'mail_list_labels', '--agent', 'default'], remote);
     expect(promoted.code, promoted.err).toBe(0);
-    const history = await s.app.control.history({ agent: 'default' });
+    const history = await rig.s.app.control.history({ agent: 'default' });
     expect(history).toEqual(expect.arrayContaining([expect.objectContaining({ tool: 'mail_list_labels', by: 'alice' })]));
     // The tokens are the person's own: the file is theirs alone.
     const file = join(me.stateDir, 'operator-logins.json');
@@ -74,7 +63,7 @@ describe('mws login --operator', () => {
   it("a viewer's CLI reads and is refused a change with a sentence", async () => {
     const me = laptop();
     expect((await signIn(me.env, 'carol')).code).toBe(0);
-    const remote = { ...me.env, MWS_REMOTE: base };
+    const remote = { ...me.env, MWS_REMOTE: rig.base };
     expect((await runMws(['status'], remote)).code).toBe(0);
     const refused = await runMws(['promote', 'mail_list_labels', '--agent', 'default'], remote);
     expect(refused.code).not.toBe(0);
@@ -85,26 +74,26 @@ describe('mws login --operator', () => {
     const me = laptop();
     expect((await signIn(me.env, 'bob')).code).toBe(0);
     const file = join(me.stateDir, 'operator-logins.json');
-    const stored = JSON.parse(readFileSync(file, 'utf8'))[base];
+    const stored = JSON.parse(readFileSync(file, 'utf8'))[rig.base];
     expect(stored.refreshToken).toBeTruthy();
     // Ten seconds left: the next command renews it first.
-    writeFileSync(file, JSON.stringify({ [base]: { ...stored, expiresAt: Date.now() + 10_000 } }));
-    const remote = { ...me.env, MWS_REMOTE: base };
+    writeFileSync(file, JSON.stringify({ [rig.base]: { ...stored, expiresAt: Date.now() + 10_000 } }));
+    const remote = { ...me.env, MWS_REMOTE: rig.base };
     const status = await runMws(['status', '--json'], remote);
     expect(status.code, status.err).toBe(0);
     expect(JSON.parse(status.out).operator).toEqual({ name: 'bob', role: 'approver' });
-    const renewed = JSON.parse(readFileSync(file, 'utf8'))[base];
+    const renewed = JSON.parse(readFileSync(file, 'utf8'))[rig.base];
     expect(renewed.accessToken).not.toBe(stored.accessToken);
     expect(renewed.expiresAt).toBeGreaterThan(Date.now() + 60_000);
 
-    const out = await runMws(['logout', '--operator', base], me.env);
+    const out = await runMws(['logout', '--operator', rig.base], me.env);
     expect(out.code, out.err).toBe(0);
     expect(out.out).toContain('the identity provider revoked the sign-in');
     const after = await runMws(['status'], remote);
     expect(after.code).not.toBe(0);
-    expect(after.err).toContain(`You are not signed in to ${base}. Run \`mws login --operator ${base}\` first.`);
+    expect(after.err).toContain(`You are not signed in to ${rig.base}. Run \`mws login --operator ${rig.base}\` first.`);
     // The revoked refresh token no longer renews anything at the provider.
-    const reuse = await fetch(`${oidc.issuer}/token`, {
+    const reuse = await fetch(`${rig.oidc.issuer}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: renewed.refreshToken, client_id: CLI_CLIENT }),
@@ -116,12 +105,12 @@ describe('mws login --operator', () => {
     const me = laptop();
     expect((await signIn(me.env, 'alice')).code).toBe(0);
     const file = join(me.stateDir, 'operator-logins.json');
-    const stored = JSON.parse(readFileSync(file, 'utf8'))[base];
-    writeFileSync(file, JSON.stringify({ [base]: { ...stored, expiresAt: Date.now() + 10_000 } }));
-    const tokens = await Promise.all([1, 2, 3].map(() => operatorToken(me.stateDir, base)));
+    const stored = JSON.parse(readFileSync(file, 'utf8'))[rig.base];
+    writeFileSync(file, JSON.stringify({ [rig.base]: { ...stored, expiresAt: Date.now() + 10_000 } }));
+    const tokens = await Promise.all([1, 2, 3].map(() => operatorToken(me.stateDir, rig.base)));
     expect(new Set(tokens).size).toBe(1);
     expect(tokens[0]).not.toBe(stored.accessToken);
-    const status = await runMws(['status', '--json'], { ...me.env, MWS_REMOTE: base });
+    const status = await runMws(['status', '--json'], { ...me.env, MWS_REMOTE: rig.base });
     expect(status.code, status.err).toBe(0);
   });
 
