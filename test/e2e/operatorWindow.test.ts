@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core';
 import { WINDOW_CLIENT } from '../fixtures/oidc/server.js';
 import { operatorsRig } from '../helpers/operators.js';
 import { ROOT } from '../helpers/processes.js';
-import { WAIT_MS } from '../helpers/wait.js';
+import { WAIT_MS, withDeadline } from '../helpers/wait.js';
 
 const rig = operatorsRig({ window: WINDOW_CLIENT }, () => {
   if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
@@ -90,6 +90,23 @@ describe('the window signs people in through the identity provider', () => {
       expect(res.headers.get('location')!.startsWith(`${rig.oidc.issuer}/auth?`)).toBe(true);
     }
     expect(rig.oidc.counts.discovery - before).toBe(0);
+  });
+
+  it("strangers opening the sign-in many times meanwhile do not push a person's sign-in out", async () => {
+    rig.oidc.signInAs('bob');
+    const page = await (await rig.browser.newContext()).newPage();
+    // While the person is at the provider's login screen, 200 sign-ins are started elsewhere.
+    const held = rig.oidc.holdNext();
+    await page.goto(`${rig.base}/ui/`);
+    const clicked = page.click('#sign-in-provider', { timeout: WAIT_MS });
+    await withDeadline(held.reached, 'the person to reach the login screen');
+    const started = await Promise.all(Array.from({ length: 200 }, () => fetch(`${rig.base}/ui/_signin`, { redirect: 'manual' })));
+    expect(started.filter((r) => r.status === 303)).toHaveLength(200);
+    held.release();
+    await clicked;
+    await page.waitForURL(/\/ui\/#/, { timeout: WAIT_MS });
+    expect((await windowCall(page, 'status')).body.result?.operator).toEqual({ name: 'bob', role: 'approver' });
+    await page.context().close();
   });
 
   it('a callback this browser did not start signs no one in', async () => {

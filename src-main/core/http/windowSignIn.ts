@@ -20,10 +20,18 @@ export const SIGN_IN_PATH = '/ui/_signin';
 export const SIGN_IN_CALLBACK_PATH = '/ui/_signin/callback';
 /** A sign-in started is good this long (the person may have to type a password and a second factor). */
 export const SIGN_IN_TTL_MS = 10 * 60 * 1000;
-/** Sign-ins under way kept at most; the oldest is forgotten first. */
-export const MAX_PENDING = 64;
 
-type Pending = { verifier: string; started: number; origin: string };
+/**
+ * A sign-in under way lives in the starting browser's cookie (state, PKCE verifier, start time), not in
+ * the instance: strangers opening /ui/_signin cannot push a person's sign-in out of a table.
+ */
+function packed(state: string, verifier: string, started: number): string {
+  return `${state}.${verifier}.${started}`;
+}
+function unpacked(cookie: string | undefined): { state: string; verifier: string; started: number } | undefined {
+  const m = /^([\w-]{16,128})\.([\w-]{43,128})\.(\d{1,16})$/.exec(cookie ?? '');
+  return m ? { state: m[1]!, verifier: m[2]!, started: Number(m[3]) } : undefined;
+}
 
 export type WindowSignInDeps = {
   operators: () => Config['operators'];
@@ -54,7 +62,6 @@ async function through(c: Context, page: Response): Promise<Response> {
 }
 
 export function windowSignIn(d: WindowSignInDeps): WindowSignIn {
-  const pending = new Map<string, Pending>();
   const client = () => d.operators()?.window;
   const originOf = (c: Context) => d.publicOrigin ?? new URL(c.req.url).origin;
   const refuse = (c: Context, status: number, sentence: string) =>
@@ -77,10 +84,7 @@ export function windowSignIn(d: WindowSignInDeps): WindowSignIn {
       }
       const verifier = oidc.randomPKCECodeVerifier();
       const state = randomBytes(24).toString('base64url');
-      for (const [s, p] of pending) if (d.now() - p.started > SIGN_IN_TTL_MS) pending.delete(s);
-      pending.set(state, { verifier, started: d.now(), origin });
-      if (pending.size > MAX_PENDING) pending.delete(pending.keys().next().value!);
-      setCookie(c, stateCookie(c), state, {
+      setCookie(c, stateCookie(c), packed(state, verifier, d.now()), {
         httpOnly: true,
         sameSite: 'Lax',
         path: SIGN_IN_PATH,
@@ -104,18 +108,17 @@ export function windowSignIn(d: WindowSignInDeps): WindowSignIn {
       const ops = d.operators();
       if (!ops?.window) return notOffered(c);
       const state = c.req.query('state');
-      const bound = getCookie(c, stateCookie(c));
+      const bound = unpacked(getCookie(c, stateCookie(c)));
       deleteCookie(c, stateCookie(c), { path: SIGN_IN_PATH, ...(d.secure ? { secure: true } : {}) });
-      const p = state ? pending.get(state) : undefined;
-      if (state) pending.delete(state);
-      if (!state || !bound || !tokenMatches(state, bound))
+      if (!state || !bound || !tokenMatches(state, bound.state))
         return refuse(
           c,
           400,
           'This sign-in was not started in this browser (or its cookie was lost), so it was not accepted. Start again.',
         );
-      if (!p || d.now() - p.started > SIGN_IN_TTL_MS)
-        return refuse(c, 400, 'This sign-in took longer than 10 minutes or was already used. Start again.');
+      if (d.now() - bound.started > SIGN_IN_TTL_MS || bound.started > d.now())
+        return refuse(c, 400, 'This sign-in took longer than 10 minutes. Start again.');
+      const p = { verifier: bound.verifier, origin: originOf(c) };
       const error = c.req.query('error');
       if (error) {
         const why = c.req.query('error_description');
