@@ -21,6 +21,8 @@ export type RemoteState = {
   connected(): boolean;
   /** What the person should know or do about the connection now (a sign-in to confirm, why it failed). */
   note(): string | undefined;
+  /** Starts a sign-in (the browser opens the provider's link), as the tray's "Sign in…" asks. */
+  signIn(): void;
   /** Called when either of the above changes. */
   onChange(fn: () => void): () => void;
 };

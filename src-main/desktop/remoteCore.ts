@@ -25,6 +25,9 @@ export type RemoteCoreDeps = {
   /** Opens a sign-in link in the system browser. */
   openLink: (url: string) => void;
   clock: Clock;
+  /** The sign-in and the kept token (tests give twins; by default the device flow and logins.ts). */
+  deviceSignIn?: typeof deviceSignIn;
+  operatorToken?: typeof operatorToken;
 };
 
 export function startRemoteCore(d: RemoteCoreDeps): DesktopCore {
@@ -32,6 +35,8 @@ export function startRemoteCore(d: RemoteCoreDeps): DesktopCore {
   const changed = () => watchers.forEach((w) => w());
   let note: string | undefined;
   let signingIn: Promise<void> | undefined;
+  /** After a sign-in that did not complete, a new one waits for the person (the tray's "Sign in…"). */
+  let autoSignIn = true;
   let last: StatusView | undefined;
 
   const setNote = (n: string | undefined) => {
@@ -40,7 +45,7 @@ export function startRemoteCore(d: RemoteCoreDeps): DesktopCore {
     changed();
   };
   const signIn = () =>
-    (signingIn ??= deviceSignIn(d.stateDir, d.url, {
+    (signingIn ??= (d.deviceSignIn ?? deviceSignIn)(d.stateDir, d.url, {
       waitMs: SIGN_IN_WAIT_MS,
       again: 'Choose "Sign in" in the tray menu to try again.',
       onLink: (link, code) => {
@@ -50,7 +55,11 @@ export function startRemoteCore(d: RemoteCoreDeps): DesktopCore {
     })
       .then(
         (login) => setNote(login.name ? `Signed in as ${login.name} (${login.role}).` : undefined),
-        (err: unknown) => setNote(errorMessage(err)),
+        (err: unknown) => {
+          // Refused, expired or unreachable: no new browser tab every few seconds; the tray offers it.
+          autoSignIn = false;
+          setNote(errorMessage(err));
+        },
       )
       .finally(() => {
         signingIn = undefined;
@@ -59,9 +68,9 @@ export function startRemoteCore(d: RemoteCoreDeps): DesktopCore {
   /** The operator's token; none kept (or no longer renewed): the sign-in starts, and this call fails with why. */
   const token = async (): Promise<string> => {
     try {
-      return await operatorToken(d.stateDir, d.url);
+      return await (d.operatorToken ?? operatorToken)(d.stateDir, d.url);
     } catch (err) {
-      if (err instanceof MwsError && err.code === 'sign_in_failed') void signIn();
+      if (err instanceof MwsError && err.code === 'sign_in_failed' && autoSignIn) void signIn();
       throw err;
     }
   };
@@ -86,6 +95,10 @@ export function startRemoteCore(d: RemoteCoreDeps): DesktopCore {
       url: d.url,
       connected: () => stream.connected(),
       note: () => note,
+      signIn: () => {
+        autoSignIn = true;
+        void signIn();
+      },
       onChange(fn) {
         watchers.add(fn);
         return () => watchers.delete(fn);

@@ -59,7 +59,7 @@ export function startTray(d: TrayDeps): () => void {
       if (link?.ok) await shell.openExternal(link.url);
       else d.openWindow('#/upstreams');
     } else if (a.kind === 'settings') d.openWindow();
-    else if (a.kind === 'remoteSignIn') await d.core.control.status({}).catch(() => undefined);
+    else if (a.kind === 'remoteSignIn') d.core.remote?.signIn();
     else if (a.kind === 'useLocal') d.useLocal();
     else d.quit();
   };
