@@ -3,19 +3,15 @@
 // Upstreams and Import; the status dot never green with nothing served; a destructive call's
 // "Allow once" not the primary button; an agent token masked in the client snippets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, spawnMws, stdioFixture, type Running, listeningBase } from '../helpers/processes.js';
-import { connectClient, tempDir, type TestClient } from '../helpers/app.js';
-import { launchChromium, SCREENS } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { ROOT, stdioFixture } from '../helpers/processes.js';
+import { connectClient, type TestClient } from '../helpers/app.js';
+import { SCREENS } from '../helpers/browser.js';
+import { serveWithWindow, type WindowServe } from '../helpers/windowServe.js';
 
-let browser: Browser;
-let serve: Running;
-let cfg: string;
-let stateDir: string;
-let base: string;
+let w: WindowServe;
 let agent: TestClient;
 const BOT_TOKEN = 'bot-token-0123456789abcdef';
 /** A long command, as real ones are (npx with a scoped package and flags): it must wrap, not widen the table. */
@@ -23,11 +19,7 @@ const longArgs = [...stdioFixture().args, '--a-very-long-flag-that-real-servers-
 const failing = { command: process.execPath, args: ['-e', "console.error('GITHUB_TOKEN is not set'); process.exit(1)"] };
 
 async function open(hash: string, width: number, height = 800): Promise<Page> {
-  const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
-  const { url } = await httpControlClient(base, token).uiLink({});
-  const page = await browser.newPage({ viewport: { width, height } });
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(url);
+  const page = await w.openWindow({ width, height });
   await page.evaluate((h) => (location.hash = h), hash);
   await page.getByTestId('status').waitFor();
   return page;
@@ -36,33 +28,23 @@ async function open(hash: string, width: number, height = 800): Promise<Page> {
 const sideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
-    throw new Error('The window is not built: run `npm run build` first (npm test does).');
-  browser = await launchChromium();
-  const dir = tempDir();
-  const home = join(dir, 'home');
-  cpSync(join(ROOT, 'test', 'fixtures', 'import', 'home'), home, { recursive: true });
-  cfg = join(dir, 'config.json');
-  stateDir = join(dir, 'state');
-  writeFileSync(
-    cfg,
-    JSON.stringify({
+  w = await serveWithWindow(
+    {
       upstreams: { demo: { builtin: 'demo' }, s: { command: process.execPath, args: longArgs }, bad: failing },
-      stateDir,
-      listen: { port: 0 },
-      timeouts: { listMs: 20_000 },
       agents: [{ id: 'default' }, { id: 'bot', token: BOT_TOKEN }],
-    }),
+    },
+    (dir) => {
+      const home = join(dir, 'home');
+      cpSync(join(ROOT, 'test', 'fixtures', 'import', 'home'), home, { recursive: true });
+      return { HOME: home };
+    },
   );
-  serve = spawnMws(['serve', '--config', cfg], { HOME: home });
-  base = await listeningBase(serve);
-  agent = await connectClient(`${base}/mcp`, 'auto', 'e2e-run');
+  agent = await connectClient(`${w.base}/mcp`, 'auto', 'e2e-run');
 }, 120_000);
 
 afterAll(async () => {
   await agent?.close();
-  await serve?.kill();
-  await browser?.close();
+  await w?.stop();
 });
 
 describe.each([1280, 800])('the window at %i px', (width) => {
@@ -105,13 +87,13 @@ describe.each([1280, 800])('the window at %i px', (width) => {
     expect(await found()).toContain('s__echo');
     await shown.uncheck();
     await expect.poll(() => page.getByTestId('tool-row-s__echo').getAttribute('class')).toContain('hidden-tool');
-    expect(JSON.parse(readFileSync(cfg, 'utf8')).hiddenTools).toEqual({ s: ['echo'] });
+    expect(JSON.parse(readFileSync(w.cfg, 'utf8')).hiddenTools).toEqual({ s: ['echo'] });
     await expect.poll(found).not.toContain('s__echo');
     expect(await sideways(page)).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SCREENS, `hidden-tool-${width}.png`), fullPage: true });
     await shown.check();
     await expect.poll(() => page.getByTestId('tool-row-s__echo').getAttribute('class')).not.toContain('hidden-tool');
-    expect(JSON.parse(readFileSync(cfg, 'utf8')).hiddenTools).toBeUndefined();
+    expect(JSON.parse(readFileSync(w.cfg, 'utf8')).hiddenTools).toBeUndefined();
     await expect.poll(found).toContain('s__echo');
     await page.close();
   }, 60_000);
@@ -124,7 +106,7 @@ describe('running upstreams from the window', () => {
     await expect.poll(() => page.getByTestId('status-s').textContent(), { timeout: 30_000 }).toBe('up');
     await row.getByRole('button', { name: 'Turn s off' }).click();
     await expect.poll(() => page.getByTestId('status-s').textContent()).toBe('off');
-    expect(JSON.parse(readFileSync(cfg, 'utf8')).upstreams.s.enabled).toBe(false);
+    expect(JSON.parse(readFileSync(w.cfg, 'utf8')).upstreams.s.enabled).toBe(false);
     await expect.poll(async () => (await agent.client.listTools()).tools.map((t) => t.name)).not.toContain('s__whoami');
     await row.getByRole('button', { name: 'Turn s on' }).click();
     await expect.poll(() => page.getByTestId('status-s').textContent(), { timeout: 30_000 }).toBe('up');
@@ -176,8 +158,7 @@ describe('words and buttons', () => {
 
   it('does not show the dot green when nothing is served (every upstream off)', async () => {
     const page = await open('#/upstreams', 1280);
-    const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
-    const api = httpControlClient(base, token);
+    const api = w.control();
     for (const v of ['demo', 's', 'bad']) await api.setUpstreamEnabled({ vendor: v, enabled: false });
     await expect
       .poll(() => page.getByTestId('status').textContent(), { timeout: 20_000 })
