@@ -95,7 +95,7 @@ describe.each(Object.keys(adapters))('state port conformance: %s', (name) => {
     const st: AgentState = {
       tools: { v__read: { vendor: 'v', promotedBy: 'agent', promotedAt: 1000, lastUsedAt: null } },
       demotedAt: { v__old: 500 },
-      approvals: { v__write: { hash: 'h1', at: 900 } },
+      approvals: { v__write: { hash: 'h1', at: 900 }, v__send: { hash: 'h2', at: 950, by: 'carol' } },
     };
     await s.agents.save('ci', st);
     expect(await s.agents.load('ci')).toEqual(st);

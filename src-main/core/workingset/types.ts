@@ -25,8 +25,8 @@ export type AgentState = {
    * back only on fresh use: a demotion is not undone by the very calls that came before it.
    */
   demotedAt: Record<string, number>;
-  /** Remembered approvals: the definition hash the user allowed. */
-  approvals: Record<string, { hash: string; at: number }>;
+  /** Remembered approvals: the definition hash the user allowed, when, and which operator (if one signed in) did. */
+  approvals: Record<string, { hash: string; at: number; by?: string }>;
 };
 
 export type Decision = { agent: string; tool: string; action: 'promote' | 'demote'; cause: Cause; vendor?: string; pinned?: PinSource };
