@@ -3,7 +3,7 @@
 // and finishes even when a part throws. A config saved while running is applied by reconfigure, which
 // puts a new config in force; the one the app was made with is never changed in place.
 import type { Config } from './config/schema.js';
-import { every, type Clock } from './clock.js';
+import { after, type Clock } from './clock.js';
 import type { Logger } from './log.js';
 import type { Upstream } from './upstream/types.js';
 import { registerBuiltin } from './upstream/transports.js';
@@ -260,10 +260,7 @@ export function createApp(opts: AppOptions): App {
         const again = !stopped && attempt < REMOTE_RELOAD_ATTEMPTS;
         log.warn(`could not apply another replica's working-set change: ${err.message}${again ? '; trying again' : ''}`);
         if (!again) return;
-        const stop = every(clock, REMOTE_RELOAD_RETRY_MS * attempt, () => {
-          stop();
-          applyRemote(ids, attempt + 1);
-        });
+        after(clock, REMOTE_RELOAD_RETRY_MS * attempt, () => applyRemote(ids, attempt + 1));
       });
   };
 

@@ -24,6 +24,15 @@ export function every(clock: Clock, ms: number, fn: () => void, opts: { holdOpen
   return () => clearInterval(timer);
 }
 
+/** Calls `fn` once, `ms` of the clock's time from now (a retry's wait); answers a cancel. */
+export function after(clock: Clock, ms: number, fn: () => void): () => void {
+  const stop = every(clock, ms, () => {
+    stop();
+    fn();
+  });
+  return stop;
+}
+
 /** A clock tests move by hand; its timers fire, in time order, as it is moved past them. */
 export class ManualClock implements Clock {
   private timers: Array<{ due: number; ms: number; fn: () => void }> = [];

@@ -3,7 +3,7 @@
 // every call, refreshed when about to expire: core/operators/logins.ts), and its events are the remote
 // stream (eventsClient.ts), reconnecting by itself. With no sign-in kept for that URL (or one the
 // provider no longer renews), the device sign-in starts and the browser opens its link.
-import { CONTROL_METHODS, type ControlApi, type StatusView } from '../core/control/api.js';
+import type { ControlApi, StatusView } from '../core/control/api.js';
 import { httpControlClient } from '../core/control/transport/http.js';
 import { followRemoteEvents } from '../core/control/transport/eventsClient.js';
 import { deviceSignIn } from '../core/operators/deviceSignIn.js';
@@ -75,13 +75,9 @@ export function startRemoteCore(d: RemoteCoreDeps): DesktopCore {
     }
   };
 
-  const call = async (method: (typeof CONTROL_METHODS)[number], args: unknown) => {
-    const api = httpControlClient(d.url, await token(), CALL_MS);
-    const result = await (api[method] as (a: unknown) => Promise<unknown>)(args);
-    if (method === 'status') last = result as StatusView;
-    return result;
-  };
-  const control = Object.fromEntries(CONTROL_METHODS.map((m) => [m, (args: unknown) => call(m, args)])) as unknown as ControlApi;
+  const api = httpControlClient(d.url, token, CALL_MS);
+  // The last status names the agents and upstreams that notices need.
+  const control: ControlApi = { ...api, status: async (a) => (last = await api.status(a)) };
 
   const stream = followRemoteEvents(d.url, token, d.clock);
   stream.onConnection(changed);

@@ -75,6 +75,12 @@ async function windowHeaders(c: Context, next: Next): Promise<void> {
   c.res = withWindowHeaders(c.res);
 }
 
+/** A path read with GET (and HEAD, unless `head` is false); any other method is answered 405. */
+function onlyGet(h: ((c: Context) => Response | Promise<Response>) | undefined, head = true) {
+  return (c: Context) =>
+    h === undefined ? notFound(c.req.path) : c.req.method === 'GET' || (head && c.req.method === 'HEAD') ? h(c) : text(405, 'Use GET.');
+}
+
 export function edgeApp(m: Mounts, log?: Logger): Hono {
   // Routes see the path the listener's guard and gate judged: URL-normalized, its escapes undecoded
   // (Hono's default decodes, so `/m%63p` would reach the MCP route past a gate that saw no MCP path).
@@ -124,19 +130,17 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
     const files = uiFiles(rendererDir);
     app.all(PATTERNS.uiIndex, spendLink(sessions, secure), needSession(sessions, offered), files, () => text(404, 'Not found.'));
     app.all(PATTERNS.uiFile, spendLink(sessions, secure), needSession(sessions, offered), files, () => text(404, 'Not found.'));
-    const onlyGetOf = (h: ((c: Context) => Promise<Response>) | undefined) => (c: Context) =>
-      h === undefined ? notFound(c.req.path) : c.req.method === 'GET' ? h(c) : text(405, 'Use GET.');
-    app.all(PATTERNS.signIn, onlyGetOf(signIn?.start));
-    app.all(PATTERNS.signInCallback, onlyGetOf(signIn?.callback));
+    // A sign-in starts and ends with a GET only: a HEAD would set its cookie or spend its code.
+    app.all(PATTERNS.signIn, onlyGet(signIn?.start, false));
+    app.all(PATTERNS.signInCallback, onlyGet(signIn?.callback, false));
     app.all(PATTERNS.renew, renewSession(sessions, secure));
     app.get(PATTERNS.renewScript, renewScript);
   }
 
-  const onlyGet = (h: Handler | undefined) => (c: Context) =>
-    h === undefined ? notFound(c.req.path) : c.req.method === 'GET' || c.req.method === 'HEAD' ? h(c.req.raw) : text(405, 'Use GET.');
-  app.all(PATTERNS.healthz, onlyGet(m.health?.alive));
-  app.all(PATTERNS.readyz, onlyGet(m.health?.ready));
-  app.all(PATTERNS.metrics, onlyGet(m.metrics));
+  const raw = (h: Handler | undefined) => h && ((c: Context) => h(c.req.raw));
+  app.all(PATTERNS.healthz, onlyGet(raw(m.health?.alive)));
+  app.all(PATTERNS.readyz, onlyGet(raw(m.health?.ready)));
+  app.all(PATTERNS.metrics, onlyGet(raw(m.metrics)));
 
   for (const [path, handler] of Object.entries(m.extra ?? {})) app.all(path, (c) => handler(c.req.raw));
 

@@ -3,7 +3,7 @@
 // reconnected here, after 1 s, 2 s, 4 s… (at most 15 s), with a fresh token each time, whatever ended
 // the stream (the instance restarting, the network, a token that expired). Retries run on the clock.
 import { EventSource } from 'eventsource';
-import { every, type Clock } from '../../clock.js';
+import { after, type Clock } from '../../clock.js';
 import { CoreEvents, type CoreEvent } from '../events.js';
 
 export const RECONNECT_FIRST_MS = 1_000;
@@ -36,12 +36,10 @@ export function followRemoteEvents(baseUrl: string, token: () => Promise<string>
     if (closed || retry) return;
     const ms = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** Math.min(failures, 4));
     failures++;
-    const stop = every(clock, ms, () => {
-      stop();
+    retry = after(clock, ms, () => {
       retry = undefined;
       void connect();
     });
-    retry = stop;
   };
   const connect = async () => {
     if (closed) return;

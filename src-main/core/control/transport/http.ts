@@ -112,11 +112,13 @@ export function controlHandler(
 }
 
 /** A ControlApi that calls a running instance over HTTP. */
-export function httpControlClient(baseUrl: string, token: string, timeoutMs = 30_000): ControlApi {
+/** `token`: the bearer token, or a function that answers a current one for each call (an operator's, renewed when about to expire). */
+export function httpControlClient(baseUrl: string, token: string | (() => Promise<string>), timeoutMs = 30_000): ControlApi {
   const call = async (method: ControlMethod, args: unknown) => {
+    const bearer = typeof token === 'string' ? token : await token();
     const res = await postJson(
       `${baseUrl}/control/${method}`,
-      { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
       JSON.stringify(args ?? {}),
       timeoutMs,
     );
