@@ -1,6 +1,6 @@
 // The import boundaries of src-main and the renderer, declared once as data and enforced by ESLint
 // (import-x/no-restricted-paths, which checks the resolved file, so `../proxy/x.js`, `../../core/proxy/x.js`
-// and `await import('../proxy/x.js')` are the same edge). test/unit/importBoundaries.test.ts proves the
+// and `await import('../proxy/x.js')` are the same edge). test/unit/house/importBoundaries.test.ts proves the
 // rule bites and that every core folder has a layer.
 import { realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -26,7 +26,7 @@ export function sessionCookieName(request: Request): string {
 /**
  * Every value sent under `name` (a browser sends one per Path that matches), at most 32 of them.
  * Hand-written because Hono's getCookie keeps only the first value of a name, and a tossed cookie
- * with a longer Path is sent first (test/unit/httpEdge.test.ts shows it).
+ * with a longer Path is sent first (test/unit/http/httpEdge.test.ts shows it).
  */
 export function cookieValues(header: string | null, name: string): string[] {
   const out: string[] = [];

@@ -16,7 +16,7 @@ export async function writeFileAtomicSynced(
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   // write-file-atomic writes to the real path behind a symlink; a link planted at a state file must be
-  // replaced by our file, never written through (test/unit/secretsAttack.test.ts).
+  // replaced by our file, never written through (test/unit/secrets/secretsAttack.test.ts).
   if ((await lstat(path).catch(() => undefined))?.isSymbolicLink()) await unlink(path).catch(() => {});
   await writeFileAtomic(path, data, { mode, fsync: opts.fsync !== false });
   if (opts.fsync !== false) await fsyncFolder(dirname(path));

@@ -28,7 +28,7 @@ const toolCosts = new WeakMap<Tool, Cost & { key: string }>();
 /**
  * What a tools/list of `tools` costs: the sum of each tool's JSON, plus the brackets and commas. In
  * o200k_base the comma between two tools merges with the next tool's opening `{"`, so this equals
- * tokenizing the whole array (checked in test/unit/reportCost.test.ts). With `file`, a definition
+ * tokenizing the whole array (checked in test/unit/control/reportCost.test.ts). With `file`, a definition
  * counted before (in this process or an earlier one) is not tokenized again, and the tokenizer is
  * loaded only when some definition is new.
  */

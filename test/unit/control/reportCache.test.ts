@@ -1,0 +1,82 @@
+// Reports come from caches: history counts re-read only after a change, token counts kept in the state
+// folder so a restarted core tokenizes nothing it has counted before, and the toolbox counted ahead
+// of the first report once it settles.
+import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { countHistory, tokenizerStats } from '../../../src-main/core/control/report/report.js';
+import { COUNT_AHEAD_QUIET_MS } from '../../../src-main/core/control/report/toolboxCosts.js';
+import { startApp, tempDir, TEST_LIST_MS, type TestApp } from '../../helpers/app.js';
+import { validateConfig } from '../../../src-main/core/config/validate.js';
+import { createApp } from '../../../src-main/core/app.js';
+import { ManualClock } from '../../../src-main/core/clock.js';
+import { MemoryLogger } from '../../../src-main/core/log.js';
+import { until } from '../../helpers/wait.js';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.stop();
+  t = undefined;
+});
+
+const demo = { upstreams: { demo: { builtin: 'demo' } } };
+
+describe('the report', () => {
+  it('shows a promotion or demotion made since the last report (the history cache follows changes)', async () => {
+    t = await startApp(demo);
+    await t.app.router.ready();
+    const before = (await t.app.control.report({ agent: 'default' }))[0]!;
+    expect(before.history).toEqual(countHistory(await t.app.control.history({ agent: 'default' })));
+    await t.app.control.promote({ agent: 'default', tool: 'demo__drive_search_files' });
+    const promoted = (await t.app.control.report({ agent: 'default' }))[0]!;
+    expect(promoted.history.user?.promote).toBe((before.history.user?.promote ?? 0) + 1);
+    await t.app.control.demote({ agent: 'default', tool: 'demo__drive_search_files' });
+    const demoted = (await t.app.control.report({ agent: 'default' }))[0]!;
+    expect(demoted.history.user).toEqual({
+      promote: (before.history.user?.promote ?? 0) + 1,
+      demote: (before.history.user?.demote ?? 0) + 1,
+    });
+    expect(demoted.history).toEqual(countHistory(await t.app.control.history({ agent: 'default' })));
+  });
+
+  it('after a restart, tokenizes nothing it counted before: the counts are in the state folder', async () => {
+    const stateDir = tempDir();
+    t = await startApp(demo, stateDir);
+    await t.app.router.ready();
+    const first = await t.app.control.report({});
+    await t.stop();
+    expect(existsSync(join(stateDir, 'token-counts.json'))).toBe(true);
+    const tokenizedBefore = tokenizerStats().tokenized;
+    // A new core on the same folder: new tool objects, the same definitions.
+    t = await startApp(demo, stateDir);
+    await t.app.router.ready();
+    const again = await t.app.control.report({});
+    expect(tokenizerStats().tokenized).toBe(tokenizedBefore);
+    expect(again.map((r) => [r.listedTokens, r.toolboxTokens])).toEqual(first.map((r) => [r.listedTokens, r.toolboxTokens]));
+  });
+});
+
+describe('counting ahead of the first report', () => {
+  it('counts the toolbox once it has stayed the same for a quiet spell, so the first report tokenizes nothing', async () => {
+    const stateDir = tempDir();
+    const clock = new ManualClock(Date.now());
+    const config = validateConfig(
+      { stateDir, listen: { host: '127.0.0.1', port: 0 }, ...demo, timeouts: { listMs: TEST_LIST_MS } },
+      stateDir,
+    );
+    const app = createApp({ config, clock, log: new MemoryLogger() });
+    t = { app, url: '', stateDir, log: new MemoryLogger(), stop: () => app.stop() };
+    await app.start();
+    await app.router.ready();
+    const file = join(stateDir, 'token-counts.json');
+    // Nothing is counted while the toolbox may still be changing.
+    clock.advance(COUNT_AHEAD_QUIET_MS);
+    expect(existsSync(file)).toBe(false);
+    clock.advance(COUNT_AHEAD_QUIET_MS);
+    await until(() => existsSync(file), 'the toolbox counted ahead and its counts saved');
+    const before = tokenizerStats().tokenized;
+    const reports = await app.control.report({});
+    expect(tokenizerStats().tokenized).toBe(before);
+    expect(reports[0]!.toolboxTokens).toBeGreaterThan(0);
+  });
+});

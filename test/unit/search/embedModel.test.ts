@@ -1,0 +1,143 @@
+// The shipped sentence model through loadEmbedder: real vectors from the committed files, and every way
+// a model can fail (missing, damaged, a runtime that will not load) answered with a code, never a throw.
+import { beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { loadEmbedder } from '../../../src-main/core/search/embed/loadEmbedder.js';
+import { defaultModelDir } from '../../../src-main/core/search/embed/modelFiles.js';
+import { isEmbedderFailure, type Embedder } from '../../../src-main/core/search/embed/types.js';
+import { tempDir } from '../../helpers/app.js';
+import { withDeadline } from '../../helpers/wait.js';
+
+const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
+
+function modelCopy(): string {
+  const dir = join(tempDir('mws-model-'), 'm');
+  cpSync(defaultModelDir(), dir, { recursive: true });
+  return dir;
+}
+
+describe('the shipped model', () => {
+  let e: Embedder;
+  beforeAll(async () => {
+    const got = await withDeadline(loadEmbedder(), 'the model to load', 60_000);
+    if (isEmbedderFailure(got)) throw new Error(got.error.message);
+    e = got;
+  }, 70_000);
+  afterAll(() => e?.close());
+
+  it('gives one unit vector per text, in order, the same every time', async () => {
+    const [a, b, c] = await e.embed(['send an email to a colleague', 'Tell me about the philosophy subject.', '']);
+    expect(e.dim).toBe(384);
+    for (const v of [a!, b!, c!]) expect(Math.abs(Math.sqrt(dot(v, v)) - 1)).toBeLessThan(1e-4);
+    // The same text gives the same vector (what the vector cache relies on).
+    const [again] = await e.embed(['send an email to a colleague']);
+    expect(Array.from(again!)).toEqual(Array.from(a!));
+  });
+
+  it('ranks by meaning: a paraphrase is nearer than an unrelated request', async () => {
+    const [q, mail, weather] = await e.embed([
+      'write to alice about lunch',
+      'mail send message: Send an email message to recipients',
+      'weather forecast: Get the forecast for a city',
+    ]);
+    expect(dot(q!, mail!)).toBeGreaterThan(dot(q!, weather!) + 0.1);
+  });
+
+  it('cuts a huge text instead of failing, and orders a mixed batch back', async () => {
+    const long = 'deploy the service to production '.repeat(2000);
+    const texts = ['short', long, 'another short one', ...Array.from({ length: 20 }, (_, i) => `tool number ${i}`)];
+    const out = await e.embed(texts);
+    expect(out).toHaveLength(texts.length);
+    const [alone] = await e.embed(['another short one']);
+    // One text per run: a vector depends on its text only, not on what it was embedded with.
+    expect(Array.from(out[2]!)).toEqual(Array.from(alone!));
+  });
+});
+
+describe('a model that fails is an answer, not an exception', () => {
+  it('missing folder → model_missing', async () => {
+    const got = await loadEmbedder({ modelDir: join(tempDir(), 'nothing-here') });
+    expect(isEmbedderFailure(got) && got.error.code).toBe('model_missing');
+  });
+
+  it('missing model.onnx → model_missing, naming the file', async () => {
+    const dir = modelCopy();
+    rmSync(join(dir, 'model.onnx'));
+    const got = await loadEmbedder({ modelDir: dir });
+    if (!isEmbedderFailure(got)) throw new Error('loaded without its file');
+    expect(got.error.code).toBe('model_missing');
+    expect(got.error.message).toContain('model.onnx');
+  });
+
+  it('a damaged model.onnx (bytes changed) → model_corrupt by its sha256', async () => {
+    const dir = modelCopy();
+    const bytes = readFileSync(join(dir, 'model.onnx'));
+    bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 0xff;
+    writeFileSync(join(dir, 'model.onnx'), bytes);
+    const got = await loadEmbedder({ modelDir: dir });
+    expect(isEmbedderFailure(got) && got.error.code).toBe('model_corrupt');
+  });
+
+  it('a truncated model.onnx whose manifest was edited to match → the runtime refuses it: model_corrupt', async () => {
+    const dir = modelCopy();
+    const bytes = readFileSync(join(dir, 'model.onnx')).subarray(0, 4096);
+    writeFileSync(join(dir, 'model.onnx'), bytes);
+    const manifest = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as { files: Record<string, string> };
+    manifest.files['model.onnx'] = createHash('sha256').update(bytes).digest('hex');
+    writeFileSync(join(dir, 'model.json'), JSON.stringify(manifest));
+    const got = await loadEmbedder({ modelDir: dir });
+    expect(isEmbedderFailure(got) && got.error.code).toBe('model_corrupt');
+  });
+
+  it('a damaged manifest or tokenizer → model_corrupt', async () => {
+    const dir = modelCopy();
+    writeFileSync(join(dir, 'model.json'), '{"name": ');
+    const got = await loadEmbedder({ modelDir: dir });
+    expect(isEmbedderFailure(got) && got.error.code).toBe('model_corrupt');
+  });
+
+  it('an onnxruntime that will not load (no binary for this platform) → runtime_unavailable', async () => {
+    const got = await loadEmbedder({
+      importRuntime: () => Promise.reject(new Error('Cannot find module ../bin/napi-v6/linux/riscv64/onnxruntime_binding.node')),
+    });
+    if (!isEmbedderFailure(got)) throw new Error('loaded without a runtime');
+    expect(got.error.code).toBe('runtime_unavailable');
+    expect(got.error.message).toContain('lexical');
+  });
+
+  it('a runtime module of the wrong shape → runtime_unavailable', async () => {
+    const got = await loadEmbedder({ importRuntime: async () => ({ something: 'else' }) });
+    expect(isEmbedderFailure(got) && got.error.code).toBe('runtime_unavailable');
+  });
+
+  it('a runtime that runs out of memory at the first computation → model_failed, session released', async () => {
+    let released = false;
+    let options: Record<string, unknown> = {};
+    const ort = {
+      InferenceSession: {
+        create: async (_model: unknown, opts: Record<string, unknown>) => (
+          (options = opts),
+          {
+            inputNames: ['input_ids', 'attention_mask'],
+            run: () => Promise.reject(new Error('std::bad_alloc')),
+            release: async () => void (released = true),
+          }
+        ),
+      },
+      Tensor: class {
+        constructor(
+          readonly type: string,
+          readonly data: unknown,
+          readonly dims: number[],
+        ) {}
+      },
+    };
+    const got = await loadEmbedder({ importRuntime: async () => ort });
+    expect(isEmbedderFailure(got) && got.error.code).toBe('model_failed');
+    expect(released).toBe(true);
+    // What keeps the model's memory small (docs/research/model.md): no arena, no memory patterns, no repacked weights.
+    expect(options).toMatchObject({ enableCpuMemArena: false, enableMemPattern: false, extra: { session: { disable_prepacking: '1' } } });
+  });
+});

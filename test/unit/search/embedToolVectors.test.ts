@@ -1,0 +1,315 @@
+// Tool vectors off the request path: loaded only when search is first used, cached by what is embedded,
+// rebuilt after a damaged cache, and a model that fails (at load, mid-build, on a query) turns semantic
+// search off with one warning — never an exception to the caller.
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { Tool } from '@modelcontextprotocol/client';
+import { Toolbox, type ToolEntry } from '../../../src-main/core/toolbox/toolbox.js';
+import { MemoryLogger } from '../../../src-main/core/log.js';
+import { QUERY_CACHE_SIZE, TOOL_TOKENS, ToolVectors } from '../../../src-main/core/search/embed/toolVectors.js';
+import { VECTOR_CACHE_FILE, decodeVectors, encodeVectors } from '../../../src-main/core/search/embed/vectorCache.js';
+import { toolText } from '../../../src-main/core/search/embed/toolText.js';
+import { MAX_QUERY_CHARS } from '../../../src-main/core/search/limits.js';
+import type { Embedder, EmbedderFailure } from '../../../src-main/core/search/embed/types.js';
+import { tempDir } from '../../helpers/app.js';
+import { until } from '../../helpers/wait.js';
+
+const DIM = 8;
+
+/** An in-memory twin of the model: a vector from the text's hash; counts texts; can be made to fail. */
+class TwinEmbedder implements Embedder {
+  readonly dim = DIM;
+  texts = 0;
+  /** The texts read, in order. */
+  read: string[] = [];
+  closed = false;
+  failWith: Error | undefined;
+  gate: Promise<void> | undefined;
+  constructor(readonly model = 'twin') {}
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    await this.gate;
+    if (this.failWith) throw this.failWith;
+    this.texts += texts.length;
+    this.read.push(...texts);
+    return texts.map((t) => {
+      const h = createHash('sha256').update(t).digest();
+      const v = Float32Array.from({ length: DIM }, (_, i) => h[i]! - 128);
+      const n = Math.hypot(...v);
+      return v.map((x) => x / n);
+    });
+  }
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
+
+const tools = (n: number, prefix = 't'): Tool[] =>
+  Array.from({ length: n }, (_, i) => ({
+    name: `${prefix}${i}`,
+    description: `does thing ${i}`,
+    inputSchema: { type: 'object', properties: { id: { type: 'string', description: 'which one' } } },
+  }));
+const entriesOf = (list: Tool[]): ToolEntry[] => [...new Toolbox(new Map([['v', list]]), false).all()];
+
+function setup(stateDir: string | undefined = tempDir(), twin = new TwinEmbedder()) {
+  const log = new MemoryLogger();
+  let loads = 0;
+  const load = async (): Promise<Embedder | EmbedderFailure> => (loads++, twin);
+  const vectors = new ToolVectors({ stateDir, log, load });
+  return { vectors, twin, log, stateDir, loads: () => loads };
+}
+
+describe('ToolVectors', () => {
+  it('loads nothing until search is first used, then embeds every tool in the background', async () => {
+    const { vectors, twin, loads } = setup();
+    const entries = entriesOf(tools(40));
+    vectors.update(entries);
+    expect(vectors.status()).toMatchObject({ state: 'idle', embedded: 0, total: 40, warning: undefined });
+    expect(loads()).toBe(0);
+    expect(await vectors.embedQuery('anything')).toBeUndefined();
+    vectors.activate();
+    vectors.activate();
+    await vectors.idle();
+    expect(loads()).toBe(1);
+    expect(vectors.status()).toMatchObject({ state: 'ready', embedded: 40, total: 40 });
+    expect(twin.texts).toBe(40);
+    const v = vectors.vector(entries[3]!)!;
+    expect(Array.from(v)).toEqual(Array.from((await twin.embed([toolText(entries[3]!)]))[0]!));
+    expect(await vectors.embedQuery('find thing')).toHaveLength(DIM);
+  });
+
+  it("puts a model's query instruction before queries only, never before a tool's text", async () => {
+    const twin = Object.assign(new TwinEmbedder('instructed'), { queryPrefix: 'Find: ' });
+    const { vectors } = setup(tempDir(), twin);
+    const entries = entriesOf(tools(3));
+    vectors.update(entries);
+    vectors.activate();
+    await vectors.idle();
+    await vectors.embedQuery('send the invoice');
+    expect(twin.read.filter((t) => t.startsWith('Find: '))).toEqual(['Find: send the invoice']);
+    expect(twin.read).toContain(toolText(entries[0]!));
+  });
+
+  it('keeps the latest query vectors (an LRU): a query asked again is not embedded again', async () => {
+    const { vectors, twin } = setup(undefined);
+    vectors.update(entriesOf(tools(2)));
+    vectors.activate();
+    await vectors.idle();
+    const base = twin.texts;
+    const a = await vectors.embedQuery('find thing');
+    expect(await vectors.embedQuery('find thing')).toBe(a);
+    expect(twin.texts).toBe(base + 1);
+    for (let i = 0; i < QUERY_CACHE_SIZE; i++) await vectors.embedQuery(`other ${i}`);
+    expect(twin.texts).toBe(base + 1 + QUERY_CACHE_SIZE);
+    // 'find thing' was the least recently used: it went.
+    await vectors.embedQuery('find thing');
+    expect(twin.texts).toBe(base + 2 + QUERY_CACHE_SIZE);
+    expect(vectors.model()).toBe('twin');
+  });
+
+  it("reads a query without its quoted spans (a title's meaning is not the tool's), numbers kept; a query of only a quote as written", async () => {
+    const { vectors, twin } = setup(undefined);
+    vectors.update(entriesOf(tools(2)));
+    vectors.activate();
+    await vectors.idle();
+    twin.read = [];
+    await vectors.embedQuery('information about the book "The Curious Case of the Talking Animals"');
+    await vectors.embedQuery('book a 30 minute call with “Ana Lima” on friday');
+    await vectors.embedQuery('"just a quoted title"');
+    expect(twin.read).toEqual(['information about the book', 'book a 30 minute call with on friday', '"just a quoted title"']);
+    // A megabyte of quotes is cut to a search's query length before its quotes are looked for.
+    twin.read = [];
+    await vectors.embedQuery('“'.repeat(1_000_000));
+    expect(twin.read[0]!.length).toBeLessThanOrEqual(MAX_QUERY_CHARS);
+  });
+
+  it('reads a tool text up to the token limit it is given (the limit is part of the cache key)', async () => {
+    const limits: Array<number | undefined> = [];
+    const twin = new TwinEmbedder();
+    const embed = twin.embed.bind(twin);
+    twin.embed = (texts: string[], max?: number) => (limits.push(max), embed(texts));
+    const short = new ToolVectors({ stateDir: undefined, log: new MemoryLogger(), load: async () => twin, toolTokens: 64 });
+    const plain = new ToolVectors({ stateDir: undefined, log: new MemoryLogger(), load: async () => twin });
+    const entries = entriesOf(tools(1));
+    for (const v of [short, plain]) {
+      v.update(entries);
+      v.activate();
+      await v.idle();
+    }
+    expect(limits).toEqual([64, TOOL_TOKENS]);
+    const key = (v: ToolVectors) => (v as unknown as { keyOf(e: ToolEntry): { key: string } }).keyOf(entries[0]!).key;
+    expect(key(short)).not.toBe(key(plain));
+  });
+
+  it('a restart reads the vectors from the cache and embeds only the tools that changed', async () => {
+    const dir = tempDir();
+    const first = setup(dir);
+    first.vectors.update(entriesOf(tools(30)));
+    first.vectors.activate();
+    await first.vectors.idle();
+    expect(existsSync(join(dir, VECTOR_CACHE_FILE))).toBe(true);
+
+    const list = tools(30);
+    list[5] = { ...list[5]!, description: 'now does something else' };
+    const second = setup(dir);
+    second.vectors.update(entriesOf([...list, ...tools(2, 'new')]));
+    second.vectors.activate();
+    await second.vectors.idle();
+    expect(second.twin.texts).toBe(3);
+    expect(second.vectors.status()).toMatchObject({ state: 'ready', embedded: 32, total: 32 });
+    // The file holds the toolbox it was written for: the old definition of t5 is gone.
+    const cached = decodeVectors(readFileSync(join(dir, VECTOR_CACHE_FILE)));
+    expect('vectors' in cached && cached.vectors.size).toBe(32);
+  });
+
+  it('a damaged cache is moved aside with one warning and rebuilt', async () => {
+    const dir = tempDir();
+    const first = setup(dir);
+    first.vectors.update(entriesOf(tools(10)));
+    first.vectors.activate();
+    await first.vectors.idle();
+    const path = join(dir, VECTOR_CACHE_FILE);
+    const bytes = readFileSync(path);
+    bytes[40] = bytes[40]! ^ 1;
+    writeFileSync(path, bytes);
+
+    const second = setup(dir);
+    second.vectors.update(entriesOf(tools(10)));
+    second.vectors.activate();
+    await second.vectors.idle();
+    expect(second.twin.texts).toBe(10);
+    expect(second.log.lines.filter((l) => l.startsWith('warn:'))).toHaveLength(1);
+    expect(second.log.lines[0]).toContain('damaged');
+    expect(readdirSync(dir).some((f) => f.startsWith(`${VECTOR_CACHE_FILE}.damaged-`))).toBe(true);
+    expect('vectors' in decodeVectors(readFileSync(path))).toBe(true);
+  });
+
+  it('cached vectors of another model are not used', async () => {
+    const dir = tempDir();
+    const first = setup(dir, new TwinEmbedder('old-model'));
+    first.vectors.update(entriesOf(tools(10)));
+    first.vectors.activate();
+    await first.vectors.idle();
+    const second = setup(dir, new TwinEmbedder('new-model'));
+    second.vectors.update(entriesOf(tools(10)));
+    second.vectors.activate();
+    await second.vectors.idle();
+    expect(second.twin.texts).toBe(10);
+  });
+
+  it('a truncated, empty or foreign cache file decodes as damaged, never throws', () => {
+    const good = encodeVectors('m', 2, new Map([['k', Float32Array.from([0.6, 0.8])]]));
+    for (const bad of [
+      Buffer.alloc(0),
+      good.subarray(0, good.length - 5),
+      Buffer.from('{"json": true}'),
+      Buffer.concat([good, Buffer.from([0])]),
+    ]) {
+      expect('damaged' in decodeVectors(bad)).toBe(true);
+    }
+    const ok = decodeVectors(good);
+    expect('vectors' in ok && Array.from(ok.vectors.get('k')!).map((x) => x.toFixed(1))).toEqual(['0.6', '0.8']);
+  });
+
+  it('a toolbox that changes while tools are being embedded ends with exactly the new toolbox', async () => {
+    const { vectors, twin } = setup();
+    let open!: () => void;
+    twin.gate = new Promise((r) => (open = r));
+    vectors.update(entriesOf(tools(50)));
+    vectors.activate();
+    await until(() => vectors.status().state === 'loading', 'the build to start');
+    const next = entriesOf([...tools(20), ...tools(20, 'other')]);
+    vectors.update(next);
+    open();
+    await vectors.idle();
+    expect(vectors.status()).toMatchObject({ state: 'ready', embedded: 40, total: 40 });
+    for (const e of next) expect(vectors.vector(e)).toBeDefined();
+  });
+
+  it('a model that will not load: search stays lexical, status off with the reason, one warning', async () => {
+    const log = new MemoryLogger();
+    const message = 'onnxruntime would not load on linux-riscv64: no binary. Search stays lexical (by words, without the model).';
+    const vectors = new ToolVectors({ stateDir: tempDir(), log, load: async () => ({ error: { code: 'runtime_unavailable', message } }) });
+    const entries = entriesOf(tools(5));
+    vectors.update(entries);
+    vectors.activate();
+    await vectors.idle();
+    vectors.activate();
+    expect(vectors.status()).toEqual({ state: 'off', embedded: 0, total: 5, warning: message });
+    expect(await vectors.embedQuery('x')).toBeUndefined();
+    expect(vectors.vector(entries[0]!)).toBeUndefined();
+    expect(log.lines).toEqual([`warn: ${message}`]);
+  });
+
+  it('a loader that throws is treated like one that failed', async () => {
+    const log = new MemoryLogger();
+    const vectors = new ToolVectors({ stateDir: undefined, log, load: () => Promise.reject(new Error('boom')) });
+    vectors.activate();
+    await vectors.idle();
+    expect(vectors.status().state).toBe('off');
+    expect(log.lines).toHaveLength(1);
+  });
+
+  it('out of memory while embedding tools: off, vectors freed, model closed, one warning', async () => {
+    const { vectors, twin, log } = setup(undefined);
+    twin.failWith = new RangeError('Array buffer allocation failed');
+    vectors.update(entriesOf(tools(40)));
+    vectors.activate();
+    await vectors.idle();
+    expect(vectors.status()).toMatchObject({ state: 'off', embedded: 0 });
+    expect(vectors.status().warning).toContain('Array buffer allocation failed');
+    expect(twin.closed).toBe(true);
+    expect(await vectors.embedQuery('x')).toBeUndefined();
+    vectors.update(entriesOf(tools(41)));
+    await vectors.idle();
+    expect(log.lines.filter((l) => l.startsWith('warn:'))).toHaveLength(1);
+  });
+
+  it('a query that fails in the runtime answers undefined (lexical), and turns the model off once', async () => {
+    const { vectors, twin, log } = setup(undefined);
+    vectors.update(entriesOf(tools(3)));
+    vectors.activate();
+    await vectors.idle();
+    twin.failWith = new Error('std::bad_alloc');
+    expect(await vectors.embedQuery('a')).toBeUndefined();
+    expect(await vectors.embedQuery('b')).toBeUndefined();
+    expect(vectors.status().state).toBe('off');
+    expect(log.lines).toHaveLength(1);
+  });
+
+  it('a state folder that cannot be written keeps the vectors in memory and says so once', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'blocker'), 'a file where a folder should be');
+    const { vectors, log } = setup(join(dir, 'blocker', 'state'));
+    vectors.update(entriesOf(tools(4)));
+    vectors.activate();
+    await vectors.idle();
+    expect(vectors.status().state).toBe('ready');
+    expect(log.lines.filter((l) => l.includes('could not be saved'))).toHaveLength(1);
+  });
+
+  it('enabled: false never loads the model', async () => {
+    let loads = 0;
+    const vectors = new ToolVectors({
+      stateDir: undefined,
+      log: new MemoryLogger(),
+      enabled: () => false,
+      load: async () => (loads++, new TwinEmbedder()),
+    });
+    vectors.activate();
+    await vectors.idle();
+    expect(loads).toBe(0);
+    expect(vectors.status().state).toBe('idle');
+  });
+
+  it('stop closes the model and ends the build', async () => {
+    const { vectors, twin } = setup(undefined);
+    vectors.update(entriesOf(tools(100)));
+    vectors.activate();
+    await vectors.stop();
+    expect(twin.closed).toBe(true);
+    expect(await vectors.embedQuery('x')).toBeUndefined();
+  });
+});

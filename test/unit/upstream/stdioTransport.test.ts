@@ -1,0 +1,52 @@
+// The stdio transport's size limit: an oversize answer becomes an error for its request only.
+import { describe, expect, it } from 'vitest';
+import { StdioUpstreamTransport, findResponseId } from '../../../src-main/core/upstream/stdioTransport.js';
+
+describe('findResponseId', () => {
+  it('reads the top-level id at the end or the start of a response, else the only open request', () => {
+    expect(findResponseId('{"result":{"content":[{"text":"xx', 'xx"}]},"jsonrpc":"2.0","id":7}', new Set([7, 8]))).toBe(7);
+    expect(findResponseId('{"jsonrpc":"2.0","id":"a-1","result":{"content":"xx', 'xx"}}', new Set(['a-1', 2]))).toBe('a-1');
+    expect(findResponseId('{"result":{"id":3,"x":"', 'garbage', new Set([9]))).toBe(9);
+    expect(findResponseId('{"result":{"id":3,"x":"', 'garbage', new Set([9, 10]))).toBeUndefined();
+    expect(findResponseId('{"method":"notifications/message","params":{"data":"', '"}}', new Set([1]))).toBeUndefined();
+  });
+});
+
+describe('StdioUpstreamTransport', () => {
+  it('answers an oversize response with a sentence and keeps reading the next messages', async () => {
+    // A child that answers request 1 with 3 MB (in many chunks, no newline until the end), then a small message.
+    const script = `
+      process.stdin.once('data', () => {
+        const big = 'x'.repeat(64 * 1024);
+        process.stdout.write('{"result":{"content":[{"type":"text","text":"');
+        for (let i = 0; i < 48; i++) process.stdout.write(big);
+        process.stdout.write('"}]},"jsonrpc":"2.0","id":1}\\n');
+        process.stdout.write('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"still here"}}\\n');
+      });
+      setTimeout(() => {}, 10000);`;
+    const t = new StdioUpstreamTransport({
+      command: process.execPath,
+      args: ['-e', script],
+      env: {},
+      cwd: undefined,
+      maxMessageBytes: 1024 * 1024,
+    });
+    const got: unknown[] = [];
+    const two = new Promise<void>((resolve) => {
+      t.onmessage = (m) => {
+        got.push(m);
+        if (got.length === 2) resolve();
+      };
+    });
+    await t.start();
+    await t.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'big' } });
+    await two;
+    await t.close();
+    expect(got[0]).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32001, message: expect.stringMatching(/larger than the 1 MB limit.*maxResultBytes/) },
+    });
+    expect(got[1]).toMatchObject({ method: 'notifications/message', params: { data: 'still here' } });
+  }, 30_000);
+});
