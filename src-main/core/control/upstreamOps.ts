@@ -95,7 +95,7 @@ export function upstreamOpsControl(p: UpstreamOpsParts): Methods {
       const tool = toolNameAt(
         vendor,
         a.tool,
-        entries.map((e) => ({ name: e.name, upstreamName: e.upstreamName })),
+        entries.map((e) => ({ name: e.name, remoteName: e.remoteName })),
         before,
       );
       let hiddenTools = before;
@@ -132,12 +132,12 @@ export function setEnabledIn(raw: Raw, vendor: string, enabled: boolean): void {
 export function toolNameAt(
   vendor: string,
   given: string,
-  listed: ReadonlyArray<{ name: string; upstreamName: string }>,
+  listed: ReadonlyArray<{ name: string; remoteName: string }>,
   hidden: readonly string[] = [],
 ): string {
   const own = given.startsWith(`${vendor}__`) ? given.slice(vendor.length + 2) : given;
-  const hit = listed.find((e) => e.name === given || e.upstreamName === given || e.upstreamName === own);
-  if (hit) return hit.upstreamName;
+  const hit = listed.find((e) => e.name === given || e.remoteName === given || e.remoteName === own);
+  if (hit) return hit.remoteName;
   if (listed.length === 0 || hidden.includes(own)) return own;
   throw new MwsError(
     'not_found',
@@ -146,7 +146,7 @@ export function toolNameAt(
       [
         closest(
           own,
-          listed.map((e) => e.upstreamName),
+          listed.map((e) => e.remoteName),
         ),
       ].filter((n): n is string => n !== undefined),
       {

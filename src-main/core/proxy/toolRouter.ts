@@ -206,7 +206,7 @@ export class ToolRouter implements AgentRuntime {
         throw new MwsError('upstream_unavailable', `The upstream "${entry.vendor}" of ${entry.name} is not configured any more.`);
       started = performance.now();
       const result = stripProtocolMeta(
-        await upstream.callTool(entry.upstreamName, args, {
+        await upstream.callTool(entry.remoteName, args, {
           timeoutMs: this.opts.config.timeouts.callMs,
           ...(ctx.signal ? { signal: ctx.signal } : {}),
           ...(ctx.peer ? { peer: ctx.peer } : {}),

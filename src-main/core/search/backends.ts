@@ -30,8 +30,8 @@ const VERB_PREFIXES = new Set([
   'stop',
 ]);
 
-function namePrefix(upstreamName: string): string | undefined {
-  const m = /^([a-z0-9]+)[_.-]/i.exec(upstreamName);
+function namePrefix(remoteName: string): string | undefined {
+  const m = /^([a-z0-9]+)[_.-]/i.exec(remoteName);
   return m ? m[1]!.toLowerCase() : undefined;
 }
 
@@ -46,7 +46,7 @@ export function backendsOf(entries: readonly ToolEntry[], prefixed: boolean): Ma
   if (prefixed) for (const e of entries) push(e.vendor.toLowerCase(), e);
   const byPrefix = new Map<string, ToolEntry[]>();
   for (const e of entries) {
-    const p = namePrefix(e.upstreamName);
+    const p = namePrefix(e.remoteName);
     if (p && !VERB_PREFIXES.has(p)) byPrefix.set(p, [...(byPrefix.get(p) ?? []), e]);
   }
   for (const [p, list] of byPrefix) if (list.length >= 2 && !out.has(p)) for (const e of list) push(p, e);
@@ -56,5 +56,5 @@ export function backendsOf(entries: readonly ToolEntry[], prefixed: boolean): Ma
 /** The backend a tool is shown under in the catalog listing. */
 export function displayBackend(e: ToolEntry, prefixed: boolean): string {
   if (prefixed) return e.vendor;
-  return namePrefix(e.upstreamName) ?? 'other';
+  return namePrefix(e.remoteName) ?? 'other';
 }

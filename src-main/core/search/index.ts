@@ -252,8 +252,8 @@ export class SearchIndex {
     const enumWords = props.flatMap(([, p]) =>
       Array.isArray(p?.enum) ? p.enum.filter((v): v is string => typeof v === 'string').flatMap((v) => splitWords(v)) : [],
     );
-    const nameWords = splitWords(e.upstreamName);
-    const backend: string[] = e.name !== e.upstreamName ? splitWords(e.vendor) : [];
+    const nameWords = splitWords(e.remoteName);
+    const backend: string[] = e.name !== e.remoteName ? splitWords(e.vendor) : [];
     if (nameWords.length > 1 && this.backendPrefixes.has(nameWords[0]!)) backend.push(nameWords.shift()!);
     return [
       nameWords,

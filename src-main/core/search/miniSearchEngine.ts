@@ -25,7 +25,7 @@ export class MiniSearchEngine {
         const props = Object.keys((e.tool.inputSchema as { properties?: object }).properties ?? {});
         return {
           id,
-          name: e.upstreamName,
+          name: e.remoteName,
           title: e.tool.title ?? '',
           params: props.join(' '),
           desc: (e.tool.description ?? '').slice(0, DESCRIPTION_CHARS),

@@ -550,9 +550,9 @@ export class SearchService {
     // Exact names also work without the vendor or backend prefix, when that leaves them unique.
     const short = new Map<string, ToolEntry[]>();
     for (const e of entries) {
-      const forms = [e.upstreamName.toLowerCase()];
-      const w = splitWords(e.upstreamName)[0];
-      if (w && backends.has(w)) forms.push(e.upstreamName.toLowerCase().slice(w.length + 1));
+      const forms = [e.remoteName.toLowerCase()];
+      const w = splitWords(e.remoteName)[0];
+      if (w && backends.has(w)) forms.push(e.remoteName.toLowerCase().slice(w.length + 1));
       for (const f of forms) if (f && f !== e.name.toLowerCase()) short.set(f, [...(short.get(f) ?? []), e]);
     }
     for (const [f, list] of short) if (list.length === 1 && !byLowerName.has(f)) byLowerName.set(f, list[0]!);

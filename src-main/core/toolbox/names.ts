@@ -2,8 +2,8 @@
 
 export const VENDOR_SEPARATOR = '__';
 
-export function exposedName(vendor: string, upstreamName: string, prefix: boolean): string {
-  return prefix ? `${vendor}${VENDOR_SEPARATOR}${upstreamName}` : upstreamName;
+export function exposedName(vendor: string, remoteName: string, prefix: boolean): string {
+  return prefix ? `${vendor}${VENDOR_SEPARATOR}${remoteName}` : remoteName;
 }
 
 /** Splits `vendor__tool` into its parts; names without the separator have no vendor. */

@@ -11,7 +11,7 @@ export type ToolEntry = {
   name: string;
   vendor: string;
   /** The name the upstream knows the tool by. */
-  upstreamName: string;
+  remoteName: string;
   /** The upstream's tool object, untouched. */
   tool: Tool;
   readOnly: boolean;
@@ -53,7 +53,7 @@ export class Toolbox {
         const entry: ToolEntry = {
           name,
           vendor,
-          upstreamName: tool.name,
+          remoteName: tool.name,
           tool,
           readOnly: tool.annotations?.readOnlyHint === true,
           // MCP's default for destructiveHint is true when the tool is not read-only.

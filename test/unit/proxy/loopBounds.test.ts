@@ -77,7 +77,7 @@ describe('argument validation of a flood of keys', () => {
     expect(hasMoreValuesThan({ a: Array.from({ length: 10 }, () => ({})) }, 5)).toBe(true);
     expect(hasMoreValuesThan(manyKeys(FULL_CHECK_MAX_VALUES + 1), FULL_CHECK_MAX_VALUES)).toBe(true);
     const v = new ArgumentValidator();
-    const entry = { name: 't', hash: 'h', vendor: 'v', upstreamName: 't', tool: strict, readOnly: true, destructive: false };
+    const entry = { name: 't', hash: 'h', vendor: 'v', remoteName: 't', tool: strict, readOnly: true, destructive: false };
     expect(v.check(entry, manyKeys(FULL_CHECK_MAX_VALUES + 1))).toMatch(/the first problem\): "a" is required\./);
   });
 });

@@ -56,7 +56,7 @@ class TwinVectors implements SemanticVectors {
     this.activated++;
   }
   vector(e: ToolEntry) {
-    return this.isReady ? vec(`${e.upstreamName} ${e.tool.description}`) : undefined;
+    return this.isReady ? vec(`${e.remoteName} ${e.tool.description}`) : undefined;
   }
   async embedQuery(text: string) {
     if (this.failQuery) return undefined;

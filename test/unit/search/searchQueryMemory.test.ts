@@ -54,7 +54,7 @@ class TwinVectors implements SemanticVectors {
   embedded: string[] = [];
   ready = () => true;
   activate() {}
-  vector = (e: ToolEntry) => vec(`${e.upstreamName} ${e.tool.description}`);
+  vector = (e: ToolEntry) => vec(`${e.remoteName} ${e.tool.description}`);
   async embedQuery(text: string) {
     this.embedded.push(text);
     return vec(text);

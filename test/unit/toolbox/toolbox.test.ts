@@ -73,7 +73,7 @@ describe('the toolbox', () => {
     expect([...tb.all()].map((e) => e.name)).toEqual(['mail__send', 'mail__list', 'fs__list', 'fs__read']);
     expect(tb.resolve('read')?.name).toBe('fs__read');
     expect(tb.resolve('list')).toBeUndefined();
-    expect(tb.resolve('mail__list')?.upstreamName).toBe('list');
+    expect(tb.resolve('mail__list')?.remoteName).toBe('list');
   });
 
   it("rejects a prefix that is not the tool's vendor, known or not", () => {
@@ -91,16 +91,16 @@ describe('the toolbox', () => {
 
   it('reaches an upstream tool whose own name holds "__" by its prefixed name and by its own name', () => {
     const tb = new Toolbox(new Map([['gh', [tool('repo__list')]]]), true);
-    expect(tb.resolve('gh__repo__list')?.upstreamName).toBe('repo__list');
+    expect(tb.resolve('gh__repo__list')?.remoteName).toBe('repo__list');
     expect(tb.resolve('repo__list')?.name).toBe('gh__repo__list');
     const single = new Toolbox(new Map([['upstream', [tool('repo__list')]]]), false);
-    expect(single.resolve('repo__list')?.upstreamName).toBe('repo__list');
+    expect(single.resolve('repo__list')?.remoteName).toBe('repo__list');
   });
 
   it("prefixes an unprefixed upstream tool that shares a meta-tool's name", () => {
     const tb = new Toolbox(new Map([['upstream', [tool('search_tools'), tool('promote'), tool('echo')]]]), false);
     expect([...tb.all()].map((e) => e.name)).toEqual(['upstream__search_tools', 'upstream__promote', 'echo']);
-    expect(tb.resolve('upstream__promote')?.upstreamName).toBe('promote');
+    expect(tb.resolve('upstream__promote')?.remoteName).toBe('promote');
   });
 
   it('keeps upstream names for a single unprefixed upstream', () => {
@@ -165,7 +165,7 @@ describe('setToolHiddenIn and toolNameAt, the config edit', () => {
     expect(raw.hiddenTools).toEqual({ gh: ['delete_repo'] });
     expect(setToolHiddenIn(raw, 'gh', 'delete_repo', false)).toEqual([]);
     expect(raw).toEqual({ upstreams: {} });
-    const listed = [{ name: 'gh__delete_repo', upstreamName: 'delete_repo' }];
+    const listed = [{ name: 'gh__delete_repo', remoteName: 'delete_repo' }];
     expect(toolNameAt('gh', 'gh__delete_repo', listed)).toBe('delete_repo');
     expect(toolNameAt('gh', 'delete_repo', listed)).toBe('delete_repo');
     expect(toolNameAt('gh', 'gh__anything', [])).toBe('anything'); // nothing listed yet: taken as given

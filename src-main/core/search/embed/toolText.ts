@@ -8,9 +8,9 @@ const MAX_PARAMS = 24;
 
 type Schema = { properties?: Record<string, { description?: unknown; title?: unknown } | undefined> };
 
-export function toolText(entry: Pick<ToolEntry, 'upstreamName' | 'tool'>): string {
+export function toolText(entry: Pick<ToolEntry, 'remoteName' | 'tool'>): string {
   const t = entry.tool;
-  const parts = [splitWords(entry.upstreamName, false).join(' ')];
+  const parts = [splitWords(entry.remoteName, false).join(' ')];
   if (typeof t.title === 'string' && t.title.trim()) parts.push(t.title.trim());
   if (typeof t.description === 'string' && t.description.trim()) parts.push(t.description.trim());
   const props = (t.inputSchema as Schema | undefined)?.properties;
