@@ -16,3 +16,37 @@ export class SerialQueue {
     await this.tail;
   }
 }
+
+/**
+ * A task asked for again while it runs is run once more after it, however often it was asked: the
+ * last run always starts after the last ask (a re-list after a burst of change notices, say).
+ */
+export class Rerun {
+  private running = false;
+  private again = false;
+
+  constructor(private readonly task: () => Promise<void>) {}
+
+  /** A run is under way (or about to run again). */
+  get busy(): boolean {
+    return this.running;
+  }
+
+  ask(): void {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    void (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.task().catch(() => {});
+        } while (this.again);
+      } finally {
+        this.running = false;
+      }
+    })();
+  }
+}

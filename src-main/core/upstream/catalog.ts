@@ -5,49 +5,21 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
-import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
-import { signsInWithOAuth } from './oauth/detect.js';
-import { UpstreamConnection } from './connection.js';
+import { probeUpstream, type ProbeResult } from './probe.js';
+import { connectionFor } from './connectionFor.js';
 import type { SignInResult, Upstream, UpstreamStatusView } from './types.js';
 import type { ResolveParts } from '../secrets/refs.js';
 import { UpstreamJournal, type UpstreamLogEntry } from './journal.js';
 import { UpstreamLanes } from './lanes.js';
-import { plainTool } from './toolList.js';
+import { ListWaits } from './listWaits.js';
 import type { OAuthUpstreams } from './oauth/manager.js';
 import { MwsError } from '../errors.js';
 import { SerialQueue } from '../serial.js';
-import { TimeSlicer } from '../timeSlice.js';
-import { shareStrings } from './sharedStrings.js';
-import { textDigest } from '../textDigest.js';
+import { CATALOG_FILE, CatalogFile } from './catalogFile.js';
+import { mergeListed, type Listed } from './listMerge.js';
 
-/** A tool's definition as listed, in 22 characters: equal JSON, equal digest. */
-const digestOf = (tool: Tool): string => textDigest(JSON.stringify(tool));
-
-export const CATALOG_FILE = 'catalog.json';
-/** The longest a settings-window "test this upstream" waits for the upstream to start. */
-const PROBE_MAX_MS = 30_000;
-
-type CatalogFile = { savedAt: string; upstreams: Record<string, { tools: Tool[] }> };
-
-function isCatalogFile(v: unknown): v is CatalogFile {
-  if (typeof v !== 'object' || v === null) return false;
-  const u = (v as { upstreams?: unknown }).upstreams;
-  if (typeof u !== 'object' || u === null) return false;
-  return Object.values(u).every((e) => typeof e === 'object' && e !== null && Array.isArray((e as { tools?: unknown }).tools));
-}
-
-/**
- * `digests` holds a digest of each tool's JSON, in list order: changes are found tool by tool without
- * keeping a second copy of every definition as text (5 MB at 5,000 tools).
- */
-type VendorState = { tools: Tool[] | undefined; source: 'live' | 'file' | 'none'; listedAt: number; digests?: string[] };
-
-/** catalog.json is written this long after the change that needs it, off the request path; stop() flushes it. */
-export const CATALOG_SAVE_DELAY_MS = 1000;
-/** A re-list's comparison holds the event loop this long at most before letting calls through. */
-export const ACCEPT_SLICE_MS = 4;
-/** Tools compared between looks at the clock: few enough that each look comes well inside a slice. */
-const ACCEPT_CHECK_EVERY = 64;
+/** One upstream's last-good list (listMerge.ts), where it came from and when it was listed. */
+type VendorState = Listed & { source: 'live' | 'file' | 'none'; listedAt: number };
 
 export type { UpstreamStatusView } from './types.js';
 
@@ -88,13 +60,13 @@ export class Catalog<T> {
   private refreshing: Promise<void> | undefined;
   /** Each vendor's config as JSON, to tell an edited upstream from an unchanged one. */
   private readonly configs = new Map<string, string>();
-  private readonly path: string;
+  private readonly file: CatalogFile;
   private stopped = false;
-  private saveTimer: NodeJS.Timeout | undefined;
-  private readonly saving = new SerialQueue();
 
   constructor(private readonly opts: CatalogOptions<T>) {
-    this.path = join(opts.config.stateDir, CATALOG_FILE);
+    this.file = new CatalogFile(join(opts.config.stateDir, CATALOG_FILE), opts.log, opts.now, () =>
+      [...this.state].flatMap(([vendor, s]) => (s.tools ? [[vendor, s.tools] as const] : [])),
+    );
     for (const vendor of Object.keys(opts.config.upstreams)) {
       this.state.set(vendor, { tools: undefined, source: 'none', listedAt: 0 });
     }
@@ -103,14 +75,11 @@ export class Catalog<T> {
 
   /** Loads the saved catalog as the fallback, connects every upstream and waits for the first list. */
   async start(): Promise<void> {
-    const saved = await readJsonSafe(this.path, this.opts.log, isCatalogFile);
-    if (saved.kind === 'ok') {
+    const saved = await this.file.read();
+    if (saved.size) {
       for (const [vendor, s] of this.state) {
-        // A file saved before tools were made plain text at listing (toolList.ts) is made plain here.
-        const tools = saved.value.upstreams[vendor]?.tools?.map(plainTool);
-        if (!tools) continue;
-        shareStrings(tools);
-        Object.assign(s, { tools, source: 'file' });
+        const tools = saved.get(vendor);
+        if (tools) Object.assign(s, { tools, source: 'file' });
       }
       this.rebuild();
     }
@@ -118,7 +87,7 @@ export class Catalog<T> {
     this.markOpened();
     await this.refresh();
     // The first list is worth keeping at once: a restart right after start finds it.
-    await this.flushSave();
+    await this.file.flush();
   }
 
   private open(vendor: string): void {
@@ -155,10 +124,7 @@ export class Catalog<T> {
     for (const vendor of [...this.state.keys()]) {
       if (Object.hasOwn(wanted, vendor)) continue;
       await this.lanes.run(vendor, async () => {
-        await this.upstreams
-          .get(vendor)
-          ?.close()
-          .catch(() => {});
+        await this.close(vendor);
         // Its sign-in goes with it, as its secrets do: the next upstream of that name signs in afresh.
         await this.opts.oauth?.store
           .delete(vendor)
@@ -178,12 +144,8 @@ export class Catalog<T> {
         touched = true;
       } else if (this.configs.get(vendor) !== JSON.stringify(wanted[vendor])) {
         const wasOff = await this.lanes.run(vendor, async () => {
-          await this.upstreams
-            .get(vendor)
-            ?.close()
-            .catch(() => {});
           const off = this.lastStatus.get(vendor) === 'off';
-          this.open(vendor);
+          await this.reopen(vendor);
           return off;
         });
         // Turned off (or on): its tools leave (or come back to) the toolbox, and clients hear of it.
@@ -193,52 +155,15 @@ export class Catalog<T> {
     }
     if (removed) {
       this.rebuild();
-      this.scheduleSave();
+      this.file.schedule();
     }
     // An edit that left the upstreams alone (an agent's cap, say) lists nothing again.
     if (touched) await this.refresh();
   }
 
   /** Connects to an upstream that is not (yet) configured, lists it once and disconnects. */
-  async probe(
-    vendor: string,
-    config: Config['upstreams'][string],
-  ): Promise<{ ok: boolean; era: string | undefined; tools: string[]; error: string | undefined }> {
-    const t = this.opts.config.timeouts;
-    const c = new UpstreamConnection({
-      vendor,
-      config,
-      log: this.opts.log,
-      clientName: 'mcp-working-set',
-      now: this.opts.now,
-      connectMs: t.connectMs,
-      maxResultBytes: this.opts.config.maxResultBytes,
-      onToolsChanged: () => {},
-      onUp: () => {},
-      ...(this.opts.values ? { values: this.opts.values } : {}),
-    });
-    try {
-      // A test waits for a slow start, not only the list budget (a slow server is still a good one),
-      // but no longer than 30 s: someone is looking at "Testing…".
-      const tools = await c.listTools(Math.min(t.connectMs, Math.max(t.listMs, PROBE_MAX_MS)));
-      return { ok: true, era: c.info().era, tools: tools.map((t) => t.name), error: undefined };
-    } catch (err) {
-      const message = (err as Error).message;
-      // A 401 to no credential from a server that signs in with OAuth is not a wrong credential: it wants a sign-in.
-      const gaveToken =
-        config.kind === 'http' &&
-        (config.bearerTokenEnvVar !== undefined || Object.keys(config.headers).some((h) => h.toLowerCase() === 'authorization'));
-      if (config.kind === 'http' && !gaveToken && /\b401\b|unauthori[sz]ed/i.test(message) && (await signsInWithOAuth(config.url)))
-        return {
-          ok: false,
-          era: undefined,
-          tools: [],
-          error: `This server signs in with OAuth. Save it, then click Sign in on the Upstreams screen (or run \`mws login ${vendor === 'test' ? '<name>' : vendor}\`); its tools come once you are signed in.`,
-        };
-      return { ok: false, era: undefined, tools: [], error: c.maskSecrets(message) };
-    } finally {
-      await c.close();
-    }
+  probe(vendor: string, config: Config['upstreams'][string]): Promise<ProbeResult> {
+    return probeUpstream(vendor, config, this.opts);
   }
 
   /**
@@ -250,21 +175,32 @@ export class Catalog<T> {
       vendor,
       async () => {
         if (!this.state.has(vendor) || this.stopped) return;
-        await this.upstreams
-          .get(vendor)
-          ?.close()
-          .catch(() => {});
-        this.open(vendor);
+        await this.reopen(vendor);
         await this.relist(vendor);
       },
       'reconnect',
     );
   }
 
+  /** Closes the upstream's connection and opens it anew from its config (in its lane: the callers' job). */
+  private async reopen(vendor: string): Promise<void> {
+    await this.close(vendor);
+    this.open(vendor);
+  }
+
+  /** Closes the upstream's connection; a failure to close leaves nothing to do. */
+  private async close(vendor: string): Promise<void> {
+    await this.upstreams
+      .get(vendor)
+      ?.close()
+      .catch(() => {});
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
+    this.file.stop();
     this.markOpened();
-    await this.flushSave();
+    await this.file.flush();
     await Promise.all([...this.upstreams.values()].map((u) => u.close().catch(() => {})));
   }
 
@@ -314,11 +250,7 @@ export class Catalog<T> {
         if (this.stopped)
           throw new MwsError('upstream_unavailable', `Working Set is shutting down; upstream "${vendor}" was not restarted.`);
         this.journal(vendor).event('restart asked by the user');
-        await this.upstreams
-          .get(vendor)
-          ?.close()
-          .catch(() => {});
-        this.open(vendor);
+        await this.reopen(vendor);
         await this.relist(vendor);
       },
       'restart',
@@ -375,8 +307,7 @@ export class Catalog<T> {
           // retries. One waiting for a value says so in its status (and the tray), not in the log.
           // One that is down has its connection say why, in words (downLog.ts): a second line with the SDK's
           // "Version negotiation probe failed: fetch failed" would only repeat it less clearly.
-          const cfg = this.opts.config.upstreams[vendor];
-          const said = `upstream "${vendor}" did not list its tools: ${cfg ? downSentence((err as Error).message, cfg) : (err as Error).message}`;
+          const said = `upstream "${vendor}" did not list its tools: ${this.whyNot(vendor, err)}`;
           const down = u.info().status === 'down';
           if (!this.stopped && !down && (err as { code?: unknown }).code !== 'upstream_needs_value' && this.listWarned.get(vendor) !== said)
             this.opts.log.warn(said);
@@ -392,7 +323,7 @@ export class Catalog<T> {
     this.reportStatuses();
     if (changed) {
       this.rebuild();
-      this.scheduleSave();
+      this.file.schedule();
     }
   }
 
@@ -405,24 +336,24 @@ export class Catalog<T> {
       const tools = await u.listTools(this.opts.config.timeouts.listMs);
       if (await this.accept(vendor, tools, seq)) {
         this.rebuild();
-        await this.save();
+        await this.file.save();
       }
     } catch (err) {
       // Relisted after a restart or a reconnect, it may not have come up at all: then its connection says why.
-      const cfg = this.opts.config.upstreams[vendor];
       if (!this.stopped && u.info().status !== 'down')
-        this.opts.log.warn(
-          `upstream "${vendor}" came up but did not list its tools: ${cfg ? downSentence((err as Error).message, cfg) : (err as Error).message}`,
-        );
-      this.listedWaiters
-        .get(vendor)
-        ?.splice(0)
-        .forEach((w) => w());
+        this.opts.log.warn(`upstream "${vendor}" came up but did not list its tools: ${this.whyNot(vendor, err)}`);
+      this.listWaits.wake(vendor);
     }
     this.reportStatuses();
     // Resources and prompts of an upstream that just came up are new to clients too.
     this.opts.onNotification?.(vendor, 'notifications/resources/list_changed', undefined);
     this.opts.onNotification?.(vendor, 'notifications/prompts/list_changed', undefined);
+  }
+
+  /** Why a list failed, in the words the window and the log use for a down upstream (downLog.ts). */
+  private whyNot(vendor: string, err: unknown): string {
+    const cfg = this.opts.config.upstreams[vendor];
+    return cfg ? downSentence((err as Error).message, cfg) : (err as Error).message;
   }
 
   private readonly lastStatus = new Map<string, string>();
@@ -448,7 +379,7 @@ export class Catalog<T> {
     }
   }
 
-  private readonly listedWaiters = new Map<string, Array<() => void>>();
+  private readonly listWaits = new ListWaits();
 
   /**
    * Resolves once a vendor that is still starting has listed (or stopped starting), or after `ms`:
@@ -457,14 +388,7 @@ export class Catalog<T> {
   async whenStarted(vendor: string, ms: number): Promise<void> {
     const u = this.upstreams.get(vendor);
     if (!u || u.info().status !== 'starting' || this.state.get(vendor)?.source === 'live') return;
-    let timer: NodeJS.Timeout | undefined;
-    await new Promise<void>((resolve) => {
-      const list = this.listedWaiters.get(vendor) ?? [];
-      list.push(resolve);
-      this.listedWaiters.set(vendor, list);
-      timer = setTimeout(resolve, ms);
-    });
-    clearTimeout(timer);
+    await this.listWaits.wait(vendor, ms);
   }
 
   /** Waits (up to `ms`) until no upstream is still starting: for the CLI working without an instance. */
@@ -495,85 +419,19 @@ export class Catalog<T> {
   private async acceptInSlices(vendor: string, tools: Tool[]): Promise<boolean> {
     const s = this.state.get(vendor);
     if (!s || this.stopped) return false;
-    queueMicrotask(() =>
-      this.listedWaiters
-        .get(vendor)
-        ?.splice(0)
-        .forEach((w) => w()),
-    );
+    queueMicrotask(() => this.listWaits.wake(vendor));
     s.source = 'live';
     s.listedAt = this.opts.now();
-    const prev = s.tools;
-    const prevDigests = s.digests;
-    const before = new Map<string, number>();
-    prev?.forEach((t, i) => before.set(t.name, i));
-    let same = prev !== undefined && prev.length === tools.length;
-    const next: Tool[] = new Array(tools.length);
-    const digests: string[] = new Array(tools.length);
-    const slicer = new TimeSlicer({ sliceMs: ACCEPT_SLICE_MS, checkEvery: ACCEPT_CHECK_EVERY });
-    for (let i = 0; i < tools.length; i++) {
-      // The upstream was removed (or the catalog stopped) meanwhile: this list is for nobody.
-      if ((await slicer.maybeYield()) && (this.stopped || this.state.get(vendor) !== s)) return false;
-      const d = digestOf(tools[i]!);
-      const at = before.get(tools[i]!.name);
-      const old = at === undefined ? undefined : prev![at]!;
-      next[i] = old !== undefined && (prevDigests?.[at!] ?? digestOf(old)) === d ? old : tools[i]!;
-      digests[i] = d;
-      if (same && prev![i] !== next[i]) same = false;
-    }
-    if (same) {
-      s.digests ??= digests;
+    // The upstream was removed (or the catalog stopped) meanwhile: this list is for nobody.
+    const merged = await mergeListed(s, tools, () => this.stopped || this.state.get(vendor) !== s);
+    if (!merged) return false;
+    if ('same' in merged) {
+      s.digests ??= merged.digests;
       return false;
     }
-    // The new definitions' repeated texts, kept once (the unchanged tools are the old objects).
-    shareStrings(next.filter((t, i) => t === tools[i]));
-    s.tools = next;
-    s.digests = digests;
+    s.tools = merged.tools;
+    s.digests = merged.digests;
     return true;
-  }
-
-  private scheduleSave(): void {
-    if (this.saveTimer || this.stopped) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      void this.save();
-    }, CATALOG_SAVE_DELAY_MS);
-    this.saveTimer.unref();
-  }
-
-  /** Writes a save that is waiting, and waits for one under way. */
-  private async flushSave(): Promise<void> {
-    if (this.saveTimer) {
-      clearTimeout(this.saveTimer);
-      this.saveTimer = undefined;
-      await this.save();
-    }
-    await this.saving.idle();
-  }
-
-  /**
-   * Compact; serialized tool by tool in slices, off the request path after a change
-   * (CATALOG_SAVE_DELAY_MS). The lists are taken first: a change replaces a list, never edits it.
-   */
-  private save(): Promise<void> {
-    const lists = [...this.state].flatMap(([vendor, s]) => (s.tools ? [[vendor, s.tools] as const] : []));
-    const savedAt = new Date(this.opts.now()).toISOString();
-    return this.saving.run(async () => {
-      const slicer = new TimeSlicer({ sliceMs: ACCEPT_SLICE_MS, checkEvery: ACCEPT_CHECK_EVERY });
-      const parts: string[] = [];
-      for (const [vendor, tools] of lists) {
-        const json: string[] = [];
-        for (const t of tools) {
-          await slicer.maybeYield();
-          json.push(JSON.stringify(t));
-        }
-        parts.push(`${JSON.stringify(vendor)}:{"tools":[${json.join(',')}]}`);
-      }
-      const text = `{"savedAt":${JSON.stringify(savedAt)},"upstreams":{${parts.join(',')}}}\n`;
-      await writeTextAtomic(this.path, text, 0o600).catch((err: Error) =>
-        this.opts.log.warn(`could not save ${this.path}: ${err.message}`),
-      );
-    });
   }
 
   /** Builds the toolbox again from the lists it has (what it keeps of them changed: tools hidden or shown). */
@@ -587,72 +445,58 @@ export class Catalog<T> {
   }
 
   /** Starts or finds the sign-in of an OAuth upstream. */
-  async signIn(vendor: string): Promise<SignInResult> {
-    if (this.state.has(vendor)) await this.opened;
-    const u = this.upstreams.get(vendor);
-    if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured; add it under "upstreams" in the config.`, { vendor });
-    if (!u.signIn) throw new MwsError('conflict', `Upstream "${vendor}" does not sign in with OAuth.`, { vendor });
-    try {
-      return await u.signIn();
-    } finally {
-      this.reportStatuses();
-    }
+  signIn(vendor: string): Promise<SignInResult> {
+    return this.withSignIn(vendor, 'signIn', 'does not sign in with OAuth');
   }
 
   async signOut(vendor: string): Promise<{ vendor: string; revoked: boolean }> {
-    if (this.state.has(vendor)) await this.opened;
-    const u = this.upstreams.get(vendor);
-    if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured; add it under "upstreams" in the config.`, { vendor });
-    if (!u.signOut)
-      throw new MwsError('conflict', `Upstream "${vendor}" does not sign in with OAuth, so there is nothing to sign out of.`, { vendor });
-    const r = await u.signOut();
-    this.reportStatuses();
+    const r = await this.withSignIn(vendor, 'signOut', 'does not sign in with OAuth, so there is nothing to sign out of');
     return { vendor, ...r };
   }
 
-  async resetSignIn(vendor: string): Promise<SignInResult> {
+  resetSignIn(vendor: string): Promise<SignInResult> {
+    return this.withSignIn(vendor, 'resetSignIn', 'does not sign in with OAuth, so there is no sign-in to reset');
+  }
+
+  /** One of the upstream's sign-in actions, once start() opened it; the tray hears of the status it leaves. */
+  private async withSignIn<K extends 'signIn' | 'signOut' | 'resetSignIn'>(
+    vendor: string,
+    action: K,
+    cannot: string,
+  ): Promise<Awaited<ReturnType<NonNullable<Upstream[K]>>>> {
     if (this.state.has(vendor)) await this.opened;
     const u = this.upstreams.get(vendor);
     if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured; add it under "upstreams" in the config.`, { vendor });
-    if (!u.resetSignIn)
-      throw new MwsError('conflict', `Upstream "${vendor}" does not sign in with OAuth, so there is no sign-in to reset.`, { vendor });
+    const run = u[action]?.bind(u) as (() => Promise<Awaited<ReturnType<NonNullable<Upstream[K]>>>>) | undefined;
+    if (!run) throw new MwsError('conflict', `Upstream "${vendor}" ${cannot}.`, { vendor });
     try {
-      return await u.resetSignIn();
+      return await run();
     } finally {
       this.reportStatuses();
     }
   }
 
   private connection(vendor: string): Upstream {
-    const config = this.opts.config.upstreams[vendor]!;
-    const auth = config.kind === 'http' ? this.opts.oauth?.for(vendor, config) : undefined;
-    return new UpstreamConnection({
+    return connectionFor(
       vendor,
-      journal: this.journal(vendor),
-      config,
-      ...(auth ? { auth } : {}),
-      log: this.opts.log,
-      clientName: 'mcp-working-set',
-      now: this.opts.now,
-      onToolsChanged: (tools) =>
-        void this.accept(vendor, tools).then((changed) => {
-          if (!changed) return;
-          this.rebuild();
-          this.scheduleSave();
-        }),
-      connectMs: this.opts.config.timeouts.connectMs,
-      maxResultBytes: this.opts.config.maxResultBytes,
-      // Came up after a list stopped waiting, or after a restart: list it now, so clients hear list_changed.
-      onUp: () => void this.relist(vendor),
-      onNotification: (method, params) => this.opts.onNotification?.(vendor, method, params),
-      onDown: () => {
-        this.listedWaiters
-          .get(vendor)
-          ?.splice(0)
-          .forEach((w) => w());
-        this.reportStatuses();
+      this.opts.config.upstreams[vendor]!,
+      this.opts,
+      {
+        onToolsChanged: (tools) =>
+          void this.accept(vendor, tools).then((changed) => {
+            if (!changed) return;
+            this.rebuild();
+            this.file.schedule();
+          }),
+        // Came up after a list stopped waiting, or after a restart: list it now, so clients hear list_changed.
+        onUp: () => void this.relist(vendor),
+        onNotification: (method, params) => this.opts.onNotification?.(vendor, method, params),
+        onDown: () => {
+          this.listWaits.wake(vendor);
+          this.reportStatuses();
+        },
       },
-      ...(this.opts.values ? { values: this.opts.values } : {}),
-    });
+      this.journal(vendor),
+    );
   }
 }

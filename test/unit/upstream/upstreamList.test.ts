@@ -130,7 +130,7 @@ describe('tools/list from an upstream', () => {
     await until(() => fake.lists > listsBefore + 1, 'a second list while the first is held', 500).catch(() => {});
     release();
     // Both changes are delivered (v1, then v2); the held v1 list must not land after v2.
-    await until(() => changes.length >= 2 && !conn['changeRelist'], 'both changes delivered', 10_000);
+    await until(() => changes.length >= 2 && !conn['relistOnChange'].busy, 'both changes delivered', 10_000);
     expect(changes.at(-1)).toEqual(['a:v2']);
   });
 });
