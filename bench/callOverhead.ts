@@ -9,6 +9,9 @@
 // Each path gets BENCH_WARMUP (≥ 3,000) calls first; then rounds rotate the order of the paths.
 // CPU per call is the proxy process's user+system time (/proc) over its calls, beside its latency.
 // Target: mws p50 ≤ 1.2 × (floor + direct) for both eras, and mws p99 below mcp-proxy's.
+// BENCH_BASE_CLI=out-base/main/cli.js adds a fifth path, `mws-base`: another build (the previous
+// commit's `out/`, copied to out-base/, which git and lint ignore) in the same rotated rounds, so a
+// change to the serving path is measured against what it replaced in one run.
 import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +28,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 24);
 const WARMUP = Math.max(3000, Number(process.env.BENCH_WARMUP ?? 3000));
 const UPSTREAM = { command: process.execPath, args: [join(ROOT, 'bench', 'fixtures', 'manyTools.mjs'), '50'] };
 const CLI = join(ROOT, 'out', 'main', 'cli.js');
+const BASE_CLI = process.env.BENCH_BASE_CLI ? join(ROOT, process.env.BENCH_BASE_CLI) : undefined;
 const TICK_MS = 10; // USER_HZ 100 on Linux
 
 type Era = 'auto' | 'legacy';
@@ -77,6 +81,14 @@ async function main(): Promise<void> {
   const cfg = join(stateDir, 'config.json');
   writeFileSync(cfg, JSON.stringify({ upstream: UPSTREAM, stateDir, timeouts: { listMs: 20000 } }));
   const mws = startNode([CLI, 'serve', '--config', cfg, '--port', '0']);
+  let base: ReturnType<typeof startNode> | undefined;
+  if (BASE_CLI) {
+    if (!existsSync(BASE_CLI)) throw new Error(`${BASE_CLI} is missing: copy a build's out/ there first.`);
+    const baseDir = mkdtempSync(join(tmpdir(), 'mws-bench-base-'));
+    const baseCfg = join(baseDir, 'config.json');
+    writeFileSync(baseCfg, JSON.stringify({ upstream: UPSTREAM, stateDir: baseDir, timeouts: { listMs: 20000 } }));
+    base = startNode([BASE_CLI, 'serve', '--config', baseCfg, '--port', '0']);
+  }
   const floor: Running = spawnTs(join(ROOT, 'bench', 'floorServer.ts'));
   const proxyPort = await deadPort();
   const proxyBin = createRequire(import.meta.url).resolve('mcp-proxy/dist/bin/mcp-proxy.mjs');
@@ -94,6 +106,8 @@ async function main(): Promise<void> {
   ]);
   await until(() => /listening on http/.test(mws.out()), 30_000, 'mws serve listening');
   const mwsUrl = /listening on (http:\/\/\S+\/mcp)/.exec(mws.out())![1]!;
+  if (base) await until(() => /listening on http/.test(base.out()), 30_000, 'the base build listening');
+  const baseUrl = base ? /listening on (http:\/\/\S+\/mcp)/.exec(base.out())![1]! : undefined;
   const floorPort = (await waitForOutput(floor, /PORT=(\d+)/, 'floor'))[1]!;
   // mcp-proxy says little: it is up when its port takes a connection.
   let proxyUp = false;
@@ -113,8 +127,14 @@ async function main(): Promise<void> {
       floor: await connect(http(`http://127.0.0.1:${floorPort}/mcp`), era),
       mws: await connect(http(mwsUrl), era),
       'mcp-proxy': await connect(http(`http://127.0.0.1:${proxyPort}/mcp`), era),
+      ...(baseUrl ? { 'mws-base': await connect(http(baseUrl), era) } : {}),
     };
-    const pids: Record<string, number | undefined> = { mws: mws.proc.pid, 'mcp-proxy': proxy.proc.pid, floor: floor.proc.pid };
+    const pids: Record<string, number | undefined> = {
+      mws: mws.proc.pid,
+      'mcp-proxy': proxy.proc.pid,
+      floor: floor.proc.pid,
+      ...(base ? { 'mws-base': base.proc.pid } : {}),
+    };
     for (const c of Object.values(paths)) for (let i = 0; i < WARMUP; i++) await c.callTool(params);
 
     const samples: Record<string, number[]> = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
@@ -147,6 +167,10 @@ async function main(): Promise<void> {
     const budget = 1.2 * (s.floor!.p50 + s.direct!.p50);
     const p50ok = s.mws!.p50 <= budget;
     const p99ok = s.mws!.p99 <= s['mcp-proxy']!.p99;
+    if (s['mws-base'])
+      console.log(
+        `mws-base p50 ${fmt(s['mws-base'].p50)} ms (ratio ${(s['mws-base'].p50 / (s.floor!.p50 + s.direct!.p50)).toFixed(2)}), this build ${fmt(s.mws!.p50)} ms: ×${(s.mws!.p50 / s['mws-base'].p50).toFixed(3)} of the base`,
+      );
     console.log(
       `mws p50 ${fmt(s.mws!.p50)} ms vs 1.2 × (floor + direct) = ${fmt(budget)} ms: ${p50ok ? 'MET' : 'MISSED'} (ratio ${(s.mws!.p50 / (s.floor!.p50 + s.direct!.p50)).toFixed(2)})`,
     );
@@ -171,6 +195,7 @@ async function main(): Promise<void> {
   );
   proxy.proc.kill('SIGTERM');
   mws.proc.kill('SIGTERM');
+  base?.proc.kill('SIGTERM');
   await floor.kill();
 }
 

@@ -27,8 +27,11 @@ export type McpGate = (
   origin: string,
 ) => GateRefusal | undefined | Promise<GateRefusal | undefined>;
 
-/** The routes behind the edge (routes.ts through the SDK's Node adapter), with the body when it was read here. */
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse, body?: unknown) => Promise<void>;
+/**
+ * The routes behind the edge (routes.ts through the SDK's Node adapter), with the body when it was
+ * read here and the agent an MCP path names, as the gate judged it: parsed once, here.
+ */
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse, body: unknown, agentId: string | undefined) => Promise<void>;
 
 export type EdgeDeps = {
   bodies: BodyBudget;
@@ -173,12 +176,13 @@ export function edgeChain(d: EdgeDeps): (req: IncomingMessage, res: ServerRespon
       if (answered === true || (answered !== false && (await answered))) return;
     }
     const { agentId } = p;
-    if (agentId === undefined || req.method !== 'POST' || !isJsonContentType(req.headers['content-type'])) return d.routes(req, res);
+    if (agentId === undefined || req.method !== 'POST' || !isJsonContentType(req.headers['content-type']))
+      return d.routes(req, res, undefined, agentId);
     // Read here (bounded in bytes and in values) whether or not the fast path takes it.
     const read = await readJson(req, res);
     if (!read) return;
     if (d.fast && (await d.fast(req, res, read.body, agentId))) return;
-    return d.routes(req, res, read.body);
+    return d.routes(req, res, read.body, agentId);
   };
 }
 

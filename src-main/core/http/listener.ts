@@ -14,14 +14,13 @@ import { BodyBudget, CapLog, EDGE_TIMES, limitConnections, HARD_MAX_CONNECTIONS,
 import { fullCollector, idleCollector } from './garbage.js';
 import { edgeChain, MAX_BODY_BYTES, sendJsonRpcError, type McpGate, type RouteHandler } from './edgeChain.js';
 import { answerClientErrors, tlsFiles, tlsFront } from './frontDoor.js';
-import type { Mounts } from './routes.js';
+import type { Hono } from 'hono';
+import type { Mounts, RouteEnv } from './routes.js';
 import type { FastPath } from '../proxy/fastPath.js';
 import { RPC_ERROR } from '../protocol.js';
 import type { Logger } from '../log.js';
 
 export { MAX_BODY_BYTES, type McpGate } from './edgeChain.js';
-
-type SdkHandler = ReturnType<typeof import('@modelcontextprotocol/node').toNodeHandler>;
 
 export type Listener = { url: string; port: number; close(): Promise<void> };
 
@@ -44,16 +43,18 @@ export type ListenOptions = {
  * first request that needs them, not before the listener opens: `mws serve` listens sooner.
  */
 function lazyRoutes(mounts: Mounts, log: Logger | undefined): RouteHandler {
-  let sdkHandler: Promise<SdkHandler> | undefined;
-  return async (req, res, body) => {
-    sdkHandler ??= Promise.all([import('@modelcontextprotocol/node'), import('./routes.js')]).then(([{ toNodeHandler }, { edgeApp }]) => {
-      const app = edgeApp(mounts, log);
-      return toNodeHandler(
-        { fetch: async (request) => app.fetch(request) },
-        { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log?.warn(`request failed inside the proxy: ${err.message}`) },
-      );
-    });
-    return (await sdkHandler)(req, res, body);
+  let loaded: Promise<[typeof import('@modelcontextprotocol/node').toNodeHandler, Hono<RouteEnv>]> | undefined;
+  return async (req, res, body, agentId) => {
+    loaded ??= Promise.all([import('@modelcontextprotocol/node'), import('./routes.js')]).then(([{ toNodeHandler }, { edgeApp }]) => [
+      toNodeHandler,
+      edgeApp(mounts, log),
+    ]);
+    const [toNodeHandler, app] = await loaded;
+    // The adapter is a closure per request (this path is not the fast one): it hands the routes the agent the edge admitted.
+    return toNodeHandler(
+      { fetch: async (request) => app.fetch(request, { agentId }) },
+      { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log?.warn(`request failed inside the proxy: ${err.message}`) },
+    )(req, res, body);
   };
 }
 

@@ -9,7 +9,6 @@ import type { UiSessions } from './uiSessions.js';
 import { withWindowHeaders } from './windowHeaders.js';
 import { OAUTH_CALLBACK_PATH } from '../upstream/oauth/manager.js';
 import { jsonRpcResponse, text } from './answers.js';
-import { agentIdOf, BAD_PATH } from './mcpPaths.js';
 import { admitControlBody } from './controlBody.js';
 import { RPC_ERROR } from '../protocol.js';
 import { needSession, spendLink, uiFiles } from './uiFiles.js';
@@ -17,6 +16,9 @@ import { RENEW_PATH, RENEW_SCRIPT_PATH, renewScript, renewSession } from './sess
 import { SIGN_IN_CALLBACK_PATH, SIGN_IN_PATH, type WindowSignIn } from './windowSignIn.js';
 
 export type Handler = (request: Request) => Promise<Response>;
+
+/** What the edge (edgeChain.ts) learnt of a request before the routes: the agent its MCP path names. */
+export type RouteEnv = { Bindings: { agentId?: string | undefined } };
 
 export type McpRouter = {
   endpoint(agentId: string): { handle(request: Request): Promise<Response> } | undefined;
@@ -81,10 +83,10 @@ function onlyGet(h: ((c: Context) => Response | Promise<Response>) | undefined, 
     h === undefined ? notFound(c.req.path) : c.req.method === 'GET' || (head && c.req.method === 'HEAD') ? h(c) : text(405, 'Use GET.');
 }
 
-export function edgeApp(m: Mounts, log?: Logger): Hono {
+export function edgeApp(m: Mounts, log?: Logger): Hono<RouteEnv> {
   // Routes see the path the listener's guard and gate judged: URL-normalized, its escapes undecoded
   // (Hono's default decodes, so `/m%63p` would reach the MCP route past a gate that saw no MCP path).
-  const app = new Hono({ getPath: (request) => new URL(request.url).pathname });
+  const app = new Hono<RouteEnv>({ getPath: (request) => new URL(request.url).pathname });
   const when =
     <T>(part: T | undefined, answer: (part: T, c: Context) => Response | Promise<Response>) =>
     (c: Context) =>
@@ -93,8 +95,9 @@ export function edgeApp(m: Mounts, log?: Logger): Hono {
   app.all(PATTERNS.root, (c) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? c.redirect('/ui/', 303) : notFound(c.req.path)));
 
   const mcp = when(m.mcp, (router, c) => {
-    const agentId = agentIdOf(c.req.path);
-    if (agentId === null || agentId === undefined) return jsonRpcResponse(400, RPC_ERROR.invalidRequest, BAD_PATH);
+    // Parsed and judged at the edge (a malformed path never gets here); none means the edge saw no MCP path.
+    const agentId = c.env?.agentId;
+    if (agentId === undefined) return notFound(c.req.path);
     const endpoint = router.endpoint(agentId);
     if (!endpoint) {
       return text(

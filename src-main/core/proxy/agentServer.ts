@@ -6,14 +6,7 @@ import type { DownstreamPeer } from '../upstream/types.js';
 import type { Passthrough } from './passthrough.js';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, MODERN_REVISION, PROTOCOL_VERSION_META_KEY } from '../protocol.js';
 import type { AgentRuntime, CallContext } from './runtime.js';
-import { callerName } from './callerName.js';
-
-export const PROXY_SERVER_INFO = { name: 'mcp-working-set', version: '0.1.0' } as const;
-
-function clientName(server: Server, ctx: ServerContext): string {
-  const envelope = ctx.mcpReq.envelope as Record<string, { name?: unknown } | undefined> | undefined;
-  return callerName(envelope?.[CLIENT_INFO_META_KEY]?.name, server.getClientVersion()?.name, ctx.http?.req?.headers.get('user-agent'));
-}
+import { directCall, PROXY_SERVER_INFO } from './caller.js';
 
 /** Sessions whose client asked for log messages: their calls must run where notifications can reach them. */
 const loggingServers = new WeakSet<Server>();
@@ -60,18 +53,16 @@ function asInputRequired<T>(result: T): T {
 }
 
 /** Progress for this request when the client sent a progress token (approvals keep the call alive with it). */
-function progressTo(ctx: ServerContext): { progress?: NonNullable<CallContext['progress']> } {
+function progressTo(ctx: ServerContext): CallContext['progress'] {
   const token = ctx.mcpReq._meta?.progressToken;
-  if (token === undefined) return {};
-  return {
-    progress: (progress, total, message) =>
-      void ctx.mcpReq
-        .notify({
-          method: 'notifications/progress',
-          params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message },
-        })
-        .catch(() => {}),
-  };
+  if (token === undefined) return undefined;
+  return (progress, total, message) =>
+    void ctx.mcpReq
+      .notify({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), message },
+      })
+      .catch(() => {});
 }
 
 /** Per-session hooks for resource subscriptions (2025 sessions track which URIs they follow). */
@@ -91,14 +82,20 @@ export function createAgentServer(agentId: string, runtime: AgentRuntime, passth
   server.setRequestHandler('tools/call', async (req, ctx) => {
     await runtime.ready();
     return asInputRequired(
-      await runtime.callTool(agentId, req.params.name, req.params.arguments, {
-        via: 'direct',
-        client: clientName(server, ctx),
-        session: ctx.sessionId,
-        ...(ctx.mcpReq.signal ? { signal: ctx.mcpReq.signal } : {}),
-        peer: peerOf(server, ctx),
-        ...progressTo(ctx),
-      }),
+      await runtime.callTool(
+        agentId,
+        req.params.name,
+        req.params.arguments,
+        directCall({
+          envelopeClient: (ctx.mcpReq.envelope as Record<string, { name?: unknown } | undefined> | undefined)?.[CLIENT_INFO_META_KEY]?.name,
+          sessionClient: server.getClientVersion()?.name,
+          userAgent: ctx.http?.req?.headers.get('user-agent'),
+          session: ctx.sessionId,
+          signal: ctx.mcpReq.signal,
+          peer: peerOf(server, ctx),
+          progress: progressTo(ctx),
+        }),
+      ),
     );
   });
   if (!passthrough) return server;

@@ -13,7 +13,6 @@ import {
   validateHostHeader,
   validateOriginHeader,
 } from '@modelcontextprotocol/server';
-import { PROXY_SERVER_INFO } from './agentServer.js';
 import {
   CLIENT_CAPABILITIES_META_KEY as CLIENT_CAPABILITIES_KEY,
   CLIENT_INFO_META_KEY as CLIENT_INFO_KEY,
@@ -22,13 +21,11 @@ import {
   MCP_HEADER,
   MODERN_REVISION,
   PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY,
-  SERVER_INFO_META_KEY,
 } from '../protocol.js';
-import { callerName } from './callerName.js';
+import { directCall, passivePeer, SERVER_META } from './caller.js';
 import type { AgentRuntime } from './runtime.js';
 import type { DownstreamPeer } from '../upstream/types.js';
 
-const SERVER_META = { [SERVER_INFO_META_KEY]: PROXY_SERVER_INFO };
 const HOSTS = localhostAllowedHostnames();
 const ORIGINS = localhostAllowedOrigins();
 
@@ -81,24 +78,8 @@ function eligible(req: IncomingMessage, body: unknown): Eligible | undefined {
   return { rpc: { jsonrpc: '2.0', id, method, params } as Rpc, session: legacy ? sid : undefined };
 }
 
-/**
- * The caller as the upstream sees it on this path: the fast path sends one JSON answer and nothing
- * before it, so the caller takes no requests or notifications here. A 2025 session only comes this
- * way when its client declared no sampling, elicitation or roots (proxy/agentServer.ts fastPathServes),
- * so an upstream asking for them is told the client does not support them, as on the SDK path.
- */
-const LEGACY_PEER: DownstreamPeer = {
-  modern: false,
-  passive: true,
-  capabilities: {},
-  notify: async () => {},
-  request: async () => {
-    throw new ProtocolError(ProtocolErrorCode.InternalError, 'The calling client cannot take requests on this path.');
-  },
-};
-function modernPeer(meta: Record<string, unknown>): DownstreamPeer {
-  return { ...LEGACY_PEER, modern: true, capabilities: (meta[CLIENT_CAPABILITIES_KEY] ?? {}) as DownstreamPeer['capabilities'] };
-}
+/** A 2025 session only comes this way when its client declared no sampling, elicitation or roots (endpoint.ts). */
+const LEGACY_PEER = passivePeer(false);
 
 /**
  * Each listed tool's JSON, kept once per tool object. Agents listing the same tool share the object
@@ -146,14 +127,13 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
     const e = eligible(req, body);
     if (!e || !runtime.hasAgent(agentId) || !accepting()) return false;
     const { rpc, session } = e;
-    let client: unknown;
+    const meta = rpc.params._meta as Record<string, unknown> | undefined;
+    let sessionClient: unknown;
     if (session !== undefined) {
       // Only a session this agent's endpoint holds: an unknown or expired one gets the SDK's 404.
       const live = sessions?.(agentId, session);
       if (!live) return false;
-      client = live.client;
-    } else {
-      client = (rpc.params._meta as Record<string, { name?: unknown }>)[CLIENT_INFO_KEY]?.name;
+      sessionClient = live.client;
     }
     await runtime.ready();
     try {
@@ -175,13 +155,19 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
       if (callKey) inflight.set(callKey, abort);
       let answer: Awaited<ReturnType<AgentRuntime['callTool']>>;
       try {
-        answer = await runtime.callTool(agentId, rpc.params.name as string, rpc.params.arguments as Record<string, unknown> | undefined, {
-          via: 'direct',
-          client: callerName(client, req.headers['user-agent']),
-          session,
-          signal: abort.signal,
-          peer: session !== undefined ? LEGACY_PEER : modernPeer(rpc.params._meta as Record<string, unknown>),
-        });
+        answer = await runtime.callTool(
+          agentId,
+          rpc.params.name as string,
+          rpc.params.arguments as Record<string, unknown> | undefined,
+          directCall({
+            envelopeClient: (meta?.[CLIENT_INFO_KEY] as { name?: unknown } | undefined)?.name,
+            sessionClient,
+            userAgent: req.headers['user-agent'],
+            session,
+            signal: abort.signal,
+            peer: meta ? passivePeer(true, (meta[CLIENT_CAPABILITIES_KEY] ?? {}) as DownstreamPeer['capabilities']) : LEGACY_PEER,
+          }),
+        );
       } finally {
         res.off('close', onClose);
         if (callKey) inflight.delete(callKey);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { edgeApp, PATTERNS, type Mounts } from '../../../src-main/core/http/routes.js';
+import { agentIdOf } from '../../../src-main/core/http/mcpPaths.js';
 import { cookieValues, SESSION_COOKIE, UiSessions } from '../../../src-main/core/http/uiSessions.js';
 import { WINDOW_CSP } from '../../../src-main/core/http/windowHeaders.js';
 import { tempDir } from '../../helpers/app.js';
@@ -74,7 +75,8 @@ describe('the edge routes', () => {
   it('send each path where it belongs', async () => {
     const app = edgeApp(mounts());
     const body = async (path: string, method = 'GET') => {
-      const r = await app.fetch(new Request(ORIGIN + path, { method }));
+      // As the edge hands it over: the agent its (undecoded) path names.
+      const r = await app.fetch(new Request(ORIGIN + path, { method }), { agentId: agentIdOf(path) ?? undefined });
       return `${r.status} ${(await r.text()).trim().slice(0, 40)}`;
     };
     expect(await body('/control/events')).toBe('200 events');
@@ -100,7 +102,7 @@ describe('the edge routes', () => {
     // The listener's agent gate reads the undecoded path; `/m%63p` is no MCP path to it, so it is none here.
     const app = edgeApp(mounts());
     for (const path of ['/m%63p', '/%6dcp', '/m%63p/ci-bot']) {
-      const r = await app.fetch(new Request(ORIGIN + path, { method: 'POST' }));
+      const r = await app.fetch(new Request(ORIGIN + path, { method: 'POST' }), { agentId: agentIdOf(path) ?? undefined });
       expect(r.status, path).toBe(404);
       expect(await r.text()).toMatch(/^Nothing at/);
     }

@@ -1,6 +1,6 @@
 // One rule names the client of a call on both serving paths (proxy/callerName.ts).
 import { describe, expect, it } from 'vitest';
-import { callerName } from '../../../src-main/core/proxy/callerName.js';
+import { callerName } from '../../../src-main/core/proxy/caller.js';
 
 describe('callerName', () => {
   it("takes the client's own name, else its session's, else its User-Agent, else says unknown", () => {
