@@ -5,7 +5,7 @@ import type { Config } from '../config/schema.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import type { CoreEvents } from '../control/events.js';
-import type { InstanceState } from '../control/methods.js';
+import type { InstanceState } from '../control/parts.js';
 import type { AgentEndpoint } from '../proxy/endpoint.js';
 
 export class AppContext {

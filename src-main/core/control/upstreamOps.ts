@@ -1,9 +1,12 @@
 // The ControlApi's running-upstreams half: turn an upstream off and on (kept in the config), restart
-// it, read its log, hide one of its tools; and the activity log of calls.
+// it, read its log, list and hide its tools, sign in and out of it; and the activity log of calls.
 import { MwsError } from '../errors.js';
 import type { Config } from '../config/schema.js';
 import type { ConfigEditor, Raw } from '../config/editor.js';
 import type { ToolboxCatalog } from '../toolbox/merge.js';
+import type { ToolEntry } from '../toolbox/toolbox.js';
+import type { ToolRouter } from '../proxy/toolRouter.js';
+import { kindOf } from './approvals.js';
 import { maskUrlsIn } from '../redact.js';
 import { recentCalls } from '../usage/activity.js';
 import type { ActivityEntry } from '../usage/activityTypes.js';
@@ -16,6 +19,7 @@ export type UpstreamOpsParts = {
   config: Config;
   editor: ConfigEditor;
   catalog: ToolboxCatalog;
+  router: ToolRouter;
   /** Checks an agent id (throws agent_not_found with the known ids). */
   agentId: (id: string) => string;
   /** Where the activity log is read (the fleet's shared log); default: the state folder's calls.jsonl. */
@@ -25,7 +29,18 @@ export type UpstreamOpsParts = {
 /** Restarts and turns on or off of one upstream that may wait at once; more are answered 409 busy. */
 export const MAX_WAITING_CHANGES = 16;
 
-type Methods = Pick<ControlHandlers, 'setUpstreamEnabled' | 'restartUpstream' | 'upstreamLog' | 'activity' | 'setToolHidden'>;
+type Methods = Pick<
+  ControlHandlers,
+  | 'setUpstreamEnabled'
+  | 'restartUpstream'
+  | 'upstreamLog'
+  | 'activity'
+  | 'setToolHidden'
+  | 'upstreamTools'
+  | 'signIn'
+  | 'signOut'
+  | 'resetSignIn'
+>;
 
 export function upstreamOpsControl(p: UpstreamOpsParts): Methods {
   const known = (vendor: string): string => {
@@ -108,6 +123,36 @@ export function upstreamOpsControl(p: UpstreamOpsParts): Methods {
       const agent = a.agent === undefined ? undefined : p.agentId(a.agent);
       const o = { ...(agent ? { agent } : {}), ...(a.limit ? { limit: a.limit } : {}) };
       return p.recentCalls ? p.recentCalls(o) : recentCalls(p.config.stateDir, o);
+    },
+    async upstreamTools(a) {
+      const vendor = a.vendor;
+      const listedBy = new Map<string, string[]>();
+      for (const ag of p.config.agents)
+        for (const e of p.router.workingSetEntries(ag.id)) listedBy.set(e.name, [...(listedBy.get(e.name) ?? []), ag.id]);
+      const toolbox = p.catalog.toolbox();
+      const row = (e: ToolEntry, hidden: boolean) => ({
+        name: e.name,
+        description: e.tool.description ?? null,
+        kind: kindOf(e),
+        agents: hidden ? [] : (listedBy.get(e.name) ?? []),
+        hidden,
+      });
+      return [
+        ...[...toolbox.all()].filter((e) => e.vendor === vendor).map((e) => row(e, false)),
+        ...toolbox
+          .hidden()
+          .filter((e) => e.vendor === vendor)
+          .map((e) => row(e, true)),
+      ];
+    },
+    async signIn(a) {
+      return p.catalog.signIn(a.vendor);
+    },
+    async signOut(a) {
+      return p.catalog.signOut(a.vendor);
+    },
+    async resetSignIn(a) {
+      return p.catalog.resetSignIn(a.vendor);
     },
   };
 }
