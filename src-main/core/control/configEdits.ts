@@ -1,0 +1,45 @@
+// Edits of the config from the control methods: each one validated and saved through the
+// ConfigEditor (which keeps a copy of the file as it was), then applied to the running core.
+import { MwsError } from '../errors.js';
+import type { Config } from '../config/schema.js';
+import type { ConfigEditor, Raw } from '../config/editor.js';
+
+/** The config's raw document, edited in place by the settings areas. */
+export type ConfigEdits = {
+  /** Saves an edit: the window, the tray and the CLI (through the control API) each keep a backup. */
+  edit(mutate: (raw: Raw) => void): Promise<Config>;
+  agentsOf(raw: Raw): Raw[];
+  /** The agent's entry, written down when it is `default` and was not (editing it writes it down). */
+  findAgent(raw: Raw, id: string): Raw;
+  upstreamsOf(raw: Raw): Raw;
+};
+
+export function configEdits(p: { config: Config; editor: ConfigEditor; now?: (() => number) | undefined }): ConfigEdits {
+  const agentsOf = (raw: Raw): Raw[] => {
+    if (!Array.isArray(raw.agents)) raw.agents = [];
+    return raw.agents as Raw[];
+  };
+  return {
+    edit: (mutate) => p.editor.update(mutate, { backup: { now: (p.now ?? Date.now)() } }),
+    agentsOf,
+    findAgent(raw, id) {
+      let a = agentsOf(raw).find((x) => x.id === id);
+      if (!a) {
+        if (!p.config.agents.some((x) => x.id === id)) throw new MwsError('agent_not_found', `No agent "${id}".`);
+        a = { id };
+        agentsOf(raw).push(a);
+      }
+      return a;
+    },
+    upstreamsOf(raw) {
+      if ('upstream' in raw) {
+        throw new MwsError(
+          'conflict',
+          'This config uses the single "upstream" field. To manage several upstreams here, move it under "upstreams" with a vendor name (its tools are then named vendor__tool).',
+        );
+      }
+      if (typeof raw.upstreams !== 'object' || raw.upstreams === null) raw.upstreams = {};
+      return raw.upstreams as Raw;
+    },
+  };
+}
