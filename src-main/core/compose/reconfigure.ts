@@ -5,9 +5,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Config } from '../config/schema.js';
 import type { AppContext } from './context.js';
-import type { Upstreams } from './upstreams.js';
-import type { Deciding } from './sets.js';
-import type { Routing } from './router.js';
+import type { UpstreamsPart } from './upstreams.js';
+import type { SetsPart } from './sets.js';
+import type { RouterPart } from './router.js';
 import type { SearchService } from '../search/service.js';
 
 /** What a saved config becomes before it is in force, and whether a restart is needed for the rest. */
@@ -41,9 +41,9 @@ export function nextConfig(
 
 export function reconfigurer(
   ctx: AppContext,
-  up: Upstreams,
-  d: Deciding,
-  routing: Routing,
+  upstreams: UpstreamsPart,
+  setsPart: SetsPart,
+  routing: RouterPart,
   search: SearchService,
   opts: { transform?: (c: Config) => Config; fileUpstreams?: Config['upstreams'] },
 ): (saved: Config) => Promise<void> {
@@ -61,20 +61,20 @@ export function reconfigurer(
       ctx.endpoints.delete(id);
     }
     ctx.replaceConfig(next);
-    up.passthrough.reconfigure(next);
-    d.gate.reconfigure(next);
+    upstreams.passthrough.reconfigure(next);
+    setsPart.gate.reconfigure(next);
     search.setAliases(next.searchAliases);
     for (const a of next.agents) {
       if (had.has(a.id)) continue;
-      await d.sets.ensureAgent(a.id);
+      await setsPart.sets.ensureAgent(a.id);
       routing.addEndpoint(a.id);
     }
     await Promise.all(closing);
-    await up.catalog.syncUpstreams();
+    await upstreams.catalog.syncUpstreams();
     // Tools hidden or shown: the toolbox is built again, and with it every listing and the search index.
-    if (JSON.stringify(before.hiddenTools) !== JSON.stringify(next.hiddenTools)) up.catalog.rebuildToolbox();
+    if (JSON.stringify(before.hiddenTools) !== JSON.stringify(next.hiddenTools)) upstreams.catalog.rebuildToolbox();
     // A pin added or removed in this edit shows at once, not at the next cycle.
-    await d.sets.reconcilePinsNow();
+    await setsPart.sets.reconcilePinsNow();
     // Listings are recomputed (compactDescriptions may have changed); the toolbox itself is not rebuilt.
     routing.notifyChanged(next.agents.map((a) => a.id));
     ctx.events.emit({ type: 'settingsChanged' });

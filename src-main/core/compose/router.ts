@@ -8,11 +8,11 @@ import { demoteHandler } from '../metaTools/demote.js';
 import { searchToolsHandler } from '../metaTools/searchTools.js';
 import type { AppContext } from './context.js';
 import type { Stores } from './stores.js';
-import type { Upstreams } from './upstreams.js';
-import type { Searching } from './search.js';
-import type { Deciding } from './sets.js';
+import type { UpstreamsPart } from './upstreams.js';
+import type { SearchPart } from './search.js';
+import type { SetsPart } from './sets.js';
 
-export type Routing = {
+export type RouterPart = {
   router: ToolRouter;
   /** Tells agents their list changed: the agents named, or (undefined) every agent whose listing differs. */
   /** Tells the agents named (all by default) whose listing changed, or was never computed, that their tools changed. */
@@ -21,10 +21,17 @@ export type Routing = {
   addEndpoint(agent: string): void;
 };
 
-export function buildRouter(ctx: AppContext, stores: Stores, up: Upstreams, s: Searching, d: Deciding, ready: Promise<void>): Routing {
+export function buildRouter(
+  ctx: AppContext,
+  stores: Stores,
+  upstreams: UpstreamsPart,
+  searchPart: SearchPart,
+  setsPart: SetsPart,
+  ready: Promise<void>,
+): RouterPart {
   const { log, clock, endpoints, events } = ctx;
-  const { catalog } = up;
-  const { search, learning, vectors } = s;
+  const { catalog } = upstreams;
+  const { search, learning, vectors } = searchPart;
   const pairing = new SearchCallPairing();
   const router: ToolRouter = new ToolRouter({
     // Read at each use: reconfigure replaces it.
@@ -35,19 +42,19 @@ export function buildRouter(ctx: AppContext, stores: Stores, up: Upstreams, s: S
     callLog: stores.recorder,
     clock,
     ready,
-    listing: (agent) => d.sets.listing(agent),
+    listing: (agent) => setsPart.sets.listing(agent),
     hooks: {
-      beforeCall: (agent, entry, args, signal, progress) => d.gate.check(agent, entry, args, signal, progress),
-      verdict: (agent, entry) => d.gate.preview(agent, entry),
+      beforeCall: (agent, entry, args, signal, progress) => setsPart.gate.check(agent, entry, args, signal, progress),
+      verdict: (agent, entry) => setsPart.gate.preview(agent, entry),
       used: (agent, tool, ts, c) => {
-        d.sets.markUsed(agent, tool, ts);
+        setsPart.sets.markUsed(agent, tool, ts);
         // Learned from only as the answer to this connection's own search, and only if it showed the tool.
         if (pairing.allows(agent, tool, c)) learning.called(agent, tool);
       },
     },
     closeNames: (name) => search.closeNames(name, 3),
-    inFlight: d.inFlight,
-    lastSeen: d.lastSeen,
+    inFlight: setsPart.inFlight,
+    lastSeen: setsPart.lastSeen,
     log,
   });
   const notifyChanged = (agents?: string[]) => {
@@ -76,14 +83,14 @@ export function buildRouter(ctx: AppContext, stores: Stores, up: Upstreams, s: S
     'search_tools',
     searchToolsHandler({ search, listed: (agent) => router.workingSetEntries(agent), callLog: stores.recorder, clock, pairing }),
   );
-  const setTools = { sets: d.sets, toolbox: () => catalog.toolbox(), search };
+  const setTools = { sets: setsPart.sets, toolbox: () => catalog.toolbox(), search };
   // Promoting a tool right after a search is an answer to that search, as a call is.
   router.setMetaHandler(
     'promote',
     promoteHandler({ ...setTools, promoted: (agent, tool, c) => pairing.allows(agent, tool, c) && learning.called(agent, tool) }),
   );
   router.setMetaHandler('demote', demoteHandler(setTools));
-  const addEndpoint = (agent: string) => endpoints.set(agent, new AgentEndpoint(agent, router, log, ctx.now, up.passthrough));
+  const addEndpoint = (agent: string) => endpoints.set(agent, new AgentEndpoint(agent, router, log, ctx.now, upstreams.passthrough));
   for (const agent of ctx.config.agents) addEndpoint(agent.id);
   return { router, notifyChanged, addEndpoint };
 }

@@ -1,6 +1,11 @@
 // What the HTTP edge (core/http/) mounts: MCP, control, its events, the window and the OAuth callback;
 // and the listener's options. The edge's own table says which path reaches which of these.
-import type { ListenOptions } from '../http/listener.js';
+import { listen, type Listener, type ListenOptions } from '../http/listener.js';
+import { decideExposure } from '../http/exposure.js';
+import { createFastPath } from '../proxy/fastPath.js';
+import type { ToolRouter } from '../proxy/toolRouter.js';
+import { MwsError } from '../errors.js';
+import { listenError } from '../listenError.js';
 import type { Handler, Mounts } from '../http/routes.js';
 import { text } from '../http/answers.js';
 import { oauthCallback } from '../http/oauthCallback.js';
@@ -19,7 +24,7 @@ import type { UiSessions } from '../http/uiSessions.js';
 import { bearerToken, tokenMatches } from '../store/controlToken.js';
 import type { AppContext } from './context.js';
 import type { Metrics } from '../observe/metrics.js';
-import type { Upstreams } from './upstreams.js';
+import type { UpstreamsPart } from './upstreams.js';
 
 /** While the proxy is paused, MCP requests get a 503 with a sentence; /control and /ui keep working. */
 const pausedEndpoint = {
@@ -63,7 +68,7 @@ async function operatorOf(ctx: AppContext, r: Request, publicOrigin: string | un
 
 export function buildMounts(
   ctx: AppContext,
-  up: Upstreams,
+  upstreams: UpstreamsPart,
   control: ControlApi,
   ui: UiSessions,
   token: string,
@@ -80,7 +85,7 @@ export function buildMounts(
   const { endpoints, runtime } = ctx;
   const authorized = (r: Request) => ui.authorized(r) || tokenMatches(bearerToken(r.headers.get('authorization')), token);
   return {
-    oauthCallback: oauthCallback(up.oauth.flows, ctx.log),
+    oauthCallback: oauthCallback(upstreams.oauth.flows, ctx.log),
     mcp: { endpoint: (id) => (runtime.proxyPaused && endpoints.has(id) ? pausedEndpoint : endpoints.get(id)) },
     // Operators of every role may follow the events: they are what the read-only views show.
     events: eventsHandler(ctx.events, async (r) => authorized(r) || 'actor' in ((await operatorOf(ctx, r, opts.publicOrigin)) ?? {})),
@@ -127,4 +132,46 @@ export function listenOptions(ctx: AppContext, edgeTimes: Partial<EdgeTimes> | u
     ...(edgeTimes ? { edgeTimes } : {}),
     ...(exposure ? { exposure } : {}),
   };
+}
+
+/**
+ * Opens the listener: beyond loopback only with every agent's token and TLS (here or at a trusted
+ * proxy), else a sentence; MCP posts through the fast path unless it is turned off.
+ */
+export async function openListener(
+  ctx: AppContext,
+  parts: { upstreams: UpstreamsPart; control: ControlApi; ui: UiSessions; router: ToolRouter; token: string },
+  opts: {
+    rendererDir: string;
+    routes?: Record<string, Handler> | undefined;
+    health: { alive: Handler; ready: Handler };
+    metrics: Metrics;
+    fastPath: boolean;
+    edgeTimes: Partial<EdgeTimes> | undefined;
+  },
+): Promise<Listener> {
+  const { host, port } = ctx.config.listen;
+  const decided = decideExposure(ctx.config);
+  if (!decided.ok) throw new MwsError('listen_refused', decided.message, { host, port });
+  const { endpoints, runtime } = ctx;
+  return listen(
+    host,
+    port,
+    buildMounts(ctx, parts.upstreams, parts.control, parts.ui, parts.token, {
+      secureCookies: decided.exposure.network,
+      ...(decided.exposure.publicOrigin ? { publicOrigin: decided.exposure.publicOrigin } : {}),
+      health: opts.health,
+      metrics: opts.metrics,
+      rendererDir: opts.rendererDir,
+      ...(opts.routes ? { routes: opts.routes } : {}),
+    }),
+    opts.fastPath
+      ? createFastPath(
+          parts.router,
+          () => !runtime.proxyPaused,
+          (agent, sid) => endpoints.get(agent)?.liveSession(sid),
+        )
+      : undefined,
+    listenOptions(ctx, opts.edgeTimes, decided.exposure),
+  ).catch((err: unknown) => Promise.reject(listenError(host, port, err)));
 }

@@ -11,9 +11,9 @@ import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { AppContext } from './context.js';
 import type { Stores } from './stores.js';
 
-export type Searching = { learning: SearchLearning; vectors: ToolVectors; search: SearchService };
+export type SearchPart = { learning: SearchLearning; vectors: ToolVectors; search: SearchService };
 
-export function buildSearch(ctx: AppContext, stores: Stores, catalog: ToolboxCatalog, modelDir: string | undefined): Searching {
+export function buildSearch(ctx: AppContext, stores: Stores, catalog: ToolboxCatalog, modelDir: string | undefined): SearchPart {
   const { log } = ctx;
   const learning = new SearchLearning({
     stateDir: ctx.config.stateDir,

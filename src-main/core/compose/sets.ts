@@ -11,7 +11,7 @@ import type { ToolboxCatalog } from '../toolbox/merge.js';
 import type { AppContext } from './context.js';
 import type { Stores } from './stores.js';
 
-export type Deciding = {
+export type SetsPart = {
   inFlight: CallsInFlight;
   lastSeen: AgentLastSeen;
   pending: PendingApprovals;
@@ -19,7 +19,7 @@ export type Deciding = {
   gate: ApprovalGate;
 };
 
-export function buildSets(ctx: AppContext, stores: Stores, catalog: ToolboxCatalog, approvalKeepAliveMs: number | undefined): Deciding {
+export function buildSets(ctx: AppContext, stores: Stores, catalog: ToolboxCatalog, approvalKeepAliveMs: number | undefined): SetsPart {
   const { events } = ctx;
   const inFlight = new CallsInFlight();
   const lastSeen = new AgentLastSeen();

@@ -9,13 +9,13 @@ import { Passthrough } from '../proxy/passthrough.js';
 import type { AppContext } from './context.js';
 import type { Stores } from './stores.js';
 
-export type Upstreams = { oauth: OAuthUpstreams; catalog: ToolboxCatalog; passthrough: Passthrough };
+export type UpstreamsPart = { oauth: OAuthUpstreams; catalog: ToolboxCatalog; passthrough: Passthrough };
 
 export function buildUpstreams(
   ctx: AppContext,
   stores: Stores,
   opts: { oauthStore?: OAuthStore; connect?: (vendor: string) => Upstream },
-): Upstreams {
+): UpstreamsPart {
   const { log, events } = ctx;
   const oauth = new OAuthUpstreams({
     store: opts.oauthStore ?? new FileOAuthStore(ctx.config.stateDir, log),

@@ -7,8 +7,7 @@ import { clientToolTimeoutSec } from '../import/clientTimeouts.js';
 import type { ClientConfigs } from './api.js';
 import type { ControlHandlers } from './contract.js';
 import { MASK } from './upstreamConfig.js';
-import { configEdits } from './configEdits.js';
-import type { SettingsParts } from './settings.js';
+import { configEdits, type SettingsParts } from './configEdits.js';
 
 type Methods = Pick<ControlHandlers, 'createAgent' | 'updateAgent' | 'deleteAgent' | 'pin' | 'clientConfigs' | 'agentToken'>;
 

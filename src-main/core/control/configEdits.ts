@@ -3,6 +3,26 @@
 import { MwsError } from '../errors.js';
 import type { Config } from '../config/schema.js';
 import type { ConfigEditor, Raw } from '../config/editor.js';
+import type { ToolboxCatalog } from '../toolbox/merge.js';
+import type { SecretStore } from '../secrets/store.js';
+import type { AgentView } from './api.js';
+import type { ControlHandlers } from './contract.js';
+
+/** What the settings areas (settings.ts, agentSettings.ts, upstreamSettings.ts) work on. */
+export type SettingsParts = {
+  config: Config;
+  editor: ConfigEditor;
+  catalog: ToolboxCatalog;
+  configPath: string | null;
+  agentView: (id: string) => AgentView;
+  members: ControlHandlers['workingSet'];
+  /** Set while the built-in demo is served: adding an upstream then means leaving the demo, asked first. */
+  demo?: () => { stateDir: string } | null;
+  /** Where secret values typed into the form go (config.json gets `${secret:…}` references). */
+  secrets?: SecretStore;
+  /** The time for the backup's name each edit keeps of the config (backups.ts). */
+  now?: () => number;
+};
 
 /** The config's raw document, edited in place by the settings areas. */
 export type ConfigEdits = {

@@ -2,31 +2,16 @@
 // upstreamSettings.ts; each edit validated and saved through the ConfigEditor (configEdits.ts), then
 // applied to the running core.
 import { MwsError } from '../errors.js';
-import { DEFAULT_PORT, type Config } from '../config/schema.js';
-import type { ConfigEditor, Raw } from '../config/editor.js';
+import { DEFAULT_PORT } from '../config/schema.js';
+import type { Raw } from '../config/editor.js';
 import { fieldRules } from '../config/fieldRules.js';
-import type { ToolboxCatalog } from '../toolbox/merge.js';
-import type { AgentView, BoundedField, SettingsView } from './api.js';
+import type { BoundedField, SettingsView } from './api.js';
 import type { ControlHandlers } from './contract.js';
-import type { SecretStore } from '../secrets/store.js';
-import { configEdits } from './configEdits.js';
+import { configEdits, type SettingsParts } from './configEdits.js';
 import { agentSettingsControl } from './agentSettings.js';
 import { upstreamSettingsControl } from './upstreamSettings.js';
 
-export type SettingsParts = {
-  config: Config;
-  editor: ConfigEditor;
-  catalog: ToolboxCatalog;
-  configPath: string | null;
-  agentView: (id: string) => AgentView;
-  members: ControlHandlers['workingSet'];
-  /** Set while the built-in demo is served: adding an upstream then means leaving the demo, asked first. */
-  demo?: () => { stateDir: string } | null;
-  /** Where secret values typed into the form go (config.json gets `${secret:…}` references). */
-  secrets?: SecretStore;
-  /** The time for the backup's name each edit keeps of the config (backups.ts). */
-  now?: () => number;
-};
+export type { SettingsParts } from './configEdits.js';
 
 /** Where each number a form edits sits in the config, for its bounds (read once: the schema does not change). */
 const BOUNDED: Record<BoundedField, ReadonlyArray<PropertyKey>> = {

@@ -8,8 +8,7 @@ import { VENDOR_SLUG, type ControlHandlers } from './contract.js';
 import { applyMoves, planMoves, storeMoves } from '../secrets/move.js';
 import { ownsSecret } from '../secrets/refs.js';
 import { refuseMovedSecrets, upstreamJson, upstreamRows } from './upstreamConfig.js';
-import { configEdits } from './configEdits.js';
-import type { SettingsParts } from './settings.js';
+import { configEdits, type SettingsParts } from './configEdits.js';
 
 type Methods = Pick<ControlHandlers, 'upstreams' | 'saveUpstream' | 'removeUpstream' | 'testUpstream'>;
 
