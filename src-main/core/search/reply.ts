@@ -56,3 +56,11 @@ export function budgetedReply(
   if (count < entries.length) reply = { ...reply, more: `${entries.length - count} more matched; narrow the query to see them.` };
   return { reply, shown: count };
 }
+
+/** What search_tools answers: the reply a model reads, and what it holds. */
+export type SearchAnswer = {
+  text: string;
+  results: number;
+  kind: 'exact' | 'backend' | 'ranked' | 'overview' | 'none';
+  /** Tool names in the reply, best first. */ names: string[];
+};

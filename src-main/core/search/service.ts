@@ -1,30 +1,27 @@
 // search_tools: decides what kind of question a query is (exact name, backend, free text, nothing)
 // and answers it. `mws search` and the meta-tool both call this, so they give the same reply.
-import Fuse from 'fuse.js';
 import { LRUCache } from 'lru-cache';
 import type { Toolbox, ToolEntry } from '../toolbox/toolbox.js';
 import { SearchIndex, type Explained, type TermBoost } from './index.js';
+import { NearNames } from './nearNames.js';
+import { overview } from './overview.js';
+import { rankerFor, type Earlier, type Ranker, type SearchEngine } from './rankers.js';
+
+export { FUSION, type SearchEngine } from './rankers.js';
 import type { SearchLearning } from './learning.js';
 import { splitTasks } from './tasks.js';
 import { withRecall } from './recall.js';
-import { MiniSearchEngine } from './miniSearchEngine.js';
-import { backendsOf, displayBackend } from './backends.js';
-import { SEARCH_REPLY_MAX_BYTES, budgetedReply, hitView } from './reply.js';
+import { backendsOf } from './backends.js';
+import { budgetedReply, hitView, type SearchAnswer } from './reply.js';
 import { splitWords } from './text.js';
-import { MAX_NAME_CHARS, NEAR_NAME_CHARS, QUERY_CUT_NOTE, capQuery } from './limits.js';
+import { MAX_NAME_CHARS, QUERY_CUT_NOTE, capQuery } from './limits.js';
 import { DenseIndex, type SemanticVectors } from './denseIndex.js';
-import { FUSION_POOL, fuse, type FusionRule } from './fusion.js';
 import { nextTurn } from '../timeSlice.js';
 
 export const DEFAULT_SEARCH_LIMIT = 8;
 export const MAX_SEARCH_LIMIT = 50;
 
-export type SearchAnswer = {
-  text: string;
-  results: number;
-  kind: 'exact' | 'backend' | 'ranked' | 'overview' | 'none';
-  /** Tool names in the reply, best first. */ names: string[];
-};
+export type { SearchAnswer } from './reply.js';
 
 export type Resolved = {
   kind: SearchAnswer['kind'];
@@ -38,27 +35,7 @@ export type Resolved = {
   tasks?: Array<{ task: string; tool: string }>;
 };
 
-/** bm25f: words only; dense: the sentence model only; hybrid: both, fused (what ships); minisearch: plain BM25. */
-export type SearchEngine = 'bm25f' | 'minisearch' | 'dense' | 'hybrid';
 export const SEARCH_ENGINES: readonly SearchEngine[] = ['hybrid', 'bm25f', 'dense', 'minisearch'];
-/** `qv`: the query's sentence vector, when the model is ready (engines without one ignore it). */
-/** `earlier`: per tool (doc), the cosine of the nearest earlier request that led there (queryMemory.ts). */
-type Ranker = {
-  search(
-    query: string,
-    limit: number,
-    within?: (e: ToolEntry) => boolean,
-    boost?: TermBoost,
-    qv?: Float32Array,
-    earlier?: Earlier,
-  ): Array<{ entry: ToolEntry; score: number }>;
-};
-type Earlier = ReadonlyMap<number, number>;
-/**
- * The fusion that ships: a linear mix of BM25F (scaled by the query's best score) and cosine (scaled
- * between the candidate pool's floor and best). Chosen on the tuning sets (docs/research/search.md).
- */
-export const FUSION: FusionRule = { kind: 'linear', lexicalShare: 0.6 };
 
 type Prepared = {
   index: Ranker;
@@ -79,59 +56,6 @@ const TASK_POOL = 12;
 const TASK_CONTEXT_WEIGHT = 0.25;
 /** The longest the search index build holds the event loop at a time when warmed in slices. */
 export const WARM_SLICE_MS = 4;
-/** How many names at most go to fuse.js for "close names"; it scans every candidate it is given (bounded work). */
-const NEAR_CANDIDATES = 60;
-
-/**
- * Close names for a query nothing matched: names sharing a three-letter piece with the query are the
- * candidates, and fuse.js ranks them (fuse.js over thousands of names would take far longer).
- */
-class NearNames {
-  private readonly byTrigram = new Map<string, number[]>();
-  /** Names indexed so far: the index is built in slices with the search index (warmInSlices), or at first use. */
-  private done = 0;
-  constructor(private readonly names: string[]) {}
-  /** Indexes names for about `ms` (by `now`); answers whether every name is in. */
-  buildFor(ms: number, now: () => number): boolean {
-    const end = now() + ms;
-    while (this.done < this.names.length) {
-      const i = this.done++;
-      for (const g of trigrams(this.names[i]!)) {
-        const list = this.byTrigram.get(g);
-        if (!list) this.byTrigram.set(g, [i]);
-        else if (list[list.length - 1] !== i) list.push(i);
-      }
-      if (i % 64 === 63 && now() >= end) return this.done >= this.names.length;
-    }
-    return true;
-  }
-  private trigramIndex(): Map<string, number[]> {
-    this.buildFor(Infinity, () => 0);
-    return this.byTrigram;
-  }
-  find(rawQuery: string, limit: number): string[] {
-    const query = rawQuery.slice(0, NEAR_NAME_CHARS);
-    const counts = new Map<number, number>();
-    const byTrigram = this.trigramIndex();
-    for (const g of trigrams(query)) for (const i of byTrigram.get(g) ?? []) counts.set(i, (counts.get(i) ?? 0) + 1);
-    if (counts.size === 0) return [];
-    const candidates = [...counts]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, NEAR_CANDIDATES)
-      .map(([i]) => this.names[i]!);
-    return new Fuse(candidates, { threshold: 0.45, ignoreLocation: true }).search(query, { limit }).map((r) => r.item);
-  }
-}
-
-function trigrams(text: string): Set<string> {
-  const t = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ');
-  const out = new Set<string>();
-  for (let i = 0; i + 3 <= t.length; i++) {
-    const g = t.slice(i, i + 3);
-    if (!g.includes(' ')) out.add(g);
-  }
-  return out;
-}
 
 export class SearchService {
   private prepared = new WeakMap<Toolbox, Prepared>();
@@ -454,7 +378,7 @@ export class SearchService {
     const r = this.resolve(query, limit, agent, qv);
     switch (r.kind) {
       case 'overview':
-        return this.overview(this.toolbox(), isPromoted);
+        return overview(this.toolbox(), isPromoted);
       case 'exact': {
         const e = r.entries[0]!;
         const view = { ...hitView(e, isPromoted(e), true), ...(e.tool.outputSchema ? { outputSchema: e.tool.outputSchema } : {}) };
@@ -483,63 +407,6 @@ export class SearchService {
     }
   }
 
-  /**
-   * No query: every tool by name, grouped by backend, listed ones marked with `*` (kind `overview`; the
-   * reply's key stays `catalog`, which models read).
-   */
-  private overview(tb: Toolbox, isPromoted: (e: ToolEntry) => boolean): SearchAnswer {
-    const groups: Record<string, string[]> = {};
-    for (const e of tb.all()) (groups[displayBackend(e, tb.prefixNames)] ??= []).push(isPromoted(e) ? `${e.name}*` : e.name);
-    const head = { total: tb.size, note: '* = in your tool list. Search by words or a backend name for details.' };
-    let reply: Record<string, unknown> = { ...head, catalog: groups };
-    if (Buffer.byteLength(JSON.stringify(reply)) > SEARCH_REPLY_MAX_BYTES) {
-      // Too many to name: per backend, as many names as fit evenly, and how many more there are.
-      const names = Object.entries(groups);
-      let per = Math.max(1, Math.floor(SEARCH_REPLY_MAX_BYTES / 40 / Math.max(1, names.length)));
-      const shrink = () =>
-        Object.fromEntries(
-          names.map(([b, list]) => [b, list.length > per ? [...list.slice(0, per), `…${list.length - per} more (search "${b}")`] : list]),
-        );
-      reply = { ...head, catalog: shrink() };
-      while (Buffer.byteLength(JSON.stringify(reply)) > SEARCH_REPLY_MAX_BYTES && per > 0) {
-        per = per > 1 ? per - 1 : 0;
-        reply = per > 0 ? { ...head, catalog: shrink() } : { ...head, backends: Object.fromEntries(names.map(([b, l]) => [b, l.length])) };
-      }
-    }
-    return { text: JSON.stringify(reply), results: tb.size, kind: 'overview', names: [] };
-  }
-
-  private ranker(bm25f: SearchIndex, entries: ToolEntry[], vectors: () => DenseIndex | undefined): Ranker {
-    if (this.engine === 'bm25f') return bm25f;
-    if (this.engine === 'minisearch') {
-      const mini = new MiniSearchEngine(entries, bm25f);
-      return { search: (q, k, within) => mini.rank(q, k, within) };
-    }
-    const dense = this.engine === 'dense';
-    return {
-      // Without a query vector or the tools' vectors (model not ready, or failed), BM25F answers alone.
-      search: (q, k, within, boost, qv, earlier) => {
-        const v = qv && vectors();
-        if (!qv || !v) return bm25f.search(q, k, within, boost);
-        // An earlier request that led to a tool is one more text of it: its similarity is the nearer of the two.
-        const sim = earlier ? (doc: number) => Math.max(v.sim(doc, qv), earlier.get(doc) ?? -1) : (doc: number) => v.sim(doc, qv);
-        let near = v.nearest(qv, dense ? k : FUSION_POOL, within);
-        if (earlier) {
-          const pool = new Set([...near.map((h) => h.doc), ...[...earlier.keys()].filter((doc) => !within || within(entries[doc]!))]);
-          near = [...pool]
-            .map((doc) => ({ doc, score: sim(doc) }))
-            .sort((a, b) => b.score - a.score || a.doc - b.doc)
-            .slice(0, near.length);
-        }
-        if (dense) return near.map((h) => ({ entry: entries[h.doc]!, score: h.score }));
-        const lexical = bm25f.search(q, FUSION_POOL, within, boost).map((h) => ({ doc: bm25f.docOf(h.entry.name), score: h.score }));
-        const share = this.vectors?.lexicalShare?.();
-        const rule = share === undefined ? FUSION : { ...FUSION, lexicalShare: share };
-        return fuse(lexical, near, sim, rule, k).map((h) => ({ entry: entries[h.doc]!, score: h.score }));
-      },
-    };
-  }
-
   private prepare(tb: Toolbox, deferred = false): Prepared {
     let p = this.prepared.get(tb);
     if (p) return p;
@@ -559,7 +426,7 @@ export class SearchService {
     const bm25f = new SearchIndex(entries, this.aliases, [...backends.keys()], deferred && this.engine !== 'minisearch'); // hybrid ranks with BM25F too
     const vectors = () => (p ? this.denseOf(p) : undefined);
     p = {
-      index: this.ranker(bm25f, entries, vectors),
+      index: rankerFor(this.engine, bm25f, entries, vectors, () => this.vectors?.lexicalShare?.()),
       bm25f,
       boosts: new LRUCache({ max: 256 }),
       backends,
