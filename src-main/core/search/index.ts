@@ -2,7 +2,7 @@
 // description and learned words, with synonyms (never above the word itself), typo correction for
 // non-words, a bonus for names that cover the query, and a coordination factor for tools that match
 // more of the query's words.
-// Hand-written because it beat MiniSearch on the gold set (see bench/search and `mws eval --engine`).
+// Hand-written because it ranks better than MiniSearch's plain BM25 here (docs/research/search.md).
 import type { ToolEntry } from '../toolbox/toolbox.js';
 import { splitWords, stem, isStopWord } from './text.js';
 import { buildSynonyms, joinPhrases, type SynonymTable } from './synonyms.js';
@@ -10,76 +10,29 @@ import { TypoIndex } from './typo.js';
 import { MAX_QUERY_WORDS, MAX_SCORED_WORDS, MAX_TYPO_WORD_CHARS, MAX_TYPO_WORDS_PER_QUERY, capQuery } from './limits.js';
 import { isEnglishWord } from './englishWords.js';
 import { withoutArguments } from './queryArguments.js';
+import { toolFields } from './toolFields.js';
+import {
+  FIELDS,
+  BUILD_SLICE_TOOLS,
+  BUILD_SLICE_TERMS,
+  FIELD_WEIGHTS,
+  FIELD_B,
+  K1,
+  TYPO_WEIGHT,
+  IMPLIED_WEIGHT,
+  FULL_NAME_COVER_BONUS,
+  COORDINATION,
+  NAMED_BACKEND_BONUS,
+  DERIVED_SHARE,
+  EXTRA_ALT_SHARE,
+  PATH_LIKE,
+  URL_LIKE,
+  OPAQUE_MIN_CHARS,
+  LEARNED_WEIGHT,
+  LEARNED_GAP_POWER,
+} from './rankingWeights.js';
 
-const FIELDS = 6; // name, title, params, paramDesc, desc, backend
-/** A slice of a deferred build (SearchIndex.buildFor): this many tools, or this many terms: a few ms each. */
-const BUILD_SLICE_TOOLS = 16;
-const BUILD_SLICE_TERMS = 512;
-/**
- * How much a match in each field counts. Names say most about what a tool does, but not so much that
- * one common name word ("what", "get") outweighs a description; the backend prefix (`calendar` in
- * `calendar_create_event`) is kept apart, since every tool of a backend shares it. Parameter
- * descriptions are indexed in full but count little: they describe the inputs ("the repository owner"),
- * so their words match many tools that only take such an input (0.5 → 0.35: +1–2 points top-1 on both
- * the gold and the second set).
- */
-export const FIELD_WEIGHTS = [2.0, 1.2, 1.0, 0.35, 0.9, 1.0] as const;
-/** Length normalization per field: names are short and even, descriptions vary. */
-const FIELD_B = [0.3, 0.3, 0.5, 0.75, 0.75, 0] as const;
-const K1 = 1.2;
-/**
- * Descriptions are indexed up to here: a bound on work, not a cut that matters for ranking (600 lost
- * 4–6 points top-1 on the second set's long real descriptions and gained nothing on the gold set).
- */
-export const DESCRIPTION_CHARS = 2000;
-/** Parameter descriptions are indexed in full up to this length (a bound, not a cut that matters). */
-const PARAM_DESCRIPTION_CHARS = 2000;
-/** Weight of a typo-corrected word, and of the secondary words a path or URL implies. */
-const TYPO_WEIGHT = 0.85;
-const IMPLIED_WEIGHT = 0.5;
-/** Multiplier when the tool's name covers every word of the query (directly or by synonym). */
-const FULL_NAME_COVER_BONUS = 0.6;
-/**
- * Coordination: a tool's score is scaled by (1 − C) + C × (share of the query's words it matches), so
- * a tool that answers every part of a request beats one that matches one rare word many times.
- * +4–5 points top-1 on the second set, none lost on the gold set. (A verb-class bonus and a lower
- * weight for action words in descriptions were removed here: they fitted the gold set's wording and
- * cost the second set 1–3 points each.)
- */
-const COORDINATION = 0.5;
-/**
- * Multiplier for the tools of a backend the query names ("make a new github repo"): people name the
- * service they mean, and a tool of another service that matches the rest better is not what they asked.
- */
-const NAMED_BACKEND_BONUS = 0.5;
-/**
- * A synonym's or typo correction's idf is at most this share of the rarest other query word found as
- * written (and at most the word's own): evidence derived from one word must not outweigh another word
- * the user wrote. Measured on the tuning sets: 0.5 and 0.7 cost the gold set 1–5 points top-1 and the
- * second 1–4; 1.0 costs the second set 1.3 and the gold set nothing.
- */
-const DERIVED_SHARE = 1;
-/** A query word's best alternative counts fully; each further alternative that also matches adds this share. */
-const EXTRA_ALT_SHARE = 0.3;
-/** Tokens that look like a file path or a URL say which parameter the user has in mind. */
-const PATH_LIKE = /^[\w.-]*\/[\w./-]*$|^[\w-]+\.[a-z][a-z0-9]{0,4}$/i;
-const URL_LIKE = /^[a-z]+:\/\/\S+$|^www\.\S+$/i;
-/** Query words this long that mix letters and digits are ids, hashes or keys: they name no tool. */
-const OPAQUE_MIN_CHARS = 10;
-/**
- * How much a learned word (a query word that led agents to a tool) counts, as a field of that tool.
- * 1.0 with words trusted only once they recur (learning.ts CONFIDENCE_SCALE); 1.5 with the older
- * linear trust lost 2.2 points top-1 on the learning set where train and test share no tools.
- */
-export const LEARNED_WEIGHT = 1.0;
-/**
- * Learned evidence for a query word is scaled by (the word's idf in the catalog / the idf of a word no
- * tool uses) to this power: learning fills the vocabulary the tools' own text lacks ("buy", "ticket",
- * "checkpoint"), while a word the catalog already ranks by ("find", "file") moves little. Measured
- * (seeds 1-8, --split 0.5): power 0 loses 1-6 points top-1 where train and test share no tools; 2 loses
- * ≤ 0.3 there on the gold and second sets and gains +7 on the learning set; 4 gains less.
- */
-const LEARNED_GAP_POWER = 2;
+export { DESCRIPTION_CHARS, FIELD_WEIGHTS, LEARNED_WEIGHT } from './rankingWeights.js';
 
 /**
  * A term's documents, each with its BM25F saturation tf/(k1+tf) over the weighted, length-normalised
@@ -154,7 +107,7 @@ export class SearchIndex {
       const e = this.entries[doc]!;
       if (doc % BUILD_SLICE_TOOLS === BUILD_SLICE_TOOLS - 1) yield;
       this.docByName.set(e.name, doc);
-      const fields = this.fieldsOf(e);
+      const fields = toolFields(e, this.backendPrefixes);
       const lens = [0, 0, 0, 0, 0, 0];
       const tfs = new Map<string, number[]>();
       fields.forEach((words, f) => {
@@ -242,28 +195,6 @@ export class SearchIndex {
   docOf(name: string): number {
     this.finish();
     return this.docByName.get(name) ?? -1;
-  }
-
-  /** The words of each field, in order: name, title, parameter names, parameter descriptions, description, backend. */
-  private fieldsOf(e: ToolEntry): [string[], string[], string[], string[], string[], string[]] {
-    const schema = e.tool.inputSchema as { properties?: Record<string, { description?: unknown; enum?: unknown }> };
-    const props = Object.entries(schema.properties ?? {});
-    // Enum values name what a tool can do ("commenter", "pdf", "declined"): they count with parameter names.
-    const enumWords = props.flatMap(([, p]) =>
-      Array.isArray(p?.enum) ? p.enum.filter((v): v is string => typeof v === 'string').flatMap((v) => splitWords(v)) : [],
-    );
-    const nameWords = splitWords(e.remoteName);
-    const backend: string[] = e.name !== e.remoteName ? splitWords(e.vendor) : [];
-    if (nameWords.length > 1 && this.backendPrefixes.has(nameWords[0]!)) backend.push(nameWords.shift()!);
-    return [
-      nameWords,
-      splitWords(e.tool.title ?? ''),
-      [...props.flatMap(([k]) => splitWords(k)), ...enumWords],
-      // Parameter descriptions in full: they say what a tool acts on ("the pod's namespace").
-      props.flatMap(([, p]) => (typeof p?.description === 'string' ? splitWords(p.description.slice(0, PARAM_DESCRIPTION_CHARS)) : [])),
-      splitWords((e.tool.description ?? '').slice(0, DESCRIPTION_CHARS)),
-      backend,
-    ];
   }
 
   /**
