@@ -8,6 +8,7 @@ import { signInWord, usesOAuth } from '../daily/nextStep.js';
 import type { UpstreamRow } from '../../core/control/api.js';
 
 export type AuthRow = {
+  /** The upstream's name (its vendor), as `mws auth --json` shows it. */
   upstream: string;
   state: 'signed in' | 'sign in' | 'sign in again';
   account: string | null;

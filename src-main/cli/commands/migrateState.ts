@@ -30,7 +30,7 @@ export async function runMigrateState(io: Io, o: { config: string | undefined; t
         stateDir: config.stateDir,
         configRaw: loaded.raw,
         agents: config.agents.map((a) => a.id),
-        upstreams: Object.keys(config.upstreams),
+        vendors: Object.keys(config.upstreams),
       });
       io.out(
         [

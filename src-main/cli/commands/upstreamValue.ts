@@ -10,7 +10,7 @@ import type { LoadedConfig } from '../../core/config/load.js';
 import { MwsError } from '../../core/errors.js';
 import { isSecretName } from '../../core/redact.js';
 import { FileSecretStore } from '../../core/secrets/store.js';
-import { valuesControl } from '../../core/control/values.js';
+import { secretsControl } from '../../core/control/secretsControl.js';
 import { controlClient } from '../../core/control/envelope.js';
 import { silentLogger, stderrLogger } from '../../core/log.js';
 import { StateLock } from '../../core/store/stateLock.js';
@@ -100,7 +100,7 @@ async function withValues<T>(loaded: LoadedConfig, command: string, fn: (m: Valu
     // Checked against the same schemas as a running instance's /control: the files get only what it would take.
     return await fn(
       controlClient(
-        valuesControl({
+        secretsControl({
           config: loaded.config,
           editor,
           catalog: { reconnect: async () => {}, statuses: () => [] },

@@ -8,7 +8,7 @@ import { reportControl } from './report/reportControl.js';
 import { searchControl } from './searchControl.js';
 import { settingsControl } from './settings.js';
 import { approvalsControl } from './approvals.js';
-import { valuesControl } from './values.js';
+import { secretsControl } from './secretsControl.js';
 import { upstreamOpsControl } from './upstreamOps.js';
 import { controlLookups, type ControlParts } from './parts.js';
 import { instanceControl } from './instanceControl.js';
@@ -77,7 +77,7 @@ export function controlHandlers(p: ControlParts): ControlHandlers {
       secrets,
       now: () => p.clock.now(),
     }),
-    ...valuesControl({
+    ...secretsControl({
       get config() {
         return p.config;
       },

@@ -267,7 +267,7 @@ export class ToolRouter implements AgentRuntime {
   }
 
   /** A call refused before it reached an upstream: in the activity log with why, never counted as use. */
-  private logRefused(agentId: string, name: string, reason: string, ctx: CallContext, upstream?: string): void {
+  private logRefused(agentId: string, name: string, reason: string, ctx: CallContext, vendor?: string): void {
     this.opts.callLog.call({
       ts: new Date(this.opts.clock.now()).toISOString(),
       agent: agentId,
@@ -277,7 +277,7 @@ export class ToolRouter implements AgentRuntime {
       ms: 0,
       client: ctx.client,
       session: ctx.session ?? null,
-      ...(upstream ? { upstream } : {}),
+      ...(vendor ? { upstream: vendor } : {}),
       refused: true,
       reason: reasonLine(reason),
     });

@@ -55,7 +55,8 @@ export async function moveState(o: {
   /** The config file's JSON: its shared part becomes the database's config. */
   configRaw: Raw;
   agents: string[];
-  upstreams: string[];
+  /** The configured upstreams' names (vendors): their sign-ins move. */
+  vendors: string[];
 }): Promise<MoveReport> {
   const existing = await o.to.config.read();
   if (existing) {
@@ -125,7 +126,7 @@ export async function moveState(o: {
 
   // Sign-ins of configured upstreams, and of any other the file still holds.
   const inFile = Object.keys((parsed(await readFile(join(o.stateDir, OAUTH_FILE), 'utf8').catch(() => '{}')) ?? {}).upstreams ?? {});
-  for (const vendor of [...new Set([...o.upstreams, ...inFile])].sort()) {
+  for (const vendor of [...new Set([...o.vendors, ...inFile])].sort()) {
     const rec = await o.from.oauth.get(vendor);
     if (!rec) continue;
     await o.to.oauth.set(vendor, rec);

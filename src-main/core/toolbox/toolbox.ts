@@ -9,6 +9,7 @@ import { cachedDefinitionHash } from './hash.js';
 export type ToolEntry = {
   /** The name agents see and call. */
   name: string;
+  /** The vendor: the name of the upstream that serves it (its key under "upstreams"). */
   vendor: string;
   /** The name the upstream knows the tool by. */
   remoteName: string;

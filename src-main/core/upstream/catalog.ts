@@ -19,7 +19,7 @@ import { CATALOG_FILE, CatalogFile } from './catalogFile.js';
 import { mergeListed, type Listed } from './listMerge.js';
 
 /** One upstream's last-good list (listMerge.ts), where it came from and when it was listed. */
-type VendorState = Listed & { source: 'live' | 'file' | 'none'; listedAt: number };
+type ListState = Listed & { source: 'live' | 'file' | 'none'; listedAt: number };
 
 export type { UpstreamStatusView } from './types.js';
 
@@ -53,7 +53,7 @@ export type CatalogOptions<T> = {
 export class Catalog<T> {
   private readonly upstreams = new Map<string, Upstream>();
   private readonly lanes = new UpstreamLanes();
-  private readonly state = new Map<string, VendorState>();
+  private readonly state = new Map<string, ListState>();
   /** The last "did not list its tools" said per upstream, so a down one is not reported at every refresh. */
   private readonly listWarned = new Map<string, string>();
   private current: T;

@@ -3,6 +3,7 @@ export type ActivityEntry = {
   ts: string;
   agent: string;
   tool: string;
+  /** The vendor that served it (the upstream's name), as the activity view and `mws activity --json` show it. */
   upstream: string | null;
   via: string;
   ok: boolean;

@@ -8,7 +8,7 @@ export type CallRecord = {
   ms: number;
   client: string;
   session: string | null;
-  /** The upstream (vendor) that served it, for the activity log. */
+  /** The vendor (the name of the upstream that served it), for the activity log; stored under `upstream` in calls.jsonl. */
   upstream?: string;
   /** Refused before it ran (unknown tool, arguments that do not fit, an approval denied or unanswered): never forwarded. */
   refused?: true;

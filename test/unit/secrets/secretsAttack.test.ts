@@ -12,7 +12,7 @@ import { validateConfig } from '../../../src-main/core/config/validate.js';
 import { MemoryLogger } from '../../../src-main/core/log.js';
 import { FileSecretStore, MemorySecretStore } from '../../../src-main/core/secrets/store.js';
 import { resolveUpstream } from '../../../src-main/core/secrets/refs.js';
-import { valuesControl } from '../../../src-main/core/control/values.js';
+import { secretsControl } from '../../../src-main/core/control/secretsControl.js';
 
 const GH = 'upstreams.github.headers.Authorization';
 
@@ -68,7 +68,7 @@ describe('a reference resolves only to a secret its own upstream owns', () => {
     };
     const { parts, secrets, saved } = layout(raw);
     await secrets.set(GH, 'Bearer ghp_victim');
-    const m = valuesControl({
+    const m = secretsControl({
       config: parts.config,
       editor: parts.editor,
       catalog: { reconnect: async () => {}, statuses: () => [] },

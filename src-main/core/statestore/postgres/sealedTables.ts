@@ -52,28 +52,28 @@ export function pgSecrets({ q, key }: PgDb): SecretStore {
 
 export function pgOAuth({ pool, q, where, key }: PgDb): OAuthStore {
   return {
-    async get(upstream) {
-      const r = await q<{ sealed: string }>(`reading the sign-in of ${upstream}`, 'SELECT sealed FROM mws_oauth WHERE upstream = $1', [
-        upstream,
+    async get(vendor) {
+      const r = await q<{ sealed: string }>(`reading the sign-in of ${vendor}`, 'SELECT sealed FROM mws_oauth WHERE upstream = $1', [
+        vendor,
       ]);
       const sealed = r.rows[0]?.sealed;
-      return sealed === undefined ? undefined : (JSON.parse(unseal(key(), `oauth:${upstream}`, sealed)) as OAuthRecord);
+      return sealed === undefined ? undefined : (JSON.parse(unseal(key(), `oauth:${vendor}`, sealed)) as OAuthRecord);
     },
-    async set(upstream, value) {
-      const sealed = seal(key(), `oauth:${upstream}`, JSON.stringify(value));
+    async set(vendor, value) {
+      const sealed = seal(key(), `oauth:${vendor}`, JSON.stringify(value));
       await q(
-        `saving the sign-in of ${upstream}`,
+        `saving the sign-in of ${vendor}`,
         'INSERT INTO mws_oauth (upstream, sealed) VALUES ($1, $2) ON CONFLICT (upstream) DO UPDATE SET sealed = EXCLUDED.sealed',
-        [upstream, sealed],
+        [vendor, sealed],
       );
     },
-    async delete(upstream) {
-      await q(`deleting the sign-in of ${upstream}`, 'DELETE FROM mws_oauth WHERE upstream = $1', [upstream]);
+    async delete(vendor) {
+      await q(`deleting the sign-in of ${vendor}`, 'DELETE FROM mws_oauth WHERE upstream = $1', [vendor]);
     },
     // A transaction-level advisory lock on a connection of its own, held while `fn` runs: it is let go
     // at commit, at rollback, or when the holder dies and its connection closes.
-    async exclusive(upstream, fn) {
-      const what = `waiting for another replica's refresh of the sign-in of ${upstream}`;
+    async exclusive(vendor, fn) {
+      const what = `waiting for another replica's refresh of the sign-in of ${vendor}`;
       const client = await pool.connect().catch((err: unknown) => Promise.reject(dbError(err, what, where)));
       let broken: Error | undefined;
       let ended = false;
@@ -82,7 +82,7 @@ export function pgOAuth({ pool, q, where, key }: PgDb): OAuthStore {
           await client.query('BEGIN');
           await client.query(`SET LOCAL lock_timeout = ${OAUTH_LOCK_WAIT_MS}`);
           await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${OAUTH_LOCK_HOLD_MS}`);
-          await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [OAUTH_LOCK_CLASS, upstream]);
+          await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [OAUTH_LOCK_CLASS, vendor]);
         } catch (err) {
           broken = err as Error;
           throw dbError(err, what, where);

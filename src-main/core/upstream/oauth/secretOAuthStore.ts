@@ -4,13 +4,13 @@
 import type { SecretStore } from '../../secrets/store.js';
 import type { OAuthRecord, OAuthStore } from './store.js';
 
-const nameOf = (upstream: string) => `upstreams.${upstream}.oauth`;
+const nameOf = (vendor: string) => `upstreams.${vendor}.oauth`;
 
 export class SecretOAuthStore implements OAuthStore {
   constructor(private readonly secrets: SecretStore) {}
 
-  async get(upstream: string): Promise<OAuthRecord | undefined> {
-    const text = await this.secrets.get(nameOf(upstream));
+  async get(vendor: string): Promise<OAuthRecord | undefined> {
+    const text = await this.secrets.get(nameOf(vendor));
     if (text === undefined) return undefined;
     try {
       const v = JSON.parse(text) as OAuthRecord;
@@ -20,11 +20,11 @@ export class SecretOAuthStore implements OAuthStore {
     }
   }
 
-  async set(upstream: string, value: OAuthRecord): Promise<void> {
-    await this.secrets.set(nameOf(upstream), JSON.stringify(value));
+  async set(vendor: string, value: OAuthRecord): Promise<void> {
+    await this.secrets.set(nameOf(vendor), JSON.stringify(value));
   }
 
-  async delete(upstream: string): Promise<void> {
-    await this.secrets.delete(nameOf(upstream));
+  async delete(vendor: string): Promise<void> {
+    await this.secrets.delete(nameOf(vendor));
   }
 }

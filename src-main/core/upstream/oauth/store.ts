@@ -32,14 +32,14 @@ export type OAuthRecord = {
 };
 
 export interface OAuthStore {
-  get(upstream: string): Promise<OAuthRecord | undefined>;
-  set(upstream: string, value: OAuthRecord): Promise<void>;
-  delete(upstream: string): Promise<void>;
+  get(vendor: string): Promise<OAuthRecord | undefined>;
+  set(vendor: string, value: OAuthRecord): Promise<void>;
+  delete(vendor: string): Promise<void>;
   /**
    * Runs `fn` while no other process sharing this store runs one for the same upstream: a refresh
    * token that the server rotates may be spent once only. Stores one process owns have none.
    */
-  exclusive?<T>(upstream: string, fn: () => Promise<T>): Promise<T>;
+  exclusive?<T>(vendor: string, fn: () => Promise<T>): Promise<T>;
 }
 
 export const OAUTH_FILE = 'oauth.json';
@@ -74,19 +74,19 @@ export class FileOAuthStore implements OAuthStore {
     return (this.data ??= readJsonSafe(this.path, this.log, isFile).then((r) => (r.kind === 'ok' ? r.value : { upstreams: {} })));
   }
 
-  async get(upstream: string): Promise<OAuthRecord | undefined> {
+  async get(vendor: string): Promise<OAuthRecord | undefined> {
     // A write under way is waited for: what it holds is not handed out before it is durable.
     await this.writing.idle();
     const d = await this.load();
-    return Object.hasOwn(d.upstreams, upstream) ? structuredClone(d.upstreams[upstream]) : undefined;
+    return Object.hasOwn(d.upstreams, vendor) ? structuredClone(d.upstreams[vendor]) : undefined;
   }
 
-  set(upstream: string, value: OAuthRecord): Promise<void> {
-    return this.change((ups) => void (ups[upstream] = structuredClone(value)));
+  set(vendor: string, value: OAuthRecord): Promise<void> {
+    return this.change((ups) => void (ups[vendor] = structuredClone(value)));
   }
 
-  delete(upstream: string): Promise<void> {
-    return this.change((ups) => (Object.hasOwn(ups, upstream) ? void delete ups[upstream] : false));
+  delete(vendor: string): Promise<void> {
+    return this.change((ups) => (Object.hasOwn(ups, vendor) ? void delete ups[vendor] : false));
   }
 
   /**
@@ -106,14 +106,14 @@ export class FileOAuthStore implements OAuthStore {
 /** An in-memory store (unit tests, and `mws serve` when the state folder cannot hold secrets). */
 export class MemoryOAuthStore implements OAuthStore {
   private readonly m = new Map<string, OAuthRecord>();
-  async get(upstream: string): Promise<OAuthRecord | undefined> {
-    const v = this.m.get(upstream);
+  async get(vendor: string): Promise<OAuthRecord | undefined> {
+    const v = this.m.get(vendor);
     return v && structuredClone(v);
   }
-  async set(upstream: string, value: OAuthRecord): Promise<void> {
-    this.m.set(upstream, structuredClone(value));
+  async set(vendor: string, value: OAuthRecord): Promise<void> {
+    this.m.set(vendor, structuredClone(value));
   }
-  async delete(upstream: string): Promise<void> {
-    this.m.delete(upstream);
+  async delete(vendor: string): Promise<void> {
+    this.m.delete(vendor);
   }
 }

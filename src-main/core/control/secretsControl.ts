@@ -12,14 +12,14 @@ import { maskUrlsIn } from '../redact.js';
 import type { ControlHandlers } from './contract.js';
 
 /** `catalog`: the running one (a CLI command with no instance running passes one that connects nothing). */
-export type ValuesParts = {
+export type SecretsParts = {
   config: Config;
   editor: ConfigEditor;
   catalog: Pick<ToolboxCatalog, 'reconnect' | 'statuses'>;
   secrets: SecretStore;
 };
 
-type ValuesMethods = Pick<ControlHandlers, 'setUpstreamValue' | 'secretNames' | 'migrateSecrets'>;
+type SecretsMethods = Pick<ControlHandlers, 'setUpstreamValue' | 'secretNames' | 'migrateSecrets'>;
 
 /** Every string of an upstream's config a reference may sit in, with the header/env name it sits under. */
 function valuesOf(u: UpstreamConfig): Array<{ value: string; field?: 'headers' | 'env'; key?: string }> {
@@ -59,7 +59,7 @@ function target(vendor: string, u: UpstreamConfig, key: string): { stored: 'inpu
   return { stored: 'secret', name: fieldSecretName(vendor, field, key), field };
 }
 
-export function valuesControl(p: ValuesParts): ValuesMethods {
+export function secretsControl(p: SecretsParts): SecretsMethods {
   return {
     async setUpstreamValue(a) {
       const u = Object.hasOwn(p.config.upstreams, a.vendor) ? p.config.upstreams[a.vendor] : undefined;
