@@ -47,7 +47,7 @@ export class DenseIndex {
       const v = this.vectors[doc]!;
       const m = Math.min(v.length, q.length);
       const m4 = m - (m % 4);
-      // Four running sums: V8 keeps them in registers, ~1.8x faster than one (docs/research/model.md).
+      // Four running sums: V8 keeps them in registers, faster than one (docs/research/model.md).
       let a = 0;
       let b = 0;
       let c = 0;

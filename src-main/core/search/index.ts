@@ -299,8 +299,8 @@ export class SearchIndex {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
-  // Scoring scratch space, reused across searches so a query allocates almost nothing (GC pauses
-  // were the p99 on large catalogs): one slot per touched document, `groups` cells per slot.
+  // Scoring scratch space, reused across searches so a query allocates almost nothing (a GC pause
+  // would be a slow query on a large catalog): one slot per touched document, `groups` cells per slot.
   private slotOf = new Int32Array(0);
   private best = new Float32Array(0);
   private sum = new Float32Array(0);

@@ -32,9 +32,8 @@ const IGNORED_WEIGHT = -0.5;
  * How far a learned word is trusted, from its evidence n (one fresh own pair ≈ 1): 1 − exp(−(n/2.5)³),
  * so one pair 6 %, two 40 %, three 82 %. A word that led to a tool once may be the task's argument
  * ("the retro", "Ana", "PR 42") rather than the tool's vocabulary; a word that led there again and
- * again is vocabulary. Chosen before the MetaTool set was measured, on the gold, second and learning
- * sets with `--split 0.5 --seed 1-8`: the steepest curve with no loss on any of them where train and
- * test share no tools (the old linear curve, 1 − exp(−n), lost 2.2 points on the learning set there).
+ * again is vocabulary. The steepest curve that lost nothing on the tuning sets where train and test
+ * share no tools (docs/research/search.md, Learning from use).
  */
 const CONFIDENCE_SCALE = 2.5;
 const CONFIDENCE_POWER = 3;

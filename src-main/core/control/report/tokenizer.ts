@@ -1,7 +1,7 @@
 // Counting tokens in a short-lived child process. The tokenizer's tables (o200k_base: tens of MB of
 // heap once parsed, and as much again while parsing) then live in another process and are returned
 // to the system whole when it exits. A worker thread was tried first: its heap went, but the
-// allocator kept what the thread had used, and the proxy's RSS stayed up by 60–130 MB for good
+// allocator kept what the thread had used, and the proxy's RSS stayed up for good
 // (docs/research/measured.md). Reports after the first find their counts in caches (report.ts,
 // tokenCounts.ts) and start no process at all.
 import { spawn } from 'node:child_process';

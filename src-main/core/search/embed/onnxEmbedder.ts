@@ -19,8 +19,8 @@ export type OrtModule = {
 /**
  * Texts per run: one. Dynamic int8 quantization scales activations over the whole input, so in a padded
  * batch a text's vector depends on its batch-mates (cosine 0.98 to itself alone); alone it depends on its
- * text only — a cached tool vector, a query vector and the conversion script's check agree. Measured:
- * batches of 16 save no CPU over single runs for tool texts.
+ * text only — a cached tool vector, a query vector and the conversion script's check agree. Batches
+ * save no CPU over single runs for tool texts (docs/research/model.md).
  */
 export const EMBED_BATCH = 1;
 /** Characters of a text tokenized at most: 128 tokens are rarely more than ~700 characters of English. */
