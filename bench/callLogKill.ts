@@ -1,4 +1,4 @@
-// The call log under kill -9 (issue 19, item 9): 10 rounds of a real `mws serve` answering calls from
+// The call log under kill -9: 10 rounds of a real `mws serve` answering calls from
 // 16 parallel clients, each killed with SIGKILL in the turn its 1,100th answer arrives. Prints, per
 // round and in all, the calls answered and those of them missing from calls.jsonl.
 // Run: node --import tsx bench/callLogKill.ts [rounds] [calls]

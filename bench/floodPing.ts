@@ -1,4 +1,4 @@
-// A ping beside a flood (issue 19, item 7): a real `mws serve`, one tools/call with 300,000 unknown
+// A ping beside a flood: a real `mws serve`, one tools/call with 300,000 unknown
 // argument keys (3.5 MB) to a tool whose schema forbids them, and a ping every 10 ms on another
 // connection. Prints the flood call's time and the slowest ping while it ran.
 // Run: node --import tsx bench/floodPing.ts

@@ -72,7 +72,7 @@ for (const engine of ['bm25f', 'minisearch'] as SearchEngine[]) {
   );
   results[engine] = { indexMs: idx.p50, p50Ms: s.p50, p99Ms: s.p99, maxReplyBytes: maxReply, top1: quality.top1, top3: quality.top3 };
 }
-// Adversarial input (issue 8): long random words, a 500-word query, a 1 MB query, as search_tools
+// Adversarial input: long random words, a 500-word query, a 1 MB query, as search_tools
 // queries and as unknown tool names (the close-name lookup). Median and worst of 7 runs after 3 warm-ups
 // (on a shared 2-core machine the worst run is mostly other processes' time slices).
 const rand = (() => {

@@ -46,7 +46,7 @@ const SECOND = [
   ['kubernetes', 'mcp-server-kubernetes', 'dist/index.js', []],
   ['git', '@cyanheads/git-mcp-server', 'dist/index.js', []],
 ];
-// The third set: servers used by neither of the first two sets (issue 13), captured before any tuning.
+// The third set: servers used by neither of the first two sets, captured before any tuning.
 const THIRD = [
   ['chart', '@antv/mcp-server-chart', 'build/index.js', []],
   ['circleci', '@circleci/mcp-server-circleci', 'dist/index.js', []],

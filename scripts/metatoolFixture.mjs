@@ -1,4 +1,4 @@
-// Builds the external MetaTool evaluation set (issue 13) from the raw files saved, unchanged, under
+// Builds the external MetaTool evaluation set from the raw files saved, unchanged, under
 // test/fixtures/metatool/raw/ (see test/fixtures/metatool/README.md for where they come from):
 //   node scripts/metatoolFixture.mjs
 // writes test/fixtures/metatool-catalog.json, test/fixtures/search-metatool.json and, when the

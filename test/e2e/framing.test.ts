@@ -1,5 +1,5 @@
-// The window against pages on another loopback port, in a real Chromium and a real `mws serve`
-// (issue 19): a page that frames /ui/ to take the user's clicks (clickjacking) gets nothing shown and
+// The window against pages on another loopback port, in a real Chromium and a real `mws serve`:
+// a page that frames /ui/ to take the user's clicks (clickjacking) gets nothing shown and
 // no access; the window runs under its full CSP with no violation on any screen; a destructive call
 // is never run or granted by one stray click; and a page (or a server) on another port that tosses,
 // overwrites or floods cookies for 127.0.0.1 cannot sign the window out.

@@ -1,5 +1,5 @@
-// The Import screen with the configs a person really has (issue 22, item 8: "at 800 px … Import 813
-// px"; checked before only with the small fixture files): five clients, 93 servers, long names,
+// The Import screen with the configs a person really has (at 800 px the Import screen once
+// overflowed to 813 px; checked before only with the small fixture files): five clients, 93 servers, long names,
 // commands, URLs and env lists, a Claude Code file with twelve projects, VS Code inputs, Codex TOML,
 // Working Set's own entries and a duplicate. At 1280 and 800 px nothing is wider than the window, a cut
 // command keeps its whole text in a tooltip, every button stays on screen, and an import's result and

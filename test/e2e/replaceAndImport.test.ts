@@ -1,5 +1,4 @@
-// The window in real Chromium, at 1280 and 800 px, against a real `mws serve` (issue 22, items 1, 2
-// and 5): adding an upstream under a taken name asks "Replace memory?" and changes nothing when the
+// The window in real Chromium, at 1280 and 800 px, against a real `mws serve`: adding an upstream under a taken name asks "Replace memory?" and changes nothing when the
 // answer is no; yes replaces it and keeps a .bak. The import screen greys Working Set's own entry and
 // a duplicate with the reason, and imports a taken name under another one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,7 +127,7 @@ describe.each([1280, 800])('at %i px', (width) => {
   }, 60_000);
 });
 
-describe('General → Save with --port (issue 22, item 3)', () => {
+describe('General → Save with --port', () => {
   it("shows the config's port, says which one this run listens on, and saves without writing --port into the file", async () => {
     const d = tempDir();
     const file = join(d, 'config.json');

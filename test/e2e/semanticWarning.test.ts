@@ -1,4 +1,4 @@
-// A model that fails is not an outage, and the window says so (issue 21 item 7): a real `mws serve`
+// A model that fails is not an outage, and the window says so: a real `mws serve`
 // whose model folder is broken (MWS_MODEL_DIR: a model.json that names no real files), in Debian's
 // Chromium. The first search starts the model, search answers by words, and the Search screen shows
 // the one warning the log has.

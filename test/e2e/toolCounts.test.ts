@@ -1,5 +1,5 @@
-// One toolbox, one count, the same words everywhere (issue 22, item 8: "counts disagree (67 / 71 / 84 /
-// 88 tools)"). 67 and 84 were the toolbox (the demo; the demo and everything's 17) as the window and
+// One toolbox, one count, the same words everywhere (once the window, the tray and the report
+// disagreed: 67 / 71 / 84 / 88 tools). 67 and 84 were the toolbox (the demo; the demo and everything's 17) as the window and
 // the tray counted it; 71 and 88 were the same toolboxes in `mws report`, which added the 4 meta-tools.
 // The report also counted a tool whose upstream was off as "in the working set" while the window did
 // not. Here a real `mws serve` with three upstreams (one on, one turned off after its tool was promoted,

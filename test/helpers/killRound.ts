@@ -1,4 +1,4 @@
-// One round of the call-log kill test (issue 19, item 9): a real `mws serve`, clients calling a tool
+// One round of the call-log kill test: a real `mws serve`, clients calling a tool
 // in parallel, each call named by its client (the record's `client` field), then kill -9 once
 // `calls` answers have come back. Lost: calls answered whose record is not in calls.jsonl.
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Agents are a boundary where the user made them one (issue 19, items 5 and 6), against a real
+// Agents are a boundary where the user made them one, against a real
 // `mws serve`: 40 searches on the open /mcp no longer move a tool in a token-protected agent's search,
 // and three big waiting calls on /mcp no longer make another agent's approvals fail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The call log keeps what it acknowledged (issue 19, item 9): a call's record is written before its
+// The call log keeps what it acknowledged: a call's record is written before its
 // answer goes out, so kill -9 of a real `mws serve` mid-flood loses none of the calls it answered.
 // The full measurement (10 kills, ≥ 10,000 calls) is bench/callLogKill.ts; CI runs two short rounds.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Config edits are merges, never overwrites (issue 10, item 2): the window's edits go into the file as it
+// Config edits are merges, never overwrites: the window's edits go into the file as it
 // is on disk now, hand edits are picked up live and never lost, masked secrets round-trip unchanged,
 // and an edited stdio upstream keeps its env and working folder.
 import { afterEach, describe, expect, it } from 'vitest';
@@ -248,7 +248,7 @@ describe('hand edits to config.json while the app runs', () => {
   });
 });
 
-describe('no edit lost without a word (issue 22, item 1)', () => {
+describe('no edit lost without a word', () => {
   const memory = {
     command: process.execPath,
     args: ['-e', 'setInterval(() => {}, 1000)'],
@@ -285,7 +285,7 @@ describe('no edit lost without a word (issue 22, item 1)', () => {
   });
 });
 
-describe('General → Save and the port (issue 22, item 3)', () => {
+describe('General → Save and the port', () => {
   it("shows and keeps the config file's port, not the one this run listens on", async () => {
     const a = await app({ timeouts: { listMs: 500 } });
     writeFileSync(a.configPath, JSON.stringify({ ...onDisk(a), listen: { host: '127.0.0.1', port: 4499 } }, null, 2));

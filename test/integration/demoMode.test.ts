@@ -1,4 +1,4 @@
-// Demo mode is explicit (issue 10, item 3): the window is told it is the demo; adding an upstream asks to
+// Demo mode is explicit: the window is told it is the demo; adding an upstream asks to
 // leave it, and leaving keeps the demo running (and its state where it was) until a restart, instead of
 // silently swapping the toolbox; editing an agent in the demo asks for no restart.
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// A full disk against a real `mws serve` (issue 19, item 8): writes under the state folder fail with
+// A full disk against a real `mws serve`: writes under the state folder fail with
 // ENOSPC (injected by a preload, test/fixtures/preload/diskFull.mjs) while a marker file exists.
 // promote answers disk_full and the tool is not listed, now or after a restart; the CLI says so in one
 // sentence; a call still runs, and its record that could not be written is counted in `mws report`.

@@ -1,4 +1,4 @@
-// The edge attacks of issue 19 against a real `mws serve` limited to 1,024 open files, as a stranger on
+// Attacks on the edge against a real `mws serve` limited to 1,024 open files, as a stranger on
 // loopback would run them, with no credential: Host headers no URL parser takes, a flood of request
 // bodies stalled one byte short (RSS of the server before, during and after), half-open and idle
 // sockets past every cap and past the file limit, and a slow-loris head. Counts are bounded so the

@@ -306,7 +306,7 @@ describe('what the listener logs of a request', () => {
   });
 });
 
-describe('a body of too many values (issue 19, item 7)', () => {
+describe('a body of too many values', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startApp({ upstreams: {} });

@@ -1,4 +1,4 @@
-// Issue 28 item 4 against a real `mws serve`: hostile loopback servers send bodies with no end — 200 MB
+// against a real `mws serve`: hostile loopback servers send bodies with no end — 200 MB
 // of protected-resource metadata, 5 million nested brackets, an old-style SSE upstream with one giant
 // line or an endless event, a Streamable HTTP answer that is one endless SSE line. Each read stops at
 // its bound with a sentence in that upstream's log, the instance keeps answering, and the server's

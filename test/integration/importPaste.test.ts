@@ -1,4 +1,4 @@
-// `mws import … --dry-run` as a person runs it, and then pastes what it prints (issue 19, item 4): a
+// `mws import … --dry-run` as a person runs it, and then pastes what it prints: a
 // project's .mcp.json with a server named `x$(touch pwned)` and names holding ESC/OSC/BEL/newlines.
 // Every printed command goes through a real `bash -c`; nothing may be created, and the terminal gets
 // no raw control character.

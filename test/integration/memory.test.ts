@@ -1,6 +1,6 @@
-// Memory stays bounded under the two floods of issue 8: calls waiting for approval (any local
+// Memory stays bounded under two floods: calls waiting for approval (any local
 // client can send them, each holding its arguments) and bare 2025 `initialize` requests (each a
-// session with a Server and a transport); and under issue 19's flood of request bodies stalled one
+// session with a Server and a transport); and under a flood of request bodies stalled one
 // byte short. Measured with a forced GC, in this process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFlagsFromString } from 'node:v8';

@@ -1,4 +1,4 @@
-// A listener beyond loopback (issue 33, item 1) against real `mws serve` processes: two "hosts" as two
+// A listener beyond loopback against real `mws serve` processes: two "hosts" as two
 // loopback addresses, the server on 127.0.0.2 with HTTPS (a certificate made here by openssl), the
 // clients on 127.0.0.1. Every refusal: a start-up without tokens, without TLS or a proxy; a request
 // without a token, with another agent's, with a foreign Host, with a forged X-Forwarded-Host, in plain

@@ -1,4 +1,4 @@
-// The attacks of issue 8 against a real `mws serve`: one request that used to end the process, a
+// Attacks against a real `mws serve`: one request that used to end the process, a
 // page on another loopback port driving /control (from a real Chromium), per-agent tokens, floods
 // of waiting approvals and 2025 sessions, leaked credentials, forged log lines, and blame.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

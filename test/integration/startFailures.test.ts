@@ -1,4 +1,4 @@
-// Start-up failures of the runtime (issue 10, item 5): a state folder that cannot be used, a folder
+// Start-up failures of the runtime: a state folder that cannot be used, a folder
 // where a state file should be, a taken port, a host that cannot be bound. Each ends with one sentence
 // on stderr and exit code 1: never a stack trace, never a hang.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

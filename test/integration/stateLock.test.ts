@@ -1,4 +1,4 @@
-// One owner per state folder (issue 10, item 1): the running instance holds a lock in its state folder,
+// One owner per state folder: the running instance holds a lock in its state folder,
 // every CLI command finds it through that lock whatever its port, a second instance refuses to start
 // naming the first, and a crashed instance's lock is taken over.
 import { afterEach, describe, expect, it } from 'vitest';

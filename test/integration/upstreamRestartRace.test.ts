@@ -1,4 +1,4 @@
-// Issue 28 item 5: restarts, reconnects and turns on and off of one upstream are one at a time. Against a
+// restarts, reconnects and turns on and off of one upstream are one at a time. Against a
 // real `mws serve` with a real stdio fixture: 8 restarts asked at once leave one copy of the server
 // running (each used to start its own, 8 left running), and a flood of 200 restarts, ons and offs is
 // answered in full (done, 409 busy, or a sentence), none left hanging.

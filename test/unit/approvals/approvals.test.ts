@@ -69,7 +69,7 @@ describe('the approval gate', () => {
     expect(twin.calls.filter((c) => c.name === 'write')).toHaveLength(1);
   });
 
-  it('"always allow" given while a call waits and the definition changed keeps the grant for the new definition (issue 19)', async () => {
+  it('"always allow" given while a call waits and the definition changed keeps the grant for the new definition', async () => {
     const { app, twin, call, waitPending } = await core();
     const waiting = call('v__write');
     await waitPending();

@@ -1,4 +1,4 @@
-// The CLI's and the config's words (issue 22, item 8): a mistyped top-level flag gets a suggestion,
+// The CLI's and the config's words: a mistyped top-level flag gets a suggestion,
 // help says what report, cycle and sweep do, config syntax errors give line and column, an unknown
 // config field gets "did you mean".
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// A change to one agent's set recomputes that agent's listing only (issue 11: no code path does work
+// A change to one agent's set recomputes that agent's listing only (no code path does work
 // proportional to the whole toolbox, or to every agent's set, on a request that concerns one tool).
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The test helpers' waits (issue 10, item 7): each gives up at its deadline with a message saying what it
+// The test helpers' waits: each gives up at its deadline with a message saying what it
 // waited for, instead of hanging until the whole test times out.
 import { describe, expect, it } from 'vitest';
 import { until, withDeadline } from '../../helpers/wait.js';

@@ -252,7 +252,7 @@ describe('calls waiting for approval are bounded', () => {
     expect(await other).toBe('deny');
   });
 
-  it("caps each agent's argument bytes held, not one pool for all: one agent cannot starve another (issue 19)", async () => {
+  it("caps each agent's argument bytes held, not one pool for all: one agent cannot starve another", async () => {
     const p = new PendingApprovals(
       60_000,
       () => 0,

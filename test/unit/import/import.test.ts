@@ -127,7 +127,7 @@ describe('importing', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.bak'))).toHaveLength(1);
   });
 
-  it('two different servers whose long names cut to the same upstream name both import, the second with a number (issue 22: realistic configs)', async () => {
+  it('two different servers whose long names cut to the same upstream name both import, the second with a number', async () => {
     const { dir, parts, cfg } = layout();
     const file = join(dir, 'long.json');
     const a = 'acme-observability-and-incident-management-server-eu';

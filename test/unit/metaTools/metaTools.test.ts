@@ -65,7 +65,7 @@ describe('call_tool', () => {
     expect(s.forwarded).toHaveLength(1); // a read-only tool runs on dryRun
   });
 
-  it("on dryRun says what the real call would meet: a read-only agent's refusal is not wouldRun (issue 19)", async () => {
+  it("on dryRun says what the real call would meet: a read-only agent's refusal is not wouldRun", async () => {
     for (const [mode, expected] of [
       ['read-only', { wouldRun: false, note: expect.stringMatching(/may only run read-only tools/) }],
       ['ask', { wouldRun: true, needsApproval: true }],

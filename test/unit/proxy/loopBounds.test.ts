@@ -1,4 +1,4 @@
-// Work per request bounded on the event loop (issue 19, item 7): a tools/call with 300,000 unknown
+// Work per request bounded on the event loop: a tools/call with 300,000 unknown
 // argument keys (3.5 MB) held every agent ~1.5 s, most of it ajv making one error object per key.
 // Measured as CPU time of the call through the router (the test's own JSON parse not included), with
 // a bound generous for a busy 2-core machine (~4× what it takes there) that the old path exceeded

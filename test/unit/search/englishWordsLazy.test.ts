@@ -1,4 +1,4 @@
-// Issue 11 (memory after start): the English word list (~5 MB kept) is read by the first query word
+// Memory after start: the English word list (~5 MB kept) is read by the first query word
 // that needs a typo correction, not when the search index is built. Its own file: the list is module
 // state, and another test in the same file could have read it already.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Agents as a boundary for learning (issue 19, item 5): with tokens in use an agent ranks with its own
+// Agents as a boundary for learning: with tokens in use an agent ranks with its own
 // pairs only, unless the user shares; even shared, nothing crosses the token line.
 import { describe, expect, it } from 'vitest';
 import { Toolbox } from '../../../src-main/core/toolbox/toolbox.js';

@@ -1,4 +1,4 @@
-// Bounded work per request (issue 8 item 4): no query or unknown tool name, of any length or content,
+// Bounded work per request: no query or unknown tool name, of any length or content,
 // may block the event loop. Before the bounds, one 1,200-letter word took ~20 s and a 500-word query
 // ~0.25 s on the demo toolbox. Bounds here are generous (a busy 2-core machine), far below those.
 import { describe, expect, it } from 'vitest';
@@ -66,7 +66,7 @@ describe('bounded work per search request', () => {
     expect(t.correct('mesages')).toEqual(['messages']);
   });
 
-  // Issue 13 item 5: no query of any length or content takes more than ~20 ms on 5,000 tools. Measured
+  // No query of any length or content takes more than ~20 ms on 5,000 tools. Measured
   // as this process's CPU time (vitest runs each file in its own process), least of 7 runs: wall time
   // on a shared 2-core machine is mostly other processes' time slices.
   it('no query of any length or content costs more than 20 ms of CPU on 5,000 tools, generated or with real descriptions', () => {

@@ -1,7 +1,7 @@
 // The three evaluation sets, reported in CI with their targets: the demo gold set and the second set
-// of real MCP servers' tools (both tuned on in issue 13), and the third set (test/fixtures/third-catalog.json:
-// ten other servers' tools, written before any tuning in issue 13 and never tuned on).
-// Issue 13's targets: gold ≥ 88 % top-1 / 98 % top-3; the real-server sets ≥ 80 % top-1. Only the gold
+// of real MCP servers' tools (both tuned on), and the third set (test/fixtures/third-catalog.json:
+// ten other servers' tools, written before any tuning and never tuned on).
+// The targets: gold ≥ 88 % top-1 / 98 % top-3; the real-server sets ≥ 80 % top-1. Only the gold
 // target is asserted; the others fail only below a regression floor set just under their measured
 // figures, and the test prints whether each target is met.
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ const sets = {
   // An external set nobody here wrote, where many queries lead to each tool (test/fixtures/metatool/README.md).
   metatool: { tools: read<{ tools: Tool[] }>('metatool-catalog.json').tools, gold: read<GoldQuery[]>('search-metatool.json') },
 };
-/** Issue 13: learning gains this much top-1 on the held-out half of a set where several queries lead to each tool. */
+/** Learning gains this much top-1 on the held-out half of a set where several queries lead to each tool. */
 const LEARNING_TARGET = 0.15;
 const REAL_SET_TARGET = 0.8;
 const target = (top1: number) => `target ${REAL_SET_TARGET * 100} % top-1: ${top1 >= REAL_SET_TARGET ? 'met' : 'not met'}`;
@@ -57,8 +57,8 @@ describe('search quality on both evaluation sets', () => {
     expect(sets.servers.gold.length).toBeGreaterThanOrEqual(120);
     const r = run('servers', sets.servers.gold);
     console.log(`second set (${r.n} queries, ${sets.servers.tools.length} tools): ${fmt(r)} (${target(r.top1)})`);
-    // Measured 59.5 % / 79.1 % after issue 13's retune (52.3 % / 71.2 % before); 58.2 % / 78.4 % once a
-    // synonym's idf is capped at the words the user wrote (issue 21). The floor is one query below.
+    // Measured 59.5 % / 79.1 % after the retune (52.3 % / 71.2 % before); 58.2 % / 78.4 % once a
+    // synonym's idf is capped at the words the user wrote. The floor is one query below.
     expect(r.top1).toBeGreaterThanOrEqual(0.575);
     expect(r.top3).toBeGreaterThanOrEqual(0.777);
   });

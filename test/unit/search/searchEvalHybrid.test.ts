@@ -19,7 +19,7 @@ const read = <T>(f: string) => JSON.parse(readFileSync(join(ROOT, 'test/fixtures
  * (int8 products round differently by CPU: an AVX-512 VNNI EPYC gave a query fewer on gold and second).
  */
 const SETS = [
-  // Issue 21's target for the demo gold set: 92 % / 99 %. Measured 93.7 / 99.1 and 92.8 / 99.1 % (tool texts cut at 96 tokens).
+  // The target for the demo gold set: 92 % / 99 %. Measured 93.7 / 99.1 and 92.8 / 99.1 % (tool texts cut at 96 tokens).
   { name: 'gold', catalog: 'catalog.json', gold: 'search-gold.json', top1: 0.918, top3: 0.981 },
   // Tuned on; target 80 % top-1. Measured 68.0 / 88.2 and 67.3 / 88.2 %.
   { name: 'second', catalog: 'servers-catalog.json', gold: 'search-servers.json', top1: 0.666, top3: 0.875 },

@@ -1,4 +1,4 @@
-// Issue 21's lexical rules: a synonym or typo correction of one query word never outweighs another
+// The lexical rules: a synonym or typo correction of one query word never outweighs another
 // query word matched exactly, and quoted strings, ids and paths are a request's arguments, not words
 // that name a tool.
 import { describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ const service = () => {
 };
 const top = (s: SearchService, q: string, k = 5) => s.resolve(q, k).entries.map((e) => e.name);
 
-describe('lexical rules (issue 21)', () => {
+describe('lexical rules', () => {
   it('a synonym of one word does not outrank an exact match of another: philosophy beats tell→send + subject', () => {
     const s = service();
     expect(top(s, 'Tell me about the philosophy subject.')[0]).toBe('getPhilosophy');

@@ -1,4 +1,4 @@
-// Learning from the agent's past requests as vectors (issue 21 item 4), against a twin of the model:
+// Learning from the agent's past requests as vectors, against a twin of the model:
 // vectors from a table of meanings, so two requests can share no word and still mean the same. A past
 // request that led to a tool lifts it for a paraphrase; another agent's does not unless learning is
 // shared; only pairs learning keeps teach; the memory is bounded and survives a restart.

@@ -1,4 +1,4 @@
-// Issue 13 item 2: the ranking rules that must hold on any catalog, not only on the evaluation sets.
+// the ranking rules that must hold on any catalog, not only on the evaluation sets.
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox } from '../../../src-main/core/toolbox/toolbox.js';

@@ -1,4 +1,4 @@
-// The search index for a new toolbox is built off the request path in slices (issue 11): an upstream
+// The search index for a new toolbox is built off the request path in slices: an upstream
 // change at 5,000 tools held every call for the whole build (0.3–1.2 s) when the index was built at
 // once. Time comes from an injected clock; the index built in slices answers as the one built at once.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// A full disk is an answer, not a lie (issue 19, item 8): a change that could not be saved is not
+// A full disk is an answer, not a lie: a change that could not be saved is not
 // applied, the error says so in one sentence with the code disk_full, and call records that could not
 // be written are counted.
 import { afterEach, describe, expect, it } from 'vitest';

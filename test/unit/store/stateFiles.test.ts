@@ -1,4 +1,4 @@
-// State files that a crash or a hand edit damaged (issue 10, item 5): a wrong shape is moved aside with
+// State files that a crash or a hand edit damaged: a wrong shape is moved aside with
 // a warning naming the file and rebuilt; a torn last line is dropped before the next append, so the
 // next record starts on its own line.
 import { afterEach, describe, expect, it } from 'vitest';

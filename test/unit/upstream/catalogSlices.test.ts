@@ -1,4 +1,4 @@
-// The periodic re-list compares an upstream's tools in slices (issue 11): at 5,000 tools the
+// The periodic re-list compares an upstream's tools in slices: at 5,000 tools the
 // comparison took tens of ms (hundreds under load) of one synchronous stretch, and every call waited.
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// A down upstream in words, logged on change and then ever more rarely (issue 22, item 8): the log
+// A down upstream in words, logged on change and then ever more rarely: the log
 // said "Version negotiation probe failed: fetch failed" twice per retry, every 30 s, forever.
 import { describe, expect, it } from 'vitest';
 import { DownLog } from '../../../src-main/core/upstream/downLog.js';

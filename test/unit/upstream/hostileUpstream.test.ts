@@ -1,4 +1,4 @@
-// What an upstream sends that no client should get as it is (issue 19, item 10): tool names with
+// What an upstream sends that no client should get as it is: tool names with
 // control characters, and results nested too deep to serialize.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';

@@ -75,7 +75,7 @@ describe('tools/list from an upstream', () => {
     expect(log.lines.join('\n')).toMatch(/2 malformed tool\(s\), left out: no_schema, bad_description/);
   });
 
-  it("keeps the first of a name listed twice, so the upstream's tool count is the toolbox's (issue 22: counts disagree)", async () => {
+  it("keeps the first of a name listed twice, so the upstream's tool count is the toolbox's", async () => {
     const fake: Fake = { tools: [tool('a'), tool('b'), { ...tool('a'), description: 'the second a' }], pageSize: 2, lists: 0 };
     const { conn, log } = fakeUpstream(fake);
     const tools = await withDeadline(conn.listTools(10_000), 'the list');

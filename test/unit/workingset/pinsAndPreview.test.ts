@@ -1,4 +1,4 @@
-// A pin is visible at once, and the sweep's dry run is the sweep's own rule (issue 10, item 6).
+// A pin is visible at once, and the sweep's dry run is the sweep's own rule.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
