@@ -5,17 +5,14 @@
 // overwrites or floods cookies for 127.0.0.1 cannot sign the window out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
-import { deadPort, ROOT, spawnTs, type Running, listeningBase } from '../helpers/processes.js';
-import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
-import { launchChromium } from '../helpers/browser.js';
+import type { Running } from '../helpers/processes.js';
+import { serveWithWindow, type WindowServe } from '../helpers/windowServe.js';
+import { connectClient, textOf, type TestClient } from '../helpers/app.js';
 import { rawRequest } from '../helpers/rawHttp.js';
 
-const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
+let w: WindowServe;
 let browser: Browser;
 let serve: Running;
 let base: string;
@@ -27,25 +24,10 @@ let evilBase: string;
 const evilPages = new Map<string, { html: string; headers?: Record<string, string> }>();
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
-    throw new Error('The window is not built: run `npm run build` first (npm test does).');
-  const dir = tempDir('mws-frame-');
-  const cfg = join(dir, 'config.json');
-  const stateDir = join(dir, 'state');
-  writeFileSync(
-    cfg,
-    JSON.stringify({
-      upstreams: { demo: { builtin: 'demo' } },
-      stateDir,
-      listen: { port: await deadPort() },
-      timeouts: { approvalMs: 600_000 },
-    }),
-  );
-  serve = spawnTs(MWS, ['serve', '--config', cfg]);
-  base = await listeningBase(serve);
+  w = await serveWithWindow({ upstreams: { demo: { builtin: 'demo' } }, timeouts: { approvalMs: 600_000 } }, { prefix: 'mws-frame-' });
+  ({ browser, serve, base } = w);
   port = Number(new URL(base).port);
-  api = httpControlClient(base, readFileSync(join(stateDir, 'control-token'), 'utf8').trim());
-  browser = await launchChromium();
+  api = w.control();
   evil = createServer((req, res) => {
     const p = evilPages.get(new URL(req.url ?? '/', 'http://x').pathname);
     if (!p) return void res.writeHead(404).end();
@@ -56,9 +38,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await browser?.close();
   await new Promise<void>((r) => (evil ? evil.close(() => r()) : r()));
-  await serve?.kill();
+  await w?.stop();
 });
 
 /** A signed-in window in `context` (the cookie and the CSRF token in place), collecting CSP violations. */

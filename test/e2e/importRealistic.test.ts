@@ -5,40 +5,26 @@
 // command keeps its whole text in a tooltip, every button stays on screen, and an import's result and
 // the Upstreams screen that then holds those servers fit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import type { ControlApi } from '../../src-main/core/control/api.js';
-import { ROOT, spawnMws, type Running, listeningBase } from '../helpers/processes.js';
-import { tempDir } from '../helpers/app.js';
-import { launchChromium } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { serveWithWindow, type WindowServe } from '../helpers/windowServe.js';
 import { writeRealisticConfigs } from '../helpers/realisticConfigs.js';
 
-let browser: Browser;
-let serve: Running;
-let api: ControlApi;
+let w: WindowServe;
 let written = 0;
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
-    throw new Error('The window is not built: run `npm run build` first (npm test does).');
-  browser = await launchChromium();
-  const dir = tempDir();
-  const home = join(dir, 'home');
-  mkdirSync(home, { recursive: true });
-  const cfg = join(dir, 'config.json');
-  const stateDir = join(dir, 'state');
-  writeFileSync(cfg, JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 } }));
-  serve = spawnMws(['serve', '--config', cfg], { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), CODEX_HOME: join(home, '.codex') });
-  const base = await listeningBase(serve);
-  api = httpControlClient(base, readFileSync(join(stateDir, 'control-token'), 'utf8').trim());
-  written = writeRealisticConfigs(home, `${base}/mcp`);
+  w = await serveWithWindow({ upstreams: { demo: { builtin: 'demo' } } }, (dir) => {
+    const home = join(dir, 'home');
+    mkdirSync(home, { recursive: true });
+    return { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), CODEX_HOME: join(home, '.codex') };
+  });
+  written = writeRealisticConfigs(join(w.dir, 'home'), `${w.base}/mcp`);
 }, 60_000);
 
 afterAll(async () => {
-  await serve?.kill();
-  await browser?.close();
+  await w?.stop();
 });
 
 /** Whatever is wider than its box: the page, and each table against the card it sits in. */
@@ -61,8 +47,8 @@ function overflow(page: Page): Promise<string[]> {
 
 describe.each([1280, 800])('Import with realistic configs at %i px', (width) => {
   it('fits the window, keeps each cut value in a tooltip, and every button stays reachable', async () => {
-    const { url } = await api.uiLink({});
-    const page = await browser.newPage({ viewport: { width, height: 600 } });
+    const { url } = await w.control().uiLink({});
+    const page = await w.browser.newPage({ viewport: { width, height: 600 } });
     page.on('pageerror', (e) => console.error('page error:', e.message));
     try {
       await page.goto(url);

@@ -7,20 +7,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import {
-  ROOT,
-  deadPort,
-  spawnTs,
-  startHttpFixture,
-  stdioFixture,
-  type HttpFixture,
-  type Running,
-  listeningBase,
-} from '../helpers/processes.js';
+import { ROOT, deadPort, startHttpFixture, stdioFixture, type HttpFixture } from '../helpers/processes.js';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
+import { serveWithWindow, type WindowServe } from '../helpers/windowServe.js';
 
-const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
 /**
  * Screenshots the README shows: `npm run screenshots` rewrites docs/screens; an ordinary test run takes
  * the same pictures into test-results/, so running the tests never leaves the work tree changed.
@@ -28,7 +19,7 @@ const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
 const DOCS = process.env.MWS_UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'screens') : join(ROOT, 'test-results', 'docs-screens');
 const SLOW = { timeout: 120_000 };
 
-type Instance = { serve: Running; base: string; stateDir: string; cfg: string };
+type Instance = WindowServe;
 let browser: Browser;
 let fixture: HttpFixture;
 let fresh: Instance;
@@ -37,14 +28,8 @@ let home: string;
 const problems: string[] = [];
 const clients: TestClient[] = [];
 
-async function start(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): Promise<Instance> {
-  const dir = tempDir();
-  const cfg = join(dir, 'config.json');
-  const stateDir = join(dir, 'state');
-  writeFileSync(cfg, JSON.stringify({ ...raw, stateDir, listen: { port: 20000 + Math.floor(Math.random() * 20000) } }, null, 2));
-  const serve = spawnTs(MWS, ['serve', '--config', cfg], env);
-  const base = await listeningBase(serve);
-  return { serve, base, stateDir, cfg };
+function start(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): Promise<Instance> {
+  return serveWithWindow(raw, { browser, prepare: () => env });
 }
 
 /** A page signed in through a one-time link, that records every page error and console error. */
@@ -54,20 +39,19 @@ async function open(
   colorScheme: 'light' | 'dark' = 'light',
   before: (page: Page) => Promise<unknown> = async () => {},
 ): Promise<Page> {
-  const token = readFileSync(join(inst.stateDir, 'control-token'), 'utf8').trim();
-  const { url } = await httpControlClient(inst.base, token).uiLink({});
-  const page = await browser.newPage({ viewport: { width: 1200, height: 860 }, colorScheme });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    // A refused edit is an HTTP 400 that the browser logs by itself; the page shows it at the field.
-    if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of 400/.test(m.text()))
-      problems.push(`console error: ${m.text()}`);
+  return inst.openWindow(undefined, {
+    colorScheme,
+    hash,
+    before: async (page) => {
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      page.on('console', (m) => {
+        // A refused edit is an HTTP 400 that the browser logs by itself; the page shows it at the field.
+        if (m.type() === 'error' && !/Failed to load resource: the server responded with a status of 400/.test(m.text()))
+          problems.push(`console error: ${m.text()}`);
+      });
+      await before(page);
+    },
   });
-  await before(page);
-  await page.goto(url);
-  await page.evaluate((h) => (location.hash = h), hash);
-  await page.getByTestId('status').waitFor();
-  return page;
 }
 
 beforeAll(async () => {
@@ -112,8 +96,8 @@ afterEach(() => {
 
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => {});
-  await fresh?.serve.kill();
-  await busy?.serve.kill();
+  await fresh?.stop();
+  await busy?.stop();
   await fixture?.kill();
   await browser?.close();
 });

@@ -2,48 +2,30 @@
 // answer is no; yes replaces it and keeps a .bak. The import screen greys Working Set's own entry and
 // a duplicate with the reason, and imports a taken name under another one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, deadPort, spawnTs, type Running, listeningBase } from '../helpers/processes.js';
+import { ROOT, deadPort, spawnTs, listeningBase } from '../helpers/processes.js';
+import { serveWithWindow, type WindowServe } from '../helpers/windowServe.js';
 import { tempDir } from '../helpers/app.js';
-import { launchChromium } from '../helpers/browser.js';
 
 const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
-let browser: Browser;
-let serve: Running;
-let dir: string;
-let cfg: string;
-let stateDir: string;
-let base: string;
+let w: WindowServe;
 
 const memory = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], env: { MEMORY_FILE_PATH: '/home/d/memory.json' } };
-const onDisk = () => JSON.parse(readFileSync(cfg, 'utf8')) as { upstreams: Record<string, unknown> };
+const onDisk = () => JSON.parse(readFileSync(w.cfg, 'utf8')) as { upstreams: Record<string, unknown> };
 
-async function open(hash: string, width: number): Promise<Page> {
-  const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
-  const { url } = await httpControlClient(base, token).uiLink({});
-  const page = await browser.newPage({ viewport: { width, height: 800 } });
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(url);
-  await page.evaluate((h) => (location.hash = h), hash);
-  await page.getByTestId('status').waitFor();
-  return page;
-}
+const open = (hash: string, width: number): Promise<Page> => w.openWindow({ width, height: 800 }, { hash });
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
-    throw new Error('The window is not built: run `npm run build` first (npm test does).');
-  browser = await launchChromium();
-  dir = tempDir();
-  cfg = join(dir, 'config.json');
-  stateDir = join(dir, 'state');
-  const home = join(dir, 'home');
-  mkdirSync(join(home, '.cursor'), { recursive: true });
-  writeFileSync(cfg, JSON.stringify({ upstreams: { memory }, stateDir, listen: { port: 0 }, timeouts: { listMs: 2_000 } }, null, 2));
-  serve = spawnTs(MWS, ['serve', '--config', cfg], { HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
-  base = await listeningBase(serve);
+  w = await serveWithWindow({ upstreams: { memory }, timeouts: { listMs: 2_000 } }, (dir) => {
+    const home = join(dir, 'home');
+    mkdirSync(join(home, '.cursor'), { recursive: true });
+    return { HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+  });
+  const home = join(w.dir, 'home');
+  const base = w.base;
   writeFileSync(
     join(home, '.cursor', 'mcp.json'),
     JSON.stringify(
@@ -62,8 +44,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await serve?.kill();
-  await browser?.close();
+  await w?.stop();
 });
 
 describe.each([1280, 800])('at %i px', (width) => {
@@ -71,7 +52,7 @@ describe.each([1280, 800])('at %i px', (width) => {
     const page = await open('#/upstreams', width);
     // The screen has its rows (the server answered it) before the form is used.
     await page.getByTestId('status-memory').waitFor({ timeout: 60_000 });
-    const before = readFileSync(cfg, 'utf8');
+    const before = readFileSync(w.cfg, 'utf8');
     await page.getByLabel('Upstream name').fill('memory');
     await page.getByLabel('URL').fill('http://127.0.0.1:9/mcp');
     let asked = '';
@@ -85,19 +66,18 @@ describe.each([1280, 800])('at %i px', (width) => {
     await expect
       .poll(async () => asked || `no dialog yet (${await shown()})`, { timeout: 45_000, message: 'the window asks "Replace memory?"' })
       .toMatch(/^Replace memory\?/);
-    expect(readFileSync(cfg, 'utf8')).toBe(before);
+    expect(readFileSync(w.cfg, 'utf8')).toBe(before);
     page.once('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await expect
       .poll(() => JSON.stringify(onDisk().upstreams.memory), { timeout: 45_000, message: 'the accepted replace is saved' })
       .toBe(JSON.stringify({ url: 'http://127.0.0.1:9/mcp' }));
-    const baks = readdirSync(dir).filter((f) => /^config\.json\..+\.bak$/.test(f));
+    const baks = readdirSync(w.dir).filter((f) => /^config\.json\..+\.bak$/.test(f));
     expect(
-      baks.some((b) => JSON.stringify(JSON.parse(readFileSync(join(dir, b), 'utf8')).upstreams.memory) === JSON.stringify(memory)),
+      baks.some((b) => JSON.stringify(JSON.parse(readFileSync(join(w.dir, b), 'utf8')).upstreams.memory) === JSON.stringify(memory)),
     ).toBe(true);
     // Put it back for the next width (through the API, as an edit says it replaces).
-    const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
-    await httpControlClient(base, token).saveUpstream({ vendor: 'memory', upstream: memory, replace: true });
+    await w.control().saveUpstream({ vendor: 'memory', upstream: memory, replace: true });
     await page.close();
   }, 150_000);
 
@@ -121,8 +101,7 @@ describe.each([1280, 800])('at %i px', (width) => {
     expect(Object.keys(onDisk().upstreams)).not.toContain('toolbox');
     await page.close();
     // Back to one memory for the next width.
-    const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
-    const api = httpControlClient(base, token);
+    const api = w.control();
     for (const v of Object.keys(onDisk().upstreams).filter((k) => k !== 'memory')) await api.removeUpstream({ vendor: v });
   }, 60_000);
 });
@@ -139,7 +118,7 @@ describe('General → Save with --port', () => {
       const b = await listeningBase(s, 'mws serve --port 0');
       const token = readFileSync(join(sd, 'control-token'), 'utf8').trim();
       const { url } = await httpControlClient(b, token).uiLink({});
-      const page = await browser.newPage({ viewport: { width: 800, height: 800 } });
+      const page = await w.browser.newPage({ viewport: { width: 800, height: 800 } });
       await page.goto(url);
       await page.evaluate(() => (location.hash = '#/general'));
       await expect.poll(() => page.getByLabel('Port').inputValue()).toBe(String(configured));

@@ -3,50 +3,26 @@
 // server in a new tab, which consents and lands on /oauth/callback; the row then says Signed in, and
 // Sign out returns it to needs sign-in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, spawnMws, type Running, listeningBase } from '../helpers/processes.js';
-import { tempDir } from '../helpers/app.js';
-import { launchChromium } from '../helpers/browser.js';
+import { serveWithWindow, type WindowServe } from '../helpers/windowServe.js';
 import { startOAuthFixture, type OAuthFixture } from '../fixtures/oauth/server.js';
 
-let browser: Browser;
-let serve: Running;
+let w: WindowServe;
 let fixture: OAuthFixture;
-let stateDir: string;
-let base: string;
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
-    throw new Error('The window is not built: run `npm run build` first (npm test does).');
   fixture = await startOAuthFixture(() => Date.now());
-  browser = await launchChromium();
-  const dir = tempDir();
-  const cfg = join(dir, 'config.json');
-  stateDir = join(dir, 'state');
-  writeFileSync(
-    cfg,
-    JSON.stringify({ upstreams: { secure: { url: fixture.url } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }),
-  );
-  serve = spawnMws(['serve', '--config', cfg]);
-  base = await listeningBase(serve);
+  w = await serveWithWindow({ upstreams: { secure: { url: fixture.url } } });
 });
 
 afterAll(async () => {
-  await serve?.kill();
-  await browser?.close();
+  await w?.stop();
   await fixture?.close();
 });
 
 describe('the Upstreams row of an OAuth upstream', () => {
   it('signs in through a browser tab that lands on /oauth/callback, and signs out', async () => {
-    const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
-    const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
-    const page = await context.newPage();
-    page.on('pageerror', (e) => console.error('page error:', e.message));
-    await page.goto((await httpControlClient(base, token).uiLink({})).url);
+    const context = await w.browser.newContext({ viewport: { width: 1200, height: 860 } });
+    const page = await w.openWindow({ width: 1200, height: 860 }, { context });
     await page.evaluate(() => (location.hash = '#/upstreams'));
     const status = page.getByTestId('status-secure');
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe('needs sign-in');
@@ -71,11 +47,8 @@ describe('the Upstreams row of an OAuth upstream', () => {
 
   for (const width of [1280, 800]) {
     it(`Reset sign-in recovers after the server forgot its clients, at ${width} px`, async () => {
-      const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
-      const context = await browser.newContext({ viewport: { width, height: 860 } });
-      const page = await context.newPage();
-      page.on('dialog', (d) => void d.accept());
-      await page.goto((await httpControlClient(base, token).uiLink({})).url);
+      const context = await w.browser.newContext({ viewport: { width, height: 860 } });
+      const page = await w.openWindow({ width, height: 860 }, { context, before: async (p) => p.on('dialog', (d) => void d.accept()) });
       await page.evaluate(() => (location.hash = '#/upstreams'));
       const status = page.getByTestId('status-secure');
       await expect.poll(() => status.textContent(), { timeout: 20_000 }).toBe('needs sign-in');

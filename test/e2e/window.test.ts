@@ -1,61 +1,31 @@
 // The settings window in a real browser (Debian's Chromium) against a real `mws serve` in front of
 // real upstreams: every main job of the window, with a screenshot of each main screen.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
-import { ROOT, spawnTs, startHttpFixture, type HttpFixture, type Running, listeningBase } from '../helpers/processes.js';
-import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
-import { launchChromium, SCREENS } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { startHttpFixture, type HttpFixture } from '../helpers/processes.js';
+import { connectClient, textOf, type TestClient } from '../helpers/app.js';
+import { SCREENS } from '../helpers/browser.js';
+import { serveWithWindow, type WindowServe } from '../helpers/windowServe.js';
 
-const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
-let browser: Browser;
-let serve: Running;
+let w: WindowServe;
 let fixture: HttpFixture;
-let cfg: string;
-let stateDir: string;
-let base: string;
 let agentClient: TestClient;
 
-async function startServe(): Promise<void> {
-  serve = spawnTs(MWS, ['serve', '--config', cfg]);
-  base = await listeningBase(serve);
-}
-
 /** A fresh page logged in through a one-time link, on `hash`. */
-async function open(hash = '#/agents'): Promise<Page> {
-  const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
-  const { url } = await httpControlClient(base, token).uiLink({});
-  const page = await browser.newPage({ viewport: { width: 1200, height: 860 } });
-  page.on('pageerror', (e) => console.error('page error:', e.message));
-  await page.goto(url);
-  await page.evaluate((h) => (location.hash = h), hash);
-  await page.getByTestId('status').waitFor();
-  return page;
-}
+const open = (hash = '#/agents'): Promise<Page> => w.openWindow(undefined, { hash });
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, 'out', 'renderer', 'index.html')))
-    throw new Error('The window is not built: run `npm run build` first (npm test does).');
-  browser = await launchChromium();
   fixture = await startHttpFixture('stateless');
-  const dir = tempDir();
-  cfg = join(dir, 'config.json');
-  stateDir = join(dir, 'state');
-  writeFileSync(
-    cfg,
-    JSON.stringify({ upstreams: { demo: { builtin: 'demo' } }, stateDir, listen: { port: 0 }, timeouts: { listMs: 20_000 } }),
-  );
-  await startServe();
-  agentClient = await connectClient(`${base}/mcp`, 'auto', 'e2e-agent');
+  w = await serveWithWindow({ upstreams: { demo: { builtin: 'demo' } } });
+  agentClient = await connectClient(`${w.base}/mcp`, 'auto', 'e2e-agent');
 });
 
 afterAll(async () => {
   await agentClient?.close();
-  await serve?.kill();
+  await w?.stop();
   await fixture?.kill();
-  await browser?.close();
 });
 
 describe('the settings window', () => {
@@ -74,9 +44,8 @@ describe('the settings window', () => {
     await page.close();
 
     await agentClient.close();
-    await serve.kill();
-    await startServe();
-    agentClient = await connectClient(`${base}/mcp`, 'auto', 'e2e-agent');
+    await w.restart();
+    agentClient = await connectClient(`${w.base}/mcp`, 'auto', 'e2e-agent');
     page = await open('#/agents/default');
     await expect.poll(() => page.getByLabel('Cap', { exact: true }).inputValue()).toBe('7');
     await page.screenshot({ path: join(SCREENS, 'agents.png'), fullPage: true });
@@ -161,23 +130,20 @@ describe('the settings window', () => {
     await page.getByText('Compact descriptions').click();
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    const saved = JSON.parse(readFileSync(cfg, 'utf8')) as Record<string, unknown>;
+    const saved = JSON.parse(readFileSync(w.cfg, 'utf8')) as Record<string, unknown>;
     expect(saved.compactDescriptions).toBe(true);
     expect(saved.desktop).toBeUndefined();
     await page.screenshot({ path: join(SCREENS, 'general.png'), fullPage: true });
     await page.close();
 
-    const dark = await browser.newPage({ colorScheme: 'dark', viewport: { width: 1200, height: 860 } });
-    const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
-    await dark.goto((await httpControlClient(base, token).uiLink({})).url);
-    await dark.getByTestId('status').waitFor();
+    const dark = await w.openWindow(undefined, { colorScheme: 'dark', hash: '#/agents' });
     await dark.screenshot({ path: join(SCREENS, 'agents-dark.png'), fullPage: true });
     await dark.close();
   });
 
   it('refuses the window without the one-time link', async () => {
-    const page = await browser.newPage();
-    const res = await page.goto(`${base}/ui/`);
+    const page = await w.browser.newPage();
+    const res = await page.goto(`${w.base}/ui/`);
     expect(res?.status()).toBe(401);
     expect(await page.textContent('body')).toMatch(/one-time link/);
     await page.close();
