@@ -7,13 +7,13 @@
 // count more than other agents'; a hit the agent was shown first and ignored (it called another tool)
 // counts against that hit.
 import { join } from 'node:path';
-import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
+import { LEARNED_FILE, readLearned, writeLearned } from './learnedFile.js';
 import { silentLogger, type Logger } from '../log.js';
 import { capQuery } from './limits.js';
-import { LearnedEvidence, learnedWordsOf, requestKey, surfaceWordsOf, type LearnedPair } from './learnedEvidence.js';
+import { learnedWordsOf, requestKey, surfaceWordsOf, type LearnedEvidence, type LearnedPair } from './learnedEvidence.js';
+import { LazyEvidence } from './lazyEvidence.js';
 import { evidenceScope, type EvidenceScope, type LearningPolicy } from './learningScope.js';
 import { SerialQueue } from '../serial.js';
-import { TimeSlicer } from '../timeSlice.js';
 import { QueryMemory, type LikeEarlier, type QueryMemoryTuning } from './queryMemory.js';
 import { isLearnedPair as isPair, type LearningEvent, type LearningFeed } from './learningFeed.js';
 
@@ -31,13 +31,12 @@ export const MAX_PAIRS_PER_AGENT = 2000;
 /** Agents whose pairs are kept (more agents than this: the least recently active are dropped). */
 const MAX_AGENTS = 200;
 /** Where the pairs of a state folder are kept (a fleet keeps them in its learning feed). */
-export const LEARNED_FILE = 'learned.json';
+export { LEARNED_FILE };
 /** Feed events read per query. */
 const FEED_PAGE = 1000;
 /** Writes are batched: at most one every this many ms. */
 const SAVE_DELAY_MS = 5_000;
 
-type FileShape = { version: 1; agents: Record<string, LearnedPair[]> };
 type LastSearch = { query: string; shown: string[]; ts: number; calls: number };
 /** Learned words as one agent sees them: per stemmed word, tool name → trust (0–1]. */
 export type LearnedTerms = { get(word: string): ReadonlyMap<string, number> | undefined };
@@ -51,13 +50,7 @@ export class SearchLearning {
    * loaded pairs in slices after start-up (warmInSlices), or at its first use if that comes first
    * (a long history takes a noticeable part of a second to build).
    */
-  private evidence: LearnedEvidence;
-  private evidenceBuilt = false;
-  /**
-   * The build in slices under way (warmInSlices): its steps over the pairs kept when it started, and
-   * the changes to the pairs since, applied once the steps are done.
-   */
-  private warming: { steps: Generator<void, void, void>; changes: Array<[string, LearnedPair, 1 | -1]> } | undefined;
+  private readonly evidence: LazyEvidence;
   private saveTimer: NodeJS.Timeout | undefined;
   private dirty = false;
   private readonly writing = new SerialQueue();
@@ -86,7 +79,7 @@ export class SearchLearning {
       feed?: LearningFeed;
     },
   ) {
-    this.evidence = new LearnedEvidence(opts.now);
+    this.evidence = new LazyEvidence(opts.now, () => this.pairs);
     this.memory = new QueryMemory({
       ...(opts.stateDir !== undefined ? { stateDir: opts.stateDir } : {}),
       now: opts.now,
@@ -133,19 +126,7 @@ export class SearchLearning {
         (this.opts.log ?? silentLogger).warn(`could not read what the fleet's searches learned: ${(err as Error).message}`),
       );
     if (!this.opts.stateDir) return;
-    const r = await readJsonSafe<FileShape>(
-      this.file(),
-      this.opts.log ?? silentLogger,
-      (v): v is FileShape =>
-        typeof v === 'object' && v !== null && typeof (v as FileShape).agents === 'object' && (v as FileShape).agents !== null,
-    );
-    if (r.kind !== 'ok') return;
-    // As many agents as the bound (a hand-edited or foreign file may hold more): the most recently
-    // active ones, as add() would have kept.
-    const lists = Object.entries(r.value.agents)
-      .flatMap(([agent, list]) => (Array.isArray(list) ? [[agent, (list as unknown[]).filter(isPair)] as const] : []))
-      .sort((a, b) => (b[1][b[1].length - 1]?.ts ?? 0) - (a[1][a[1].length - 1]?.ts ?? 0))
-      .slice(0, MAX_AGENTS);
+    const lists = await readLearned(this.file(), MAX_AGENTS, this.opts.log ?? silentLogger);
     for (const [agent, ok] of lists) {
       const had = this.pairs.get(agent);
       for (const p of had ?? []) this.evidenceOf(agent, p, -1);
@@ -202,11 +183,10 @@ export class SearchLearning {
     this.saveTimer = undefined;
     if (this.dirty && this.opts.stateDir && !this.opts.feed) {
       this.dirty = false;
-      const agents: Record<string, LearnedPair[]> = {};
-      for (const [a, list] of this.pairs) agents[a] = list;
       const file = this.file();
+      const pairs = new Map(this.pairs);
       // One write at a time, in order; a flush on stop also waits for a write a timer started.
-      return this.writing.run(() => writeJsonAtomic(file, { version: 1, agents } satisfies FileShape));
+      return this.writing.run(() => writeLearned(file, pairs));
     }
     await this.writing.idle();
   }
@@ -408,68 +388,24 @@ export class SearchLearning {
 
   /** A pair was kept (1) or dropped (−1): the evidence follows, now or once its build is done. */
   private evidenceOf(agent: string, pair: LearnedPair, sign: 1 | -1): void {
-    if (this.evidenceBuilt) this.evidence.apply(agent, pair, sign);
-    else this.warming?.changes.push([agent, pair, sign]);
+    this.evidence.apply(agent, pair, sign);
   }
 
   /**
-   * Builds the evidence off the request path after start-up, in slices of about
-   * `sliceMs` with the event loop free between them. Pairs that change meanwhile are applied when the
-   * slices are done; a search that comes first finishes the build itself.
+   * Builds the evidence off the request path after start-up, in slices of about `sliceMs` with the
+   * event loop free between them (lazyEvidence.ts).
    */
-  async warmInSlices(sliceMs = 4, clock: () => number = () => performance.now()): Promise<void> {
-    if (this.evidenceBuilt || this.warming) return;
-    const snapshot = [...this.pairs].map(([agent, list]) => [agent, [...list]] as const);
-    const evidence = this.evidence;
-    const warming = {
-      steps: (function* () {
-        for (const [agent, list] of snapshot) {
-          for (const p of list) {
-            evidence.apply(agent, p, 1);
-            yield;
-          }
-        }
-      })(),
-      changes: [] as Array<[string, LearnedPair, 1 | -1]>,
-    };
-    this.warming = warming;
-    // The clock is read at every step: one pair's evidence is heavier than the usual step.
-    const slicer = new TimeSlicer({ sliceMs, checkEvery: 1, now: clock });
-    for (;;) {
-      if (warming.steps.next().done) {
-        this.finishWarming();
-        return;
-      }
-      // Finished by a search meanwhile, or stopped.
-      if ((await slicer.maybeYield()) && this.warming !== warming) return;
-    }
+  warmInSlices(sliceMs = 4, clock: () => number = () => performance.now()): Promise<void> {
+    return this.evidence.warmInSlices(sliceMs, clock);
   }
 
   /** Stops a build in slices (on stop): what it built so far is dropped; a later use builds at once. */
   stopWarming(): void {
-    if (!this.warming) return;
-    this.warming = undefined;
-    this.evidence = new LearnedEvidence(this.opts.now);
+    this.evidence.stop();
   }
 
-  private finishWarming(): void {
-    const w = this.warming!;
-    while (!w.steps.next().done);
-    for (const [agent, pair, sign] of w.changes) this.evidence.apply(agent, pair, sign);
-    this.warming = undefined;
-    this.evidenceBuilt = true;
-  }
-
-  /** The evidence, built from every kept pair at its first use (later changes keep it up to date). */
   private built(): LearnedEvidence {
-    if (this.evidenceBuilt) return this.evidence;
-    if (this.warming) {
-      this.finishWarming();
-      return this.evidence;
-    }
-    this.evidenceBuilt = true;
-    for (const [agent, list] of this.pairs) for (const p of list) this.evidence.apply(agent, p, 1);
-    return this.evidence;
+    return this.evidence.get();
   }
 
   private changed(): void {
