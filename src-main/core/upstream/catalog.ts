@@ -1,6 +1,7 @@
 // The last-good catalog: every upstream's latest successful tool list, kept in memory and in
 // stateDir/catalog.json, so a dead or hung upstream still shows the tools it had.
-import { downSentence } from './downLog.js';
+import { ListWarnings } from './listWarnings.js';
+import { runSignIn, type SignInAction, type SignInAnswer } from './signInActions.js';
 import type { Tool } from '@modelcontextprotocol/client';
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
@@ -54,8 +55,7 @@ export class Catalog<T> {
   private readonly upstreams = new Map<string, Upstream>();
   private readonly lanes = new UpstreamLanes();
   private readonly state = new Map<string, ListState>();
-  /** The last "did not list its tools" said per upstream, so a down one is not reported at every refresh. */
-  private readonly listWarned = new Map<string, string>();
+  private readonly listWarnings: ListWarnings;
   private current: T;
   private refreshing: Promise<void> | undefined;
   /** Each vendor's config as JSON, to tell an edited upstream from an unchanged one. */
@@ -64,6 +64,7 @@ export class Catalog<T> {
   private stopped = false;
 
   constructor(private readonly opts: CatalogOptions<T>) {
+    this.listWarnings = new ListWarnings(opts.log, () => this.opts.config.upstreams);
     this.file = new CatalogFile(join(opts.config.stateDir, CATALOG_FILE), opts.log, opts.now, () =>
       [...this.state].flatMap(([vendor, s]) => (s.tools ? [[vendor, s.tools] as const] : [])),
     );
@@ -300,18 +301,10 @@ export class Catalog<T> {
         const seq = ++this.listSeq;
         try {
           const tools = await u.listTools(budget);
-          this.listWarned.delete(vendor);
+          this.listWarnings.listed(vendor);
           return [vendor, tools, seq] as const;
         } catch (err) {
-          // Said once per reason: a down upstream is refreshed every catalogTtlMs, and its connection logs the
-          // retries. One waiting for a value says so in its status (and the tray), not in the log.
-          // One that is down has its connection say why, in words (downLog.ts): a second line with the SDK's
-          // "Version negotiation probe failed: fetch failed" would only repeat it less clearly.
-          const said = `upstream "${vendor}" did not list its tools: ${this.whyNot(vendor, err)}`;
-          const down = u.info().status === 'down';
-          if (!this.stopped && !down && (err as { code?: unknown }).code !== 'upstream_needs_value' && this.listWarned.get(vendor) !== said)
-            this.opts.log.warn(said);
-          this.listWarned.set(vendor, said);
+          this.listWarnings.failed(vendor, err, u.info().status, this.stopped);
           const s = this.state.get(vendor);
           if (s) s.listedAt = this.opts.now();
           return [vendor, undefined, seq] as const;
@@ -339,21 +332,13 @@ export class Catalog<T> {
         await this.file.save();
       }
     } catch (err) {
-      // Relisted after a restart or a reconnect, it may not have come up at all: then its connection says why.
-      if (!this.stopped && u.info().status !== 'down')
-        this.opts.log.warn(`upstream "${vendor}" came up but did not list its tools: ${this.whyNot(vendor, err)}`);
+      if (!this.stopped) this.listWarnings.cameUpUnlisted(vendor, err, u.info().status);
       this.listWaits.wake(vendor);
     }
     this.reportStatuses();
     // Resources and prompts of an upstream that just came up are new to clients too.
     this.opts.onNotification?.(vendor, 'notifications/resources/list_changed', undefined);
     this.opts.onNotification?.(vendor, 'notifications/prompts/list_changed', undefined);
-  }
-
-  /** Why a list failed, in the words the window and the log use for a down upstream (downLog.ts). */
-  private whyNot(vendor: string, err: unknown): string {
-    const cfg = this.opts.config.upstreams[vendor];
-    return cfg ? downSentence((err as Error).message, cfg) : (err as Error).message;
   }
 
   private readonly lastStatus = new Map<string, string>();
@@ -446,31 +431,22 @@ export class Catalog<T> {
 
   /** Starts or finds the sign-in of an OAuth upstream. */
   signIn(vendor: string): Promise<SignInResult> {
-    return this.withSignIn(vendor, 'signIn', 'does not sign in with OAuth');
+    return this.withSignIn(vendor, 'signIn');
   }
 
   async signOut(vendor: string): Promise<{ vendor: string; revoked: boolean }> {
-    const r = await this.withSignIn(vendor, 'signOut', 'does not sign in with OAuth, so there is nothing to sign out of');
-    return { vendor, ...r };
+    return { vendor, ...(await this.withSignIn(vendor, 'signOut')) };
   }
 
   resetSignIn(vendor: string): Promise<SignInResult> {
-    return this.withSignIn(vendor, 'resetSignIn', 'does not sign in with OAuth, so there is no sign-in to reset');
+    return this.withSignIn(vendor, 'resetSignIn');
   }
 
   /** One of the upstream's sign-in actions, once start() opened it; the tray hears of the status it leaves. */
-  private async withSignIn<K extends 'signIn' | 'signOut' | 'resetSignIn'>(
-    vendor: string,
-    action: K,
-    cannot: string,
-  ): Promise<Awaited<ReturnType<NonNullable<Upstream[K]>>>> {
+  private async withSignIn<K extends SignInAction>(vendor: string, action: K): Promise<SignInAnswer<K>> {
     if (this.state.has(vendor)) await this.opened;
-    const u = this.upstreams.get(vendor);
-    if (!u) throw new MwsError('not_found', `No upstream "${vendor}" is configured; add it under "upstreams" in the config.`, { vendor });
-    const run = u[action]?.bind(u) as (() => Promise<Awaited<ReturnType<NonNullable<Upstream[K]>>>>) | undefined;
-    if (!run) throw new MwsError('conflict', `Upstream "${vendor}" ${cannot}.`, { vendor });
     try {
-      return await run();
+      return await runSignIn(vendor, this.upstreams.get(vendor), action);
     } finally {
       this.reportStatuses();
     }
