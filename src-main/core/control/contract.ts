@@ -1,6 +1,6 @@
 // The ControlApi declared once: each method's arguments (a zod schema, checked before the method runs
 // on every path — HTTP, IPC, the tray, the CLI in or out of process) and its answer. The TypeScript
-// interface, the method list, dispatch (dispatch.ts) and the clients are derived from this table; the
+// interface, the method list, dispatch (envelope.ts) and the clients are derived from this table; the
 // run functions live in the files named for what they do (methods.ts, settings.ts, approvals.ts, …),
 // and the typecheck fails until every method here has one. The window imports its types from here
 // only (`import type`: no runtime code reaches the page), and so does the CLI's HTTP client, which must

@@ -103,7 +103,7 @@ export class FileOAuthStore implements OAuthStore {
   }
 }
 
-/** An in-memory store (unit tests, and `mws serve` when the state folder cannot hold secrets). */
+/** An in-memory store, for tests that need no state folder. */
 export class MemoryOAuthStore implements OAuthStore {
   private readonly m = new Map<string, OAuthRecord>();
   async get(vendor: string): Promise<OAuthRecord | undefined> {
