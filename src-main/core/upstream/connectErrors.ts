@@ -6,6 +6,8 @@ import { within } from '../deadline.js';
 import { loadedClientSdk } from './clientSdk.js';
 import { legacyIssuer } from './oauth/legacyIssuer.js';
 import { MODERN_REVISION } from '../protocol.js';
+import { downSentence } from './downLog.js';
+import type { UpstreamStatus } from './types.js';
 
 /** The revisions an unsupported-protocol-version error names (`data.supported`), anywhere in its causes. */
 export function supportedVersions(err: unknown): string[] {
@@ -103,4 +105,22 @@ export function startFallback(
   const named = supportedVersions(err);
   if (!s.pinnedEra && named.includes(MODERN_REVISION)) return { kind: 'modern', named };
   return undefined;
+}
+
+/** The status a failed start or list leaves an upstream in. */
+export function failedStatus(err: unknown): UpstreamStatus {
+  if (err instanceof MwsError && err.code === 'upstream_needs_value') return 'needs-value';
+  if (isSignIn(err)) return 'needs-sign-in';
+  return isRefused(err) ? 'revoked' : 'down';
+}
+
+const FAILED_WORDS: Partial<Record<UpstreamStatus, string>> = {
+  revoked: 'access refused',
+  'needs-value': 'needs a value',
+  'needs-sign-in': 'needs sign-in',
+};
+
+/** The log view's line for it, in the window's words (as the log and the CLI say it), not the SDK's "fetch failed". */
+export function failedLine(status: UpstreamStatus, error: string, config: UpstreamConfig): string {
+  return `${FAILED_WORDS[status] ?? 'down'}: ${status === 'down' ? downSentence(error, config) : error}`;
 }

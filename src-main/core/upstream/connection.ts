@@ -9,7 +9,7 @@ import { MwsError, errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { buildTransport, upstreamFetch, type BuiltTransport } from './transports.js';
 import { RESTART_RESET_AFTER_MS, restartDelayMs } from './backoff.js';
-import { DownLog, downSentence } from './downLog.js';
+import { DownLog } from './downLog.js';
 import { StderrTail } from './stderrTail.js';
 import type { UpstreamJournal } from './journal.js';
 import { PeerRouter } from './peers.js';
@@ -24,7 +24,16 @@ import { ConnectionSignIn, type SignInHost } from './connectionSignIn.js';
 import { MODERN_REVISION } from '../protocol.js';
 import { within } from '../deadline.js';
 import { Rerun } from '../serial.js';
-import { cfgUrl, isRefused, isSignIn, isStarting, isTransportFailure, startFallback, withDeadline } from './connectErrors.js';
+import {
+  cfgUrl,
+  failedLine,
+  failedStatus,
+  isSignIn,
+  isStarting,
+  isTransportFailure,
+  startFallback,
+  withDeadline,
+} from './connectErrors.js';
 
 export { LIST_CHANGED_DEBOUNCE_MS } from './upstreamClient.js';
 export { LIST_MAX_PAGES } from './toolList.js';
@@ -435,28 +444,18 @@ export class UpstreamConnection implements Upstream {
   }
 
   private markDown(err: unknown): void {
-    this.status =
-      err instanceof MwsError && err.code === 'upstream_needs_value'
-        ? 'needs-value'
-        : isSignIn(err)
-          ? 'needs-sign-in'
-          : isRefused(err)
-            ? 'revoked'
-            : 'down';
+    this.status = failedStatus(err);
     this.lastError = this.values.mask(errorMessage(err));
-    // Down is said in the window's words, as the log and the CLI say it, not the SDK's "fetch failed".
-    this.journalOnce(
-      `${this.status === 'revoked' ? 'access refused' : this.status === 'needs-value' ? 'needs a value' : this.status === 'needs-sign-in' ? 'needs sign-in' : 'down'}: ${this.status === 'down' ? downSentence(this.lastError, this.opts.config) : this.lastError}`,
-    );
+    this.journalOnce(failedLine(this.status, this.lastError, this.opts.config));
   }
 
-  /** Lines already in the log since the last connect: a retry every 30 s adds nothing new. */
   /** A read from the server or its sign-in server stopped at a bound (boundedFetch.ts): said in its log. */
   private readonly onBreach = (sentence: string): void => {
     this.opts.log.warn(`upstream "${this.vendor}": ${sentence}`);
     this.opts.journal?.event(sentence);
   };
 
+  /** Lines already in the log since the last connect: a retry adds nothing new. */
   private readonly journaled = new Set<string>();
 
   private journalOnce(text: string): void {
