@@ -76,7 +76,7 @@ export class Catalog<T> {
 
   /** Loads the saved catalog as the fallback, connects every upstream and waits for the first list. */
   async start(): Promise<void> {
-    const saved = await this.file.read();
+    const saved = await this.file.read(this.state.keys());
     if (saved.size) {
       for (const [vendor, s] of this.state) {
         const tools = saved.get(vendor);

@@ -40,12 +40,17 @@ export class CatalogFile {
     private readonly lists: Lists,
   ) {}
 
-  /** The saved lists, made plain and with their repeated texts kept once; empty when there is no good file. */
-  async read(): Promise<Map<string, Tool[]>> {
+  /**
+   * The saved lists of the upstreams `wanted` (an upstream removed since is not made ready for nothing),
+   * made plain and with their repeated texts kept once; empty when there is no good file.
+   */
+  async read(wanted: Iterable<string>): Promise<Map<string, Tool[]>> {
     const saved = await readJsonSafe(this.path, this.log, isCatalogFile);
     const out = new Map<string, Tool[]>();
     if (saved.kind !== 'ok') return out;
-    for (const [name, entry] of Object.entries(saved.value.upstreams)) {
+    for (const name of wanted) {
+      const entry = Object.hasOwn(saved.value.upstreams, name) ? saved.value.upstreams[name] : undefined;
+      if (!entry) continue;
       // A file saved before tools were made plain text at listing (toolList.ts) is made plain here.
       const tools = entry.tools.map(plainTool);
       shareStrings(tools);

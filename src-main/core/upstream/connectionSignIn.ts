@@ -8,6 +8,7 @@ import type { UpstreamJournal } from './journal.js';
 import type { FinishesAuth, UpstreamAuth } from './oauth/upstreamAuth.js';
 import type { SignInResult, UpstreamInfo, UpstreamStatus } from './types.js';
 import { isUnauthorized } from './connectErrors.js';
+import { CANNOT } from './signInActions.js';
 
 /** What the connection lets its sign-in do to it. */
 export type SignInHost = {
@@ -109,7 +110,7 @@ export class ConnectionSignIn {
 
   /** Forgets the sign-in and the registration (nothing asked of the server) and starts a new sign-in. */
   async reset(): Promise<SignInResult> {
-    const auth = this.required('does not sign in with OAuth, so there is no sign-in to reset');
+    const auth = this.required(CANNOT.resetSignIn);
     await auth.reset();
     this.view = { signedIn: false };
     await this.host.awaitSignIn(`The sign-in to "${this.vendor}" was reset. Sign in to use its tools.`);
@@ -118,7 +119,7 @@ export class ConnectionSignIn {
 
   /** Revokes the tokens where the server offers it (`fetchFn` reaches it within the connection's bounds). */
   async signOut(fetchFn: Parameters<UpstreamAuth['signOut']>[0]): Promise<{ revoked: boolean }> {
-    const auth = this.required('does not sign in with OAuth, so there is nothing to sign out of');
+    const auth = this.required(CANNOT.signOut);
     const result = await auth.signOut(fetchFn);
     this.view = { signedIn: false };
     await this.host.awaitSignIn(`Signed out of "${this.vendor}". Sign in again to use its tools.`);

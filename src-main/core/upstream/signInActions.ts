@@ -6,7 +6,8 @@ import type { Upstream } from './types.js';
 export type SignInAction = 'signIn' | 'signOut' | 'resetSignIn';
 export type SignInAnswer<K extends SignInAction> = Awaited<ReturnType<NonNullable<Upstream[K]>>>;
 
-const CANNOT: Record<SignInAction, string> = {
+/** Why an upstream without OAuth cannot do the action: the catalog's and the connection's sentence. */
+export const CANNOT: Record<SignInAction, string> = {
   signIn: 'does not sign in with OAuth',
   signOut: 'does not sign in with OAuth, so there is nothing to sign out of',
   resetSignIn: 'does not sign in with OAuth, so there is no sign-in to reset',
