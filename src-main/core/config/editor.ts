@@ -23,6 +23,13 @@ export { CONFIG_POLL_MS } from './source.js';
 const MERGE_ATTEMPTS = 5;
 
 /**
+ * Edits that may wait at once; one more is refused (409) rather than queued. Each edit waits for the
+ * one before to be applied, which can mean stopping a server, so an unbounded queue left a flood's
+ * callers unanswered for minutes and applied their edits long after they gave up.
+ */
+export const MAX_WAITING_EDITS = 16;
+
+/**
  * The version a request says its edit was made from (the control transport sets it from If-Match for
  * the edits that request makes). Absent: the edit merges into whatever the document is now.
  */
@@ -35,6 +42,7 @@ export class ConfigEditor {
   /** The version last read or written by this editor: a change event at that version is our own write. */
   private seen: string | null | undefined;
   private watching = false;
+  private waiting = 0;
 
   constructor(
     /** The config file, or another source (the shared database); undefined when not editable (the demo). */
@@ -72,7 +80,18 @@ export class ConfigEditor {
    */
   update(mutate: (raw: Raw) => void, opts: { backup?: { now: number; path?: string | null }; baseVersion?: string } = {}): Promise<Config> {
     const base = opts.baseVersion ?? editBase.getStore()?.version;
-    return this.queue.run(async () => {
+    if (this.waiting >= MAX_WAITING_EDITS) {
+      return Promise.reject(
+        new MwsError(
+          'conflict',
+          `The settings are busy: ${this.waiting} changes are still being saved and applied. Try again once they are done.`,
+          { waiting: this.waiting },
+        ),
+      );
+    }
+    this.waiting++;
+    const done = () => void this.waiting--;
+    const edited = this.queue.run(async () => {
       const source = this.source;
       if (!source) {
         throw new MwsError(
@@ -104,6 +123,8 @@ export class ConfigEditor {
         return config;
       }
     });
+    edited.then(done, done);
+    return edited;
   }
 
   /**

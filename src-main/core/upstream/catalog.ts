@@ -175,12 +175,17 @@ export class Catalog<T> {
     return this.lanes.run(
       vendor,
       async () => {
-        if (!this.state.has(vendor) || this.stopped) return;
+        if (!this.configured(vendor) || this.stopped) return;
         await this.reopen(vendor);
         await this.relist(vendor);
       },
       'reconnect',
     );
+  }
+
+  /** In the running config and known here (a removal is applied in the upstream's lane, after the config changed). */
+  private configured(vendor: string): boolean {
+    return this.state.has(vendor) && Object.hasOwn(this.opts.config.upstreams, vendor);
   }
 
   /** Closes the upstream's connection and opens it anew from its config (in its lane: the callers' job). */
@@ -218,7 +223,8 @@ export class Catalog<T> {
   }
 
   statuses(): UpstreamStatusView[] {
-    return [...this.state].map(([vendor, s]) => {
+    // An upstream just removed from the config stays in `state` until its lane closes it: not shown.
+    return [...this.state].filter(([vendor]) => this.configured(vendor)).map(([vendor, s]) => {
       const off = this.opts.config.upstreams[vendor]?.enabled === false;
       const info = this.upstreams.get(vendor)?.info() ?? {
         vendor,
@@ -237,12 +243,12 @@ export class Catalog<T> {
    * listed again, or its list budget ran out (it keeps starting in the background).
    */
   restart(vendor: string): Promise<void> {
-    if (!this.state.has(vendor)) return Promise.reject(new MwsError('not_found', `No upstream "${vendor}" in the config.`, { vendor }));
+    if (!this.configured(vendor)) return Promise.reject(new MwsError('not_found', `No upstream "${vendor}" in the config.`, { vendor }));
     // Decided in its turn: an upstream turned off or removed meanwhile is not started again.
     return this.lanes.run(
       vendor,
       async () => {
-        if (!this.state.has(vendor)) throw new MwsError('not_found', `No upstream "${vendor}" in the config.`, { vendor });
+        if (!this.configured(vendor)) throw new MwsError('not_found', `No upstream "${vendor}" in the config.`, { vendor });
         if (this.opts.config.upstreams[vendor]?.enabled === false) {
           throw new MwsError('conflict', `Upstream "${vendor}" is turned off; turn it on to start it (mws upstream enable ${vendor}).`, {
             vendor,
