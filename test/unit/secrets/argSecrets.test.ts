@@ -85,3 +85,40 @@ describe('credentials in arguments', () => {
     expect(JSON.stringify(source)).not.toMatch(/hunter2|sk-1/);
   });
 });
+
+describe('credentials inside longer arguments', () => {
+  it('finds a credential pair in a connection string or a URL query, and a credential member in a JSON argument', () => {
+    const args = [
+      'host=db user=u password=hunterB dbname=x',
+      'Server=db;User Id=u;Password=hunterC;',
+      'https://api.example/v1?api_key=hunterD&page=2',
+      '{"user":"u","password":"hunterE","port":5432}',
+      'postgresql://u:hunterF@h/db?sslmode=require&password=hunterG',
+    ];
+    expect(maskArgs(args, MASK)).toEqual([
+      `host=db user=u password=${MASK} dbname=x`,
+      `Server=db;User Id=u;Password=${MASK};`,
+      `https://api.example/v1?api_key=${MASK}&page=2`,
+      `{"user":"u","password":"${MASK}","port":5432}`,
+      `postgresql://u:${MASK}@h/db?sslmode=require&password=${MASK}`,
+    ]);
+    // Names that are no credential, references and negations stay as they are.
+    expect(argSecrets(['host=db user=u dbname=x', '{"user":"u","port":"5432"}', 'a=1;b=2', 'x password=${secret:pg} y'])).toEqual([]);
+  });
+
+  it('moves two credentials of one argument to the store and resolves the argument back', async () => {
+    const u = { command: 'pg-mcp', args: ['host=db password=hunterB sslpassword=hunterH'] };
+    const moves = planMoves('pg', u);
+    expect(moves.map((m) => m.value)).toEqual(['hunterB', 'hunterH']);
+    const store = new MemorySecretStore();
+    for (const m of moves) await store.set(m.name, m.value);
+    const moved = structuredClone(u);
+    applyMoves(moved, moves);
+    expect(JSON.stringify(moved)).not.toMatch(/hunter/);
+    const cfg = validateConfig({ upstreams: { pg: moved } }, '/s').upstreams.pg!;
+    const r = await resolveUpstream('pg', cfg, { secrets: store, env: {} });
+    expect(r.ok && r.config.kind === 'stdio' && r.config.args).toEqual(u.args);
+    // And errors quoting the argument mask both values.
+    expect(r.ok && r.secrets).toEqual(expect.arrayContaining(['hunterB', 'hunterH']));
+  });
+});
