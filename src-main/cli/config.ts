@@ -36,9 +36,12 @@ export function flagsTransform(flags: ConfigFlags): (c: Config) => Config {
   };
 }
 
-export async function cliConfig(flags: ConfigFlags): Promise<LoadedConfig> {
+/** `fileError`: the file is broken and the config is the running instance's last good one (its sentence). */
+export type CliConfig = LoadedConfig & { fileError?: string };
+
+export async function cliConfig(flags: ConfigFlags): Promise<CliConfig> {
   const path = resolveConfigPath(flags.config);
-  let loaded: LoadedConfig;
+  let loaded: CliConfig;
   try {
     loaded = await loadConfig(path);
   } catch (err) {
@@ -54,7 +57,7 @@ export async function cliConfig(flags: ConfigFlags): Promise<LoadedConfig> {
  * instance still work (they find it by its state folder), and say the file needs fixing. With no
  * instance running there is nothing else to go on, so the file's error stands.
  */
-async function runningDespiteBrokenFile(path: string, err: unknown): Promise<LoadedConfig | undefined> {
+async function runningDespiteBrokenFile(path: string, err: unknown): Promise<CliConfig | undefined> {
   if (!(err instanceof MwsError) || err.code !== 'config_invalid') return undefined;
   let stateDir = defaultStateDir();
   const text = await readFile(path, 'utf8').catch(() => '');
@@ -74,9 +77,10 @@ async function runningDespiteBrokenFile(path: string, err: unknown): Promise<Loa
   if (!url) return undefined;
   const u = new URL(url);
   const config = validateConfig({ stateDir, listen: { host: u.hostname.replace(/^\[|\]$/g, ''), port: Number(u.port) } }, stateDir);
+  const fileError = err.message.replace(/ Nothing was changed; fix the file and start again\.$| Fix the file and start again\.$/, '');
   process.stderr.write(
-    `mws: ${err.message.replace(/ Nothing was changed; fix the file and start again\.$| Fix the file and start again\.$/, '')}\n` +
+    `mws: ${fileError}\n` +
       `mws: the instance at ${url} keeps running on its last good config, and this command works with it. Fix the file; the instance reads it again when it is saved.\n`,
   );
-  return { config, path, exists: true, raw: {} };
+  return { config, path, exists: true, raw: {}, fileError };
 }

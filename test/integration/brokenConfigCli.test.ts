@@ -30,6 +30,14 @@ describe('a typo in the live config file', () => {
       }
       const ui = await runMws(['ui', '--config', cfg]);
       expect(ui.out).toContain(new URL(base).origin);
+      // doctor names the file's error as a problem: it used to call the broken file valid.
+      const doctor = await runMws(['doctor', '--config', cfg, '--json']);
+      expect(doctor.code, doctor.err).toBe(1);
+      const { findings } = JSON.parse(doctor.out) as { findings: Array<{ check: string; level: string; text: string }> };
+      const config = findings.find((f) => f.check === 'config');
+      expect(config?.level).toBe('problem');
+      expect(config?.text).toMatch(/comand|not valid JSON/);
+      expect(config?.text).toMatch(/last good config/);
     }
   });
 

@@ -120,7 +120,10 @@ describe('one upstream changed from many places at once', () => {
     const calls = Array.from({ length: 200 }, (_, i) => {
       switch (i % 4) {
         case 0:
-          return control('saveUpstream', { vendor: 's2', upstream: { command: process.execPath, args: [stubborn, `${MARKER}-s2`, `v${i}`] } });
+          return control('saveUpstream', {
+            vendor: 's2',
+            upstream: { command: process.execPath, args: [stubborn, `${MARKER}-s2`, `v${i}`] },
+          });
         case 1:
           return control('restartUpstream', { vendor: 's2' });
         case 2:

@@ -145,9 +145,14 @@ export async function runDoctor(io: Io, f: ConfigFlags & { json: boolean }): Pro
     config = loaded.config;
     path = loaded.path;
     findings.push(
-      loaded.exists
-        ? ok('config', `The config ${loaded.path} is valid.`)
-        : note('config', `There is no config file at ${loaded.path}: the defaults are used. \`mws init\` writes one.`),
+      loaded.fileError
+        ? problem(
+            'config',
+            `${loaded.fileError.replace(/\.?$/, '.')} The running instance keeps its last good config until the file is fixed; it reads the file again when it is saved.`,
+          )
+        : loaded.exists
+          ? ok('config', `The config ${loaded.path} is valid.`)
+          : note('config', `There is no config file at ${loaded.path}: the defaults are used. \`mws init\` writes one.`),
     );
   } catch (err) {
     if (!(err instanceof MwsError)) throw err;

@@ -35,6 +35,12 @@ export const MAX_WAITING_EDITS = 16;
  */
 export const editBase = new AsyncLocalStorage<{ version: string }>();
 
+/** A document that cannot be read as settings refuses an edit: the sentence says the edit was not saved. */
+function notSaved(err: unknown): unknown {
+  if (!(err instanceof MwsError) || err.code !== 'config_invalid') return err;
+  return new MwsError(err.code, `${err.message} The change was not saved: fix the file, then try again.`, err.data);
+}
+
 export class ConfigEditor {
   private raw: Raw;
   private readonly queue = new SerialQueue();
@@ -100,7 +106,9 @@ export class ConfigEditor {
         );
       }
       for (let attempt = 1; ; attempt++) {
-        const disk = await source.read();
+        const disk = await source.read().catch((err: unknown) => {
+          throw notSaved(err);
+        });
         if (attempt === 1 && base !== undefined && base !== (disk.version ?? 'none')) {
           throw configConflict(source.label, { base, current: disk.version });
         }

@@ -60,14 +60,12 @@ export class FileConfigSource implements ConfigSource {
     try {
       raw = JSON.parse(text);
     } catch (err) {
-      throw new MwsError(
-        'config_invalid',
-        `The config file ${this.path} is not valid JSON now (${jsonProblem(text, err)}), so the change was not saved. Fix the file, then try again.`,
-        { path: this.path },
-      );
+      throw new MwsError('config_invalid', `The config file ${this.path} is not valid JSON now (${jsonProblem(text, err)}).`, {
+        path: this.path,
+      });
     }
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-      throw new MwsError('config_invalid', `The config file ${this.path} must hold a JSON object; the change was not saved.`, {
+      throw new MwsError('config_invalid', `The config file ${this.path} must hold a JSON object.`, {
         path: this.path,
       });
     return { raw: raw as Raw, version: textVersion(text), text };
