@@ -3,6 +3,7 @@
 // stop signal (Ctrl-C) ends it.
 import type { ControlApi, UpstreamLogLine } from '../../core/control/api.js';
 import { every, type Clock } from '../../core/clock.js';
+import { MwsError } from '../../core/errors.js';
 
 /** Often enough that a restart or a crash shows within a breath; the log view is a small answer. */
 export const LOG_FOLLOW_POLL_MS = 1_000;
@@ -19,7 +20,7 @@ const keyOf = (l: UpstreamLogLine) => `${l.ts}\u0000${l.kind}\u0000${l.text}`;
 /**
  * Prints `vendor`'s log lines as they come, `print` once per line, until `signal` aborts. A poll that
  * fails is asked again on the next tick; `maxFailures` failing in a row (the instance stopped) end the
- * follow with the last error.
+ * follow with a sentence that names the last error.
  */
 export function followLog(
   api: Pick<ControlApi, 'upstreamLog'>,
@@ -62,7 +63,7 @@ export function followLog(
         },
         (err: unknown) => {
           busy = false;
-          if (++failures >= maxFailures) end(err);
+          if (++failures >= maxFailures) end(stoppedAnswering(err));
         },
       );
     };
@@ -70,4 +71,14 @@ export function followLog(
     stop = every(clock, pollMs, tick, { holdOpen: true });
     tick();
   });
+}
+
+/** The follow's last word once the instance stopped answering: a sentence, never a stack. */
+function stoppedAnswering(err: unknown): MwsError {
+  if (err instanceof MwsError && err.code !== 'instance_unreachable') return err;
+  const why = (err as Error)?.message ?? String(err);
+  return new MwsError(
+    'instance_unreachable',
+    `The running instance stopped answering (${why.replace(/\.$/, '')}), so the log ends here. Start it again (mws serve) and follow the log again.`,
+  );
 }

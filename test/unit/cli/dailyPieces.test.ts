@@ -113,7 +113,9 @@ describe('followLog', () => {
     clock.advance(1000);
     await done;
     expect(asked).toBe(3);
-    expect((ended as Error).message).toBe('gone');
+    // A sentence that names the cause, not the raw error (a stopped instance printed a stack trace).
+    expect(ended).toMatchObject({ code: 'instance_unreachable' });
+    expect((ended as Error).message).toMatch(/^The running instance stopped answering \(gone\), so the log ends here\./);
   });
 
   it('carries on through a poll or two that fail (an instance busy with a restart answers late)', async () => {
