@@ -18,6 +18,11 @@ export function statusWord(u: StatusLike): string {
   return u.status;
 }
 
+/** The status after a subject, as a sentence says it: "is up", "is down", "needs sign-in", "needs a value: KEY". */
+export function statusPhrase(u: StatusLike): string {
+  return waitsForUser(u) ? statusWord(u) : `is ${statusWord(u)}`;
+}
+
 /** Whether the user must act before the upstream can start (a value, a sign-in): not "down", and never "up". */
 export function waitsForUser(u: StatusLike): boolean {
   return u.status === 'needs-value' || u.status === 'needs-sign-in';

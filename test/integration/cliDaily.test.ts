@@ -185,6 +185,20 @@ describe('mws pin and unpin', () => {
     expect(u.code).toBe(0);
     expect(u.out).toMatch(/^Unpinned s__echo for codex/);
     expect(saved().agents.find((a) => a.id === 'codex')?.pins).toEqual([]);
+    // Unpinning what is not pinned says so instead of "Unpinned".
+    const again = await mws('unpin', 's__echo', '--agent', 'codex');
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/^s__echo was not pinned for codex; nothing changed\./);
+  });
+
+  it('offers the tools a name that no upstream lists may have meant, and names the agents there are', SLOW, async () => {
+    const p = await mws('pin', 's__echoo', '--agent', 'codex');
+    expect(p.code, p.err).toBe(0);
+    expect(p.out).toMatch(/No upstream lists it right now.*Did you mean s__echo/);
+    expect((await mws('unpin', 's__echoo', '--agent', 'codex')).code).toBe(0);
+    const noSuch = await mws('pin', 's__echo', '--agent', 'nosuch');
+    expect(noSuch.code).not.toBe(0);
+    expect(noSuch.err).toMatch(/No agent "nosuch"\. The agents are: .*codex/);
   });
 });
 

@@ -8,7 +8,7 @@ import { MwsError } from '../../core/errors.js';
 import type { Config } from '../../core/config/schema.js';
 import type { ControlApi, UpstreamRow } from '../../core/control/api.js';
 import { upstreamFailure } from '../../shared/errorWords.js';
-import { statusWord } from '../../shared/statusWords.js';
+import { statusPhrase } from '../../shared/statusWords.js';
 import { cliConfig, type ConfigFlags } from '../config.js';
 import { runningInstance } from '../instance.js';
 import type { Io } from '../output.js';
@@ -101,12 +101,12 @@ export function upstreamFindings(rows: UpstreamRow[]): Finding[] {
     const check = `upstream ${u.vendor}`;
     if (u.status === 'up') return ok(check, `Upstream "${u.vendor}" is up with ${u.toolCount} tools.`);
     const step = nextStep(u);
-    if (u.status === 'starting' || u.status === 'off') return note(check, `Upstream "${u.vendor}" is ${statusWord(u)}; ${step}.`);
+    if (u.status === 'starting' || u.status === 'off') return note(check, `Upstream "${u.vendor}" ${statusPhrase(u)}; ${step}.`);
     const target = 'url' in u.config ? { url: u.config.url } : 'command' in u.config ? { command: u.config.command } : {};
     const why = u.lastError && u.status === 'down' ? `: ${upstreamFailure(u.lastError, target).replace(/\.$/, '')}` : '';
     return problem(
       check,
-      `Upstream "${u.vendor}" ${u.status === 'needs-sign-in' || u.status === 'needs-value' ? '' : 'is '}${statusWord(u)}${why}. ${step ? `${step[0]!.toUpperCase()}${step.slice(1)}.` : ''}`.trim(),
+      `Upstream "${u.vendor}" ${statusPhrase(u)}${why}. ${step ? `${step[0]!.toUpperCase()}${step.slice(1)}.` : ''}`.trim(),
     );
   });
 }

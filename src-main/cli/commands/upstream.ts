@@ -9,7 +9,7 @@ import { isRunning, withControl, type Control } from '../instance.js';
 import type { Io } from '../output.js';
 import { printable } from '../../core/printable.js';
 import { upstreamFailure } from '../../shared/errorWords.js';
-import { statusWord } from '../../shared/statusWords.js';
+import { statusPhrase, statusWord } from '../../shared/statusWords.js';
 import { plural, table } from '../table.js';
 import { nextStep } from '../daily/nextStep.js';
 import { editedUpstream, newUpstream, type UpstreamFlags as InputFlags } from '../daily/upstreamInput.js';
@@ -53,7 +53,7 @@ async function setEnabled(
     else
       io.out(
         enabled
-          ? `Turned "${name}" on; it is ${row?.status ?? 'starting'}.`
+          ? `Turned "${name}" on; it ${row ? statusPhrase(row) : 'is starting'}.`
           : `Turned "${name}" off: it is stopped and its tools are out of every list and search. \`mws upstream enable ${name}\` turns it back on.`,
       );
     return 0;
@@ -84,7 +84,7 @@ export const UPSTREAM_SUBCOMMANDS: Record<string, Sub> = {
         f.json
           ? JSON.stringify(row ?? null)
           : printable(
-              `Restarted "${name}": it is ${row ? statusWord(row) : 'starting'}${row?.status === 'up' ? ` with ${plural(row.toolCount, 'tool')}` : row?.lastError ? `: ${upstreamFailure(row.lastError, target).replace(/\.$/, '')}` : ''}.`,
+              `Restarted "${name}": it ${row ? statusPhrase(row) : 'is starting'}${row?.status === 'up' ? ` with ${plural(row.toolCount, 'tool')}` : row?.lastError ? `: ${upstreamFailure(row.lastError, target).replace(/\.$/, '')}` : ''}.`,
             ),
       );
       return 0;
@@ -154,7 +154,7 @@ function saved_(io: Io, name: string, rows: UpstreamRow[], f: UpstreamFlags, wha
     const step = row && nextStep(row);
     io.out(
       printable(
-        `${what} "${name}": it is ${row ? statusWord(row) : 'starting'}${row?.status === 'up' ? ` with ${plural(row.toolCount, 'tool')}` : ''}.${step && row?.status !== 'starting' ? ` Next: ${step}.` : ''} \`mws upstream list\` shows how it is doing.`,
+        `${what} "${name}": it ${row ? statusPhrase(row) : 'is starting'}${row?.status === 'up' ? ` with ${plural(row.toolCount, 'tool')}` : ''}.${step && row?.status !== 'starting' ? ` Next: ${step}.` : ''} \`mws upstream list\` shows how it is doing.`,
       ),
     );
   }

@@ -15,7 +15,7 @@ import { controlClient } from '../../core/control/envelope.js';
 import { silentLogger, stderrLogger } from '../../core/log.js';
 import { StateLock } from '../../core/store/stateLock.js';
 import type { ControlApi } from '../../core/control/api.js';
-import { statusWord } from '../../shared/statusWords.js';
+import { statusPhrase } from '../../shared/statusWords.js';
 import { cliConfig } from '../config.js';
 import { runningInstance } from '../instance.js';
 import type { Io } from '../output.js';
@@ -140,7 +140,7 @@ export async function runUpstreamSet(
   if (!r.running) io.out('No instance is running: it is used when Working Set starts.');
   else
     io.out(
-      `Upstream "${vendor}" is ${statusWord(r)}${r.status !== 'up' && r.lastError && r.status !== 'needs-value' ? `: ${r.lastError}` : ''}.`,
+      `Upstream "${vendor}" ${statusPhrase(r)}${r.status !== 'up' && r.lastError && r.status !== 'needs-value' ? `: ${r.lastError}` : ''}.`,
     );
   return 0;
 }

@@ -128,15 +128,26 @@ export async function runPin(io: Io, f: Common & { tool: string | undefined; pin
   return withControl(
     config,
     async ({ api }) => {
+      const pinsBefore = loaded.fileError ? undefined : config.agents.find((a) => a.id === agent)?.pins;
+      if (!f.pinned && pinsBefore && !pinsBefore.includes(f.tool!)) {
+        if (f.json) io.out(JSON.stringify({ agent, tool: f.tool, pinned: false, changed: false }));
+        else io.out(`${f.tool} was not pinned for ${agent}; nothing changed.`);
+        return 0;
+      }
       const rows = await api.pin({ agent, tool: f.tool!, pinned: f.pinned });
       const row = rows.find((r) => r.tool === f.tool);
+      // A name no upstream lists may be a typo: the tools search finds for it are offered.
+      const near =
+        f.pinned && !row?.available
+          ? (await api.search({ agent, query: f.tool!, limit: 3 })).hits.map((h) => h.name).filter((n) => n !== f.tool)
+          : [];
       if (f.json) {
         io.out(JSON.stringify({ agent, tool: f.tool, pinned: f.pinned, size: rows.length, listed: row !== undefined }));
         return 0;
       }
       if (f.pinned)
         io.out(
-          `Pinned ${f.tool} for ${agent}: it stays in its list (${plural(rows.length, 'tool')}) and the sweep never demotes it.${row && !row.available ? ' No upstream lists it right now; it is served again when its upstream is back.' : ''}`,
+          `Pinned ${f.tool} for ${agent}: it stays in its list (${plural(rows.length, 'tool')}) and the sweep never demotes it.${!row?.available ? ` No upstream lists it right now; it is served once one does.${near.length ? ` Did you mean ${near.join(', ')}? (\`mws unpin ${f.tool} --agent ${agent}\` takes it back.)` : ''}` : ''}`,
         );
       else
         io.out(

@@ -7,7 +7,7 @@ import { clientToolTimeoutSec } from '../import/clientTimeouts.js';
 import type { ClientConfigs } from './api.js';
 import type { ControlHandlers } from './contract.js';
 import { MASK } from './upstreamConfig.js';
-import { configEdits, type SettingsParts } from './configEdits.js';
+import { configEdits, noAgent, type SettingsParts } from './configEdits.js';
 
 type Methods = Pick<ControlHandlers, 'createAgent' | 'updateAgent' | 'deleteAgent' | 'pin' | 'clientConfigs' | 'agentToken'>;
 
@@ -37,7 +37,7 @@ export function agentSettingsControl(p: SettingsParts): Methods {
       await edit((raw) => {
         const list = agentsOf(raw);
         const i = list.findIndex((x) => x.id === a.id);
-        if (i < 0) throw new MwsError('agent_not_found', `No agent "${a.id}".`);
+        if (i < 0) throw noAgent(a.id, p.config.agents);
         list.splice(i, 1);
       });
       return { deleted: a.id };
@@ -84,7 +84,7 @@ export function agentSettingsControl(p: SettingsParts): Methods {
       };
     },
     async agentToken(a) {
-      if (!p.config.agents.some((x) => x.id === a.agent)) throw new MwsError('agent_not_found', `No agent ${JSON.stringify(a.agent)}.`);
+      if (!p.config.agents.some((x) => x.id === a.agent)) throw noAgent(a.agent, p.config.agents);
       const token = newAgentToken();
       await edit((raw) => void (findAgent(raw, a.agent).token = token));
       return { agent: a.agent, token, header: `Authorization: Bearer ${token}` };

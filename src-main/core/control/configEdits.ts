@@ -34,6 +34,13 @@ export type ConfigEdits = {
   upstreamsOf(raw: Raw): Raw;
 };
 
+/** "No agent "x". The agents are: default, codex." — the refusal names the ones there are. */
+export function noAgent(id: string, agents: readonly { id: string }[]): MwsError {
+  return new MwsError('agent_not_found', `No agent ${JSON.stringify(id)}. The agents are: ${agents.map((x) => x.id).join(', ')}.`, {
+    agent: id,
+  });
+}
+
 export function configEdits(p: { config: Config; editor: ConfigEditor; now?: (() => number) | undefined }): ConfigEdits {
   const agentsOf = (raw: Raw): Raw[] => {
     if (!Array.isArray(raw.agents)) raw.agents = [];
@@ -45,7 +52,7 @@ export function configEdits(p: { config: Config; editor: ConfigEditor; now?: (()
     findAgent(raw, id) {
       let a = agentsOf(raw).find((x) => x.id === id);
       if (!a) {
-        if (!p.config.agents.some((x) => x.id === id)) throw new MwsError('agent_not_found', `No agent "${id}".`);
+        if (!p.config.agents.some((x) => x.id === id)) throw noAgent(id, p.config.agents);
         a = { id };
         agentsOf(raw).push(a);
       }

@@ -35,7 +35,7 @@ export function upstreamSettingsControl(p: SettingsParts): Methods {
         if (Object.hasOwn(ups, a.vendor) && a.replace !== true) {
           throw new MwsError(
             'upstream_exists',
-            `An upstream named "${a.vendor}" already exists; nothing was changed. Pick another name, or edit "${a.vendor}" (replace: true) to replace it.`,
+            `An upstream named "${a.vendor}" already exists; nothing was changed. Pick another name, or edit "${a.vendor}" to replace it (mws upstream edit ${a.vendor}, or Edit in the window).`,
             { path: 'vendor', vendor: a.vendor, reason: 'is the name of an upstream that exists' },
           );
         }
