@@ -10,6 +10,7 @@ import { DEFAULT_MODEL } from '../core/search/embed/modelFiles.js';
 import { join } from 'node:path';
 import type { DesktopCore } from './desktopCore.js';
 import { FileSecretStore, type SecretCipher } from '../core/secrets/store.js';
+import { exposeGc } from '../core/http/garbage.js';
 
 /** `prepare` runs on the loaded config before the core sees it (the desktop store's migration). */
 /**
@@ -22,6 +23,8 @@ export async function startEmbeddedCore(
   cipher?: SecretCipher,
   resourcesDir?: string,
 ): Promise<DesktopCore> {
+  // The app owns its process: a burst's memory is given back with a full collection (http/garbage.ts).
+  exposeGc();
   const path = resolveConfigPath(undefined);
   const loaded = await prepare(await loadConfig(path));
   const modelDir = resourcesDir === undefined ? undefined : join(resourcesDir, 'model', loaded.config.search?.model ?? DEFAULT_MODEL);

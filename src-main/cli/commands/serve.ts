@@ -11,6 +11,7 @@ import type { Io } from '../output.js';
 import { shellLine } from '../../core/printable.js';
 import { openSharedState } from '../../core/statestore/open.js';
 import { validateConfig } from '../../core/config/validate.js';
+import { exposeGc } from '../../core/http/garbage.js';
 
 export type ServeOptions = { config: string | undefined; port: number | undefined; demo: boolean; logFormat?: 'text' | 'json' };
 
@@ -47,6 +48,8 @@ async function serve(io: Io, opts: ServeOptions): Promise<number> {
   // in a request path the listener's own net did not cover) is logged, never the end of the process.
   const onUnhandled = (err: unknown) => log.warn(`internal error (the proxy keeps running): ${(err as Error)?.stack ?? String(err)}`);
   process.on('unhandledRejection', onUnhandled);
+  // A proxy that runs for months gives a burst's memory back with a full collection (http/garbage.ts).
+  exposeGc();
   // --demo serves the demo whatever the file names (cli/config.ts applyDemo).
   const demo = opts.demo;
   const app = createApp({

@@ -15,18 +15,27 @@ export const IDLE_CHECK_MS = 1_000;
 /** Heap grown past what the last collection left by this much makes a quiet spell worth a collection. */
 export const IDLE_GC_GROWTH_BYTES = 24 * 1024 * 1024;
 
-let fullGc: (() => void) | undefined;
-/** V8's full collection; Node exposes `gc` only behind a V8 flag, set here once (no-op if it cannot be). */
-function collectGarbage(): void {
+type Gc = () => void;
+
+/**
+ * Makes V8's full collection callable in this process (`globalThis.gc`, as `node --expose-gc` does).
+ * A process flag, so only what owns the process calls it: `mws serve` and the desktop app's main, at
+ * start. A process that never does (a CLI command, a test) simply gets no collections from here.
+ */
+export function exposeGc(): void {
+  const g = globalThis as { gc?: Gc };
+  if (typeof g.gc === 'function') return;
   try {
-    if (!fullGc) {
-      setFlagsFromString('--expose-gc');
-      fullGc = runInNewContext('gc') as () => void;
-    }
-    fullGc();
+    setFlagsFromString('--expose-gc');
+    g.gc = runInNewContext('gc') as Gc;
   } catch {
     // No collection then; V8 will collect later on its own.
   }
+}
+
+/** V8's full collection when the process has one (exposeGc, or `node --expose-gc`). */
+function collectGarbage(): void {
+  (globalThis as { gc?: Gc }).gc?.();
 }
 
 type Later = (f: () => void, ms: number) => void;

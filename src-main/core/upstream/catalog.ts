@@ -224,17 +224,19 @@ export class Catalog<T> {
 
   statuses(): UpstreamStatusView[] {
     // An upstream just removed from the config stays in `state` until its lane closes it: not shown.
-    return [...this.state].filter(([vendor]) => this.configured(vendor)).map(([vendor, s]) => {
-      const off = this.opts.config.upstreams[vendor]?.enabled === false;
-      const info = this.upstreams.get(vendor)?.info() ?? {
-        vendor,
-        kind: this.opts.config.upstreams[vendor]!.kind,
-        status: off ? ('off' as const) : ('starting' as const),
-        era: undefined,
-        lastError: undefined,
-      };
-      return { ...info, toolCount: s.tools?.length ?? 0, source: s.source };
-    });
+    return [...this.state]
+      .filter(([vendor]) => this.configured(vendor))
+      .map(([vendor, s]) => {
+        const off = this.opts.config.upstreams[vendor]?.enabled === false;
+        const info = this.upstreams.get(vendor)?.info() ?? {
+          vendor,
+          kind: this.opts.config.upstreams[vendor]!.kind,
+          status: off ? ('off' as const) : ('starting' as const),
+          era: undefined,
+          lastError: undefined,
+        };
+        return { ...info, toolCount: s.tools?.length ?? 0, source: s.source };
+      });
   }
 
   /**

@@ -1,7 +1,8 @@
 // Full collections after bursts (src-main/core/http/garbage.ts), on injected time: at most one a
 // minute, and one when requests stop after the heap grew well past what the last one left.
 import { describe, expect, it } from 'vitest';
-import { FullCollector, IdleCollector, IDLE_CHECK_MS } from '../../../src-main/core/http/garbage.js';
+import { exposeGc, FullCollector, IdleCollector, IDLE_CHECK_MS } from '../../../src-main/core/http/garbage.js';
+import { spawnSync } from 'node:child_process';
 
 function fakeTime() {
   const t = { now: 0 };
@@ -87,5 +88,21 @@ describe('the full collection after a burst', () => {
     f.advance(140_000);
     expect(collected).toHaveLength(1);
     expect(f.live()).toBe(0);
+  });
+});
+
+describe('who turns on full collections', () => {
+  it('is the process entry, never the module: collecting without exposeGc sets no V8 flag and defines no gc', () => {
+    // A child process of its own, so this worker's flags and globals stay as they were.
+    const run = (code: string) =>
+      spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 });
+    const module = JSON.stringify(new URL('../../../src-main/core/http/garbage.ts', import.meta.url).href);
+    const quiet = run(
+      `const g = await import(${module}); new g.FullCollector(() => 0, 0, undefined, (f) => f()).drained(); console.log(typeof globalThis.gc);`,
+    );
+    expect(quiet.stdout.trim(), quiet.stderr).toBe('undefined');
+    const exposed = run(`const g = await import(${module}); g.exposeGc(); console.log(typeof globalThis.gc);`);
+    expect(exposed.stdout.trim(), exposed.stderr).toBe('function');
+    expect(typeof exposeGc).toBe('function');
   });
 });
