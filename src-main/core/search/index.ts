@@ -40,11 +40,8 @@ export { DESCRIPTION_CHARS, FIELD_WEIGHTS, LEARNED_WEIGHT } from './rankingWeigh
  * term is in the tool's name (for name coverage).
  */
 type Postings = { docs: Int32Array; sat: Float32Array; inName: Uint8Array; fields: Uint8Array };
-/** Field names, in index order, for `mws search --explain`. */
-export const FIELD_NAMES = ['name', 'title', 'parameter names', 'parameter descriptions', 'description', 'backend'] as const;
-export type Explained = { tool: string; score: number; matches: Array<{ word: string; via: string; fields: string[] }> };
 /** A query word's alternative: the word itself (or its typo corrections), or a synonym (`syn`). */
-type Alt = { term: string; weight: number; syn?: boolean };
+export type Alt = { term: string; weight: number; syn?: boolean };
 /** Extra evidence per query term from outside the index (learned words): tool index → weight ≥ 0. */
 export type TermBoost = (term: string) => ReadonlyMap<number, number> | undefined;
 export type Hit = { entry: ToolEntry; score: number };
@@ -162,33 +159,12 @@ export class SearchIndex {
     }
   }
 
-  /** Which query word matched which field of each hit: `mws search --explain`. */
-  explain(query: string, hits: Hit[], boost?: TermBoost): Explained[] {
+  /** The fields of tool `doc` that hold `term`, one bit per field in FIELD_NAMES' order (0: none). */
+  fieldsOf(term: string, doc: number): number {
     this.finish();
-    const groups = this.plan(query, learnedKnows(boost));
-    // Words as the query wrote them ("buy", not its stem "bui"); a typo correction or synonym keeps its term.
-    const surface = new Map<string, string>();
-    for (const w of splitWords(capQuery(query).query, false)) if (!surface.has(stem(w))) surface.set(stem(w), w);
-    return hits.map((h) => {
-      const doc = this.docOf(h.entry.name);
-      const matches: Explained['matches'] = [];
-      for (const alts of groups) {
-        for (const a of alts) {
-          const list = this.postings.get(a.term);
-          const at = list ? list.docs.indexOf(doc) : -1;
-          const fields: string[] = at >= 0 ? FIELD_NAMES.filter((_, f) => list!.fields[at]! & (1 << f)) : [];
-          const learned = a.syn ? undefined : boost?.(a.term)?.get(doc);
-          if (learned) fields.push('learned words');
-          if (fields.length)
-            matches.push({
-              word: (!a.syn && a.weight === 1 && surface.get(a.term)) || a.term,
-              via: a.syn ? 'synonym' : a.weight < 1 ? 'typo correction' : 'word',
-              fields: [...fields],
-            });
-        }
-      }
-      return { tool: h.entry.name, score: Math.round(h.score * 1000) / 1000, matches };
-    });
+    const list = this.postings.get(term);
+    const at = list ? list.docs.indexOf(doc) : -1;
+    return at >= 0 ? list!.fields[at]! : 0;
   }
 
   /** The index of a tool by its name (for learned words), or -1. */
@@ -456,7 +432,7 @@ export class SearchIndex {
 }
 
 /** Whether the learned field knows a term (so the query word is not typo-corrected away from it). */
-function learnedKnows(boost: TermBoost | undefined): ((term: string) => boolean) | undefined {
+export function learnedKnows(boost: TermBoost | undefined): ((term: string) => boolean) | undefined {
   return boost ? (term) => boost(term) !== undefined : undefined;
 }
 

@@ -2,7 +2,8 @@
 // and answers it. `mws search` and the meta-tool both call this, so they give the same reply.
 import { LRUCache } from 'lru-cache';
 import type { Toolbox, ToolEntry } from '../toolbox/toolbox.js';
-import { SearchIndex, type Explained, type TermBoost } from './index.js';
+import { SearchIndex, type TermBoost } from './index.js';
+import { explainHits, type Explained } from './explain.js';
 import { NearNames } from './nearNames.js';
 import { overview } from './overview.js';
 import { rankerFor, type Earlier, type Ranker, type SearchEngine } from './rankers.js';
@@ -259,7 +260,7 @@ export class SearchService {
     const like = this.earlierRequests(q, agent, qv);
     const earlier = this.earlierFor(p, q, agent, qv);
     const hits = this.searchRecalled(p, q, k, undefined, boost, remembered, qv, earlier).slice(0, k);
-    return p.bm25f.explain(q, hits, boost).map((h, i) => {
+    return explainHits(p.bm25f, q, hits, boost).map((h, i) => {
       const hit = hits[i]!;
       const matches = [...h.matches];
       const dense = qv && this.denseOf(p);

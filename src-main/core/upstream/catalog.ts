@@ -15,12 +15,8 @@ import { UpstreamLanes } from './lanes.js';
 import { ListWaits } from './listWaits.js';
 import type { OAuthUpstreams } from './oauth/manager.js';
 import { MwsError } from '../errors.js';
-import { SerialQueue } from '../serial.js';
 import { CATALOG_FILE, CatalogFile } from './catalogFile.js';
-import { mergeListed, type Listed } from './listMerge.js';
-
-/** One upstream's last-good list (listMerge.ts), where it came from and when it was listed. */
-type ListState = Listed & { source: 'live' | 'file' | 'none'; listedAt: number };
+import { ListAcceptor, type ListState } from './listAccept.js';
 
 export type { UpstreamStatusView } from './types.js';
 
@@ -306,7 +302,7 @@ export class Catalog<T> {
     const budget = this.opts.config.timeouts.listMs;
     const results = await Promise.all(
       [...this.upstreams].map(async ([vendor, u]) => {
-        const seq = ++this.listSeq;
+        const seq = this.lists.next();
         try {
           const tools = await u.listTools(budget);
           this.listWarnings.listed(vendor);
@@ -320,7 +316,7 @@ export class Catalog<T> {
       }),
     );
     let changed = false;
-    for (const [vendor, tools, seq] of results) if (tools) changed = (await this.accept(vendor, tools, seq)) || changed;
+    for (const [vendor, tools, seq] of results) if (tools) changed = (await this.lists.accept(vendor, tools, seq)) || changed;
     this.reportStatuses();
     if (changed) {
       this.rebuild();
@@ -333,9 +329,9 @@ export class Catalog<T> {
     const u = this.upstreams.get(vendor);
     if (!u || this.stopped) return;
     try {
-      const seq = ++this.listSeq;
+      const seq = this.lists.next();
       const tools = await u.listTools(this.opts.config.timeouts.listMs);
-      if (await this.accept(vendor, tools, seq)) {
+      if (await this.lists.accept(vendor, tools, seq)) {
         this.rebuild();
         await this.file.save();
       }
@@ -373,6 +369,12 @@ export class Catalog<T> {
   }
 
   private readonly listWaits = new ListWaits();
+  private readonly lists = new ListAcceptor({
+    state: this.state,
+    stopped: () => this.stopped,
+    now: () => this.opts.now(),
+    arrived: (vendor) => this.listWaits.wake(vendor),
+  });
 
   /**
    * Resolves once a vendor that is still starting has listed (or stopped starting), or after `ms`:
@@ -387,44 +389,6 @@ export class Catalog<T> {
   /** Waits (up to `ms`) until no upstream is still starting: for the CLI working without an instance. */
   async settled(ms: number): Promise<void> {
     await Promise.all([...this.upstreams.keys()].map((v) => this.whenStarted(v, ms)));
-  }
-
-  /** Lists are accepted one at a time; a list asked for before the last one accepted is stale and dropped. */
-  private readonly accepting = new SerialQueue();
-  /** Numbers lists in the order they were asked for (a change notification's list: when it arrived). */
-  private listSeq = 0;
-  private readonly acceptedSeq = new Map<string, number>();
-
-  /**
-   * Records a successful list; answers whether the tools differ from what was known. Each tool is
-   * compared by its JSON with the one of the same name before; an unchanged tool keeps its object,
-   * so its hash and listing are not computed again (toolbox/hash.ts, Toolbox.listed). At 5,000 tools
-   * the comparison takes tens of ms: it runs in slices with the event loop free between them.
-   */
-  private accept(vendor: string, tools: Tool[], seq = ++this.listSeq): Promise<boolean> {
-    return this.accepting.run(() => {
-      if (seq < (this.acceptedSeq.get(vendor) ?? 0)) return false;
-      this.acceptedSeq.set(vendor, seq);
-      return this.acceptInSlices(vendor, tools);
-    });
-  }
-
-  private async acceptInSlices(vendor: string, tools: Tool[]): Promise<boolean> {
-    const s = this.state.get(vendor);
-    if (!s || this.stopped) return false;
-    queueMicrotask(() => this.listWaits.wake(vendor));
-    s.source = 'live';
-    s.listedAt = this.opts.now();
-    // The upstream was removed (or the catalog stopped) meanwhile: this list is for nobody.
-    const merged = await mergeListed(s, tools, () => this.stopped || this.state.get(vendor) !== s);
-    if (!merged) return false;
-    if ('same' in merged) {
-      s.digests ??= merged.digests;
-      return false;
-    }
-    s.tools = merged.tools;
-    s.digests = merged.digests;
-    return true;
   }
 
   /** Builds the toolbox again from the lists it has (what it keeps of them changed: tools hidden or shown). */
@@ -467,7 +431,7 @@ export class Catalog<T> {
       this.opts,
       {
         onToolsChanged: (tools) =>
-          void this.accept(vendor, tools).then((changed) => {
+          void this.lists.accept(vendor, tools).then((changed) => {
             if (!changed) return;
             this.rebuild();
             this.file.schedule();

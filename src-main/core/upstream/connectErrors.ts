@@ -82,6 +82,27 @@ export function withDeadline<T>(p: Promise<T>, ms: number, vendor: string, what:
   );
 }
 
+/** An HTTP upstream that answered 401/403 and offers no sign-in Working Set can use. */
+export function refusedAccess(vendor: string, status: 401 | 403, err: unknown): MwsError {
+  return new MwsError(
+    'upstream_unavailable',
+    `Upstream "${vendor}" refused access (HTTP ${status}) and offers no sign-in Working Set can use: ${errorMessage(err)}. Check its credentials.`,
+    { vendor, status },
+  );
+}
+
+/** The log line that says how a failed start (`caught`) is tried again. */
+export function fallbackLine(vendor: string, next: Exclude<StartFallback, undefined | { kind: 'refused' }>, caught: unknown): string {
+  switch (next.kind) {
+    case 'no-issuer-check':
+      return `upstream "${vendor}" is a 2025-03-26 server whose authorization server names another issuer on the same origin (${errorMessage(caught)}); signing in without the issuer check, as that revision did.`;
+    case 'sse':
+      return `upstream "${vendor}" did not take Streamable HTTP (${errorMessage(caught)}); trying the old HTTP+SSE transport.`;
+    case 'modern':
+      return `upstream "${vendor}" speaks only ${next.named.join(', ')}; connecting again in ${MODERN_REVISION}.`;
+  }
+}
+
 /** What a failed start is tried again as, or why it is not. */
 export type StartFallback =
   { kind: 'refused'; status: 401 | 403 } | { kind: 'no-issuer-check' } | { kind: 'sse' } | { kind: 'modern'; named: string[] } | undefined;

@@ -8,7 +8,8 @@ import type { UpstreamConfig } from '../config/schema.js';
 import { MwsError, errorMessage } from '../errors.js';
 import type { Logger } from '../log.js';
 import { buildTransport, upstreamFetch, type BuiltTransport } from './transports.js';
-import { RESTART_RESET_AFTER_MS, restartDelayMs } from './backoff.js';
+import { RESTART_RESET_AFTER_MS } from './backoff.js';
+import { RetrySchedule } from './retrySchedule.js';
 import { DownLog } from './downLog.js';
 import { StderrTail } from './stderrTail.js';
 import type { UpstreamJournal } from './journal.js';
@@ -27,6 +28,8 @@ import { Rerun } from '../serial.js';
 import {
   cfgUrl,
   failedLine,
+  fallbackLine,
+  refusedAccess,
   failedStatus,
   isSignIn,
   isStarting,
@@ -78,8 +81,7 @@ export class UpstreamConnection implements Upstream {
   private status: UpstreamStatus = 'starting';
   private lastError: string | undefined;
   private closed = false;
-  private attempt = 0;
-  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly retry = new RetrySchedule();
   /** A list gave up waiting for the start: say so (onUp) when the upstream comes up. */
   private listWaiting = false;
   private readonly stderr = new StderrTail();
@@ -192,15 +194,13 @@ export class UpstreamConnection implements Upstream {
       isUp: () => this.live !== undefined && this.status === 'up',
       awaitSignIn: async (sentence) => {
         await this.drop();
-        clearTimeout(this.retryTimer);
-        this.retryTimer = undefined;
+        this.retry.cancel();
         this.status = 'needs-sign-in';
         this.lastError = sentence;
         this.opts.onDown?.();
       },
       connectNow: async () => {
-        clearTimeout(this.retryTimer);
-        this.retryTimer = undefined;
+        this.retry.cancel();
         await this.ensure();
         this.opts.onUp();
       },
@@ -221,7 +221,7 @@ export class UpstreamConnection implements Upstream {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.retryTimer);
+    this.retry.cancel();
     // A start still under way is stopped too: left alone, its process came up after the close and ran on.
     const starting = this.startingWith;
     this.startingWith = undefined;
@@ -282,15 +282,14 @@ export class UpstreamConnection implements Upstream {
     if (this.live) return Promise.resolve(this.live);
     if (this.closed) return Promise.reject(new MwsError('upstream_unavailable', `Upstream "${this.vendor}" is shut down.`));
     if (!this.connecting) {
-      clearTimeout(this.retryTimer);
-      this.retryTimer = undefined;
+      this.retry.cancel();
       this.connectStartedAt = this.opts.now();
       // A retry of a down upstream stays "down" (with its reason) until it is up again.
       if (this.status !== 'up' && this.status !== 'down' && this.status !== 'needs-value') this.status = 'starting';
       this.connecting = this.connect().then(
         (live) => {
           this.connecting = undefined;
-          this.attempt = 0;
+          this.retry.reset();
           const back = this.downLog.up(this.vendor);
           if (back) this.opts.log.info(back);
           if (this.listWaiting) {
@@ -360,34 +359,17 @@ export class UpstreamConnection implements Upstream {
         pinnedEra: this.pinnedEra,
         refusedWith: built.lastServerStatus?.(),
       });
-      if (next?.kind === 'refused') {
-        throw new MwsError(
-          'upstream_unavailable',
-          `Upstream "${this.vendor}" refused access (HTTP ${next.status}) and offers no sign-in Working Set can use: ${errorMessage(err)}. Check its credentials.`,
-          { vendor: this.vendor, status: next.status },
-        );
-      }
-      if (next?.kind === 'no-issuer-check') {
-        this.opts.auth!.skipIssuerCheck = true;
-        this.opts.log.warn(
-          `upstream "${this.vendor}" is a 2025-03-26 server whose authorization server names another issuer on the same origin (${errorMessage(caught)}); signing in without the issuer check, as that revision did.`,
-        );
-        return this.connect();
-      }
-      if (next?.kind === 'sse') {
+      if (next?.kind === 'refused') throw refusedAccess(this.vendor, next.status, err);
+      if (next) {
+        this.opts.log.warn(fallbackLine(this.vendor, next, caught));
+        if (next.kind === 'no-issuer-check') this.opts.auth!.skipIssuerCheck = true;
+        if (next.kind === 'modern') this.pinnedEra = MODERN_REVISION;
+        if (next.kind !== 'sse') return this.connect();
         this.sse = true;
-        this.opts.log.warn(
-          `upstream "${this.vendor}" did not take Streamable HTTP (${errorMessage(caught)}); trying the old HTTP+SSE transport.`,
-        );
         return this.connect().catch((sseErr: unknown) => {
           this.sse = false;
           throw sseErr;
         });
-      }
-      if (next?.kind === 'modern') {
-        this.pinnedEra = MODERN_REVISION;
-        this.opts.log.warn(`upstream "${this.vendor}" speaks only ${next.named.join(', ')}; connecting again in ${MODERN_REVISION}.`);
-        return this.connect();
       }
       throw err;
     }
@@ -417,7 +399,7 @@ export class UpstreamConnection implements Upstream {
     this.markDown(new Error('the connection closed'));
     if (this.opts.config.kind !== 'stdio') return;
     // A stdio child died: bring it back with backoff.
-    if (this.opts.now() - live.connectedAt > RESTART_RESET_AFTER_MS) this.attempt = 0;
+    if (this.opts.now() - live.connectedAt > RESTART_RESET_AFTER_MS) this.retry.reset();
     this.opts.log.warn(`upstream "${this.vendor}" exited.`);
     this.opts.journal?.event('the process exited');
     this.scheduleRetry();
@@ -426,21 +408,18 @@ export class UpstreamConnection implements Upstream {
   /** Tries again later, with backoff; a success tells the catalog (onUp), which lists it again. */
   private scheduleRetry(): void {
     // Waiting for a value or a sign-in, there is nothing to retry: giving it reconnects.
-    if (this.closed || this.retryTimer || this.status === 'revoked' || this.status === 'needs-value' || this.status === 'needs-sign-in')
+    if (this.closed || this.retry.waiting || this.status === 'revoked' || this.status === 'needs-value' || this.status === 'needs-sign-in')
       return;
-    const delay = restartDelayMs(this.attempt++);
-    this.journalOnce(`retrying in ${Math.round(delay / 100) / 10} s`);
-    const line = this.downLog.failed(this.vendor, this.lastError ?? 'unknown reason', this.opts.config, delay);
-    if (line) this.opts.log.warn(line);
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = undefined;
+    const delay = this.retry.next(() => {
       if (this.closed || this.live || this.connecting) return;
       this.ensure().then(
         () => this.opts.onUp(),
         () => {},
       );
-    }, delay);
-    this.retryTimer.unref();
+    });
+    this.journalOnce(`retrying in ${Math.round(delay / 100) / 10} s`);
+    const line = this.downLog.failed(this.vendor, this.lastError ?? 'unknown reason', this.opts.config, delay);
+    if (line) this.opts.log.warn(line);
   }
 
   private markDown(err: unknown): void {
