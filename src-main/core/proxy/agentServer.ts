@@ -1,7 +1,8 @@
 // Builds the low-level MCP Server that answers one agent: the upstream tool objects pass through
 // as data, which McpServer's per-tool registration would not allow. Resources, prompts, completions
 // and logging pass through too, advertised only when some upstream serves them.
-import { Server, inputRequired, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import { Server, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import { sdkResult } from './results.js';
 import type { DownstreamPeer } from '../upstream/types.js';
 import type { Passthrough } from './passthrough.js';
 import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, MODERN_REVISION, PROTOCOL_VERSION_META_KEY } from '../protocol.js';
@@ -42,16 +43,6 @@ export function peerOf(server: Server, ctx: ServerContext): DownstreamPeer {
   };
 }
 
-/** An upstream's input_required answer (2026-07-28) goes to the caller as its own, for it to fulfil and retry. */
-function asInputRequired<T>(result: T): T {
-  const r = result as { resultType?: unknown; inputRequests?: Record<string, unknown>; requestState?: string };
-  if (r.resultType !== 'input_required') return result;
-  return inputRequired({
-    ...(r.inputRequests ? { inputRequests: r.inputRequests as never } : {}),
-    ...(r.requestState !== undefined ? { requestState: r.requestState } : {}),
-  }) as T;
-}
-
 /** Progress for this request when the client sent a progress token (approvals keep the call alive with it). */
 function progressTo(ctx: ServerContext): CallContext['progress'] {
   const token = ctx.mcpReq._meta?.progressToken;
@@ -81,7 +72,7 @@ export function createAgentServer(agentId: string, runtime: AgentRuntime, passth
   });
   server.setRequestHandler('tools/call', async (req, ctx) => {
     await runtime.ready();
-    return asInputRequired(
+    return sdkResult(
       await runtime.callTool(
         agentId,
         req.params.name,
@@ -107,7 +98,7 @@ export function createAgentServer(agentId: string, runtime: AgentRuntime, passth
     server.setRequestHandler('resources/templates/list', async () => (await p.listResourceTemplates()) as never);
     server.setRequestHandler(
       'resources/read',
-      async (req, ctx) => asInputRequired(await p.readResource(params(req), peerOf(server, ctx))) as never,
+      async (req, ctx) => sdkResult(await p.readResource(params(req), peerOf(server, ctx))) as never,
     );
     if (extra.resources.subscribe) {
       server.setRequestHandler('resources/subscribe', async (req) => {
@@ -124,10 +115,7 @@ export function createAgentServer(agentId: string, runtime: AgentRuntime, passth
   }
   if (extra.prompts) {
     server.setRequestHandler('prompts/list', async () => (await p.listPrompts()) as never);
-    server.setRequestHandler(
-      'prompts/get',
-      async (req, ctx) => asInputRequired(await p.getPrompt(params(req), peerOf(server, ctx))) as never,
-    );
+    server.setRequestHandler('prompts/get', async (req, ctx) => sdkResult(await p.getPrompt(params(req), peerOf(server, ctx))) as never);
   }
   if (extra.completions) server.setRequestHandler('completion/complete', async (req) => (await p.complete(params(req))) as never);
   if (extra.logging) {

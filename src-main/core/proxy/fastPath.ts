@@ -22,7 +22,8 @@ import {
   MODERN_REVISION,
   PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY,
 } from '../protocol.js';
-import { directCall, passivePeer, SERVER_META } from './caller.js';
+import { directCall, passivePeer } from './caller.js';
+import { callResult, listResultText } from './results.js';
 import type { AgentRuntime } from './runtime.js';
 import type { DownstreamPeer } from '../upstream/types.js';
 
@@ -98,7 +99,6 @@ function listingText(tools: readonly object[]): string {
   }
   return `[${parts.join(',')}]`;
 }
-const SERVER_META_JSON = JSON.stringify(SERVER_META);
 
 function send(res: ServerResponse, payload: unknown, session?: string): void {
   sendText(res, JSON.stringify(payload), session);
@@ -141,11 +141,11 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
         const tools = runtime.listTools(agentId);
         const json = listingText(tools);
         const id = JSON.stringify(rpc.id);
-        const text =
-          session !== undefined
-            ? `{"result":{"tools":${json}},"jsonrpc":"2.0","id":${id}}`
-            : `{"result":{"tools":${json},"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":${SERVER_META_JSON}},"jsonrpc":"2.0","id":${id}}`;
-        sendText(res, text, session);
+        sendText(
+          res,
+          `{"result":${listResultText(json, session !== undefined ? 'session' : 'stateless')},"jsonrpc":"2.0","id":${id}}`,
+          session,
+        );
         return true;
       }
       const abort = new AbortController();
@@ -172,13 +172,7 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
         res.off('close', onClose);
         if (callKey) inflight.delete(callKey);
       }
-      if (session !== undefined) {
-        send(res, { result: answer, jsonrpc: '2.0', id: rpc.id }, session);
-        return true;
-      }
-      const { _meta: upstreamMeta, ...rest } = answer;
-      // An upstream's input_required answer keeps its resultType: the caller fulfils it and retries.
-      send(res, { result: { resultType: 'complete', ...rest, _meta: { ...upstreamMeta, ...SERVER_META } }, jsonrpc: '2.0', id: rpc.id });
+      send(res, { result: callResult(answer, session !== undefined ? 'session' : 'stateless'), jsonrpc: '2.0', id: rpc.id }, session);
     } catch (err) {
       const e = err instanceof ProtocolError ? err : new ProtocolError(ProtocolErrorCode.InternalError, (err as Error).message);
       send(
