@@ -139,7 +139,9 @@ export async function runPin(io: Io, f: Common & { tool: string | undefined; pin
       // A name no upstream lists may be a typo: the tools search finds for it are offered.
       const near =
         f.pinned && !row?.available
-          ? (await api.search({ agent, query: f.tool!, limit: 3 })).hits.map((h) => h.name).filter((n) => n !== f.tool)
+          ? (await api.search({ agent, query: f.tool!, limit: 3 }).catch(() => ({ hits: [] }))).hits
+              .map((h) => h.name)
+              .filter((n) => n !== f.tool)
           : [];
       if (f.json) {
         io.out(JSON.stringify({ agent, tool: f.tool, pinned: f.pinned, size: rows.length, listed: row !== undefined }));
