@@ -17,25 +17,33 @@ export const IDLE_GC_GROWTH_BYTES = 24 * 1024 * 1024;
 
 type Gc = () => void;
 
+let allowed = false;
+
 /**
- * Makes V8's full collection callable in this process (`globalThis.gc`, as `node --expose-gc` does).
- * A process flag, so only what owns the process calls it: `mws serve` and the desktop app's main, at
- * start. A process that never does (a CLI command, a test) simply gets no collections from here.
+ * Lets this process ask V8 for full collections (as `node --expose-gc` would). A process flag, so only
+ * what owns the process calls it: `mws serve` and the desktop app's core, at start. The flag itself is
+ * set at the first collection asked for, not here: set at start, it made every call measurably slower
+ * (bench callOverhead, docs/research/measured.md). A process that never calls it (a CLI command, a
+ * test) gets no collections from here.
  */
 export function exposeGc(): void {
-  const g = globalThis as { gc?: Gc };
-  if (typeof g.gc === 'function') return;
-  try {
-    setFlagsFromString('--expose-gc');
-    g.gc = runInNewContext('gc') as Gc;
-  } catch {
-    // No collection then; V8 will collect later on its own.
-  }
+  allowed = true;
 }
 
-/** V8's full collection when the process has one (exposeGc, or `node --expose-gc`). */
+/** V8's full collection, when the process has one or its owner allowed it (exposeGc). */
 function collectGarbage(): void {
-  (globalThis as { gc?: Gc }).gc?.();
+  const g = globalThis as { gc?: Gc };
+  if (typeof g.gc !== 'function') {
+    if (!allowed) return;
+    try {
+      setFlagsFromString('--expose-gc');
+      g.gc = runInNewContext('gc') as Gc;
+    } catch {
+      // No collection then; V8 will collect later on its own.
+      return;
+    }
+  }
+  g.gc?.();
 }
 
 type Later = (f: () => void, ms: number) => void;
