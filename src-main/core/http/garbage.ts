@@ -22,9 +22,8 @@ let allowed = false;
 /**
  * Lets this process ask V8 for full collections (as `node --expose-gc` would). A process flag, so only
  * what owns the process calls it: `mws serve` and the desktop app's core, at start. The flag itself is
- * set at the first collection asked for, not here: set at start, it made every call measurably slower
- * (bench callOverhead, docs/research/measured.md). A process that never calls it (a CLI command, a
- * test) gets no collections from here.
+ * set at the first collection asked for, so a process that never needs one keeps V8's flags as they
+ * were. A process that never calls it (a CLI command, a test) gets no collections from here.
  */
 export function exposeGc(): void {
   allowed = true;

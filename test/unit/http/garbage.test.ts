@@ -104,7 +104,7 @@ describe('who turns on full collections', () => {
     const exposed = run(
       `const g = await import(${module}); g.exposeGc(); console.log(typeof globalThis.gc); new g.FullCollector(() => 0, 0, undefined, (f) => f()).drained(); console.log(typeof globalThis.gc);`,
     );
-    // Allowed at start, made at the first collection (set at start, the flag slowed every call).
+    // Allowed at start, made at the first collection.
     expect(exposed.stdout.trim().split('\n'), exposed.stderr).toEqual(['undefined', 'function']);
     expect(typeof exposeGc).toBe('function');
   });
