@@ -1,6 +1,7 @@
 // Backends: the groups a catalog falls into — each vendor when names are prefixed, and name prefixes
 // shared by several tools (`mail` in `mail_send_message`) — so `search_tools "mail"` lists them.
 import type { ToolEntry } from '../toolbox/toolbox.js';
+import { splitWords } from './text.js';
 
 /** Prefixes that are verbs, not backends: `get_user` and `get_order` share a word, not a service. */
 const VERB_PREFIXES = new Set([
@@ -49,8 +50,33 @@ export function backendsOf(entries: readonly ToolEntry[], prefixed: boolean): Ma
     const p = namePrefix(e.remoteName);
     if (p && !VERB_PREFIXES.has(p)) byPrefix.set(p, [...(byPrefix.get(p) ?? []), e]);
   }
-  for (const [p, list] of byPrefix) if (list.length >= 2 && !out.has(p)) for (const e of list) push(p, e);
+  const nameWords = prefixUses(entries, byPrefix);
+  for (const [p, list] of byPrefix)
+    if (list.length >= 2 && !out.has(p) && isServiceWord(list.length, nameWords.get(p) ?? 0)) for (const e of list) push(p, e);
   return out;
+}
+
+/**
+ * A shared name prefix is a service (`github_…`, `mail_…`) when the catalog's other tools do not use
+ * the word in their names; when they do, it is a thing the tools act on: in a catalog of many vendors
+ * `car_rental_search` sits beside `tripnest.watchCarRental` and `skyroute_cancel_car_rental`, and a
+ * request about a rental car names no backend. Real servers' prefixes appear in no other tool's name;
+ * such object words in 7–34 others (docs/research/search.md, "Which prefixes are backends").
+ */
+function isServiceWord(groupSize: number, usesElsewhere: number): boolean {
+  return usesElsewhere * SERVICE_PREFIX_SHARE < groupSize;
+}
+/** A prefix stays a backend while fewer than one tool in this many of its group's size uses it elsewhere. */
+const SERVICE_PREFIX_SHARE = 4;
+
+/** For each candidate prefix, how many tools outside its group have the word in their names. */
+function prefixUses(entries: readonly ToolEntry[], byPrefix: ReadonlyMap<string, ToolEntry[]>): Map<string, number> {
+  const uses = new Map<string, number>();
+  for (const e of entries) {
+    const own = namePrefix(e.remoteName);
+    for (const w of new Set(splitWords(e.remoteName))) if (w !== own && byPrefix.has(w)) uses.set(w, (uses.get(w) ?? 0) + 1);
+  }
+  return uses;
 }
 
 /** The backend a tool is shown under in the catalog listing. */
