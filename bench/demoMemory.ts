@@ -1,0 +1,57 @@
+// `mws serve --demo`'s resident memory after 1,000 calls, with the search model loaded (one
+// search_tools first) and without it (no search), side by side, alternating runs. The built CLI; RSS
+// read from /proc 4 s after the last call (at rest: what a tray app keeps).
+//   node --import tsx bench/demoMemory.ts [--runs 3] [--calls 1000]
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { ROOT, listeningBase, spawnNode } from '../test/helpers/processes.js';
+
+const arg = (name: string, d: number) => (process.argv.indexOf(name) > 0 ? Number(process.argv[process.argv.indexOf(name) + 1]) : d);
+const RUNS = arg('--runs', 3);
+const CALLS = arg('--calls', 1000);
+const REST_MS = 4_000;
+const CLI = process.env.BENCH_DEMO_CLI ?? join(ROOT, 'out', 'main', 'cli.js');
+const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function once(model: boolean): Promise<{ start: number; model: number; calls: number }> {
+  const home = mkdtempSync(join(tmpdir(), 'mws-demo-mem-'));
+  const serve = spawnNode(CLI, ['serve', '--demo', '--port', '0'], { HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
+  try {
+    const base = await listeningBase(serve);
+    const pid = serve.proc.pid!;
+    const client = new Client({ name: 'demo-mem', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    await pause(REST_MS);
+    const start = rss(pid);
+    if (model) {
+      await client.callTool({ name: 'search_tools', arguments: { query: 'send an email to my team' } });
+      // The model loads and embeds the demo's tools in the background; then a query uses it.
+      await pause(8_000);
+      await client.callTool({ name: 'search_tools', arguments: { query: 'what is on my calendar tomorrow' } });
+      await pause(REST_MS);
+    }
+    const afterModel = rss(pid);
+    for (let i = 0; i < CALLS; i++)
+      await client.callTool({ name: 'call_tool', arguments: { name: 'mail_get_message', arguments: { messageId: 'm1' } } });
+    await pause(REST_MS);
+    const calls = rss(pid);
+    await client.close();
+    return { start, model: afterModel, calls };
+  } finally {
+    await serve.kill();
+  }
+}
+
+const rows: string[] = [];
+for (let r = 0; r < RUNS; r++)
+  for (const model of [true, false]) {
+    const m = await once(model);
+    rows.push(`| ${r + 1} | ${model ? 'on' : 'off'} | ${m.start.toFixed(0)} | ${m.model.toFixed(0)} | ${m.calls.toFixed(0)} |`);
+    console.log(rows[rows.length - 1]);
+  }
+console.log(
+  `\n| run | model | RSS at start | after the model loaded | after ${CALLS} calls, at rest |\n| --- | --- | --- | --- | --- |\n${rows.join('\n')}`,
+);
