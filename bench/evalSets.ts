@@ -37,25 +37,30 @@ export function loadSet(name: keyof typeof EVAL_SETS): { tools: Tool[]; gold: Go
   return { tools: read<{ tools: Tool[] }>(f.catalog).tools, gold: read<GoldQuery[]>(f.queries) };
 }
 
+/** Plain BM25 as peers run it: MiniSearch over name, parameters and description; hits by tool index, best first. */
+export function plainBm25Ranking(tools: Tool[]): (q: string) => Array<{ i: number; score: number }> {
+  const mini = new MiniSearch<{ id: number; name: string; params: string; desc: string }>({
+    fields: ['name', 'params', 'desc'],
+    tokenize: (t) => splitWords(t),
+  });
+  mini.addAll(
+    tools.map((t, id) => ({
+      id,
+      name: t.name,
+      params: JSON.stringify((t.inputSchema as { properties?: object }).properties ?? {}),
+      desc: t.description ?? '',
+    })),
+  );
+  return (q) => mini.search(q).map((r) => ({ i: r.id as number, score: r.score }));
+}
+
 export function plainBm25(tools: Tool[], gold: GoldQuery[]): EvalResult {
   return evaluate(() => {
-    const mini = new MiniSearch<{ id: number; name: string; params: string; desc: string }>({
-      fields: ['name', 'params', 'desc'],
-      tokenize: (t) => splitWords(t),
-    });
-    mini.addAll(
-      tools.map((t, id) => ({
-        id,
-        name: t.name,
-        params: JSON.stringify((t.inputSchema as { properties?: object }).properties ?? {}),
-        desc: t.description ?? '',
-      })),
-    );
+    const rank = plainBm25Ranking(tools);
     return (q, k) =>
-      mini
-        .search(q)
+      rank(q)
         .slice(0, k)
-        .map((r) => tools[r.id as number]!.name);
+        .map((r) => tools[r.i]!.name);
   }, gold);
 }
 

@@ -7,15 +7,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import MiniSearch from 'minisearch';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox, type ToolEntry } from '../src-main/core/toolbox/toolbox.js';
 import { SearchService } from '../src-main/core/search/service.js';
-import { splitWords } from '../src-main/core/search/text.js';
 import { evaluate, type EvalResult, type GoldQuery } from '../src-main/core/search/eval/evaluate.js';
 import { evalVectors, type EvalVectors } from '../src-main/core/search/eval/evalVectors.js';
 import { silentLogger } from '../src-main/core/log.js';
-import { loadSet, type EVAL_SETS } from './evalSets.js';
+import { loadSet, plainBm25Ranking, type EVAL_SETS } from './evalSets.js';
 
 const POOL = 50;
 const arg = (name: string) => (process.argv.indexOf(name) > 0 ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -27,23 +25,8 @@ const cacheDir = process.env.MWS_COMPARE_DIR ?? mkdtempSync(join(tmpdir(), 'mws-
 type Scored = Array<{ i: number; score: number }>;
 
 function bm25(tools: Tool[]): (q: string) => Scored {
-  const mini = new MiniSearch<{ id: number; name: string; params: string; desc: string }>({
-    fields: ['name', 'params', 'desc'],
-    tokenize: (t) => splitWords(t),
-  });
-  mini.addAll(
-    tools.map((t, id) => ({
-      id,
-      name: t.name,
-      params: JSON.stringify((t.inputSchema as { properties?: object }).properties ?? {}),
-      desc: t.description ?? '',
-    })),
-  );
-  return (q) =>
-    mini
-      .search(q)
-      .slice(0, POOL)
-      .map((r) => ({ i: r.id as number, score: r.score }));
+  const rank = plainBm25Ranking(tools);
+  return (q) => rank(q).slice(0, POOL);
 }
 
 function cosines(entries: ToolEntry[], sem: EvalVectors, q: string): Scored {

@@ -57,17 +57,20 @@ export function backendsOf(entries: readonly ToolEntry[], prefixed: boolean): Ma
 }
 
 /**
- * A shared name prefix is a service (`github_…`, `mail_…`) when the catalog's other tools do not use
- * the word in their names; when they do, it is a thing the tools act on: in a catalog of many vendors
- * `car_rental_search` sits beside `tripnest.watchCarRental` and `skyroute_cancel_car_rental`, and a
- * request about a rental car names no backend. Real servers' prefixes appear in no other tool's name;
- * such object words in 7–34 others (docs/research/search.md, "Which prefixes are backends").
+ * A shared name prefix is a service (`github_…`, `mail_…`) unless the catalog's other tools use the
+ * word in their names at least as often as its own group does: then it is a thing the tools act on. In
+ * a catalog of many vendors `car_rental_search` sits beside `tripnest.watchCarRental` and
+ * `skyroute_cancel_car_rental`, and a request about a rental car names no backend. Real servers'
+ * prefixes appear in no other tool's name, or in a few (`getGitHubIssue` beside twelve `git_…` tools);
+ * object words in as many others as their group or more (docs/research/search.md, "Which prefixes are
+ * backends"). A few uses never drop a prefix, so a server cannot take another's backend apart with a
+ * couple of names.
  */
 function isServiceWord(groupSize: number, usesElsewhere: number): boolean {
-  return usesElsewhere * SERVICE_PREFIX_SHARE < groupSize;
+  return usesElsewhere < MIN_OBJECT_USES || usesElsewhere < groupSize;
 }
-/** A prefix stays a backend while fewer than one tool in this many of its group's size uses it elsewhere. */
-const SERVICE_PREFIX_SHARE = 4;
+/** Fewer uses of a prefix in other tools' names than this never make it an object word. */
+const MIN_OBJECT_USES = 3;
 
 /** For each candidate prefix, how many tools outside its group have the word in their names. */
 function prefixUses(entries: readonly ToolEntry[], byPrefix: ReadonlyMap<string, ToolEntry[]>): Map<string, number> {

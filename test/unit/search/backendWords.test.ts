@@ -50,6 +50,49 @@ describe('backends among name prefixes', () => {
     expect(keys).not.toContain('car');
   });
 
+  it('a few other tools using a service word do not take its backend apart', () => {
+    const gitTools = [
+      'status',
+      'diff_staged',
+      'diff_unstaged',
+      'commit',
+      'add',
+      'reset',
+      'log',
+      'create_branch',
+      'checkout',
+      'show',
+      'init',
+      'branch',
+    ];
+    const catalog = [
+      ...gitTools.map((n) => tool(`git_${n}`, `Git ${n.replace('_', ' ')}.`)),
+      // camelCase names split into words: "GitHub" holds "git".
+      ...['getGitHubIssue', 'listGitHubPulls', 'searchGitHubCode'].map((n) => tool(n, 'A GitHub call.')),
+      tool('brave_web_search', 'Search the web.'),
+      tool('brave_local_search', 'Search local businesses.'),
+      tool('summarize_brave_results', 'Summarize results.'),
+      // Another server's tools that name slack: two names do not turn `slack` into an object word.
+      ...[
+        'post_message',
+        'list_channels',
+        'reply_to_thread',
+        'add_reaction',
+        'get_channel_history',
+        'get_users',
+        'get_user_profile',
+        'get_thread_replies',
+      ].map((n) => tool(`slack_${n}`, `Slack: ${n.replace(/_/g, ' ')}.`)),
+      tool('forward_slack_message', 'Forward a message.'),
+      tool('mirror_slack_post', 'Mirror a post.'),
+    ];
+    const keys = [...backendsOf([...box(catalog).all()], false).keys()];
+    expect(keys).toEqual(expect.arrayContaining(['git', 'brave', 'slack']));
+    const b = box(catalog);
+    const s = new SearchService(() => b, {}, 'bm25f');
+    expect(s.resolve('post a message to a slack channel', 3).entries[0]?.name).toBe('slack_post_message');
+  });
+
   it('a request about a rental car ranks by what it asks, not by a `car_` prefix', () => {
     const b = box([...filler, ...rentals]);
     const s = new SearchService(() => b, {}, 'bm25f');
