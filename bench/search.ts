@@ -4,11 +4,9 @@
 // The 5,000 tools' vectors are kept in the OS temp folder between runs (embedding them takes ~80 s once).
 import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import MiniSearch from 'minisearch';
 import type { Tool } from '@modelcontextprotocol/client';
 import { SearchLearning } from '../src-main/core/search/learning.js';
 import { splitGold } from '../src-main/core/search/eval/split.js';
-import { splitWords } from '../src-main/core/search/text.js';
 import { join } from 'node:path';
 import { Toolbox } from '../src-main/core/toolbox/toolbox.js';
 import { SearchService, type SearchEngine } from '../src-main/core/search/service.js';
@@ -16,6 +14,7 @@ import { SEARCH_REPLY_MAX_BYTES } from '../src-main/core/search/reply.js';
 import { evaluate, type EvalResult, type GoldQuery } from '../src-main/core/search/eval/evaluate.js';
 import { ROOT } from '../test/helpers/processes.js';
 import { generateCatalog } from './genCatalog.js';
+import { plainBm25 } from './evalSets.js';
 import { DEMO_TOOLS } from '../src-main/core/demo/tools.js';
 import { fmt, summarize } from './stats.js';
 import { ToolVectors } from '../src-main/core/search/embed/toolVectors.js';
@@ -135,25 +134,7 @@ console.log(
 const quality: Record<string, Record<string, number>> = {};
 for (const [label, catalog, gold] of sets) {
   const box = new Toolbox(new Map([['catalog', [...catalog]]]), false);
-  const plain = evaluate(() => {
-    const mini = new MiniSearch<{ id: number; name: string; params: string; desc: string }>({
-      fields: ['name', 'params', 'desc'],
-      tokenize: (t) => splitWords(t),
-    });
-    mini.addAll(
-      catalog.map((t, id) => ({
-        id,
-        name: t.name,
-        params: JSON.stringify((t.inputSchema as { properties?: object }).properties ?? {}),
-        desc: t.description ?? '',
-      })),
-    );
-    return (q, k) =>
-      mini
-        .search(q)
-        .slice(0, k)
-        .map((r) => catalog[r.id as number]!.name);
-  }, gold);
+  const plain = plainBm25([...catalog], gold);
   const ws = (test: GoldQuery[], train?: GoldQuery[]) =>
     evaluate(() => {
       const learning = train ? new SearchLearning({ now: () => 0, enabled: () => true }) : undefined;
