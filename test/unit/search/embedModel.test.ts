@@ -56,6 +56,56 @@ describe('the shipped model', () => {
   });
 });
 
+describe('the model runs in its own thread', () => {
+  it('gives the vectors the runtime gives in this thread', async () => {
+    const texts = ['send an email to a colleague', 'deploy the service to production '.repeat(40), ''];
+    const inWorker = await withDeadline(loadEmbedder(), 'the model to load in its thread', 60_000);
+    if (isEmbedderFailure(inWorker)) throw new Error(inWorker.error.message);
+    const here = await withDeadline(loadEmbedder({ importRuntime: () => import('onnxruntime-node') }), 'the model to load here', 60_000);
+    if (isEmbedderFailure(here)) throw new Error(here.error.message);
+    try {
+      const a = await inWorker.embed(texts, 96);
+      const b = await here.embed(texts, 96);
+      expect(a.map((v) => Array.from(v))).toEqual(b.map((v) => Array.from(v)));
+    } finally {
+      await inWorker.close();
+      await here.close();
+    }
+  }, 90_000);
+
+  it("keeps the proxy's thread free while it computes", async () => {
+    const e = await withDeadline(loadEmbedder(), 'the model to load', 60_000);
+    if (isEmbedderFailure(e)) throw new Error(e.error.message);
+    try {
+      // 24 texts of 128 tokens: tens of milliseconds of computing at least. The runtime in this thread runs
+      // each text in one setImmediate, so no other macrotask could start during a run; in the worker,
+      // this thread turns its event loop all along.
+      let turns = 0;
+      let done = false;
+      const spin = () => {
+        turns++;
+        if (!done) setImmediate(spin);
+      };
+      const work = e.embed(Array.from({ length: 24 }, (_, i) => `text ${i} ` + 'deploy the service to production '.repeat(40)));
+      setImmediate(spin);
+      await work;
+      done = true;
+      expect(turns).toBeGreaterThan(24 * 5);
+    } finally {
+      await e.close();
+    }
+  }, 90_000);
+
+  it('a thread that stops fails every later computation with a sentence, never a hang', async () => {
+    const { workerRuntime } = await import('../../../src-main/core/search/embed/workerRuntime.js');
+    const ort = await workerRuntime();
+    const files = readFileSync(join(defaultModelDir(), 'model.onnx'));
+    const session = await withDeadline(ort.InferenceSession.create(new Uint8Array(files), {}), 'the session', 60_000);
+    await session.release();
+    await expect(withDeadline(session.run({}), 'a run after the thread stopped', 10_000)).rejects.toThrow(/search model's thread stopped/);
+  }, 90_000);
+});
+
 describe('a model that fails is an answer, not an exception', () => {
   it('missing folder → model_missing', async () => {
     const got = await loadEmbedder({ modelDir: join(tempDir(), 'nothing-here') });

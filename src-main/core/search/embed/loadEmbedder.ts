@@ -3,12 +3,8 @@
 import { errorMessage } from '../../errors.js';
 import { defaultModelDir, readModelFiles } from './modelFiles.js';
 import { OnnxEmbedder, type OrtModule } from './onnxEmbedder.js';
+import { workerRuntime } from './workerRuntime.js';
 import type { Embedder, EmbedderFailure, LoadEmbedderOptions } from './types.js';
-
-/** The runtime, loaded only when the model is first needed (it adds ~40 MB to the process). */
-async function importOnnxRuntime(): Promise<unknown> {
-  return import('onnxruntime-node');
-}
 
 function isOrtModule(m: unknown): m is OrtModule {
   const o = m as { InferenceSession?: { create?: unknown }; Tensor?: unknown; default?: unknown };
@@ -28,7 +24,8 @@ export async function loadEmbedder(opts: LoadEmbedderOptions = {}): Promise<Embe
   if ('error' in files) return files;
   let ort: unknown;
   try {
-    ort = await (opts.importRuntime ?? importOnnxRuntime)();
+    // The runtime is loaded only when the model is first needed, in its own thread (workerRuntime.ts).
+    ort = await (opts.importRuntime ?? workerRuntime)();
     const inner = (ort as { default?: unknown }).default;
     if (!isOrtModule(ort) && isOrtModule(inner)) ort = inner;
     if (!isOrtModule(ort)) throw new Error('it does not export InferenceSession and Tensor');
