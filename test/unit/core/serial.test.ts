@@ -3,6 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { SerialQueue } from '../../../src-main/core/serial.js';
 
 describe('SerialQueue', () => {
+  it("keeps no task's answer once it is idle (a sweep's decisions are not held until the next task)", async () => {
+    const q = new SerialQueue();
+    const big = { decisions: new Array(1000).fill('x') };
+    expect(await q.run(() => big)).toBe(big);
+    await q.idle();
+    expect(await (q as unknown as { tail: Promise<unknown> }).tail).toBeUndefined();
+  });
+
   it('runs tasks one at a time in the order asked, each failure reaching only its own caller', async () => {
     const q = new SerialQueue();
     const log: string[] = [];

@@ -139,7 +139,8 @@ describe('ToolVectors', () => {
       await v.idle();
     }
     expect(limits).toEqual([64, TOOL_TOKENS]);
-    const key = (v: ToolVectors) => (v as unknown as { keyOf(e: ToolEntry): { key: string } }).keyOf(entries[0]!).key;
+    const key = (v: ToolVectors) => (v as unknown as { keyOf(e: ToolEntry): string }).keyOf(entries[0]!);
+    expect(key(short)).toMatch(/^[0-9a-f]{32}$/);
     expect(key(short)).not.toBe(key(plain));
   });
 
