@@ -7,6 +7,7 @@
 //   BENCH_SCALE_USAGE_LINES=1000000    calls.jsonl backlog read by one usage cycle
 //   BENCH_SCALE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p"   node flags for `mws serve` (profiles)
 //   BENCH_SCALE_HEAP_SNAPSHOTS=1       heap snapshots of `mws serve` at each RSS figure (in its cwd)
+//   BENCH_SCALE_SMAPS=1                where each RSS figure lives (/proc/PID/smaps by mapping), on stderr
 //   BENCH_SCALE_START_ONLY=1           stop after the start figures (listening, first list, RSS after start)
 //   BENCH_SCALE_CLI=out-base/main/cli.js   another build to measure (the previous commit's `out/`, copied to out-base/, which git and lint ignore)
 //   BENCH_SCALE_FRESH_VECTORS=1        start without the tool vectors' cache (a first start ever: the model
@@ -36,6 +37,7 @@ const USAGE_LINES = Number(process.env.BENCH_SCALE_USAGE_LINES ?? 1_000_000);
 const NODE_ARGS = (process.env.BENCH_SCALE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const SNAPSHOTS = process.env.BENCH_SCALE_HEAP_SNAPSHOTS === '1';
 const START_ONLY = process.env.BENCH_SCALE_START_ONLY === '1';
+const SMAPS = process.env.BENCH_SCALE_SMAPS === '1';
 const FRESH_VECTORS = process.env.BENCH_SCALE_FRESH_VECTORS === '1';
 const VECTORS_DIR = join(tmpdir(), 'mws-bench-scale-vectors');
 const VECTORS_FILE = 'search-vectors.bin';
@@ -57,6 +59,22 @@ const ownSignalFetch: typeof fetch = (input, init) => {
 
 function rss(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+}
+
+/** RSS by mapping (file, [heap], anonymous), largest first: where memory outside V8's heap lives. */
+function smaps(pid: number): string {
+  const by = new Map<string, number>();
+  let name = '';
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) name = head[1] || '[anonymous]';
+    else if (line.startsWith('Rss:')) by.set(name, (by.get(name) ?? 0) + Number(/(\d+)/.exec(line)![1]) / 1024);
+  }
+  return [...by]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([k, v]) => `${Math.round(v)} MB ${k.split('/').slice(-2).join('/')}`)
+    .join(' · ');
 }
 
 function children(pid: number): number[] {
@@ -156,6 +174,7 @@ async function scale(n: number): Promise<Row[]> {
   /** RSS, and what V8 says of its heap and of memory outside it (the instance's /metrics). */
   const memory = async (): Promise<string> => {
     const r = mb(rss(mws.pid!));
+    if (SMAPS) console.error(`smaps: ${smaps(mws.pid!)}`);
     try {
       const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
       const text = await (await fetch(url.replace(/\/mcp$/, '/metrics'), { headers: { authorization: `Bearer ${token}` } })).text();
