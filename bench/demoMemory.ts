@@ -1,19 +1,25 @@
 // `mws serve --demo`'s resident memory after 1,000 calls, with the search model loaded (one
 // search_tools first) and without it (no search), side by side, alternating runs. The built CLI; RSS
-// read from /proc 4 s after the last call (at rest: what a tray app keeps).
+// read from /proc 4 s after the last call (at rest: what a tray app keeps), mws serve's and its model
+// process's together.
 //   node --import tsx bench/demoMemory.ts [--runs 3] [--calls 1000]
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ROOT, listeningBase, spawnNode } from '../test/helpers/processes.js';
+import { rssWithModel } from './procMemory.js';
 
 const arg = (name: string, d: number) => (process.argv.indexOf(name) > 0 ? Number(process.argv[process.argv.indexOf(name) + 1]) : d);
 const RUNS = arg('--runs', 3);
 const CALLS = arg('--calls', 1000);
 const REST_MS = 4_000;
 const CLI = process.env.BENCH_DEMO_CLI ?? join(ROOT, 'out', 'main', 'cli.js');
-const rss = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+/** mws serve's RSS and its model process's, added: the model runs in a process of its own. */
+const rss = (pid: number) => {
+  const m = rssWithModel(pid);
+  return m.own + m.model;
+};
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function once(model: boolean): Promise<{ start: number; model: number; calls: number }> {

@@ -26,6 +26,7 @@ import { setsHarness } from '../test/helpers/sets.js';
 import { summarize } from './stats.js';
 import { stallWatch } from './schedstat.js';
 import { until } from './until.js';
+import { childRunning, rssWithModel } from './procMemory.js';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '500,5000')
   .split(',')
@@ -57,10 +58,6 @@ const ownSignalFetch: typeof fetch = (input, init) => {
   return fetch(input, rest);
 };
 
-function rss(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
-}
-
 /** RSS by mapping (file, [heap], anonymous), largest first: where memory outside V8's heap lives. */
 function smaps(pid: number): string {
   const by = new Map<string, number>();
@@ -75,14 +72,6 @@ function smaps(pid: number): string {
     .slice(0, 8)
     .map(([k, v]) => `${Math.round(v)} MB ${k.split('/').slice(-2).join('/')}`)
     .join(' · ');
-}
-
-function children(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
 }
 
 function timeCli(args: string[], env: NodeJS.ProcessEnv): number {
@@ -173,7 +162,9 @@ async function scale(n: number): Promise<Row[]> {
   const listening = performance.now() - t0;
   /** RSS, and what V8 says of its heap and of memory outside it (the instance's /metrics). */
   const memory = async (): Promise<string> => {
-    const r = mb(rss(mws.pid!));
+    const both = rssWithModel(mws.pid!);
+    // The model runs in a process of its own: its memory is given beside mws serve's, never left out.
+    const r = `${mb(both.own + both.model)}${both.model ? ` (mws ${mb(both.own)} + model process ${mb(both.model)})` : ''}`;
     if (SMAPS) console.error(`smaps: ${smaps(mws.pid!)}`);
     try {
       const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
@@ -328,7 +319,7 @@ async function scale(n: number): Promise<Row[]> {
     listeners.push(await connect(`a${i}`, i % 2 ? 'legacy' : 'auto', () => heard.push(performance.now() - sentAt)));
   // Modern clients hear list_changed on a subscription stream: give them a moment to open it.
   await new Promise((r) => setTimeout(r, 1000));
-  const upstreamPid = children(mws.pid!)[0];
+  const upstreamPid = childRunning(mws.pid!, 'manyTools.mjs');
   if (upstreamPid) {
     sentAt = performance.now();
     process.kill(upstreamPid, 'SIGUSR2');

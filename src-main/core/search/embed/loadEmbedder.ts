@@ -3,7 +3,7 @@
 import { errorMessage } from '../../errors.js';
 import { defaultModelDir, readModelFiles } from './modelFiles.js';
 import { OnnxEmbedder, type OrtModule } from './onnxEmbedder.js';
-import { workerRuntime } from './workerRuntime.js';
+import { modelProcess } from './modelProcess.js';
 import type { Embedder, EmbedderFailure, LoadEmbedderOptions } from './types.js';
 
 function isOrtModule(m: unknown): m is OrtModule {
@@ -24,8 +24,8 @@ export async function loadEmbedder(opts: LoadEmbedderOptions = {}): Promise<Embe
   if ('error' in files) return files;
   let ort: unknown;
   try {
-    // The runtime is loaded only when the model is first needed, in its own thread (workerRuntime.ts).
-    ort = await (opts.importRuntime ?? workerRuntime)();
+    // The runtime is loaded only when the model is first needed, in a process of its own (modelProcess.ts).
+    ort = await (opts.importRuntime ?? modelProcess)();
     const inner = (ort as { default?: unknown }).default;
     if (!isOrtModule(ort) && isOrtModule(inner)) ort = inner;
     if (!isOrtModule(ort)) throw new Error('it does not export InferenceSession and Tensor');

@@ -41,7 +41,7 @@ export type LoadEmbedderOptions = {
   threads?: number;
   /** onnxruntime session options over the shipped ones (bench/model/sessionOptions.ts measures them). */
   session?: Record<string, unknown>;
-  /** Test and bench seam: the runtime module to use in this thread (`import("onnxruntime-node")`), instead of the worker thread that loads it. */
+  /** Test and bench seam: the runtime module to use in this thread (`import("onnxruntime-node")`), instead of the child process that runs it (modelProcess.ts). */
   importRuntime?: () => Promise<unknown>;
 };
 

@@ -1,0 +1,189 @@
+// onnxruntime in a child process of its own. onnxruntime-node computes synchronously on the calling
+// thread (its run() is a setImmediate around the native call), so on the proxy's thread every model run
+// held every agent's requests: while a new toolbox was embedded (~80 s of a core at 5,000 tools) a
+// lexical search_tools round trip took 62 ms p50 instead of 4 (bench/scale). A worker thread was tried
+// next: stopping it during a run (process.exit, an out-of-memory stop) makes the runtime abort the whole
+// process (SIGABRT: a C++ exception it cannot throw into a stopping thread), so the proxy would die with
+// it. A child process keeps the runtime's failures, and its memory, out of the proxy.
+// The child offers the slice of the onnxruntime API OnnxEmbedder uses (OrtModule): tokenizing and
+// pooling stay here, so vectors are the same as with the runtime in process (tests, benches).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import type { OrtModule, OrtSession, OrtTensor } from './onnxEmbedder.js';
+
+/** Starting the runtime and creating the session may take this long at most (a busy 2-core machine). */
+export const MODEL_START_DEADLINE_MS = 120_000;
+
+// A CommonJS script given to `node -e`, so sources (tsx, vitest) and the built bundle run the same code
+// without a separate file to build and find (as control/report/tokenizer.ts); onnxruntime-node is
+// required by the path given as its argument. It lowers its own priority (the proxy is served first on
+// a machine with few cores) and ends when the proxy's end of the channel closes, however the proxy ended.
+const SCRIPT = `
+try { require('node:os').setPriority(5); } catch {}
+process.on('disconnect', () => process.exit(0));
+let ort;
+try {
+  ort = require(process.argv[1]);
+  if (typeof ort.InferenceSession?.create !== 'function' || typeof ort.Tensor !== 'function')
+    throw new Error('it does not export InferenceSession and Tensor');
+  process.send({ loaded: true });
+} catch (err) {
+  ort = undefined;
+  process.send({ loaded: false, message: String(err && err.message).split('\\n')[0] });
+}
+let session;
+process.on('message', async (m) => {
+  try {
+    if (m.op === 'create') {
+      session = await ort.InferenceSession.create(m.model, m.options);
+      process.send({ id: m.id, inputNames: session.inputNames });
+    } else if (m.op === 'run') {
+      const feeds = {};
+      for (const [name, t] of Object.entries(m.feeds)) feeds[name] = new ort.Tensor(t.type, t.data, t.dims);
+      const out = await session.run(feeds);
+      const result = {};
+      for (const [name, t] of Object.entries(out)) result[name] = { data: t.data, dims: t.dims };
+      process.send({ id: m.id, result });
+    }
+  } catch (err) {
+    process.send({ id: m.id, error: String((err && err.message) || err).split('\\n')[0] });
+  }
+});
+`;
+
+type Answer = { id: number; error?: string; inputNames?: string[]; result?: Record<string, OrtTensor> };
+type Pending = { resolve(a: Answer): void; reject(e: Error): void };
+
+/** A tensor as it crosses to the child: its type, data and shape. */
+class PlainTensor implements OrtTensor {
+  constructor(
+    readonly type: 'int64',
+    readonly data: BigInt64Array,
+    readonly dims: number[],
+  ) {}
+}
+
+/** The child and its answers by request id; every request fails with one sentence once it has ended. */
+class ModelChild {
+  private next = 1;
+  private readonly pending = new Map<number, Pending>();
+  private ended: Error | undefined;
+  private stderr = '';
+
+  constructor(readonly child: ChildProcess) {
+    child.stderr?.on('data', (c: Buffer) => (this.stderr = (this.stderr + c.toString('utf8')).slice(-2000)));
+    child.on('message', (m: Answer) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      this.idleRefs();
+      if (m.error !== undefined) p.reject(new Error(m.error));
+      else p.resolve(m);
+    });
+    child.once('error', (err) => this.end(new Error(`the search model's process failed: ${err.message}`)));
+    child.once('exit', (code, signal) => {
+      const last = this.stderr.trim().split('\n').pop();
+      this.end(new Error(`the search model's process ended (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`));
+    });
+    this.idleRefs();
+  }
+
+  request(message: Record<string, unknown>): Promise<Answer> {
+    if (this.ended) return Promise.reject(this.ended);
+    const id = this.next++;
+    return new Promise<Answer>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      // Waiting for an answer keeps the proxy's process alive; an idle child never does.
+      this.child.ref();
+      (this.child.channel as { ref?: () => void } | undefined)?.ref?.();
+      this.child.send({ ...message, id }, (err) => {
+        if (!err) return;
+        this.pending.delete(id);
+        this.idleRefs();
+        reject(err);
+      });
+    });
+  }
+
+  /** Ends the child; requests still waiting fail with `why`. */
+  close(why: Error): void {
+    this.end(why);
+    this.child.kill('SIGKILL');
+  }
+
+  private idleRefs(): void {
+    if (this.pending.size > 0) return;
+    this.child.unref();
+    (this.child.channel as { unref?: () => void } | undefined)?.unref?.();
+  }
+
+  private end(err: Error): void {
+    this.ended ??= err;
+    for (const p of this.pending.values()) p.reject(this.ended);
+    this.pending.clear();
+    this.idleRefs();
+  }
+}
+
+/**
+ * Starts a child process that loads onnxruntime, and answers with the OrtModule that runs there. Rejects
+ * (and the child ends) when the runtime will not load. One session per child: releasing it ends the child.
+ */
+export async function modelProcess(): Promise<OrtModule & { pid: number | undefined }> {
+  const ort = createRequire(import.meta.url).resolve('onnxruntime-node');
+  // Electron's binary runs as plain Node with ELECTRON_RUN_AS_NODE; plain Node ignores it. Typed arrays
+  // cross the channel as they are ('advanced': the structured clone), not as JSON.
+  const child = spawn(process.execPath, ['-e', SCRIPT, ort], {
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    serialization: 'advanced',
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    windowsHide: true,
+  });
+  (child.stderr as { unref?: () => void } | null)?.unref?.();
+  const loaded = await new Promise<{ loaded: boolean; message?: string }>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`it did not start within ${MODEL_START_DEADLINE_MS / 1000} s`));
+    }, MODEL_START_DEADLINE_MS);
+    timer.unref();
+    child.once('message', (m: { loaded: boolean; message?: string }) => (clearTimeout(timer), resolve(m)));
+    child.once('error', (err) => (clearTimeout(timer), reject(err)));
+    child.once(
+      'exit',
+      (code, signal) => (clearTimeout(timer), reject(new Error(`its process ended while loading (${signal ?? `exit code ${code}`})`))),
+    );
+  });
+  if (!loaded.loaded) {
+    child.kill('SIGKILL');
+    throw new Error(loaded.message ?? 'it did not load');
+  }
+  const mc = new ModelChild(child);
+  return {
+    pid: child.pid,
+    Tensor: PlainTensor,
+    InferenceSession: {
+      async create(model: Uint8Array, options: Record<string, unknown>): Promise<OrtSession> {
+        const deadline = setTimeout(
+          () => mc.close(new Error(`the search model was not ready within ${MODEL_START_DEADLINE_MS / 1000} s`)),
+          MODEL_START_DEADLINE_MS,
+        );
+        deadline.unref();
+        const made = await mc.request({ op: 'create', model, options }).catch((err: Error) => {
+          mc.close(err);
+          throw err;
+        });
+        clearTimeout(deadline);
+        return {
+          inputNames: made.inputNames ?? [],
+          async run(feeds: Record<string, OrtTensor>): Promise<Record<string, OrtTensor>> {
+            return (await mc.request({ op: 'run', feeds })).result ?? {};
+          },
+          async release(): Promise<void> {
+            // The process goes, and all its memory with it.
+            mc.close(new Error('the search model was closed'));
+          },
+        };
+      },
+    },
+  };
+}
