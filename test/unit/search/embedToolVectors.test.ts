@@ -313,4 +313,79 @@ describe('ToolVectors', () => {
     expect(twin.closed).toBe(true);
     expect(await vectors.embedQuery('x')).toBeUndefined();
   });
+
+  describe('the model closed after a while without a run', () => {
+    /** Timers on injected time: `fire()` runs what is due as if the idle time had passed. */
+    function idleSetup() {
+      const twin = new TwinEmbedder();
+      const log = new MemoryLogger();
+      let loads = 0;
+      const timers = new Set<() => void>();
+      const later = (f: () => void) => {
+        timers.add(f);
+        return () => void timers.delete(f);
+      };
+      const fire = () => {
+        const due = [...timers];
+        timers.clear();
+        for (const f of due) f();
+      };
+      const vectors = new ToolVectors({
+        stateDir: undefined,
+        log,
+        load: async () => (loads++, (twin.closed = false), twin),
+        idleMs: 1000,
+        later,
+      });
+      return { vectors, twin, fire, loads: () => loads, timers };
+    }
+
+    it('closes the model, keeps the vectors and the fusion settings, and loads it again for the next query', async () => {
+      const { vectors, twin, fire, loads } = idleSetup();
+      const entries = entriesOf(tools(20));
+      vectors.update(entries);
+      vectors.activate();
+      await vectors.idle();
+      const before = await vectors.embedQuery('first question');
+      expect(vectors.ready()).toBe(true);
+      fire();
+      expect(twin.closed).toBe(true);
+      // Still ready: search ranks by meaning with the vectors it has; only the query needs the model.
+      expect(vectors.status()).toMatchObject({ state: 'ready', embedded: 20, total: 20 });
+      expect(vectors.model()).toBe('twin');
+      expect(vectors.vector(entries[0]!)).toBeDefined();
+      // A cached query needs no model.
+      expect(await vectors.embedQuery('first question')).toBe(before);
+      expect(loads()).toBe(1);
+      const [v, w] = await Promise.all([vectors.embedQuery('another question'), vectors.embedQuery('a third one')]);
+      expect(v).toBeDefined();
+      expect(w).toBeDefined();
+      expect(loads()).toBe(2);
+      expect(twin.closed).toBe(false);
+      await vectors.stop();
+    });
+
+    it('never closes the model under a run, and a toolbox change while closed loads it to embed the new tools', async () => {
+      const { vectors, twin, fire, loads } = idleSetup();
+      vectors.update(entriesOf(tools(10)));
+      vectors.activate();
+      await vectors.idle();
+      let open!: () => void;
+      twin.gate = new Promise<void>((r) => (open = r));
+      const q = vectors.embedQuery('held');
+      await until(() => ((vectors as unknown as { inUse: number }).inUse > 0 ? true : undefined), 'the query to reach the model');
+      fire();
+      expect(twin.closed).toBe(false);
+      open();
+      twin.gate = undefined;
+      await q;
+      fire();
+      expect(twin.closed).toBe(true);
+      vectors.update(entriesOf([...tools(10), ...tools(5, 'new')]));
+      await vectors.idle();
+      expect(loads()).toBe(2);
+      expect(vectors.status()).toMatchObject({ state: 'ready', embedded: 15, total: 15 });
+      await vectors.stop();
+    });
+  });
 });

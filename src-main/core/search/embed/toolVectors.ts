@@ -25,6 +25,12 @@ export const CACHE_CHECKPOINT_TOOLS = 1024;
 export const TOOL_TOKENS = 96;
 /** Query vectors kept (~1.5 kB each): a query asked again, and the learned pair after a call, skip the model. */
 export const QUERY_CACHE_SIZE = 256;
+/**
+ * The model's process ends after this long without a model run, and its memory (~100 MB: the runtime,
+ * the weights, a node) goes back to the system whole; the next query starts it again (~0.5 s) and waits
+ * for it. A tray app spends most of its life here.
+ */
+export const MODEL_IDLE_MS = 10 * 60_000;
 /** Bumped when toolText changes what is read of a tool: cached vectors of the old text are not reused. */
 const TEXT_VERSION = '1';
 
@@ -42,6 +48,10 @@ export type ToolVectorsOptions = {
   entries?: () => readonly ToolEntry[];
   /** Tokens of a tool's text read at most (default TOOL_TOKENS; the model's own limit caps it). */
   toolTokens?: number;
+  /** The model is closed after this long without a run (default MODEL_IDLE_MS; 0: never). */
+  idleMs?: number;
+  /** Timers, injected by tests: runs `f` after `ms`, answers a cancel. */
+  later?: (f: () => void, ms: number) => () => void;
 };
 
 type Keyed = { key: string; text: string };
@@ -63,6 +73,14 @@ export class ToolVectors {
   private again = false;
   private stopped = false;
   private embedded = 0;
+  /** What the model said of itself when it loaded (kept while it is closed for idleness). */
+  private about: { model: string; dim: number; lexicalShare: number | undefined } | undefined;
+  /** The model was closed for idleness (vectors kept); the next run loads it again. */
+  private unloaded = false;
+  private reloading: Promise<Embedder | undefined> | undefined;
+  private cancelIdle: (() => void) | undefined;
+  /** Model runs under way (a query, a slice): the model is not closed under them. */
+  private inUse = 0;
 
   constructor(private readonly opts: ToolVectorsOptions) {}
 
@@ -91,7 +109,7 @@ export class ToolVectors {
     this.entries = entries;
     this.generation++;
     // Before search is used nothing is computed: a toolbox change then costs nothing here.
-    if (!this.embedder) return;
+    if (!this.embedder && !this.unloaded) return;
     this.embedded = this.countEmbedded();
     this.kick();
   }
@@ -104,12 +122,12 @@ export class ToolVectors {
 
   /** BM25F's share when fused with the loaded model, when its manifest names one. */
   lexicalShare(): number | undefined {
-    return this.state === 'off' ? undefined : this.embedder?.lexicalShare;
+    return this.state === 'off' ? undefined : this.about?.lexicalShare;
   }
 
-  /** The loaded model's name; undefined before it loads or once it failed. */
+  /** The loaded model's name (also while it is closed for idleness); undefined before it loads or once it failed. */
   model(): string | undefined {
-    return this.state === 'off' ? undefined : this.embedder?.model;
+    return this.state === 'off' ? undefined : this.about?.model;
   }
 
   /**
@@ -119,14 +137,16 @@ export class ToolVectors {
    * quoted spans (queryArguments.ts).
    */
   async embedQuery(text: string): Promise<Float32Array | undefined> {
-    const e = this.embedder;
-    if (!e || this.state === 'off') return undefined;
+    if ((!this.embedder && !this.unloaded) || this.state === 'off') return undefined;
     const hit = this.queries.get(text);
     if (hit) {
       this.queries.delete(text);
       this.queries.set(text, hit);
       return hit;
     }
+    const e = await this.loaded();
+    if (!e) return undefined;
+    this.inUse++;
     try {
       // Cut first, as every search does: finding quoted spans in a megabyte of quotes takes seconds.
       const v = (await e.embed([(e.queryPrefix ?? '') + withoutQuotedSpans(capQuery(text).query)]))[0];
@@ -139,7 +159,68 @@ export class ToolVectors {
     } catch (err) {
       this.fail(`The search model failed while reading a query (${errorMessage(err)}). Search stays lexical until Working Set restarts.`);
       return undefined;
+    } finally {
+      this.inUse--;
+      this.armIdle();
     }
+  }
+
+  /** The loaded model, loaded again first when it was closed for idleness; undefined once it failed. */
+  private async loaded(): Promise<Embedder | undefined> {
+    if (this.embedder) return this.embedder;
+    if (!this.unloaded || this.stopped || this.state === 'off') return undefined;
+    this.reloading ??= (async () => {
+      let got: Embedder | EmbedderFailure;
+      try {
+        got = await (this.opts.load ?? (() => loadEmbedder({ log: this.opts.log })))();
+      } catch (err) {
+        got = {
+          error: {
+            code: 'runtime_unavailable',
+            message: `The search model could not be loaded again: ${errorMessage(err)}. Search stays lexical.`,
+          },
+        };
+      }
+      this.reloading = undefined;
+      if (isEmbedderFailure(got)) {
+        this.fail(got.error.message);
+        return undefined;
+      }
+      if (this.stopped) {
+        await got.close().catch(() => {});
+        return undefined;
+      }
+      this.unloaded = false;
+      this.embedder = got;
+      this.about = { model: got.model, dim: got.dim, lexicalShare: got.lexicalShare };
+      this.armIdle();
+      return got;
+    })();
+    return this.reloading;
+  }
+
+  /** (Re)starts the idle countdown; when it ends with no run under way, the model is closed. */
+  private armIdle(): void {
+    const ms = this.opts.idleMs ?? MODEL_IDLE_MS;
+    this.cancelIdle?.();
+    this.cancelIdle = undefined;
+    if (ms <= 0 || this.stopped || !this.embedder) return;
+    const later =
+      this.opts.later ??
+      ((f: () => void, wait: number) => {
+        const t = setTimeout(f, wait);
+        t.unref();
+        return () => clearTimeout(t);
+      });
+    this.cancelIdle = later(() => {
+      this.cancelIdle = undefined;
+      if (this.inUse > 0 || this.running) return this.armIdle();
+      const e = this.embedder;
+      if (!e || this.state === 'off') return;
+      this.embedder = undefined;
+      this.unloaded = true;
+      void e.close().catch(() => {});
+    }, ms);
   }
 
   /** Resolves when the model is loaded (or failed) and no tool is waiting for a vector (tests, bench). */
@@ -150,7 +231,10 @@ export class ToolVectors {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.cancelIdle?.();
+    this.cancelIdle = undefined;
     await this.idle().catch(() => {});
+    await this.reloading?.catch(() => {});
     const e = this.embedder;
     this.embedder = undefined;
     await e?.close().catch(() => {});
@@ -206,8 +290,10 @@ export class ToolVectors {
       if (cached && cached.model === got.model && cached.dim === got.dim) for (const [k, v] of cached.vectors) this.vectors.set(k, v);
     }
     this.embedder = got;
+    this.about = { model: got.model, dim: got.dim, lexicalShare: got.lexicalShare };
     this.state = 'ready';
     this.update(this.entries);
+    this.armIdle();
   }
 
   private kick(): void {
@@ -234,17 +320,22 @@ export class ToolVectors {
       .filter(([k]) => !this.vectors.has(k))
       .map(([, e]) => e);
     for (let i = 0; i < unique.length; i += EMBED_SLICE_TOOLS) {
-      const e = this.embedder;
+      const e = await this.loaded();
       if (!e || this.stopped || this.state === 'off') return;
       // A newer toolbox: what is done stays; the next pass picks up what the new one lacks.
       if (gen !== this.generation) return void (this.again = true);
       const slice = unique.slice(i, i + EMBED_SLICE_TOOLS).map((entry) => this.keyed(entry));
       let out: Float32Array[];
       try {
-        out = await e.embed(
-          slice.map((k) => k.text),
-          this.opts.toolTokens ?? TOOL_TOKENS,
-        );
+        this.inUse++;
+        try {
+          out = await e.embed(
+            slice.map((k) => k.text),
+            this.opts.toolTokens ?? TOOL_TOKENS,
+          );
+        } finally {
+          this.inUse--;
+        }
       } catch (err) {
         return this.fail(
           `The search model failed while reading tools (${errorMessage(err)}). Search stays lexical until Working Set restarts.`,
@@ -271,6 +362,7 @@ export class ToolVectors {
       }
     }
     if (fresh > 0 || pruned) await this.writeCache(true);
+    this.armIdle();
   }
 
   private countEmbedded(): number {
@@ -279,7 +371,7 @@ export class ToolVectors {
 
   private async writeCache(final: boolean): Promise<void> {
     const path = this.cachePath();
-    const e = this.embedder;
+    const e = this.about;
     if (!path || !e) return;
     try {
       await writeVectorCache(path, e.model, e.dim, this.vectors);
@@ -296,6 +388,8 @@ export class ToolVectors {
   private fail(message: string): void {
     if (this.state === 'off') return;
     this.state = 'off';
+    this.cancelIdle?.();
+    this.cancelIdle = undefined;
     this.warning = message;
     this.opts.log.warn(message);
     this.vectors.clear();
