@@ -15,14 +15,14 @@ const RUNS = arg('--runs', 3);
 const CALLS = arg('--calls', 1000);
 const REST_MS = 4_000;
 const CLI = process.env.BENCH_DEMO_CLI ?? join(ROOT, 'out', 'main', 'cli.js');
-/** mws serve's RSS and its model process's, added: the model runs in a process of its own. */
+/** mws serve's RSS, its model process's, and the PSS of both together (shared pages counted once). */
 const rss = (pid: number) => {
   const m = rssWithModel(pid);
-  return m.own + m.model;
+  return `${m.own.toFixed(0)}${m.model ? ` + ${m.model.toFixed(0)}` : ''} (PSS ${m.together.toFixed(0)})`;
 };
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function once(model: boolean): Promise<{ start: number; model: number; calls: number }> {
+async function once(model: boolean): Promise<{ start: string; model: string; calls: string }> {
   const home = mkdtempSync(join(tmpdir(), 'mws-demo-mem-'));
   const serve = spawnNode(CLI, ['serve', '--demo', '--port', '0'], { HOME: home, XDG_CONFIG_HOME: join(home, '.config') });
   try {
@@ -55,9 +55,9 @@ const rows: string[] = [];
 for (let r = 0; r < RUNS; r++)
   for (const model of [true, false]) {
     const m = await once(model);
-    rows.push(`| ${r + 1} | ${model ? 'on' : 'off'} | ${m.start.toFixed(0)} | ${m.model.toFixed(0)} | ${m.calls.toFixed(0)} |`);
+    rows.push(`| ${r + 1} | ${model ? 'on' : 'off'} | ${m.start} | ${m.model} | ${m.calls} |`);
     console.log(rows[rows.length - 1]);
   }
 console.log(
-  `\n| run | model | RSS at start | after the model loaded | after ${CALLS} calls, at rest |\n| --- | --- | --- | --- | --- |\n${rows.join('\n')}`,
+  `\nRSS of mws serve + its model process, MB (PSS of both together)\n| run | model | at start | after the model loaded | after ${CALLS} calls, at rest |\n| --- | --- | --- | --- | --- |\n${rows.join('\n')}`,
 );

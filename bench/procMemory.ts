@@ -11,6 +11,19 @@ export function rss(pid: number): number {
   }
 }
 
+/**
+ * Proportional set size in MB (/proc/PID/smaps_rollup): pages shared with another process (the node
+ * binary's, mapped by mws serve and its model process alike) counted by share, so two processes' PSS
+ * add up to what they take together; their RSS would count those pages twice.
+ */
+export function pss(pid: number): number {
+  try {
+    return Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
 export function childrenOf(pid: number): number[] {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
@@ -37,8 +50,8 @@ export function childRunning(pid: number, part: string): number | undefined {
   return childrenOf(pid).find((c) => commandLine(c).includes(part));
 }
 
-/** RSS of the process and of its model process, in MB. */
-export function rssWithModel(pid: number): { own: number; model: number } {
+/** RSS of the process and of its model process, and the PSS of both together, in MB. */
+export function rssWithModel(pid: number): { own: number; model: number; together: number } {
   const m = modelProcessOf(pid);
-  return { own: rss(pid), model: m === undefined ? 0 : rss(m) };
+  return { own: rss(pid), model: m === undefined ? 0 : rss(m), together: pss(pid) + (m === undefined ? 0 : pss(m)) };
 }

@@ -99,8 +99,7 @@ describe('the model runs in a process of its own', () => {
   it('a model process that dies during a run fails that run with a sentence; this process goes on', async () => {
     const { modelProcess } = await import('../../../src-main/core/search/embed/modelProcess.js');
     const ort = await modelProcess();
-    const bytes = new Uint8Array(readFileSync(join(defaultModelDir(), 'model.onnx')));
-    const session = await withDeadline(ort.InferenceSession.create(bytes, {}), 'the session', 60_000);
+    const session = await withDeadline(ort.InferenceSession.create(join(defaultModelDir(), 'model.onnx'), {}), 'the session', 60_000);
     const ids = new BigInt64Array(128).fill(1012n);
     const feeds = Object.fromEntries(
       session.inputNames.map((n) => [n, new ort.Tensor('int64', n === 'token_type_ids' ? new BigInt64Array(128) : ids, [1, 128])]),

@@ -2,6 +2,7 @@
 // its output becomes one vector per text. Read and checked here, before any runtime is loaded.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../config/jsonSchema.js';
 import type { SEARCH_MODELS } from '../../config/configSchema.js';
@@ -28,7 +29,8 @@ export type ModelManifest = {
   files: Record<string, string>;
 };
 
-export type ModelFiles = { manifest: ModelManifest; onnx: Uint8Array; tokenizer: object; tokenizerConfig: object };
+/** `onnx` is the graph's path: the runtime reads it itself (its bytes never sit in this process's heap). */
+export type ModelFiles = { manifest: ModelManifest; onnx: string; tokenizer: object; tokenizerConfig: object };
 
 /**
  * The shipped model's folder in a checkout or an installed package (the desktop app passes its own).
@@ -73,6 +75,20 @@ async function readOrMissing(path: string): Promise<Buffer | undefined> {
   }
 }
 
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/** The file's sha256, read in pieces; undefined when it is missing. */
+async function streamedSha256(path: string): Promise<string | undefined> {
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw err;
+  }
+  return hash.digest('hex');
+}
+
 const REINSTALL = 'Search stays lexical; reinstall Working Set to restore the model.';
 
 /** Reads the model folder and checks every file against model.json's sha256 (~40 ms for 23 MB). */
@@ -90,11 +106,13 @@ export async function readModelFiles(dir: string): Promise<ModelFiles | Embedder
   const bytes = new Map<string, Buffer>();
   for (const [file, sha] of Object.entries(manifest.files)) {
     const path = join(dir, file);
-    const b = await readOrMissing(path);
-    if (!b) return fail('model_missing', `The search model's file ${path} is missing. ${REINSTALL}`);
-    if (createHash('sha256').update(b).digest('hex') !== sha.toLowerCase())
+    // The graph is hashed as it streams by and not kept: 23–34 MB read whole stayed in the allocator's
+    // heap after the runtime had its own copy (it is read again by the runtime, in its own process).
+    const digest =
+      file === 'model.onnx' ? await streamedSha256(path) : await readOrMissing(path).then((b) => b && (bytes.set(file, b), sha256(b)));
+    if (digest === undefined) return fail('model_missing', `The search model's file ${path} is missing. ${REINSTALL}`);
+    if (digest !== sha.toLowerCase())
       return fail('model_corrupt', `The search model's file ${path} is damaged (its sha256 differs from model.json's). ${REINSTALL}`);
-    bytes.set(file, b);
   }
   let tokenizer: object;
   let tokenizerConfig: object = {};
@@ -105,6 +123,5 @@ export async function readModelFiles(dir: string): Promise<ModelFiles | Embedder
   } catch {
     return fail('model_corrupt', `The search model's tokenizer files in ${dir} do not parse. ${REINSTALL}`);
   }
-  const onnx = bytes.get('model.onnx')!;
-  return { manifest, onnx: new Uint8Array(onnx.buffer, onnx.byteOffset, onnx.byteLength), tokenizer, tokenizerConfig };
+  return { manifest, onnx: join(dir, 'model.onnx'), tokenizer, tokenizerConfig };
 }

@@ -162,7 +162,7 @@ export async function modelProcess(): Promise<OrtModule & { pid: number | undefi
     pid: child.pid,
     Tensor: PlainTensor,
     InferenceSession: {
-      async create(model: Uint8Array, options: Record<string, unknown>): Promise<OrtSession> {
+      async create(model: string, options: Record<string, unknown>): Promise<OrtSession> {
         const deadline = setTimeout(
           () => mc.close(new Error(`the search model was not ready within ${MODEL_START_DEADLINE_MS / 1000} s`)),
           MODEL_START_DEADLINE_MS,

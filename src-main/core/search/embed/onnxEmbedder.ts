@@ -12,7 +12,8 @@ export type OrtSession = {
   release(): Promise<void>;
 };
 export type OrtModule = {
-  InferenceSession: { create(model: Uint8Array, options: Record<string, unknown>): Promise<OrtSession> };
+  /** `model`: the graph's path (the runtime reads the file itself). */
+  InferenceSession: { create(model: string, options: Record<string, unknown>): Promise<OrtSession> };
   Tensor: new (type: 'int64', data: BigInt64Array, dims: number[]) => OrtTensor;
 };
 
@@ -37,7 +38,7 @@ export class OnnxEmbedder implements Embedder {
 
   private readonly manifest: ModelManifest;
 
-  // Only the manifest and the tokenizer are kept: the model's bytes (23 MB) are the session's now.
+  // Only the manifest and the tokenizer are kept: the runtime read the graph (23 MB) from its file.
   private constructor(
     private readonly ort: OrtModule,
     private readonly session: OrtSession,
