@@ -164,7 +164,7 @@ async function scale(n: number): Promise<Row[]> {
   const memory = async (): Promise<string> => {
     const both = rssWithModel(mws.pid!);
     // The model runs in a process of its own: its memory is given beside mws serve's, never left out.
-    const r = `${mb(both.own + both.model)}${both.model ? ` (mws ${mb(both.own)} + model process ${mb(both.model)}; PSS of both ${mb(both.together)})` : ''}`;
+    const r = `${mb(both.own + both.model)} (${both.model ? `mws ${mb(both.own)} + model process ${mb(both.model)}; PSS of both` : 'PSS'} ${mb(both.together)})`;
     if (SMAPS) console.error(`smaps: ${smaps(mws.pid!)}`);
     try {
       const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
