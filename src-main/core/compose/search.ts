@@ -26,12 +26,15 @@ export function buildSearch(ctx: AppContext, stores: Stores, catalog: ToolboxCat
     vectorOf: (q) => vectorOfQuery(vectors, q),
     ...(stores.learningFeed ? { feed: stores.learningFeed } : {}),
   });
+  let chosenDir: string | undefined;
   const vectors = new ToolVectors({
     stateDir: ctx.config.stateDir,
     log,
     entries: () => [...catalog.toolbox().all()],
-    // The config's model (search.model) from the shipped ones, unless the caller names a folder.
-    load: () => loadEmbedder({ log, modelDir: modelDir ?? defaultModelDir(ctx.config.search?.model) }),
+    // The config's model (search.model) from the shipped ones, unless the caller names a folder: chosen
+    // at the first load and kept, so the model started again after an idle spell is the one the vectors
+    // were made with (another one waits for a restart, as the window says).
+    load: () => loadEmbedder({ log, modelDir: (chosenDir ??= modelDir ?? defaultModelDir(ctx.config.search?.model)) }),
   });
   // Hybrid (words and meaning) once the model has read every tool; until then, or if it cannot load, by words.
   const search = new SearchService(() => catalog.toolbox(), ctx.config.searchAliases, 'hybrid', learning, vectors);

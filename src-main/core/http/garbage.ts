@@ -45,22 +45,14 @@ function collectGarbage(): void {
   // Compacting: a plain full collection frees the burst's objects but keeps the pages they were spread
   // over (tens of MB committed for a few MB live); moving the survivors together gives the pages back.
   // Only this collection compacts every page: V8's own collections keep their usual choice.
-  let compacting = false;
-  try {
-    setFlagsFromString('--compact-on-every-full-gc');
-    compacting = true;
-  } catch {
-    // A runtime whose flags are frozen: a plain collection then.
-  }
+  // Node (and Electron) run V8 with its flags unfrozen, so they can be set here; one given on the
+  // command line is left as it is.
+  const compacting = !process.execArgv.includes('--compact-on-every-full-gc');
+  if (compacting) setFlagsFromString('--compact-on-every-full-gc');
   try {
     g.gc?.();
   } finally {
-    if (compacting)
-      try {
-        setFlagsFromString('--no-compact-on-every-full-gc');
-      } catch {
-        // Set a moment ago, so it can be unset; nothing else to do if not.
-      }
+    if (compacting) setFlagsFromString('--no-compact-on-every-full-gc');
   }
 }
 

@@ -9,7 +9,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox, type ToolEntry } from '../../../src-main/core/toolbox/toolbox.js';
 import { MemoryLogger } from '../../../src-main/core/log.js';
 import { QUERY_CACHE_SIZE, TOOL_TOKENS, ToolVectors } from '../../../src-main/core/search/embed/toolVectors.js';
-import { VECTOR_CACHE_FILE, decodeVectors, encodeVectors } from '../../../src-main/core/search/embed/vectorCache.js';
+import { VECTOR_CACHE_FILE, decodeVectors, encodeVectors, readVectorCache } from '../../../src-main/core/search/embed/vectorCache.js';
 import { toolText } from '../../../src-main/core/search/embed/toolText.js';
 import { MAX_QUERY_CHARS } from '../../../src-main/core/search/limits.js';
 import type { Embedder, EmbedderFailure } from '../../../src-main/core/search/embed/types.js';
@@ -316,10 +316,13 @@ describe('ToolVectors', () => {
 
   describe('the model closed after a while without a run', () => {
     /** Timers on injected time: `fire()` runs what is due as if the idle time had passed. */
-    function idleSetup() {
+    function idleSetup(opts: { stateDir?: string } = {}) {
       const twin = new TwinEmbedder();
       const log = new MemoryLogger();
       let loads = 0;
+      const clock = { now: 0 };
+      /** What the next loads give: the twin, a failure, or another model. */
+      const next: Array<() => Embedder | EmbedderFailure> = [];
       const timers = new Set<() => void>();
       const later = (f: () => void) => {
         timers.add(f);
@@ -331,13 +334,14 @@ describe('ToolVectors', () => {
         for (const f of due) f();
       };
       const vectors = new ToolVectors({
-        stateDir: undefined,
+        stateDir: opts.stateDir,
         log,
-        load: async () => (loads++, (twin.closed = false), twin),
+        load: async () => (loads++, next.shift()?.() ?? ((twin.closed = false), twin)),
         idleMs: 1000,
         later,
+        now: () => clock.now,
       });
-      return { vectors, twin, fire, loads: () => loads, timers };
+      return { vectors, twin, fire, loads: () => loads, timers, clock, next, log };
     }
 
     it('closes the model, keeps the vectors and the fusion settings, and loads it again for the next query', async () => {
@@ -385,6 +389,50 @@ describe('ToolVectors', () => {
       await vectors.idle();
       expect(loads()).toBe(2);
       expect(vectors.status()).toMatchObject({ state: 'ready', embedded: 15, total: 15 });
+      await vectors.stop();
+    });
+
+    it('a start again that fails keeps the vectors, answers by words, and is tried again later', async () => {
+      const { vectors, fire, loads, clock, next, log } = idleSetup();
+      vectors.update(entriesOf(tools(10)));
+      vectors.activate();
+      await vectors.idle();
+      fire();
+      next.push(() => ({ error: { code: 'model_corrupt', message: 'The search model did not start within 120 s.' } }));
+      expect(await vectors.embedQuery('while it cannot start')).toBeUndefined();
+      expect(loads()).toBe(2);
+      expect(log.lines.some((l) => /did not start within 120 s\. Trying again in 60 s/.test(l))).toBe(true);
+      // Not off: the vectors stay and the status is still ready; no new try before the wait is over.
+      expect(vectors.status()).toMatchObject({ state: 'ready', embedded: 10, total: 10, warning: undefined });
+      expect(await vectors.embedQuery('too soon')).toBeUndefined();
+      expect(loads()).toBe(2);
+      clock.now += 60_000;
+      expect(await vectors.embedQuery('once the wait is over')).toBeDefined();
+      expect(loads()).toBe(3);
+      await vectors.stop();
+    });
+
+    it('another model started again (the config changed meanwhile) makes its vectors again and never saves the old ones under its name', async () => {
+      const stateDir = tempDir();
+      const { vectors, fire, next } = idleSetup({ stateDir });
+      const entries = entriesOf(tools(6));
+      vectors.update(entries);
+      vectors.activate();
+      await vectors.idle();
+      const old = vectors.vector(entries[0]!);
+      fire();
+      const other = new TwinEmbedder('other');
+      // Its vectors differ from the twin's for the same text.
+      other.embed = async (texts: string[]) => texts.map(() => Float32Array.from({ length: DIM }, (_, i) => (i === 0 ? 1 : 0)));
+      next.push(() => other);
+      await vectors.embedQuery('a query after the change');
+      await vectors.idle();
+      expect(vectors.model()).toBe('other');
+      expect(vectors.status()).toMatchObject({ state: 'ready', embedded: 6, total: 6 });
+      expect(Array.from(vectors.vector(entries[0]!)!)).not.toEqual(Array.from(old!));
+      const saved = await readVectorCache(join(stateDir, VECTOR_CACHE_FILE), new MemoryLogger());
+      expect(saved?.model).toBe('other');
+      expect(Array.from(saved!.vectors.values())[0]![0]).toBe(1);
       await vectors.stop();
     });
   });

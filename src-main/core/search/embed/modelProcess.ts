@@ -13,6 +13,8 @@ import type { OrtModule, OrtSession, OrtTensor } from './onnxEmbedder.js';
 
 /** Starting the runtime and creating the session may take this long at most (a busy 2-core machine). */
 export const MODEL_START_DEADLINE_MS = 120_000;
+/** One run (one text) may take this long at most; a process that does not answer is ended. */
+export const MODEL_RUN_DEADLINE_MS = 60_000;
 
 // A CommonJS script given to `node -e`, so sources (tsx, vitest) and the built bundle run the same code
 // without a separate file to build and find (as control/report/tokenizer.ts); onnxruntime-node is
@@ -96,13 +98,28 @@ class ModelChild {
       // Waiting for an answer keeps the proxy's process alive; an idle child never does.
       this.child.ref();
       (this.child.channel as { ref?: () => void } | undefined)?.ref?.();
-      this.child.send({ ...message, id }, (err) => {
-        if (!err) return;
-        this.pending.delete(id);
+      const unsent = (err: Error | null) => {
+        if (!err || !this.pending.delete(id)) return;
         this.idleRefs();
-        reject(err);
-      });
+        reject(new Error(`the search model's process could not be reached (${err.message})`));
+      };
+      try {
+        this.child.send({ ...message, id }, unsent);
+      } catch (err) {
+        unsent(err as Error);
+      }
     });
+  }
+
+  /** request(), ending the child when it does not answer within `ms`. */
+  async within(ms: number, message: Record<string, unknown>): Promise<Answer> {
+    const timer = setTimeout(() => this.close(new Error(`the search model's process did not answer within ${ms / 1000} s`)), ms);
+    timer.unref();
+    try {
+      return await this.request(message);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Ends the child; requests still waiting fail with `why`. */
@@ -163,20 +180,14 @@ export async function modelProcess(): Promise<OrtModule & { pid: number | undefi
     Tensor: PlainTensor,
     InferenceSession: {
       async create(model: string, options: Record<string, unknown>): Promise<OrtSession> {
-        const deadline = setTimeout(
-          () => mc.close(new Error(`the search model was not ready within ${MODEL_START_DEADLINE_MS / 1000} s`)),
-          MODEL_START_DEADLINE_MS,
-        );
-        deadline.unref();
-        const made = await mc.request({ op: 'create', model, options }).catch((err: Error) => {
+        const made = await mc.within(MODEL_START_DEADLINE_MS, { op: 'create', model, options }).catch((err: Error) => {
           mc.close(err);
           throw err;
         });
-        clearTimeout(deadline);
         return {
           inputNames: made.inputNames ?? [],
           async run(feeds: Record<string, OrtTensor>): Promise<Record<string, OrtTensor>> {
-            return (await mc.request({ op: 'run', feeds })).result ?? {};
+            return (await mc.within(MODEL_RUN_DEADLINE_MS, { op: 'run', feeds })).result ?? {};
           },
           async release(): Promise<void> {
             // The process goes, and all its memory with it.

@@ -31,6 +31,10 @@ export const QUERY_CACHE_SIZE = 256;
  * for it. A tray app spends most of its life here.
  */
 export const MODEL_IDLE_MS = 10 * 60_000;
+/** A query waits this long at most for the model to start again; past it, it is answered by words. */
+export const RELOAD_WAIT_MS = 5_000;
+/** After a failed start again, the next try waits this long (doubled each time, at most MODEL_IDLE_MS). */
+export const RELOAD_RETRY_MS = 60_000;
 /** Bumped when toolText changes what is read of a tool: cached vectors of the old text are not reused. */
 const TEXT_VERSION = '1';
 
@@ -52,6 +56,8 @@ export type ToolVectorsOptions = {
   idleMs?: number;
   /** Timers, injected by tests: runs `f` after `ms`, answers a cancel. */
   later?: (f: () => void, ms: number) => () => void;
+  /** The clock for retries (default Date.now). */
+  now?: () => number;
 };
 
 type Keyed = { key: string; text: string };
@@ -78,6 +84,9 @@ export class ToolVectors {
   /** The model was closed for idleness (vectors kept); the next run loads it again. */
   private unloaded = false;
   private reloading: Promise<Embedder | undefined> | undefined;
+  /** A failed start again is tried again after this time, with this wait before the next. */
+  private retryAt = 0;
+  private retryWait = RELOAD_RETRY_MS;
   private cancelIdle: (() => void) | undefined;
   /** Model runs under way (a query, a slice): the model is not closed under them. */
   private inUse = 0;
@@ -109,7 +118,7 @@ export class ToolVectors {
     this.entries = entries;
     this.generation++;
     // Before search is used nothing is computed: a toolbox change then costs nothing here.
-    if (!this.embedder && !this.unloaded) return;
+    if ((!this.embedder && !this.unloaded) || this.state === 'off') return;
     this.embedded = this.countEmbedded();
     this.kick();
   }
@@ -144,7 +153,7 @@ export class ToolVectors {
       this.queries.set(text, hit);
       return hit;
     }
-    const e = await this.loaded();
+    const e = await this.loadedSoon();
     if (!e) return undefined;
     this.inUse++;
     try {
@@ -169,34 +178,54 @@ export class ToolVectors {
   private async loaded(): Promise<Embedder | undefined> {
     if (this.embedder) return this.embedder;
     if (!this.unloaded || this.stopped || this.state === 'off') return undefined;
+    if ((this.opts.now ?? Date.now)() < this.retryAt) return undefined;
     this.reloading ??= (async () => {
-      let got: Embedder | EmbedderFailure;
-      try {
-        got = await (this.opts.load ?? (() => loadEmbedder({ log: this.opts.log })))();
-      } catch (err) {
-        got = {
-          error: {
-            code: 'runtime_unavailable',
-            message: `The search model could not be loaded again: ${errorMessage(err)}. Search stays lexical.`,
-          },
-        };
-      }
+      // A start again that fails (a busy machine, no memory for a process) is not the model's fault:
+      // the vectors stay, queries are answered by words, and a later query tries again.
+      const got = await this.open('could not be started again', (message) => {
+        this.retryAt = (this.opts.now ?? Date.now)() + this.retryWait;
+        this.opts.log.warn(`${message} Trying again in ${Math.round(this.retryWait / 1000)} s.`);
+        this.retryWait = Math.min(this.retryWait * 2, MODEL_IDLE_MS);
+      });
       this.reloading = undefined;
-      if (isEmbedderFailure(got)) {
-        this.fail(got.error.message);
-        return undefined;
-      }
-      if (this.stopped) {
-        await got.close().catch(() => {});
-        return undefined;
-      }
+      if (!got) return undefined;
+      if (this.stopped || this.state === 'off') return void (await got.close().catch(() => {}));
+      this.retryWait = RELOAD_RETRY_MS;
       this.unloaded = false;
-      this.embedder = got;
-      this.about = { model: got.model, dim: got.dim, lexicalShare: got.lexicalShare };
-      this.armIdle();
+      // Another model than the vectors were made with (the config or the installed files changed
+      // meanwhile): its vectors are made again; the old ones are never saved under its name.
+      const before = this.about;
+      const changed = !!before && (before.model !== got.model || before.dim !== got.dim);
+      if (changed) {
+        this.vectors.clear();
+        this.queries.clear();
+        this.embedded = 0;
+      }
+      this.use(got);
+      if (changed) this.kick();
       return got;
     })();
     return this.reloading;
+  }
+
+  /** loaded(), waiting at most RELOAD_WAIT_MS for a start again (a query is answered by words past it). */
+  private loadedSoon(): Promise<Embedder | undefined> {
+    if (this.embedder || !this.unloaded) return this.loaded();
+    return new Promise((resolve) => {
+      const cancel = this.later(() => resolve(undefined), RELOAD_WAIT_MS);
+      void this.loaded().then((e) => {
+        cancel();
+        resolve(e);
+      });
+    });
+  }
+
+  /** Runs `f` after `ms` (the injected timers in tests); answers a cancel. Never keeps the process alive. */
+  private later(f: () => void, ms: number): () => void {
+    if (this.opts.later) return this.opts.later(f, ms);
+    const t = setTimeout(f, ms);
+    t.unref();
+    return () => clearTimeout(t);
   }
 
   /** (Re)starts the idle countdown; when it ends with no run under way, the model is closed. */
@@ -205,14 +234,7 @@ export class ToolVectors {
     this.cancelIdle?.();
     this.cancelIdle = undefined;
     if (ms <= 0 || this.stopped || !this.embedder) return;
-    const later =
-      this.opts.later ??
-      ((f: () => void, wait: number) => {
-        const t = setTimeout(f, wait);
-        t.unref();
-        return () => clearTimeout(t);
-      });
-    this.cancelIdle = later(() => {
+    this.cancelIdle = this.later(() => {
       this.cancelIdle = undefined;
       if (this.inUse > 0 || this.running) return this.armIdle();
       const e = this.embedder;
@@ -270,30 +292,40 @@ export class ToolVectors {
     return this.opts.stateDir === undefined ? undefined : join(this.opts.stateDir, VECTOR_CACHE_FILE);
   }
 
-  private async loadModel(): Promise<void> {
+  /**
+   * Loads the model; undefined when it failed or stop() came first. A failure turns semantic search off
+   * (said once), unless `onFailure` takes it.
+   */
+  private async open(failed: string, onFailure: (message: string) => void = (m) => this.fail(m)): Promise<Embedder | undefined> {
     let got: Embedder | EmbedderFailure;
     try {
       got = await (this.opts.load ?? (() => loadEmbedder({ log: this.opts.log })))();
     } catch (err) {
-      got = {
-        error: {
-          code: 'runtime_unavailable',
-          message: `The search model could not be loaded: ${errorMessage(err)}. Search stays lexical.`,
-        },
-      };
+      got = { error: { code: 'runtime_unavailable', message: `The search model ${failed}: ${errorMessage(err)}. Search stays lexical.` } };
     }
-    if (isEmbedderFailure(got)) return this.fail(got.error.message);
+    if (isEmbedderFailure(got)) return void onFailure(got.error.message);
     if (this.stopped) return void (await got.close().catch(() => {}));
+    return got;
+  }
+
+  /** `e` answers from now on; its idle countdown starts. */
+  private use(e: Embedder): void {
+    this.embedder = e;
+    this.about = { model: e.model, dim: e.dim, lexicalShare: e.lexicalShare };
+    this.armIdle();
+  }
+
+  private async loadModel(): Promise<void> {
+    const got = await this.open('could not be loaded');
+    if (!got) return;
     const path = this.cachePath();
     if (path) {
       const cached = await readVectorCache(path, this.opts.log).catch(() => undefined);
       if (cached && cached.model === got.model && cached.dim === got.dim) for (const [k, v] of cached.vectors) this.vectors.set(k, v);
     }
-    this.embedder = got;
-    this.about = { model: got.model, dim: got.dim, lexicalShare: got.lexicalShare };
     this.state = 'ready';
+    this.use(got);
     this.update(this.entries);
-    this.armIdle();
   }
 
   private kick(): void {
