@@ -14,7 +14,7 @@ import { toolText } from '../../../src-main/core/search/embed/toolText.js';
 import { MAX_QUERY_CHARS } from '../../../src-main/core/search/limits.js';
 import type { Embedder, EmbedderFailure } from '../../../src-main/core/search/embed/types.js';
 import { tempDir } from '../../helpers/app.js';
-import { until } from '../../helpers/wait.js';
+import { until, withDeadline } from '../../helpers/wait.js';
 
 const DIM = 8;
 
@@ -312,6 +312,27 @@ describe('ToolVectors', () => {
     await vectors.stop();
     expect(twin.closed).toBe(true);
     expect(await vectors.embedQuery('x')).toBeUndefined();
+  });
+
+  it('stop does not wait for a run under way: the model is closed first, and says nothing of the run it ended', async () => {
+    const { vectors, twin, log } = setup(undefined);
+    // A run that would never end on its own, as on a machine with no core to spare for the model.
+    twin.gate = new Promise<void>(() => {});
+    vectors.update(entriesOf(tools(40)));
+    vectors.activate();
+    await until(() => ((vectors as unknown as { inUse: number }).inUse > 0 ? true : undefined), 'the build to reach the model');
+    const closeOriginal = twin.close.bind(twin);
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    twin.close = async () => {
+      await closeOriginal();
+      release();
+    };
+    const stopping = vectors.stop();
+    await withDeadline(released, 'the model closed by stop', 5_000);
+    expect(twin.closed).toBe(true);
+    expect(log.lines.filter((l) => l.startsWith('warn'))).toEqual([]);
+    void stopping;
   });
 
   describe('the model closed after a while without a run', () => {

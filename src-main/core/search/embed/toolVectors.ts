@@ -166,6 +166,7 @@ export class ToolVectors {
       }
       return v;
     } catch (err) {
+      if (this.stopped) return undefined;
       this.fail(`The search model failed while reading a query (${errorMessage(err)}). Search stays lexical until Working Set restarts.`);
       return undefined;
     } finally {
@@ -255,11 +256,13 @@ export class ToolVectors {
     this.stopped = true;
     this.cancelIdle?.();
     this.cancelIdle = undefined;
-    await this.idle().catch(() => {});
-    await this.reloading?.catch(() => {});
+    // Closed first: a run under way ends with it (the model runs in a process of its own), so stopping
+    // never waits for a slice of the toolbox on a machine too busy to give the model a core.
     const e = this.embedder;
     this.embedder = undefined;
     await e?.close().catch(() => {});
+    await this.idle().catch(() => {});
+    await this.reloading?.catch(() => {});
   }
 
   /** The tool's text as the model reads it, and its key in the vector cache. */
@@ -369,6 +372,7 @@ export class ToolVectors {
           this.inUse--;
         }
       } catch (err) {
+        if (this.stopped) return;
         return this.fail(
           `The search model failed while reading tools (${errorMessage(err)}). Search stays lexical until Working Set restarts.`,
         );
