@@ -433,6 +433,25 @@ describe('ToolVectors', () => {
       await vectors.stop();
     });
 
+    it('tools that came while the model was closed get vectors once a failed start again succeeds, with no query asking', async () => {
+      const { vectors, fire, loads, clock, next } = idleSetup();
+      vectors.update(entriesOf(tools(10)));
+      vectors.activate();
+      await vectors.idle();
+      fire();
+      next.push(() => ({ error: { code: 'model_failed', message: 'The search model failed its first computation.' } }));
+      vectors.update(entriesOf([...tools(10), ...tools(2, 'new')]));
+      await vectors.idle();
+      expect(loads()).toBe(2);
+      expect(vectors.status()).toMatchObject({ state: 'loading', embedded: 10, total: 12 });
+      clock.now += 60_000;
+      fire();
+      await vectors.idle();
+      expect(loads()).toBe(3);
+      expect(vectors.status()).toMatchObject({ state: 'ready', embedded: 12, total: 12 });
+      await vectors.stop();
+    });
+
     it('another model started again (the config changed meanwhile) makes its vectors again and never saves the old ones under its name', async () => {
       const stateDir = tempDir();
       const { vectors, fire, next } = idleSetup({ stateDir });

@@ -186,6 +186,11 @@ export class ToolVectors {
       const got = await this.open('could not be started again', (message) => {
         this.retryAt = (this.opts.now ?? Date.now)() + this.retryWait;
         this.opts.log.warn(`${message} Trying again in ${Math.round(this.retryWait / 1000)} s.`);
+        // Tools that came meanwhile wait for vectors, and search waits for them (lexical until then),
+        // so the build tries again by itself: no query would.
+        this.later(() => {
+          if (!this.stopped && this.state !== 'off') this.kick();
+        }, this.retryWait);
         this.retryWait = Math.min(this.retryWait * 2, MODEL_IDLE_MS);
       });
       this.reloading = undefined;
