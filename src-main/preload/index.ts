@@ -8,9 +8,11 @@ import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/controlChannels.js';
 
 const bridge: ControlBridge = {
   invoke: (method, args) => ipcRenderer.invoke(INVOKE_CHANNEL, { method, args }) as Promise<Envelope>,
-  onEvent: (listener) => {
+  onEvent: (listener, opened) => {
     const handler = (_e: IpcRendererEvent, payload: unknown) => listener(payload as CoreEvent);
     ipcRenderer.on(EVENT_CHANNEL, handler);
+    // Listening from now on: the channel is not lost while the page lives.
+    opened?.();
     return () => ipcRenderer.off(EVENT_CHANNEL, handler);
   },
 };

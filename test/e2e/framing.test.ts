@@ -204,10 +204,12 @@ describe('a page on another loopback port', () => {
     });
     await page.goto(`${evilBase}/flood`);
     await page.waitForFunction(() => (window as unknown as { flooded?: boolean }).flooded === true, undefined, { timeout: 30_000 });
-    expect(
-      (await context.cookies()).filter((c) => c.name === name && c.path === '/'),
-      'the flood evicted the cookie',
-    ).toEqual([]);
+    // A script's cookies reach the jar after the script has run (the page does not wait for them).
+    await expect
+      .poll(async () => (await context.cookies()).filter((c) => c.name === name && c.path === '/'), {
+        message: 'the flood evicted the cookie',
+      })
+      .toEqual([]);
     await windowPage.reload();
     await windowPage.getByTestId('status').waitFor({ timeout: 30_000 });
     expect(windowPage.url()).toMatch(new RegExp(`^${base}/ui/`));

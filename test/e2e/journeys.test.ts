@@ -311,6 +311,38 @@ describe('the approvals inbox', () => {
     await page.close();
   });
 
+  it('shows a call that began waiting while the window was still opening its event stream', SLOW, async () => {
+    // The stream is held until the call waits: the window read the inbox before that, and the event
+    // was sent before it listened. It reads again when the stream opens (and after any reconnect).
+    const held: Array<() => Promise<void>> = [];
+    const page = await open(busy, '#/agents/default', 'light', (p) =>
+      p.route(/\/control\/events/, (route) => void held.push(() => route.continue())),
+    );
+    await expect.poll(() => held.length, { message: 'the window asked for its event stream' }).toBeGreaterThan(0);
+    const api = busy.control();
+    const early = await connectClient(`${busy.base}/mcp`, 'auto', 'inbox-early');
+    clients.push(early);
+    const sent = early.client.callTool({
+      name: 'demo__mail_send_message',
+      arguments: { to: ['kim@example.com'], subject: 'Early', body: 'x' },
+    });
+    await expect.poll(async () => (await api.pendingApprovals({ agent: 'default' })).length, { message: 'the call waits' }).toBe(1);
+    for (const go of held.splice(0)) await go();
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId('inbox-badge')
+            .textContent({ timeout: 1_000 })
+            .catch(() => ''),
+        { message: 'the window shows the call that waited before its stream opened' },
+      )
+      .toBe('1 waiting for approval');
+    await api.approve({ agent: 'default', tool: 'demo__mail_send_message', deny: true });
+    expect(textOf(await sent)).toMatch(/did not allow demo__mail_send_message/);
+    await page.close();
+  });
+
   it('shows the agent page with its endpoint (README screenshots) and deletes an agent without errors', SLOW, async () => {
     for (const scheme of ['light', 'dark'] as const) {
       const page = await open(busy, '#/agents/codex', scheme);

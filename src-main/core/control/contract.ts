@@ -285,7 +285,11 @@ export function argSchemaOf(method: ControlMethod): z.ZodType {
  */
 export type ControlBridge = {
   invoke(method: string, args: unknown): Promise<Envelope>;
-  onEvent(listener: (e: CoreEvent) => void): () => void;
+  /**
+   * `opened` runs each time the window starts to listen (again, after a lost stream): events sent
+   * before it were missed, so the window reads what it shows again then.
+   */
+  onEvent(listener: (e: CoreEvent) => void, opened?: () => void): () => void;
 };
 
 // The window's types, all from here: it imports nothing else of the core.

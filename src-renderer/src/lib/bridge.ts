@@ -68,10 +68,13 @@ const httpBridge: Bridge = {
     if (res.status === 401 && (await renewCookie())) res = await send();
     return (await res.json()) as Envelope;
   },
-  onEvent(listener) {
+  onEvent(listener, opened) {
     // EventSource cannot send headers: the token goes in the query.
     const source = new EventSource(`/control/events?csrf=${encodeURIComponent(csrf())}`);
     source.onmessage = (m) => listener(JSON.parse(m.data as string) as CoreEvent);
+    // The core listens before it answers, so what is read after this misses nothing; EventSource
+    // opens again by itself after a lost connection, and events in the gap are gone.
+    source.onopen = () => opened?.();
     return () => source.close();
   },
 };
@@ -84,5 +87,5 @@ export async function call<M extends ControlMethod>(method: M, args: ControlArgs
   return answer.result as ControlResult<M>;
 }
 
-export const onEvent = (listener: (e: CoreEvent) => void) => bridge.onEvent(listener);
+export const onEvent = (listener: (e: CoreEvent) => void, opened?: () => void) => bridge.onEvent(listener, opened);
 export type { ControlApi };

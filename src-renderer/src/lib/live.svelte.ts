@@ -13,36 +13,68 @@ export const live = $state({
   error: '',
 });
 
-export async function refreshStatus(): Promise<void> {
-  try {
-    live.status = await call('status', {});
-    live.error = '';
-  } catch (err) {
-    live.error = (err as Error).message;
-  }
+/**
+ * A read whose answer is kept unless one begun after it was kept already: answers over HTTP may come
+ * back out of order, and an older one would show a state already gone. Once it settles, what is shown
+ * is at least as new as its answer.
+ */
+function newest<T>(read: () => Promise<T>, keep: (value: T) => void, failed: (err: Error) => void): () => Promise<void> {
+  let started = 0;
+  let kept = 0;
+  return async () => {
+    const mine = ++started;
+    try {
+      const value = await read();
+      if (mine > kept) {
+        kept = mine;
+        keep(value);
+      }
+    } catch (err) {
+      if (mine > kept) failed(err as Error);
+    }
+  };
 }
 
-export async function refreshPending(): Promise<void> {
-  try {
-    const p = await call('pendingApprovals', {});
+export const refreshStatus = newest(
+  () => call('status', {}),
+  (status) => {
+    live.status = status;
+    live.error = '';
+  },
+  (err) => (live.error = err.message),
+);
+
+export const refreshPending = newest(
+  () => call('pendingApprovals', {}),
+  (p) => {
     live.pending = p;
     if (p[0]) live.clockOffsetMs = p[0].now - Date.now();
-  } catch {
-    // the status line reports a lost connection
-  }
-}
+  },
+  // the status line reports a lost connection
+  () => {},
+);
 
 export function pendingFor(agent: string): PendingView[] {
   return live.pending.filter((p) => p.agent === agent);
 }
 
 export function startLive(): () => void {
-  void refreshStatus();
-  void refreshPending();
-  return onEvent((e) => {
-    live.lastEvent = e;
-    live.tick++;
-    if (e.type === 'approvalPending' || e.type === 'approvalDecided') void refreshPending();
-    else void refreshStatus();
-  });
+  const readAll = () => {
+    void refreshStatus();
+    void refreshPending();
+  };
+  readAll();
+  return onEvent(
+    (e) => {
+      live.lastEvent = e;
+      live.tick++;
+      if (e.type === 'approvalPending' || e.type === 'approvalDecided') void refreshPending();
+      else void refreshStatus();
+    },
+    // Events sent before the stream (re)opened were missed: read again, and screens re-read on the tick.
+    () => {
+      readAll();
+      live.tick++;
+    },
+  );
 }
