@@ -4,16 +4,13 @@
 // allocator kept what the thread had used, and the proxy's RSS stayed up for good
 // (docs/research/measured.md). Reports after the first find their counts in caches (report.ts,
 // tokenCounts.ts) and start no process at all.
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { spawnScript } from '../../childScript.js';
 import { SerialQueue } from '../../serial.js';
 
 /** What one count may take at most (10,000 definitions take about a second). */
 export const TOKENIZER_DEADLINE_MS = 120_000;
 
-// A CommonJS script given to `node -e`, so sources (tsx, vitest) and the built bundle run the same
-// code without a separate file to build and find; the tokenizer is required by the path resolved here.
-// It reads a JSON array of texts on stdin and writes their counts as a JSON array on stdout.
+// Run by childScript.ts with gpt-tokenizer's path as its argument. It reads a JSON array of texts on stdin and writes their counts as a JSON array on stdout.
 const SCRIPT = `
 const { countTokens } = require(process.argv[1]);
 const chunks = [];
@@ -34,21 +31,13 @@ export function tokenizerProcessesStarted(): number {
 }
 
 function countInChild(texts: string[]): Promise<number[]> {
-  const tokenizer = createRequire(import.meta.url).resolve('gpt-tokenizer');
   return new Promise<number[]>((resolve, reject) => {
-    // Electron's binary runs as plain Node with this set; plain Node ignores it.
-    const child = spawn(process.execPath, ['-e', SCRIPT, tokenizer], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-      windowsHide: true,
-    });
+    const { child, lastError } = spawnScript(SCRIPT, 'gpt-tokenizer', { stdin: 'pipe', stdout: 'pipe' });
     started++;
     const out: Buffer[] = [];
-    let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), TOKENIZER_DEADLINE_MS);
-    child.stdout.on('data', (c: Buffer) => out.push(c));
-    child.stderr.on('data', (c: Buffer) => (err = (err + c.toString('utf8')).slice(-2000)));
-    child.stdin.on('error', () => {}); // an early exit is reported by 'close' below
+    child.stdout!.on('data', (c: Buffer) => out.push(c));
+    child.stdin!.on('error', () => {}); // an early exit is reported by 'close' below
     child.on('error', (e) => {
       clearTimeout(timer);
       reject(new Error(`the tokenizer could not be started: ${e.message}`));
@@ -61,13 +50,10 @@ function countInChild(texts: string[]): Promise<number[]> {
       } catch {
         // said below
       }
-      reject(
-        new Error(
-          `the tokenizer ended (${signal ?? `exit code ${code}`}) without its counts${err ? `: ${err.trim().split('\n').pop()}` : ''}`,
-        ),
-      );
+      const last = lastError();
+      reject(new Error(`the tokenizer ended (${signal ?? `exit code ${code}`}) without its counts${last ? `: ${last}` : ''}`));
     });
-    child.stdin.end(JSON.stringify(texts));
+    child.stdin!.end(JSON.stringify(texts));
   });
 }
 

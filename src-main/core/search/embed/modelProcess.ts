@@ -7,8 +7,8 @@
 // it. A child process keeps the runtime's failures, and its memory, out of the proxy.
 // The child offers the slice of the onnxruntime API OnnxEmbedder uses (OrtModule): tokenizing and
 // pooling stay here, so vectors are the same as with the runtime in process (tests, benches).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
+import type { ChildProcess } from 'node:child_process';
+import { spawnScript } from '../../childScript.js';
 import type { OrtModule, OrtSession, OrtTensor } from './onnxEmbedder.js';
 
 /** Starting the runtime and creating the session may take this long at most (a busy 2-core machine). */
@@ -16,9 +16,7 @@ export const MODEL_START_DEADLINE_MS = 120_000;
 /** One run (one text) may take this long at most; a process that does not answer is ended. */
 export const MODEL_RUN_DEADLINE_MS = 60_000;
 
-// A CommonJS script given to `node -e`, so sources (tsx, vitest) and the built bundle run the same code
-// without a separate file to build and find (as control/report/tokenizer.ts); onnxruntime-node is
-// required by the path given as its argument. It lowers its own priority (the proxy is served first on
+// Run by childScript.ts with onnxruntime-node's path as its argument. It lowers its own priority (the proxy is served first on
 // a machine with few cores) and ends when the proxy's end of the channel closes, however the proxy ended.
 const SCRIPT = `
 try { require('node:os').setPriority(5); } catch {}
@@ -70,10 +68,11 @@ class ModelChild {
   private next = 1;
   private readonly pending = new Map<number, Pending>();
   private ended: Error | undefined;
-  private stderr = '';
 
-  constructor(readonly child: ChildProcess) {
-    child.stderr?.on('data', (c: Buffer) => (this.stderr = (this.stderr + c.toString('utf8')).slice(-2000)));
+  constructor(
+    readonly child: ChildProcess,
+    lastError: () => string,
+  ) {
     child.on('message', (m: Answer) => {
       const p = this.pending.get(m.id);
       if (!p) return;
@@ -84,7 +83,7 @@ class ModelChild {
     });
     child.once('error', (err) => this.end(new Error(`the search model's process failed: ${err.message}`)));
     child.once('exit', (code, signal) => {
-      const last = this.stderr.trim().split('\n').pop();
+      const last = lastError();
       this.end(new Error(`the search model's process ended (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`));
     });
     this.idleRefs();
@@ -147,16 +146,12 @@ class ModelChild {
  * (and the child ends) when the runtime will not load. One session per child: releasing it ends the child.
  */
 export async function modelProcess(): Promise<OrtModule & { pid: number | undefined }> {
-  const ort = createRequire(import.meta.url).resolve('onnxruntime-node');
-  // Electron's binary runs as plain Node with ELECTRON_RUN_AS_NODE; plain Node ignores it. Typed arrays
-  // cross the channel as they are ('advanced': the structured clone), not as JSON.
-  const child = spawn(process.execPath, ['-e', SCRIPT, ort], {
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    serialization: 'advanced',
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-    windowsHide: true,
+  // Typed arrays cross the channel as they are ('advanced': the structured clone), not as JSON.
+  const { child, lastError } = spawnScript(SCRIPT, 'onnxruntime-node', {
+    stdin: 'ignore',
+    stdout: 'ignore',
+    ipc: { serialization: 'advanced' },
   });
-  (child.stderr as { unref?: () => void } | null)?.unref?.();
   const loaded = await new Promise<{ loaded: boolean; message?: string }>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -165,16 +160,17 @@ export async function modelProcess(): Promise<OrtModule & { pid: number | undefi
     timer.unref();
     child.once('message', (m: { loaded: boolean; message?: string }) => (clearTimeout(timer), resolve(m)));
     child.once('error', (err) => (clearTimeout(timer), reject(err)));
-    child.once(
-      'exit',
-      (code, signal) => (clearTimeout(timer), reject(new Error(`its process ended while loading (${signal ?? `exit code ${code}`})`))),
-    );
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      const last = lastError();
+      reject(new Error(`its process ended while loading (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`));
+    });
   });
   if (!loaded.loaded) {
     child.kill('SIGKILL');
     throw new Error(loaded.message ?? 'it did not load');
   }
-  const mc = new ModelChild(child);
+  const mc = new ModelChild(child, lastError);
   return {
     pid: child.pid,
     Tensor: PlainTensor,

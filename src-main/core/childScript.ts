@@ -1,0 +1,38 @@
+// A short CommonJS script run in a child process of this same binary (`node -e SCRIPT <module>`), for
+// work whose memory or blocking must stay out of the proxy: the tokenizer of reports
+// (control/report/tokenizer.ts) and the search model's runtime (search/embed/modelProcess.ts). Given to
+// `-e`, the sources (tsx, vitest) and the built bundle run the same code without a separate file to
+// build and find; the module the script needs is resolved here and passed as its one argument.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+/** How much of a child's stderr is kept: enough for its last message. */
+const STDERR_KEPT = 2000;
+
+export type ScriptChild = {
+  child: ChildProcess;
+  /** The last line the child wrote on stderr, or '' (for a sentence saying why it ended). */
+  lastError(): string;
+};
+
+/**
+ * Starts `script` with the resolved path of `module` as process.argv[1]. stderr is always piped (and
+ * does not keep this process alive); stdin and stdout are pipes or ignored; `ipc` adds a channel.
+ */
+export function spawnScript(
+  script: string,
+  module: string,
+  o: { stdin: 'pipe' | 'ignore'; stdout: 'pipe' | 'ignore'; ipc?: { serialization: 'json' | 'advanced' } },
+): ScriptChild {
+  // Electron's binary runs as plain Node with ELECTRON_RUN_AS_NODE set; plain Node ignores it.
+  const child = spawn(process.execPath, ['-e', script, createRequire(import.meta.url).resolve(module)], {
+    stdio: [o.stdin, o.stdout, 'pipe', ...(o.ipc ? (['ipc'] as const) : [])],
+    ...(o.ipc ? { serialization: o.ipc.serialization } : {}),
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    windowsHide: true,
+  });
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString('utf8')).slice(-STDERR_KEPT)));
+  (child.stderr as { unref?: () => void } | null)?.unref?.();
+  return { child, lastError: () => stderr.trim().split('\n').pop() ?? '' };
+}
