@@ -179,12 +179,12 @@ export class ToolVectors {
   private async loaded(): Promise<Embedder | undefined> {
     if (this.embedder) return this.embedder;
     if (!this.unloaded || this.stopped || this.state === 'off') return undefined;
-    if ((this.opts.now ?? Date.now)() < this.retryAt) return undefined;
+    if (this.now() < this.retryAt) return undefined;
     this.reloading ??= (async () => {
       // A start again that fails (a busy machine, no memory for a process) is not the model's fault:
       // the vectors stay, queries are answered by words, and a later query tries again.
       const got = await this.open('could not be started again', (message) => {
-        this.retryAt = (this.opts.now ?? Date.now)() + this.retryWait;
+        this.retryAt = this.now() + this.retryWait;
         this.opts.log.warn(`${message} Trying again in ${Math.round(this.retryWait / 1000)} s.`);
         // Tools that came meanwhile wait for vectors, and search waits for them (lexical until then),
         // so the build tries again by itself: no query would.
@@ -227,6 +227,11 @@ export class ToolVectors {
   }
 
   /** Runs `f` after `ms` (the injected timers in tests); answers a cancel. Never keeps the process alive. */
+  /** The clock for retries (the injected one in tests). */
+  private now(): number {
+    return (this.opts.now ?? Date.now)();
+  }
+
   private later(f: () => void, ms: number): () => void {
     if (this.opts.later) return this.opts.later(f, ms);
     const t = setTimeout(f, ms);
