@@ -8,6 +8,18 @@ const quiet = { checks: { bundlerTimings: false } };
 export default defineConfig({
   main: {
     build: {
+      // Bundled rather than loaded from node_modules: the SDK and zod are hundreds of small ES modules,
+      // and compiling them one by one was most of the time before `mws serve` listens and before any
+      // CLI command talks to an instance (docs/research/measured.md). One zod for the SDK and the core.
+      externalizeDeps: {
+        exclude: [
+          'zod',
+          '@modelcontextprotocol/client',
+          '@modelcontextprotocol/server',
+          '@modelcontextprotocol/node',
+          '@modelcontextprotocol/core',
+        ],
+      },
       rollupOptions: {
         ...quiet,
         // The desktop app and the `mws` CLI (headless core included) come out of one build: bin/mws.js

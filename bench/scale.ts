@@ -307,6 +307,8 @@ async function scale(n: number): Promise<Row[]> {
   rows.push(await atRest());
   await snapshot(mws, stateDir, 'report');
   rows.push(['mws report (CLI, running instance)', ms(timeCli(['report', '--json'], env)), 'target < 300 ms']);
+  // What any command pays before its work (node, the CLI's own modules) and for a small control call.
+  rows.push(['  mws --version · mws status --json', `${ms(timeCli(['--version'], env))} · ${ms(timeCli(['status', '--json'], env))}`, '']);
   const now = new Date(Date.now() + 30 * 86_400_000).toISOString();
   rows.push(['sweep --dry-run (control)', ms((await control('sweepPreview', { now })).ms), '']);
   rows.push(['mws sweep --dry-run (CLI)', ms(timeCli(['sweep', '--dry-run', '--now', now, '--json'], env)), 'target < 500 ms']);

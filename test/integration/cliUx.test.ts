@@ -73,7 +73,7 @@ beforeAll(async () => {
       {
         upstreams: { demo: { builtin: 'demo' } },
         stateDir: join(dir, 'state'),
-        listen: { port: 20000 + Math.floor(Math.random() * 20000) },
+        listen: { port: 0 },
       },
       null,
       2,

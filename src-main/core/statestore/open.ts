@@ -8,7 +8,7 @@ import type { ConfigRead, ConfigSource, Raw } from '../config/source.js';
 import { MwsError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { StateStore } from './port.js';
-import { checkSealingKey, describeUrl, openPostgresStore, type PostgresStateStore } from './postgres/store.js';
+import type { PostgresStateStore } from './postgres/store.js';
 import { loadSealingKey, type SealingKey } from './seal.js';
 
 export const DATABASE_URL_ENV = 'MWS_DATABASE_URL';
@@ -84,6 +84,8 @@ export async function openSharedState(o: {
     if (!(err instanceof MwsError)) throw err;
     keyError = err;
   }
+  // node-postgres and the store's code load only here: an instance on its state folder never pays for them.
+  const { checkSealingKey, describeUrl, openPostgresStore } = await import('./postgres/store.js');
   const store = await openPostgresStore({
     url,
     log: o.log,

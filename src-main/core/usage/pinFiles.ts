@@ -1,7 +1,6 @@
 // Pins from Markdown front matter: files matching `pinFiles` globs (for example a skill's SKILL.md)
 // may carry `working-set-pins: [tool_a, tool_b]` (or a YAML list under that key), read by `yaml`.
 import { readFile } from 'node:fs/promises';
-import { parseDocument } from 'yaml';
 
 export const PIN_KEY = 'working-set-pins';
 
@@ -10,15 +9,19 @@ const MAX_FRONT_MATTER_CHARS = 64 * 1024;
 /** YAML aliases expand: a few in a hostile file could make a huge list (the "billion laughs"). */
 const YAML_OPTIONS = { uniqueKeys: false, maxAliasCount: 20, prettyErrors: false } as const;
 
-export function pinsFromFrontMatter(text: string): string[] {
+type YamlParse = (typeof import('yaml'))['parseDocument'];
+
+export async function pinsFromFrontMatter(text: string): Promise<string[]> {
   const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text.slice(0, MAX_FRONT_MATTER_CHARS));
   if (!m) return [];
   const block = m[1]!;
+  // Loaded only for a file with front matter: most configs name no pin files, and `mws serve` listens sooner.
+  const { parseDocument } = await import('yaml');
   // The whole front matter when it is valid YAML; else (a skill's description with a bare colon is
   // common) only the pins entry: its key line and the indented or "- " lines under it.
   const value =
-    yamlValue(block, (doc) => (isRecord(doc) ? doc[PIN_KEY] : undefined)) ??
-    yamlValue(pinEntry(block), (doc) => (isRecord(doc) ? doc[PIN_KEY] : undefined));
+    yamlValue(parseDocument, block, (doc) => (isRecord(doc) ? doc[PIN_KEY] : undefined)) ??
+    yamlValue(parseDocument, pinEntry(block), (doc) => (isRecord(doc) ? doc[PIN_KEY] : undefined));
   const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
   return [
     ...new Set(
@@ -30,7 +33,7 @@ export function pinsFromFrontMatter(text: string): string[] {
   ];
 }
 
-function yamlValue(source: string, pick: (doc: unknown) => unknown): unknown {
+function yamlValue(parseDocument: YamlParse, source: string, pick: (doc: unknown) => unknown): unknown {
   if (!source) return undefined;
   try {
     const doc = parseDocument(source, YAML_OPTIONS);
@@ -65,7 +68,7 @@ export async function readPinFiles(globs: string[]): Promise<string[]> {
   const pins = new Set<string>();
   for (const f of files.sort()) {
     try {
-      for (const p of pinsFromFrontMatter(await readFile(f, 'utf8'))) pins.add(p);
+      for (const p of await pinsFromFrontMatter(await readFile(f, 'utf8'))) pins.add(p);
     } catch {
       // an unreadable file pins nothing
     }

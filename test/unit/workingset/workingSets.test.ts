@@ -215,22 +215,22 @@ describe('pins', () => {
     expect(h.listed()).toEqual(['a', 'b']);
   });
 
-  it('reads front matter pins inline or as a list', () => {
-    expect(pinsFromFrontMatter('---\nworking-set-pins: [a, "b"]\n---\n')).toEqual(['a', 'b']);
-    expect(pinsFromFrontMatter('---\ntitle: x\nworking-set-pins:\n  - a\n  - b\nother: 1\n---\nbody')).toEqual(['a', 'b']);
-    expect(pinsFromFrontMatter('no front matter\nworking-set-pins: [a]')).toEqual([]);
+  it('reads front matter pins inline or as a list', async () => {
+    expect(await pinsFromFrontMatter('---\nworking-set-pins: [a, "b"]\n---\n')).toEqual(['a', 'b']);
+    expect(await pinsFromFrontMatter('---\ntitle: x\nworking-set-pins:\n  - a\n  - b\nother: 1\n---\nbody')).toEqual(['a', 'b']);
+    expect(await pinsFromFrontMatter('no front matter\nworking-set-pins: [a]')).toEqual([]);
   });
 
-  it('reads front matter as YAML: comments, quotes, one name, and pins beside invalid YAML elsewhere', () => {
-    expect(pinsFromFrontMatter("---\nworking-set-pins: ['a, b', c] # two\n---\n")).toEqual(['a, b', 'c']);
-    expect(pinsFromFrontMatter('---\nworking-set-pins: mail_send\n---\n')).toEqual(['mail_send']);
-    expect(pinsFromFrontMatter('---\r\nworking-set-pins:\r\n  - a # first\r\n  - "b"\r\n---\r\n')).toEqual(['a', 'b']);
+  it('reads front matter as YAML: comments, quotes, one name, and pins beside invalid YAML elsewhere', async () => {
+    expect(await pinsFromFrontMatter("---\nworking-set-pins: ['a, b', c] # two\n---\n")).toEqual(['a, b', 'c']);
+    expect(await pinsFromFrontMatter('---\nworking-set-pins: mail_send\n---\n')).toEqual(['mail_send']);
+    expect(await pinsFromFrontMatter('---\r\nworking-set-pins:\r\n  - a # first\r\n  - "b"\r\n---\r\n')).toEqual(['a', 'b']);
     // A skill's description with a bare colon is not valid YAML; the pins entry still is.
-    expect(pinsFromFrontMatter('---\ndescription: Use this: when x\nworking-set-pins:\n  - a\n  - b\n---\n')).toEqual(['a', 'b']);
-    expect(pinsFromFrontMatter('---\nworking-set-pins: {a: 1}\n---\n')).toEqual([]);
+    expect(await pinsFromFrontMatter('---\ndescription: Use this: when x\nworking-set-pins:\n  - a\n  - b\n---\n')).toEqual(['a', 'b']);
+    expect(await pinsFromFrontMatter('---\nworking-set-pins: {a: 1}\n---\n')).toEqual([]);
   });
 
-  it('a hostile front matter (alias expansion, a huge block) costs little and pins nothing strange', () => {
+  it('a hostile front matter (alias expansion, a huge block) costs little and pins nothing strange', async () => {
     const laughs = [
       'a: &a ["x","x","x","x","x","x","x","x","x","x"]',
       ...Array.from(
@@ -243,8 +243,8 @@ describe('pins', () => {
       'working-set-pins: *i',
     ].join('\n');
     const t0 = performance.now();
-    expect(pinsFromFrontMatter(`---\n${laughs}\n---\n`)).toEqual([]);
-    expect(pinsFromFrontMatter(`---\n${'x: 1\n'.repeat(200_000)}working-set-pins: [a]\n---\n`)).toEqual([]);
+    expect(await pinsFromFrontMatter(`---\n${laughs}\n---\n`)).toEqual([]);
+    expect(await pinsFromFrontMatter(`---\n${'x: 1\n'.repeat(200_000)}working-set-pins: [a]\n---\n`)).toEqual([]);
     expect(performance.now() - t0).toBeLessThan(5_000);
   });
 });
