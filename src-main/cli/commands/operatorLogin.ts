@@ -2,7 +2,7 @@
 // Working Set through the team's identity provider, by the device flow (core/operators/deviceSignIn.ts):
 // the CLI prints a link and a code, the person confirms them in any browser (on another machine if this
 // one has none), and the tokens are kept (core/operators/logins.ts).
-import { discoverProvider, oidc } from '../../core/operators/provider.js';
+import { discoverProvider, openidClient } from '../../core/operators/provider.js';
 import { deviceSignIn } from '../../core/operators/deviceSignIn.js';
 import { forgetLogin, instanceUrl } from '../../core/operators/logins.js';
 import { cliConfig, type ConfigFlags } from '../config.js';
@@ -40,7 +40,7 @@ export async function runOperatorLogout(io: Io, f: ConfigFlags & { url: string }
     try {
       const provider = await discoverProvider(gone.issuer, { clientId: gone.clientId });
       if (provider.serverMetadata().revocation_endpoint) {
-        await oidc.tokenRevocation(provider, gone.refreshToken, { token_type_hint: 'refresh_token' });
+        await (await openidClient()).tokenRevocation(provider, gone.refreshToken, { token_type_hint: 'refresh_token' });
         revoked = true;
       }
     } catch {

@@ -10,7 +10,8 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { randomBytes } from 'node:crypto';
 import type { OperatorVerdict } from '../control/transport/http.js';
 import type { Config } from '../config/schema.js';
-import { describe, discoverProvider, oidc } from '../operators/provider.js';
+import type * as oidc from 'openid-client';
+import { describe, discoverProvider, openidClient } from '../operators/provider.js';
 import { tokenMatches } from '../store/controlToken.js';
 import { setSessionCookie } from './cookies.js';
 import { signInAnswer } from './signInPage.js';
@@ -82,7 +83,8 @@ export function windowSignIn(d: WindowSignInDeps): WindowSignIn {
       } catch (err) {
         return refuse(c, 502, (err as Error).message);
       }
-      const verifier = oidc.randomPKCECodeVerifier();
+      const o = await openidClient();
+      const verifier = o.randomPKCECodeVerifier();
       const state = randomBytes(24).toString('base64url');
       setCookie(c, stateCookie(c), packed(state, verifier, d.now()), {
         httpOnly: true,
@@ -91,10 +93,10 @@ export function windowSignIn(d: WindowSignInDeps): WindowSignIn {
         maxAge: SIGN_IN_TTL_MS / 1000,
         ...(d.secure ? { secure: true } : {}),
       });
-      const to = oidc.buildAuthorizationUrl(provider, {
+      const to = o.buildAuthorizationUrl(provider, {
         redirect_uri: `${origin}${SIGN_IN_CALLBACK_PATH}`,
         scope: ops.scope ?? 'openid',
-        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge: await o.calculatePKCECodeChallenge(verifier),
         code_challenge_method: 'S256',
         state,
         resource: ops.audience ?? `${origin}/control`,
@@ -128,7 +130,9 @@ export function windowSignIn(d: WindowSignInDeps): WindowSignIn {
       try {
         const provider = await discoverProvider(ops.issuer, ops.window);
         const here = new URL(`${p.origin}${SIGN_IN_CALLBACK_PATH}${new URL(c.req.url).search}`);
-        const tokens = await oidc.authorizationCodeGrant(
+        const tokens = await (
+          await openidClient()
+        ).authorizationCodeGrant(
           provider,
           here,
           { pkceCodeVerifier: p.verifier, expectedState: state },

@@ -6,7 +6,8 @@ import { MwsError } from '../errors.js';
 import { CONTROL_METADATA_PATH } from './controlMetadata.js';
 import { httpControlClient } from '../control/transport/http.js';
 import { openableUrl } from '../../shared/openableUrl.js';
-import { describe, discoverProvider, oidc } from './provider.js';
+import type * as oidc from 'openid-client';
+import { describe, discoverProvider, openidClient } from './provider.js';
 import { expiresAtOf, saveLogin, type OperatorLogin } from './logins.js';
 
 const METADATA_MS = 15_000;
@@ -64,7 +65,7 @@ export async function deviceSignIn(stateDir: string, url: string, hooks: DeviceS
     );
   let started: oidc.DeviceAuthorizationResponse;
   try {
-    started = await oidc.initiateDeviceAuthorization(provider, { scope: meta.scope, resource: meta.resource });
+    started = await (await openidClient()).initiateDeviceAuthorization(provider, { scope: meta.scope, resource: meta.resource });
   } catch (err) {
     throw new MwsError('sign_in_failed', `The identity provider refused to start the sign-in (${describe(err)}).`, { url });
   }
@@ -74,12 +75,9 @@ export async function deviceSignIn(stateDir: string, url: string, hooks: DeviceS
   await hooks.onLink(link.url, started.user_code, waitMs);
   let tokens: oidc.TokenEndpointResponse;
   try {
-    tokens = await oidc.pollDeviceAuthorizationGrant(
-      provider,
-      started,
-      { resource: meta.resource },
-      { signal: AbortSignal.timeout(waitMs) },
-    );
+    tokens = await (
+      await openidClient()
+    ).pollDeviceAuthorizationGrant(provider, started, { resource: meta.resource }, { signal: AbortSignal.timeout(waitMs) });
   } catch (err) {
     const e = err as { error?: string; name?: string };
     const why =

@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { isLoopbackHost } from '../config/configSchema.js';
 import { MwsError } from '../errors.js';
 import { writeFileAtomicSynced } from '../store/atomicJson.js';
-import { describe, discoverProvider, oidc } from './provider.js';
+import type * as oidc from 'openid-client';
+import { describe, discoverProvider, openidClient } from './provider.js';
 
 export const LOGINS_FILE = 'operator-logins.json';
 /** A token this close to its end is refreshed before a command uses it. */
@@ -111,7 +112,7 @@ async function refresh(stateDir: string, login: OperatorLogin & { refreshToken: 
   const provider = await discoverProvider(login.issuer, { clientId: login.clientId });
   let tokens: oidc.TokenEndpointResponse;
   try {
-    tokens = await oidc.refreshTokenGrant(provider, login.refreshToken, { resource: login.resource });
+    tokens = await (await openidClient()).refreshTokenGrant(provider, login.refreshToken, { resource: login.resource });
   } catch (err) {
     // Another process (the CLI beside the desktop app) may have renewed it first: its token is as good.
     const now = (await readLogins(stateDir))[url];

@@ -2,9 +2,19 @@
 // relying party, on oauth4webapi and jose): discovery, the authorization code with PKCE (the window),
 // the device flow and refresh (`mws login --operator`). Plain http is allowed only to a loopback
 // provider, as the config's issuer check allows it; everything else must be https.
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
 import { isLoopbackHost } from '../config/configSchema.js';
 import { MwsError } from '../errors.js';
+
+let loading: Promise<typeof oidc> | undefined;
+
+/**
+ * openid-client (with oauth4webapi and jose), loaded at the first sign-in: most instances never sign
+ * anyone in, and `mws serve` listens sooner without it.
+ */
+export function openidClient(): Promise<typeof oidc> {
+  return (loading ??= import('openid-client'));
+}
 
 /** How long a call to the provider may take, in seconds (openid-client's unit). */
 const TIMEOUT_S = 15;
@@ -34,11 +44,12 @@ export function discoverProvider(issuer: string, client: ProviderClient, now = D
 async function discover(issuer: string, client: ProviderClient): Promise<oidc.Configuration> {
   const url = new URL(issuer);
   const insecure = url.protocol === 'http:' && isLoopbackHost(url.hostname);
-  const auth = client.clientSecret ? oidc.ClientSecretPost(client.clientSecret) : oidc.None();
+  const o = await openidClient();
+  const auth = client.clientSecret ? o.ClientSecretPost(client.clientSecret) : o.None();
   try {
-    return await oidc.discovery(url, client.clientId, undefined, auth, {
+    return await o.discovery(url, client.clientId, undefined, auth, {
       timeout: TIMEOUT_S,
-      ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
+      ...(insecure ? { execute: [o.allowInsecureRequests] } : {}),
     });
   } catch (err) {
     throw new MwsError(
@@ -58,5 +69,3 @@ export function describe(err: unknown): string {
   const cause = typeof e.cause?.message === 'string' ? ` (${e.cause.message})` : '';
   return `${msg}${cause}`.slice(0, 300);
 }
-
-export { oidc };
