@@ -48,8 +48,12 @@ async function initialize(): Promise<void> {
   const win = windowOpener({ rendererDir, preloadPath: join(root, 'out', 'preload', 'index.cjs'), prefs });
   stops.push(() => core.stop());
   stops.push(
-    registerControlIpc(ipcMain, withDesktopPrefs(core.control, prefs), core.events, (channel, payload) =>
-      win.webContents()?.send(channel, payload),
+    registerControlIpc(
+      ipcMain,
+      withDesktopPrefs(core.control, prefs),
+      core.events,
+      (channel, payload) => win.webContents()?.send(channel, payload),
+      core.remote,
     ),
   );
   stops.push(

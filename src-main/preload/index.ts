@@ -4,16 +4,22 @@
 // Nothing else of Electron or Node reaches the page.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { ControlBridge, CoreEvent, Envelope } from '../core/control/contract.js';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../shared/controlChannels.js';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, REOPENED_CHANNEL } from '../shared/controlChannels.js';
 
 const bridge: ControlBridge = {
   invoke: (method, args) => ipcRenderer.invoke(INVOKE_CHANNEL, { method, args }) as Promise<Envelope>,
   onEvent: (listener, opened) => {
     const handler = (_e: IpcRendererEvent, payload: unknown) => listener(payload as CoreEvent);
+    const reopened = () => opened?.();
     ipcRenderer.on(EVENT_CHANNEL, handler);
-    // Listening from now on: the channel is not lost while the page lives.
+    // Listening from now on; a remote instance's stream (console mode) may drop and come back, and
+    // then main says so.
+    ipcRenderer.on(REOPENED_CHANNEL, reopened);
     opened?.();
-    return () => ipcRenderer.off(EVENT_CHANNEL, handler);
+    return () => {
+      ipcRenderer.off(EVENT_CHANNEL, handler);
+      ipcRenderer.off(REOPENED_CHANNEL, reopened);
+    };
   },
 };
 

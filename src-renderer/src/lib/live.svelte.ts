@@ -30,7 +30,10 @@ function newest<T>(read: () => Promise<T>, keep: (value: T) => void, failed: (er
         keep(value);
       }
     } catch (err) {
-      if (mine > kept) failed(err as Error);
+      if (mine > kept) {
+        kept = mine;
+        failed(err as Error);
+      }
     }
   };
 }
@@ -64,6 +67,7 @@ export function startLive(): () => void {
     void refreshPending();
   };
   readAll();
+  let opens = 0;
   return onEvent(
     (e) => {
       live.lastEvent = e;
@@ -71,10 +75,11 @@ export function startLive(): () => void {
       if (e.type === 'approvalPending' || e.type === 'approvalDecided') void refreshPending();
       else void refreshStatus();
     },
-    // Events sent before the stream (re)opened were missed: read again, and screens re-read on the tick.
+    // Events sent before the stream opened were missed: the status and the inbox are read again. After
+    // a lost stream, screens re-read too (the tick); at the first opening they have only just read.
     () => {
       readAll();
-      live.tick++;
+      if (opens++ > 0) live.tick++;
     },
   );
 }

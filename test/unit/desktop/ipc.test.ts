@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IpcMainInvokeEvent } from 'electron';
-import { registerControlIpc, INVOKE_CHANNEL, EVENT_CHANNEL, type IpcMainLike } from '../../../src-main/desktop/ipc.js';
+import { registerControlIpc, INVOKE_CHANNEL, EVENT_CHANNEL, REOPENED_CHANNEL, type IpcMainLike } from '../../../src-main/desktop/ipc.js';
 import { validateConfig } from '../../../src-main/core/config/validate.js';
 import { createApp, type App } from '../../../src-main/core/app.js';
 import { ManualClock } from '../../../src-main/core/clock.js';
@@ -57,6 +57,31 @@ describe('the ControlApi over IPC', () => {
     const r = await ipc.invoke(INVOKE_CHANNEL, { method: 'promote', args: { agent: 'default', tool: 'v__read' } });
     expect(r).toEqual({ ok: true, result: { tool: 'v__read', changed: true, size: 1 } });
     expect(sent).toContainEqual({ channel: EVENT_CHANNEL, payload: { type: 'setChanged', agent: 'default' } });
+  });
+
+  it("says when a remote instance's event stream is back, so the window reads again what it missed", async () => {
+    const { ipc } = await setup();
+    ipc.removeHandler(INVOKE_CHANNEL);
+    const sent: string[] = [];
+    let connected = true;
+    const watchers = new Set<() => void>();
+    const stop = registerControlIpc(ipc, app!.control, app!.events, (channel) => sent.push(channel), {
+      connected: () => connected,
+      onChange: (fn) => (watchers.add(fn), () => watchers.delete(fn)),
+    });
+    const change = (to: boolean) => {
+      connected = to;
+      for (const w of watchers) w();
+    };
+    change(true); // a note changed, the stream did not
+    expect(sent).toEqual([]);
+    change(false);
+    change(false);
+    expect(sent).toEqual([]);
+    change(true);
+    expect(sent).toEqual([REOPENED_CHANNEL]);
+    stop();
+    expect(watchers.size).toBe(0);
   });
 
   it('carries errors in the envelope as {code, message, data}', async () => {

@@ -226,12 +226,12 @@ export class ToolVectors {
     });
   }
 
-  /** Runs `f` after `ms` (the injected timers in tests); answers a cancel. Never keeps the process alive. */
   /** The clock for retries (the injected one in tests). */
   private now(): number {
     return (this.opts.now ?? Date.now)();
   }
 
+  /** Runs `f` after `ms` (the injected timers in tests); answers a cancel. Never keeps the process alive. */
   private later(f: () => void, ms: number): () => void {
     if (this.opts.later) return this.opts.later(f, ms);
     const t = setTimeout(f, ms);
