@@ -163,10 +163,10 @@ export function refuseMovedSecrets(vendor: string | undefined, input: UpstreamIn
 
 /** Every upstream as the window shows it: status, masked settings, and whether it is turned on. */
 export function upstreamRows(p: { config: Config; catalog: ToolboxCatalog }): UpstreamRow[] {
-  return p.catalog.statuses().map((s) => ({
-    ...s,
-    lastError: s.lastError && maskUrlsIn(s.lastError),
-    config: masked(p.config.upstreams[s.vendor]!),
-    enabled: p.config.upstreams[s.vendor]?.enabled !== false,
-  }));
+  // A removal changes the config first; the catalog lets the upstream go once its connection closed.
+  return p.catalog.statuses().flatMap((s) => {
+    const config = p.config.upstreams[s.vendor];
+    if (!config) return [];
+    return [{ ...s, lastError: s.lastError && maskUrlsIn(s.lastError), config: masked(config), enabled: config.enabled !== false }];
+  });
 }
