@@ -141,6 +141,27 @@ describe('the settings window', () => {
     await dark.close();
   });
 
+  it('keeps unsaved edits of the general settings when the settings change elsewhere, and says so', async () => {
+    const page = await open('#/general');
+    const sessions = page.getByLabel('Minimum sessions');
+    await sessions.waitFor();
+    const before = await w.control().settings({});
+    await sessions.fill('7');
+    // Another window (here the control API) saves meanwhile: the core tells every window.
+    await w.control().updateSettings({ compactDescriptions: !before.compactDescriptions });
+    await page.getByTestId('changed-elsewhere').waitFor();
+    expect(await sessions.inputValue()).toBe('7');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect((await w.control().settings({})).promote.minSessions).toBe(7);
+    expect(await page.getByTestId('changed-elsewhere').count()).toBe(0);
+    // Saved, the form follows the core again.
+    await w.control().updateSettings({ compactDescriptions: before.compactDescriptions });
+    await expect.poll(() => page.getByText('Compact descriptions').locator('input').isChecked()).toBe(before.compactDescriptions);
+    await w.control().updateSettings({ promote: { ...before.promote } });
+    await page.close();
+  });
+
   it('refuses the window without the one-time link', async () => {
     const page = await w.browser.newPage();
     const res = await page.goto(`${w.base}/ui/`);

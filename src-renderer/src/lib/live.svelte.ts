@@ -1,6 +1,7 @@
 // Live state shared by every screen: the status, the approvals inbox, and a tick that moves on every
 // core event so that screens re-read what they show. One source for counts: every screen reads them here.
 import { call, onEvent } from './bridge';
+import { newest } from './newest';
 import type { CoreEvent, PendingView, StatusView } from '../../../src-main/core/control/contract';
 
 export const live = $state({
@@ -13,49 +14,18 @@ export const live = $state({
   error: '',
 });
 
-/**
- * A read whose answer is kept unless one begun after it was kept already: answers over HTTP may come
- * back out of order, and an older one would show a state already gone. Once it settles, what is shown
- * is at least as new as its answer.
- */
-function newest<T>(read: () => Promise<T>, keep: (value: T) => void, failed: (err: Error) => void): () => Promise<void> {
-  let started = 0;
-  let kept = 0;
-  return async () => {
-    const mine = ++started;
-    try {
-      const value = await read();
-      if (mine > kept) {
-        kept = mine;
-        keep(value);
-      }
-    } catch (err) {
-      if (mine > kept) {
-        kept = mine;
-        failed(err as Error);
-      }
-    }
-  };
-}
+const keepStatus = newest<StatusView>((status) => {
+  live.status = status;
+  live.error = '';
+});
+export const refreshStatus = () => keepStatus(call('status', {}), (err) => (live.error = err.message));
 
-export const refreshStatus = newest(
-  () => call('status', {}),
-  (status) => {
-    live.status = status;
-    live.error = '';
-  },
-  (err) => (live.error = err.message),
-);
-
-export const refreshPending = newest(
-  () => call('pendingApprovals', {}),
-  (p) => {
-    live.pending = p;
-    if (p[0]) live.clockOffsetMs = p[0].now - Date.now();
-  },
-  // the status line reports a lost connection
-  () => {},
-);
+const keepPending = newest<PendingView[]>((p) => {
+  live.pending = p;
+  if (p[0]) live.clockOffsetMs = p[0].now - Date.now();
+});
+// a failure is not shown here: the status line reports a lost connection
+export const refreshPending = () => keepPending(call('pendingApprovals', {}), () => {});
 
 export function pendingFor(agent: string): PendingView[] {
   return live.pending.filter((p) => p.agent === agent);
