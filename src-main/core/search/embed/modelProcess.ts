@@ -82,7 +82,8 @@ class ModelChild {
       else p.resolve(m);
     });
     child.once('error', (err) => this.end(new Error(`the search model's process failed: ${err.message}`)));
-    child.once('exit', (code, signal) => {
+    // 'close', not 'exit': only then has stderr been read to its end, so its last line is known.
+    child.once('close', (code, signal) => {
       const last = lastError();
       this.end(new Error(`the search model's process ended (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`));
     });
@@ -160,7 +161,8 @@ export async function modelProcess(): Promise<OrtModule & { pid: number | undefi
     timer.unref();
     child.once('message', (m: { loaded: boolean; message?: string }) => (clearTimeout(timer), resolve(m)));
     child.once('error', (err) => (clearTimeout(timer), reject(err)));
-    child.once('exit', (code, signal) => {
+    // 'close', not 'exit': only then has stderr been read to its end, so its last line is known.
+    child.once('close', (code, signal) => {
       clearTimeout(timer);
       const last = lastError();
       reject(new Error(`its process ended while loading (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}`));
