@@ -1,7 +1,7 @@
 // Tool vectors off the request path: loaded only when search is first used, cached by what is embedded,
 // rebuilt after a damaged cache, and a model that fails (at load, mid-build, on a query) turns semantic
 // search off with one warning — never an exception to the caller.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -17,6 +17,13 @@ import { tempDir } from '../../helpers/app.js';
 import { until, withDeadline } from '../../helpers/wait.js';
 
 const DIM = 8;
+
+/** How many tool texts were made (by ToolVectors and by these tests). */
+const texts = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../../src-main/core/search/embed/toolText.js', async (original) => {
+  const m = await original<typeof import('../../../src-main/core/search/embed/toolText.js')>();
+  return { ...m, toolText: (...a: Parameters<typeof m.toolText>) => (texts.count++, m.toolText(...a)) };
+});
 
 /** An in-memory twin of the model: a vector from the text's hash; counts texts; can be made to fail. */
 class TwinEmbedder implements Embedder {
@@ -62,6 +69,29 @@ function setup(stateDir: string | undefined = tempDir(), twin = new TwinEmbedder
 }
 
 describe('ToolVectors', () => {
+  it("keys a large toolbox's tools in slices, with the event loop free between them (not in one stall)", async () => {
+    const { vectors } = setup(undefined);
+    vectors.update(entriesOf(tools(10)));
+    vectors.activate();
+    await vectors.idle();
+    texts.count = 0;
+    vectors.update(entriesOf(tools(5000, 'big')));
+    // A toolbox change reads no tool's text on the spot: 5,000 of them held the event loop ~140 ms.
+    expect(texts.count).toBeLessThan(50);
+    // Other work runs while the tools are keyed: some turn of the event loop sees it part done.
+    const seen: number[] = [];
+    let beating = true;
+    const beat = () => {
+      seen.push(texts.count);
+      if (beating) setImmediate(beat);
+    };
+    setImmediate(beat);
+    await vectors.idle();
+    beating = false;
+    expect(seen.some((n) => n > 0 && n < 5000)).toBe(true);
+    expect(vectors.status()).toMatchObject({ state: 'ready', embedded: 5000, total: 5000 });
+  });
+
   it('loads nothing until search is first used, then embeds every tool in the background', async () => {
     const { vectors, twin, loads } = setup();
     const entries = entriesOf(tools(40));

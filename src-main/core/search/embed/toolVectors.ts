@@ -12,6 +12,7 @@ import { withoutQuotedSpans } from '../queryArguments.js';
 import { capQuery } from '../limits.js';
 import { VECTOR_CACHE_FILE, readVectorCache, writeVectorCache } from './vectorCache.js';
 import { isEmbedderFailure, type Embedder, type EmbedderFailure, type EmbeddingStatus } from './types.js';
+import { TimeSlicer } from '../../timeSlice.js';
 
 /** Tools embedded per slice: one model run; the event loop is free during it. */
 export const EMBED_SLICE_TOOLS = 16;
@@ -35,6 +36,11 @@ export const MODEL_IDLE_MS = 10 * 60_000;
 export const RELOAD_WAIT_MS = 5_000;
 /** After a failed start again, the next try waits this long (doubled each time, at most MODEL_IDLE_MS). */
 export const RELOAD_RETRY_MS = 60_000;
+/**
+ * How long computing tools' keys may hold the event loop at once: a toolbox's keys (its tools' texts,
+ * hashed) took ~140 ms at 5,000 tools in one go, a stall every call and search of the moment waited out.
+ */
+export const KEY_SLICE_MS = 8;
 /** Bumped when toolText changes what is read of a tool: cached vectors of the old text are not reused. */
 const TEXT_VERSION = '1';
 
@@ -113,7 +119,10 @@ export class ToolVectors {
     this.activation = this.loadModel();
   }
 
-  /** The toolbox changed: its tools are embedded (those not cached) once the model is active. */
+  /**
+   * The toolbox changed: its tools are embedded (those not cached) once the model is active. Tools not
+   * keyed yet count as not embedded until the background pass has keyed them, in slices.
+   */
   update(entries: readonly ToolEntry[]): void {
     this.entries = entries;
     this.generation++;
@@ -123,10 +132,11 @@ export class ToolVectors {
     this.kick();
   }
 
-  /** The tool's vector, or undefined (not embedded yet, or the model is off). */
+  /** The tool's vector, or undefined (not embedded or not keyed yet, or the model is off). */
   vector(entry: ToolEntry): Float32Array | undefined {
     if (this.state === 'off') return undefined;
-    return this.vectors.get(this.keyOf(entry));
+    const key = this.keyIfKnown(entry);
+    return key === undefined ? undefined : this.vectors.get(key);
   }
 
   /** BM25F's share when fused with the loaded model, when its manifest names one. */
@@ -301,6 +311,22 @@ export class ToolVectors {
     return key;
   }
 
+  /** The tool's key when it costs no hashing now (kept with the tool object, or a custom text: tests). */
+  private keyIfKnown(entry: ToolEntry): string | undefined {
+    return this.opts.text ? this.keyed(entry).key : this.keys.get(entry.tool);
+  }
+
+  /** Keys every tool of `entries`, a slice of the event loop at a time; answers false if the toolbox changed meanwhile. */
+  private async keyAll(entries: readonly ToolEntry[], gen: number): Promise<boolean> {
+    if (this.opts.text) return true;
+    const slicer = new TimeSlicer({ sliceMs: KEY_SLICE_MS, checkEvery: 16 });
+    for (const e of entries) {
+      if (!this.keys.has(e.tool)) this.keyOf(e);
+      if ((await slicer.maybeYield()) && (gen !== this.generation || this.stopped)) return false;
+    }
+    return true;
+  }
+
   private cachePath(): string | undefined {
     return this.opts.stateDir === undefined ? undefined : join(this.opts.stateDir, VECTOR_CACHE_FILE);
   }
@@ -360,6 +386,9 @@ export class ToolVectors {
     let fresh = 0;
     let sinceCheckpoint = 0;
     const gen = this.generation;
+    if (!(await this.keyAll(this.entries, gen))) return void (this.again = !this.stopped);
+    if (this.state === 'off') return;
+    this.embedded = this.countEmbedded();
     // One entry per missing key; texts are made a slice at a time (all of them at once are tens of MB).
     const unique = [...new Map(this.entries.map((e) => [this.keyOf(e), e] as const)).entries()]
       .filter(([k]) => !this.vectors.has(k))
@@ -411,8 +440,12 @@ export class ToolVectors {
     this.armIdle();
   }
 
+  /** Tools of the toolbox with a vector; a tool not keyed yet has none as far as this count knows. */
   private countEmbedded(): number {
-    return this.entries.reduce((n, e) => n + (this.vectors.has(this.keyOf(e)) ? 1 : 0), 0);
+    return this.entries.reduce((n, e) => {
+      const key = this.keyIfKnown(e);
+      return n + (key !== undefined && this.vectors.has(key) ? 1 : 0);
+    }, 0);
   }
 
   private async writeCache(final: boolean): Promise<void> {
