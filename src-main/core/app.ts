@@ -32,6 +32,7 @@ import { buildStores } from './compose/stores.js';
 import { buildUpstreams } from './compose/upstreams.js';
 import { buildSearch } from './compose/search.js';
 import { buildSets } from './compose/sets.js';
+import { QuietIngest } from './workingset/quietIngest.js';
 import { buildRouter } from './compose/router.js';
 import { reconfigurer } from './compose/reconfigure.js';
 import { countCalls, watchParts } from './compose/observe.js';
@@ -134,6 +135,9 @@ export function createApp(opts: AppOptions): App {
   const stores = buildStores(ctx, opts.secrets, shared);
   // Every call and search passes through it; the gauges read the parts (told below, once built) when scraped.
   const metrics = countCalls(ctx, stores, shared);
+  // A serving run reads what was recorded a moment after calls stop (workingset/quietIngest.ts).
+  const quietIngest = new QuietIngest({ log, now: () => clock.now() });
+  stores.recorder = quietIngest.recorder(stores.recorder);
   const upstreamsPart = buildUpstreams(ctx, stores, shared && !opts.oauthStore ? { ...opts, oauthStore: shared.oauth } : opts);
   const { catalog } = upstreamsPart;
   const searchPart = buildSearch(ctx, stores, catalog, opts.modelDir);
@@ -163,7 +167,23 @@ export function createApp(opts: AppOptions): App {
   const { control, costs } = buildControl(ctx, stores, parts, { editor, ui, configPath: opts.configFile?.path ?? null, shared });
 
   const run = new AppRun(
-    { ctx, stores, shared, upstreamsPart, searchPart, setsPart, routerPart, editor, ui, control, costs, metrics, health, markReady },
+    {
+      ctx,
+      stores,
+      shared,
+      upstreamsPart,
+      searchPart,
+      setsPart,
+      routerPart,
+      editor,
+      ui,
+      control,
+      costs,
+      metrics,
+      health,
+      markReady,
+      quietIngest,
+    },
     {
       lock: opts.lock,
       rendererDir: opts.rendererDir ?? DEFAULT_RENDERER_DIR,

@@ -17,6 +17,7 @@ import { ensureToken } from '../store/controlToken.js';
 import { StateLock } from '../store/stateLock.js';
 import { checkStateFiles, ensureStateFolder, stateFolderError } from '../store/stateFolder.js';
 import { startSweepSchedule } from '../workingset/scheduler.js';
+import type { QuietIngest } from '../workingset/quietIngest.js';
 import type { AppContext } from './context.js';
 import type { Stores } from './stores.js';
 import type { UpstreamsPart } from './upstreams.js';
@@ -54,6 +55,7 @@ export type BuiltApp = {
   health: ReturnType<typeof watchParts>;
   /** Resolves the promise calls wait on before the first catalog load. */
   markReady: () => void;
+  quietIngest: QuietIngest;
 };
 
 /** How the run does its part: the lock's name, the listener's extras (tests make them short). */
@@ -174,6 +176,11 @@ export class AppRun {
     if (so.schedule !== false) {
       const unschedule = startSweepSchedule(sets, clock, log, leads);
       this.stops.push(unschedule);
+      // Serving: usage is kept current between cycles, so a report does not read a burst's backlog.
+      if (so.listen !== false) {
+        this.b.quietIngest.start(() => sets.ingest(clock.now()));
+        this.stops.push(() => this.b.quietIngest.stop());
+      }
     }
     return { url: ctx.baseUrl };
   }

@@ -387,7 +387,6 @@ export class ToolVectors {
     let sinceCheckpoint = 0;
     const gen = this.generation;
     if (!(await this.keyAll(this.entries, gen))) return void (this.again = !this.stopped);
-    if (this.state === 'off') return;
     this.embedded = this.countEmbedded();
     // One entry per missing key; texts are made a slice at a time (all of them at once are tens of MB).
     const unique = [...new Map(this.entries.map((e) => [this.keyOf(e), e] as const)).entries()]
