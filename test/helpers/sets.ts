@@ -92,7 +92,7 @@ export async function setsHarness(
     stateDir,
     call,
     setTools: (t: Tool[]) => (toolbox = new Toolbox(new Map([['v', t]]), false)),
-    listed: (agent = 'default') => sets.names(agent),
+    listed: (agent = 'default') => [...sets.names(agent)],
     close: async () => {
       await callLog.close();
       await files.close();

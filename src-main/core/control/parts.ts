@@ -71,10 +71,10 @@ export function controlLookups(p: ControlParts) {
   };
   const members = (agent: string, isoOf: (ms: number | null) => string | null = iso): MemberRow[] => {
     const tb = p.catalog.toolbox();
-    const state = new Map(p.sets.members(agent).map((m) => [m.tool, m]));
+    const state = p.sets.memberStates(agent);
     const lastUsed = p.usage.lastUsed(agent);
     return p.sets.names(agent).map((tool) => {
-      const m = state.get(tool);
+      const m = state[tool];
       const e = tb.get(tool) ?? tb.resolve(tool);
       return {
         tool,

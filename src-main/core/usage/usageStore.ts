@@ -208,10 +208,22 @@ export class UsageStore {
   /** The last `days` UTC days up to `now`, oldest first, days without activity included as zeros. */
   daily(agent: string, now: number, days = 30): Array<{ day: string; calls: number; searches: number }> {
     const counts = this.data.daily[agent] ?? dict();
-    return Array.from({ length: days }, (_, i) => {
-      const day = new Date(now - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10);
-      return { day, calls: counts[day]?.calls ?? 0, searches: counts[day]?.searches ?? 0 };
-    });
+    return this.dayNames(now, days).map((day) => ({ day, calls: counts[day]?.calls ?? 0, searches: counts[day]?.searches ?? 0 }));
+  }
+
+  /** The last `days` UTC days to `now`'s, oldest first: the same for every agent of a report. */
+  private lastDays = { day: NaN, days: 0, names: [] as string[] };
+
+  private dayNames(now: number, days: number): string[] {
+    const day = Math.floor(now / DAY_MS);
+    const c = this.lastDays;
+    if (c.day !== day || c.days !== days)
+      this.lastDays = {
+        day,
+        days,
+        names: Array.from({ length: days }, (_, i) => new Date((day - (days - 1 - i)) * DAY_MS).toISOString().slice(0, 10)),
+      };
+    return this.lastDays.names;
   }
 
   /** The UTC day of the last line read: a backlog's lines mostly share their day, and toISOString costs. */

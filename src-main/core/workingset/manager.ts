@@ -21,7 +21,7 @@ import { previewSweep, previewUsage } from './previews.js';
 import { isQuiet } from './quiet.js';
 import type { UsageCandidate } from './usagePromotion.js';
 import { reconcilePins, type PinChange } from './pins.js';
-import type { Decision, DemoteCause, HistoryEntry } from './types.js';
+import type { Decision, DemoteCause, HistoryEntry, ToolState } from './types.js';
 import { currentActor } from '../actor.js';
 import { SerialQueue } from '../serial.js';
 
@@ -61,6 +61,7 @@ export class WorkingSets {
   /** While true the sweep decides nothing: the tray's "pause automatic demotion". */
   demotionPaused = false;
   private readonly ingestion: UsageIngest;
+  private readonly orders = new Map<string, { rev: number; inputs: readonly unknown[]; names: readonly string[] }>();
   /** When start() ran: an agent not seen since is not quiet before quietMinutes past it (quiet.ts). */
   private startedAt: number | undefined;
   /** Cycles run one after another: each decides from the state the one before left. */
@@ -109,8 +110,19 @@ export class WorkingSets {
   }
 
   /** The names an agent lists (before meeting the toolbox): by promotion time, pins not yet members last. */
-  names(agent: string): string[] {
-    return listingOrder(this.pins.fixed(this.agent(agent)).keys(), this.states.state(agent).tools);
+  /**
+   * The agent's names in listing order (listing.ts), kept until its tools or its pins change: a report
+   * asks for every agent's, and sorting 26,000 members each time was a fifth of it.
+   */
+  names(agent: string): readonly string[] {
+    const a = this.agent(agent);
+    const rev = this.states.revision(agent);
+    const inputs = this.pins.fixedInputs(a);
+    const hit = this.orders.get(agent);
+    if (hit && hit.rev === rev && hit.inputs.every((x, i) => x === inputs[i])) return hit.names;
+    const names = listingOrder(this.pins.fixed(a).keys(), this.states.state(agent).tools);
+    this.orders.set(agent, { rev, inputs, names });
+    return names;
   }
 
   /** What an agent lists, in order (listing.ts). */
@@ -120,6 +132,11 @@ export class WorkingSets {
 
   members(agent: string): MemberView[] {
     return this.states.members(agent);
+  }
+
+  /** The agent's members by name, as they are (read-only: change them only through the rules). */
+  memberStates(agent: string): Readonly<Record<string, Readonly<ToolState>>> {
+    return this.states.state(agent).tools;
   }
 
   history(agent: string): Promise<HistoryEntry[]> {

@@ -15,16 +15,32 @@ const CHANGE_ATTEMPTS = 3;
 
 export class AgentStates {
   private readonly states = new Map<string, AgentState>();
+  /** Per agent, a count moved on by every change to its tools (what is computed from them is kept until then). */
+  private readonly revisions = new Map<string, number>();
 
   constructor(private readonly o: { config: Config; files: AgentStateStore; usage: UsageStore }) {}
 
   async start(): Promise<void> {
-    for (const a of this.o.config.agents) this.states.set(a.id, await this.load(a.id));
+    for (const a of this.o.config.agents) this.set(a.id, await this.load(a.id));
+  }
+
+  /** The agent's revision: it differs from any answered before whenever the agent's tools may have changed. */
+  revision(agent: string): number {
+    return this.revisions.get(agent) ?? 0;
+  }
+
+  private set(id: string, st: AgentState): void {
+    this.states.set(id, st);
+    this.touched(id);
+  }
+
+  private touched(id: string): void {
+    this.revisions.set(id, this.revision(id) + 1);
   }
 
   /** Loads the state of an agent added while running. */
   async ensureAgent(id: string): Promise<void> {
-    if (!this.states.has(id)) this.states.set(id, await this.load(id));
+    if (!this.states.has(id)) this.set(id, await this.load(id));
   }
 
   /**
@@ -51,6 +67,7 @@ export class AgentStates {
     const fresh = await this.load(id);
     const before = JSON.stringify(Object.keys(st.tools).sort());
     restore(st, fresh);
+    this.touched(id);
     return JSON.stringify(Object.keys(st.tools).sort()) !== before;
   }
 
@@ -91,11 +108,13 @@ export class AgentStates {
       const before = cloneAgentState(st);
       const out = change(st);
       if (out === false || (Array.isArray(out) && out.length === 0)) return out;
+      this.touched(agent);
       try {
         await this.save(agent);
         return out;
       } catch (err) {
         restore(st, before);
+        this.touched(agent);
         // A shared store refuses a save made from an older read (another replica saved meanwhile):
         // read the agent again and make the change on what is there now.
         if (err instanceof MwsError && err.code === 'conflict' && attempt < CHANGE_ATTEMPTS) {

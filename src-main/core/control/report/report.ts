@@ -119,7 +119,8 @@ export async function buildReport(input: {
     toolboxTokens: input.toolboxCost.tokens,
     calls: Object.entries(input.tallies)
       .map(([tool, t]) => ({ tool, ok: t.ok, failed: t.failed }))
-      .sort((a, b) => b.ok + b.failed - (a.ok + a.failed) || a.tool.localeCompare(b.tool)),
+      // Ties by code unit, not localeCompare: the same order on every machine, and 5,000 tools sort in a fraction of the time.
+      .sort((a, b) => b.ok + b.failed - (a.ok + a.failed) || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0)),
     searches: input.searches,
     history,
     daily: input.daily,
