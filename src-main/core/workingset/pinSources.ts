@@ -26,12 +26,12 @@ export class PinSources {
     if (seen.kind === 'ok') this.seen = seen.value;
   }
 
-  /** Pins that never decay: the config's (global and the agent's) and the seed working-set file. */
   /** What fixed() is made of: the same objects while none of them changed. */
   fixedInputs(agent: AgentConfig): readonly unknown[] {
     return [this.o.config.pins, agent.pins, this.o.seed.current()];
   }
 
+  /** Pins that never decay: the config's (global and the agent's) and the seed working-set file. */
   fixed(agent: AgentConfig): Map<string, Exclude<PinSource, 'file'>> {
     const m = new Map<string, Exclude<PinSource, 'file'>>();
     for (const t of [...this.o.config.pins, ...agent.pins]) m.set(t, 'config');
