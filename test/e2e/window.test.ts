@@ -141,23 +141,32 @@ describe('the settings window', () => {
     await dark.close();
   });
 
-  it('keeps unsaved edits of the general settings when the settings change elsewhere, and says so', async () => {
+  it('keeps unsaved edits of the general settings when the settings change elsewhere, and saves only what was edited', async () => {
     const page = await open('#/general');
     const sessions = page.getByLabel('Minimum sessions');
+    const compact = page.getByText('Compact descriptions').locator('input');
     await sessions.waitFor();
     const before = await w.control().settings({});
     await sessions.fill('7');
-    // Another window (here the control API) saves meanwhile: the core tells every window.
+    // Another window (here the control API) saves another field meanwhile: the form shows it, keeps the
+    // edit, and has nothing to warn about.
     await w.control().updateSettings({ compactDescriptions: !before.compactDescriptions });
-    await page.getByTestId('changed-elsewhere').waitFor();
+    await expect.poll(() => compact.isChecked()).toBe(!before.compactDescriptions);
+    expect(await sessions.inputValue()).toBe('7');
+    expect(await page.getByTestId('changed-elsewhere').count()).toBe(0);
+    // The field being edited is saved elsewhere too: that is named.
+    await w.control().updateSettings({ promote: { minSessions: before.promote.minSessions + 1 } });
+    await page.getByTestId('changed-elsewhere').filter({ hasText: 'minimum sessions' }).waitFor();
     expect(await sessions.inputValue()).toBe('7');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    expect((await w.control().settings({})).promote.minSessions).toBe(7);
+    const after = await w.control().settings({});
+    expect(after.promote.minSessions).toBe(7);
+    expect(after.compactDescriptions).toBe(!before.compactDescriptions);
     expect(await page.getByTestId('changed-elsewhere').count()).toBe(0);
     // Saved, the form follows the core again.
     await w.control().updateSettings({ compactDescriptions: before.compactDescriptions });
-    await expect.poll(() => page.getByText('Compact descriptions').locator('input').isChecked()).toBe(before.compactDescriptions);
+    await expect.poll(() => compact.isChecked()).toBe(before.compactDescriptions);
     await w.control().updateSettings({ promote: { ...before.promote } });
     await page.close();
   });

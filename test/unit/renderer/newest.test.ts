@@ -49,3 +49,35 @@ describe('newest', () => {
     expect(shown).toEqual(['failed: lost', 'fresh']);
   });
 });
+
+describe('newest: an action', () => {
+  it("keeps an action's answer over a read begun while the action was on its way", async () => {
+    const shown: string[] = [];
+    const keep = newest<string>((v) => shown.push(v));
+    const removal = deferred<string>();
+    const pr = keep.answer(removal.promise);
+    // an event makes the screen read again before the removal is done: the read has the state before it
+    const read = deferred<string>();
+    const pread = keep(read.promise, () => {});
+    read.resolve('still there');
+    await pread;
+    removal.resolve('removed');
+    await pr;
+    expect(shown).toEqual(['still there', 'removed']);
+    // a read begun after the action answered is newer again
+    const later = deferred<string>();
+    const stale = deferred<string>();
+    const pstale = keep(stale.promise, () => {});
+    const removal2 = deferred<string>();
+    const pr2 = keep.answer(removal2.promise);
+    removal2.resolve('removed twice');
+    await pr2;
+    stale.resolve('before the second removal');
+    await pstale;
+    const plater = keep(later.promise, () => {});
+    later.resolve('after');
+    await plater;
+    expect(shown).toEqual(['still there', 'removed', 'removed twice', 'after']);
+    await expect(keep.answer(Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+  });
+});
