@@ -136,7 +136,11 @@ export function createApp(opts: AppOptions): App {
   // Every call and search passes through it; the gauges read the parts (told below, once built) when scraped.
   const metrics = countCalls(ctx, stores, shared);
   // A serving run reads what was recorded a moment after calls stop (workingset/quietIngest.ts).
-  const quietIngest = new QuietIngest({ log, now: () => clock.now() });
+  const quietIngest = new QuietIngest({
+    log,
+    now: () => clock.now(),
+    ...(shared?.calls.since ? { shared: true, settleMs: shared.calls.settleMs ?? 0 } : {}),
+  });
   stores.recorder = quietIngest.recorder(stores.recorder);
   const upstreamsPart = buildUpstreams(ctx, stores, shared && !opts.oauthStore ? { ...opts, oauthStore: shared.oauth } : opts);
   const { catalog } = upstreamsPart;

@@ -27,6 +27,8 @@ export interface ConfigDocumentStore {
 export interface CallRecordStore extends CallRecorder {
   /** Every record (calls and searches) after a record id, oldest first: usage reads the fleet's log (shared stores only). */
   since?(afterId: number, limit: number): Promise<Array<{ id: number; record: Record<string, unknown> }>>;
+  /** How long after it is written a record shows to `since` (shared stores only). */
+  readonly settleMs?: number;
   /** The latest calls (not searches), newest first, of one agent or all; written records only (flush first). */
   recent(o?: { agent?: string; limit?: number }): Promise<ActivityEntry[]>;
 }

@@ -1,6 +1,7 @@
 // Reading usage for the rules: the calls, transcripts and pin files gained since the last read,
-// persisted with the cursors. Single-flight: a reader arriving while a read is in flight (a report,
-// the cycle) shares it, never re-reads.
+// persisted with the cursors. One read at a time: a reader arriving while a read is in flight (a
+// report, the cycle) waits for it and then for one more read begun after it asked, which every reader
+// arriving meanwhile shares: each sees every record made before it asked, and reads never overlap.
 import type { Config } from '../config/schema.js';
 import type { UsageStore } from '../usage/usageStore.js';
 import type { PinSources } from './pinSources.js';
@@ -9,6 +10,7 @@ import { isDiskFull } from '../store/writeFailure.js';
 
 export class UsageIngest {
   private ingesting: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
 
   constructor(
     private readonly o: {
@@ -21,8 +23,23 @@ export class UsageIngest {
   ) {}
 
   run(now: number): Promise<void> {
-    this.ingesting ??= this.ingestNow(now).finally(() => (this.ingesting = undefined));
-    return this.ingesting;
+    if (!this.ingesting) return this.begin(now);
+    this.queued ??= this.ingesting
+      .catch(() => {})
+      .then(() => {
+        this.queued = undefined;
+        // Another reader may have begun one since: it began after these asked, so it serves them.
+        return this.ingesting ?? this.begin(now);
+      });
+    return this.queued;
+  }
+
+  private begin(now: number): Promise<void> {
+    const read = this.ingestNow(now).finally(() => {
+      if (this.ingesting === read) this.ingesting = undefined;
+    });
+    this.ingesting = read;
+    return read;
   }
 
   private async ingestNow(now: number): Promise<void> {

@@ -2,6 +2,8 @@
 // coming (and at least every INGEST_MAX_GAP_MS while they keep coming), so a report or the cycle finds
 // them read instead of reading a burst's backlog on its own request (at 5,000 tools, 10,000 calls
 // made the first report ~250 ms slower). The log stays the record: a crash before a read loses nothing.
+// On a shared log (PostgreSQL) a record shows to readers only once it settled, so the read waits for
+// that too; and other replicas record there as well, so it is read every INGEST_MAX_GAP_MS all the same.
 import type { CallRecorder } from '../usage/callLog.js';
 import type { Logger } from '../log.js';
 
@@ -15,14 +17,21 @@ export type QuietIngestOptions = {
   now: () => number;
   /** A repeating timer that never keeps the process alive; answers its cancel (tests inject one). */
   every?: (f: () => void, ms: number) => () => void;
+  /** A record is read only this long after it was written (a shared log: statestore/postgres SETTLE_MS). */
+  settleMs?: number;
+  /** Other processes record into the same log: it is read every INGEST_MAX_GAP_MS even without calls here. */
+  shared?: boolean;
 };
 
 export class QuietIngest {
   private ingest: (() => Promise<void>) | undefined;
   private seen = 0;
   private checked = 0;
-  /** When the first record not read yet came. */
+  /** When the first record not read yet came, and the latest one. */
   private since: number | undefined;
+  private last = 0;
+  /** When the last read began. */
+  private lastRead = 0;
   private cancel: (() => void) | undefined;
   private running: Promise<void> | undefined;
 
@@ -48,6 +57,8 @@ export class QuietIngest {
   /** From now on, records are read by `ingest` (a serving process: a CLI command reads on its own). */
   start(ingest: () => Promise<void>): void {
     this.ingest = ingest;
+    this.lastRead = this.o.now();
+    if (this.o.shared) this.timer();
   }
 
   /** No more reads; waits for one under way. */
@@ -61,21 +72,32 @@ export class QuietIngest {
   private touch(): void {
     if (!this.ingest) return;
     this.seen++;
-    this.since ??= this.o.now();
+    this.last = this.o.now();
+    this.since ??= this.last;
+    this.timer();
+  }
+
+  private timer(): void {
     this.cancel ??= (this.o.every ?? unrefEvery)(() => this.check(), INGEST_QUIET_MS);
   }
 
   private check(): void {
-    const quiet = this.seen === this.checked;
+    const now = this.o.now();
+    // Quiet: no record since the last check, and the latest one has settled.
+    const quiet = this.seen === this.checked && now - this.last >= INGEST_QUIET_MS + (this.o.settleMs ?? 0);
     this.checked = this.seen;
-    if (!quiet && this.o.now() - (this.since ?? this.o.now()) < INGEST_MAX_GAP_MS) return;
+    const due =
+      this.since === undefined
+        ? this.o.shared === true && now - this.lastRead >= INGEST_MAX_GAP_MS
+        : quiet || now - this.since >= INGEST_MAX_GAP_MS;
     // A read under way: the next check reads what came meanwhile.
-    if (this.running || !this.ingest) return;
-    if (quiet) {
+    if (!due || this.running || !this.ingest) return;
+    if (quiet && !this.o.shared) {
       this.cancel?.();
       this.cancel = undefined;
     }
-    this.since = quiet ? undefined : this.o.now();
+    if (this.since !== undefined) this.since = quiet ? undefined : now;
+    this.lastRead = now;
     const ingest = this.ingest;
     this.running = ingest()
       .catch((err: Error) =>

@@ -92,6 +92,33 @@ describe('ToolVectors', () => {
     expect(vectors.status()).toMatchObject({ state: 'ready', embedded: 5000, total: 5000 });
   });
 
+  it('a toolbox that changes just as the keys are done is keyed in slices too, never all at once', async () => {
+    const { vectors } = setup(undefined);
+    vectors.update(entriesOf(tools(10)));
+    vectors.activate();
+    await vectors.idle();
+    const big = entriesOf(tools(5000, 'late'));
+    type Keys = { keyAll(entries: readonly ToolEntry[], gen: number): Promise<boolean> };
+    const proto = ToolVectors.prototype as unknown as Keys;
+    const keyAll = proto.keyAll;
+    let atChange = -1;
+    let afterChange = -1;
+    const spy = vi.spyOn(proto, 'keyAll').mockImplementationOnce(async function (this: Keys, entries, gen) {
+      const done = await keyAll.call(this, entries, gen);
+      // The new toolbox arrives between the last slice and what follows it.
+      vectors.update(big);
+      atChange = texts.count;
+      setImmediate(() => (afterChange = texts.count));
+      return done;
+    });
+    vectors.update(entriesOf(tools(12)));
+    await until(() => afterChange >= 0, 'the turn after the toolbox changed', 5000);
+    expect(afterChange - atChange).toBeLessThan(2500);
+    spy.mockRestore();
+    await vectors.idle();
+    expect(vectors.status()).toMatchObject({ state: 'ready', embedded: 5000, total: 5000 });
+  });
+
   it('loads nothing until search is first used, then embeds every tool in the background', async () => {
     const { vectors, twin, loads } = setup();
     const entries = entriesOf(tools(40));

@@ -1,6 +1,10 @@
 // Usage ingestion: one reader at a time, a backlog read to its end in one pass that yields, the idle
 // clock kept across a restart, and usage.json compact, bounded and written only when it changed.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { UsageIngest } from '../../../src-main/core/workingset/ingest.js';
+import type { Config } from '../../../src-main/core/config/schema.js';
+import type { UsageStore } from '../../../src-main/core/usage/usageStore.js';
+import type { PinSources } from '../../../src-main/core/workingset/pinSources.js';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DAY, setsHarness, type SetsHarness } from '../../helpers/sets.js';
@@ -221,5 +225,40 @@ describe('the slicer', () => {
       await slicer.maybeYield();
     }
     expect(pauses).toBe(1);
+  });
+});
+
+describe('a reader arriving while a read is in flight', () => {
+  it('waits for a read begun after it asked (shared by all who arrive meanwhile), so it sees what was recorded since', async () => {
+    const reads: Array<() => void> = [];
+    const ingest = new UsageIngest({
+      config: { transcripts: [], serverName: 'mws' } as unknown as Config,
+      usage: {
+        ingestCallLog: () => new Promise<never[]>((resolve) => reads.push(() => resolve([]))),
+        ingestTranscripts: async () => [],
+        save: async () => {},
+      } as unknown as UsageStore,
+      pins: { readFiles: async () => {} } as unknown as PinSources,
+      markUsed: () => {},
+    });
+    const settled: string[] = [];
+    const first = ingest.run(0).then(() => settled.push('quiet read'));
+    // a call is recorded now, then the cycle and a report ask
+    const cycle = ingest.run(0).then(() => settled.push('cycle'));
+    const report = ingest.run(0).then(() => settled.push('report'));
+    expect(reads).toHaveLength(1);
+    reads[0]!();
+    await first;
+    await vi.waitFor(() => expect(reads).toHaveLength(2), { timeout: 5000, interval: 1 });
+    expect(settled).toEqual(['quiet read']);
+    reads[1]!();
+    await Promise.all([cycle, report]);
+    expect(settled).toEqual(['quiet read', 'cycle', 'report']);
+    expect(reads).toHaveLength(2);
+    // nothing in flight: the next reader begins its own read at once
+    const next = ingest.run(0);
+    expect(reads).toHaveLength(3);
+    reads[2]!();
+    await next;
   });
 });

@@ -5,7 +5,7 @@ import { INGEST_MAX_GAP_MS, INGEST_QUIET_MS, QuietIngest } from '../../../src-ma
 import { MemoryLogger } from '../../../src-main/core/log.js';
 import type { CallRecorder, CallRecord } from '../../../src-main/core/usage/callLog.js';
 
-function harness() {
+function harness(shared?: { settleMs: number }) {
   let now = 0;
   let tick: (() => void) | undefined;
   const timers = { started: 0, cancelled: 0 };
@@ -13,6 +13,7 @@ function harness() {
   const q = new QuietIngest({
     log,
     now: () => now,
+    ...(shared ? { shared: true, settleMs: shared.settleMs } : {}),
     every: (f, ms) => {
       expect(ms).toBe(INGEST_QUIET_MS);
       timers.started++;
@@ -110,5 +111,35 @@ describe('QuietIngest', () => {
     await h.check();
     expect(reads).toBe(0);
     expect(h.recorded).toEqual(['t', 't']);
+  });
+
+  it('on a shared log, waits until the latest record settled before reading it', async () => {
+    const settleMs = 10_000;
+    const h = harness({ settleMs });
+    let reads = 0;
+    h.q.start(async () => void reads++);
+    h.call();
+    await h.check();
+    // quiet from here on, but the record is not readable before it settled
+    for (let t = 0; t < settleMs / INGEST_QUIET_MS - 1; t++) await h.check();
+    expect(reads).toBe(0);
+    await h.check();
+    expect(reads).toBe(1);
+    expect(h.running()).toBe(true);
+  });
+
+  it("on a shared log, reads every INGEST_MAX_GAP_MS without calls here (other replicas' calls)", async () => {
+    const h = harness({ settleMs: 0 });
+    let reads = 0;
+    h.q.start(async () => void reads++);
+    expect(h.running()).toBe(true);
+    for (let t = 0; t < INGEST_MAX_GAP_MS / INGEST_QUIET_MS - 1; t++) await h.check();
+    expect(reads).toBe(0);
+    await h.check();
+    expect(reads).toBe(1);
+    for (let t = 0; t < INGEST_MAX_GAP_MS / INGEST_QUIET_MS; t++) await h.check();
+    expect(reads).toBe(2);
+    await h.q.stop();
+    expect(h.running()).toBe(false);
   });
 });

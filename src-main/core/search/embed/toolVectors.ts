@@ -387,6 +387,8 @@ export class ToolVectors {
     let sinceCheckpoint = 0;
     const gen = this.generation;
     if (!(await this.keyAll(this.entries, gen))) return void (this.again = !this.stopped);
+    // A toolbox that arrived as the last slice ended is keyed by the next pass, in slices, not below at once.
+    if (gen !== this.generation) return void (this.again = !this.stopped);
     this.embedded = this.countEmbedded();
     // One entry per missing key; texts are made a slice at a time (all of them at once are tens of MB).
     const unique = [...new Map(this.entries.map((e) => [this.keyOf(e), e] as const)).entries()]

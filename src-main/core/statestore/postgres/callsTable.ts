@@ -28,6 +28,7 @@ export function pgCalls({ pool, q, where, settleMs, log }: PgDb): CallRecordStor
   });
 
   return {
+    settleMs,
     call: (record) => writer.push({ kind: 'call', record }),
     search: (record) => void writer.push({ kind: 'search', record }),
     droppedRecords(agent) {
