@@ -171,6 +171,34 @@ describe('the settings window', () => {
     await page.close();
   });
 
+  it('opens the event stream again when a reconnection is refused (the cookie pushed out), and follows the core again', async () => {
+    let streams = 0;
+    const page = await w.openWindow(undefined, {
+      hash: '#/general',
+      before: (p) =>
+        p.route('**/control/events**', async (route) => {
+          streams++;
+          // The first stream ends at once (a lost connection: EventSource reconnects by itself); the
+          // reconnection finds the cookie pushed out and is refused, which closes an EventSource for good.
+          if (streams === 1) return route.fulfill({ status: 200, contentType: 'text/event-stream', body: 'retry: 50\n\n: connected\n\n' });
+          if (streams === 2) {
+            await p.context().clearCookies();
+            return route.fulfill({ status: 401, body: 'refused' });
+          }
+          return route.continue();
+        }),
+    });
+    const compact = page.getByText('Compact descriptions').locator('input');
+    await compact.waitFor();
+    await expect.poll(() => streams, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    const before = await w.control().settings({});
+    await w.control().updateSettings({ compactDescriptions: !before.compactDescriptions });
+    await expect.poll(() => compact.isChecked(), { timeout: 20_000 }).toBe(!before.compactDescriptions);
+    await w.control().updateSettings({ compactDescriptions: before.compactDescriptions });
+    await expect.poll(() => compact.isChecked(), { timeout: 20_000 }).toBe(before.compactDescriptions);
+    await page.close();
+  });
+
   it('refuses the window without the one-time link', async () => {
     const page = await w.browser.newPage();
     const res = await page.goto(`${w.base}/ui/`);

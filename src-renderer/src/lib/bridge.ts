@@ -55,6 +55,10 @@ async function renewCookie(): Promise<boolean> {
   return res.status === 204;
 }
 
+/** A refused event stream is opened again after this, doubling up to the most. */
+const STREAM_RETRY_MS = 500;
+const STREAM_RETRY_MAX_MS = 30_000;
+
 const httpBridge: Bridge = {
   async invoke(method, args) {
     const send = () =>
@@ -69,13 +73,39 @@ const httpBridge: Bridge = {
     return (await res.json()) as Envelope;
   },
   onEvent(listener, opened) {
-    // EventSource cannot send headers: the token goes in the query.
-    const source = new EventSource(`/control/events?csrf=${encodeURIComponent(csrf())}`);
-    source.onmessage = (m) => listener(JSON.parse(m.data as string) as CoreEvent);
-    // The core listens before it answers, so what is read after this misses nothing; EventSource
-    // opens again by itself after a lost connection, and events in the gap are gone.
-    source.onopen = () => opened?.();
-    return () => source.close();
+    let source: EventSource | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let stopped = false;
+    let delay = STREAM_RETRY_MS;
+    const open = () => {
+      // EventSource cannot send headers: the token goes in the query.
+      source = new EventSource(`/control/events?csrf=${encodeURIComponent(csrf())}`);
+      source.onmessage = (m) => listener(JSON.parse(m.data as string) as CoreEvent);
+      // The core listens before it answers, so what is read after this misses nothing; EventSource
+      // opens again by itself after a lost connection, and events in the gap are gone.
+      source.onopen = () => {
+        delay = STREAM_RETRY_MS;
+        opened?.();
+      };
+      // A reconnection refused (the cookie pushed out of the jar, or a restarting server answering
+      // an error) closes an EventSource for good: the cookie is given back and the stream opened anew,
+      // waiting longer each time it is refused.
+      source.onerror = () => {
+        if (stopped || source?.readyState !== EventSource.CLOSED) return;
+        retry = setTimeout(() => {
+          void renewCookie()
+            .catch(() => false)
+            .then(() => stopped || open());
+        }, delay);
+        delay = Math.min(delay * 2, STREAM_RETRY_MAX_MS);
+      };
+    };
+    open();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      source?.close();
+    };
   },
 };
 
