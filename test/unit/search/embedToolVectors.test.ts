@@ -9,7 +9,15 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox, type ToolEntry } from '../../../src-main/core/toolbox/toolbox.js';
 import { MemoryLogger } from '../../../src-main/core/log.js';
 import { QUERY_CACHE_SIZE, TOOL_TOKENS, ToolVectors } from '../../../src-main/core/search/embed/toolVectors.js';
-import { VECTOR_CACHE_FILE, decodeVectors, encodeVectors, readVectorCache } from '../../../src-main/core/search/embed/vectorCache.js';
+import {
+  ENCODE_SLICE_VECTORS,
+  VECTOR_CACHE_FILE,
+  decodeVectors,
+  encodeSlices,
+  encodeVectors,
+  readVectorCache,
+  writeVectorCache,
+} from '../../../src-main/core/search/embed/vectorCache.js';
 import { toolText } from '../../../src-main/core/search/embed/toolText.js';
 import { MAX_QUERY_CHARS } from '../../../src-main/core/search/limits.js';
 import type { Embedder, EmbedderFailure } from '../../../src-main/core/search/embed/types.js';
@@ -255,6 +263,32 @@ describe('ToolVectors', () => {
     second.vectors.activate();
     await second.vectors.idle();
     expect(second.twin.texts).toBe(10);
+  });
+
+  it('makes the cache file a slice of vectors at a time, byte for byte the format it always had', async () => {
+    const n = 2 * ENCODE_SLICE_VECTORS + 34;
+    const dim = 8;
+    const vs = new Map(Array.from({ length: n }, (_, i) => [`k${i}`, Float32Array.from({ length: dim }, (_, j) => i + j / 10)] as const));
+    // The format as written before: magic, header length, header, vectors, sha256 of all that.
+    const header = Buffer.from(JSON.stringify({ model: 'm', dim, keys: [...vs.keys()] }), 'utf8');
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(header.length);
+    const head = Buffer.concat([Buffer.from('MWSVEC1\n'), len, header, ...[...vs.values()].map((v) => Buffer.from(v.buffer))]);
+    const reference = Buffer.concat([head, createHash('sha256').update(head).digest()]);
+    const slices = encodeSlices('m', dim, vs);
+    let yields = 0;
+    let r = slices.next();
+    // The map changes between slices: the file is the map as it was when writing began.
+    vs.clear();
+    for (; !r.done; r = slices.next()) yields++;
+    expect(yields).toBe(Math.ceil(n / ENCODE_SLICE_VECTORS));
+    expect(r.value.equals(reference)).toBe(true);
+    const path = join(tempDir(), VECTOR_CACHE_FILE);
+    const again = new Map(
+      Array.from({ length: n }, (_, i) => [`k${i}`, Float32Array.from({ length: dim }, (_, j) => i + j / 10)] as const),
+    );
+    await writeVectorCache(path, 'm', dim, again);
+    expect(readFileSync(path).equals(reference)).toBe(true);
   });
 
   it('a truncated, empty or foreign cache file decodes as damaged, never throws', () => {
