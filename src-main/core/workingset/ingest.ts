@@ -11,6 +11,8 @@ import { isDiskFull } from '../store/writeFailure.js';
 export class UsageIngest {
   private ingesting: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
+  /** The latest waiting reader's time, for the read begun for them. */
+  private queuedNow = 0;
 
   constructor(
     private readonly o: {
@@ -24,17 +26,23 @@ export class UsageIngest {
 
   run(now: number): Promise<void> {
     if (!this.ingesting) return this.begin(now);
-    this.queued ??= this.ingesting
-      .catch(() => {})
-      .then(() => {
-        this.queued = undefined;
-        // Another reader may have begun one since: it began after these asked, so it serves them.
-        return this.ingesting ?? this.begin(now);
-      });
+    this.queuedNow = now;
+    if (!this.queued) {
+      const queued: Promise<void> = this.ingesting
+        .catch(() => {})
+        .then(() => {
+          if (this.queued === queued) this.queued = undefined;
+          // Another reader may have begun one since: it began after these asked, so it serves them.
+          return this.ingesting ?? this.begin(this.queuedNow);
+        });
+      this.queued = queued;
+    }
     return this.queued;
   }
 
   private begin(now: number): Promise<void> {
+    // Who asks from now on asked after this read began: they wait for the next one.
+    this.queued = undefined;
     const read = this.ingestNow(now).finally(() => {
       if (this.ingesting === read) this.ingesting = undefined;
     });

@@ -294,7 +294,8 @@ export class WorkingSets {
 
   /**
    * Reads the calls, transcripts and pin files gained since the last read, and persists what it read
-   * with the cursors. Single-flight: a caller arriving while a read is in flight shares it.
+   * with the cursors. One read at a time: a caller arriving while one is in flight waits for it and for
+   * the next read, begun after it asked (workingset/ingest.ts).
    */
   ingest(now: number): Promise<void> {
     return this.ingestion.run(now);

@@ -83,8 +83,9 @@ export class QuietIngest {
 
   private check(): void {
     const now = this.o.now();
-    // Quiet: no record since the last check, and the latest one has settled.
-    const quiet = this.seen === this.checked && now - this.last >= INGEST_QUIET_MS + (this.o.settleMs ?? 0);
+    // Quiet: no record since the last check, and on a shared log the latest one has settled.
+    const settle = this.o.settleMs ?? 0;
+    const quiet = this.seen === this.checked && (settle === 0 || now - this.last >= INGEST_QUIET_MS + settle);
     this.checked = this.seen;
     const due =
       this.since === undefined

@@ -79,11 +79,16 @@ function overlay(answer: SettingsView, from: SettingsView, keep: Field[]): Setti
 export function settle(now: FormState | undefined, answer: SettingsView, desktop: boolean, sent?: SettingsView): FormState {
   const fresh = (): FormState => ({ form: structuredClone(answer), base: answer, conflicts: [] });
   if (!now) return fresh();
-  if (sent) return changed(now.form, sent, desktop).length ? { form: now.form, base: answer, conflicts: [] } : fresh();
+  if (sent) {
+    // What was typed after sending stays; every other field shows the answer (another window's change included).
+    const since = changed(now.form, sent, desktop);
+    return since.length ? { form: overlay(answer, now.form, since), base: answer, conflicts: [] } : fresh();
+  }
   const edited = changed(now.form, now.base, desktop);
   if (!edited.length) return fresh();
   const elsewhere = changed(now.base, answer, desktop);
-  const conflicts = edited.filter((f) => elsewhere.includes(f)).map((f) => f.label);
+  // A field saved elsewhere to the value typed here (this form's own save, read before its answer came) is no conflict.
+  const conflicts = edited.filter((f) => elsewhere.includes(f) && !same(f.get(now.form), f.get(answer))).map((f) => f.label);
   // Nothing else moved: the form object stays, so the window does not rewrite the field being typed in.
   if (elsewhere.every((f) => edited.includes(f))) return { form: now.form, base: now.base, conflicts };
   return { form: overlay(answer, now.form, edited), base: overlay(answer, now.base, edited), conflicts };

@@ -76,4 +76,20 @@ describe('settle', () => {
     expect(clean.form).not.toBe(sent);
     expect(clean.conflicts).toEqual([]);
   });
+
+  it("after a save with edits typed since, shows another window's change in the fields not typed in, and never sends it back", () => {
+    const first = settle(undefined, view(), false);
+    const sent = view({ port: 8888 });
+    // another window set minCalls to 9; the user saved the port and typed window days while it was on its way
+    const typedSince = { ...first, form: view({ port: 8888 }, { windowDays: 20 }) };
+    const next = settle(typedSince, view({ port: 8888 }, { minCalls: 9 }), false, sent);
+    expect(next.form.promote).toMatchObject({ minCalls: 9, windowDays: 20 });
+    expect(settingsEdits(next.form, next.base, false)).toEqual({ promote: { windowDays: 20 } });
+  });
+
+  it('names no conflict where the value saved elsewhere is the one typed here (its own save, read early)', () => {
+    const first = settle(undefined, view(), false);
+    const typed = { ...first, form: view({ port: 8888 }) };
+    expect(settle(typed, view({ port: 8888 }), false).conflicts).toEqual([]);
+  });
 });

@@ -262,3 +262,33 @@ describe('a reader arriving while a read is in flight', () => {
     await next;
   });
 });
+
+describe('a reader arriving just after a read began', () => {
+  it('is not served by a read begun before it asked, even one begun while others waited', async () => {
+    const reads: Array<() => void> = [];
+    const ingest = new UsageIngest({
+      config: { transcripts: [], serverName: 'mws' } as unknown as Config,
+      usage: {
+        ingestCallLog: () => new Promise<never[]>((resolve) => reads.push(() => resolve([]))),
+        ingestTranscripts: async () => [],
+        save: async () => {},
+      } as unknown as UsageStore,
+      pins: { readFiles: async () => {} } as unknown as PinSources,
+      markUsed: () => {},
+    });
+    const first = ingest.run(0);
+    const waiting = ingest.run(0);
+    reads[0]!();
+    await first;
+    // the waiting reader's read has begun; one arriving now waits for another
+    await vi.waitFor(() => expect(reads).toHaveLength(2), { timeout: 5000, interval: 1 });
+    let lateDone = false;
+    const late = ingest.run(0).then(() => (lateDone = true));
+    reads[1]!();
+    await waiting;
+    await vi.waitFor(() => expect(reads).toHaveLength(3), { timeout: 5000, interval: 1 });
+    expect(lateDone).toBe(false);
+    reads[2]!();
+    await late;
+  });
+});
