@@ -126,6 +126,15 @@ export class ToolRouter implements AgentRuntime {
   }
 
   /**
+   * What the agent lists now, read for someone else (the report): not a request of the agent's, so
+   * its quiet clock does not move. A window left open on the report would otherwise keep every agent
+   * "active" and hold the scheduled cycle's changes to their lists (workingset/quiet.ts).
+   */
+  listedFor(agentId: string): Tool[] {
+    return this.listing(agentId).tools;
+  }
+
+  /**
    * Recomputes every agent's listing (`only`: just these agents', after a change to their sets alone).
    * Answers the agents whose listing differs, and apart those with no listing to compare with (a
    * client may hold a list from before a restart).

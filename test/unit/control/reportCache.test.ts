@@ -39,6 +39,26 @@ describe('the report', () => {
     expect(demoted.history).toEqual(countHistory(await t.app.control.history({ agent: 'default' })));
   });
 
+  it("is not a request of the agents': a window open on the report does not hold the scheduled cycle's changes", async () => {
+    const stateDir = tempDir();
+    const clock = new ManualClock(Date.now());
+    const config = validateConfig(
+      { stateDir, listen: { host: '127.0.0.1', port: 0 }, ...demo, timeouts: { listMs: TEST_LIST_MS } },
+      stateDir,
+    );
+    const app = createApp({ config, clock, log: new MemoryLogger() });
+    t = { app, url: '', stateDir, log: new MemoryLogger(), stop: () => app.stop() };
+    await app.start({ schedule: false });
+    await app.router.ready();
+    await app.control.promote({ agent: 'default', tool: 'demo__drive_search_files' });
+    clock.advance(40 * 24 * 3_600_000); // idle past the window: the sweep demotes it once the agent is quiet
+    const [r] = await app.control.report({ agent: 'default' });
+    expect(r!.listedTools).toBe(app.router.listedFor('default').length);
+    const cycle = await app.sets.cycle(clock.now(), { whenQuiet: true });
+    expect(cycle.decisions.map((d) => `${d.tool}:${d.cause}`)).toContain('demo__drive_search_files:idle');
+    expect(cycle.held ?? []).toEqual([]);
+  });
+
   it('after a restart, tokenizes nothing it counted before: the counts are in the state folder', async () => {
     const stateDir = tempDir();
     t = await startApp(demo, stateDir);

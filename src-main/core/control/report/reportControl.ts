@@ -76,7 +76,7 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
             counts: tokenCounts,
             agent: p.sets.agent(id),
             listed: p.members(id, isoOf),
-            listedTools: p.router.listTools(id),
+            listedTools: p.router.listedFor(id),
             toolboxCost: whole,
             tallies: p.usage.tallies(id),
             searches: p.usage.searches(id),
