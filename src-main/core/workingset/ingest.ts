@@ -11,6 +11,8 @@ import { isDiskFull } from '../store/writeFailure.js';
 export class UsageIngest {
   private ingesting: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
+  /** Told after each read that succeeded (the report reads ahead then: control/report/reportControl.ts). */
+  readonly read = new Set<() => void>();
   /** The latest waiting reader's time, for the read begun for them. */
   private queuedNow = 0;
 
@@ -68,5 +70,6 @@ export class UsageIngest {
       );
     }
     await this.o.pins.readFiles(now);
+    this.read.forEach((f) => f());
   }
 }

@@ -301,6 +301,12 @@ export class WorkingSets {
     return this.ingestion.run(now);
   }
 
+  /** `f` runs after each read of usage that succeeded; answers how to stop it. */
+  onIngested(f: () => void): () => void {
+    this.ingestion.read.add(f);
+    return () => this.ingestion.read.delete(f);
+  }
+
   private known(): Map<string, string> {
     return new Map([...this.o.toolbox().all()].map((e) => [e.name, e.vendor]));
   }

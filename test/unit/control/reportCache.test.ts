@@ -1,7 +1,7 @@
 // Reports come from caches: history counts re-read only after a change, token counts kept in the state
 // folder so a restarted core tokenizes nothing it has counted before, and the toolbox counted ahead
 // of the first report once it settles.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { countHistory, tokenizerStats } from '../../../src-main/core/control/report/report.js';
@@ -57,6 +57,29 @@ describe('the report', () => {
     const cycle = await app.sets.cycle(clock.now(), { whenQuiet: true });
     expect(cycle.decisions.map((d) => `${d.tool}:${d.cause}`)).toContain('demo__drive_search_files:idle');
     expect(cycle.held ?? []).toEqual([]);
+  });
+
+  it('reads ahead what the first report needs once a set changed, so the first report reads no history itself', async () => {
+    t = await startApp({ ...demo, agents: [{ id: 'default' }, { id: 'other' }] });
+    await t.app.router.ready();
+    const sets = t.app.sets;
+    const read = sets.history.bind(sets);
+    let promoted = false;
+    const readAfter: string[] = [];
+    const history = vi.spyOn(sets, 'history').mockImplementation((agent) => {
+      if (promoted) readAfter.push(agent);
+      return read(agent);
+    });
+    // From the change on (the report's cache hears it first), a read is of the new history.
+    t.app.events.on((e) => void (e.type === 'setChanged' && e.agent === 'other' && (promoted = true)));
+    await t.app.control.promote({ agent: 'other', tool: 'demo__drive_search_files' });
+    // The promotion changed the other agent's history: it is read again ahead of any report.
+    await until(() => readAfter.includes('other'), 'the changed agent read ahead after the change');
+    history.mockClear();
+    const reports = await t.app.control.report({});
+    expect(history).not.toHaveBeenCalled();
+    expect(reports.find((r) => r.agent === 'other')!.history.user?.promote).toBe(1);
+    history.mockRestore();
   });
 
   it('after a restart, tokenizes nothing it counted before: the counts are in the state folder', async () => {

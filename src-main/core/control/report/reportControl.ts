@@ -52,6 +52,7 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
     if (e.type !== 'setChanged' && e.type !== 'toolsDemoted') return;
     historyGen.set(e.agent, (historyGen.get(e.agent) ?? 0) + 1);
     historyCache.delete(e.agent);
+    setImmediate(() => void readAhead());
   });
   const historyCounts = (agent: string): Promise<AgentReport['history']> => {
     const gen = historyGen.get(agent) ?? 0;
@@ -62,6 +63,33 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
     counts.catch(() => historyCache.delete(agent));
     return counts;
   };
+
+  /**
+   * Reads ahead what the first report would otherwise read on its own request (each agent's history,
+   * its listing), a turn of the event loop per agent, once usage was read (after the start's first
+   * cycle, and a moment after calls stop) and after a set changed: the first report then costs what
+   * the next one does. What did not change is not read again.
+   */
+  let readingAhead = false;
+  let again = false;
+  const readAhead = async () => {
+    // Asked while a pass runs: one more pass after it, for what changed meanwhile.
+    if (readingAhead) return void (again = true);
+    readingAhead = true;
+    try {
+      do {
+        again = false;
+        for (const { id } of p.config.agents) {
+          await historyCounts(id).catch(() => undefined);
+          p.router.listedFor(id);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      } while (again);
+    } finally {
+      readingAhead = false;
+    }
+  };
+  p.sets.onIngested(() => void readAhead());
 
   return {
     async report(a) {
