@@ -1,5 +1,6 @@
 // Checks call arguments against the tool's inputSchema before anything reaches the upstream, and
 // words the problems so a model can fix its call.
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { ToolEntry } from '../toolbox/toolbox.js';
@@ -85,13 +86,29 @@ export class ArgumentValidator {
     return `The arguments for ${entry.name} do not match its input schema: ${problems.join('; ')}. Fix them and call again (search_tools "${entry.name}" shows the schema).`;
   }
 
+  /**
+   * A schema's key is its content: tools whose schemas are the same (an upstream's tools often share
+   * one shape) share one validator, compiled once. Kept per schema object, which lives as long as its
+   * toolbox entry, so a call does not serialize its schema again.
+   */
+  private readonly schemaKeys = new WeakMap<object, string>();
+
+  private keyOf(schema: object): string {
+    let key = this.schemaKeys.get(schema);
+    if (key === undefined) {
+      key = createHash('sha256').update(JSON.stringify(schema)).digest('base64url');
+      this.schemaKeys.set(schema, key);
+    }
+    return key;
+  }
+
   private compile(entry: ToolEntry): ValidateFunction | null {
-    const key = `${entry.name}:${entry.hash}`;
+    const schema = entry.tool.inputSchema as object;
+    const key = this.keyOf(schema);
     const hit = this.cache.get(key);
     if (hit) {
       return hit.fn;
     }
-    const schema = entry.tool.inputSchema as object;
     if (!this.ajv || this.compiledHere >= 2 * this.maxSize) {
       this.ajv = newAjv(this.allErrors);
       this.compiledHere = 0;
