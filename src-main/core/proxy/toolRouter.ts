@@ -69,7 +69,7 @@ const SAVE_FAILURES = new Set<string>(['disk_full', 'state_unwritable', 'unavail
 export class ToolRouter implements AgentRuntime {
   private readonly validator = new ArgumentValidator();
   private readonly meta: Tool[];
-  private readonly listings = new Map<string, { tools: Tool[]; signature: string }>();
+  private readonly listings = new Map<string, { tools: Tool[]; signature: string; entries: ToolEntry[] }>();
   private readonly handlers = new Map<MetaToolName, MetaHandler>();
   private readonly inFlight: CallsInFlight;
 
@@ -114,9 +114,13 @@ export class ToolRouter implements AgentRuntime {
     return this.inFlight.count(agentId);
   }
 
-  /** The working set entries an agent lists, in working-set order, limited to what the upstreams list. */
+  /**
+   * The working set entries an agent lists, in working-set order, limited to what the upstreams list:
+   * those of its listing as last computed (every search marks its hits listed or not from it; deciding
+   * a 500-tool listing again took ~0.6 ms of each search at 5,000 tools).
+   */
   workingSetEntries(agentId: string): ToolEntry[] {
-    return this.opts.listing(agentId);
+    return this.listing(agentId).entries;
   }
 
   listTools(agentId: string): Tool[] {
@@ -313,13 +317,13 @@ export class ToolRouter implements AgentRuntime {
     return noToolNamed(name, near, { ...(why ? { why } : {}), next: 'Use search_tools to find the right one.' });
   }
 
-  private listing(agentId: string): { tools: Tool[]; signature: string } {
+  private listing(agentId: string): { tools: Tool[]; signature: string; entries: ToolEntry[] } {
     const hit = this.listings.get(agentId);
     if (hit) return hit;
     const toolbox = this.opts.catalog.toolbox();
-    const entries = this.workingSetEntries(agentId);
+    const entries = this.opts.listing(agentId);
     const tools = [...this.meta, ...entries.map((e) => toolbox.listed(e, this.opts.config.compactDescriptions))];
-    const computed = { tools, signature: entries.map((e) => `${e.name}:${e.hash}`).join('|') };
+    const computed = { tools, signature: entries.map((e) => `${e.name}:${e.hash}`).join('|'), entries };
     this.listings.set(agentId, computed);
     return computed;
   }

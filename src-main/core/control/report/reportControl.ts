@@ -80,8 +80,14 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
       do {
         again = false;
         for (const { id } of p.config.agents) {
-          await historyCounts(id).catch(() => undefined);
-          p.router.listedFor(id);
+          // Only ahead of a report: an agent removed meanwhile or a history that cannot be read now is
+          // the report's to say, not an error here.
+          try {
+            await historyCounts(id);
+            p.router.listedFor(id);
+          } catch {
+            // the report reads it again
+          }
           await new Promise((resolve) => setImmediate(resolve));
         }
       } while (again);

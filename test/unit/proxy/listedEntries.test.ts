@@ -1,0 +1,27 @@
+// Every search marks its hits listed or not from the agent's listing: the one computed last, not a
+// listing decided again per search, and a change to the set is in it at once.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startApp, type TestApp } from '../../helpers/app.js';
+
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.stop();
+  t = undefined;
+});
+
+describe("an agent's listed entries", () => {
+  it('are decided once per change to the set, and follow a promotion and a demotion', async () => {
+    t = await startApp({ upstreams: { demo: { builtin: 'demo' } } });
+    await t.app.router.ready();
+    const decide = vi.spyOn(t.app.sets, 'listing');
+    const names = () => t!.app.router.workingSetEntries('default').map((e) => e.name);
+    const before = names();
+    for (let i = 0; i < 20; i++) names();
+    expect(decide.mock.calls.length).toBeLessThanOrEqual(1);
+    await t.app.control.promote({ agent: 'default', tool: 'demo__drive_search_files' });
+    expect(names()).toEqual([...before, 'demo__drive_search_files']);
+    await t.app.control.demote({ agent: 'default', tool: 'demo__drive_search_files' });
+    expect(names()).toEqual(before);
+    decide.mockRestore();
+  });
+});
