@@ -66,10 +66,12 @@ export type ToolRouterOptions = {
 /** Errors of a state change that was not saved: told to the model as a tool error with the code. */
 const SAVE_FAILURES = new Set<string>(['disk_full', 'state_unwritable', 'unavailable']);
 
+type Listing = { tools: Tool[]; signature: string; entries: ToolEntry[] };
+
 export class ToolRouter implements AgentRuntime {
   private readonly validator = new ArgumentValidator();
   private readonly meta: Tool[];
-  private readonly listings = new Map<string, { tools: Tool[]; signature: string; entries: ToolEntry[] }>();
+  private readonly listings = new Map<string, Listing>();
   private readonly handlers = new Map<MetaToolName, MetaHandler>();
   private readonly inFlight: CallsInFlight;
 
@@ -117,10 +119,13 @@ export class ToolRouter implements AgentRuntime {
   /**
    * The working set entries an agent lists, in working-set order, limited to what the upstreams list:
    * those of its listing as last computed (every search marks its hits listed or not from it; deciding
-   * a 500-tool listing again took ~0.6 ms of each search at 5,000 tools).
+   * a 500-tool listing again took ~0.6 ms of each search at 5,000 tools), or decided now when the
+   * agent has not listed.
    */
   workingSetEntries(agentId: string): ToolEntry[] {
-    return this.listing(agentId).entries;
+    // Not cached here when the agent has not listed: a listing read during a set's save (changed in
+    // memory, not yet saved) would then be the one its change is compared with, and go untold.
+    return this.listings.get(agentId)?.entries ?? this.opts.listing(agentId);
   }
 
   listTools(agentId: string): Tool[] {
@@ -135,7 +140,7 @@ export class ToolRouter implements AgentRuntime {
    * "active" and hold the scheduled cycle's changes to their lists (workingset/quiet.ts).
    */
   listedFor(agentId: string): Tool[] {
-    return this.listing(agentId).tools;
+    return (this.listings.get(agentId) ?? this.computeListing(agentId)).tools;
   }
 
   /**
@@ -317,15 +322,20 @@ export class ToolRouter implements AgentRuntime {
     return noToolNamed(name, near, { ...(why ? { why } : {}), next: 'Use search_tools to find the right one.' });
   }
 
-  private listing(agentId: string): { tools: Tool[]; signature: string; entries: ToolEntry[] } {
+  /** The agent's listing, kept until recompute(): what its clients were sent, compared with at the next change. */
+  private listing(agentId: string): Listing {
     const hit = this.listings.get(agentId);
     if (hit) return hit;
+    const computed = this.computeListing(agentId);
+    this.listings.set(agentId, computed);
+    return computed;
+  }
+
+  private computeListing(agentId: string): Listing {
     const toolbox = this.opts.catalog.toolbox();
     const entries = this.opts.listing(agentId);
     const tools = [...this.meta, ...entries.map((e) => toolbox.listed(e, this.opts.config.compactDescriptions))];
-    const computed = { tools, signature: entries.map((e) => `${e.name}:${e.hash}`).join('|'), entries };
-    this.listings.set(agentId, computed);
-    return computed;
+    return { tools, signature: entries.map((e) => `${e.name}:${e.hash}`).join('|'), entries };
   }
 }
 

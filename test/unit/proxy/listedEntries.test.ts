@@ -13,15 +13,28 @@ describe("an agent's listed entries", () => {
   it('are decided once per change to the set, and follow a promotion and a demotion', async () => {
     t = await startApp({ upstreams: { demo: { builtin: 'demo' } } });
     await t.app.router.ready();
+    // The agent lists (its client's tools/list): from then on its listing is kept.
+    t.app.router.listTools('default');
     const decide = vi.spyOn(t.app.sets, 'listing');
     const names = () => t!.app.router.workingSetEntries('default').map((e) => e.name);
     const before = names();
     for (let i = 0; i < 20; i++) names();
-    expect(decide.mock.calls.length).toBeLessThanOrEqual(1);
+    expect(decide).not.toHaveBeenCalled();
     await t.app.control.promote({ agent: 'default', tool: 'demo__drive_search_files' });
     expect(names()).toEqual([...before, 'demo__drive_search_files']);
     await t.app.control.demote({ agent: 'default', tool: 'demo__drive_search_files' });
     expect(names()).toEqual(before);
     decide.mockRestore();
+  });
+
+  it('are not kept for an agent that has not listed: a listing read during a save would be the one its change is compared with', async () => {
+    t = await startApp({ upstreams: { demo: { builtin: 'demo' } }, agents: [{ id: 'default' }, { id: 'quiet' }] });
+    await t.app.router.ready();
+    // A search and a report read its entries before any client of it listed: nothing is kept, so its
+    // next change is told whatever it holds (an agent with no kept listing is "unknown" and told).
+    t.app.router.workingSetEntries('quiet');
+    await t.app.control.report({ agent: 'quiet' });
+    t.app.router.listedFor('quiet');
+    expect(t.app.router.recompute(['quiet']).unknown).toEqual(['quiet']);
   });
 });

@@ -65,8 +65,8 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
   };
 
   /**
-   * Reads ahead what the first report would otherwise read on its own request (each agent's history,
-   * its listing), a turn of the event loop per agent, once usage was read (after the start's first
+   * Reads ahead what the first report would otherwise read on its own request (each agent's history
+   * counts), a turn of the event loop per agent, once usage was read (after the start's first
    * cycle, and a moment after calls stop) and after a set changed: the first report then costs what
    * the next one does. What did not change is not read again.
    */
@@ -84,7 +84,6 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
           // the report's to say, not an error here.
           try {
             await historyCounts(id);
-            p.router.listedFor(id);
           } catch {
             // the report reads it again
           }
