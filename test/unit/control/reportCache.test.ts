@@ -21,6 +21,19 @@ afterEach(async () => {
 
 const demo = { upstreams: { demo: { builtin: 'demo' } } };
 
+/** The demo app on a hand-moved clock (started by the test), stopped after it. */
+function manualApp() {
+  const stateDir = tempDir();
+  const clock = new ManualClock(Date.now());
+  const config = validateConfig(
+    { stateDir, listen: { host: '127.0.0.1', port: 0 }, ...demo, timeouts: { listMs: TEST_LIST_MS } },
+    stateDir,
+  );
+  const app = createApp({ config, clock, log: new MemoryLogger() });
+  t = { app, url: '', stateDir, log: new MemoryLogger(), stop: () => app.stop() };
+  return { app, clock, stateDir };
+}
+
 describe('the report', () => {
   it('shows a promotion or demotion made since the last report (the history cache follows changes)', async () => {
     t = await startApp(demo);
@@ -40,14 +53,7 @@ describe('the report', () => {
   });
 
   it("is not a request of the agents': a window open on the report does not hold the scheduled cycle's changes", async () => {
-    const stateDir = tempDir();
-    const clock = new ManualClock(Date.now());
-    const config = validateConfig(
-      { stateDir, listen: { host: '127.0.0.1', port: 0 }, ...demo, timeouts: { listMs: TEST_LIST_MS } },
-      stateDir,
-    );
-    const app = createApp({ config, clock, log: new MemoryLogger() });
-    t = { app, url: '', stateDir, log: new MemoryLogger(), stop: () => app.stop() };
+    const { app, clock } = manualApp();
     await app.start({ schedule: false });
     await app.router.ready();
     await app.control.promote({ agent: 'default', tool: 'demo__drive_search_files' });
@@ -101,14 +107,7 @@ describe('the report', () => {
 
 describe('counting ahead of the first report', () => {
   it('counts the toolbox once it has stayed the same for a quiet spell, so the first report tokenizes nothing', async () => {
-    const stateDir = tempDir();
-    const clock = new ManualClock(Date.now());
-    const config = validateConfig(
-      { stateDir, listen: { host: '127.0.0.1', port: 0 }, ...demo, timeouts: { listMs: TEST_LIST_MS } },
-      stateDir,
-    );
-    const app = createApp({ config, clock, log: new MemoryLogger() });
-    t = { app, url: '', stateDir, log: new MemoryLogger(), stop: () => app.stop() };
+    const { app, clock, stateDir } = manualApp();
     await app.start();
     await app.router.ready();
     const file = join(stateDir, 'token-counts.json');

@@ -228,19 +228,25 @@ describe('the slicer', () => {
   });
 });
 
+/** A UsageIngest whose reads of the call log each wait until the test lets them end (`reads[i]()`). */
+function heldReads() {
+  const reads: Array<() => void> = [];
+  const ingest = new UsageIngest({
+    config: { transcripts: [], serverName: 'mws' } as unknown as Config,
+    usage: {
+      ingestCallLog: () => new Promise<never[]>((resolve) => reads.push(() => resolve([]))),
+      ingestTranscripts: async () => [],
+      save: async () => {},
+    } as unknown as UsageStore,
+    pins: { readFiles: async () => {} } as unknown as PinSources,
+    markUsed: () => {},
+  });
+  return { reads, ingest };
+}
+
 describe('a reader arriving while a read is in flight', () => {
   it('waits for a read begun after it asked (shared by all who arrive meanwhile), so it sees what was recorded since', async () => {
-    const reads: Array<() => void> = [];
-    const ingest = new UsageIngest({
-      config: { transcripts: [], serverName: 'mws' } as unknown as Config,
-      usage: {
-        ingestCallLog: () => new Promise<never[]>((resolve) => reads.push(() => resolve([]))),
-        ingestTranscripts: async () => [],
-        save: async () => {},
-      } as unknown as UsageStore,
-      pins: { readFiles: async () => {} } as unknown as PinSources,
-      markUsed: () => {},
-    });
+    const { reads, ingest } = heldReads();
     const settled: string[] = [];
     const first = ingest.run(0).then(() => settled.push('quiet read'));
     // a call is recorded now, then the cycle and a report ask
@@ -265,17 +271,7 @@ describe('a reader arriving while a read is in flight', () => {
 
 describe('a reader arriving just after a read began', () => {
   it('is not served by a read begun before it asked, even one begun while others waited', async () => {
-    const reads: Array<() => void> = [];
-    const ingest = new UsageIngest({
-      config: { transcripts: [], serverName: 'mws' } as unknown as Config,
-      usage: {
-        ingestCallLog: () => new Promise<never[]>((resolve) => reads.push(() => resolve([]))),
-        ingestTranscripts: async () => [],
-        save: async () => {},
-      } as unknown as UsageStore,
-      pins: { readFiles: async () => {} } as unknown as PinSources,
-      markUsed: () => {},
-    });
+    const { reads, ingest } = heldReads();
     const first = ingest.run(0);
     const waiting = ingest.run(0);
     reads[0]!();
