@@ -28,7 +28,9 @@ function newAjv(allErrors: boolean): Ajv {
   const formats = requireCjs('ajv-formats') as { default?: unknown };
   // ajv-formats ships CommonJS: its function is the module itself, or its `default`.
   const addFormats = (formats.default ?? formats) as (a: Ajv) => void;
-  const ajv = new Ajv({ allErrors, strict: false, validateSchema: false });
+  // addUsedSchema: false: a schema's $id is not registered, so two upstreams' schemas that share an
+  // $id are both compiled (the second was refused as "already exists" and went unchecked).
+  const ajv = new Ajv({ allErrors, strict: false, validateSchema: false, addUsedSchema: false });
   addFormats(ajv);
   return ajv;
 }

@@ -79,4 +79,37 @@ describe('the validator cache', () => {
     expect(v.check(last, { p999: 'x' })).toBeUndefined();
     expect(v.check(tb.get('t0')!, {})).toMatch(/"p0" is required/);
   });
+
+  it("checks two upstreams' schemas that share an $id each against its own, and a schema's references to itself still resolve", () => {
+    const withId = (name: string, prop: string) => ({
+      name,
+      inputSchema: { $id: 'https://example.com/s', type: 'object' as const, properties: { [prop]: { type: 'string' } }, required: [prop] },
+    });
+    const tb = new Toolbox(
+      new Map([
+        ['one', [withId('a', 'p')]],
+        ['two', [withId('b', 'q')]],
+      ]),
+      true,
+    );
+    const v = new ArgumentValidator(50);
+    expect(v.check(tb.get('one__a')!, {})).toMatch(/"p" is required/);
+    // The second was refused as "already exists" and went unchecked.
+    expect(v.check(tb.get('two__b')!, {})).toMatch(/"q" is required/);
+    const selfRef = {
+      $id: 'https://example.com/t',
+      type: 'object' as const,
+      definitions: { n: { type: 'number' } },
+      properties: {
+        a: { $ref: '#/definitions/n' },
+        b: { $ref: 'https://example.com/t#/definitions/n' },
+        c: { type: 'array', items: { $ref: '#' } },
+      },
+    };
+    const refs = new Toolbox(new Map([['v', [{ name: 'r', inputSchema: selfRef }]]]), false);
+    expect(v.check(refs.get('r')!, { a: 'x', b: 'y', c: [{ a: 'z' }] })).toMatch(
+      /"a" must be number; "b" must be number; "c\.0\.a" must be number/,
+    );
+    expect(v.check(refs.get('r')!, { a: 1, b: 2, c: [{ a: 3 }] })).toBeUndefined();
+  });
 });
