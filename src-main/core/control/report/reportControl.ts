@@ -14,6 +14,7 @@ import type { ControlHandlers } from '../contract.js';
 import type { CoreEvents } from '../events.js';
 import { buildReport, countHistory, memoIso } from './report.js';
 import { ToolboxCosts } from './toolboxCosts.js';
+import { Rerun } from '../../serial.js';
 
 export type ReportParts = {
   readonly config: Config;
@@ -52,7 +53,7 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
     if (e.type !== 'setChanged' && e.type !== 'toolsDemoted') return;
     historyGen.set(e.agent, (historyGen.get(e.agent) ?? 0) + 1);
     historyCache.delete(e.agent);
-    setImmediate(() => void readAhead());
+    setImmediate(() => readAhead.ask());
   });
   const historyCounts = (agent: string): Promise<AgentReport['history']> => {
     const gen = historyGen.get(agent) ?? 0;
@@ -70,31 +71,19 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
    * cycle, and a moment after calls stop) and after a set changed: the first report then costs what
    * the next one does. What did not change is not read again.
    */
-  let readingAhead = false;
-  let again = false;
-  const readAhead = async () => {
-    // Asked while a pass runs: one more pass after it, for what changed meanwhile.
-    if (readingAhead) return void (again = true);
-    readingAhead = true;
-    try {
-      do {
-        again = false;
-        for (const { id } of p.config.agents) {
-          // Only ahead of a report: an agent removed meanwhile or a history that cannot be read now is
-          // the report's to say, not an error here.
-          try {
-            await historyCounts(id);
-          } catch {
-            // the report reads it again
-          }
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-      } while (again);
-    } finally {
-      readingAhead = false;
+  const readAhead = new Rerun(async () => {
+    for (const { id } of p.config.agents) {
+      // Only ahead of a report: an agent removed meanwhile or a history that cannot be read now is
+      // the report's to say, not an error here.
+      try {
+        await historyCounts(id);
+      } catch {
+        // the report reads it again
+      }
+      await new Promise((resolve) => setImmediate(resolve));
     }
-  };
-  p.sets.onIngested(() => void readAhead());
+  });
+  p.sets.onIngested(() => readAhead.ask());
 
   return {
     async report(a) {
