@@ -8,6 +8,7 @@
 //   BENCH_SCALE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p"   node flags for `mws serve` (profiles)
 //   BENCH_SCALE_HEAP_SNAPSHOTS=1       heap snapshots of `mws serve` at each RSS figure (in its cwd)
 //   BENCH_SCALE_SMAPS=1                where each RSS figure lives (/proc/PID/smaps by mapping), on stderr
+//   BENCH_SCALE_SLOW_SEARCH_MS=15      print each search_tools slower than this, at its time from start (to find it in a --cpu-prof timeline)
 //   BENCH_SCALE_START_ONLY=1           stop after the start figures (listening, first list, RSS after start)
 //   BENCH_SCALE_CLI=out-base/main/cli.js   another build to measure (the previous commit's `out/`, copied to out-base/, which git and lint ignore)
 //   BENCH_SCALE_FRESH_VECTORS=1        start without the tool vectors' cache (a first start ever: the model
@@ -38,6 +39,7 @@ const USAGE_LINES = Number(process.env.BENCH_SCALE_USAGE_LINES ?? 1_000_000);
 const NODE_ARGS = (process.env.BENCH_SCALE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const SNAPSHOTS = process.env.BENCH_SCALE_HEAP_SNAPSHOTS === '1';
 const START_ONLY = process.env.BENCH_SCALE_START_ONLY === '1';
+const SLOW_SEARCH_MS = process.env.BENCH_SCALE_SLOW_SEARCH_MS ? Number(process.env.BENCH_SCALE_SLOW_SEARCH_MS) : undefined;
 const SMAPS = process.env.BENCH_SCALE_SMAPS === '1';
 const FRESH_VECTORS = process.env.BENCH_SCALE_FRESH_VECTORS === '1';
 const VECTORS_DIR = join(tmpdir(), 'mws-bench-scale-vectors');
@@ -252,6 +254,8 @@ async function scale(n: number): Promise<Row[]> {
       s0 = performance.now();
       await big.callTool({ name: 'search_tools', arguments: { query: `${queries[k % queries.length]!} ${label}` } });
       sl.push(performance.now() - s0);
+      if (SLOW_SEARCH_MS !== undefined && sl.at(-1)! > SLOW_SEARCH_MS)
+        console.error(`slow search_tools at ${((s0 - t0) / 1000).toFixed(3)} s from start: ${sl.at(-1)!.toFixed(1)} ms`);
     }
     return { first, ...summarize(sl) };
   };

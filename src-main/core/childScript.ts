@@ -1,8 +1,8 @@
 // A short CommonJS script run in a child process of this same binary (`node -e SCRIPT <module>`), for
 // work whose memory or blocking must stay out of the proxy: the tokenizer of reports
-// (control/report/tokenizer.ts) and the search model's runtime (search/embed/modelProcess.ts). Given to
-// `-e`, the sources (tsx, vitest) and the built bundle run the same code without a separate file to
-// build and find; the module the script needs is resolved here and passed as its one argument.
+// (control/report/tokenizer.ts) and the search model's runtime and tokenizer (search/embed/modelProcess.ts).
+// Given to `-e`, the sources (tsx, vitest) and the built bundle run the same code without a separate file
+// to build and find; the modules the script needs are resolved here and passed as its arguments.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 
@@ -16,16 +16,19 @@ export type ScriptChild = {
 };
 
 /**
- * Starts `script` with the resolved path of `module` as process.argv[1]. stderr is always piped (and
- * does not keep this process alive); stdin and stdout are pipes or ignored; `ipc` adds a channel.
+ * Starts `script` with the resolved paths of `modules` as process.argv[1], [2]… (CommonJS entries where a
+ * package has both). stderr is always piped (and does not keep this process alive); stdin and stdout are
+ * pipes or ignored; `ipc` adds a channel.
  */
 export function spawnScript(
   script: string,
-  module: string,
+  modules: string | readonly string[],
   o: { stdin: 'pipe' | 'ignore'; stdout: 'pipe' | 'ignore'; ipc?: { serialization: 'json' | 'advanced' } },
 ): ScriptChild {
   // Electron's binary runs as plain Node with ELECTRON_RUN_AS_NODE set; plain Node ignores it.
-  const child = spawn(process.execPath, ['-e', script, createRequire(import.meta.url).resolve(module)], {
+  const require = createRequire(import.meta.url);
+  const paths = (typeof modules === 'string' ? [modules] : modules).map((m) => require.resolve(m));
+  const child = spawn(process.execPath, ['-e', script, ...paths], {
     stdio: [o.stdin, o.stdout, 'pipe', ...(o.ipc ? (['ipc'] as const) : [])],
     ...(o.ipc ? { serialization: o.ipc.serialization } : {}),
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },

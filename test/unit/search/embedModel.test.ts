@@ -133,6 +133,60 @@ describe('the model runs in a process of its own', () => {
   }, 90_000);
 });
 
+describe("the tokenizer is made in the model's process", () => {
+  it('gives the token ids the library gives in this process', async () => {
+    const { modelProcess } = await import('../../../src-main/core/search/embed/modelProcess.js');
+    const ort = await modelProcess();
+    const json = readFileSync(join(defaultModelDir(), 'tokenizer.json'), 'utf8');
+    const config = readFileSync(join(defaultModelDir(), 'tokenizer_config.json'), 'utf8');
+    try {
+      const apart = await withDeadline(ort.makeTokenizer!(json, config), 'the tokenizer', 60_000);
+      const { Tokenizer } = await import('@huggingface/tokenizers');
+      const here = new Tokenizer(JSON.parse(json) as object, JSON.parse(config) as object);
+      const texts = ['send an email to a colleague', 'Déployer le service — ünïcode ✓', ''];
+      expect(await apart.encode(texts)).toEqual(texts.map((t) => here.encode(t).ids));
+      expect(apart.sep).toBe(here.token_to_id('[SEP]'));
+    } finally {
+      process.kill(ort.pid!, 'SIGKILL');
+    }
+  }, 90_000);
+
+  it("the embedder uses the runtime's tokenizer when it offers one, and never makes its own", async () => {
+    const made: string[] = [];
+    const seen: string[][] = [];
+    const ort = {
+      InferenceSession: {
+        create: async () => ({
+          inputNames: ['input_ids', 'attention_mask'],
+          run: async (feeds: Record<string, { dims: readonly number[] }>) => {
+            const [n, len] = feeds.input_ids!.dims as [number, number];
+            return { last_hidden_state: { data: new Float32Array(n * len * 384).fill(1), dims: [n, len, 384] } };
+          },
+          release: async () => {},
+        }),
+      },
+      Tensor: class {
+        constructor(
+          readonly type: string,
+          readonly data: unknown,
+          readonly dims: number[],
+        ) {}
+      },
+      makeTokenizer: async (json: string) => {
+        made.push(json.slice(0, 1));
+        return { sep: 102, encode: async (texts: string[]) => (seen.push(texts), texts.map(() => [101, 7, 102])) };
+      },
+    };
+    const got = await loadEmbedder({ importRuntime: async () => ort });
+    if (isEmbedderFailure(got)) throw new Error(got.error.message);
+    const [v] = await got.embed(['hello']);
+    expect(made).toEqual(['{']);
+    expect(seen).toEqual([['probe'], ['hello']]);
+    expect(v).toHaveLength(384);
+    await got.close();
+  });
+});
+
 describe('a model that fails is an answer, not an exception', () => {
   it('missing folder → model_missing', async () => {
     const got = await loadEmbedder({ modelDir: join(tempDir(), 'nothing-here') });
@@ -167,6 +221,40 @@ describe('a model that fails is an answer, not an exception', () => {
     const got = await loadEmbedder({ modelDir: dir });
     expect(isEmbedderFailure(got) && got.error.code).toBe('model_corrupt');
   });
+
+  it('a tokenizer.json that does not parse, its manifest edited to match → model_corrupt naming the tokenizer, its process ended', async () => {
+    const dir = modelCopy();
+    const bytes = Buffer.from('{"version": "1.0", "model": ');
+    writeFileSync(join(dir, 'tokenizer.json'), bytes);
+    const manifest = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as { files: Record<string, string> };
+    manifest.files['tokenizer.json'] = createHash('sha256').update(bytes).digest('hex');
+    writeFileSync(join(dir, 'model.json'), JSON.stringify(manifest));
+    const { modelProcess } = await import('../../../src-main/core/search/embed/modelProcess.js');
+    let pid: number | undefined;
+    const got = await withDeadline(
+      loadEmbedder({ modelDir: dir, importRuntime: async () => modelProcess().then((m) => ((pid = m.pid), m)) }),
+      'the load to fail',
+      60_000,
+    );
+    if (!isEmbedderFailure(got)) throw new Error('loaded with a broken tokenizer');
+    expect(got.error.code).toBe('model_corrupt');
+    expect(got.error.message).toMatch(/tokenizer files .* do not parse: .*JSON.*reinstall/is);
+    // The model's process made the session before the tokenizer failed: it does not stay behind.
+    await withDeadline(
+      (async () => {
+        for (;;) {
+          try {
+            process.kill(pid!, 0);
+          } catch {
+            return;
+          }
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      })(),
+      "the model's process to end",
+      10_000,
+    );
+  }, 90_000);
 
   it('a damaged manifest or tokenizer → model_corrupt', async () => {
     const dir = modelCopy();

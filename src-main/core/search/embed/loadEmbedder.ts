@@ -1,8 +1,8 @@
 // Loads the shipped sentence model, or says in one sentence why it cannot: a missing or damaged file, a
 // runtime that will not load on this platform, a model the runtime rejects. Never throws.
 import { errorMessage } from '../../errors.js';
-import { defaultModelDir, readModelFiles } from './modelFiles.js';
-import { OnnxEmbedder, type OrtModule } from './onnxEmbedder.js';
+import { defaultModelDir, readModelFiles, REINSTALL } from './modelFiles.js';
+import { OnnxEmbedder, TokenizerError, type OrtModule } from './onnxEmbedder.js';
 import { modelProcess } from './modelProcess.js';
 import type { Embedder, EmbedderFailure, LoadEmbedderOptions } from './types.js';
 
@@ -41,6 +41,13 @@ export async function loadEmbedder(opts: LoadEmbedderOptions = {}): Promise<Embe
   try {
     embedder = await OnnxEmbedder.create(ort, files, opts.threads ?? 1, opts.session);
   } catch (err) {
+    if (err instanceof TokenizerError)
+      return {
+        error: {
+          code: 'model_corrupt',
+          message: `The search model's tokenizer files in ${dir} do not parse: ${err.message}. ${REINSTALL}`,
+        },
+      };
     return {
       error: {
         code: 'model_corrupt',

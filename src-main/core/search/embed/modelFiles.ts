@@ -29,8 +29,11 @@ export type ModelManifest = {
   files: Record<string, string>;
 };
 
-/** `onnx` is the graph's path: the runtime reads it itself (its bytes never sit in this process's heap). */
-export type ModelFiles = { manifest: ModelManifest; onnx: string; tokenizer: object; tokenizerConfig: object };
+/**
+ * `onnx` is the graph's path: the runtime reads it itself (its bytes never sit in this process's heap).
+ * The tokenizer's files are kept as text, checked but not parsed: they are parsed where the tokenizer is made.
+ */
+export type ModelFiles = { manifest: ModelManifest; onnx: string; tokenizer: string; tokenizerConfig: string };
 
 /**
  * The shipped model's folder in a checkout or an installed package (the desktop app passes its own).
@@ -89,7 +92,7 @@ async function streamedSha256(path: string): Promise<string | undefined> {
   return hash.digest('hex');
 }
 
-const REINSTALL = 'Search stays lexical; reinstall Working Set to restore the model.';
+export const REINSTALL = 'Search stays lexical; reinstall Working Set to restore the model.';
 
 /** Reads the model folder and checks every file against model.json's sha256 (~40 ms for 23 MB). */
 export async function readModelFiles(dir: string): Promise<ModelFiles | EmbedderFailure> {
@@ -114,14 +117,10 @@ export async function readModelFiles(dir: string): Promise<ModelFiles | Embedder
     if (digest !== sha.toLowerCase())
       return fail('model_corrupt', `The search model's file ${path} is damaged (its sha256 differs from model.json's). ${REINSTALL}`);
   }
-  let tokenizer: object;
-  let tokenizerConfig: object = {};
-  try {
-    tokenizer = JSON.parse(bytes.get('tokenizer.json')!.toString('utf8')) as object;
-    const config = bytes.get('tokenizer_config.json');
-    if (config) tokenizerConfig = JSON.parse(config.toString('utf8')) as object;
-  } catch {
-    return fail('model_corrupt', `The search model's tokenizer files in ${dir} do not parse. ${REINSTALL}`);
-  }
-  return { manifest, onnx: join(dir, 'model.onnx'), tokenizer, tokenizerConfig };
+  return {
+    manifest,
+    onnx: join(dir, 'model.onnx'),
+    tokenizer: bytes.get('tokenizer.json')!.toString('utf8'),
+    tokenizerConfig: bytes.get('tokenizer_config.json')?.toString('utf8') ?? '{}',
+  };
 }

@@ -5,18 +5,19 @@
 // next: stopping it during a run (process.exit, an out-of-memory stop) makes the runtime abort the whole
 // process (SIGABRT: a C++ exception it cannot throw into a stopping thread), so the proxy would die with
 // it. A child process keeps the runtime's failures, and its memory, out of the proxy.
-// The child offers the slice of the onnxruntime API OnnxEmbedder uses (OrtModule): tokenizing and
-// pooling stay here, so vectors are the same as with the runtime in process (tests, benches).
+// The child offers the slice of the onnxruntime API OnnxEmbedder uses (OrtModule) and the model's
+// tokenizer (the same library as in process, so vectors are the same as with the runtime in process:
+// tests, benches); pooling stays here.
 import type { ChildProcess } from 'node:child_process';
 import { spawnScript } from '../../childScript.js';
-import type { OrtModule, OrtSession, OrtTensor } from './onnxEmbedder.js';
+import type { OrtModule, OrtSession, OrtTensor, TextTokenizer } from './onnxEmbedder.js';
 
 /** Starting the runtime and creating the session may take this long at most (a busy 2-core machine). */
 export const MODEL_START_DEADLINE_MS = 120_000;
 /** One run (one text) may take this long at most; a process that does not answer is ended. */
 export const MODEL_RUN_DEADLINE_MS = 60_000;
 
-// Run by childScript.ts with onnxruntime-node's path as its argument. It lowers its own priority (the proxy is served first on
+// Run by childScript.ts with the paths of onnxruntime-node and @huggingface/tokenizers as its arguments. It lowers its own priority (the proxy is served first on
 // a machine with few cores) and ends when the proxy's end of the channel closes, however the proxy ended.
 const SCRIPT = `
 try { require('node:os').setPriority(5); } catch {}
@@ -32,9 +33,16 @@ try {
   process.send({ loaded: false, message: String(err && err.message).split('\\n')[0] });
 }
 let session;
+let tokenizer;
 process.on('message', async (m) => {
   try {
-    if (m.op === 'create') {
+    if (m.op === 'encode') {
+      process.send({ id: m.id, ids: m.texts.map((t) => tokenizer.encode(t).ids) });
+    } else if (m.op === 'tokenizer') {
+      const { Tokenizer } = require(process.argv[2]);
+      tokenizer = new Tokenizer(JSON.parse(m.json), JSON.parse(m.config));
+      process.send({ id: m.id, sep: tokenizer.token_to_id('[SEP]') ?? 102 });
+    } else if (m.op === 'create') {
       session = await ort.InferenceSession.create(m.model, m.options);
       process.send({ id: m.id, inputNames: session.inputNames });
     } else if (m.op === 'run') {
@@ -51,7 +59,7 @@ process.on('message', async (m) => {
 });
 `;
 
-type Answer = { id: number; error?: string; inputNames?: string[]; result?: Record<string, OrtTensor> };
+type Answer = { id: number; error?: string; inputNames?: string[]; result?: Record<string, OrtTensor>; sep?: number; ids?: number[][] };
 type Pending = { resolve(a: Answer): void; reject(e: Error): void };
 
 /** A tensor as it crosses to the child: its type, data and shape. */
@@ -148,7 +156,7 @@ class ModelChild {
  */
 export async function modelProcess(): Promise<OrtModule & { pid: number | undefined }> {
   // Typed arrays cross the channel as they are ('advanced': the structured clone), not as JSON.
-  const { child, lastError } = spawnScript(SCRIPT, 'onnxruntime-node', {
+  const { child, lastError } = spawnScript(SCRIPT, ['onnxruntime-node', '@huggingface/tokenizers'], {
     stdin: 'ignore',
     stdout: 'ignore',
     ipc: { serialization: 'advanced' },
@@ -176,6 +184,13 @@ export async function modelProcess(): Promise<OrtModule & { pid: number | undefi
   return {
     pid: child.pid,
     Tensor: PlainTensor,
+    async makeTokenizer(json: string, config: string): Promise<TextTokenizer> {
+      const made = await mc.within(MODEL_START_DEADLINE_MS, { op: 'tokenizer', json, config });
+      return {
+        sep: made.sep ?? 102,
+        encode: async (texts) => (await mc.within(MODEL_RUN_DEADLINE_MS, { op: 'encode', texts })).ids ?? [],
+      };
+    },
     InferenceSession: {
       async create(model: string, options: Record<string, unknown>): Promise<OrtSession> {
         const made = await mc.within(MODEL_START_DEADLINE_MS, { op: 'create', model, options }).catch((err: Error) => {

@@ -1,6 +1,5 @@
 // The sentence model run by onnxruntime: texts → tokens (the model's own tokenizer.json, through
 // @huggingface/tokenizers) → per-token vectors → mean pooling over real tokens → unit length.
-import type { Tokenizer } from '@huggingface/tokenizers';
 import type { ModelFiles, ModelManifest } from './modelFiles.js';
 import type { Embedder } from './types.js';
 
@@ -15,7 +14,26 @@ export type OrtModule = {
   /** `model`: the graph's path (the runtime reads the file itself). */
   InferenceSession: { create(model: string, options: Record<string, unknown>): Promise<OrtSession> };
   Tensor: new (type: 'int64', data: BigInt64Array, dims: number[]) => OrtTensor;
+  /**
+   * Makes the tokenizer where the runtime runs (modelProcess.ts): parsing tokenizer.json and building
+   * the tokenizer held the proxy's thread ~40–60 ms at the first search. Without it, it is made here.
+   */
+  makeTokenizer?(json: string, config: string): Promise<TextTokenizer>;
 };
+
+/** The model's tokenizer: token ids per text (special tokens included), and the id of [SEP]. */
+export type TextTokenizer = { readonly sep: number; encode(texts: string[]): Promise<number[][]> };
+
+/** Why the tokenizer could not be made (its files do not parse), apart from the runtime's own failures. */
+export class TokenizerError extends Error {}
+
+/** The tokenizer made in this process (tests and benches that run the runtime here). */
+async function tokenizerHere(json: string, config: string): Promise<TextTokenizer> {
+  // Imported here, not at the top: nothing of the model is in the process until search is used.
+  const { Tokenizer } = await import('@huggingface/tokenizers');
+  const t = new Tokenizer(JSON.parse(json) as object, JSON.parse(config) as object);
+  return { sep: t.token_to_id('[SEP]') ?? 102, encode: async (texts) => texts.map((x) => t.encode(x).ids) };
+}
 
 /**
  * Texts per run: one. Dynamic int8 quantization scales activations over the whole input, so in a padded
@@ -33,31 +51,24 @@ export class OnnxEmbedder implements Embedder {
   readonly queryPrefix: string;
   readonly lexicalShare: number | undefined;
   private closed = false;
-  private readonly tokenizer: Tokenizer;
-  private readonly sep: number;
-
   private readonly manifest: ModelManifest;
 
-  // Only the manifest and the tokenizer are kept: the runtime read the graph (23 MB) from its file.
+  // Only the manifest is kept: the runtime read the graph (23 MB) from its file.
   private constructor(
     private readonly ort: OrtModule,
     private readonly session: OrtSession,
     files: ModelFiles,
-    tokenizer: Tokenizer,
+    private readonly tokenizer: TextTokenizer,
   ) {
     this.manifest = files.manifest;
     this.model = files.manifest.name;
     this.dim = files.manifest.dim;
     this.queryPrefix = files.manifest.queryPrefix ?? '';
     this.lexicalShare = files.manifest.lexicalShare;
-    this.tokenizer = tokenizer;
-    this.sep = this.tokenizer.token_to_id('[SEP]') ?? 102;
   }
 
+  /** Rejects with a TokenizerError when the tokenizer's files do not parse (the session is released). */
   static async create(ort: OrtModule, files: ModelFiles, threads: number, extra: Record<string, unknown> = {}): Promise<OnnxEmbedder> {
-    // Imported here, not at the top: nothing of the model is in the process until search is used.
-    const { Tokenizer } = await import('@huggingface/tokenizers');
-    const tokenizer = new Tokenizer(files.tokenizer, files.tokenizerConfig);
     const session = await ort.InferenceSession.create(files.onnx, {
       executionProviders: ['cpu'],
       graphOptimizationLevel: 'all',
@@ -77,19 +88,24 @@ export class OnnxEmbedder implements Embedder {
         session: { disable_prepacking: '1', ...((extra.extra as { session?: object })?.session ?? {}) },
       },
     });
+    let tokenizer: TextTokenizer;
+    try {
+      tokenizer = await (ort.makeTokenizer ?? tokenizerHere)(files.tokenizer, files.tokenizerConfig);
+    } catch (err) {
+      // Releasing the session ends the model's process, which holds the tokenizer's half-made state.
+      await session.release().catch(() => {});
+      throw new TokenizerError((err as Error).message);
+    }
     return new OnnxEmbedder(ort, session, files, tokenizer);
-  }
-
-  private tokens(text: string, limit?: number): number[] {
-    const ids = this.tokenizer.encode(text.slice(0, MAX_TEXT_CHARS)).ids;
-    const max = Math.max(2, Math.min(this.manifest.maxTokens, limit ?? Infinity));
-    // Cut as the model was trained: the first max-1 tokens, then [SEP].
-    return ids.length <= max ? ids : [...ids.slice(0, max - 1), this.sep];
   }
 
   async embed(texts: string[], maxTokens?: number): Promise<Float32Array[]> {
     if (this.closed) throw new Error('the search model was closed');
-    const encoded = texts.map((t) => this.tokens(t, maxTokens));
+    const max = Math.max(2, Math.min(this.manifest.maxTokens, maxTokens ?? Infinity));
+    // Cut as the model was trained: the first max-1 tokens, then [SEP].
+    const encoded = (await this.tokenizer.encode(texts.map((t) => t.slice(0, MAX_TEXT_CHARS)))).map((ids) =>
+      ids.length <= max ? ids : [...ids.slice(0, max - 1), this.tokenizer.sep],
+    );
     // Similar lengths share a batch, so little is padded.
     const order = encoded.map((_, i) => i).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
     const out: Float32Array[] = new Array<Float32Array>(texts.length);
