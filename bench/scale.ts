@@ -8,6 +8,7 @@
 //   BENCH_SCALE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p"   node flags for `mws serve` (profiles)
 //   BENCH_SCALE_HEAP_SNAPSHOTS=1       heap snapshots of `mws serve` at each RSS figure (in its cwd)
 //   BENCH_SCALE_SMAPS=1                where each RSS figure lives (/proc/PID/smaps by mapping), on stderr
+//   BENCH_SCALE_CLI_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/c"   node flags for the timed CLI commands
 //   BENCH_SCALE_SLOW_SEARCH_MS=15      print each search_tools slower than this, at its time from start (to find it in a --cpu-prof timeline)
 //   BENCH_SCALE_START_ONLY=1           stop after the start figures (listening, first list, RSS after start)
 //   BENCH_SCALE_CLI=out-base/main/cli.js   another build to measure (the previous commit's `out/`, copied to out-base/, which git and lint ignore)
@@ -39,6 +40,7 @@ const USAGE_LINES = Number(process.env.BENCH_SCALE_USAGE_LINES ?? 1_000_000);
 const NODE_ARGS = (process.env.BENCH_SCALE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const SNAPSHOTS = process.env.BENCH_SCALE_HEAP_SNAPSHOTS === '1';
 const START_ONLY = process.env.BENCH_SCALE_START_ONLY === '1';
+const CLI_NODE_ARGS = (process.env.BENCH_SCALE_CLI_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const SLOW_SEARCH_MS = process.env.BENCH_SCALE_SLOW_SEARCH_MS ? Number(process.env.BENCH_SCALE_SLOW_SEARCH_MS) : undefined;
 const SMAPS = process.env.BENCH_SCALE_SMAPS === '1';
 const FRESH_VECTORS = process.env.BENCH_SCALE_FRESH_VECTORS === '1';
@@ -78,7 +80,7 @@ function smaps(pid: number): string {
 
 function timeCli(args: string[], env: NodeJS.ProcessEnv): number {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [CLI, ...args], {
+  const r = spawnSync(process.execPath, [...CLI_NODE_ARGS, CLI, ...args], {
     env: { ...process.env, ...env },
     encoding: 'utf8',
     timeout: 120_000,

@@ -5,7 +5,7 @@ import { withControl } from '../instance.js';
 import { ago, kindOf, plural, table } from '../table.js';
 import type { Io } from '../output.js';
 import { notServing } from '../upstreamNotes.js';
-import { listedWords, listingWords, META_TOOL_COUNT, unlistedWords, wholeListingWords } from '../../shared/countWords.js';
+import { listedWords, listingWords, META_TOOL_COUNT, thousands, unlistedWords, wholeListingWords } from '../../shared/countWords.js';
 
 const CAUSE: Record<string, string> = {
   agent: 'the agent',
@@ -36,7 +36,7 @@ export async function runReport(io: Io, f: ConfigFlags & { agent: string | undef
         `Agent ${r.agent} (${r.name}): ${listedWords(size, r.cap)}, idle window ${plural(r.idleWindowDays, 'day')}${unlisted ? `; ${unlisted}` : ''}`,
       );
       io.out(
-        `  listing ${listingWords(size)}: ${r.listedTokens.toLocaleString('en')} tokens, against ${r.toolboxTokens.toLocaleString('en')} tokens for the whole toolbox, ${wholeListingWords(r.toolboxTools, upstreams)} (${pct}%)`,
+        `  listing ${listingWords(size)}: ${thousands(r.listedTokens)} tokens, against ${thousands(r.toolboxTokens)} tokens for the whole toolbox, ${wholeListingWords(r.toolboxTools, upstreams)} (${pct}%)`,
       );
       if (r.listed.length) {
         io.out(

@@ -1,6 +1,7 @@
 // How many values a JSON body holds, counted on its bytes before it is parsed: JSON.parse and every walk
 // after it cost by the value, so a body of many tiny keys holds every agent's event loop, while a
 // string of the same size costs almost nothing. Counting is one pass over the bytes, string-aware.
+import { thousands } from '../../shared/countWords.js';
 
 /** More values than this in one request are refused before parsing: parsing one request stalls every agent. */
 export const MAX_JSON_VALUES = 50_000;
@@ -58,6 +59,4 @@ export function jsonDepth(buf: Uint8Array, stopAt: number): number {
   return deepest;
 }
 
-// Written out, not toLocaleString('en-US'): the first use of a locale loads ICU's data, ~25–35 ms of
-// every start before the port is open.
-export const TOO_MANY_VALUES = `The request holds more than ${String(MAX_JSON_VALUES).replace(/\B(?=(\d{3})+$)/g, ',')} JSON values, so Working Set refused it unread: one request this large would hold up every agent. Send bulk data as one string argument instead.`;
+export const TOO_MANY_VALUES = `The request holds more than ${thousands(MAX_JSON_VALUES)} JSON values, so Working Set refused it unread: one request this large would hold up every agent. Send bulk data as one string argument instead.`;

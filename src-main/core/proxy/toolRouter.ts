@@ -151,6 +151,9 @@ export class ToolRouter implements AgentRuntime {
   recompute(only?: readonly string[]): { changed: string[]; unknown: string[] } {
     const changed: string[] = [];
     const unknown: string[] = [];
+    // A removed agent's listing goes with it: an app that runs for months sees agents come and go.
+    const configured = new Set(this.opts.config.agents.map((a) => a.id));
+    for (const id of this.listings.keys()) if (!configured.has(id)) this.listings.delete(id);
     for (const agent of this.opts.config.agents) {
       if (only && !only.includes(agent.id)) continue;
       const before = this.listings.get(agent.id)?.signature;

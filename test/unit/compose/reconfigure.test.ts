@@ -70,6 +70,26 @@ describe('reconfigure', () => {
     expect(app.endpoints.has('bob')).toBe(false);
   });
 
+  it("drops a removed agent's kept listing (agents come and go in an app that runs for months)", async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'mws-reconf-'));
+    const twin = new TwinUpstream('v', [twinTool('read', true)]);
+    const agents = [{ id: 'default' }, { id: 'bob' }];
+    app = createApp({
+      config: validateConfig(raw(stateDir, { agents }), stateDir),
+      clock: new ManualClock(),
+      log: new MemoryLogger(),
+      connect: () => twin,
+      lock: false,
+    });
+    await app.start({ listen: false, schedule: false });
+    await app.router.ready();
+    app.router.listTools('bob');
+    const kept = (app.router as unknown as { listings: Map<string, unknown> }).listings;
+    expect(kept.has('bob')).toBe(true);
+    await app.reconfigure(validateConfig(raw(stateDir, { agents: [{ id: 'default' }] }), stateDir));
+    expect(kept.has('bob')).toBe(false);
+  });
+
   it('puts the new config in force for every part and leaves the first config object as it was', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'mws-reconf-'));
     const first = validateConfig(raw(stateDir), stateDir);

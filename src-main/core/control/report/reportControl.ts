@@ -72,6 +72,10 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
    * the next one does. What did not change is not read again.
    */
   const readAhead = new Rerun(async () => {
+    // A removed agent's counts go with it (agents come and go in an app that runs for months).
+    const configured = new Set(p.config.agents.map((a) => a.id));
+    for (const id of historyCache.keys()) if (!configured.has(id)) historyCache.delete(id);
+    for (const id of historyGen.keys()) if (!configured.has(id)) historyGen.delete(id);
     for (const { id } of p.config.agents) {
       // Only ahead of a report: an agent removed meanwhile or a history that cannot be read now is
       // the report's to say, not an error here.
