@@ -80,7 +80,9 @@ async function main(): Promise<void> {
   const stateDir = mkdtempSync(join(tmpdir(), 'mws-bench-'));
   const cfg = join(stateDir, 'config.json');
   writeFileSync(cfg, JSON.stringify({ upstream: UPSTREAM, stateDir, timeouts: { listMs: 20000 } }));
-  const mws = startNode([CLI, 'serve', '--config', cfg, '--port', '0']);
+  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p": node flags for this build's `mws serve` (profiles).
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const mws = startNode([...nodeArgs, CLI, 'serve', '--config', cfg, '--port', '0']);
   let base: ReturnType<typeof startNode> | undefined;
   if (BASE_CLI) {
     if (!existsSync(BASE_CLI)) throw new Error(`${BASE_CLI} is missing: copy a build's out/ there first.`);

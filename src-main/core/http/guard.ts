@@ -94,8 +94,9 @@ export function refuseForeign(
     };
   }
   const origin = headers.origin;
-  const origins = names?.origins ?? new Set(ownOrigins(port));
-  if (origin !== undefined && !origins.has(origin.toLowerCase())) {
+  // Made only for a request that has an Origin (a browser's): agents' clients send none.
+  const origins = origin === undefined ? undefined : (names?.origins ?? new Set(ownOrigins(port)));
+  if (origin !== undefined && origins && !origins.has(origin.toLowerCase())) {
     return {
       status: 403,
       message: `Forbidden: requests from ${clip(origin)} are refused; only pages served by this proxy itself (${names ? [...origins].at(-1) : ownOrigins(port)[0]}) may call it.`,

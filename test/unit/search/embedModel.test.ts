@@ -187,6 +187,35 @@ describe("the tokenizer is made in the model's process", () => {
   });
 });
 
+describe('a tokenizer that answers short', () => {
+  it('fails the computation with a sentence instead of leaving texts without a vector', async () => {
+    const ort = {
+      InferenceSession: {
+        create: async () => ({
+          inputNames: ['input_ids'],
+          run: async (feeds: Record<string, { dims: readonly number[] }>) => {
+            const [n, len] = feeds.input_ids!.dims as [number, number];
+            return { last_hidden_state: { data: new Float32Array(n * len * 384).fill(1), dims: [n, len, 384] } };
+          },
+          release: async () => {},
+        }),
+      },
+      Tensor: class {
+        constructor(
+          readonly type: string,
+          readonly data: unknown,
+          readonly dims: number[],
+        ) {}
+      },
+      makeTokenizer: async () => ({ sep: 102, encode: async (texts: string[]) => texts.slice(1).map(() => [101, 102]) }),
+    };
+    const got = await loadEmbedder({ importRuntime: async () => ort });
+    if (!isEmbedderFailure(got)) throw new Error('loaded with a tokenizer that loses texts');
+    expect(got.error.code).toBe('model_failed');
+    expect(got.error.message).toContain('the tokenizer gave 0 answers for 1 texts');
+  });
+});
+
 describe('a model that fails is an answer, not an exception', () => {
   it('missing folder → model_missing', async () => {
     const got = await loadEmbedder({ modelDir: join(tempDir(), 'nothing-here') });
@@ -254,6 +283,27 @@ describe('a model that fails is an answer, not an exception', () => {
       "the model's process to end",
       10_000,
     );
+  }, 90_000);
+
+  it("a model process that ends while it makes the tokenizer → model_failed, not the files' fault", async () => {
+    const { modelProcess } = await import('../../../src-main/core/search/embed/modelProcess.js');
+    const got = await withDeadline(
+      loadEmbedder({
+        importRuntime: async () => {
+          const m = await modelProcess();
+          return {
+            ...m,
+            makeTokenizer: (json: string, config: string) => (process.kill(m.pid!, 'SIGKILL'), m.makeTokenizer!(json, config)),
+          };
+        },
+      }),
+      'the load to fail',
+      60_000,
+    );
+    if (!isEmbedderFailure(got)) throw new Error('loaded without its process');
+    expect(got.error.code).toBe('model_failed');
+    expect(got.error.message).toMatch(/tokenizer could not be made: the search model's process (ended|could not be reached)/);
+    expect(got.error.message).not.toMatch(/reinstall/i);
   }, 90_000);
 
   it('a damaged manifest or tokenizer → model_corrupt', async () => {

@@ -2,7 +2,7 @@
 // runtime that will not load on this platform, a model the runtime rejects. Never throws.
 import { errorMessage } from '../../errors.js';
 import { defaultModelDir, readModelFiles, REINSTALL } from './modelFiles.js';
-import { OnnxEmbedder, TokenizerError, type OrtModule } from './onnxEmbedder.js';
+import { OnnxEmbedder, TokenizerError, TokenizerStartError, type OrtModule } from './onnxEmbedder.js';
 import { modelProcess } from './modelProcess.js';
 import type { Embedder, EmbedderFailure, LoadEmbedderOptions } from './types.js';
 
@@ -48,6 +48,8 @@ export async function loadEmbedder(opts: LoadEmbedderOptions = {}): Promise<Embe
           message: `The search model's tokenizer files in ${dir} do not parse: ${err.message}. ${REINSTALL}`,
         },
       };
+    if (err instanceof TokenizerStartError)
+      return { error: { code: 'model_failed', message: `The search model's tokenizer could not be made: ${err.message}. ${LEXICAL}` } };
     return {
       error: {
         code: 'model_corrupt',

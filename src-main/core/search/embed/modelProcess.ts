@@ -10,11 +10,11 @@
 // tests, benches); pooling stays here.
 import type { ChildProcess } from 'node:child_process';
 import { spawnScript } from '../../childScript.js';
-import type { OrtModule, OrtSession, OrtTensor, TextTokenizer } from './onnxEmbedder.js';
+import { TokenizerError, type OrtModule, type OrtSession, type OrtTensor, type TextTokenizer } from './onnxEmbedder.js';
 
 /** Starting the runtime and creating the session may take this long at most (a busy 2-core machine). */
 export const MODEL_START_DEADLINE_MS = 120_000;
-/** One run (one text) may take this long at most; a process that does not answer is ended. */
+/** One request (one run of one text, or the tokens of a slice of texts) may take this long at most; a process that does not answer is ended. */
 export const MODEL_RUN_DEADLINE_MS = 60_000;
 
 // Run by childScript.ts with the paths of onnxruntime-node and @huggingface/tokenizers as its arguments. It lowers its own priority (the proxy is served first on
@@ -23,10 +23,14 @@ const SCRIPT = `
 try { require('node:os').setPriority(5); } catch {}
 process.on('disconnect', () => process.exit(0));
 let ort;
+let Tokenizer;
 try {
   ort = require(process.argv[1]);
   if (typeof ort.InferenceSession?.create !== 'function' || typeof ort.Tensor !== 'function')
     throw new Error('it does not export InferenceSession and Tensor');
+  // The tokenizer's library too: one that will not load is this platform's failure, not the model files'.
+  Tokenizer = require(process.argv[2]).Tokenizer;
+  if (typeof Tokenizer !== 'function') throw new Error('@huggingface/tokenizers does not export Tokenizer');
   process.send({ loaded: true });
 } catch (err) {
   ort = undefined;
@@ -39,7 +43,6 @@ process.on('message', async (m) => {
     if (m.op === 'encode') {
       process.send({ id: m.id, ids: m.texts.map((t) => tokenizer.encode(t).ids) });
     } else if (m.op === 'tokenizer') {
-      const { Tokenizer } = require(process.argv[2]);
       tokenizer = new Tokenizer(JSON.parse(m.json), JSON.parse(m.config));
       process.send({ id: m.id, sep: tokenizer.token_to_id('[SEP]') ?? 102 });
     } else if (m.op === 'create') {
@@ -61,6 +64,9 @@ process.on('message', async (m) => {
 
 type Answer = { id: number; error?: string; inputNames?: string[]; result?: Record<string, OrtTensor>; sep?: number; ids?: number[][] };
 type Pending = { resolve(a: Answer): void; reject(e: Error): void };
+
+/** A failure the child answered with (the request's own), not the child's end or a deadline. */
+class AnsweredError extends Error {}
 
 /** A tensor as it crosses to the child: its type, data and shape. */
 class PlainTensor implements OrtTensor {
@@ -86,7 +92,7 @@ class ModelChild {
       if (!p) return;
       this.pending.delete(m.id);
       this.idleRefs();
-      if (m.error !== undefined) p.reject(new Error(m.error));
+      if (m.error !== undefined) p.reject(new AnsweredError(m.error));
       else p.resolve(m);
     });
     child.once('error', (err) => this.end(new Error(`the search model's process failed: ${err.message}`)));
@@ -185,7 +191,10 @@ export async function modelProcess(): Promise<OrtModule & { pid: number | undefi
     pid: child.pid,
     Tensor: PlainTensor,
     async makeTokenizer(json: string, config: string): Promise<TextTokenizer> {
-      const made = await mc.within(MODEL_START_DEADLINE_MS, { op: 'tokenizer', json, config });
+      const made = await mc.within(MODEL_START_DEADLINE_MS, { op: 'tokenizer', json, config }).catch((err: Error) => {
+        // Only the child's own answer says the files do not make a tokenizer.
+        throw err instanceof AnsweredError ? new TokenizerError(err.message) : err;
+      });
       return {
         sep: made.sep ?? 102,
         encode: async (texts) => (await mc.within(MODEL_RUN_DEADLINE_MS, { op: 'encode', texts })).ids ?? [],

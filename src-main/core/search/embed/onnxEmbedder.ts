@@ -24,14 +24,25 @@ export type OrtModule = {
 /** The model's tokenizer: token ids per text (special tokens included), and the id of [SEP]. */
 export type TextTokenizer = { readonly sep: number; encode(texts: string[]): Promise<number[][]> };
 
-/** Why the tokenizer could not be made (its files do not parse), apart from the runtime's own failures. */
+/**
+ * The tokenizer's files do not make a tokenizer (they do not parse): a damaged install. Any other
+ * failure while it is made (its process ended, a deadline) is not this, and not the files' fault.
+ */
 export class TokenizerError extends Error {}
+
+/** The tokenizer could not be made for another reason: its library would not load, its process ended. */
+export class TokenizerStartError extends Error {}
 
 /** The tokenizer made in this process (tests and benches that run the runtime here). */
 async function tokenizerHere(json: string, config: string): Promise<TextTokenizer> {
   // Imported here, not at the top: nothing of the model is in the process until search is used.
   const { Tokenizer } = await import('@huggingface/tokenizers');
-  const t = new Tokenizer(JSON.parse(json) as object, JSON.parse(config) as object);
+  let t: InstanceType<typeof Tokenizer>;
+  try {
+    t = new Tokenizer(JSON.parse(json) as object, JSON.parse(config) as object);
+  } catch (err) {
+    throw new TokenizerError((err as Error).message);
+  }
   return { sep: t.token_to_id('[SEP]') ?? 102, encode: async (texts) => texts.map((x) => t.encode(x).ids) };
 }
 
@@ -67,7 +78,7 @@ export class OnnxEmbedder implements Embedder {
     this.lexicalShare = files.manifest.lexicalShare;
   }
 
-  /** Rejects with a TokenizerError when the tokenizer's files do not parse (the session is released). */
+  /** Rejects with a TokenizerError when the tokenizer's files do not parse; the session is released on any failure. */
   static async create(ort: OrtModule, files: ModelFiles, threads: number, extra: Record<string, unknown> = {}): Promise<OnnxEmbedder> {
     const session = await ort.InferenceSession.create(files.onnx, {
       executionProviders: ['cpu'],
@@ -94,7 +105,7 @@ export class OnnxEmbedder implements Embedder {
     } catch (err) {
       // Releasing the session ends the model's process, which holds the tokenizer's half-made state.
       await session.release().catch(() => {});
-      throw new TokenizerError((err as Error).message);
+      throw err instanceof TokenizerError ? err : new TokenizerStartError((err as Error).message);
     }
     return new OnnxEmbedder(ort, session, files, tokenizer);
   }
@@ -103,9 +114,10 @@ export class OnnxEmbedder implements Embedder {
     if (this.closed) throw new Error('the search model was closed');
     const max = Math.max(2, Math.min(this.manifest.maxTokens, maxTokens ?? Infinity));
     // Cut as the model was trained: the first max-1 tokens, then [SEP].
-    const encoded = (await this.tokenizer.encode(texts.map((t) => t.slice(0, MAX_TEXT_CHARS)))).map((ids) =>
-      ids.length <= max ? ids : [...ids.slice(0, max - 1), this.tokenizer.sep],
-    );
+    const tokens = await this.tokenizer.encode(texts.map((t) => t.slice(0, MAX_TEXT_CHARS)));
+    // A short answer would leave texts without a vector, and tools with none in the cache.
+    if (tokens.length !== texts.length) throw new Error(`the tokenizer gave ${tokens.length} answers for ${texts.length} texts`);
+    const encoded = tokens.map((ids) => (ids.length <= max ? ids : [...ids.slice(0, max - 1), this.tokenizer.sep]));
     // Similar lengths share a batch, so little is padded.
     const order = encoded.map((_, i) => i).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
     const out: Float32Array[] = new Array<Float32Array>(texts.length);
