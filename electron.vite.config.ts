@@ -27,7 +27,13 @@ export default defineConfig({
         input: { index: resolve(__dirname, 'src-main/desktop/main.ts'), cli: resolve(__dirname, 'src-main/cli/run.ts') },
         // Shared chunks sit beside the entries, not in a sub-folder: paths the core resolves from
         // import.meta.url (the window's files in out/renderer) stay one folder below out/.
-        output: { chunkFileNames: '[name]-[hash].js' },
+        output: {
+          chunkFileNames: '[name]-[hash].js',
+          // Every chunk ASCII, without JSDoc: V8 keeps each module's source for lazy compiling, and one
+          // character past Latin-1 (an em dash in a message) stores the whole file at two bytes a character.
+          charset: 'ascii',
+          comments: { legal: true, annotation: false, jsdoc: false },
+        },
       },
     },
   },
