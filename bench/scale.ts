@@ -10,7 +10,7 @@
 //   BENCH_SCALE_SMAPS=1                where each RSS figure lives (/proc/PID/smaps by mapping), on stderr
 //   BENCH_SCALE_CLI_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/c"   node flags for the timed CLI commands
 //   BENCH_SCALE_SLOW_SEARCH_MS=15      print each search_tools slower than this, at its time from start (to find it in a --cpu-prof timeline)
-//   BENCH_SCALE_START_ONLY=1           stop after the start figures (listening, first list, RSS after start)
+//   BENCH_SCALE_START_ONLY=1           stop after the start figures (listening, first list, RSS after start and 4 s later; the start heap snapshot after both)
 //   BENCH_SCALE_CLI=out-base/main/cli.js   another build to measure (the previous commit's `out/`, copied to out-base/, which git and lint ignore)
 //   BENCH_SCALE_FRESH_VECTORS=1        start without the tool vectors' cache (a first start ever: the model
 //                                      embeds the toolbox in the background during the whole run)
