@@ -133,6 +133,29 @@ describe('the model runs in a process of its own', () => {
   }, 90_000);
 });
 
+/** A runtime whose model gives every token the same vector: enough to see what the embedder asks of it. */
+function fakeRuntime() {
+  return {
+    InferenceSession: {
+      create: async () => ({
+        inputNames: ['input_ids', 'attention_mask'],
+        run: async (feeds: Record<string, { dims: readonly number[] }>) => {
+          const [n, len] = feeds.input_ids!.dims as [number, number];
+          return { last_hidden_state: { data: new Float32Array(n * len * 384).fill(1), dims: [n, len, 384] } };
+        },
+        release: async () => {},
+      }),
+    },
+    Tensor: class {
+      constructor(
+        readonly type: string,
+        readonly data: unknown,
+        readonly dims: number[],
+      ) {}
+    },
+  };
+}
+
 describe("the tokenizer is made in the model's process", () => {
   it('gives the token ids the library gives in this process', async () => {
     const { modelProcess } = await import('../../../src-main/core/search/embed/modelProcess.js');
@@ -155,23 +178,7 @@ describe("the tokenizer is made in the model's process", () => {
     const made: string[] = [];
     const seen: string[][] = [];
     const ort = {
-      InferenceSession: {
-        create: async () => ({
-          inputNames: ['input_ids', 'attention_mask'],
-          run: async (feeds: Record<string, { dims: readonly number[] }>) => {
-            const [n, len] = feeds.input_ids!.dims as [number, number];
-            return { last_hidden_state: { data: new Float32Array(n * len * 384).fill(1), dims: [n, len, 384] } };
-          },
-          release: async () => {},
-        }),
-      },
-      Tensor: class {
-        constructor(
-          readonly type: string,
-          readonly data: unknown,
-          readonly dims: number[],
-        ) {}
-      },
+      ...fakeRuntime(),
       makeTokenizer: async (json: string) => {
         made.push(json.slice(0, 1));
         return { sep: 102, encode: async (texts: string[]) => (seen.push(texts), texts.map(() => [101, 7, 102])) };
@@ -190,23 +197,7 @@ describe("the tokenizer is made in the model's process", () => {
 describe('a tokenizer that answers short', () => {
   it('fails the computation with a sentence instead of leaving texts without a vector', async () => {
     const ort = {
-      InferenceSession: {
-        create: async () => ({
-          inputNames: ['input_ids'],
-          run: async (feeds: Record<string, { dims: readonly number[] }>) => {
-            const [n, len] = feeds.input_ids!.dims as [number, number];
-            return { last_hidden_state: { data: new Float32Array(n * len * 384).fill(1), dims: [n, len, 384] } };
-          },
-          release: async () => {},
-        }),
-      },
-      Tensor: class {
-        constructor(
-          readonly type: string,
-          readonly data: unknown,
-          readonly dims: number[],
-        ) {}
-      },
+      ...fakeRuntime(),
       makeTokenizer: async () => ({ sep: 102, encode: async (texts: string[]) => texts.slice(1).map(() => [101, 102]) }),
     };
     const got = await loadEmbedder({ importRuntime: async () => ort });
