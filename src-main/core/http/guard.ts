@@ -94,13 +94,14 @@ export function refuseForeign(
     };
   }
   const origin = headers.origin;
-  // Made only for a request that has an Origin (a browser's): agents' clients send none.
-  const origins = origin === undefined ? undefined : (names?.origins ?? new Set(ownOrigins(port)));
-  if (origin !== undefined && origins && !origins.has(origin.toLowerCase())) {
-    return {
-      status: 403,
-      message: `Forbidden: requests from ${clip(origin)} are refused; only pages served by this proxy itself (${names ? [...origins].at(-1) : ownOrigins(port)[0]}) may call it.`,
-    };
+  // Only a browser's request has an Origin (agents' clients send none), so only it needs the set.
+  if (origin !== undefined) {
+    const origins = names?.origins ?? new Set(ownOrigins(port));
+    if (!origins.has(origin.toLowerCase()))
+      return {
+        status: 403,
+        message: `Forbidden: requests from ${clip(origin)} are refused; only pages served by this proxy itself (${names ? [...origins].at(-1) : ownOrigins(port)[0]}) may call it.`,
+      };
   }
   // No page may put us in a frame, not even one of ours: a framed window under another page's
   // buttons would take the user's clicks (the CSP's frame-ancestors says the same to the browser).

@@ -113,10 +113,10 @@ export class OnnxEmbedder implements Embedder {
   async embed(texts: string[], maxTokens?: number): Promise<Float32Array[]> {
     if (this.closed) throw new Error('the search model was closed');
     const max = Math.max(2, Math.min(this.manifest.maxTokens, maxTokens ?? Infinity));
-    // Cut as the model was trained: the first max-1 tokens, then [SEP].
     const tokens = await this.tokenizer.encode(texts.map((t) => t.slice(0, MAX_TEXT_CHARS)));
     // A short answer would leave texts without a vector, and tools with none in the cache.
     if (tokens.length !== texts.length) throw new Error(`the tokenizer gave ${tokens.length} answers for ${texts.length} texts`);
+    // Cut as the model was trained: the first max-1 tokens, then [SEP].
     const encoded = tokens.map((ids) => (ids.length <= max ? ids : [...ids.slice(0, max - 1), this.tokenizer.sep]));
     // Similar lengths share a batch, so little is padded.
     const order = encoded.map((_, i) => i).sort((a, b) => encoded[a]!.length - encoded[b]!.length);
