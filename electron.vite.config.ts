@@ -1,12 +1,25 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import type { Plugin } from 'vite';
+import { buildCli } from './scripts/cliBundle';
 
 /** A slow shared build machine made Rolldown print plugin-timing advice into `npm run demo`: it is noise there. */
 const quiet = { checks: { bundlerTimings: false } };
 
+/** After the main build: the `mws` CLI, which bin/mws.js runs (scripts/cliBundle.ts). */
+function cli(): Plugin {
+  return {
+    name: 'mws-cli',
+    writeBundle(options) {
+      buildCli(options.dir ?? resolve(__dirname, 'out/main'));
+    },
+  };
+}
+
 export default defineConfig({
   main: {
+    plugins: [cli()],
     build: {
       // Bundled rather than loaded from node_modules: the SDK and zod are hundreds of small ES modules,
       // and compiling them one by one was most of the time before `mws serve` listens and before any
@@ -22,9 +35,9 @@ export default defineConfig({
       },
       rollupOptions: {
         ...quiet,
-        // The desktop app and the `mws` CLI (headless core included) come out of one build: bin/mws.js
-        // runs out/main/cli.js, so nothing compiles TypeScript at run time.
-        input: { index: resolve(__dirname, 'src-main/desktop/main.ts'), cli: resolve(__dirname, 'src-main/cli/run.ts') },
+        // The desktop app; the `mws` CLI (headless core included) comes out of the same build through
+        // the plugin above, so nothing compiles TypeScript at run time.
+        input: { index: resolve(__dirname, 'src-main/desktop/main.ts') },
         // Shared chunks sit beside the entries, not in a sub-folder: paths the core resolves from
         // import.meta.url (the window's files in out/renderer) stay one folder below out/.
         output: {

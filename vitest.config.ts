@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -5,6 +6,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Compiles fixture servers and the CLI to plain JS once, so no test pays tsx at every spawn.
     globalSetup: ['test/globalSetup.ts'],
+    // Every CLI the suite spawns shares one code cache (src-main/cli/codeCache.ts), kept beside its build,
+    // not in the user's cache folder.
+    env: { MWS_CODE_CACHE: fileURLToPath(new URL('./.test-build/code-cache', import.meta.url)) },
     // Generous on purpose: the suite must pass on a 2-core machine with both cores busy. Waits inside
     // tests have their own, shorter deadlines with messages (test/helpers/wait.ts), so a failure names
     // what it waited for long before these fire.

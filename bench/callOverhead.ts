@@ -2,7 +2,7 @@
 // One SDK client calls the same stdio upstream (bench/fixtures/manyTools.mjs, plain JS) four ways:
 //   direct     — the client spawns the upstream itself over stdio
 //   floor      — a bare loopback HTTP server answering JSON-RPC alone, in its own process
-//   mws        — through `mws serve` (the built CLI, out/main/cli.js)
+//   mws        — through `mws serve` (the built CLI, bin/mws.js)
 //   mcp-proxy  — through the npm mcp-proxy package, a common TypeScript stdio→HTTP proxy
 // Once per protocol era: every path's client negotiates the same era (auto → 2026-07-28 where the
 // server speaks it; legacy → the 2025 handshake), so no path is compared across eras.
@@ -10,7 +10,7 @@
 // the era measured; then rounds rotate the order of the paths.
 // CPU per call is the proxy process's user+system time (/proc) over its calls, beside its latency.
 // Target: mws p50 ≤ 1.2 × (floor + direct) for both eras, and mws p99 below mcp-proxy's.
-// BENCH_BASE_CLI=out-base/main/cli.js adds a fifth path, `mws-base`: another build (the previous
+// BENCH_BASE_CLI=out-base/main/launch.mjs (older builds: cli.js) adds a fifth path, `mws-base`: another build (the previous
 // commit's `out/`, copied to out-base/, which git and lint ignore) in the same rotated rounds, so a
 // change to the serving path is measured against what it replaced in one run.
 import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
@@ -28,7 +28,7 @@ const CALLS_PER_ROUND = Number(process.env.BENCH_CALLS_PER_ROUND ?? 100);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 24);
 const WARMUP = Math.max(3000, Number(process.env.BENCH_WARMUP ?? 3000));
 const UPSTREAM = { command: process.execPath, args: [join(ROOT, 'bench', 'fixtures', 'manyTools.mjs'), '50'] };
-const CLI = join(ROOT, 'out', 'main', 'cli.js');
+const CLI = join(ROOT, 'bin', 'mws.js');
 const BASE_CLI = process.env.BENCH_BASE_CLI ? join(ROOT, process.env.BENCH_BASE_CLI) : undefined;
 const TICK_MS = 10; // USER_HZ 100 on Linux
 
@@ -77,7 +77,7 @@ async function until(check: () => boolean, ms: number, what: string): Promise<vo
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run npm run build first.');
+  if (!existsSync(join(ROOT, 'out', 'main', 'mws.cjs'))) throw new Error('out/main/mws.cjs is missing: run npm run build first.');
   const stateDir = mkdtempSync(join(tmpdir(), 'mws-bench-'));
   const cfg = join(stateDir, 'config.json');
   writeFileSync(cfg, JSON.stringify({ upstream: UPSTREAM, stateDir, timeouts: { listMs: 20000 } }));

@@ -14,7 +14,7 @@ const arg = (name: string, d: number) => (process.argv.indexOf(name) > 0 ? Numbe
 const RUNS = arg('--runs', 3);
 const CALLS = arg('--calls', 1000);
 const REST_MS = 4_000;
-const CLI = process.env.BENCH_DEMO_CLI ?? join(ROOT, 'out', 'main', 'cli.js');
+const CLI = process.env.BENCH_DEMO_CLI ?? join(ROOT, 'bin', 'mws.js');
 /** mws serve's RSS, its model process's, and the PSS of both together (shared pages counted once). */
 const rss = (pid: number) => {
   const m = rssWithModel(pid);

@@ -20,7 +20,7 @@ const PROFILE = process.env.BENCH_FLOW_PROFILE;
 const AGENTS = 100;
 /** Short, so the bench sees several periodic re-lists in a few seconds. */
 const TTL_MS = 1500;
-const CLI = join(ROOT, 'out', 'main', 'cli.js');
+const CLI = join(ROOT, 'bin', 'mws.js');
 const MANY = join(ROOT, 'bench', 'fixtures', 'manyTools.mjs');
 const { makeTool } = (await import(MANY)) as { makeTool: (i: number) => { name: string } };
 
@@ -31,7 +31,7 @@ const ownSignalFetch: typeof fetch = (input, init) => {
 };
 const setSize = (i: number) => Math.min(N, 20 + Math.round((i * 480) / (AGENTS - 1)));
 
-if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run npm run build first.');
+if (!existsSync(join(ROOT, 'out', 'main', 'mws.cjs'))) throw new Error('out/main/mws.cjs is missing: run npm run build first.');
 const stateDir = mkdtempSync(join(tmpdir(), 'mws-flow-'));
 const port = await deadPort();
 const names = Array.from({ length: N }, (_, i) => makeTool(i).name);

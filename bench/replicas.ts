@@ -25,7 +25,7 @@ const SOLO_CALLS = 400;
 const STICKY = process.env.BENCH_REPLICAS_STICKY === '1';
 const IDLE_MS = 3000;
 const FANOUT_ROUNDS = 20;
-const CLI = join(ROOT, 'out', 'main', 'cli.js');
+const CLI = join(ROOT, 'bin', 'mws.js');
 const MANY = join(ROOT, 'bench', 'fixtures', 'manyTools.mjs');
 const { makeTool } = (await import(MANY)) as { makeTool: (i: number) => { name: string } };
 const KEY = Buffer.alloc(32, 7).toString('base64');

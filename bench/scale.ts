@@ -11,7 +11,10 @@
 //   BENCH_SCALE_CLI_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/c"   node flags for the timed CLI commands
 //   BENCH_SCALE_SLOW_SEARCH_MS=15      print each search_tools slower than this, at its time from start (to find it in a --cpu-prof timeline)
 //   BENCH_SCALE_START_ONLY=1           stop after the start figures (listening, first list, RSS after start and 4 s later; the start heap snapshot after both)
-//   BENCH_SCALE_CLI=out-base/main/cli.js   another build to measure (the previous commit's `out/`, copied to out-base/, which git and lint ignore)
+//   BENCH_SCALE_CLI=out-base/main/launch.mjs   another build to measure (the previous commit's `out/`, copied to out-base/, which git and lint ignore;
+//                                      builds before the code cache: out-base/main/cli.js)
+//   BENCH_SCALE_FRESH_CODE=1           the CLI's code cache in a new folder: the first start after an install or upgrade
+//                                      (by default the user's cache: each command's first run saves it, later runs use it)
 //   BENCH_SCALE_FRESH_VECTORS=1        start without the tool vectors' cache (a first start ever: the model
 //                                      embeds the toolbox in the background during the whole run)
 // The tool vectors a run builds are kept in the OS temp folder (mws-bench-scale-vectors/<N>.bin) and put in
@@ -44,12 +47,13 @@ const CLI_NODE_ARGS = (process.env.BENCH_SCALE_CLI_NODE_ARGS ?? '').split(' ').f
 const SLOW_SEARCH_MS = process.env.BENCH_SCALE_SLOW_SEARCH_MS ? Number(process.env.BENCH_SCALE_SLOW_SEARCH_MS) : undefined;
 const SMAPS = process.env.BENCH_SCALE_SMAPS === '1';
 const FRESH_VECTORS = process.env.BENCH_SCALE_FRESH_VECTORS === '1';
+if (process.env.BENCH_SCALE_FRESH_CODE === '1') process.env.MWS_CODE_CACHE = mkdtempSync(join(tmpdir(), 'mws-bench-code-'));
 const VECTORS_DIR = join(tmpdir(), 'mws-bench-scale-vectors');
 const VECTORS_FILE = 'search-vectors.bin';
 const AGENTS = 100;
 /** How long after a burst the RSS at rest is read: longer than the instance's idle check and settle (src-main/core/http/garbage.ts). */
 const REST_MS = 4_000;
-const CLI = resolve(process.env.BENCH_SCALE_CLI ?? join(ROOT, 'out', 'main', 'cli.js'));
+const CLI = resolve(process.env.BENCH_SCALE_CLI ?? join(ROOT, 'bin', 'mws.js'));
 const MANY = join(ROOT, 'bench', 'fixtures', 'manyTools.mjs');
 const { makeTool } = (await import(MANY)) as { makeTool: (i: number) => { name: string } };
 
@@ -402,7 +406,7 @@ async function usageBacklog(lines: number): Promise<Row[]> {
   ];
 }
 
-if (!existsSync(CLI)) throw new Error('out/main/cli.js is missing: run npm run build first.');
+if (!existsSync(join(ROOT, 'out', 'main', 'mws.cjs'))) throw new Error('out/main/mws.cjs is missing: run npm run build first.');
 const results: Record<string, Row[]> = {};
 const help: number[] = [];
 for (let i = 0; i < 5; i++) help.push(timeCli(['--help'], {}));

@@ -28,7 +28,7 @@ function run(cmd, args, cwd, what) {
 }
 
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-if (!existsSync(join(ROOT, 'out/main/cli.js'))) fail('out/main/cli.js is missing; run npm run build first.');
+if (!existsSync(join(ROOT, 'out/main/mws.cjs'))) fail('out/main/mws.cjs is missing; run npm run build first.');
 
 const work = mkdtempSync(join(tmpdir(), 'mws-pack-'));
 try {
@@ -39,7 +39,8 @@ try {
   const files = info.files.map((f) => f.path);
   for (const need of [
     'bin/mws.js',
-    'out/main/cli.js',
+    'out/main/launch.mjs',
+    'out/main/mws.cjs',
     'out/main/index.js',
     'out/renderer/index.html',
     'config.schema.json',
@@ -56,9 +57,13 @@ try {
   const deps = new Set(Object.keys(pkg.dependencies ?? {}));
   const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
   const missing = new Set();
-  for (const f of files.filter((p) => /^(bin|out\/main)\/.*\.js$/.test(p))) {
+  for (const f of files.filter((p) => /^(bin|out\/main)\/.*\.[cm]?js$/.test(p))) {
     const text = readFileSync(join(ROOT, f), 'utf8');
-    for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"'./][^"']*)["']/g)) {
+    // The CommonJS bundle loads packages only through esbuild's `require("…")` (an `import … from` in it is a library's comment).
+    const loads = f.endsWith('.cjs')
+      ? /\brequire\("([^"./][^"]*)"\)/g
+      : /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"'./][^"']*)["']/g;
+    for (const m of text.matchAll(loads)) {
       const spec = m[1];
       if (builtins.has(spec) || builtins.has(spec.split('/')[0])) continue;
       const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
@@ -142,15 +147,29 @@ try {
     });
     let out = '';
     let err = '';
+    // Waits for the processes to end (killed outright after a deadline): `mws` writes its state and the
+    // CLI's code cache as it stops, and the folder is removed after this.
     const stop = (sentence) => {
       clearTimeout(timer);
+      const hard = setTimeout(() => signal('SIGKILL'), LISTEN_MS);
+      // npx may end before the `mws` it started: the whole process group has to be gone.
+      const ended = () => {
+        if (signal(0)) return void setTimeout(ended, 50);
+        clearTimeout(hard);
+        if (sentence) fail(sentence);
+        resolve();
+      };
+      signal('SIGTERM');
+      ended();
+    };
+    /** Sends `name` to the process group; false once no process of it is left. */
+    const signal = (name) => {
       try {
-        process.kill(-proc.pid, 'SIGTERM');
+        process.kill(-proc.pid, name);
+        return true;
       } catch {
-        // already gone
+        return false;
       }
-      if (sentence) fail(sentence);
-      resolve();
     };
     const timer = setTimeout(() => stop(`npx mws serve --demo printed no address within ${LISTEN_MS} ms: ${out} ${err}`), LISTEN_MS);
     proc.stderr.on('data', (d) => (err += d));

@@ -12,6 +12,7 @@ import { shellLine } from '../../core/printable.js';
 import { openSharedState } from '../../core/statestore/open.js';
 import { validateConfig } from '../../core/config/validate.js';
 import { exposeGc } from '../../core/http/garbage.js';
+import { untilStopSignal } from '../stopSignal.js';
 
 export type ServeOptions = { config: string | undefined; port: number | undefined; demo: boolean; logFormat?: 'text' | 'json' };
 
@@ -99,14 +100,7 @@ async function serve(io: Io, opts: ServeOptions): Promise<number> {
   io.out(lines.join('\n'));
   if (json) log.info(`listening on ${mcpUrl}`);
 
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      say(`${signal} received, stopping.`);
-      resolve();
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-  });
+  await untilStopSignal(say);
   await app.stop();
   await shared?.store.close();
   process.off('unhandledRejection', onUnhandled);

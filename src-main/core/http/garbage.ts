@@ -37,6 +37,9 @@ function collectGarbage(): void {
     try {
       setFlagsFromString('--expose-gc');
       g.gc = runInNewContext('gc') as Gc;
+      // The function stays; the flag goes back, so V8's flags are again those the process started with:
+      // code cached by this process (cli/codeCache.ts) is refused by a process whose flags differ.
+      setFlagsFromString('--no-expose-gc');
     } catch {
       // No collection then; V8 will collect later on its own.
       return;

@@ -109,6 +109,25 @@ describe('who turns on full collections', () => {
     expect(typeof exposeGc).toBe('function');
   });
 
+  it("leaves V8's flags as they were after a collection, so code it caches is accepted by a new process", () => {
+    // V8 refuses code cached under other flags. `mws serve` saves the CLI's code cache seconds after
+    // start, often after its first collection (src-main/cli/codeCache.ts): with --expose-gc left on, every
+    // next start compiled from scratch.
+    const run = (code: string) =>
+      spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 });
+    const module = JSON.stringify(new URL('../../../src-main/core/http/garbage.ts', import.meta.url).href);
+    const source = JSON.stringify('function f(a) { return a + 1 } f(1)');
+    const made = run(`const g = await import(${module}); const { Script } = await import('node:vm'); g.exposeGc();
+      new g.FullCollector(() => 0, 0, undefined, (f) => f()).drained();
+      const s = new Script(${source}); s.runInThisContext();
+      console.log(typeof globalThis.gc, s.createCachedData().toString('base64'));`);
+    const [gc, data] = made.stdout.trim().split(' ');
+    expect(gc, made.stderr).toBe('function');
+    const used = run(`const { Script } = await import('node:vm');
+      console.log(new Script(${source}, { cachedData: Buffer.from('${data}', 'base64') }).cachedDataRejected);`);
+    expect(used.stdout.trim(), used.stderr).toBe('false');
+  });
+
   it('gives back the pages a burst was spread over, not only its objects', () => {
     // 400,000 objects of which one in fifty stays: a plain full collection frees 98 % of them and keeps
     // nearly every old-space page (tens of MB committed for ~1 MB live); the collection here compacts.

@@ -1,0 +1,104 @@
+// V8's code cache for the CLI, kept between runs. Node 20 keeps no compiled code for ES modules, and
+// compiling the CLI's bundle was ~250 of the ~550 ms before `mws serve` listened (docs/research/measured.md).
+// So the CLI is also built as one CommonJS file, and this compiles it with `vm.Script` from the code V8
+// made for it on the last run of the same command. A cache only ever saves time: one that is missing,
+// damaged, refused by V8 or cannot be written just means compiling as usual.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+
+/** `off`: no cache folder; `missing`/`damaged`: nothing usable on disk; `rejected`: V8 refused it (another Node, other flags). */
+export type CacheState = 'off' | 'missing' | 'damaged' | 'rejected' | 'used';
+
+/** Each file starts with the sha256 of the code after it: a torn or altered file is compiled past, never run. */
+const DIGEST_BYTES = 32;
+
+/** Where caches live: `MWS_CODE_CACHE` (a folder, or `off`), else the user's cache folder. */
+export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
+  const set = env.MWS_CODE_CACHE;
+  if (set === 'off') return undefined;
+  if (set) return set;
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'mcp-working-set', 'code');
+}
+
+/**
+ * One cache per command (a cache holds the functions its run compiled, and `mws serve` runs other code
+ * than `mws report`), named for the bundle it was made from and the Node that made it.
+ */
+export function cacheFileName(command: string | undefined, bundle: { size: number; mtimeMs: number }): string {
+  const name = command && /^[a-z][a-z-]{0,31}$/.test(command) ? command : 'other';
+  const made = `${process.version} ${process.arch} ${bundle.size} ${bundle.mtimeMs}`;
+  return `${name}-${createHash('sha256').update(made).digest('hex').slice(0, 16)}.bin`;
+}
+
+function digest(data: Uint8Array): Buffer {
+  return createHash('sha256').update(data).digest();
+}
+
+function readCache(path: string): Buffer | 'missing' | 'damaged' {
+  let file: Buffer;
+  try {
+    file = readFileSync(path);
+  } catch {
+    return 'missing';
+  }
+  const data = file.subarray(DIGEST_BYTES);
+  if (file.length <= DIGEST_BYTES || !digest(data).equals(file.subarray(0, DIGEST_BYTES))) return 'damaged';
+  return data;
+}
+
+/** Writes beside, then renames: a reader sees the old file or the whole new one. Older caches of the same command go. */
+function writeCache(path: string, data: Buffer): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileSync(tmp, Buffer.concat([digest(data), data]), { mode: 0o600 });
+    renameSync(tmp, path);
+    const name = basename(path);
+    const sameCommand = new RegExp(`^${name.slice(0, name.lastIndexOf('-'))}-[0-9a-f]{16}\\.bin$`);
+    for (const f of readdirSync(dirname(path))) if (f !== name && sameCommand.test(f)) unlinkSync(join(dirname(path), f));
+  } catch {
+    // A full disk, a read-only home or another run pruning at the same moment: next run compiles as usual.
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // never written
+    }
+  }
+}
+
+export type CachedScript = {
+  state: CacheState;
+  /** Runs the CommonJS file as `require` would. */
+  run: () => void;
+  /** Saves the code V8 holds for the file now (after running it: the functions the run compiled too). Once. */
+  save: () => void;
+};
+
+export function compileWithCodeCache(file: string, cacheDir: string | undefined, command: string | undefined): CachedScript {
+  // Read as Latin-1: the bundle's strings are ASCII (charset 'ascii'), and a library's comment with a
+  // character past ASCII read as UTF-8 would make V8 keep the whole 3 MB source at two bytes a character.
+  const source = readFileSync(file, 'latin1');
+  const path = cacheDir === undefined ? undefined : join(cacheDir, cacheFileName(command, statSync(file)));
+  const read = path === undefined ? 'off' : readCache(path);
+  const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
+  const script = new Script(wrapped, { filename: file, ...(typeof read === 'string' ? {} : { cachedData: read }) });
+  const state: CacheState = typeof read === 'string' ? read : script.cachedDataRejected ? 'rejected' : 'used';
+  let saved = false;
+  return {
+    state,
+    run: () => {
+      const module = { exports: {} };
+      const main = script.runInThisContext() as (...args: unknown[]) => void;
+      main.call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+    },
+    save: () => {
+      if (saved || path === undefined) return;
+      saved = true;
+      writeCache(path, script.createCachedData());
+    },
+  };
+}
