@@ -4,14 +4,17 @@
 // made for it on the last run of the same command. A cache only ever saves time: one that is missing,
 // damaged, refused by V8 or cannot be written just means compiling as usual.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
-/** `off`: no cache folder; `missing`/`damaged`: nothing usable on disk; `rejected`: V8 refused it (another Node, other flags). */
-export type CacheState = 'off' | 'missing' | 'damaged' | 'rejected' | 'used';
+/**
+ * `off`: no cache folder; `missing`/`damaged`: nothing usable on disk; `rejected`: V8 refused it (another
+ * Node, other flags); `untrusted`: someone else could have written it, so it is neither used nor written.
+ */
+export type CacheState = 'off' | 'untrusted' | 'missing' | 'damaged' | 'rejected' | 'used';
 
 /** Each file starts with the sha256 of the code after it: a torn or altered file is compiled past, never run. */
 const DIGEST_BYTES = 32;
@@ -38,7 +41,26 @@ function digest(data: Uint8Array): Buffer {
   return createHash('sha256').update(data).digest();
 }
 
-function readCache(path: string): Buffer | 'missing' | 'damaged' {
+/**
+ * Owned by this user and writable by no one else (what ssh asks of its keys): a cache is code this CLI
+ * runs, so whoever can change it chooses what runs. Systems without user ids (Windows) are not checked.
+ */
+function onlyMine(path: string): boolean | 'absent' {
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch {
+    return 'absent';
+  }
+  const uid = process.getuid?.();
+  return uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0);
+}
+
+function readCache(path: string): Buffer | 'untrusted' | 'missing' | 'damaged' {
+  const folder = onlyMine(dirname(path));
+  if (folder === 'absent') return 'missing';
+  const mine = onlyMine(path);
+  if (!folder || !mine) return 'untrusted';
   let file: Buffer;
   try {
     file = readFileSync(path);
@@ -55,6 +77,8 @@ function writeCache(path: string, data: Buffer): void {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    // Made by someone else meanwhile (a shared MWS_CODE_CACHE): not a place to leave code.
+    if (onlyMine(dirname(path)) !== true) return;
     writeFileSync(tmp, Buffer.concat([digest(data), data]), { mode: 0o600 });
     renameSync(tmp, path);
     const name = basename(path);
@@ -74,6 +98,8 @@ export type CachedScript = {
   state: CacheState;
   /** Runs the CommonJS file as `require` would. */
   run: () => void;
+  /** Whether this run should save its code: there was none usable, and the folder is the user's own. */
+  wantsSave: boolean;
   /** Saves the code V8 holds for the file now (after running it: the functions the run compiled too). Once. */
   save: () => void;
 };
@@ -87,9 +113,12 @@ export function compileWithCodeCache(file: string, cacheDir: string | undefined,
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new Script(wrapped, { filename: file, ...(typeof read === 'string' ? {} : { cachedData: read }) });
   const state: CacheState = typeof read === 'string' ? read : script.cachedDataRejected ? 'rejected' : 'used';
-  let saved = false;
+  // Nothing to save when it was used or is off; an untrusted folder is left alone.
+  const wantsSave = state === 'missing' || state === 'damaged' || state === 'rejected';
+  let saved = !wantsSave;
   return {
     state,
+    wantsSave,
     run: () => {
       const module = { exports: {} };
       const main = script.runInThisContext() as (...args: unknown[]) => void;

@@ -8,7 +8,7 @@ import { codeCacheDir, compileWithCodeCache } from './codeCache.js';
 const SAVE_AFTER_MS = 5000;
 
 const cli = compileWithCodeCache(fileURLToPath(new URL('./mws.cjs', import.meta.url)), codeCacheDir(process.env), process.argv[2]);
-if (cli.state !== 'used' && cli.state !== 'off') {
+if (cli.wantsSave) {
   process.once('exit', cli.save);
   setTimeout(cli.save, SAVE_AFTER_MS).unref();
 }

@@ -137,3 +137,36 @@ describe('running the CLI with its code cache', () => {
     expect(existsSync(join(readOnly, `${readdirSync(readOnly)[0]}.${process.pid}.tmp`))).toBe(false);
   });
 });
+
+describe('a cache someone else could have written', () => {
+  it('is neither used nor written in a folder or file others can write to', () => {
+    const dir = tempDir();
+    const file = bundle(dir);
+    const cache = join(dir, 'cache');
+    runOnce(file, cache);
+    const path = join(cache, readdirSync(cache)[0]!);
+    const before = readFileSync(path);
+    chmodSync(cache, 0o777);
+    expect(runOnce(file, cache)).toBe('untrusted');
+    chmodSync(cache, 0o700);
+    chmodSync(path, 0o666);
+    expect(runOnce(file, cache)).toBe('untrusted');
+    expect(readFileSync(path).equals(before)).toBe(true);
+    chmodSync(path, 0o600);
+    expect(runOnce(file, cache)).toBe('used');
+  });
+
+  it('writes nothing into a folder made by others, even one made while the command ran', () => {
+    const dir = tempDir();
+    const file = bundle(dir, 1 + Math.floor(Math.random() * 1e9));
+    const cache = join(dir, 'shared');
+    const cli = compileWithCodeCache(file, cache, 'serve');
+    expect(cli).toMatchObject({ state: 'missing', wantsSave: true });
+    cli.run();
+    mkdirSync(cache);
+    chmodSync(cache, 0o777);
+    cli.save();
+    expect(readdirSync(cache)).toEqual([]);
+    expect(compileWithCodeCache(file, cache, 'serve')).toMatchObject({ state: 'untrusted', wantsSave: false });
+  });
+});
