@@ -29,11 +29,12 @@ export function codeCacheDir(env: NodeJS.ProcessEnv): string | undefined {
 
 /**
  * One cache per command (a cache holds the functions its run compiled, and `mws serve` runs other code
- * than `mws report`), named for the bundle it was made from and the Node that made it.
+ * than `mws report`), named for the bundle it was made from (its sha256, from the build) and the Node
+ * that made it. V8 itself only checks that a source has the same length.
  */
-export function cacheFileName(command: string | undefined, bundle: { size: number; mtimeMs: number }): string {
+export function cacheFileName(command: string | undefined, bundle: string): string {
   const name = command && /^[a-z][a-z-]{0,31}$/.test(command) ? command : 'other';
-  const made = `${process.version} ${process.arch} ${bundle.size} ${bundle.mtimeMs}`;
+  const made = `${process.version} ${process.arch} ${bundle}`;
   return `${name}-${createHash('sha256').update(made).digest('hex').slice(0, 16)}.bin`;
 }
 
@@ -72,18 +73,52 @@ function readCache(path: string): Buffer | 'untrusted' | 'missing' | 'damaged' {
   return data;
 }
 
-/** Writes beside, then renames: a reader sees the old file or the whole new one. Older caches of the same command go. */
+/** Caches kept per command: two installs (or two Nodes) used in turn each keep theirs. */
+const KEPT_PER_COMMAND = 3;
+/** A temporary file this old was left by a run killed while it saved. */
+const STALE_TMP_MS = 60_000;
+
+/**
+ * Root writing into a home someone else owns (sudo that keeps HOME) would leave folders the user cannot
+ * use afterwards: the nearest folder that exists has to be root's too.
+ */
+function mayCreate(folder: string): boolean {
+  if (process.getuid?.() !== 0) return true;
+  for (let dir = folder; ; dir = dirname(dir)) {
+    try {
+      return statSync(dir).uid === 0;
+    } catch {
+      if (dirname(dir) === dir) return true;
+    }
+  }
+}
+
+/** The newest KEPT_PER_COMMAND caches of the command stay, and temporary files of killed runs go. */
+function prune(folder: string, name: string): void {
+  const sameCommand = new RegExp(`^${name.slice(0, name.lastIndexOf('-'))}-[0-9a-f]{16}\\.bin(\\.\\d+\\.tmp)?$`);
+  const now = Date.now();
+  const caches: Array<{ file: string; at: number }> = [];
+  for (const f of readdirSync(folder)) {
+    if (!sameCommand.test(f)) continue;
+    const at = statSync(join(folder, f)).mtimeMs;
+    if (!f.endsWith('.tmp')) caches.push({ file: f, at });
+    else if (now - at > STALE_TMP_MS) unlinkSync(join(folder, f));
+  }
+  caches.sort((a, b) => b.at - a.at);
+  for (const { file } of caches.slice(KEPT_PER_COMMAND)) if (file !== name) unlinkSync(join(folder, file));
+}
+
+/** Writes beside, then renames: a reader sees the old file or the whole new one. */
 function writeCache(path: string, data: Buffer): void {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
+    if (!mayCreate(dirname(path))) return;
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     // Made by someone else meanwhile (a shared MWS_CODE_CACHE): not a place to leave code.
     if (onlyMine(dirname(path)) !== true) return;
     writeFileSync(tmp, Buffer.concat([digest(data), data]), { mode: 0o600 });
     renameSync(tmp, path);
-    const name = basename(path);
-    const sameCommand = new RegExp(`^${name.slice(0, name.lastIndexOf('-'))}-[0-9a-f]{16}\\.bin$`);
-    for (const f of readdirSync(dirname(path))) if (f !== name && sameCommand.test(f)) unlinkSync(join(dirname(path), f));
+    prune(dirname(path), basename(path));
   } catch {
     // A full disk, a read-only home or another run pruning at the same moment: next run compiles as usual.
     try {
@@ -104,11 +139,17 @@ export type CachedScript = {
   save: () => void;
 };
 
-export function compileWithCodeCache(file: string, cacheDir: string | undefined, command: string | undefined): CachedScript {
+/** `bundle` names the file's contents (its sha256 at build time). */
+export function compileWithCodeCache(
+  file: string,
+  bundle: string,
+  cacheDir: string | undefined,
+  command: string | undefined,
+): CachedScript {
   // Read as Latin-1: the bundle's strings are ASCII (charset 'ascii'), and a library's comment with a
   // character past ASCII read as UTF-8 would make V8 keep the whole 3 MB source at two bytes a character.
   const source = readFileSync(file, 'latin1');
-  const path = cacheDir === undefined ? undefined : join(cacheDir, cacheFileName(command, statSync(file)));
+  const path = cacheDir === undefined ? undefined : join(cacheDir, cacheFileName(command, bundle));
   const read = path === undefined ? 'off' : readCache(path);
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new Script(wrapped, { filename: file, ...(typeof read === 'string' ? {} : { cachedData: read }) });

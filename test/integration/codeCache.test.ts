@@ -58,4 +58,16 @@ describe('the CLI with its code cache', () => {
     await runMws(['--version'], { MWS_CODE_CACHE: cache });
     expect(statSync(join(cache, file!)).mtimeMs).toBe(after);
   });
+
+  it('searches as the sources do: real words are not corrected, quoted titles are not matched', async () => {
+    // The bundle once read word-list's path as an object (every word was a typo) and its quote patterns
+    // as Latin-1 bytes (scripts/cliBundle.ts).
+    const env = { XDG_STATE_HOME: tempDir() };
+    const bread = await runMws(['search', 'bread', '--demo', '--explain'], env);
+    expect(bread.code, bread.err).toBe(0);
+    expect(bread.out).not.toMatch(/typo correction/);
+    const quoted = await runMws(['search', 'create a file named \u00abcalendar notes\u00bb', '--demo', '--explain'], env);
+    expect(quoted.code, quoted.err).toBe(0);
+    expect(quoted.out).not.toMatch(/^\s+calendar\b/m);
+  });
 });

@@ -2,7 +2,7 @@
 // compiled past, never run, when torn, altered or refused; never a reason for a command to fail. V8's
 // acceptance across processes is covered by test/integration/codeCache.test.ts.
 import { describe, expect, it } from 'vitest';
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { cacheFileName, codeCacheDir, compileWithCodeCache } from '../../../src-main/cli/codeCache.js';
@@ -24,8 +24,11 @@ function bundle(dir: string, answer = 42): string {
   return file;
 }
 
+/** What the build names a bundle by: its contents' sha256. */
+const idOf = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
 function runOnce(file: string, cacheDir: string | undefined, command = 'serve'): string {
-  const cli = compileWithCodeCache(file, cacheDir, command);
+  const cli = compileWithCodeCache(file, idOf(file), cacheDir, command);
   cli.run();
   cli.save();
   return cli.state;
@@ -40,12 +43,10 @@ describe('the code cache folder', () => {
   });
 
   it('names one cache per command and bundle; anything that is not a command name shares one', () => {
-    const stat = { size: 10, mtimeMs: 1 };
-    expect(cacheFileName('serve', stat)).toMatch(/^serve-[0-9a-f]{16}\.bin$/);
-    expect(cacheFileName('sign-in', stat)).toMatch(/^sign-in-[0-9a-f]{16}\.bin$/);
-    for (const odd of [undefined, '--help', '../../etc', 'Serve', 'x'.repeat(40)]) expect(cacheFileName(odd, stat)).toMatch(/^other-/);
-    expect(cacheFileName('serve', { size: 11, mtimeMs: 1 })).not.toBe(cacheFileName('serve', stat));
-    expect(cacheFileName('serve', { size: 10, mtimeMs: 2 })).not.toBe(cacheFileName('serve', stat));
+    expect(cacheFileName('serve', 'a')).toMatch(/^serve-[0-9a-f]{16}\.bin$/);
+    expect(cacheFileName('sign-in', 'a')).toMatch(/^sign-in-[0-9a-f]{16}\.bin$/);
+    for (const odd of [undefined, '--help', '../../etc', 'Serve', 'x'.repeat(40)]) expect(cacheFileName(odd, 'a')).toMatch(/^other-/);
+    expect(cacheFileName('serve', 'b')).not.toBe(cacheFileName('serve', 'a'));
   });
 });
 
@@ -57,7 +58,7 @@ describe('running the CLI with its code cache', () => {
     expect(runOnce(file, cache)).toBe('missing');
     expect(seen.__codeCacheTest).toMatchObject({ dirname: dir, filename: file, required: 'function', answer: 42 });
     const [saved] = readdirSync(cache);
-    expect(saved).toBe(cacheFileName('serve', statSync(file)));
+    expect(saved).toBe(cacheFileName('serve', idOf(file)));
     // Only the user reads or writes it: it is code that will run.
     expect(statSync(cache).mode & 0o777).toBe(0o700);
     expect(statSync(join(cache, saved!)).mode & 0o777).toBe(0o600);
@@ -92,29 +93,42 @@ describe('running the CLI with its code cache', () => {
     const cache = join(dir, 'cache');
     const foreign = Buffer.from('not code V8 made for this file');
     mkdirSync(cache);
-    writeFileSync(
-      join(cache, cacheFileName('serve', statSync(file))),
-      Buffer.concat([createHash('sha256').update(foreign).digest(), foreign]),
-    );
+    writeFileSync(join(cache, cacheFileName('serve', idOf(file))), Buffer.concat([createHash('sha256').update(foreign).digest(), foreign]));
     expect(runOnce(file, cache)).toBe('rejected');
     expect(seen.__codeCacheTest?.answer).toBeGreaterThan(0);
-    expect(readFileSync(join(cache, cacheFileName('serve', statSync(file)))).length).toBeGreaterThan(100);
+    expect(readFileSync(join(cache, cacheFileName('serve', idOf(file)))).length).toBeGreaterThan(100);
   });
 
-  it("keeps one cache per command: a new bundle's replaces the old one's, other commands' stay", () => {
+  it("keeps the three newest caches of a command (installs used in turn), other commands' apart, and clears killed runs' leftovers", () => {
     const dir = tempDir();
     const cache = join(dir, 'cache');
     const file = bundle(dir);
-    runOnce(file, cache, 'sign');
     runOnce(file, cache, 'sign-in');
-    const old = cacheFileName('sign', statSync(file));
-    bundle(dir, 7);
-    expect(runOnce(file, cache, 'sign')).toBe('missing');
-    expect(seen.__codeCacheTest?.answer).toBe(7);
-    const left = readdirSync(cache).sort();
-    expect(left).toHaveLength(2);
-    expect(left).not.toContain(old);
-    expect(left.some((f) => f.startsWith('sign-in-'))).toBe(true);
+    const names: string[] = [];
+    for (const answer of [1, 2, 3, 4]) {
+      bundle(dir, answer);
+      names.push(cacheFileName('sign', idOf(file)));
+      expect(runOnce(file, cache, 'sign')).toBe('missing');
+      expect(seen.__codeCacheTest?.answer).toBe(answer);
+      // One second apart, as runs are: the newest are told by their times.
+      const at = new Date(Date.now() - (5 - answer) * 1000);
+      utimesSync(join(cache, names.at(-1)!), at, at);
+    }
+    const killed = join(cache, `${names[3]}.999999.tmp`);
+    writeFileSync(killed, 'half');
+    const old = new Date(Date.now() - 120_000);
+    utimesSync(killed, old, old);
+    const fresh = join(cache, `${names[2]}.999998.tmp`);
+    writeFileSync(fresh, 'another run saving now');
+    bundle(dir, 5);
+    runOnce(file, cache, 'sign');
+    const left = readdirSync(cache);
+    expect(left.filter((f) => f.startsWith('sign-in-'))).toHaveLength(1);
+    expect(left.filter((f) => /^sign-[0-9a-f]{16}\.bin$/.test(f)).sort()).toEqual(
+      [names[2], names[3], cacheFileName('sign', idOf(file))].sort(),
+    );
+    expect(existsSync(killed)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
   });
 
   it('never fails a command: no folder, a folder it cannot make, or one it cannot write', () => {
@@ -160,13 +174,13 @@ describe('a cache someone else could have written', () => {
     const dir = tempDir();
     const file = bundle(dir, 1 + Math.floor(Math.random() * 1e9));
     const cache = join(dir, 'shared');
-    const cli = compileWithCodeCache(file, cache, 'serve');
+    const cli = compileWithCodeCache(file, idOf(file), cache, 'serve');
     expect(cli).toMatchObject({ state: 'missing', wantsSave: true });
     cli.run();
     mkdirSync(cache);
     chmodSync(cache, 0o777);
     cli.save();
     expect(readdirSync(cache)).toEqual([]);
-    expect(compileWithCodeCache(file, cache, 'serve')).toMatchObject({ state: 'untrusted', wantsSave: false });
+    expect(compileWithCodeCache(file, idOf(file), cache, 'serve')).toMatchObject({ state: 'untrusted', wantsSave: false });
   });
 });
