@@ -22,8 +22,8 @@ export default defineConfig({
     plugins: [cli()],
     build: {
       // Bundled rather than loaded from node_modules: the SDK and zod are hundreds of small ES modules,
-      // and compiling them one by one was most of the time before `mws serve` listens and before any
-      // CLI command talks to an instance (docs/research/measured.md). One zod for the SDK and the core.
+      // and compiling them one by one was most of the desktop core's start (docs/research/measured.md).
+      // One zod for the SDK and the core. (The CLI's bundle carries them too: scripts/cliBundle.ts.)
       externalizeDeps: {
         exclude: [
           'zod',

@@ -4,7 +4,7 @@
 // made for it on the last run of the same command. A cache only ever saves time: one that is missing,
 // damaged, refused by V8 or cannot be written just means compiling as usual.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -93,7 +93,16 @@ function mayCreate(folder: string): boolean {
   }
 }
 
-/** The newest KEPT_PER_COMMAND caches of the command stay, and temporary files of killed runs go. */
+function touch(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // a read-only cache is still used
+  }
+}
+
+/** The KEPT_PER_COMMAND caches of the command used or written last stay, and temporary files of killed runs go. */
 function prune(folder: string, name: string): void {
   const sameCommand = new RegExp(`^${name.slice(0, name.lastIndexOf('-'))}-[0-9a-f]{16}\\.bin(\\.\\d+\\.tmp)?$`);
   const now = Date.now();
@@ -154,6 +163,8 @@ export function compileWithCodeCache(
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new Script(wrapped, { filename: file, ...(typeof read === 'string' ? {} : { cachedData: read }) });
   const state: CacheState = typeof read === 'string' ? read : script.cachedDataRejected ? 'rejected' : 'used';
+  // Used is as good as new: pruning keeps the caches used last, not only those written last.
+  if (state === 'used') touch(path!);
   // Nothing to save when it was used or is off; an untrusted folder is left alone.
   const wantsSave = state === 'missing' || state === 'damaged' || state === 'rejected';
   let saved = !wantsSave;

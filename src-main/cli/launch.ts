@@ -11,11 +11,15 @@ declare const MWS_BUNDLE_SHA256: string;
 /** Long enough for `mws serve` to have started and answered its first requests, so their code is in the cache. */
 const SAVE_AFTER_MS = 5000;
 
+const args = process.argv.slice(2);
+/** `mws serve --help` runs little of serve: its cache would stand in for serve's. Help and version share one. */
+const command = args.some((a) => a === '--help' || a === '-h' || a === '--version') ? undefined : args[0];
+
 const cli = compileWithCodeCache(
   fileURLToPath(new URL('./mws.cjs', import.meta.url)),
   MWS_BUNDLE_SHA256,
   codeCacheDir(process.env),
-  process.argv[2],
+  command,
 );
 if (cli.wantsSave) {
   process.once('exit', (code) => {

@@ -131,6 +131,28 @@ describe('running the CLI with its code cache', () => {
     expect(existsSync(fresh)).toBe(true);
   });
 
+  it('keeps a cache that is used over newer ones that are not', () => {
+    const dir = tempDir();
+    const cache = join(dir, 'cache');
+    const file = bundle(dir);
+    const names = [21, 22, 23].map((answer, i) => {
+      bundle(dir, answer);
+      runOnce(file, cache, 'sign');
+      const name = cacheFileName('sign', idOf(file));
+      const at = new Date(Date.now() - (3 - i) * 3_600_000);
+      utimesSync(join(cache, name), at, at);
+      return name;
+    });
+    bundle(dir, 21);
+    expect(runOnce(file, cache, 'sign')).toBe('used');
+    bundle(dir, 24);
+    runOnce(file, cache, 'sign');
+    const left = readdirSync(cache);
+    expect(left).toContain(names[0]);
+    expect(left).not.toContain(names[1]);
+    expect(left).toContain(names[2]);
+  });
+
   it('never fails a command: no folder, a folder it cannot make, or one it cannot write', () => {
     const dir = tempDir();
     const file = bundle(dir);
