@@ -21,7 +21,8 @@ type Target = { entry: string; out: string };
 export const TARGETS = {
   http: { entry: 'test/fixtures/upstreams/http.ts', out: 'fixtures/http.mjs' },
   stdio: { entry: 'test/fixtures/upstreams/stdio.ts', out: 'fixtures/stdio.mjs' },
-  mws: { entry: 'src-main/cli/run.ts', out: 'cli/launch.mjs' },
+  // launch.mjs, with mws.cjs (from src-main/cli/run.ts) beside it: both made by scripts/cliBundle.ts.
+  mws: { entry: 'src-main/cli/launch.ts', out: 'cli/launch.mjs' },
 } satisfies Record<string, Target>;
 
 export type TargetName = keyof typeof TARGETS;
