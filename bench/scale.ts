@@ -10,6 +10,7 @@
 //   BENCH_SCALE_SMAPS=1                where each RSS figure lives (/proc/PID/smaps by mapping), on stderr
 //   BENCH_SCALE_CLI_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/c"   node flags for the timed CLI commands
 //   BENCH_SCALE_SLOW_SEARCH_MS=15      print each search_tools slower than this, at its time from start (to find it in a --cpu-prof timeline)
+//   BENCH_SCALE_HOLD=1                 keep the last size's mws serve running at the end (its config on stderr), to time or profile CLI commands against it
 //   BENCH_SCALE_START_ONLY=1           stop after the start figures (listening, first list, RSS after start and 4 s later; the start heap snapshot after both)
 //   BENCH_SCALE_CLI=out-base/main/launch.mjs   another build to measure (the previous commit's `out/`, copied to out-base/, which git and lint ignore;
 //                                      builds before the code cache: out-base/main/cli.js)
@@ -43,6 +44,7 @@ const USAGE_LINES = Number(process.env.BENCH_SCALE_USAGE_LINES ?? 1_000_000);
 const NODE_ARGS = (process.env.BENCH_SCALE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const SNAPSHOTS = process.env.BENCH_SCALE_HEAP_SNAPSHOTS === '1';
 const START_ONLY = process.env.BENCH_SCALE_START_ONLY === '1';
+const HOLD = process.env.BENCH_SCALE_HOLD === '1';
 const CLI_NODE_ARGS = (process.env.BENCH_SCALE_CLI_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const SLOW_SEARCH_MS = process.env.BENCH_SCALE_SLOW_SEARCH_MS ? Number(process.env.BENCH_SCALE_SLOW_SEARCH_MS) : undefined;
 const SMAPS = process.env.BENCH_SCALE_SMAPS === '1';
@@ -350,6 +352,10 @@ async function scale(n: number): Promise<Row[]> {
     ]);
   } else rows.push(['list_changed', 'upstream pid not found', '']);
   await Promise.all([...listeners, big].map((c) => c.close().catch(() => {})));
+  if (HOLD) {
+    console.error(`holding: MWS_CONFIG=${cfg} (Ctrl-C or SIGTERM ends it)`);
+    await new Promise((r) => mws.once('exit', r));
+  }
   mws.kill('SIGTERM');
   await new Promise((r) => mws.once('exit', r));
   // The vectors this run has (all of them once it waited for the embedding) serve the next run.

@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { Config } from '../core/config/schema.js';
 import type { ControlApi } from '../core/control/api.js';
-import { httpControlClient } from '../core/control/transport/http.js';
+import type { ControlMethod } from '../core/control/contract.js';
+import { httpControlClient, httpControlResultJson } from '../core/control/transport/http.js';
+import { getStatus } from '../core/control/transport/post.js';
 import { MwsError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { describeHolder, lockHolder, LOCK_WAIT_MS, type InstanceRecord } from '../core/store/stateLock.js';
@@ -17,18 +19,31 @@ const RETRY_MS = 100;
 
 export type ConfigFile = { path: string; raw: Record<string, unknown> };
 
-export type Control = { api: ControlApi; source: 'running instance' | 'config'; close: () => Promise<void>; instance?: InstanceRecord };
+export type Control = {
+  api: ControlApi;
+  source: 'running instance' | 'config';
+  close: () => Promise<void>;
+  instance?: InstanceRecord;
+  /** A method's result as JSON text, as a running instance sent it (for `--json` output); absent for the core this command runs itself. */
+  resultJson?: (method: ControlMethod, args: unknown) => Promise<string>;
+};
+
+type Reached = { api: ControlApi; resultJson: NonNullable<Control['resultJson']> };
+
+function reach(url: string, token: string | (() => Promise<string>)): Reached {
+  return { api: httpControlClient(url, token, INSTANCE_PROBE_MS), resultJson: httpControlResultJson(url, token, INSTANCE_PROBE_MS) };
+}
 
 /**
  * MWS_REMOTE=URL: every command talks to the instance at URL as the operator `mws login --operator URL`
  * signed in (core/operators/logins.ts), never to a local one.
  */
-async function remoteInstance(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<ControlApi | undefined> {
+async function remoteInstance(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<Reached | undefined> {
   const raw = env.MWS_REMOTE?.trim();
   if (!raw) return undefined;
   const { instanceUrl, operatorToken } = await import('../core/operators/logins.js');
   const url = instanceUrl(raw);
-  return httpControlClient(url, await operatorToken(config.stateDir, url), INSTANCE_PROBE_MS);
+  return reach(url, await operatorToken(config.stateDir, url));
 }
 
 /** The URL of the config's host and port (what the config asks for; a running instance's real URL is in its lock record). */
@@ -55,7 +70,7 @@ export async function isRunning(config: Config): Promise<boolean> {
   return false;
 }
 
-async function connect(record: InstanceRecord, stateDir: string): Promise<ControlApi> {
+async function connect(record: InstanceRecord, stateDir: string): Promise<Reached> {
   const tokenFile = record.tokenFile ?? join(stateDir, 'control-token');
   let token: string;
   try {
@@ -66,19 +81,22 @@ async function connect(record: InstanceRecord, stateDir: string): Promise<Contro
       `${describeHolder(record)} holds ${stateDir}, but its control token ${tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}). Run mws as the same user as that instance.`,
     );
   }
-  const api = httpControlClient(record.url!, token, INSTANCE_PROBE_MS);
+  // Whether it answers at all: GET /healthz, which costs the instance nothing (status, the probe before,
+  // built 100 agents' views: a sixth of a short command at 5,000 tools). One that does not answer still
+  // owns the files, so the CLI must not work on them; one that refuses a call later is still the one to talk to.
+  let answer: number | Error;
   try {
-    await api.status({});
+    answer = await getStatus(`${record.url!}/healthz`, INSTANCE_PROBE_MS);
   } catch (err) {
-    // A running instance that refused us (wrong token, bad request) is still the one to talk to; one
-    // that does not answer is still the owner of the files, so the CLI must not work on them.
-    if (err instanceof MwsError && (err.code as string) !== 'internal') return api;
+    answer = err as Error;
+  }
+  if (answer instanceof Error || answer >= 500)
     throw new MwsError(
       'instance_unreachable',
-      `${describeHolder(record)} holds the state folder ${stateDir} but did not answer (${(err as Error).message}). Nothing was changed; try again, or stop that instance.`,
+      `${describeHolder(record)} holds the state folder ${stateDir} but did not answer (${answer instanceof Error ? answer.message : `HTTP ${answer}`}). Nothing was changed; try again, or stop that instance.`,
     );
-  }
-  return api;
+  const reached = reach(record.url!, token);
+  return reached;
 }
 
 /** The running instance that owns one of the config's state folders, waiting briefly for one that is still starting. */
@@ -86,12 +104,12 @@ async function findRunning(
   config: Config,
   end: number,
   demoToo = false,
-): Promise<{ api: ControlApi; record: InstanceRecord } | 'busy' | undefined> {
+): Promise<(Reached & { record: InstanceRecord }) | 'busy' | undefined> {
   let busy = false;
   for (const dir of candidateStateDirs(config, demoToo)) {
     const holder = await lockHolder(dir);
     if (!holder) continue;
-    if (holder.record?.url) return { api: await connect(holder.record, dir), record: holder.record };
+    if (holder.record?.url) return { ...(await connect(holder.record, dir)), record: holder.record };
     // Held by something that does not listen (yet): an instance starting, or another command.
     if (dir === config.stateDir) busy = true;
   }
@@ -109,11 +127,12 @@ export async function openControl(
   opts: { listen?: boolean; file?: ConfigFile; demoToo?: boolean } = {},
 ): Promise<Control> {
   const remote = await remoteInstance(config);
-  if (remote) return { api: remote, source: 'running instance', close: async () => {} };
+  if (remote) return { ...remote, source: 'running instance', close: async () => {} };
   const end = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     const live = await findRunning(config, end, opts.demoToo);
-    if (live && live !== 'busy') return { api: live.api, source: 'running instance', instance: live.record, close: async () => {} };
+    if (live && live !== 'busy')
+      return { api: live.api, resultJson: live.resultJson, source: 'running instance', instance: live.record, close: async () => {} };
     if (live === 'busy') {
       await new Promise((r) => setTimeout(r, RETRY_MS));
       continue;
@@ -174,7 +193,7 @@ async function openTeamState(config: Config, log: Logger) {
  */
 export async function runningInstance(config: Config): Promise<ControlApi | undefined> {
   const remote = await remoteInstance(config);
-  if (remote) return remote;
+  if (remote) return remote.api;
   const end = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     const live = await findRunning(config, end);

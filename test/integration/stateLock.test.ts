@@ -10,6 +10,7 @@ import { until } from '../helpers/wait.js';
 import { INSTANCE_FILE, lockHolder, StateLock } from '../../src-main/core/store/stateLock.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 
 const running: Running[] = [];
 afterEach(async () => {
@@ -144,6 +145,26 @@ describe('the state-folder lock', () => {
     } finally {
       await lock.release();
       hung.close();
+    }
+  }, 90_000);
+
+  it('never falls back to the files when the instance holding them answers only with server errors', async () => {
+    const { cfg, stateDir } = demoConfig();
+    const broken = createHttpServer((_req, res) => res.writeHead(500).end('broken'));
+    await new Promise<void>((r) => broken.listen(0, '127.0.0.1', () => r()));
+    const lock = await StateLock.acquire(stateDir, { command: 'a broken instance' }, new MemoryLogger());
+    writeFileSync(join(stateDir, 'control-token'), 'x\n');
+    await lock.listening(`http://127.0.0.1:${(broken.address() as { port: number }).port}`);
+    try {
+      const r = await runMws(['promote', 'drive_search_files', '--config', cfg], {}, 60_000);
+      expect(r.code).toBe(1);
+      expect(r.err).toMatch(
+        /a broken instance \(pid \d+.*\) holds the state folder .* but did not answer \(HTTP 500\)\. Nothing was changed/,
+      );
+      expect(existsSync(join(stateDir, 'agents'))).toBe(false);
+    } finally {
+      await lock.release();
+      broken.close();
     }
   }, 90_000);
 });

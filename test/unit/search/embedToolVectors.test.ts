@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import { Toolbox, type ToolEntry } from '../../../src-main/core/toolbox/toolbox.js';
 import { MemoryLogger } from '../../../src-main/core/log.js';
-import { QUERY_CACHE_SIZE, TOOL_TOKENS, ToolVectors } from '../../../src-main/core/search/embed/toolVectors.js';
+import { QUERY_CACHE_SIZE, RENEW_AFTER_TOOLS, TOOL_TOKENS, ToolVectors } from '../../../src-main/core/search/embed/toolVectors.js';
 import {
   ENCODE_SLICE_VECTORS,
   VECTOR_CACHE_FILE,
@@ -478,6 +478,55 @@ describe('ToolVectors', () => {
       expect(w).toBeDefined();
       expect(loads()).toBe(2);
       expect(twin.closed).toBe(false);
+      await vectors.stop();
+    });
+
+    it('starts the model process again once it has embedded RENEW_AFTER_TOOLS tools, counting every build of that process, and keeps the vectors', async () => {
+      const { vectors, twin, loads } = idleSetup();
+      let closes = 0;
+      const close = twin.close.bind(twin);
+      twin.close = async () => (closes++, close());
+      const first = entriesOf(tools(RENEW_AFTER_TOOLS - 1));
+      vectors.update(first);
+      vectors.activate();
+      await vectors.idle();
+      // One short of the bound: the process stays.
+      expect([loads(), closes]).toEqual([1, 0]);
+      // One more tool reaches it: the process that built the vectors goes, a fresh one is started at once.
+      const all = entriesOf([...tools(RENEW_AFTER_TOOLS - 1), ...tools(1, 'new')]);
+      vectors.update(all);
+      await vectors.idle();
+      await until(() => (loads() === 2 ? true : undefined), 'the model process to be started again');
+      expect(closes).toBe(1);
+      expect(vectors.status()).toMatchObject({ state: 'ready', embedded: RENEW_AFTER_TOOLS, total: RENEW_AFTER_TOOLS });
+      expect(vectors.vector(all[0]!)).toBeDefined();
+      expect(await vectors.embedQuery('a question after the build')).toBeDefined();
+      // Nothing was embedded twice, and the fresh process counts from zero.
+      expect(twin.texts).toBe(RENEW_AFTER_TOOLS + 1);
+      vectors.update(entriesOf([...tools(RENEW_AFTER_TOOLS - 1), ...tools(3, 'new')]));
+      await vectors.idle();
+      expect([loads(), closes]).toEqual([2, 1]);
+      await vectors.stop();
+    });
+
+    it('a query under way when such a build ends: the process is started again once the query has its answer', async () => {
+      const { vectors, twin, loads } = idleSetup();
+      let open!: () => void;
+      const held = new Promise<void>((r) => (open = r));
+      const embed = twin.embed.bind(twin);
+      twin.embed = async (texts: string[]) => (texts[0] === 'held' && (await held), embed(texts));
+      vectors.update(entriesOf(tools(10)));
+      vectors.activate();
+      await vectors.idle();
+      const q = vectors.embedQuery('held');
+      await until(() => ((vectors as unknown as { inUse: number }).inUse > 0 ? true : undefined), 'the query to reach the model');
+      vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
+      await vectors.idle();
+      expect(vectors.status()).toMatchObject({ embedded: RENEW_AFTER_TOOLS, total: RENEW_AFTER_TOOLS });
+      expect(loads()).toBe(1);
+      open();
+      expect(await q).toBeDefined();
+      await until(() => (loads() === 2 ? true : undefined), 'the model process to be started again after the query');
       await vectors.stop();
     });
 

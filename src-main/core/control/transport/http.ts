@@ -111,25 +111,49 @@ export function controlHandler(
   };
 }
 
+type Token = string | (() => Promise<string>);
+
+/** One POST /control/<method>: the answer's status and text. */
+async function post(baseUrl: string, token: Token, timeoutMs: number, method: ControlMethod, args: unknown) {
+  const bearer = typeof token === 'string' ? token : await token();
+  return postJson(
+    `${baseUrl}/control/${method}`,
+    { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
+    JSON.stringify(args ?? {}),
+    timeoutMs,
+  );
+}
+
+function resultOf(method: ControlMethod, res: { status: number; text: string }): unknown {
+  const body = JSON.parse(res.text) as { ok: boolean; result?: unknown; error?: Partial<ControlErrorBody> };
+  if (!body.ok)
+    throw new MwsError(
+      (body.error?.code ?? 'usage') as never,
+      body.error?.message ?? `control ${method} failed (${res.status})`,
+      body.error?.data ?? {},
+    );
+  return body.result;
+}
+
 /** A ControlApi that calls a running instance over HTTP. */
 /** `token`: the bearer token, or a function that answers a current one for each call (an operator's, renewed when about to expire). */
-export function httpControlClient(baseUrl: string, token: string | (() => Promise<string>), timeoutMs = 30_000): ControlApi {
-  const call = async (method: ControlMethod, args: unknown) => {
-    const bearer = typeof token === 'string' ? token : await token();
-    const res = await postJson(
-      `${baseUrl}/control/${method}`,
-      { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
-      JSON.stringify(args ?? {}),
-      timeoutMs,
-    );
-    const body = JSON.parse(res.text) as { ok: boolean; result?: unknown; error?: Partial<ControlErrorBody> };
-    if (!body.ok)
-      throw new MwsError(
-        (body.error?.code ?? 'usage') as never,
-        body.error?.message ?? `control ${method} failed (${res.status})`,
-        body.error?.data ?? {},
-      );
-    return body.result;
-  };
+export function httpControlClient(baseUrl: string, token: Token, timeoutMs = 30_000): ControlApi {
+  const call = async (method: ControlMethod, args: unknown) => resultOf(method, await post(baseUrl, token, timeoutMs, method, args));
   return Object.fromEntries(CONTROL_METHODS.map((m) => [m, (args: unknown) => call(m, args)])) as unknown as ControlApi;
+}
+
+const RESULT_HEAD = '{"ok":true,"result":';
+
+/**
+ * A method's result as the JSON text the instance sent, for `--json` output of answers of megabytes
+ * (a report of 100 agents is ~5 MB): parsing it only to print it again was half of `mws report --json`'s
+ * own CPU. The envelope is cut off when it is this listener's own (`{"ok":true,"result":…}`, as
+ * JSON.stringify writes it); any other answer is read as by the client above.
+ */
+export function httpControlResultJson(baseUrl: string, token: Token, timeoutMs = 30_000) {
+  return async (method: ControlMethod, args: unknown): Promise<string> => {
+    const res = await post(baseUrl, token, timeoutMs, method, args);
+    if (res.status === 200 && res.text.startsWith(RESULT_HEAD) && res.text.endsWith('}')) return res.text.slice(RESULT_HEAD.length, -1);
+    return JSON.stringify(resultOf(method, res) ?? null);
+  };
 }

@@ -1,14 +1,16 @@
-// One JSON POST over node:http, for the CLI's control client: global fetch would load undici first,
-// a large share of a short CLI command's start-up. No keep-alive:
-// a command makes a call or two and ends.
+// Requests over node:http, for the CLI's control client: global fetch would load undici first,
+// a large share of a short CLI command's start-up. No keep-alive: a command makes a call or two and ends.
 import { request as httpRequest } from 'node:http';
 
-export async function postJson(
+type Answer = { status: number; text: string };
+
+async function send(
   url: string,
+  method: 'GET' | 'POST',
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
-): Promise<{ status: number; text: string }> {
+): Promise<Answer> {
   // An instance serving TLS (listen.tls) is reached over https, its CA as Node trusts it (NODE_EXTRA_CA_CERTS);
   // node:https (and TLS) is loaded only then.
   const request = url.startsWith('https:') ? (await import('node:https')).request : httpRequest;
@@ -16,9 +18,9 @@ export async function postJson(
     const req = request(
       url,
       {
-        method: 'POST',
+        method,
         agent: false,
-        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        headers: body ? { ...headers, 'content-length': Buffer.byteLength(body) } : headers,
         signal: AbortSignal.timeout(timeoutMs),
       },
       (res) => {
@@ -29,6 +31,15 @@ export async function postJson(
       },
     );
     req.on('error', reject);
-    req.end(body);
+    req.end(body || undefined);
   });
+}
+
+export function postJson(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<Answer> {
+  return send(url, 'POST', headers, body, timeoutMs);
+}
+
+/** A GET's HTTP status (the answer's body is read and dropped); rejects when nothing answers in time. */
+export async function getStatus(url: string, timeoutMs: number): Promise<number> {
+  return (await send(url, 'GET', {}, '', timeoutMs)).status;
 }

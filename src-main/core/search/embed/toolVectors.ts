@@ -32,6 +32,13 @@ export const QUERY_CACHE_SIZE = 256;
  * for it. A tray app spends most of its life here.
  */
 export const MODEL_IDLE_MS = 10 * 60_000;
+/**
+ * A model process that has embedded this many tools is started again once it has no more to do: the
+ * runtime keeps what a long build allocated (a process that embedded 5,000 tools stayed at ~240 MB, a
+ * fresh one with the same vectors is ~115 MB: bench/scale), and an agent that searches every few minutes
+ * would keep it for good, as the idle close never comes.
+ */
+export const RENEW_AFTER_TOOLS = 500;
 /** A query waits this long at most for the model to start again; past it, it is answered by words. */
 export const RELOAD_WAIT_MS = 5_000;
 /** After a failed start again, the next try waits this long (doubled each time, at most MODEL_IDLE_MS). */
@@ -97,6 +104,8 @@ export class ToolVectors {
   private cancelIdle: (() => void) | undefined;
   /** Model runs under way (a query, a slice): the model is not closed under them. */
   private inUse = 0;
+  /** Tools the current model process has embedded (RENEW_AFTER_TOOLS). */
+  private embeddedByProcess = 0;
 
   constructor(private readonly opts: ToolVectorsOptions) {}
 
@@ -182,6 +191,7 @@ export class ToolVectors {
       return undefined;
     } finally {
       this.inUse--;
+      if (!this.running) this.renewIfDue();
       this.armIdle();
     }
   }
@@ -259,12 +269,19 @@ export class ToolVectors {
     this.cancelIdle = this.later(() => {
       this.cancelIdle = undefined;
       if (this.inUse > 0 || this.running) return this.armIdle();
-      const e = this.embedder;
-      if (!e || this.state === 'off') return;
-      this.embedder = undefined;
-      this.unloaded = true;
-      void e.close().catch(() => {});
+      this.close();
     }, ms);
+  }
+
+  /** Closes the model's process (the vectors stay); the next run loads it again. */
+  private close(): void {
+    const e = this.embedder;
+    if (!e || this.state === 'off') return;
+    this.cancelIdle?.();
+    this.cancelIdle = undefined;
+    this.embedder = undefined;
+    this.unloaded = true;
+    void e.close().catch(() => {});
   }
 
   /** Resolves when the model is loaded (or failed) and no tool is waiting for a vector (tests, bench). */
@@ -351,6 +368,7 @@ export class ToolVectors {
   /** `e` answers from now on; its idle countdown starts. */
   private use(e: Embedder): void {
     this.embedder = e;
+    this.embeddedByProcess = 0;
     this.about = { model: e.model, dim: e.dim, lexicalShare: e.lexicalShare };
     this.armIdle();
   }
@@ -378,7 +396,7 @@ export class ToolVectors {
       if (this.again && !this.stopped && this.state !== 'off') {
         this.again = false;
         this.kick();
-      }
+      } else this.renewIfDue();
     });
   }
 
@@ -420,6 +438,7 @@ export class ToolVectors {
       }
       slice.forEach((k, j) => this.vectors.set(k.key, out[j]!));
       fresh += slice.length;
+      if (this.embedder === e) this.embeddedByProcess += slice.length;
       sinceCheckpoint += slice.length;
       if (gen === this.generation) this.embedded = this.countEmbedded();
       if (sinceCheckpoint >= CACHE_CHECKPOINT_TOOLS) {
@@ -439,7 +458,16 @@ export class ToolVectors {
       }
     }
     if (fresh > 0 || pruned) await this.writeCache(true);
+    this.renewIfDue();
     this.armIdle();
+  }
+
+  /** At the end of a build, or of the last run after it: a process that has embedded RENEW_AFTER_TOOLS tools is started again. */
+  private renewIfDue(): void {
+    if (this.embeddedByProcess < RENEW_AFTER_TOOLS || this.inUse > 0 || this.stopped || !this.embedder) return;
+    // Started again at once, so the next query finds it loaded (or waits for it, RELOAD_WAIT_MS).
+    this.close();
+    void this.loaded();
   }
 
   /** Tools of the toolbox with a vector; a tool not keyed yet has none as far as this count knows. */

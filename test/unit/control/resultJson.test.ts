@@ -1,0 +1,75 @@
+// `mws report --json` prints the result as the instance wrote it, without parsing it first: the text must
+// be what JSON.stringify of the result gives, errors must still be errors, and an answer of any other
+// shape is read the ordinary way.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import { controlHandler, httpControlResultJson } from '../../../src-main/core/control/transport/http.js';
+import { MwsError } from '../../../src-main/core/errors.js';
+import type { ControlApi } from '../../../src-main/core/control/contract.js';
+
+const TOKEN = 'result-json-token';
+let server: Server | undefined;
+afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
+
+/** A loopback listener answering every POST with the real control handler, or with `canned` as it is. */
+async function serve(api: Partial<ControlApi>, canned?: { status: number; text: string }): Promise<string> {
+  const handler = controlHandler(api as ControlApi, () => TOKEN);
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      void (async () => {
+        if (canned) {
+          res.writeHead(canned.status, { 'content-type': 'application/json' }).end(canned.text);
+          return;
+        }
+        const answer = await handler(
+          new Request(`http://127.0.0.1${req.url}`, {
+            method: 'POST',
+            headers: req.headers as Record<string, string>,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
+      })();
+    });
+  });
+  await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
+  return `http://127.0.0.1:${(server!.address() as { port: number }).port}`;
+}
+
+describe('a control result as the instance wrote it', () => {
+  it('is the text JSON.stringify gives for the result, quotes, escapes and words past ASCII included', async () => {
+    const result = [{ agent: 'a "quoted" \\ one', name: 'Café — ☕', listed: [{ tool: 'x\ny', n: 1.5, ok: null }], history: {} }];
+    const url = await serve({ report: async () => result as never });
+    const text = await httpControlResultJson(url, TOKEN)('report', {});
+    expect(text).toBe(JSON.stringify(result));
+    expect(JSON.parse(text)).toEqual(result);
+  });
+
+  it("is the instance's error, with its code and sentence", async () => {
+    const url = await serve({
+      report: async () => {
+        throw new MwsError('agent_not_found', 'No agent "nope". Known: a0.');
+      },
+    });
+    const err = await httpControlResultJson(url, TOKEN)('report', { agent: 'nope' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MwsError);
+    expect(err).toMatchObject({ code: 'agent_not_found', message: 'No agent "nope". Known: a0.' });
+  });
+
+  it('is refused with the reason when the token is wrong', async () => {
+    const url = await serve({ report: async () => [] });
+    const err = await httpControlResultJson(url, 'wrong')('report', {}).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(MwsError);
+    expect((err as MwsError).code).toBe('unauthorized');
+  });
+
+  it('is read whole when the envelope is not the one this listener writes (another order, no result)', async () => {
+    let url = await serve({}, { status: 200, text: '{"result":[1,{"a":2}],"ok":true}' });
+    expect(await httpControlResultJson(url, TOKEN)('report', {})).toBe('[1,{"a":2}]');
+    await new Promise<void>((r) => server!.close(() => r()));
+    url = await serve({}, { status: 200, text: '{"ok":true}' });
+    expect(await httpControlResultJson(url, TOKEN)('report', {})).toBe('null');
+  });
+});
