@@ -8,7 +8,6 @@ import type { Config } from '../core/config/schema.js';
 import type { ControlApi } from '../core/control/api.js';
 import type { ControlMethod } from '../core/control/contract.js';
 import { httpControlClient, httpControlResultJson } from '../core/control/transport/http.js';
-import { getStatus } from '../core/control/transport/post.js';
 import { MwsError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { describeHolder, lockHolder, LOCK_WAIT_MS, type InstanceRecord } from '../core/store/stateLock.js';
@@ -81,21 +80,18 @@ async function connect(record: InstanceRecord, stateDir: string): Promise<Reache
       `${describeHolder(record)} holds ${stateDir}, but its control token ${tokenFile} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}). Run mws as the same user as that instance.`,
     );
   }
-  // Whether it answers at all: GET /healthz, which costs the instance nothing (status, the probe before,
-  // built 100 agents' views: a sixth of a short command at 5,000 tools). One that does not answer still
-  // owns the files, so the CLI must not work on them; one that refuses a call later is still the one to talk to.
-  let answer: number | Error;
+  const reached = reach(record.url!, token);
   try {
-    answer = await getStatus(`${record.url!}/healthz`, INSTANCE_PROBE_MS);
+    await reached.api.status({});
   } catch (err) {
-    answer = err as Error;
-  }
-  if (answer instanceof Error || answer >= 500)
+    // A running instance that refused us (wrong token, bad request) is still the one to talk to; one
+    // that does not answer is still the owner of the files, so the CLI must not work on them.
+    if (err instanceof MwsError && (err.code as string) !== 'internal') return reached;
     throw new MwsError(
       'instance_unreachable',
-      `${describeHolder(record)} holds the state folder ${stateDir} but did not answer (${answer instanceof Error ? answer.message : `HTTP ${answer}`}). Nothing was changed; try again, or stop that instance.`,
+      `${describeHolder(record)} holds the state folder ${stateDir} but did not answer (${(err as Error).message}). Nothing was changed; try again, or stop that instance.`,
     );
-  const reached = reach(record.url!, token);
+  }
   return reached;
 }
 

@@ -65,8 +65,26 @@ describe('a control result as the instance wrote it', () => {
     expect((err as MwsError).code).toBe('unauthorized');
   });
 
-  it('is read whole when the envelope is not the one this listener writes (another order, no result)', async () => {
-    let url = await serve({}, { status: 200, text: '{"result":[1,{"a":2}],"ok":true}' });
+  it("is cut out only when the listener says the result ends its answer: another version's envelope is read whole", async () => {
+    const handler = controlHandler({ report: async () => [] } as unknown as ControlApi, () => TOKEN);
+    const mark = async (body: unknown) =>
+      (
+        await handler(
+          new Request('http://127.0.0.1/control/report', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+            body: JSON.stringify(body),
+          }),
+        )
+      ).headers.get('x-mws-envelope');
+    expect(await mark({})).toBe('result-last');
+    // An error's envelope is not marked.
+    expect(await mark({ agent: 7 })).toBeNull();
+    // A field after the result, unmarked: the result alone, not the text up to the last brace.
+    let url = await serve({}, { status: 200, text: '{"ok":true,"result":[1],"version":"2.0"}' });
+    expect(await httpControlResultJson(url, TOKEN)('report', {})).toBe('[1]');
+    await new Promise<void>((r) => server!.close(() => r()));
+    url = await serve({}, { status: 200, text: '{"result":[1,{"a":2}],"ok":true}' });
     expect(await httpControlResultJson(url, TOKEN)('report', {})).toBe('[1,{"a":2}]');
     await new Promise<void>((r) => server!.close(() => r()));
     url = await serve({}, { status: 200, text: '{"ok":true}' });

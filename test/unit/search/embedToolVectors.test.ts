@@ -481,55 +481,6 @@ describe('ToolVectors', () => {
       await vectors.stop();
     });
 
-    it('starts the model process again once it has embedded RENEW_AFTER_TOOLS tools, counting every build of that process, and keeps the vectors', async () => {
-      const { vectors, twin, loads } = idleSetup();
-      let closes = 0;
-      const close = twin.close.bind(twin);
-      twin.close = async () => (closes++, close());
-      const first = entriesOf(tools(RENEW_AFTER_TOOLS - 1));
-      vectors.update(first);
-      vectors.activate();
-      await vectors.idle();
-      // One short of the bound: the process stays.
-      expect([loads(), closes]).toEqual([1, 0]);
-      // One more tool reaches it: the process that built the vectors goes, a fresh one is started at once.
-      const all = entriesOf([...tools(RENEW_AFTER_TOOLS - 1), ...tools(1, 'new')]);
-      vectors.update(all);
-      await vectors.idle();
-      await until(() => (loads() === 2 ? true : undefined), 'the model process to be started again');
-      expect(closes).toBe(1);
-      expect(vectors.status()).toMatchObject({ state: 'ready', embedded: RENEW_AFTER_TOOLS, total: RENEW_AFTER_TOOLS });
-      expect(vectors.vector(all[0]!)).toBeDefined();
-      expect(await vectors.embedQuery('a question after the build')).toBeDefined();
-      // Nothing was embedded twice, and the fresh process counts from zero.
-      expect(twin.texts).toBe(RENEW_AFTER_TOOLS + 1);
-      vectors.update(entriesOf([...tools(RENEW_AFTER_TOOLS - 1), ...tools(3, 'new')]));
-      await vectors.idle();
-      expect([loads(), closes]).toEqual([2, 1]);
-      await vectors.stop();
-    });
-
-    it('a query under way when such a build ends: the process is started again once the query has its answer', async () => {
-      const { vectors, twin, loads } = idleSetup();
-      let open!: () => void;
-      const held = new Promise<void>((r) => (open = r));
-      const embed = twin.embed.bind(twin);
-      twin.embed = async (texts: string[]) => (texts[0] === 'held' && (await held), embed(texts));
-      vectors.update(entriesOf(tools(10)));
-      vectors.activate();
-      await vectors.idle();
-      const q = vectors.embedQuery('held');
-      await until(() => ((vectors as unknown as { inUse: number }).inUse > 0 ? true : undefined), 'the query to reach the model');
-      vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
-      await vectors.idle();
-      expect(vectors.status()).toMatchObject({ embedded: RENEW_AFTER_TOOLS, total: RENEW_AFTER_TOOLS });
-      expect(loads()).toBe(1);
-      open();
-      expect(await q).toBeDefined();
-      await until(() => (loads() === 2 ? true : undefined), 'the model process to be started again after the query');
-      await vectors.stop();
-    });
-
     it('never closes the model under a run, and a toolbox change while closed loads it to embed the new tools', async () => {
       const { vectors, twin, fire, loads } = idleSetup();
       vectors.update(entriesOf(tools(10)));
@@ -615,5 +566,147 @@ describe('ToolVectors', () => {
       expect(Array.from(saved!.vectors.values())[0]![0]).toBe(1);
       await vectors.stop();
     });
+  });
+});
+
+describe('a model process started again after it embedded RENEW_AFTER_TOOLS tools', () => {
+  /** Like the model's process: a run after close() fails. */
+  class ModelProcess extends TwinEmbedder {
+    override async embed(texts: string[]): Promise<Float32Array[]> {
+      const out = await super.embed(texts);
+      if (this.closed) throw new Error('the search model was closed');
+      return out;
+    }
+  }
+
+  /** Each load a new process, unless `plan[n]` says otherwise for the n-th load (a failure, or a load that waits). */
+  function setup() {
+    const log = new MemoryLogger();
+    const procs: ModelProcess[] = [];
+    const plan: Record<number, () => Promise<Embedder | EmbedderFailure>> = {};
+    let loads = 0;
+    const vectors = new ToolVectors({
+      stateDir: undefined,
+      log,
+      idleMs: 0,
+      load: async () => {
+        const custom = plan[++loads];
+        if (custom) return custom();
+        const p = new ModelProcess();
+        procs.push(p);
+        return p;
+      },
+    });
+    return { vectors, procs, plan, log, loads: () => loads };
+  }
+
+  it('counts every build of one process, starts the fresh one before the old one goes, and keeps the vectors', async () => {
+    const { vectors, procs } = setup();
+    vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS - 1)));
+    vectors.activate();
+    await vectors.idle();
+    // One short of the bound: the process stays.
+    expect(procs.map((p) => p.closed)).toEqual([false]);
+    const all = entriesOf([...tools(RENEW_AFTER_TOOLS - 1), ...tools(1, 'new')]);
+    vectors.update(all);
+    await vectors.idle();
+    await until(() => (procs.length === 2 && procs[0]!.closed ? true : undefined), 'the fresh process to take over');
+    expect(procs[1]!.closed).toBe(false);
+    expect(vectors.status()).toMatchObject({ state: 'ready', embedded: RENEW_AFTER_TOOLS, total: RENEW_AFTER_TOOLS });
+    expect(vectors.vector(all[0]!)).toBeDefined();
+    expect(await vectors.embedQuery('a question after the build')).toBeDefined();
+    // Nothing was embedded twice; the fresh process counts from zero.
+    expect(procs[0]!.texts).toBe(RENEW_AFTER_TOOLS);
+    vectors.update(entriesOf([...tools(RENEW_AFTER_TOOLS - 1), ...tools(3, 'new')]));
+    await vectors.idle();
+    expect(procs).toHaveLength(2);
+    await vectors.stop();
+  });
+
+  it('a query on the old process when the build ends finishes on it; the old one goes after', async () => {
+    const { vectors, procs } = setup();
+    vectors.update(entriesOf(tools(10)));
+    vectors.activate();
+    await vectors.idle();
+    let open!: () => void;
+    const held = new Promise<void>((r) => (open = r));
+    const embed = procs[0]!.embed.bind(procs[0]!);
+    procs[0]!.embed = async (texts: string[]) => (texts[0] === 'held' && (await held), embed(texts));
+    const q = vectors.embedQuery('held');
+    await until(() => ((vectors as unknown as { inUse: number }).inUse > 0 ? true : undefined), 'the query to reach the model');
+    vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
+    await vectors.idle();
+    expect(procs.map((p) => p.closed)).toEqual([false]);
+    open();
+    expect(await q).toBeDefined();
+    await until(() => (procs.length === 2 && procs[0]!.closed ? true : undefined), 'the fresh process to take over after the query');
+    expect(vectors.status().state).toBe('ready');
+    await vectors.stop();
+  });
+
+  it('a query asked at any turn as the build ends is answered, never by a process closed under it (search stays on)', async () => {
+    for (let turns = 0; turns < 12; turns++) {
+      const { vectors, procs } = setup();
+      vectors.update(entriesOf(tools(10)));
+      vectors.activate();
+      await vectors.idle();
+      // The build's last slice waits at a gate; the query comes `turns` microtasks after it opens.
+      let open!: () => void;
+      const gate = new Promise<void>((r) => (open = r));
+      let atGate = false;
+      const embed = procs[0]!.embed.bind(procs[0]!);
+      procs[0]!.embed = async (texts: string[]) => {
+        if (texts.some((t) => t.startsWith(`t${RENEW_AFTER_TOOLS - 1}`))) {
+          atGate = true;
+          await gate;
+        }
+        return embed(texts);
+      };
+      vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
+      await until(() => (atGate ? true : undefined), 'the last slice to reach the model');
+      open();
+      for (let i = 0; i < turns; i++) await Promise.resolve();
+      expect(await vectors.embedQuery(`question ${turns}`)).toBeDefined();
+      await vectors.idle();
+      expect(vectors.status().state).toBe('ready');
+      await vectors.stop();
+    }
+  });
+
+  it('a fresh process that cannot start leaves the old one answering, with a line in the log and no retry at each query', async () => {
+    const { vectors, procs, plan, log, loads } = setup();
+    // The first load is the build's process; the second, the fresh one, fails.
+    plan[2] = async () => ({ error: { code: 'model_failed', message: 'The search model did not start within 120 s.' } });
+    vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
+    vectors.activate();
+    await vectors.idle();
+    await until(
+      () => (log.lines.some((l) => /did not start within 120 s\. The process that built the vectors goes on/.test(l)) ? true : undefined),
+      'the failed start to be logged',
+    );
+    expect(await vectors.embedQuery('one')).toBeDefined();
+    expect(await vectors.embedQuery('two')).toBeDefined();
+    expect(loads()).toBe(2);
+    expect(procs.map((p) => p.closed)).toEqual([false]);
+    expect(log.lines.filter((l) => l.startsWith('warn'))).toEqual([]);
+    expect(vectors.status().state).toBe('ready');
+    await vectors.stop();
+  });
+
+  it('stopping while the fresh process starts closes both', async () => {
+    const { vectors, procs, plan } = setup();
+    let give: ((e: Embedder) => void) | undefined;
+    const late = new ModelProcess();
+    // The build's process is the first load; the fresh one waits until the test gives it.
+    plan[2] = () => new Promise<Embedder>((r) => (give = r));
+    vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
+    vectors.activate();
+    await vectors.idle();
+    await until(() => (give ? true : undefined), 'the fresh process to be asked for');
+    const stopping = vectors.stop();
+    give!(late);
+    await stopping;
+    await until(() => (late.closed ? true : undefined), 'the late process to be closed');
+    expect(procs[0]!.closed).toBe(true);
   });
 });

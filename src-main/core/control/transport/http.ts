@@ -13,8 +13,15 @@ import { editBase } from '../../config/editor.js';
 import { actors, type Actor } from '../../actor.js';
 import { mayCall, type Role } from '../roles.js';
 
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...extra } });
+
+/**
+ * Said of an answer written as `{"ok":true,"result":…}` and nothing after the result, so a client may
+ * print the result's text without parsing it (httpControlResultJson). Another version that writes the
+ * envelope otherwise leaves it out.
+ */
+const RESULT_LAST = 'x-mws-envelope';
 
 function isJson(contentType: string | null): boolean {
   return contentType !== null && /^application\/json\s*(?:;|$)/i.test(contentType.trim());
@@ -106,7 +113,7 @@ export function controlHandler(
         ifMatch ? editBase.run({ version: ifMatch }, () => dispatch(api, method, args ?? {})) : dispatch(api, method, args ?? {});
       // The change is recorded as this operator's (the agents' history says who).
       const answer = actor ? await actors.run(actor, run) : await run();
-      return json(statusOf(answer), answer);
+      return json(statusOf(answer), answer, answer.ok ? { [RESULT_LAST]: 'result-last' } : {});
     })();
   };
 }
@@ -147,13 +154,14 @@ const RESULT_HEAD = '{"ok":true,"result":';
 /**
  * A method's result as the JSON text the instance sent, for `--json` output of answers of megabytes
  * (a report of 100 agents is ~5 MB): parsing it only to print it again was half of `mws report --json`'s
- * own CPU. The envelope is cut off when it is this listener's own (`{"ok":true,"result":…}`, as
- * JSON.stringify writes it); any other answer is read as by the client above.
+ * own CPU. The envelope is cut off when the listener says it ends with the result (RESULT_LAST); any
+ * other answer is read as by the client above.
  */
 export function httpControlResultJson(baseUrl: string, token: Token, timeoutMs = 30_000) {
   return async (method: ControlMethod, args: unknown): Promise<string> => {
     const res = await post(baseUrl, token, timeoutMs, method, args);
-    if (res.status === 200 && res.text.startsWith(RESULT_HEAD) && res.text.endsWith('}')) return res.text.slice(RESULT_HEAD.length, -1);
+    if (res.status === 200 && res.headers[RESULT_LAST] === 'result-last' && res.text.startsWith(RESULT_HEAD) && res.text.endsWith('}'))
+      return res.text.slice(RESULT_HEAD.length, -1);
     return JSON.stringify(resultOf(method, res) ?? null);
   };
 }

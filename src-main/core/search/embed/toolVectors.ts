@@ -106,6 +106,10 @@ export class ToolVectors {
   private inUse = 0;
   /** Tools the current model process has embedded (RENEW_AFTER_TOOLS). */
   private embeddedByProcess = 0;
+  /** A process being started to take over from the current one (RENEW_AFTER_TOOLS). */
+  private renewing = false;
+  /** A process replaced by a fresh one, closed once no run is under way (a run may still be on it). */
+  private retired: Embedder | undefined;
 
   constructor(private readonly opts: ToolVectorsOptions) {}
 
@@ -173,10 +177,12 @@ export class ToolVectors {
       this.queries.set(text, hit);
       return hit;
     }
-    const e = await this.loadedSoon();
-    if (!e) return undefined;
+    // Counted from before it waits for the model: nothing closes the model it is about to be given.
     this.inUse++;
+    let e: Embedder | undefined;
     try {
+      e = await this.loadedSoon();
+      if (!e) return undefined;
       // Cut first, as every search does: finding quoted spans in a megabyte of quotes takes seconds.
       const v = (await e.embed([(e.queryPrefix ?? '') + withoutQuotedSpans(capQuery(text).query)]))[0];
       if (v && this.embedder === e) {
@@ -186,12 +192,13 @@ export class ToolVectors {
       }
       return v;
     } catch (err) {
-      if (this.stopped) return undefined;
+      // A process closed under it (stopping, or started again) is not the model's failure: answered by words.
+      if (this.stopped || this.embedder !== e) return undefined;
       this.fail(`The search model failed while reading a query (${errorMessage(err)}). Search stays lexical until Working Set restarts.`);
       return undefined;
     } finally {
       this.inUse--;
-      if (!this.running) this.renewIfDue();
+      this.afterRun();
       this.armIdle();
     }
   }
@@ -298,6 +305,7 @@ export class ToolVectors {
     // never waits for a slice of the toolbox on a machine too busy to give the model a core.
     const e = this.embedder;
     this.embedder = undefined;
+    this.closeRetired();
     await e?.close().catch(() => {});
     await this.idle().catch(() => {});
     await this.reloading?.catch(() => {});
@@ -396,7 +404,7 @@ export class ToolVectors {
       if (this.again && !this.stopped && this.state !== 'off') {
         this.again = false;
         this.kick();
-      } else this.renewIfDue();
+      } else this.afterRun();
     });
   }
 
@@ -458,16 +466,45 @@ export class ToolVectors {
       }
     }
     if (fresh > 0 || pruned) await this.writeCache(true);
-    this.renewIfDue();
     this.armIdle();
   }
 
-  /** At the end of a build, or of the last run after it: a process that has embedded RENEW_AFTER_TOOLS tools is started again. */
+  /** When a query or a build ends: a replaced process goes once nothing runs, and one due is replaced. */
+  private afterRun(): void {
+    if (this.inUse > 0 || this.running) return;
+    this.closeRetired();
+    this.renewIfDue();
+  }
+
+  private closeRetired(): void {
+    const old = this.retired;
+    this.retired = undefined;
+    void old?.close().catch(() => {});
+  }
+
+  /**
+   * A process that has embedded RENEW_AFTER_TOOLS tools is replaced by a fresh one with the same model:
+   * the fresh one is started first and the old one answers meanwhile; if it cannot start, the old one
+   * goes on (and is not tried again before as many tools more).
+   */
   private renewIfDue(): void {
-    if (this.embeddedByProcess < RENEW_AFTER_TOOLS || this.inUse > 0 || this.stopped || !this.embedder) return;
-    // Started again at once, so the next query finds it loaded (or waits for it, RELOAD_WAIT_MS).
-    this.close();
-    void this.loaded();
+    const old = this.embedder;
+    if (!old || this.embeddedByProcess < RENEW_AFTER_TOOLS || this.renewing || this.stopped || this.state === 'off') return;
+    this.renewing = true;
+    const kept = (message: string) => this.opts.log.info(`${message} The process that built the vectors goes on.`);
+    void this.open('could not be started again', kept).then((fresh) => {
+      this.renewing = false;
+      if (!fresh) {
+        if (this.embedder === old) this.embeddedByProcess = 0;
+        return;
+      }
+      // Stopped, failed, closed for idleness, or other files meanwhile: the fresh process is not wanted.
+      if (this.embedder !== old || this.state === 'off' || fresh.model !== old.model || fresh.dim !== old.dim)
+        return void fresh.close().catch(() => {});
+      this.use(fresh);
+      this.retired = old;
+      this.afterRun();
+    });
   }
 
   /** Tools of the toolbox with a vector; a tool not keyed yet has none as far as this count knows. */
@@ -506,6 +543,7 @@ export class ToolVectors {
     this.embedded = 0;
     const e = this.embedder;
     this.embedder = undefined;
+    this.closeRetired();
     void e?.close().catch(() => {});
   }
 }
