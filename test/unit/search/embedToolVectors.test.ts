@@ -585,10 +585,18 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
     const procs: ModelProcess[] = [];
     const plan: Record<number, () => Promise<Embedder | EmbedderFailure>> = {};
     let loads = 0;
+    // RENEW_QUIET_MS on injected time: `quiet()` runs what is due as if no run had been asked for that long.
+    const timers = new Set<() => void>();
+    const quiet = () => {
+      const due = [...timers];
+      timers.clear();
+      for (const f of due) f();
+    };
     const vectors = new ToolVectors({
       stateDir: undefined,
       log,
       idleMs: 0,
+      later: (f) => (timers.add(f), () => void timers.delete(f)),
       load: async () => {
         const custom = plan[++loads];
         if (custom) return custom();
@@ -597,11 +605,11 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
         return p;
       },
     });
-    return { vectors, procs, plan, log, loads: () => loads };
+    return { vectors, procs, plan, log, loads: () => loads, quiet, timers };
   }
 
-  it('counts every build of one process, starts the fresh one before the old one goes, and keeps the vectors', async () => {
-    const { vectors, procs } = setup();
+  it('counts every build of one process, starts the fresh one once no run is asked for a while, before the old one goes, and keeps the vectors', async () => {
+    const { vectors, procs, quiet } = setup();
     vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS - 1)));
     vectors.activate();
     await vectors.idle();
@@ -610,13 +618,17 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
     const all = entriesOf([...tools(RENEW_AFTER_TOOLS - 1), ...tools(1, 'new')]);
     vectors.update(all);
     await vectors.idle();
+    // Searches right after the build: the process stays until they stop for RENEW_QUIET_MS.
+    expect(await vectors.embedQuery('right after the build')).toBeDefined();
+    expect(procs).toHaveLength(1);
+    quiet();
     await until(() => (procs.length === 2 && procs[0]!.closed ? true : undefined), 'the fresh process to take over');
     expect(procs[1]!.closed).toBe(false);
     expect(vectors.status()).toMatchObject({ state: 'ready', embedded: RENEW_AFTER_TOOLS, total: RENEW_AFTER_TOOLS });
     expect(vectors.vector(all[0]!)).toBeDefined();
     expect(await vectors.embedQuery('a question after the build')).toBeDefined();
-    // Nothing was embedded twice; the fresh process counts from zero.
-    expect(procs[0]!.texts).toBe(RENEW_AFTER_TOOLS);
+    // Nothing was embedded twice (the old process read the tools and the query asked before the quiet time).
+    expect(procs[0]!.texts).toBe(RENEW_AFTER_TOOLS + 1);
     vectors.update(entriesOf([...tools(RENEW_AFTER_TOOLS - 1), ...tools(3, 'new')]));
     await vectors.idle();
     expect(procs).toHaveLength(2);
@@ -624,7 +636,7 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
   });
 
   it('a query on the old process when the build ends finishes on it; the old one goes after', async () => {
-    const { vectors, procs } = setup();
+    const { vectors, procs, quiet } = setup();
     vectors.update(entriesOf(tools(10)));
     vectors.activate();
     await vectors.idle();
@@ -639,6 +651,7 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
     expect(procs.map((p) => p.closed)).toEqual([false]);
     open();
     expect(await q).toBeDefined();
+    quiet();
     await until(() => (procs.length === 2 && procs[0]!.closed ? true : undefined), 'the fresh process to take over after the query');
     expect(vectors.status().state).toBe('ready');
     await vectors.stop();
@@ -646,7 +659,7 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
 
   it('a query asked at any turn as the build ends is answered, never by a process closed under it (search stays on)', async () => {
     for (let turns = 0; turns < 12; turns++) {
-      const { vectors, procs } = setup();
+      const { vectors, procs, quiet } = setup();
       vectors.update(entriesOf(tools(10)));
       vectors.activate();
       await vectors.idle();
@@ -668,24 +681,29 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
       for (let i = 0; i < turns; i++) await Promise.resolve();
       expect(await vectors.embedQuery(`question ${turns}`)).toBeDefined();
       await vectors.idle();
+      quiet();
+      await until(() => (procs.length === 2 && procs[0]!.closed ? true : undefined), 'the fresh process to take over');
+      expect(await vectors.embedQuery(`another question ${turns}`)).toBeDefined();
       expect(vectors.status().state).toBe('ready');
       await vectors.stop();
     }
   });
 
   it('a fresh process that cannot start leaves the old one answering, with a line in the log and no retry at each query', async () => {
-    const { vectors, procs, plan, log, loads } = setup();
+    const { vectors, procs, plan, log, loads, quiet, timers } = setup();
     // The first load is the build's process; the second, the fresh one, fails.
     plan[2] = async () => ({ error: { code: 'model_failed', message: 'The search model did not start within 120 s.' } });
     vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
     vectors.activate();
     await vectors.idle();
+    quiet();
     await until(
       () => (log.lines.some((l) => /did not start within 120 s\. The process that built the vectors goes on/.test(l)) ? true : undefined),
       'the failed start to be logged',
     );
     expect(await vectors.embedQuery('one')).toBeDefined();
     expect(await vectors.embedQuery('two')).toBeDefined();
+    expect(timers.size).toBe(0);
     expect(loads()).toBe(2);
     expect(procs.map((p) => p.closed)).toEqual([false]);
     expect(log.lines.filter((l) => l.startsWith('warn'))).toEqual([]);
@@ -694,7 +712,7 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
   });
 
   it('stopping while the fresh process starts closes both', async () => {
-    const { vectors, procs, plan } = setup();
+    const { vectors, procs, plan, quiet } = setup();
     let give: ((e: Embedder) => void) | undefined;
     const late = new ModelProcess();
     // The build's process is the first load; the fresh one waits until the test gives it.
@@ -702,6 +720,7 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
     vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
     vectors.activate();
     await vectors.idle();
+    quiet();
     await until(() => (give ? true : undefined), 'the fresh process to be asked for');
     const stopping = vectors.stop();
     give!(late);

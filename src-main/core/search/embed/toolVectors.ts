@@ -39,6 +39,11 @@ export const MODEL_IDLE_MS = 10 * 60_000;
  * would keep it for good, as the idle close never comes.
  */
 export const RENEW_AFTER_TOOLS = 500;
+/**
+ * ...once no model run has been asked for this long: starting a process takes a core for ~0.5 s, which
+ * searches made right after a build would wait for (search p99 30–42 ms against 17–18 in bench/scale).
+ */
+export const RENEW_QUIET_MS = 2_000;
 /** A query waits this long at most for the model to start again; past it, it is answered by words. */
 export const RELOAD_WAIT_MS = 5_000;
 /** After a failed start again, the next try waits this long (doubled each time, at most MODEL_IDLE_MS). */
@@ -108,6 +113,7 @@ export class ToolVectors {
   private embeddedByProcess = 0;
   /** A process being started to take over from the current one (RENEW_AFTER_TOOLS). */
   private renewing = false;
+  private cancelRenew: (() => void) | undefined;
   /** A process replaced by a fresh one, closed once no run is under way (a run may still be on it). */
   private retired: Embedder | undefined;
 
@@ -301,6 +307,7 @@ export class ToolVectors {
     this.stopped = true;
     this.cancelIdle?.();
     this.cancelIdle = undefined;
+    this.cancelRenew?.();
     // Closed first: a run under way ends with it (the model runs in a process of its own), so stopping
     // never waits for a slice of the toolbox on a machine too busy to give the model a core.
     const e = this.embedder;
@@ -469,11 +476,17 @@ export class ToolVectors {
     this.armIdle();
   }
 
-  /** When a query or a build ends: a replaced process goes once nothing runs, and one due is replaced. */
+  /** When a query or a build ends: a replaced process goes once nothing runs, and one due is replaced after RENEW_QUIET_MS. */
   private afterRun(): void {
     if (this.inUse > 0 || this.running) return;
     this.closeRetired();
-    this.renewIfDue();
+    this.cancelRenew?.();
+    this.cancelRenew = undefined;
+    if (this.embeddedByProcess < RENEW_AFTER_TOOLS || this.stopped) return;
+    this.cancelRenew = this.later(() => {
+      this.cancelRenew = undefined;
+      if (this.inUse === 0 && !this.running) this.renewIfDue();
+    }, RENEW_QUIET_MS);
   }
 
   private closeRetired(): void {
