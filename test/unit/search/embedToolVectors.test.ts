@@ -722,10 +722,104 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
     await vectors.idle();
     quiet();
     await until(() => (give ? true : undefined), 'the fresh process to be asked for');
-    const stopping = vectors.stop();
+    let stopped = false;
+    const stopping = vectors.stop().then(() => (stopped = true));
+    await new Promise((r) => setImmediate(r));
+    // Stopping waits for the process being started: once stopped, no process of the model is left.
+    expect(stopped).toBe(false);
     give!(late);
     await stopping;
-    await until(() => (late.closed ? true : undefined), 'the late process to be closed');
+    expect(late.closed).toBe(true);
     expect(procs[0]!.closed).toBe(true);
+  });
+
+  it('a fresh process of another model (the files changed meanwhile) is closed, and no other is started at each query after', async () => {
+    const { vectors, procs, plan, loads, quiet, timers } = setup();
+    plan[2] = async () => new ModelProcess('other');
+    vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
+    vectors.activate();
+    await vectors.idle();
+    quiet();
+    await until(() => (loads() === 2 ? true : undefined), 'the fresh process to be asked for');
+    await until(
+      () => (timers.size === 0 && !(vectors as unknown as { renewal?: unknown }).renewal ? true : undefined),
+      'the fresh one to be turned down',
+    );
+    for (const q of ['one', 'two', 'three']) {
+      expect(await vectors.embedQuery(q)).toBeDefined();
+      quiet();
+    }
+    expect(loads()).toBe(2);
+    expect(procs.map((p) => p.closed)).toEqual([false]);
+    expect(vectors.model()).toBe('twin');
+    await vectors.stop();
+  });
+
+  it('a process replaced during a build goes when its own slice ends, not when the build does', async () => {
+    const { vectors, procs, plan, quiet } = setup();
+    let give: ((e: Embedder) => void) | undefined;
+    const fresh = new ModelProcess();
+    plan[2] = () => new Promise<Embedder>((r) => (give = r));
+    vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
+    vectors.activate();
+    await vectors.idle();
+    quiet();
+    await until(() => (give ? true : undefined), 'the fresh process to be asked for');
+    // A new toolbox while the fresh process starts: its first slice runs on the old process, held open.
+    let openOld!: () => void;
+    const oldGate = new Promise<void>((r) => (openOld = r));
+    let onOld = false;
+    const oldEmbed = procs[0]!.embed.bind(procs[0]!);
+    procs[0]!.embed = async (texts: string[]) => ((onOld = true), await oldGate, oldEmbed(texts));
+    let openFresh!: () => void;
+    const freshGate = new Promise<void>((r) => (openFresh = r));
+    let onFresh = false;
+    const freshEmbed = fresh.embed.bind(fresh);
+    fresh.embed = async (texts: string[]) => ((onFresh = true), await freshGate, freshEmbed(texts));
+    vectors.update(entriesOf([...tools(RENEW_AFTER_TOOLS), ...tools(40, 'new')]));
+    await until(() => (onOld ? true : undefined), 'a slice on the old process');
+    give!(fresh);
+    openOld();
+    await until(() => (onFresh ? true : undefined), 'the next slice on the fresh process');
+    // The build goes on (held on the fresh process), and the old process has already gone.
+    expect(procs[0]!.closed).toBe(true);
+    expect(fresh.closed).toBe(false);
+    openFresh();
+    await vectors.idle();
+    expect(vectors.status()).toMatchObject({ state: 'ready', embedded: RENEW_AFTER_TOOLS + 40, total: RENEW_AFTER_TOOLS + 40 });
+    await vectors.stop();
+  });
+
+  it('a replaced process that fails its last slice: the slice is done again on the fresh one, and search stays on', async () => {
+    const { vectors, procs, plan, quiet } = setup();
+    let give: ((e: Embedder) => void) | undefined;
+    const fresh = new ModelProcess();
+    plan[2] = () => new Promise<Embedder>((r) => (give = r));
+    vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
+    vectors.activate();
+    await vectors.idle();
+    quiet();
+    await until(() => (give ? true : undefined), 'the fresh process to be asked for');
+    let openOld!: () => void;
+    const oldGate = new Promise<void>((r) => (openOld = r));
+    let onOld = false;
+    procs[0]!.embed = async () => {
+      onOld = true;
+      await oldGate;
+      throw new Error("the search model's process ended (SIGKILL)");
+    };
+    vectors.update(entriesOf([...tools(RENEW_AFTER_TOOLS), ...tools(40, 'new')]));
+    await until(() => (onOld ? true : undefined), 'a slice on the old process');
+    give!(fresh);
+    await until(
+      () => ((vectors as unknown as { embedder: unknown }).embedder === fresh ? true : undefined),
+      'the fresh process to take over',
+    );
+    openOld();
+    await vectors.idle();
+    expect(vectors.status()).toMatchObject({ state: 'ready', embedded: RENEW_AFTER_TOOLS + 40, total: RENEW_AFTER_TOOLS + 40 });
+    expect(fresh.texts).toBe(40);
+    expect(await vectors.embedQuery('after it')).toBeDefined();
+    await vectors.stop();
   });
 });

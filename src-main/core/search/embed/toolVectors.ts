@@ -111,11 +111,12 @@ export class ToolVectors {
   private inUse = 0;
   /** Tools the current model process has embedded (RENEW_AFTER_TOOLS). */
   private embeddedByProcess = 0;
-  /** A process being started to take over from the current one (RENEW_AFTER_TOOLS). */
-  private renewing = false;
   private cancelRenew: (() => void) | undefined;
-  /** A process replaced by a fresh one, closed once no run is under way (a run may still be on it). */
+  /** A process replaced by a fresh one, closed once the runs on it have ended. */
   private retired: Embedder | undefined;
+  /** Runs under way on each process (a replaced one goes when its own are done). */
+  private readonly runsOn = new Map<Embedder, number>();
+  private renewal: Promise<void> | undefined;
 
   constructor(private readonly opts: ToolVectorsOptions) {}
 
@@ -189,6 +190,7 @@ export class ToolVectors {
     try {
       e = await this.loadedSoon();
       if (!e) return undefined;
+      this.begin(e);
       // Cut first, as every search does: finding quoted spans in a megabyte of quotes takes seconds.
       const v = (await e.embed([(e.queryPrefix ?? '') + withoutQuotedSpans(capQuery(text).query)]))[0];
       if (v && this.embedder === e) {
@@ -204,6 +206,7 @@ export class ToolVectors {
       return undefined;
     } finally {
       this.inUse--;
+      if (e) this.end(e);
       this.afterRun();
       this.armIdle();
     }
@@ -308,6 +311,7 @@ export class ToolVectors {
     this.cancelIdle?.();
     this.cancelIdle = undefined;
     this.cancelRenew?.();
+    this.cancelRenew = undefined;
     // Closed first: a run under way ends with it (the model runs in a process of its own), so stopping
     // never waits for a slice of the toolbox on a machine too busy to give the model a core.
     const e = this.embedder;
@@ -316,6 +320,7 @@ export class ToolVectors {
     await e?.close().catch(() => {});
     await this.idle().catch(() => {});
     await this.reloading?.catch(() => {});
+    await this.renewal?.catch(() => {});
   }
 
   /** The tool's text as the model reads it, and its key in the vector cache. */
@@ -437,6 +442,7 @@ export class ToolVectors {
       let out: Float32Array[];
       try {
         this.inUse++;
+        this.begin(e);
         try {
           out = await e.embed(
             slice.map((k) => k.text),
@@ -444,9 +450,12 @@ export class ToolVectors {
           );
         } finally {
           this.inUse--;
+          this.end(e);
         }
       } catch (err) {
         if (this.stopped) return;
+        // A replaced process that failed its last slice: the slice is done again on the fresh one.
+        if (this.embedder !== e && this.embedder) return void (this.again = true);
         return this.fail(
           `The search model failed while reading tools (${errorMessage(err)}). Search stays lexical until Working Set restarts.`,
         );
@@ -479,7 +488,6 @@ export class ToolVectors {
   /** When a query or a build ends: a replaced process goes once nothing runs, and one due is replaced after RENEW_QUIET_MS. */
   private afterRun(): void {
     if (this.inUse > 0 || this.running) return;
-    this.closeRetired();
     this.cancelRenew?.();
     this.cancelRenew = undefined;
     if (this.embeddedByProcess < RENEW_AFTER_TOOLS || this.stopped) return;
@@ -487,6 +495,17 @@ export class ToolVectors {
       this.cancelRenew = undefined;
       if (this.inUse === 0 && !this.running) this.renewIfDue();
     }, RENEW_QUIET_MS);
+  }
+
+  private begin(e: Embedder): void {
+    this.runsOn.set(e, (this.runsOn.get(e) ?? 0) + 1);
+  }
+
+  private end(e: Embedder): void {
+    const left = (this.runsOn.get(e) ?? 1) - 1;
+    if (left > 0) return void this.runsOn.set(e, left);
+    this.runsOn.delete(e);
+    if (e === this.retired) this.closeRetired();
   }
 
   private closeRetired(): void {
@@ -502,21 +521,19 @@ export class ToolVectors {
    */
   private renewIfDue(): void {
     const old = this.embedder;
-    if (!old || this.embeddedByProcess < RENEW_AFTER_TOOLS || this.renewing || this.stopped || this.state === 'off') return;
-    this.renewing = true;
+    if (!old || this.embeddedByProcess < RENEW_AFTER_TOOLS || this.renewal || this.stopped || this.state === 'off') return;
     const kept = (message: string) => this.opts.log.info(`${message} The process that built the vectors goes on.`);
-    void this.open('could not be started again', kept).then((fresh) => {
-      this.renewing = false;
-      if (!fresh) {
+    this.renewal = this.open('could not be started again', kept).then((fresh) => {
+      this.renewal = undefined;
+      // Stopped, failed, closed for idleness, or other files meanwhile (a model chosen at the first load
+      // stays until a restart): the old process goes on, and is not replaced again for as many tools more.
+      if (!fresh || this.embedder !== old || this.state === 'off' || fresh.model !== old.model || fresh.dim !== old.dim) {
         if (this.embedder === old) this.embeddedByProcess = 0;
-        return;
+        return void fresh?.close().catch(() => {});
       }
-      // Stopped, failed, closed for idleness, or other files meanwhile: the fresh process is not wanted.
-      if (this.embedder !== old || this.state === 'off' || fresh.model !== old.model || fresh.dim !== old.dim)
-        return void fresh.close().catch(() => {});
       this.use(fresh);
       this.retired = old;
-      this.afterRun();
+      if (!this.runsOn.has(old)) this.closeRetired();
     });
   }
 
