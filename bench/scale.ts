@@ -352,13 +352,9 @@ async function scale(n: number): Promise<Row[]> {
     ]);
   } else rows.push(['list_changed', 'upstream pid not found', '']);
   await Promise.all([...listeners, big].map((c) => c.close().catch(() => {})));
-  if (HOLD && n === SIZES.at(-1)) {
-    console.error(`holding: MWS_CONFIG=${cfg} (Ctrl-C or SIGTERM ends it)`);
-    await new Promise((r) => mws.once('exit', r));
-  } else {
-    mws.kill('SIGTERM');
-    await new Promise((r) => mws.once('exit', r));
-  }
+  if (HOLD && n === SIZES.at(-1)) console.error(`holding: MWS_CONFIG=${cfg} (Ctrl-C or SIGTERM ends it)`);
+  else mws.kill('SIGTERM');
+  await new Promise((r) => mws.once('exit', r));
   // The vectors this run has (all of them once it waited for the embedding) serve the next run.
   if (existsSync(join(stateDir, VECTORS_FILE))) {
     mkdirSync(VECTORS_DIR, { recursive: true });

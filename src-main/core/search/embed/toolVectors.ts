@@ -33,15 +33,15 @@ export const QUERY_CACHE_SIZE = 256;
  */
 export const MODEL_IDLE_MS = 10 * 60_000;
 /**
- * A model process that has embedded this many tools is started again once it has no more to do: the
- * runtime keeps what a long build allocated (a process that embedded 5,000 tools stayed at ~240 MB, a
- * fresh one with the same vectors is ~115 MB: bench/scale), and an agent that searches every few minutes
- * would keep it for good, as the idle close never comes.
+ * A model process that has embedded this many tools is replaced by a fresh one: the runtime keeps what a
+ * long build allocated (a process that embedded 5,000 tools stayed at ~240 MB, a fresh one with the same
+ * vectors is ~112 MB: bench/scale), and an agent that searches every few minutes would keep it for good,
+ * as the idle close never comes.
  */
 export const RENEW_AFTER_TOOLS = 500;
 /**
- * ...once no model run has been asked for this long: starting a process takes a core for ~0.5 s, which
- * searches made right after a build would wait for (search p99 30–42 ms against 17–18 in bench/scale).
+ * The replacement starts once no model run has been asked for this long: starting a process takes a core
+ * for ~0.5 s, which searches right after a build waited for (search p99 30–42 ms against 18–20 in bench/scale).
  */
 export const RENEW_QUIET_MS = 2_000;
 /** A query waits this long at most for the model to start again; past it, it is answered by words. */
@@ -285,19 +285,12 @@ export class ToolVectors {
     this.cancelIdle = this.later(() => {
       this.cancelIdle = undefined;
       if (this.inUse > 0 || this.running) return this.armIdle();
-      this.close();
+      const e = this.embedder;
+      if (!e || this.state === 'off') return;
+      this.embedder = undefined;
+      this.unloaded = true;
+      void e.close().catch(() => {});
     }, ms);
-  }
-
-  /** Closes the model's process (the vectors stay); the next run loads it again. */
-  private close(): void {
-    const e = this.embedder;
-    if (!e || this.state === 'off') return;
-    this.cancelIdle?.();
-    this.cancelIdle = undefined;
-    this.embedder = undefined;
-    this.unloaded = true;
-    void e.close().catch(() => {});
   }
 
   /** Resolves when the model is loaded (or failed) and no tool is waiting for a vector (tests, bench). */
@@ -485,7 +478,7 @@ export class ToolVectors {
     this.armIdle();
   }
 
-  /** When a query or a build ends: a replaced process goes once nothing runs, and one due is replaced after RENEW_QUIET_MS. */
+  /** When a query or a build ends with no other run under way: a process due to be replaced is, after RENEW_QUIET_MS. */
   private afterRun(): void {
     if (this.inUse > 0 || this.running) return;
     this.cancelRenew?.();
