@@ -608,6 +608,31 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
     return { vectors, procs, plan, log, loads: () => loads, quiet, timers };
   }
 
+  /** A build of RENEW_AFTER_TOOLS tools and the quiet time after it, the fresh process's start held: answers what gives it. */
+  async function freshStartHeld({ vectors, plan, quiet }: ReturnType<typeof setup>): Promise<(e: Embedder) => void> {
+    let give: ((e: Embedder) => void) | undefined;
+    plan[2] = () => new Promise<Embedder>((r) => (give = r));
+    vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
+    vectors.activate();
+    await vectors.idle();
+    quiet();
+    await until(() => (give ? true : undefined), 'the fresh process to be asked for');
+    return give!;
+  }
+
+  /** Holds the runs of `p` at a gate until `open()`, then goes on with `then` (its own embed by default). */
+  function hold(p: ModelProcess, then: (texts: string[]) => Promise<Float32Array[]> = p.embed.bind(p)) {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    let reached = false;
+    p.embed = async (texts: string[]) => {
+      reached = true;
+      await gate;
+      return then(texts);
+    };
+    return { open, reached: () => (reached ? true : undefined) };
+  }
+
   it('counts every build of one process, starts the fresh one once no run is asked for a while, before the old one goes, and keeps the vectors', async () => {
     const { vectors, procs, quiet } = setup();
     vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS - 1)));
@@ -712,25 +737,18 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
   });
 
   it('stopping while the fresh process starts closes both', async () => {
-    const { vectors, procs, plan, quiet } = setup();
-    let give: ((e: Embedder) => void) | undefined;
+    const s = setup();
+    const give = await freshStartHeld(s);
     const late = new ModelProcess();
-    // The build's process is the first load; the fresh one waits until the test gives it.
-    plan[2] = () => new Promise<Embedder>((r) => (give = r));
-    vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
-    vectors.activate();
-    await vectors.idle();
-    quiet();
-    await until(() => (give ? true : undefined), 'the fresh process to be asked for');
     let stopped = false;
-    const stopping = vectors.stop().then(() => (stopped = true));
+    const stopping = s.vectors.stop().then(() => (stopped = true));
     await new Promise((r) => setImmediate(r));
     // Stopping waits for the process being started: once stopped, no process of the model is left.
     expect(stopped).toBe(false);
-    give!(late);
+    give(late);
     await stopping;
     expect(late.closed).toBe(true);
-    expect(procs[0]!.closed).toBe(true);
+    expect(s.procs[0]!.closed).toBe(true);
   });
 
   it('a fresh process of another model (the files changed meanwhile) is closed, and no other is started at each query after', async () => {
@@ -756,66 +774,43 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
   });
 
   it('a process replaced during a build goes when its own slice ends, not when the build does', async () => {
-    const { vectors, procs, plan, quiet } = setup();
-    let give: ((e: Embedder) => void) | undefined;
+    const s = setup();
+    const { vectors, procs } = s;
+    const give = await freshStartHeld(s);
+    // A new toolbox while the fresh process starts: its first slice runs on the old process, held there.
+    const onOld = hold(procs[0]!);
     const fresh = new ModelProcess();
-    plan[2] = () => new Promise<Embedder>((r) => (give = r));
-    vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
-    vectors.activate();
-    await vectors.idle();
-    quiet();
-    await until(() => (give ? true : undefined), 'the fresh process to be asked for');
-    // A new toolbox while the fresh process starts: its first slice runs on the old process, held open.
-    let openOld!: () => void;
-    const oldGate = new Promise<void>((r) => (openOld = r));
-    let onOld = false;
-    const oldEmbed = procs[0]!.embed.bind(procs[0]!);
-    procs[0]!.embed = async (texts: string[]) => ((onOld = true), await oldGate, oldEmbed(texts));
-    let openFresh!: () => void;
-    const freshGate = new Promise<void>((r) => (openFresh = r));
-    let onFresh = false;
-    const freshEmbed = fresh.embed.bind(fresh);
-    fresh.embed = async (texts: string[]) => ((onFresh = true), await freshGate, freshEmbed(texts));
+    const onFresh = hold(fresh);
     vectors.update(entriesOf([...tools(RENEW_AFTER_TOOLS), ...tools(40, 'new')]));
-    await until(() => (onOld ? true : undefined), 'a slice on the old process');
-    give!(fresh);
-    openOld();
-    await until(() => (onFresh ? true : undefined), 'the next slice on the fresh process');
+    await until(onOld.reached, 'a slice on the old process');
+    give(fresh);
+    onOld.open();
+    await until(onFresh.reached, 'the next slice on the fresh process');
     // The build goes on (held on the fresh process), and the old process has already gone.
     expect(procs[0]!.closed).toBe(true);
     expect(fresh.closed).toBe(false);
-    openFresh();
+    onFresh.open();
     await vectors.idle();
     expect(vectors.status()).toMatchObject({ state: 'ready', embedded: RENEW_AFTER_TOOLS + 40, total: RENEW_AFTER_TOOLS + 40 });
     await vectors.stop();
   });
 
   it('a replaced process that fails its last slice: the slice is done again on the fresh one, and search stays on', async () => {
-    const { vectors, procs, plan, quiet } = setup();
-    let give: ((e: Embedder) => void) | undefined;
-    const fresh = new ModelProcess();
-    plan[2] = () => new Promise<Embedder>((r) => (give = r));
-    vectors.update(entriesOf(tools(RENEW_AFTER_TOOLS)));
-    vectors.activate();
-    await vectors.idle();
-    quiet();
-    await until(() => (give ? true : undefined), 'the fresh process to be asked for');
-    let openOld!: () => void;
-    const oldGate = new Promise<void>((r) => (openOld = r));
-    let onOld = false;
-    procs[0]!.embed = async () => {
-      onOld = true;
-      await oldGate;
+    const s = setup();
+    const { vectors, procs } = s;
+    const give = await freshStartHeld(s);
+    const onOld = hold(procs[0]!, async () => {
       throw new Error("the search model's process ended (SIGKILL)");
-    };
+    });
     vectors.update(entriesOf([...tools(RENEW_AFTER_TOOLS), ...tools(40, 'new')]));
-    await until(() => (onOld ? true : undefined), 'a slice on the old process');
-    give!(fresh);
+    await until(onOld.reached, 'a slice on the old process');
+    const fresh = new ModelProcess();
+    give(fresh);
     await until(
       () => ((vectors as unknown as { embedder: unknown }).embedder === fresh ? true : undefined),
       'the fresh process to take over',
     );
-    openOld();
+    onOld.open();
     await vectors.idle();
     expect(vectors.status()).toMatchObject({ state: 'ready', embedded: RENEW_AFTER_TOOLS + 40, total: RENEW_AFTER_TOOLS + 40 });
     expect(fresh.texts).toBe(40);
