@@ -14,7 +14,7 @@ import type { AgentStateStore } from './stateFiles.js';
 import { AgentStates, type MemberView } from './registry.js';
 import { PinSources } from './pinSources.js';
 import { UsageIngest } from './ingest.js';
-import { decideListing, listingOrder } from './listing.js';
+import { countListed, decideListing, listingOrder } from './listing.js';
 import { applyDecision, applyPinMark, isPinMark, type PromotionFacts } from './apply.js';
 import { decideCycle, type CycleInputs } from './cycle.js';
 import { previewSweep, previewUsage } from './previews.js';
@@ -145,7 +145,7 @@ export class WorkingSets {
 
   /** The count an agent's list holds now: what promote and demote answer. */
   listedCount(agent: string): number {
-    return this.listing(agent).length;
+    return countListed(this.pins.fixed(this.agent(agent)).keys(), this.states.state(agent).tools, this.o.toolbox());
   }
 
   /** The agent or the user brings a tool in. Answers whether anything changed. */

@@ -3,7 +3,7 @@
 // and the approval grants apart from the working sets.
 import { describe, expect, it } from 'vitest';
 import { Toolbox } from '../../../src-main/core/toolbox/toolbox.js';
-import { decideListing, listingOrder } from '../../../src-main/core/workingset/listing.js';
+import { countListed, decideListing, listingOrder } from '../../../src-main/core/workingset/listing.js';
 import { decideUsagePromotions } from '../../../src-main/core/workingset/usagePromotion.js';
 import { decideCycle, type CycleInputs } from '../../../src-main/core/workingset/cycle.js';
 import { applyDecision } from '../../../src-main/core/workingset/apply.js';
@@ -54,6 +54,20 @@ describe('decideListing, the listing rule', () => {
   it('meets the toolbox once: unknown names left out, an upstream-own name resolved, no duplicates', () => {
     const tools = { v__a: member(1), gone__x: member(2), v__read_graph: member(3) };
     expect(decideListing(['read_graph'], tools, toolbox).map((e) => e.name)).toEqual(['v__a', 'v__read_graph']);
+    expect(countListed(['read_graph'], tools, toolbox)).toBe(2);
+  });
+
+  it('counts what it lists (countListed), whatever the members, pins, unknown names and upstream-own names', () => {
+    const names = ['v__a', 'v__b', 'v__c', 'v__read_graph', 'read_graph', 'a', 'gone__x', 'nothing'];
+    // A small deterministic generator: every run checks the same 500 cases.
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let i = 0; i < 500; i++) {
+      const pick = () => names.filter(() => next(3) === 0);
+      const tools = Object.fromEntries(pick().map((n) => [n, member(next(5))]));
+      const fixed = pick();
+      expect(countListed(fixed, tools, toolbox)).toBe(decideListing(fixed, tools, toolbox).length);
+    }
   });
 });
 
