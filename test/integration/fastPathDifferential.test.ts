@@ -6,6 +6,7 @@
 // just outside) must be left to the SDK by both.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { validateConfig } from '../../src-main/core/config/validate.js';
 import { createApp, type App } from '../../src-main/core/app.js';
 import { systemClock } from '../../src-main/core/clock.js';
@@ -41,7 +42,15 @@ beforeAll(async () => {
       },
       stateDir,
     );
-    const app = createApp({ config, clock: systemClock, log: new MemoryLogger(), fastPath: kind === 'fast' });
+    // No search model (a folder without one): ranking by meaning would start when each instance's model
+    // has loaded, at different moments, and the two would answer the same search_tools differently.
+    const app = createApp({
+      config,
+      clock: systemClock,
+      log: new MemoryLogger(),
+      fastPath: kind === 'fast',
+      modelDir: join(stateDir, 'no-model'),
+    });
     apps[kind] = { app, port: Number(new URL((await app.start()).url).port) };
     sids[kind] = await openSession(apps[kind].port);
   }
