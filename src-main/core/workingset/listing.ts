@@ -23,20 +23,21 @@ export function listingOrder(fixed: Iterable<string>, tools: Record<string, Tool
   return [...members, ...pins.filter((t) => !listed.has(t))];
 }
 
+type ListingToolbox = Pick<Toolbox, 'get' | 'resolve'>;
+
+/** The tool a listed name stands for: itself, or the one tool an upstream's own name (`read_graph`) names. */
+const meet = (toolbox: ListingToolbox, name: string): ToolEntry | undefined => toolbox.get(name) ?? toolbox.resolve(name);
+
 /**
  * What an agent lists: its names in listing order, each met with the toolbox once. A name the toolbox
  * does not know is left out (its upstream is down or dropped it); a pin by an upstream's own name
  * (`read_graph`) lists the one tool it names (`memory__read_graph`).
  */
-export function decideListing(
-  fixed: Iterable<string>,
-  tools: Record<string, ToolState>,
-  toolbox: Pick<Toolbox, 'get' | 'resolve'>,
-): ToolEntry[] {
+export function decideListing(fixed: Iterable<string>, tools: Record<string, ToolState>, toolbox: ListingToolbox): ToolEntry[] {
   const out: ToolEntry[] = [];
   const seen = new Set<string>();
   for (const name of listingOrder(fixed, tools)) {
-    const e = toolbox.get(name) ?? toolbox.resolve(name);
+    const e = meet(toolbox, name);
     if (e && !seen.has(e.name)) {
       seen.add(e.name);
       out.push(e);
@@ -49,13 +50,11 @@ export function decideListing(
  * How many tools decideListing lists, without its order: the status's and every promote's answer, for
  * each agent. Sorting the members only to count them was most of `status` at 100 agents.
  */
-export function countListed(fixed: Iterable<string>, tools: Record<string, ToolState>, toolbox: Pick<Toolbox, 'get' | 'resolve'>): number {
+export function countListed(fixed: Iterable<string>, tools: Record<string, ToolState>, toolbox: ListingToolbox): number {
   const seen = new Set<string>();
-  const meet = (name: string) => {
-    const e = toolbox.get(name) ?? toolbox.resolve(name);
+  for (const name of [...Object.keys(tools), ...fixed]) {
+    const e = meet(toolbox, name);
     if (e) seen.add(e.name);
-  };
-  for (const name of Object.keys(tools)) meet(name);
-  for (const name of fixed) meet(name);
+  }
   return seen.size;
 }
