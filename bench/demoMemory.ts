@@ -1,6 +1,6 @@
 // `mws serve --demo`'s resident memory after 1,000 calls, with the search model loaded (one
 // search_tools first) and without it (no search), side by side, alternating runs. The built CLI; RSS
-// read from /proc 4 s after the last call (at rest: what a tray app keeps), mws serve's and its model
+// read from /proc 10 s after the last call (at rest: what a tray app keeps), mws serve's and its model
 // process's together.
 //   node --import tsx bench/demoMemory.ts [--runs 3] [--calls 1000]
 import { mkdtempSync } from 'node:fs';
@@ -9,11 +9,13 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { ROOT, listeningBase, spawnNode } from '../test/helpers/processes.js';
 import { rssWithModel } from './procMemory.js';
+import { IDLE_CHECK_MS, SETTLE_MS } from '../src-main/core/http/garbage.js';
 
 const arg = (name: string, d: number) => (process.argv.indexOf(name) > 0 ? Number(process.argv[process.argv.indexOf(name) + 1]) : d);
 const RUNS = arg('--runs', 3);
 const CALLS = arg('--calls', 1000);
-const REST_MS = 4_000;
+/** Longer than the instance's idle check and settle before its collection (src-main/core/http/garbage.ts). */
+const REST_MS = 2 * IDLE_CHECK_MS + SETTLE_MS + 2_000;
 const CLI = process.env.BENCH_DEMO_CLI ?? join(ROOT, 'bin', 'mws.js');
 /** mws serve's RSS, its model process's, and the PSS of both together (shared pages counted once). */
 const rss = (pid: number) => {

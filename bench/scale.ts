@@ -7,11 +7,14 @@
 //   BENCH_SCALE_USAGE_LINES=1000000    calls.jsonl backlog read by one usage cycle
 //   BENCH_SCALE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p"   node flags for `mws serve` (profiles)
 //   BENCH_SCALE_HEAP_SNAPSHOTS=1       heap snapshots of `mws serve` at each RSS figure (in its cwd)
+//   BENCH_SCALE_SERVE_LOG=/tmp/serve.log   mws serve's output, written when it ends (with BENCH_SCALE_NODE_ARGS=--trace-gc: its collections)
+//   BENCH_SCALE_LONG_REST_MS=60000     the last figure of each size: RSS after this long without a request (0: none)
 //   BENCH_SCALE_SMAPS=1                where each RSS figure lives (/proc/PID/smaps by mapping), on stderr
 //   BENCH_SCALE_CLI_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/c"   node flags for the timed CLI commands
 //   BENCH_SCALE_SLOW_SEARCH_MS=15      print each search_tools slower than this, at its time from start (to find it in a --cpu-prof timeline)
 //   BENCH_SCALE_HOLD=1                 keep the last size's mws serve running at the end (its config on stderr), to time or profile CLI commands against it
-//   BENCH_SCALE_START_ONLY=1           stop after the start figures (listening, first list, RSS after start and 4 s later; the start heap snapshot after both)
+//   BENCH_SCALE_START_ONLY=1           stop after the start figures (listening, first list, RSS after start and at rest; the start heap snapshot after both);
+//                                      with BENCH_SCALE_HOLD=1 mws serve stays up after them
 //   BENCH_SCALE_CLI=out-base/main/launch.mjs   another build to measure (the previous commit's `out/`, copied to out-base/, which git and lint ignore;
 //                                      builds before the code cache: out-base/main/cli.js)
 //   BENCH_SCALE_FRESH_CODE=1           the CLI's code cache in a new folder: the first start after an install or upgrade
@@ -33,6 +36,7 @@ import { summarize } from './stats.js';
 import { stallWatch } from './schedstat.js';
 import { until } from './until.js';
 import { childRunning, rssWithModel } from './procMemory.js';
+import { IDLE_CHECK_MS, SETTLE_MS } from '../src-main/core/http/garbage.js';
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '500,5000')
   .split(',')
@@ -48,13 +52,15 @@ const HOLD = process.env.BENCH_SCALE_HOLD === '1';
 const CLI_NODE_ARGS = (process.env.BENCH_SCALE_CLI_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const SLOW_SEARCH_MS = process.env.BENCH_SCALE_SLOW_SEARCH_MS ? Number(process.env.BENCH_SCALE_SLOW_SEARCH_MS) : undefined;
 const SMAPS = process.env.BENCH_SCALE_SMAPS === '1';
+const SERVE_LOG = process.env.BENCH_SCALE_SERVE_LOG;
+const LONG_REST_MS = Number(process.env.BENCH_SCALE_LONG_REST_MS ?? 60_000);
 const FRESH_VECTORS = process.env.BENCH_SCALE_FRESH_VECTORS === '1';
 if (process.env.BENCH_SCALE_FRESH_CODE === '1') process.env.MWS_CODE_CACHE = mkdtempSync(join(tmpdir(), 'mws-bench-code-'));
 const VECTORS_DIR = join(tmpdir(), 'mws-bench-scale-vectors');
 const VECTORS_FILE = 'search-vectors.bin';
 const AGENTS = 100;
 /** How long after a burst the RSS at rest is read: longer than the instance's idle check and settle (src-main/core/http/garbage.ts). */
-const REST_MS = 4_000;
+const REST_MS = 2 * IDLE_CHECK_MS + SETTLE_MS + 2_000;
 const CLI = resolve(process.env.BENCH_SCALE_CLI ?? join(ROOT, 'bin', 'mws.js'));
 const MANY = join(ROOT, 'bench', 'fixtures', 'manyTools.mjs');
 const { makeTool } = (await import(MANY)) as { makeTool: (i: number) => { name: string } };
@@ -159,6 +165,7 @@ async function scale(n: number): Promise<Row[]> {
   let out = '';
   mws.stdout!.on('data', (d) => (out += d));
   mws.stderr!.on('data', (d) => (out += d));
+  if (SERVE_LOG) mws.once('exit', () => writeFileSync(SERVE_LOG, out));
   let exited = false;
   mws.once('exit', () => (exited = true));
   const url = await until(
@@ -189,6 +196,11 @@ async function scale(n: number): Promise<Row[]> {
     await new Promise((r) => setTimeout(r, REST_MS));
     return [`RSS ${REST_MS / 1000} s later (at rest)`, await memory(), target] as Row;
   };
+  /** A tray app's figure: V8's own memory reducer and background work (counting a new toolbox) take tens of seconds to settle. */
+  const longRest = async (target: string) => {
+    await new Promise((r) => setTimeout(r, LONG_REST_MS));
+    return [`RSS after ${LONG_REST_MS / 1000} s without a request`, await memory(), target] as Row;
+  };
   rows.push(['listening', ms(listening), 'target < 400 ms']);
 
   const connect = async (agent: string, era: 'auto' | 'legacy' = 'auto', onChanged?: () => void) => {
@@ -212,7 +224,9 @@ async function scale(n: number): Promise<Row[]> {
   await snapshot(mws, stateDir, 'start');
   if (START_ONLY) {
     await big.close().catch(() => {});
-    mws.kill('SIGTERM');
+    if (LONG_REST_MS > 0) rows.push(await longRest('target < 130 MB'));
+    if (HOLD) console.error(`holding: MWS_CONFIG=${cfg} pid ${mws.pid} (Ctrl-C or SIGTERM ends it)`);
+    else mws.kill('SIGTERM');
     await new Promise((r) => mws.once('exit', r));
     return rows;
   }
@@ -352,6 +366,7 @@ async function scale(n: number): Promise<Row[]> {
     ]);
   } else rows.push(['list_changed', 'upstream pid not found', '']);
   await Promise.all([...listeners, big].map((c) => c.close().catch(() => {})));
+  if (LONG_REST_MS > 0) rows.push(await longRest('target < 180 MB'));
   if (HOLD && n === SIZES.at(-1)) console.error(`holding: MWS_CONFIG=${cfg} (Ctrl-C or SIGTERM ends it)`);
   else mws.kill('SIGTERM');
   await new Promise((r) => mws.once('exit', r));
