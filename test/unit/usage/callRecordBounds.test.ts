@@ -11,7 +11,7 @@ import {
   boundSearchRecord,
   capText,
 } from '../../../src-main/core/usage/callRecordBounds.js';
-import { JsonlAppender } from '../../../src-main/core/store/jsonl.js';
+import { JsonlAppender, PATH_CHECK_MS } from '../../../src-main/core/store/jsonl.js';
 
 const rec = {
   ts: '2026-01-01T00:00:00.000Z',
@@ -53,11 +53,12 @@ describe('boundCallRecord', () => {
 });
 
 describe('JsonlAppender with a bound', () => {
-  it('rotates at the write that would cross the bound, refuses a record larger than it, and makes a deleted file again', () => {
+  it('rotates at the write that would cross the bound, refuses a record larger than it, and makes a deleted file again once it looks at the path', () => {
     const dir = tempDir('mws-jsonl-');
     const path = join(dir, 'a.jsonl');
     const to = join(dir, 'a.1.jsonl');
-    const out = new JsonlAppender(path, { rotate: { to, maxBytes: () => 500 } });
+    const clock = { ms: 0 };
+    const out = new JsonlAppender(path, { rotate: { to, maxBytes: () => 500 }, now: () => clock.ms });
     for (let i = 0; i < 100; i++) {
       expect(out.append({ i, pad: 'x'.repeat(40) })).toBe(true);
       expect(statSync(path).size).toBeLessThanOrEqual(500);
@@ -65,7 +66,13 @@ describe('JsonlAppender with a bound', () => {
     }
     expect(out.append({ pad: 'x'.repeat(600) })).toBe(false);
     expect(out.lastError?.message).toMatch(/larger than the file's bound of 500 bytes/);
+    expect(out.append({ open: true })).toBe(true);
     rmSync(path);
+    // The path is looked at again at most every PATH_CHECK_MS: a record just after goes to the deleted file.
+    clock.ms += PATH_CHECK_MS - 1;
+    expect(out.append({ lost: true })).toBe(true);
+    expect(existsSync(path)).toBe(false);
+    clock.ms += 1;
     expect(out.append({ again: true })).toBe(true);
     expect(readFileSync(path, 'utf8')).toBe('{"again":true}\n');
     void out.close();
