@@ -165,7 +165,7 @@ async function scale(n: number): Promise<Row[]> {
   let out = '';
   mws.stdout!.on('data', (d) => (out += d));
   mws.stderr!.on('data', (d) => (out += d));
-  if (SERVE_LOG) mws.once('exit', () => writeFileSync(SERVE_LOG, out));
+  if (SERVE_LOG) mws.once('close', () => writeFileSync(SERVE_LOG, out));
   let exited = false;
   mws.once('exit', () => (exited = true));
   const url = await until(

@@ -9,8 +9,9 @@ import { runInNewContext } from 'node:vm';
 /** At least this long between two full collections, whatever asks. */
 export const FULL_GC_MIN_GAP_MS = 5_000;
 /**
- * And at least this many times the last one's duration: collections take at most 1/50 (2 %) of the
- * process's time however bursts come (an attacker looping floods included). A fixed minute left the
+ * And at least this many times the last one's duration: collections take about 1/50 (2 %) of the
+ * process's time, for collections of similar cost, however bursts come (an attacker looping floods
+ * included). A fixed minute left the
  * second burst of a busy spell uncollected for up to a minute: 230 MB at rest instead of ~190 after
  * 10,000 calls at 5,000 tools (docs/research/measured.md).
  */
@@ -46,8 +47,15 @@ export function exposeGc(): void {
   allowed = true;
 }
 
-/** A young generation bigger than this after a collection was kept, not given back (V8 starts it at 1 MB). */
-const YOUNG_GIVEN_BACK_BYTES = 4 * 1024 * 1024;
+function youngGenerationBytes(): number {
+  return getHeapSpaceStatistics().find((x) => x.space_name === 'new_space')?.space_size ?? 0;
+}
+
+/**
+ * A young generation bigger than this after a collection was kept, not given back: V8 starts it at
+ * 1 MB, or at what the process was started with (`--min-semi-space-size`), read when this module loads.
+ */
+const YOUNG_GIVEN_BACK_BYTES = Math.max(4 * 1024 * 1024, youngGenerationBytes());
 
 /**
  * V8's full collection, when the process has one or its owner allowed it (exposeGc). False when the
@@ -81,8 +89,7 @@ function collectGarbage(): boolean {
   } finally {
     if (compacting) setFlagsFromString('--no-compact-on-every-full-gc');
   }
-  const young = getHeapSpaceStatistics().find((x) => x.space_name === 'new_space');
-  return young === undefined || young.space_size <= YOUNG_GIVEN_BACK_BYTES;
+  return youngGenerationBytes() <= YOUNG_GIVEN_BACK_BYTES;
 }
 
 type Later = (f: () => void, ms: number) => void;
@@ -96,6 +103,8 @@ export class FullCollector {
   /** When the next collection may run. */
   private next = -Infinity;
   private pending = false;
+  /** A burst ended while the pending collection was a second try: it may try again for that burst. */
+  private drainedWhilePending = false;
   private readonly collected: Array<() => void> = [];
   constructor(
     private readonly now: () => number = () => performance.now(),
@@ -111,17 +120,22 @@ export class FullCollector {
   }
 
   private schedule(mayRetry: boolean): void {
-    if (this.pending) return;
+    if (this.pending) {
+      if (mayRetry) this.drainedWhilePending = true;
+      return;
+    }
     this.pending = true;
     const wait = Math.max(SETTLE_MS, this.next - this.now());
     this.later(() => {
       this.pending = false;
+      const again = mayRetry || this.drainedWhilePending;
+      this.drainedWhilePending = false;
       const start = this.now();
       const done = this.collect();
       const end = this.now();
       this.next = end + Math.max(this.minGapMs, (end - start) * this.costFactor);
       for (const f of this.collected) f();
-      if (!done && mayRetry) this.schedule(false);
+      if (!done && again) this.schedule(false);
     }, wait);
   }
 

@@ -20,9 +20,9 @@ export type AppenderOptions = {
 };
 
 /**
- * How often the path is looked at again. A stat before every record was ~12 µs of each proxied call's
- * ~120 µs over a bare HTTP hop (docs/research/measured.md); records written within this long after
- * someone else deletes or moves the file go to the file they moved or deleted.
+ * How often the path is looked at again: a stat before every record was a syscall on each proxied
+ * call's path (figures in docs/research/measured.md). Records written within this long after someone
+ * else deletes or moves the file go to the file they moved or deleted.
  */
 export const PATH_CHECK_MS = 100;
 
@@ -55,6 +55,12 @@ export class JsonlAppender {
       if (rotate) {
         const max = rotate.maxBytes();
         if (buf.length > max) throw new Error(`a record of ${buf.length} bytes is larger than the file's bound of ${max} bytes`);
+        if (this.size > 0 && this.size + buf.length > max) {
+          // Rare, so the path is looked at first: a file someone else moved or deleted since the last
+          // look is not the one to move aside (its size is not this one's either).
+          this.checkedAt = -Infinity;
+          fd = this.open();
+        }
         if (this.size > 0 && this.size + buf.length > max) {
           // Closed before the rename: a system that cannot rename an open file can rename a closed one.
           this.closeFd();

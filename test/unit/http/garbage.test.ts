@@ -120,6 +120,28 @@ describe('the full collection after a burst', () => {
     expect(f.live()).toBe(0);
   });
 
+  it('gives a burst that ends while a second try waits a try of its own', () => {
+    const f = fakeTime();
+    const collected: number[] = [];
+    const c = new FullCollector(
+      () => f.t.now,
+      5_000,
+      () => {
+        collected.push(f.t.now);
+        return false;
+      },
+      f.later,
+      50,
+    );
+    c.drained();
+    f.advance(6_000); // the first try: not given back, a second one waits for 12 s
+    f.advance(11_500);
+    c.drained(); // another burst ends; the second try, half a second later, finds allocation quick again
+    f.advance(100_000);
+    expect(collected).toEqual([6_000, 12_000, 18_000]);
+    expect(f.live()).toBe(0);
+  });
+
   it('collects once requests stop after the heap grew, not while they come, and not after a burst that left the heap as it was', () => {
     const f = fakeTime();
     const heap = { used: 50 };

@@ -37,4 +37,21 @@ describe("an agent's listed entries", () => {
     t.app.router.listedFor('quiet');
     expect(t.app.router.recompute(['quiet']).unknown).toEqual(['quiet']);
   });
+
+  it('are read for a report once per change to the set of an agent that has not listed, and follow a promotion', async () => {
+    t = await startApp({ upstreams: { demo: { builtin: 'demo' } }, agents: [{ id: 'default' }, { id: 'quiet' }] });
+    await t.app.router.ready();
+    const decide = vi.spyOn(t.app.sets, 'listing');
+    const first = (await t.app.control.report({ agent: 'quiet' }))[0]!.listedTools;
+    for (let i = 0; i < 5; i++) await t.app.control.report({ agent: 'quiet' });
+    expect(decide.mock.calls.filter(([a]) => a === 'quiet')).toHaveLength(1);
+    await t.app.control.promote({ agent: 'quiet', tool: 'demo__drive_search_files' });
+    expect((await t.app.control.report({ agent: 'quiet' }))[0]!.listedTools).toBe(first + 1);
+    // A change to another agent's set leaves this one's as read.
+    const calls = decide.mock.calls.filter(([a]) => a === 'quiet').length;
+    await t.app.control.promote({ agent: 'default', tool: 'demo__drive_search_files' });
+    await t.app.control.report({ agent: 'quiet' });
+    expect(decide.mock.calls.filter(([a]) => a === 'quiet')).toHaveLength(calls);
+    decide.mockRestore();
+  });
 });

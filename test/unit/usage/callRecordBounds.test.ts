@@ -53,6 +53,23 @@ describe('boundCallRecord', () => {
 });
 
 describe('JsonlAppender with a bound', () => {
+  it('writes a record that would fill a file someone else deleted since its last look to a new file', () => {
+    const dir = tempDir('mws-jsonl-');
+    const path = join(dir, 'a.jsonl');
+    const to = join(dir, 'a.1.jsonl');
+    const clock = { ms: 0 };
+    const out = new JsonlAppender(path, { rotate: { to, maxBytes: () => 100 }, now: () => clock.ms });
+    expect(out.append({ pad: 'x'.repeat(60) })).toBe(true);
+    rmSync(path);
+    clock.ms += 1;
+    // Inside the window the size kept is the deleted file's: this record would move it aside.
+    expect(out.append({ pad: 'y'.repeat(60) })).toBe(true);
+    expect(out.dropped).toBe(0);
+    expect(readFileSync(path, 'utf8')).toBe(`{"pad":"${'y'.repeat(60)}"}\n`);
+    expect(existsSync(to)).toBe(false);
+    void out.close();
+  });
+
   it('rotates at the write that would cross the bound, refuses a record larger than it, and makes a deleted file again once it looks at the path', () => {
     const dir = tempDir('mws-jsonl-');
     const path = join(dir, 'a.jsonl');
