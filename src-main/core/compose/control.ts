@@ -3,6 +3,7 @@
 import { createControl, type ControlParts } from '../control/methods.js';
 import type { ControlApi } from '../control/api.js';
 import { ToolboxCosts } from '../control/report/toolboxCosts.js';
+import { fullCollector } from '../http/garbage.js';
 import { metaTools } from '../metaTools/definitions.js';
 import type { ConfigEditor } from '../config/editor.js';
 import type { UiSessions } from '../http/uiSessions.js';
@@ -28,6 +29,9 @@ export function buildControl(
     metaTools: () => metaTools(ctx.config.backendHints),
     clock,
     failed: (err) => log.warn(`counting the toolbox's tokens ahead of a report failed: ${err.message}`),
+    // Seconds of allocation no request made (a new toolbox's 5,000 definitions): the idle watch never
+    // sees it, and V8 keeps the pages it grew into.
+    counted: () => fullCollector.drained(),
   });
   ctx.toolboxChanged.push(() => costs.changed());
   const shared = o.shared;

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { countHistory, tokenizerStats } from '../../../src-main/core/control/report/report.js';
-import { COUNT_AHEAD_QUIET_MS } from '../../../src-main/core/control/report/toolboxCosts.js';
+import { COUNT_AHEAD_QUIET_MS, ToolboxCosts } from '../../../src-main/core/control/report/toolboxCosts.js';
+import { Toolbox } from '../../../src-main/core/toolbox/toolbox.js';
 import { startApp, tempDir, TEST_LIST_MS, type TestApp } from '../../helpers/app.js';
 import { validateConfig } from '../../../src-main/core/config/validate.js';
 import { createApp } from '../../../src-main/core/app.js';
@@ -120,5 +121,28 @@ describe('counting ahead of the first report', () => {
     const reports = await app.control.report({});
     expect(tokenizerStats().tokenized).toBe(before);
     expect(reports[0]!.toolboxTokens).toBeGreaterThan(0);
+  });
+
+  it('says when a count ahead is over, so the app can give back what it allocated', async () => {
+    const clock = new ManualClock(Date.now());
+    const tb = new Toolbox(new Map([['v', [{ name: 'one', description: 'One tool.', inputSchema: { type: 'object' as const } }]]]), false);
+    let counted = 0;
+    const costs = new ToolboxCosts({
+      stateDir: tempDir(),
+      toolbox: () => tb,
+      compact: () => false,
+      metaTools: () => [],
+      clock,
+      counted: () => counted++,
+    });
+    costs.changed();
+    clock.advance(COUNT_AHEAD_QUIET_MS);
+    expect(counted).toBe(0);
+    clock.advance(COUNT_AHEAD_QUIET_MS);
+    await until(() => counted === 1, 'the count ahead told as over');
+    // A report's own count is not one: nothing more is told.
+    await costs.whole();
+    expect(counted).toBe(1);
+    costs.stop();
   });
 });

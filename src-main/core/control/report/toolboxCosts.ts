@@ -34,6 +34,8 @@ export class ToolboxCosts {
       clock: Clock;
       /** A background count that failed (it is only a head start: the report counts again). */
       failed?: (err: Error) => void;
+      /** A background count is over: a burst of work no request asked for (the app collects after it). */
+      counted?: () => void;
     },
   ) {
     this.counts = new TokenCountFile(p.stateDir);
@@ -70,7 +72,8 @@ export class ToolboxCosts {
       this.endWatch();
       this.whole()
         .then(() => (this.stopped ? undefined : this.counts.save()))
-        .catch((err: Error) => this.p.failed?.(err));
+        .catch((err: Error) => this.p.failed?.(err))
+        .finally(() => this.p.counted?.());
     });
   }
 
