@@ -51,11 +51,8 @@ function youngGenerationBytes(): number {
   return getHeapSpaceStatistics().find((x) => x.space_name === 'new_space')?.space_size ?? 0;
 }
 
-/**
- * A young generation bigger than this after a collection was kept, not given back: V8 starts it at
- * 1 MB, or at what the process was started with (`--min-semi-space-size`), read when this module loads.
- */
-const YOUNG_GIVEN_BACK_BYTES = Math.max(4 * 1024 * 1024, youngGenerationBytes());
+/** A young generation bigger than this after a collection was kept, not given back (V8 starts it at 1 MB). */
+const YOUNG_GIVEN_BACK_BYTES = 4 * 1024 * 1024;
 
 /**
  * V8's full collection, when the process has one or its owner allowed it (exposeGc). False when the
@@ -97,7 +94,8 @@ type Later = (f: () => void, ms: number) => void;
 /**
  * One full collection when asked, after a settle, and not before the gap after the last one is over
  * (one pending at most). The gap is the longer of a floor and a multiple of the last one's duration.
- * A collection that says it could give back more later (`collect` answers false) is tried once more.
+ * A collection that says it could give back more later (`collect` answers false) is tried once more,
+ * and once more again for a burst that ends while that try waits.
  */
 export class FullCollector {
   /** When the next collection may run. */

@@ -74,8 +74,9 @@ export class ToolRouter implements AgentRuntime {
   private readonly listings = new Map<string, Listing>();
   /**
    * Listings read for someone else (the report) of agents with no kept listing, apart from `listings`
-   * so that no client is compared with them; forgotten at the same recompute. Deciding 100 agents'
-   * listings again was ~20 ms of each report at 5,000 tools.
+   * so that no client is compared with them; used while the sets answer the same entries, and
+   * forgotten at a recompute (the description setting). Deciding 100 agents' listings again was ~20 ms
+   * of each report at 5,000 tools.
    */
   private readonly readListings = new Map<string, Listing>();
   private readonly handlers = new Map<MetaToolName, MetaHandler>();
@@ -146,11 +147,16 @@ export class ToolRouter implements AgentRuntime {
    * "active" and hold the scheduled cycle's changes to their lists (workingset/quiet.ts).
    */
   listedFor(agentId: string): Tool[] {
-    const hit = this.listings.get(agentId) ?? this.readListings.get(agentId);
-    if (hit) return hit.tools;
-    const computed = this.computeListing(agentId);
-    this.readListings.set(agentId, computed);
-    return computed.tools;
+    const kept = this.listings.get(agentId);
+    if (kept) return kept.tools;
+    // The sets answer the same entries until the agent's names or the toolbox change: a listing read
+    // from them before is kept as long.
+    const entries = this.opts.listing(agentId);
+    const hit = this.readListings.get(agentId);
+    if (hit?.entries === entries) return hit.tools;
+    const read = this.listingOf(entries);
+    this.readListings.set(agentId, read);
+    return read.tools;
   }
 
   /**
@@ -346,8 +352,11 @@ export class ToolRouter implements AgentRuntime {
   }
 
   private computeListing(agentId: string): Listing {
+    return this.listingOf(this.opts.listing(agentId));
+  }
+
+  private listingOf(entries: ToolEntry[]): Listing {
     const toolbox = this.opts.catalog.toolbox();
-    const entries = this.opts.listing(agentId);
     const tools = [...this.meta, ...entries.map((e) => toolbox.listed(e, this.opts.config.compactDescriptions))];
     return { tools, signature: entries.map((e) => `${e.name}:${e.hash}`).join('|'), entries };
   }

@@ -34,9 +34,14 @@ const meet = (toolbox: ListingToolbox, name: string): ToolEntry | undefined => t
  * (`read_graph`) lists the one tool it names (`memory__read_graph`).
  */
 export function decideListing(fixed: Iterable<string>, tools: Record<string, ToolState>, toolbox: ListingToolbox): ToolEntry[] {
+  return meetNames(listingOrder(fixed, tools), toolbox);
+}
+
+/** Names in listing order met with the toolbox: what decideListing does once the order is known. */
+export function meetNames(names: Iterable<string>, toolbox: ListingToolbox): ToolEntry[] {
   const out: ToolEntry[] = [];
   const seen = new Set<string>();
-  for (const name of listingOrder(fixed, tools)) {
+  for (const name of names) {
     const e = meet(toolbox, name);
     if (e && !seen.has(e.name)) {
       seen.add(e.name);

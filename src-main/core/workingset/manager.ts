@@ -14,7 +14,7 @@ import type { AgentStateStore } from './stateFiles.js';
 import { AgentStates, type MemberView } from './registry.js';
 import { PinSources } from './pinSources.js';
 import { UsageIngest } from './ingest.js';
-import { countListed, decideListing, listingOrder } from './listing.js';
+import { countListed, listingOrder, meetNames } from './listing.js';
 import { applyDecision, applyPinMark, isPinMark, type PromotionFacts } from './apply.js';
 import { decideCycle, type CycleInputs } from './cycle.js';
 import { previewSweep, previewUsage } from './previews.js';
@@ -62,6 +62,7 @@ export class WorkingSets {
   demotionPaused = false;
   private readonly ingestion: UsageIngest;
   private readonly orders = new Map<string, { rev: number; inputs: readonly unknown[]; names: readonly string[] }>();
+  private readonly listings = new Map<string, { names: readonly string[]; toolbox: object; entries: ToolEntry[] }>();
   /** When start() ran: an agent not seen since is not quiet before quietMinutes past it (quiet.ts). */
   private startedAt: number | undefined;
   /** Cycles run one after another: each decides from the state the one before left. */
@@ -125,9 +126,19 @@ export class WorkingSets {
     return names;
   }
 
-  /** What an agent lists, in order (listing.ts). */
+  /**
+   * What an agent lists, in order (listing.ts): the same array until its names (kept as names() keeps
+   * them) or the toolbox change, so what is derived from it can be kept as long (the report's listings).
+   * Read-only for callers.
+   */
   listing(agent: string): ToolEntry[] {
-    return decideListing(this.pins.fixed(this.agent(agent)).keys(), this.states.state(agent).tools, this.o.toolbox());
+    const names = this.names(agent);
+    const toolbox = this.o.toolbox();
+    const hit = this.listings.get(agent);
+    if (hit && hit.names === names && hit.toolbox === toolbox) return hit.entries;
+    const entries = meetNames(names, toolbox);
+    this.listings.set(agent, { names, toolbox, entries });
+    return entries;
   }
 
   members(agent: string): MemberView[] {

@@ -123,14 +123,19 @@ describe('counting ahead of the first report', () => {
     expect(reports[0]!.toolboxTokens).toBeGreaterThan(0);
   });
 
-  it('says when a count ahead is over, so the app can give back what it allocated', async () => {
+  it('says when a count ahead that tokenized something is over, so the app can give back what it allocated', async () => {
     const clock = new ManualClock(Date.now());
-    const tb = new Toolbox(new Map([['v', [{ name: 'one', description: 'One tool.', inputSchema: { type: 'object' as const } }]]]), false);
+    const tb = new Toolbox(
+      new Map([['v', [{ name: 'one', description: 'One tool.\n\nWhat it does at length.', inputSchema: { type: 'object' as const } }]]]),
+      false,
+    );
     let counted = 0;
+    let compact = false;
+    const stateDir = tempDir();
     const costs = new ToolboxCosts({
-      stateDir: tempDir(),
+      stateDir,
       toolbox: () => tb,
-      compact: () => false,
+      compact: () => compact,
       metaTools: () => [],
       clock,
       counted: () => counted++,
@@ -140,9 +145,31 @@ describe('counting ahead of the first report', () => {
     expect(counted).toBe(0);
     clock.advance(COUNT_AHEAD_QUIET_MS);
     await until(() => counted === 1, 'the count ahead told as over');
-    // A report's own count is not one: nothing more is told.
+    // A report's own count (here of the compact descriptions, not counted yet) is not one.
+    compact = true;
+    const before = tokenizerStats().tokenized;
     await costs.whole();
+    expect(tokenizerStats().tokenized).toBeGreaterThan(before);
     expect(counted).toBe(1);
     costs.stop();
+    await until(() => existsSync(join(stateDir, 'token-counts.json')), 'the counts saved');
+    // After a restart every definition is in the counts file: a count ahead tokenizes nothing, and says
+    // nothing (it decides when its count resolves, before a later await of the same count goes on).
+    const again = new ToolboxCosts({
+      stateDir,
+      toolbox: () => tb,
+      compact: () => false,
+      metaTools: () => [],
+      clock,
+      counted: () => counted++,
+    });
+    again.changed();
+    clock.advance(COUNT_AHEAD_QUIET_MS);
+    clock.advance(COUNT_AHEAD_QUIET_MS);
+    const stillBefore = tokenizerStats().tokenized;
+    await again.whole();
+    expect(tokenizerStats().tokenized).toBe(stillBefore);
+    expect(counted).toBe(1);
+    again.stop();
   });
 });

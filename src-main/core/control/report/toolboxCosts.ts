@@ -1,12 +1,12 @@
 // What listing the whole toolbox costs, the report's yardstick, counted once per toolbox and
 // description setting, and counted ahead of the first report: once the toolbox has stayed the same
 // for a while after a change, its definitions are tokenized in the background (in the tokenizer's
-// worker), so the first report finds every count cached as a later one does, and the socket never
+// process), so the first report finds every count cached as a later one does, and the socket never
 // waits for it.
 import type { Tool } from '@modelcontextprotocol/client';
 import { every, type Clock } from '../../clock.js';
 import type { Toolbox } from '../../toolbox/toolbox.js';
-import { listingCost } from './report.js';
+import { listingCost, tokenizerStats } from './report.js';
 import { TokenCountFile } from './tokenCounts.js';
 
 export type ToolboxCost = { bytes: number; tokens: number; tools: number };
@@ -34,7 +34,7 @@ export class ToolboxCosts {
       clock: Clock;
       /** A background count that failed (it is only a head start: the report counts again). */
       failed?: (err: Error) => void;
-      /** A background count is over: a burst of work no request asked for (the app collects after it). */
+      /** A background count that tokenized something is over: seconds of work no request asked for (the app collects after it). */
       counted?: () => void;
     },
   ) {
@@ -70,10 +70,14 @@ export class ToolboxCosts {
         return;
       }
       this.endWatch();
+      const before = tokenizerStats().tokenized;
       this.whole()
-        .then(() => (this.stopped ? undefined : this.counts.save()))
-        .catch((err: Error) => this.p.failed?.(err))
-        .finally(() => this.p.counted?.());
+        .then(() => {
+          // Definitions all counted before (a restart) are a few milliseconds: nothing to give back.
+          if (tokenizerStats().tokenized !== before) this.p.counted?.();
+          return this.stopped ? undefined : this.counts.save();
+        })
+        .catch((err: Error) => this.p.failed?.(err));
     });
   }
 
