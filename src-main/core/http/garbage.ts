@@ -11,9 +11,8 @@ export const FULL_GC_MIN_GAP_MS = 5_000;
 /**
  * And at least this many times the last one's duration: collections take about 1/50 (2 %) of the
  * process's time, for collections of similar cost, however bursts come (an attacker looping floods
- * included). A fixed minute left the
- * second burst of a busy spell uncollected for up to a minute: 230 MB at rest instead of ~190 after
- * 10,000 calls at 5,000 tools (docs/research/measured.md).
+ * included). A fixed minute left the second burst of a busy spell uncollected for up to a minute: 230 MB
+ * at rest instead of ~190 after 10,000 calls at 5,000 tools (docs/research/measured.md).
  */
 export const FULL_GC_COST_FACTOR = 50;
 /**
@@ -145,8 +144,9 @@ export class FullCollector {
 
 /**
  * Watches requests come and go: once they stop for a whole check and the heap has grown well past
- * what the last collection left (IDLE_GC_GROWTH_BYTES), it asks for one full collection. Counting a request is an increment;
- * the check runs only while requests come, so an idle process has no timer waking it.
+ * what the last collection left (IDLE_GC_GROWTH_BYTES), it asks for one full collection. Counting a
+ * request is an increment; the check runs only while requests come, so an idle process has no timer
+ * waking it.
  */
 export class IdleCollector {
   private seen = 0;
