@@ -23,15 +23,23 @@ export type ScriptChild = {
 export function spawnScript(
   script: string,
   modules: string | readonly string[],
-  o: { stdin: 'pipe' | 'ignore'; stdout: 'pipe' | 'ignore'; ipc?: { serialization: 'json' | 'advanced' } },
+  o: {
+    stdin: 'pipe' | 'ignore';
+    stdout: 'pipe' | 'ignore';
+    ipc?: { serialization: 'json' | 'advanced' };
+    /** Node's and V8's options for the child (before `-e`). */
+    nodeOptions?: readonly string[];
+    /** Added to this process's environment. */
+    env?: Record<string, string>;
+  },
 ): ScriptChild {
   // Electron's binary runs as plain Node with ELECTRON_RUN_AS_NODE set; plain Node ignores it.
   const require = createRequire(import.meta.url);
   const paths = (typeof modules === 'string' ? [modules] : modules).map((m) => require.resolve(m));
-  const child = spawn(process.execPath, ['-e', script, ...paths], {
+  const child = spawn(process.execPath, [...(o.nodeOptions ?? []), '-e', script, ...paths], {
     stdio: [o.stdin, o.stdout, 'pipe', ...(o.ipc ? (['ipc'] as const) : [])],
     ...(o.ipc ? { serialization: o.ipc.serialization } : {}),
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    env: { ...process.env, ...o.env, ELECTRON_RUN_AS_NODE: '1' },
     windowsHide: true,
   });
   let stderr = '';

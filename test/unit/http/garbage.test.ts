@@ -1,7 +1,15 @@
 // Full collections after bursts (src-main/core/http/garbage.ts), on injected time: a gap after each that
 // grows with its cost, and one when requests stop after the heap grew well past what the last one left.
 import { describe, expect, it } from 'vitest';
-import { exposeGc, FullCollector, IdleCollector, IDLE_CHECK_MS, SETTLE_MS } from '../../../src-main/core/http/garbage.js';
+import {
+  exposeGc,
+  FullCollector,
+  IdleCollector,
+  IDLE_CHECK_MS,
+  IDLE_GC_MIN_GROWTH_BYTES,
+  idleGrowthFor,
+  SETTLE_MS,
+} from '../../../src-main/core/http/garbage.js';
 import { spawnSync } from 'node:child_process';
 
 function fakeTime() {
@@ -156,7 +164,12 @@ describe('the full collection after a burst', () => {
       },
       f.later,
     );
-    const idle = new IdleCollector(full, () => heap.used, f.every, 24);
+    const idle = new IdleCollector(
+      full,
+      () => heap.used,
+      f.every,
+      () => 24,
+    );
     // A burst of requests over 10 s: the heap grows, nothing is collected while they come.
     for (let ms = 0; ms < 10_000; ms += 100) {
       f.advance(ms);
@@ -176,6 +189,32 @@ describe('the full collection after a burst', () => {
     f.advance(140_000);
     expect(collected).toHaveLength(1);
     expect(f.live()).toBe(0);
+  });
+
+  it('counts growth against the heap it grew from: 12 MB is worth a collection for a 26 MB heap, not for an 80 MB one', () => {
+    const MB = 1024 * 1024;
+    const collectionsAfterBurst = (committed: number) => {
+      const f = fakeTime();
+      const heap = { committed };
+      let collections = 0;
+      const full = new FullCollector(
+        () => f.t.now,
+        5_000,
+        () => (collections++, true),
+        f.later,
+      );
+      const idle = new IdleCollector(full, () => heap.committed, f.every);
+      for (let ms = 0; ms < 3_000; ms += 100) {
+        f.advance(ms);
+        idle.touch();
+      }
+      heap.committed += 12 * MB;
+      f.advance(3_000 + 2 * IDLE_CHECK_MS + SETTLE_MS);
+      return collections;
+    };
+    expect(collectionsAfterBurst(26 * MB)).toBe(1);
+    expect(collectionsAfterBurst(80 * MB)).toBe(0);
+    expect(idleGrowthFor(4 * MB)).toBe(IDLE_GC_MIN_GROWTH_BYTES);
   });
 });
 

@@ -114,6 +114,33 @@ describe('the model runs in a process of its own', () => {
     await expect(session.run(feeds)).rejects.toThrow(/search model's process ended/);
   }, 90_000);
 
+  it('pools where it runs: one vector per text crosses back, the bits pool() gives here', async () => {
+    const { modelProcess } = await import('../../../src-main/core/search/embed/modelProcess.js');
+    const { poolOutput } = await import('../../../src-main/core/search/embed/onnxEmbedder.js');
+    const ort = await modelProcess();
+    try {
+      const session = await withDeadline(ort.InferenceSession.create(join(defaultModelDir(), 'model.onnx'), {}), 'the session', 60_000);
+      const row = [101, 4604, 2019, 10373, 102];
+      const feeds = Object.fromEntries(
+        session.inputNames.map((n) => [
+          n,
+          new ort.Tensor('int64', BigInt64Array.from(n === 'token_type_ids' ? row.map(() => 0n) : row.map(BigInt)), [1, row.length]),
+        ]),
+      );
+      const pooling = { output: 'last_hidden_state', batch: [row], len: row.length, dim: 384, how: 'mean' as const };
+      const apart = await session.runPooled!(feeds, pooling);
+      expect(apart).toHaveLength(1);
+      expect(apart[0]).toBeInstanceOf(Float32Array);
+      expect(Array.from(apart[0]!)).toEqual(Array.from(poolOutput(await session.run(feeds), pooling)[0]!));
+      // Its own heap and allocator are set for a small process (Linux: the allocator's variable).
+      const environ = readFileSync(`/proc/${ort.pid}/environ`, 'utf8').split('\0');
+      expect(environ).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+      expect(readFileSync(`/proc/${ort.pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=1');
+    } finally {
+      process.kill(ort.pid!, 'SIGKILL');
+    }
+  }, 90_000);
+
   it('a closed model fails later runs with a sentence, never a hang', async () => {
     const e = await withDeadline(loadEmbedder(), 'the model to load', 60_000);
     if (isEmbedderFailure(e)) throw new Error(e.error.message);
@@ -190,6 +217,46 @@ describe("the tokenizer is made in the model's process", () => {
     expect(made).toEqual(['{']);
     expect(seen).toEqual([['probe'], ['hello']]);
     expect(v).toHaveLength(384);
+    await got.close();
+  });
+});
+
+describe("the graph's sha256", () => {
+  it('is read piece by piece into one buffer: the digest of the whole, across pieces; undefined when missing', async () => {
+    const { sha256OfFile, HASH_PIECE_BYTES } = await import('../../../src-main/core/search/embed/modelFiles.js');
+    const bytes = Buffer.alloc(2 * HASH_PIECE_BYTES + 12_345);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31) % 251;
+    const path = join(tempDir('mws-sha-'), 'model.onnx');
+    writeFileSync(path, bytes);
+    expect(await sha256OfFile(path)).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(await sha256OfFile(`${path}.nothing`)).toBeUndefined();
+  });
+});
+
+describe('a runtime that pools where it runs', () => {
+  it('is asked for vectors, never for the per-token output', async () => {
+    const pooled: number[] = [];
+    const base = fakeRuntime();
+    const ort = {
+      ...base,
+      InferenceSession: {
+        create: async () => ({
+          ...(await base.InferenceSession.create()),
+          run: async () => {
+            throw new Error('the per-token output was asked for');
+          },
+          runPooled: async (_feeds: unknown, p: { batch: number[][]; dim: number }) => (
+            pooled.push(p.batch.length),
+            p.batch.map(() => new Float32Array(p.dim).fill(1 / Math.sqrt(p.dim)))
+          ),
+        }),
+      },
+    };
+    const got = await loadEmbedder({ importRuntime: async () => ort });
+    if (isEmbedderFailure(got)) throw new Error(got.error.message);
+    const [v] = await got.embed(['hello']);
+    expect(v).toHaveLength(384);
+    expect(pooled.length).toBeGreaterThan(0);
     await got.close();
   });
 });

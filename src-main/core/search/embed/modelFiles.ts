@@ -1,8 +1,7 @@
 // The shipped model's folder and its manifest (model.json): which files it needs, their sha256, and how
 // its output becomes one vector per text. Read and checked here, before any runtime is loaded.
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { createReadStream } from 'node:fs';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packageRoot } from '../../config/jsonSchema.js';
 import type { SEARCH_MODELS } from '../../config/configSchema.js';
@@ -80,16 +79,33 @@ async function readOrMissing(path: string): Promise<Buffer | undefined> {
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-/** The file's sha256, read in pieces; undefined when it is missing. */
-async function streamedSha256(path: string): Promise<string | undefined> {
-  const hash = createHash('sha256');
+/** Bytes read at a time while hashing the graph. */
+export const HASH_PIECE_BYTES = 1 << 20;
+
+/**
+ * The file's sha256, read piece by piece into one buffer; undefined when it is missing. A read stream
+ * gives a new 64 KB buffer per piece: the 350 pieces of a 23 MB graph lived until V8 collected them, in
+ * the allocator's heap, which kept the 30 MB afterwards (mws serve's RSS, docs/research/model.md).
+ */
+export async function sha256OfFile(path: string): Promise<string | undefined> {
+  let file: FileHandle;
   try {
-    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+    file = await open(path, 'r');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
     throw err;
   }
-  return hash.digest('hex');
+  try {
+    const hash = createHash('sha256');
+    const piece = Buffer.allocUnsafe(HASH_PIECE_BYTES);
+    for (;;) {
+      const { bytesRead } = await file.read(piece, 0, piece.length, null);
+      if (bytesRead === 0) return hash.digest('hex');
+      hash.update(piece.subarray(0, bytesRead));
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 export const REINSTALL = 'Search stays lexical; reinstall Working Set to restore the model.';
@@ -112,7 +128,7 @@ export async function readModelFiles(dir: string): Promise<ModelFiles | Embedder
     // The graph is hashed as it streams by and not kept: 23–34 MB read whole stayed in the allocator's
     // heap after the runtime had its own copy (it is read again by the runtime, in its own process).
     const digest =
-      file === 'model.onnx' ? await streamedSha256(path) : await readOrMissing(path).then((b) => b && (bytes.set(file, b), sha256(b)));
+      file === 'model.onnx' ? await sha256OfFile(path) : await readOrMissing(path).then((b) => b && (bytes.set(file, b), sha256(b)));
     if (digest === undefined) return fail('model_missing', `The search model's file ${path} is missing. ${REINSTALL}`);
     if (digest !== sha.toLowerCase())
       return fail('model_corrupt', `The search model's file ${path} is damaged (its sha256 differs from model.json's). ${REINSTALL}`);

@@ -7,20 +7,47 @@
 // it. A child process keeps the runtime's failures, and its memory, out of the proxy.
 // The child offers the slice of the onnxruntime API OnnxEmbedder uses (OrtModule) and the model's
 // tokenizer (the same library as in process, so vectors are the same as with the runtime in process:
-// tests, benches); pooling stays here.
+// tests, benches), and pools there (runPooled): one vector per text crosses back, not every token's.
 import type { ChildProcess } from 'node:child_process';
 import { spawnScript } from '../../childScript.js';
-import { TokenizerError, type OrtModule, type OrtSession, type OrtTensor, type TextTokenizer } from './onnxEmbedder.js';
+import {
+  TokenizerError,
+  pool,
+  poolOutput,
+  type OrtModule,
+  type OrtSession,
+  type OrtTensor,
+  type Pooling,
+  type TextTokenizer,
+} from './onnxEmbedder.js';
 
 /** Starting the runtime and creating the session may take this long at most (a busy 2-core machine). */
 export const MODEL_START_DEADLINE_MS = 120_000;
 /** One request (one run of one text, or the tokens of a slice of texts) may take this long at most; a process that does not answer is ended. */
 export const MODEL_RUN_DEADLINE_MS = 60_000;
 
+/**
+ * The child's heap: young generation at 1 MB semispaces (its work is small objects: token ids, one
+ * vector per text; the default lets it grow to 2 × 16 MB), and a collection it can ask for when idle.
+ */
+const MODEL_NODE_OPTIONS = ['--max-semi-space-size=1', '--expose-gc'];
+/**
+ * glibc's allocator with a fixed threshold: buffers from 128 KB up (the graph's weights, a run's
+ * activations) are mapped on their own and given back when freed. Left to itself it raises the threshold
+ * to the largest buffer freed so far, and later buffers of that size stay in its heap for good
+ * (−6 to −8 MB of the child's RSS at rest, docs/research/model.md). Other platforms ignore it.
+ */
+const MODEL_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
+/** How long after the proxy's last request the child collects its garbage. */
+const IDLE_GC_MS = 2000;
+
 // Run by childScript.ts with the paths of onnxruntime-node and @huggingface/tokenizers as its arguments. It lowers its own priority (the proxy is served first on
 // a machine with few cores) and ends when the proxy's end of the channel closes, however the proxy ended.
+// The pooling is the proxy's own functions' source (by their names as built), so vectors are the same bits either way.
 const SCRIPT = `
 try { require('node:os').setPriority(5); } catch {}
+${pool.toString()}
+${poolOutput.toString()}
 process.on('disconnect', () => process.exit(0));
 let ort;
 let Tokenizer;
@@ -38,7 +65,11 @@ try {
 }
 let session;
 let tokenizer;
+let idle;
 process.on('message', async (m) => {
+  // A collection once the proxy has stopped asking: V8's own comes tens of seconds later, if at all.
+  clearTimeout(idle);
+  idle = setTimeout(() => global.gc?.(), ${IDLE_GC_MS}).unref();
   try {
     if (m.op === 'encode') {
       process.send({ id: m.id, ids: m.texts.map((t) => tokenizer.encode(t).ids) });
@@ -52,6 +83,10 @@ process.on('message', async (m) => {
       const feeds = {};
       for (const [name, t] of Object.entries(m.feeds)) feeds[name] = new ort.Tensor(t.type, t.data, t.dims);
       const out = await session.run(feeds);
+      if (m.pooling) {
+        process.send({ id: m.id, vectors: ${poolOutput.name}(out, m.pooling) });
+        return;
+      }
       const result = {};
       for (const [name, t] of Object.entries(out)) result[name] = { data: t.data, dims: t.dims };
       process.send({ id: m.id, result });
@@ -62,7 +97,15 @@ process.on('message', async (m) => {
 });
 `;
 
-type Answer = { id: number; error?: string; inputNames?: string[]; result?: Record<string, OrtTensor>; sep?: number; ids?: number[][] };
+type Answer = {
+  id: number;
+  error?: string;
+  inputNames?: string[];
+  result?: Record<string, OrtTensor>;
+  vectors?: Float32Array[];
+  sep?: number;
+  ids?: number[][];
+};
 type Pending = { resolve(a: Answer): void; reject(e: Error): void };
 
 /** A failure the child answered with (the request's own), not the child's end or a deadline. */
@@ -166,6 +209,8 @@ export async function modelProcess(): Promise<OrtModule & { pid: number | undefi
     stdin: 'ignore',
     stdout: 'ignore',
     ipc: { serialization: 'advanced' },
+    nodeOptions: MODEL_NODE_OPTIONS,
+    env: MODEL_ENV,
   });
   const loaded = await new Promise<{ loaded: boolean; message?: string }>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -210,6 +255,12 @@ export async function modelProcess(): Promise<OrtModule & { pid: number | undefi
           inputNames: made.inputNames ?? [],
           async run(feeds: Record<string, OrtTensor>): Promise<Record<string, OrtTensor>> {
             return (await mc.within(MODEL_RUN_DEADLINE_MS, { op: 'run', feeds })).result ?? {};
+          },
+          async runPooled(feeds: Record<string, OrtTensor>, pooling: Pooling): Promise<Float32Array[]> {
+            const vectors = (await mc.within(MODEL_RUN_DEADLINE_MS, { op: 'run', feeds, pooling })).vectors;
+            if (vectors?.length !== pooling.batch.length)
+              throw new Error(`the search model's process gave ${vectors?.length ?? 0} vectors for ${pooling.batch.length} texts`);
+            return vectors;
           },
           async release(): Promise<void> {
             // The process goes, and all its memory with it.
