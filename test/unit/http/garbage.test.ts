@@ -7,6 +7,7 @@ import {
   IdleCollector,
   IDLE_CHECK_MS,
   IDLE_GC_MIN_GROWTH_BYTES,
+  YOUNG_RETRY_MS,
   idleGrowthFor,
   SETTLE_MS,
 } from '../../../src-main/core/http/garbage.js';
@@ -166,7 +167,7 @@ describe('the full collection after a burst', () => {
     );
     const idle = new IdleCollector(
       full,
-      () => heap.used,
+      () => ({ young: 0, old: heap.used }),
       f.every,
       () => 24,
     );
@@ -191,29 +192,55 @@ describe('the full collection after a burst', () => {
     expect(f.live()).toBe(0);
   });
 
-  it('counts growth against the heap it grew from: 12 MB is worth a collection for a 26 MB heap, not for an 80 MB one', () => {
+  it('counts growth against the old generation it grew from, and collects a young generation grown past its start', () => {
     const MB = 1024 * 1024;
-    const collectionsAfterBurst = (committed: number) => {
+    const collectionsAfterBurst = (old: number, grown: { old: number; young: number }, youngKeptBefore?: number) => {
       const f = fakeTime();
-      const heap = { committed };
+      const heap = { old, young: 1 * MB };
       let collections = 0;
       const full = new FullCollector(
         () => f.t.now,
         5_000,
-        () => (collections++, true),
+        () => (collections++, heap.young <= 4 * MB),
         f.later,
       );
-      const idle = new IdleCollector(full, () => heap.committed, f.every);
-      for (let ms = 0; ms < 3_000; ms += 100) {
-        f.advance(ms);
-        idle.touch();
+      const idle = new IdleCollector(
+        full,
+        () => ({ ...heap }),
+        f.every,
+        undefined,
+        () => f.t.now,
+      );
+      const burst = (from: number) => {
+        for (let ms = from; ms < from + 3_000; ms += 100) {
+          f.advance(ms);
+          idle.touch();
+        }
+        heap.old += grown.old;
+        heap.young = grown.young;
+        f.advance(from + 3_000 + 2 * IDLE_CHECK_MS + SETTLE_MS);
+      };
+      if (youngKeptBefore !== undefined) {
+        // A first collection that kept a 32 MB young generation (and its one retry, which kept it too).
+        heap.young = 32 * MB;
+        full.drained();
+        f.advance(30_000 + youngKeptBefore);
+        collections = 0;
+        heap.old = old;
       }
-      heap.committed += 12 * MB;
-      f.advance(3_000 + 2 * IDLE_CHECK_MS + SETTLE_MS);
+      burst(f.t.now);
       return collections;
     };
-    expect(collectionsAfterBurst(26 * MB)).toBe(1);
-    expect(collectionsAfterBurst(80 * MB)).toBe(0);
+    // The demo: 12 MB over a 26 MB heap.
+    expect(collectionsAfterBurst(26 * MB, { old: 12 * MB, young: 1 * MB })).toBe(1);
+    // 5,000 tools: 12 MB over 80 is not worth a compacting collection; 18 MB over 47 is.
+    expect(collectionsAfterBurst(80 * MB, { old: 12 * MB, young: 1 * MB })).toBe(0);
+    expect(collectionsAfterBurst(47 * MB, { old: 18 * MB, young: 1 * MB })).toBe(1);
+    // The young generation grew to its 32 MB and was not given back: a quiet spell's collection gives it back.
+    expect(collectionsAfterBurst(80 * MB, { old: 2 * MB, young: 32 * MB })).toBe(1);
+    // After a collection that kept it, not again within YOUNG_RETRY_MS of it.
+    expect(collectionsAfterBurst(80 * MB, { old: 2 * MB, young: 32 * MB }, 0)).toBe(0);
+    expect(collectionsAfterBurst(80 * MB, { old: 2 * MB, young: 32 * MB }, YOUNG_RETRY_MS)).toBeGreaterThan(0);
     expect(idleGrowthFor(4 * MB)).toBe(IDLE_GC_MIN_GROWTH_BYTES);
   });
 });
