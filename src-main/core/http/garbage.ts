@@ -111,6 +111,9 @@ function collectGarbage(): boolean {
 
 type Later = (f: () => void, ms: number) => void;
 
+/** A collection due while requests come looks again this much later. */
+const BUSY_RECHECK_MS = 2 * IDLE_CHECK_MS;
+
 /**
  * One full collection when asked, after a settle, and not before the gap after the last one is over
  * (one pending at most). The gap is the longer of a floor and a multiple of the last one's duration.
@@ -130,6 +133,8 @@ export class FullCollector {
     private readonly collect: () => boolean = collectGarbage,
     private readonly later: Later = (f, ms) => void setTimeout(f, ms).unref(),
     private readonly costFactor = FULL_GC_COST_FACTOR,
+    /** Requests are coming now: the collection waits for them to stop (V8 would keep its young generation). */
+    private readonly busy: () => boolean = () => false,
   ) {}
 
   /** A burst is over: collect once, now (after a settle) or when the gap since the last one is over. */
@@ -144,7 +149,9 @@ export class FullCollector {
     }
     this.pending = true;
     const wait = Math.max(SETTLE_MS, this.next - this.now());
-    this.later(() => {
+    const fire = () => {
+      // Asked for by background work (a count ending) in the middle of a burst of requests: after it.
+      if (this.busy()) return this.later(fire, BUSY_RECHECK_MS);
       this.pending = false;
       const again = mayRetry || this.drainedWhilePending;
       this.drainedWhilePending = false;
@@ -154,7 +161,8 @@ export class FullCollector {
       this.next = end + Math.max(this.minGapMs, (end - start) * this.costFactor);
       for (const f of this.collected) f();
       if (!done && again) this.schedule(false);
-    }, wait);
+    };
+    this.later(fire, wait);
   }
 
   /** `f` runs after each collection. */
@@ -178,6 +186,7 @@ export class IdleCollector {
   private baseline: number;
   /** When the last collection ended with the young generation kept (V8 found allocation quick). */
   private youngKeptAt: number | undefined;
+  private lastRequest = -Infinity;
   constructor(
     private readonly full: FullCollector,
     private readonly heap: () => HeapPages = heapPages,
@@ -197,9 +206,15 @@ export class IdleCollector {
     });
   }
 
+  /** A request arrived within the last two checks. */
+  busy(): boolean {
+    return this.now() - this.lastRequest < BUSY_RECHECK_MS;
+  }
+
   /** A request arrived. */
   touch(): void {
     this.seen++;
+    this.lastRequest = this.now();
     this.stop ??= this.every(() => this.check(), IDLE_CHECK_MS);
   }
 
@@ -217,5 +232,7 @@ export class IdleCollector {
 }
 
 /** One per process: every listener shares one collector, and so its gap. */
-export const fullCollector = new FullCollector();
-export const idleCollector = new IdleCollector(fullCollector);
+export const fullCollector: FullCollector = new FullCollector(undefined, undefined, undefined, undefined, undefined, (): boolean =>
+  idleCollector.busy(),
+);
+export const idleCollector: IdleCollector = new IdleCollector(fullCollector);

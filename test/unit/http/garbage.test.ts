@@ -245,6 +245,55 @@ describe('the full collection after a burst', () => {
   });
 });
 
+describe('a collection due while requests come', () => {
+  it('waits for them to stop (V8 keeps its young generation while allocation is quick)', () => {
+    const f = fakeTime();
+    let busyUntil = 0;
+    const collected: number[] = [];
+    const full = new FullCollector(
+      () => f.t.now,
+      5_000,
+      () => (collected.push(f.t.now), true),
+      f.later,
+      undefined,
+      () => f.t.now < busyUntil,
+    );
+    // Background work ends at 0 and asks for one; requests come until 20 s.
+    busyUntil = 20_000;
+    full.drained();
+    f.advance(19_000);
+    expect(collected).toEqual([]);
+    f.advance(30_000);
+    expect(collected).toHaveLength(1);
+    expect(collected[0]).toBeGreaterThanOrEqual(20_000);
+    expect(collected[0]).toBeLessThanOrEqual(20_000 + 2 * IDLE_CHECK_MS);
+    expect(f.live()).toBe(0);
+  });
+
+  it('an idle collector calls itself busy for two checks after a request', () => {
+    const f = fakeTime();
+    const idle = new IdleCollector(
+      new FullCollector(
+        () => f.t.now,
+        5_000,
+        () => true,
+        f.later,
+      ),
+      () => ({ young: 0, old: 0 }),
+      f.every,
+      undefined,
+      () => f.t.now,
+    );
+    expect(idle.busy()).toBe(false);
+    f.advance(100_000);
+    idle.touch();
+    f.advance(100_000 + IDLE_CHECK_MS);
+    expect(idle.busy()).toBe(true);
+    f.advance(100_000 + 2 * IDLE_CHECK_MS);
+    expect(idle.busy()).toBe(false);
+  });
+});
+
 describe('who turns on full collections', () => {
   it('is the process entry, never the module: collecting without exposeGc sets no V8 flag and defines no gc', () => {
     // A child process of its own, so this worker's flags and globals stay as they were.
