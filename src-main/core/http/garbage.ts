@@ -44,6 +44,8 @@ export const idleGrowthFor = (oldAfterCollection: number): number =>
  * tools, during which requests wait).
  */
 export const YOUNG_RETRY_MS = 30_000;
+/** The longest wait between such tries (30 s doubled four times): after it, only a quiet spell tries. */
+export const YOUNG_RETRY_MAX_MS = 8 * 60_000;
 
 /** Committed heap pages: the young generation's, and all the others'. */
 export type HeapPages = { young: number; old: number };
@@ -137,9 +139,12 @@ export class FullCollector {
     private readonly busy: () => boolean = () => false,
   ) {}
 
-  /** A burst is over: collect once, now (after a settle) or when the gap since the last one is over. */
-  drained(): void {
-    this.schedule(true);
+  /**
+   * A burst is over: collect once, now (after a settle) or when the gap since the last one is over;
+   * `retry`: once more if V8 kept its young generation.
+   */
+  drained(retry = true): void {
+    this.schedule(retry);
   }
 
   private schedule(mayRetry: boolean): void {
@@ -186,6 +191,8 @@ export class IdleCollector {
   private baseline: number;
   /** When the last collection ended with the young generation kept (V8 found allocation quick). */
   private youngKeptAt: number | undefined;
+  /** How long after it the next try may come: doubles with each try in a row that keeps it. */
+  private youngWait = YOUNG_RETRY_MS;
   private lastRequest = -Infinity;
   constructor(
     private readonly full: FullCollector,
@@ -197,13 +204,29 @@ export class IdleCollector {
     /** How much growth over what the last collection left is worth one. */
     private readonly growth: (oldAfterCollection: number) => number = idleGrowthFor,
     private readonly now: () => number = () => performance.now(),
+    private readonly later: Later = (f, ms) => void setTimeout(f, ms).unref(),
   ) {
     this.baseline = heap().old;
-    full.onCollected(() => {
-      const after = this.heap();
-      this.baseline = after.old;
-      this.youngKeptAt = after.young > YOUNG_GIVEN_BACK_BYTES ? this.now() : undefined;
-    });
+    full.onCollected(() => this.collected());
+  }
+
+  private collected(): void {
+    const after = this.heap();
+    this.baseline = after.old;
+    if (after.young <= YOUNG_GIVEN_BACK_BYTES) {
+      this.youngKeptAt = undefined;
+      return;
+    }
+    // Kept. Tried again at a quiet spell after the wait, or by one timer then if none comes (an idle
+    // process would keep it for good); each try that keeps it doubles the wait, and past the longest
+    // no timer is set: an idle process is not woken for ever.
+    this.youngWait = this.youngKeptAt === undefined ? YOUNG_RETRY_MS : this.youngWait * 2;
+    const keptAt = (this.youngKeptAt = this.now());
+    const wait = this.youngWait;
+    if (wait > YOUNG_RETRY_MAX_MS) return;
+    this.later(() => {
+      if (this.youngKeptAt === keptAt && !this.busy() && this.heap().young > YOUNG_GIVEN_BACK_BYTES) this.full.drained(false);
+    }, wait);
   }
 
   /** A request arrived within the last two checks. */
@@ -226,8 +249,10 @@ export class IdleCollector {
     this.stop?.();
     this.stop = undefined;
     const now = this.heap();
-    const young = now.young > YOUNG_GIVEN_BACK_BYTES && (this.youngKeptAt === undefined || this.now() - this.youngKeptAt >= YOUNG_RETRY_MS);
-    if (young || now.old - this.baseline >= this.growth(this.baseline)) this.full.drained();
+    const grown = now.old - this.baseline >= this.growth(this.baseline);
+    const young = now.young > YOUNG_GIVEN_BACK_BYTES && (this.youngKeptAt === undefined || this.now() - this.youngKeptAt >= this.youngWait);
+    // The young generation alone is not tried twice in a row: the retry would find allocation as quick.
+    if (grown || young) this.full.drained(grown);
   }
 }
 

@@ -7,6 +7,7 @@ import {
   IdleCollector,
   IDLE_CHECK_MS,
   IDLE_GC_MIN_GROWTH_BYTES,
+  YOUNG_RETRY_MAX_MS,
   YOUNG_RETRY_MS,
   idleGrowthFor,
   SETTLE_MS,
@@ -194,7 +195,7 @@ describe('the full collection after a burst', () => {
 
   it('counts growth against the old generation it grew from, and collects a young generation grown past its start', () => {
     const MB = 1024 * 1024;
-    const collectionsAfterBurst = (old: number, grown: { old: number; young: number }, youngKeptBefore?: number) => {
+    const collectionsAfterBurst = (old: number, grown: { old: number; young: number }) => {
       const f = fakeTime();
       const heap = { old, young: 1 * MB };
       let collections = 0;
@@ -220,14 +221,6 @@ describe('the full collection after a burst', () => {
         heap.young = grown.young;
         f.advance(from + 3_000 + 2 * IDLE_CHECK_MS + SETTLE_MS);
       };
-      if (youngKeptBefore !== undefined) {
-        // A first collection that kept a 32 MB young generation (and its one retry, which kept it too).
-        heap.young = 32 * MB;
-        full.drained();
-        f.advance(30_000 + youngKeptBefore);
-        collections = 0;
-        heap.old = old;
-      }
       burst(f.t.now);
       return collections;
     };
@@ -238,10 +231,67 @@ describe('the full collection after a burst', () => {
     expect(collectionsAfterBurst(47 * MB, { old: 18 * MB, young: 1 * MB })).toBe(1);
     // The young generation grew to its 32 MB and was not given back: a quiet spell's collection gives it back.
     expect(collectionsAfterBurst(80 * MB, { old: 2 * MB, young: 32 * MB })).toBe(1);
-    // After a collection that kept it, not again within YOUNG_RETRY_MS of it.
-    expect(collectionsAfterBurst(80 * MB, { old: 2 * MB, young: 32 * MB }, 0)).toBe(0);
-    expect(collectionsAfterBurst(80 * MB, { old: 2 * MB, young: 32 * MB }, YOUNG_RETRY_MS)).toBeGreaterThan(0);
     expect(idleGrowthFor(4 * MB)).toBe(IDLE_GC_MIN_GROWTH_BYTES);
+  });
+});
+
+describe('a young generation V8 kept', () => {
+  const MB = 1024 * 1024;
+  const setup = (keeps: () => boolean) => {
+    const f = fakeTime();
+    const heap = { old: 80 * MB, young: 32 * MB };
+    const collected: number[] = [];
+    const full = new FullCollector(
+      () => f.t.now,
+      5_000,
+      () => {
+        collected.push(f.t.now);
+        if (!keeps()) heap.young = 1 * MB;
+        return heap.young <= 4 * MB;
+      },
+      f.later,
+    );
+    const idle = new IdleCollector(
+      full,
+      () => ({ ...heap }),
+      f.every,
+      undefined,
+      () => f.t.now,
+      f.later,
+    );
+    return { f, heap, collected, full, idle };
+  };
+
+  it('is tried again once after YOUNG_RETRY_MS, not at a quiet spell before, and by a timer when no request comes', () => {
+    let keep = true;
+    const { f, collected, full, idle } = setup(() => keep);
+    full.drained(false);
+    f.advance(SETTLE_MS);
+    expect(collected).toEqual([SETTLE_MS]);
+    // A burst and a quiet spell 10 s later: too soon.
+    for (let ms = 10_000; ms < 13_000; ms += 100) {
+      f.advance(ms);
+      idle.touch();
+    }
+    f.advance(13_000 + 2 * IDLE_CHECK_MS + SETTLE_MS);
+    expect(collected).toHaveLength(1);
+    // No request after it: the timer tries once the wait is over, and this try gives it back.
+    keep = false;
+    f.advance(SETTLE_MS + YOUNG_RETRY_MS + SETTLE_MS);
+    expect(collected).toEqual([SETTLE_MS, SETTLE_MS + YOUNG_RETRY_MS + SETTLE_MS]);
+    f.advance(3_600_000);
+    expect(collected).toHaveLength(2);
+    expect(f.live()).toBe(0);
+  });
+
+  it('waits twice as long after each try that keeps it, and sets no timer past the longest wait', () => {
+    const { f, collected, full } = setup(() => true);
+    full.drained(false);
+    f.advance(24 * 3_600_000);
+    const gaps = collected.slice(1).map((t, i) => t - collected[i]!);
+    expect(gaps).toEqual([30_000, 60_000, 120_000, 240_000, 480_000].map((w) => w + SETTLE_MS));
+    expect(gaps.every((g) => g <= YOUNG_RETRY_MAX_MS + SETTLE_MS)).toBe(true);
+    expect(f.live()).toBe(0);
   });
 });
 

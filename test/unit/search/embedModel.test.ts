@@ -3,6 +3,7 @@
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { loadEmbedder } from '../../../src-main/core/search/embed/loadEmbedder.js';
 import { defaultModelDir } from '../../../src-main/core/search/embed/modelFiles.js';
@@ -134,7 +135,7 @@ describe('the model runs in a process of its own', () => {
       expect(Array.from(apart[0]!)).toEqual(Array.from(poolOutput(await session.run(feeds), pooling)[0]!));
       // Its own heap and allocator are set for a small process (Linux: the allocator's variable).
       const environ = readFileSync(`/proc/${ort.pid}/environ`, 'utf8').split('\0');
-      expect(environ).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+      expect(environ).toContain('MALLOC_MMAP_THRESHOLD_=1048576');
       expect(readFileSync(`/proc/${ort.pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=1');
     } finally {
       process.kill(ort.pid!, 'SIGKILL');
@@ -218,6 +219,19 @@ describe("the tokenizer is made in the model's process", () => {
     expect(seen).toEqual([['probe'], ['hello']]);
     expect(v).toHaveLength(384);
     await got.close();
+  });
+});
+
+describe("the model process's pooling", () => {
+  it('is source that names nothing outside itself: run alone, it pools as pool() does here', async () => {
+    const { POOLING_SOURCE } = await import('../../../src-main/core/search/embed/modelProcess.js');
+    const { pool } = await import('../../../src-main/core/search/embed/onnxEmbedder.js');
+    const values = [0.5, -1, 2, 0.25, 3, -0.75, 9, 9, 9];
+    const alone = runInNewContext(
+      `${POOLING_SOURCE}\n[poolHere({ o: { data: new Float32Array(${JSON.stringify(values)}) } }, { output: 'o', batch: [[101, 7]], len: 3, dim: 3, how: 'mean' }), poolHere({ o: { data: new Float32Array(${JSON.stringify(values)}) } }, { output: 'o', batch: [[101, 7]], len: 3, dim: 3, how: 'cls' })].map((v) => Array.from(v[0]))`,
+    ) as number[][];
+    const here = (['mean', 'cls'] as const).map((how) => Array.from(pool(new Float32Array(values), [[101, 7]], 3, 3, how)[0]!));
+    expect(alone).toEqual(here);
   });
 });
 

@@ -80,7 +80,8 @@ async function readOrMissing(path: string): Promise<Buffer | undefined> {
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** Bytes read at a time while hashing the graph. */
-export const HASH_PIECE_BYTES = 1 << 20;
+/** Under glibc's first mmap threshold (128 KB): a bigger buffer, once freed, raises it, and later buffers up to its size stay in the allocator's heap. */
+export const HASH_PIECE_BYTES = 64 * 1024;
 
 /**
  * The file's sha256, read piece by piece into one buffer; undefined when it is missing. A read stream

@@ -32,22 +32,26 @@ export const MODEL_RUN_DEADLINE_MS = 60_000;
  */
 const MODEL_NODE_OPTIONS = ['--max-semi-space-size=1', '--expose-gc'];
 /**
- * glibc's allocator with a fixed threshold: buffers from 128 KB up (the graph's weights, a run's
+ * glibc's allocator with a fixed threshold: buffers from 1 MB up (the embedding table, a long text's
  * activations) are mapped on their own and given back when freed. Left to itself it raises the threshold
- * to the largest buffer freed so far, and later buffers of that size stay in its heap for good
- * (−6 to −8 MB of the child's RSS at rest, docs/research/model.md). Other platforms ignore it.
+ * to the largest buffer freed so far, and later buffers of that size stay in its heap for good. 128 KB
+ * gave back more (−6 to −8 MB at rest) but cost ~20 % more CPU per tool text, every activation mapped
+ * and zeroed afresh (docs/research/model.md). Other platforms ignore it.
  */
-const MODEL_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
+const MODEL_ENV = { MALLOC_MMAP_THRESHOLD_: String(1024 * 1024) };
 /** How long after the proxy's last request the child collects its garbage. */
 const IDLE_GC_MS = 2000;
 
+/** pool() and poolOutput() as the child's script declares them (poolHere); exported for a test that runs it alone. */
+export const POOLING_SOURCE = `${pool.toString()}\nconst poolHere = (${poolOutput.toString()});`;
+
 // Run by childScript.ts with the paths of onnxruntime-node and @huggingface/tokenizers as its arguments. It lowers its own priority (the proxy is served first on
 // a machine with few cores) and ends when the proxy's end of the channel closes, however the proxy ended.
-// The pooling is the proxy's own functions' source (by their names as built), so vectors are the same bits either way.
+// The pooling is the proxy's own functions' source (pool() under its name as built, which poolOutput's
+// body calls), so vectors are the same bits either way.
 const SCRIPT = `
 try { require('node:os').setPriority(5); } catch {}
-${pool.toString()}
-${poolOutput.toString()}
+${POOLING_SOURCE}
 process.on('disconnect', () => process.exit(0));
 let ort;
 let Tokenizer;
@@ -84,7 +88,7 @@ process.on('message', async (m) => {
       for (const [name, t] of Object.entries(m.feeds)) feeds[name] = new ort.Tensor(t.type, t.data, t.dims);
       const out = await session.run(feeds);
       if (m.pooling) {
-        process.send({ id: m.id, vectors: ${poolOutput.name}(out, m.pooling) });
+        process.send({ id: m.id, vectors: poolHere(out, m.pooling) });
         return;
       }
       const result = {};
