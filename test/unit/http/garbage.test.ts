@@ -11,6 +11,7 @@ import {
   YOUNG_RETRY_MS,
   idleGrowthFor,
   SETTLE_MS,
+  type HeapPages,
 } from '../../../src-main/core/http/garbage.js';
 import { spawnSync } from 'node:child_process';
 
@@ -36,6 +37,20 @@ function fakeTime() {
   };
   const live = () => timers.filter((x) => !x.stopped).length;
   return { t, advance, later, every, live };
+}
+
+/** A full and an idle collector on fake time over `heap` (5 s gap); `collect` is what a collection does to it. */
+function collectors(f: ReturnType<typeof fakeTime>, heap: HeapPages, collect: () => boolean) {
+  const full = new FullCollector(() => f.t.now, 5_000, collect, f.later);
+  const idle = new IdleCollector(
+    full,
+    () => ({ ...heap }),
+    f.every,
+    undefined,
+    () => f.t.now,
+    f.later,
+  );
+  return { full, idle };
 }
 
 describe('the full collection after a burst', () => {
@@ -199,19 +214,7 @@ describe('the full collection after a burst', () => {
       const f = fakeTime();
       const heap = { old, young: 1 * MB };
       let collections = 0;
-      const full = new FullCollector(
-        () => f.t.now,
-        5_000,
-        () => (collections++, heap.young <= 4 * MB),
-        f.later,
-      );
-      const idle = new IdleCollector(
-        full,
-        () => ({ ...heap }),
-        f.every,
-        undefined,
-        () => f.t.now,
-      );
+      const { idle } = collectors(f, heap, () => (collections++, heap.young <= 4 * MB));
       const burst = (from: number) => {
         for (let ms = from; ms < from + 3_000; ms += 100) {
           f.advance(ms);
@@ -241,24 +244,11 @@ describe('a young generation V8 kept', () => {
     const f = fakeTime();
     const heap = { old: 80 * MB, young: 32 * MB };
     const collected: number[] = [];
-    const full = new FullCollector(
-      () => f.t.now,
-      5_000,
-      () => {
-        collected.push(f.t.now);
-        if (!keeps()) heap.young = 1 * MB;
-        return heap.young <= 4 * MB;
-      },
-      f.later,
-    );
-    const idle = new IdleCollector(
-      full,
-      () => ({ ...heap }),
-      f.every,
-      undefined,
-      () => f.t.now,
-      f.later,
-    );
+    const { full, idle } = collectors(f, heap, () => {
+      collected.push(f.t.now);
+      if (!keeps()) heap.young = 1 * MB;
+      return heap.young <= 4 * MB;
+    });
     return { f, heap, collected, full, idle };
   };
 
