@@ -44,7 +44,7 @@ export const idleGrowthFor = (oldAfterCollection: number): number =>
  * tools, during which requests wait).
  */
 export const YOUNG_RETRY_MS = 30_000;
-/** The longest wait between such tries (30 s doubled four times): after it, only a quiet spell tries. */
+/** The longest wait between such tries (30 s doubled four times): after it, only quiet spells try, this far apart. */
 export const YOUNG_RETRY_MAX_MS = 8 * 60_000;
 
 /** Committed heap pages: the young generation's, and all the others'. */
@@ -113,8 +113,8 @@ function collectGarbage(): boolean {
 
 type Later = (f: () => void, ms: number) => void;
 
-/** A collection due while requests come looks again this much later. */
-const BUSY_RECHECK_MS = 2 * IDLE_CHECK_MS;
+/** A collection due while requests come waits for them to stop, for SETTLE_MS, but no longer than this. */
+export const BUSY_WAIT_MAX_MS = 60_000;
 
 /**
  * One full collection when asked, after a settle, and not before the gap after the last one is over
@@ -135,8 +135,8 @@ export class FullCollector {
     private readonly collect: () => boolean = collectGarbage,
     private readonly later: Later = (f, ms) => void setTimeout(f, ms).unref(),
     private readonly costFactor = FULL_GC_COST_FACTOR,
-    /** Requests are coming now: the collection waits for them to stop (V8 would keep its young generation). */
-    private readonly busy: () => boolean = () => false,
+    /** How long since the last request: a collection due sooner than SETTLE_MS after one waits (V8 would keep its young generation). */
+    private readonly quietFor: () => number = () => Infinity,
   ) {}
 
   /**
@@ -154,9 +154,12 @@ export class FullCollector {
     }
     this.pending = true;
     const wait = Math.max(SETTLE_MS, this.next - this.now());
+    const due = this.now() + wait;
     const fire = () => {
-      // Asked for by background work (a count ending) in the middle of a burst of requests: after it.
-      if (this.busy()) return this.later(fire, BUSY_RECHECK_MS);
+      // Asked for by background work (a count ending) in the middle of a burst of requests: after it,
+      // settled like any burst, unless requests never stop (a poller): then after a minute anyway.
+      const quiet = this.quietFor();
+      if (quiet < SETTLE_MS && this.now() - due < BUSY_WAIT_MAX_MS) return this.later(fire, SETTLE_MS - quiet);
       this.pending = false;
       const again = mayRetry || this.drainedWhilePending;
       this.drainedWhilePending = false;
@@ -218,20 +221,23 @@ export class IdleCollector {
       return;
     }
     // Kept. Tried again at a quiet spell after the wait, or by one timer then if none comes (an idle
-    // process would keep it for good); each try that keeps it doubles the wait, and past the longest
-    // no timer is set: an idle process is not woken for ever.
+    // process would keep it for good); each try in a row that keeps it doubles the wait, and past the
+    // longest no timer is set (an idle process is not woken for ever) and quiet spells try every
+    // YOUNG_RETRY_MAX_MS. A timer left from an earlier try does nothing (youngKeptAt has moved on).
     this.youngWait = this.youngKeptAt === undefined ? YOUNG_RETRY_MS : this.youngWait * 2;
     const keptAt = (this.youngKeptAt = this.now());
     const wait = this.youngWait;
     if (wait > YOUNG_RETRY_MAX_MS) return;
     this.later(() => {
-      if (this.youngKeptAt === keptAt && !this.busy() && this.heap().young > YOUNG_GIVEN_BACK_BYTES) this.full.drained(false);
+      if (this.youngKeptAt !== keptAt) return;
+      if (this.heap().young <= YOUNG_GIVEN_BACK_BYTES) this.youngKeptAt = undefined;
+      else this.full.drained(false);
     }, wait);
   }
 
-  /** A request arrived within the last two checks. */
-  busy(): boolean {
-    return this.now() - this.lastRequest < BUSY_RECHECK_MS;
+  /** Milliseconds since the last request (Infinity before the first). */
+  quietFor(): number {
+    return this.now() - this.lastRequest;
   }
 
   /** A request arrived. */
@@ -249,15 +255,19 @@ export class IdleCollector {
     this.stop?.();
     this.stop = undefined;
     const now = this.heap();
+    // V8 gave it back on its own meanwhile: the next one kept waits the first wait again.
+    if (now.young <= YOUNG_GIVEN_BACK_BYTES) this.youngKeptAt = undefined;
     const grown = now.old - this.baseline >= this.growth(this.baseline);
-    const young = now.young > YOUNG_GIVEN_BACK_BYTES && (this.youngKeptAt === undefined || this.now() - this.youngKeptAt >= this.youngWait);
+    const young =
+      now.young > YOUNG_GIVEN_BACK_BYTES &&
+      (this.youngKeptAt === undefined || this.now() - this.youngKeptAt >= Math.min(this.youngWait, YOUNG_RETRY_MAX_MS));
     // The young generation alone is not tried twice in a row: the retry would find allocation as quick.
     if (grown || young) this.full.drained(grown);
   }
 }
 
 /** One per process: every listener shares one collector, and so its gap. */
-export const fullCollector: FullCollector = new FullCollector(undefined, undefined, undefined, undefined, undefined, (): boolean =>
-  idleCollector.busy(),
+export const fullCollector: FullCollector = new FullCollector(undefined, undefined, undefined, undefined, undefined, (): number =>
+  idleCollector.quietFor(),
 );
 export const idleCollector: IdleCollector = new IdleCollector(fullCollector);

@@ -7,6 +7,7 @@ import {
   IdleCollector,
   IDLE_CHECK_MS,
   IDLE_GC_MIN_GROWTH_BYTES,
+  BUSY_WAIT_MAX_MS,
   YOUNG_RETRY_MAX_MS,
   YOUNG_RETRY_MS,
   idleGrowthFor,
@@ -280,15 +281,56 @@ describe('a young generation V8 kept', () => {
     f.advance(24 * 3_600_000);
     const gaps = collected.slice(1).map((t, i) => t - collected[i]!);
     expect(gaps).toEqual([30_000, 60_000, 120_000, 240_000, 480_000].map((w) => w + SETTLE_MS));
-    expect(gaps.every((g) => g <= YOUNG_RETRY_MAX_MS + SETTLE_MS)).toBe(true);
-    expect(f.live()).toBe(0);
+  });
+
+  it('is tried at a quiet spell once the wait is over, and past the longest wait every YOUNG_RETRY_MAX_MS', () => {
+    const { f, collected, full, idle } = setup(() => true);
+    const burstAt = (from: number) => {
+      for (let ms = from; ms < from + 1_000; ms += 100) {
+        f.advance(ms);
+        idle.touch();
+      }
+      f.advance(from + 1_000 + 2 * IDLE_CHECK_MS + SETTLE_MS);
+    };
+    full.drained(false);
+    f.advance(SETTLE_MS);
+    // The timer's own try is at 36 s; a quiet spell right after the wait (30 s after 6 s) comes first.
+    burstAt(SETTLE_MS + YOUNG_RETRY_MS - 2_000);
+    expect(collected.length).toBe(2);
+    // Kept ten times in a row: a quiet spell still tries, YOUNG_RETRY_MAX_MS after the last try.
+    f.advance(48 * 3_600_000);
+    const last = collected.at(-1)!;
+    burstAt(last + YOUNG_RETRY_MAX_MS);
+    expect(collected.at(-1)!).toBeGreaterThan(last + YOUNG_RETRY_MAX_MS);
+  });
+
+  it('waits the first wait again after V8 gave it back on its own', () => {
+    const { f, heap, collected, full, idle } = setup(() => true);
+    full.drained(false);
+    f.advance(SETTLE_MS);
+    full.drained(false);
+    f.advance(SETTLE_MS + 5_000 + SETTLE_MS);
+    expect(collected).toHaveLength(2);
+    // V8 shrank it between requests: seen at the next quiet spell.
+    heap.young = 1 * MB;
+    for (let ms = 20_000; ms < 21_000; ms += 100) {
+      f.advance(ms);
+      idle.touch();
+    }
+    f.advance(24_000);
+    // Grown and kept again later: the next try comes YOUNG_RETRY_MS after, not the doubled wait.
+    heap.young = 32 * MB;
+    full.drained(false);
+    f.advance(24_000 + 5_000 + SETTLE_MS);
+    const keptAt = collected.at(-1)!;
+    f.advance(keptAt + YOUNG_RETRY_MS + SETTLE_MS);
+    expect(collected.at(-1)).toBe(keptAt + YOUNG_RETRY_MS + SETTLE_MS);
   });
 });
 
 describe('a collection due while requests come', () => {
-  it('waits for them to stop (V8 keeps its young generation while allocation is quick)', () => {
+  const setup = (lastRequest: () => number) => {
     const f = fakeTime();
-    let busyUntil = 0;
     const collected: number[] = [];
     const full = new FullCollector(
       () => f.t.now,
@@ -296,41 +338,38 @@ describe('a collection due while requests come', () => {
       () => (collected.push(f.t.now), true),
       f.later,
       undefined,
-      () => f.t.now < busyUntil,
+      () => f.t.now - lastRequest(),
     );
-    // Background work ends at 0 and asks for one; requests come until 20 s.
-    busyUntil = 20_000;
+    return { f, collected, full };
+  };
+
+  it('waits until they have stopped for the settle, like any burst', () => {
+    // Background work ends at 0 and asks for one; requests come every 500 ms until 20 s.
+    const { f, collected, full } = setup(() => Math.min(20_000, Math.floor(f.t.now / 500) * 500));
     full.drained();
-    f.advance(19_000);
+    f.advance(20_000 + SETTLE_MS - 1);
     expect(collected).toEqual([]);
-    f.advance(30_000);
-    expect(collected).toHaveLength(1);
-    expect(collected[0]).toBeGreaterThanOrEqual(20_000);
-    expect(collected[0]).toBeLessThanOrEqual(20_000 + 2 * IDLE_CHECK_MS);
+    f.advance(60_000);
+    expect(collected).toEqual([20_000 + SETTLE_MS]);
     expect(f.live()).toBe(0);
   });
 
-  it('an idle collector calls itself busy for two checks after a request', () => {
+  it('collects anyway after BUSY_WAIT_MAX_MS when requests never stop (a poller)', () => {
+    const { f, collected, full } = setup(() => Math.floor(f.t.now / 1_000) * 1_000);
+    full.drained();
+    f.advance(SETTLE_MS + BUSY_WAIT_MAX_MS + SETTLE_MS);
+    expect(collected).toHaveLength(1);
+    expect(collected[0]).toBeGreaterThanOrEqual(SETTLE_MS + BUSY_WAIT_MAX_MS);
+  });
+
+  it('an idle collector tells how long since the last request', () => {
     const f = fakeTime();
-    const idle = new IdleCollector(
-      new FullCollector(
-        () => f.t.now,
-        5_000,
-        () => true,
-        f.later,
-      ),
-      () => ({ young: 0, old: 0 }),
-      f.every,
-      undefined,
-      () => f.t.now,
-    );
-    expect(idle.busy()).toBe(false);
+    const { idle } = collectors(f, { young: 0, old: 0 }, () => true);
+    expect(idle.quietFor()).toBe(Infinity);
     f.advance(100_000);
     idle.touch();
-    f.advance(100_000 + IDLE_CHECK_MS);
-    expect(idle.busy()).toBe(true);
-    f.advance(100_000 + 2 * IDLE_CHECK_MS);
-    expect(idle.busy()).toBe(false);
+    f.advance(100_000 + 1_500);
+    expect(idle.quietFor()).toBe(1_500);
   });
 });
 
