@@ -3,6 +3,7 @@
 // garbage, and the heap pages holding it, for as long as it stays quiet: for a tray app, hours. One
 // full collection once the burst is over gives most of it back (RSS keeps what the allocator holds
 // for reuse; figures in docs/research/measured.md and docs/rules/security.md).
+import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -67,6 +68,36 @@ let allowed = false;
  */
 export function exposeGc(): void {
   allowed = true;
+  watchCollections();
+}
+
+/**
+ * V8 gives its young generation back in a collection that finds allocation slow since its last
+ * collection, over 5 s at least (Heap::ReduceNewSpaceSize: the throughput is measured from collection to
+ * collection). In a bare process after a burst, gc() 4.0 s after V8's last scavenge kept all 32 MB; 5.2 s
+ * and more after it gave them back, however long ago the burst itself ended.
+ */
+export const QUIET_SINCE_GC_MS = 5_500;
+
+let lastCollectionEnd = -Infinity;
+let watching = false;
+
+/** Notes when each of V8's collections (scavenges included) ends; started with exposeGc. */
+function watchCollections(): void {
+  if (watching) return;
+  watching = true;
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) lastCollectionEnd = Math.max(lastCollectionEnd, e.startTime + e.duration);
+    }).observe({ entryTypes: ['gc'] });
+  } catch {
+    // No observer: collections wait for the settle alone, as before.
+  }
+}
+
+/** Milliseconds since V8's last collection ended (Infinity when not watched). */
+export function sinceLastCollection(): number {
+  return performance.now() - lastCollectionEnd;
 }
 
 function youngGenerationBytes(): number {
@@ -113,7 +144,7 @@ function collectGarbage(): boolean {
 
 type Later = (f: () => void, ms: number) => void;
 
-/** A collection due while requests come waits for them to stop, for SETTLE_MS, but no longer than this. */
+/** A collection due while requests come (or V8 collects) waits for them to stop, for SETTLE_MS (QUIET_SINCE_GC_MS), but no longer than this. */
 export const BUSY_WAIT_MAX_MS = 60_000;
 
 /**
@@ -137,6 +168,8 @@ export class FullCollector {
     private readonly costFactor = FULL_GC_COST_FACTOR,
     /** How long since the last request: a collection due sooner than SETTLE_MS after one waits (V8 would keep its young generation). */
     private readonly quietFor: () => number = () => Infinity,
+    /** How long since V8's last collection: one due sooner than QUIET_SINCE_GC_MS after it waits, for the same reason. */
+    private readonly sinceLastGc: () => number = () => Infinity,
   ) {}
 
   /**
@@ -157,9 +190,10 @@ export class FullCollector {
     const due = this.now() + wait;
     const fire = () => {
       // Asked for by background work (a count ending) in the middle of a burst of requests: after it,
-      // settled like any burst, unless requests never stop (a poller): then after a minute anyway.
-      const quiet = this.quietFor();
-      if (quiet < SETTLE_MS && this.now() - due < BUSY_WAIT_MAX_MS) return this.later(fire, SETTLE_MS - quiet);
+      // settled like any burst; and not sooner than QUIET_SINCE_GC_MS after V8's own last collection.
+      // Unless requests or allocation never stop (a poller): then after a minute anyway.
+      const more = Math.max(SETTLE_MS - this.quietFor(), QUIET_SINCE_GC_MS - this.sinceLastGc());
+      if (more > 0 && this.now() - due < BUSY_WAIT_MAX_MS) return this.later(fire, more);
       this.pending = false;
       const again = mayRetry || this.drainedWhilePending;
       this.drainedWhilePending = false;
@@ -267,7 +301,13 @@ export class IdleCollector {
 }
 
 /** One per process: every listener shares one collector, and so its gap. */
-export const fullCollector: FullCollector = new FullCollector(undefined, undefined, undefined, undefined, undefined, (): number =>
-  idleCollector.quietFor(),
+export const fullCollector: FullCollector = new FullCollector(
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  undefined,
+  (): number => idleCollector.quietFor(),
+  sinceLastCollection,
 );
 export const idleCollector: IdleCollector = new IdleCollector(fullCollector);

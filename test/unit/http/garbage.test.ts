@@ -7,6 +7,7 @@ import {
   IdleCollector,
   IDLE_CHECK_MS,
   IDLE_GC_MIN_GROWTH_BYTES,
+  QUIET_SINCE_GC_MS,
   BUSY_WAIT_MAX_MS,
   YOUNG_RETRY_MAX_MS,
   YOUNG_RETRY_MS,
@@ -354,6 +355,25 @@ describe('a collection due while requests come', () => {
     expect(f.live()).toBe(0);
   });
 
+  it("waits until V8's own last collection is QUIET_SINCE_GC_MS old, or it would keep its young generation", () => {
+    const f = fakeTime();
+    const collected: number[] = [];
+    // V8 scavenged at 4 s and at 9 s (background work after the burst).
+    const lastGc = () => (f.t.now >= 9_000 ? 9_000 : f.t.now >= 4_000 ? 4_000 : -Infinity);
+    const full = new FullCollector(
+      () => f.t.now,
+      5_000,
+      () => (collected.push(f.t.now), true),
+      f.later,
+      undefined,
+      undefined,
+      () => f.t.now - lastGc(),
+    );
+    full.drained();
+    f.advance(100_000);
+    expect(collected).toEqual([9_000 + QUIET_SINCE_GC_MS]);
+  });
+
   it('collects anyway after BUSY_WAIT_MAX_MS when requests never stop (a poller)', () => {
     const { f, collected, full } = setup(() => Math.floor(f.t.now / 1_000) * 1_000);
     full.drained();
@@ -389,6 +409,17 @@ describe('who turns on full collections', () => {
     // Allowed at start, made at the first collection.
     expect(exposed.stdout.trim().split('\n'), exposed.stderr).toEqual(['undefined', 'function']);
     expect(typeof exposeGc).toBe('function');
+  });
+
+  it("watches V8's collections once exposeGc is called, and only then", () => {
+    const run = (code: string) =>
+      spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 });
+    const module = JSON.stringify(new URL('../../../src-main/core/http/garbage.ts', import.meta.url).href);
+    const churn = 'let a = []; for (let i = 0; i < 2e6; i++) a.push({ i }); a = null; await new Promise((r) => setTimeout(r, 50));';
+    const unwatched = run(`const g = await import(${module}); ${churn} console.log(g.sinceLastCollection());`);
+    expect(unwatched.stdout.trim(), unwatched.stderr).toBe('Infinity');
+    const watched = run(`const g = await import(${module}); g.exposeGc(); ${churn} console.log(g.sinceLastCollection() < 10000);`);
+    expect(watched.stdout.trim(), watched.stderr).toBe('true');
   });
 
   it("leaves V8's flags as they were after a collection, so code it caches is accepted by a new process", () => {

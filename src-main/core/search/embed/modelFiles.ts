@@ -79,8 +79,10 @@ async function readOrMissing(path: string): Promise<Buffer | undefined> {
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
-/** Bytes read at a time while hashing the graph. */
-/** Under glibc's first mmap threshold (128 KB): a bigger buffer, once freed, raises it, and later buffers up to its size stay in the allocator's heap. */
+/**
+ * Bytes read at a time while hashing the graph: under glibc's first mmap threshold (128 KB), since a
+ * bigger buffer, once freed, raises it, and later buffers up to its size stay in the allocator's heap.
+ */
 export const HASH_PIECE_BYTES = 64 * 1024;
 
 /**
@@ -126,7 +128,7 @@ export async function readModelFiles(dir: string): Promise<ModelFiles | Embedder
   const bytes = new Map<string, Buffer>();
   for (const [file, sha] of Object.entries(manifest.files)) {
     const path = join(dir, file);
-    // The graph is hashed as it streams by and not kept: 23–34 MB read whole stayed in the allocator's
+    // The graph is hashed a piece at a time and not kept: 23–34 MB read whole stayed in the allocator's
     // heap after the runtime had its own copy (it is read again by the runtime, in its own process).
     const digest =
       file === 'model.onnx' ? await sha256OfFile(path) : await readOrMissing(path).then((b) => b && (bytes.set(file, b), sha256(b)));
