@@ -330,7 +330,8 @@ describe('a young generation V8 kept', () => {
 });
 
 describe('a collection due while requests come', () => {
-  const setup = (lastRequest: () => number) => {
+  /** `lastRequest` and `lastGc` are read at the fake time they are asked at. */
+  const setup = (lastRequest: (now: number) => number, lastGc: (now: number) => number = () => -Infinity) => {
     const f = fakeTime();
     const collected: number[] = [];
     const full = new FullCollector(
@@ -339,14 +340,15 @@ describe('a collection due while requests come', () => {
       () => (collected.push(f.t.now), true),
       f.later,
       undefined,
-      () => f.t.now - lastRequest(),
+      () => f.t.now - lastRequest(f.t.now),
+      () => f.t.now - lastGc(f.t.now),
     );
     return { f, collected, full };
   };
 
   it('waits until they have stopped for the settle, like any burst', () => {
     // Background work ends at 0 and asks for one; requests come every 500 ms until 20 s.
-    const { f, collected, full } = setup(() => Math.min(20_000, Math.floor(f.t.now / 500) * 500));
+    const { f, collected, full } = setup((now) => Math.min(20_000, Math.floor(now / 500) * 500));
     full.drained();
     f.advance(20_000 + SETTLE_MS - 1);
     expect(collected).toEqual([]);
@@ -356,18 +358,10 @@ describe('a collection due while requests come', () => {
   });
 
   it("waits until V8's own last collection is QUIET_SINCE_GC_MS old, or it would keep its young generation", () => {
-    const f = fakeTime();
-    const collected: number[] = [];
-    // V8 scavenged at 4 s and at 9 s (background work after the burst).
-    const lastGc = () => (f.t.now >= 9_000 ? 9_000 : f.t.now >= 4_000 ? 4_000 : -Infinity);
-    const full = new FullCollector(
-      () => f.t.now,
-      5_000,
-      () => (collected.push(f.t.now), true),
-      f.later,
-      undefined,
-      undefined,
-      () => f.t.now - lastGc(),
+    // No request; V8 scavenged at 4 s and at 9 s (background work after the burst).
+    const { f, collected, full } = setup(
+      () => -Infinity,
+      (now) => (now >= 9_000 ? 9_000 : now >= 4_000 ? 4_000 : -Infinity),
     );
     full.drained();
     f.advance(100_000);
@@ -375,7 +369,7 @@ describe('a collection due while requests come', () => {
   });
 
   it('collects anyway after BUSY_WAIT_MAX_MS when requests never stop (a poller)', () => {
-    const { f, collected, full } = setup(() => Math.floor(f.t.now / 1_000) * 1_000);
+    const { f, collected, full } = setup((now) => Math.floor(now / 1_000) * 1_000);
     full.drained();
     f.advance(SETTLE_MS + BUSY_WAIT_MAX_MS + SETTLE_MS);
     expect(collected).toHaveLength(1);
