@@ -2,8 +2,8 @@
 // "read"). The list is the `word-list` package (MIT, ~274,000 words), read once by the first query word
 // that needs a typo correction, and kept as one string with line offsets for binary search (a third
 // of the memory a Set of the words would hold).
-import { readFileSync } from 'node:fs';
 import wordListPath from 'word-list';
+import { readFilePagedSync } from '../pagedBytes.js';
 
 let text = '';
 /** Start offsets of the words in sorted order, and one past the end of each (the newline). */
@@ -16,7 +16,8 @@ let state: 'unloaded' | 'loaded' | 'failed' = 'unloaded';
 function load(): boolean {
   if (state !== 'unloaded') return state === 'loaded';
   try {
-    text = readFileSync(wordListPath, 'utf8');
+    // 2.8 MB read paged: a malloc'd block of that size would raise the C allocator's threshold when freed (pagedBytes.ts).
+    text = readFilePagedSync(wordListPath).toString('utf8');
     const s: number[] = [];
     const e: number[] = [];
     let prev = '';

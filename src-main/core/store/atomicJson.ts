@@ -2,10 +2,11 @@
 // removed on error or exit, writes to one path one at a time), plus what it leaves out: the folder is
 // fsync'd after the rename so the new name survives a power cut, and temp files left by kill -9 are
 // removed at the next start (removeLeftoverTemps, called once the state folder's lock is held).
-import { lstat, mkdir, open, readdir, readFile, realpath, rename, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, realpath, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { Logger } from '../log.js';
+import { concatPaged, encodePaged, readTextPaged } from '../pagedBytes.js';
 
 /** Writes bytes or text atomically: afterwards the path holds the old content or the new, never a part. */
 export async function writeFileAtomicSynced(
@@ -18,7 +19,8 @@ export async function writeFileAtomicSynced(
   // write-file-atomic writes to the real path behind a symlink; a link planted at a state file must be
   // replaced by our file, never written through (test/unit/secrets/secretsAttack.test.ts).
   if ((await lstat(path).catch(() => undefined))?.isSymbolicLink()) await unlink(path).catch(() => {});
-  await writeFileAtomic(path, data, { mode, fsync: opts.fsync !== false });
+  // Text as paged bytes: a string is encoded for the write into a malloc'd block (pagedBytes.ts).
+  await writeFileAtomic(path, typeof data === 'string' ? encodePaged(data) : data, { mode, fsync: opts.fsync !== false });
   if (opts.fsync !== false) await fsyncFolder(dirname(path));
 }
 
@@ -104,7 +106,7 @@ export async function writePiecesAtomic(
   await produce(async (piece) => {
     pieces.push(Buffer.from(piece));
   });
-  await writeFileAtomicSynced(path, Buffer.concat(pieces), mode);
+  await writeFileAtomicSynced(path, concatPaged(pieces), mode);
 }
 
 export type ReadResult<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'damaged'; movedTo: string };
@@ -116,7 +118,7 @@ export type ReadResult<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { k
 export async function readJsonSafe<T>(path: string, log: Logger, check: (v: unknown) => v is T): Promise<ReadResult<T>> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readTextPaged(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
     throw err;

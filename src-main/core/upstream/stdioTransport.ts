@@ -4,6 +4,7 @@
 // answers only the request whose result was too large, with a sentence, and keeps the child.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { within } from '../deadline.js';
 
@@ -161,7 +162,7 @@ export class StdioUpstreamTransport implements Transport {
       this.answerOversize(head.toString('utf8'), tail.toString('utf8'));
       return;
     }
-    const line = (this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks)).toString('utf8').replace(/\r$/, '');
+    const line = joinText(this.chunks).replace(/\r$/, '');
     this.chunks = [];
     this.size = 0;
     if (!line.trim()) return;
@@ -188,6 +189,19 @@ export class StdioUpstreamTransport implements Transport {
     this.pending.delete(id);
     this.onmessage?.({ jsonrpc: '2.0', id, error: { code: RESULT_TOO_LARGE_CODE, message: text } } as JSONRPCMessage);
   }
+}
+
+/**
+ * The line's pieces decoded one by one and joined as text: a tools/list of 5,000 tools is a 4–10 MB line,
+ * and concatenating its bytes first made a malloc'd block that raised the C allocator's threshold when
+ * freed (pagedBytes.ts). A character split between two pieces is carried over by the decoder.
+ */
+export function joinText(chunks: readonly Buffer[]): string {
+  if (chunks.length === 1) return chunks[0]!.toString('utf8');
+  const decoder = new StringDecoder('utf8');
+  let text = '';
+  for (const c of chunks) text += decoder.write(c);
+  return text + decoder.end();
 }
 
 function keepTail(prev: Buffer, part: Buffer): Buffer {

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { controlHandler, httpControlResultJson } from '../../../src-main/core/control/transport/http.js';
 import { MwsError } from '../../../src-main/core/errors.js';
 import type { ControlApi } from '../../../src-main/core/control/contract.js';
+import { isPaged } from '../../../src-main/core/pagedBytes.js';
 
 const TOKEN = 'result-json-token';
 let server: Server | undefined;
@@ -89,5 +90,30 @@ describe('a control result as the instance wrote it', () => {
     await new Promise<void>((r) => server!.close(() => r()));
     url = await serve({}, { status: 200, text: '{"ok":true}' });
     expect(await httpControlResultJson(url, TOKEN)('report', {})).toBe('null');
+  });
+});
+
+describe('a large control answer', () => {
+  it('is sent as paged bytes with its length, the same text a small one would be', async () => {
+    // ~1 MB, like a report of many agents: as a string it would be encoded into a block of the C allocator.
+    const result = Array.from({ length: 8000 }, (_, i) => ({ agent: `a${i}`, name: 'Café — ☕ '.repeat(10) }));
+    const handler = controlHandler({ report: async () => result } as unknown as ControlApi, () => TOKEN);
+    const answer = await handler(
+      new Request('http://127.0.0.1/control/report', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        body: '{}',
+      }),
+    );
+    const reader = answer.body!.getReader();
+    const chunks: Uint8Array[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+    expect(chunks.every((c) => isPaged(c))).toBe(true);
+    const bytes = Buffer.concat(chunks);
+    expect(answer.headers.get('content-length')).toBe(String(bytes.length));
+    expect(JSON.parse(bytes.toString('utf8'))).toEqual({ ok: true, result });
+
+    const url = await serve({ report: async () => result as never });
+    expect(JSON.parse(await httpControlResultJson(url, TOKEN)('report', {}))).toEqual(result);
   });
 });

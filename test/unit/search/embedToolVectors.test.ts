@@ -22,6 +22,7 @@ import { toolText } from '../../../src-main/core/search/embed/toolText.js';
 import { MAX_QUERY_CHARS } from '../../../src-main/core/search/limits.js';
 import type { Embedder, EmbedderFailure } from '../../../src-main/core/search/embed/types.js';
 import { tempDir } from '../../helpers/app.js';
+import { isPaged } from '../../../src-main/core/pagedBytes.js';
 import { until, withDeadline } from '../../helpers/wait.js';
 
 const DIM = 8;
@@ -816,5 +817,27 @@ describe('a model process started again after it embedded RENEW_AFTER_TOOLS tool
     expect(fresh.texts).toBe(40);
     expect(await vectors.embedQuery('after it')).toBeDefined();
     await vectors.stop();
+  });
+});
+
+describe('the vector cache in paged memory', () => {
+  it('encodes, reads and keeps a large cache in pages of its own, not in blocks of the C allocator (pagedBytes.ts)', async () => {
+    // 300 tools × 384 floats: 460 KB, over the size from which the allocator's threshold would move.
+    const vectors = new Map<string, Float32Array>();
+    for (let i = 0; i < 300; i++)
+      vectors.set(
+        `t${i}`,
+        Float32Array.from({ length: 384 }, (_, j) => Math.sin(i + j)),
+      );
+    const bytes = encodeVectors('m', 384, vectors);
+    expect(isPaged(bytes)).toBe(true);
+    const dir = tempDir();
+    const path = join(dir, VECTOR_CACHE_FILE);
+    await writeVectorCache(path, 'm', 384, vectors);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    const read = await readVectorCache(path, new MemoryLogger());
+    expect(read?.vectors.size).toBe(300);
+    expect(Array.from(read!.vectors.get('t299')!)).toEqual(Array.from(vectors.get('t299')!));
+    expect(isPaged(read!.vectors.get('t0')!)).toBe(true);
   });
 });

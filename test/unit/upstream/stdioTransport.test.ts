@@ -1,6 +1,6 @@
 // The stdio transport's size limit: an oversize answer becomes an error for its request only.
-import { describe, expect, it } from 'vitest';
-import { StdioUpstreamTransport, findResponseId } from '../../../src-main/core/upstream/stdioTransport.js';
+import { describe, expect, it, vi } from 'vitest';
+import { StdioUpstreamTransport, findResponseId, joinText } from '../../../src-main/core/upstream/stdioTransport.js';
 
 describe('findResponseId', () => {
   it('reads the top-level id at the end or the start of a response, else the only open request', () => {
@@ -48,5 +48,49 @@ describe('StdioUpstreamTransport', () => {
       error: { code: -32001, message: expect.stringMatching(/larger than the 1 MB limit.*maxResultBytes/) },
     });
     expect(got[1]).toMatchObject({ method: 'notifications/message', params: { data: 'still here' } });
+  }, 30_000);
+});
+
+describe('joinText', () => {
+  it('decodes a line of many pieces as one Buffer.concat would, characters split between pieces included', () => {
+    const line = Buffer.from('{"text":"' + 'aé☕😀'.repeat(50_000) + '"}', 'utf8');
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < line.length; at += 65_535) pieces.push(line.subarray(at, at + 65_535));
+    expect(joinText(pieces)).toBe(line.toString('utf8'));
+    // A broken sequence reads as the replacement character, as toString gives it.
+    const broken = [Buffer.from([0x61, 0xe2, 0x98]), Buffer.from([0x62])];
+    expect(joinText(broken)).toBe(Buffer.concat(broken).toString('utf8'));
+  });
+});
+
+describe('a large answer from a stdio upstream', () => {
+  it("is decoded piece by piece, never joined as one block of bytes (which would raise the C allocator's threshold)", async () => {
+    // 2 MB of text with characters past ASCII, in the 64 KB pieces a pipe gives.
+    const script = `
+      process.stdin.once('data', () => {
+        const text = 'aé☕'.repeat(300000);
+        process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text } }) + '\\n');
+      });
+      setTimeout(() => {}, 10000);`;
+    const t = new StdioUpstreamTransport({
+      command: process.execPath,
+      args: ['-e', script],
+      env: {},
+      cwd: undefined,
+      maxMessageBytes: 8 * 1024 * 1024,
+    });
+    const concat = vi.spyOn(Buffer, 'concat');
+    try {
+      const got = new Promise<unknown>((resolve) => (t.onmessage = resolve));
+      await t.start();
+      await t.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      const message = (await got) as { result: { text: string } };
+      expect(message.result.text).toBe('aé☕'.repeat(300000));
+      const large = concat.mock.results.filter((r) => (r.value as Buffer).length > 64 * 1024);
+      expect(large).toEqual([]);
+    } finally {
+      concat.mockRestore();
+      await t.close();
+    }
   }, 30_000);
 });

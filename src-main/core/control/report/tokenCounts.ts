@@ -2,7 +2,7 @@
 // folder: a report after a restart (or from a CLI with no instance running) tokenizes only definitions
 // it has never seen, and loads no tokenizer at all when it has seen them all.
 import { textDigest } from '../../textDigest.js';
-import { readFile } from 'node:fs/promises';
+import { readTextPaged } from '../../pagedBytes.js';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { SerialQueue } from '../../serial.js';
@@ -37,7 +37,7 @@ export class TokenCountFile {
     this.loaded ??= (async () => {
       if (!this.stateDir) return;
       try {
-        const v = JSON.parse(await readFile(join(this.stateDir, FILE), 'utf8')) as Stored;
+        const v = JSON.parse(await readTextPaged(join(this.stateDir, FILE))) as Stored;
         if (v?.version !== 1 || v.encoding !== ENCODING || typeof v.counts !== 'object' || v.counts === null) return;
         for (const [k, c] of Object.entries(v.counts)) {
           if (Array.isArray(c) && c.length === 2 && Number.isInteger(c[0]) && Number.isInteger(c[1])) this.counts.set(k, [c[0], c[1]]);

@@ -9,12 +9,27 @@ import { CONTROL_METHODS, isControlMethod, type ControlApi, type ControlMethod }
 import { dispatch, statusOf, type ControlErrorBody } from '../envelope.js';
 import { bearerToken, tokenMatches } from '../../store/controlToken.js';
 import { postJson } from './post.js';
+import { encodePaged, PAGED_MIN_BYTES } from '../../pagedBytes.js';
 import { editBase } from '../../config/editor.js';
 import { actors, type Actor } from '../../actor.js';
 import { mayCall, type Role } from '../roles.js';
 
-const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...extra } });
+const json = (status: number, body: unknown, extra: Record<string, string> = {}) => {
+  const text = JSON.stringify(body);
+  const headers = { 'content-type': 'application/json', ...extra };
+  if (text.length < PAGED_MIN_BYTES) return new Response(text, { status, headers });
+  // A report of 100 agents is ~5 MB. As text (or bytes: Response copies them) its encoding was a malloc'd
+  // block of that size, which raised the C allocator's threshold when freed (pagedBytes.ts); a stream
+  // of paged bytes is written as it is.
+  const bytes = encodePaged(text);
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  return new Response(stream, { status, headers: { ...headers, 'content-length': String(bytes.length) } });
+};
 
 /**
  * Said of an answer written as `{"ok":true,"result":…}` and nothing after the result, so a client may

@@ -1,7 +1,8 @@
 // The shipped model's folder and its manifest (model.json): which files it needs, their sha256, and how
 // its output becomes one vector per text. Read and checked here, before any runtime is loaded.
 import { createHash } from 'node:crypto';
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
+import { readFilePaged } from '../../pagedBytes.js';
 import { join } from 'node:path';
 import { packageRoot } from '../../config/jsonSchema.js';
 import type { SEARCH_MODELS } from '../../config/configSchema.js';
@@ -70,7 +71,8 @@ function isManifest(v: unknown): v is ModelManifest {
 
 async function readOrMissing(path: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(path);
+    // Paged: the tokenizer's file is ~0.7 MB, handed to the model's process and then freed (pagedBytes.ts).
+    return await readFilePaged(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
     throw err;

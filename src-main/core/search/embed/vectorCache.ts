@@ -3,9 +3,10 @@
 //   "MWSVEC1\n" | uint32 LE header length | header JSON {model, dim, keys} | keys.length × dim float32 LE | sha256 of all before
 // A file that fails any check is moved aside (<name>.damaged-<time>) with one warning and rebuilt.
 import { createHash } from 'node:crypto';
-import { readFile, rename } from 'node:fs/promises';
+import { rename } from 'node:fs/promises';
 import type { Logger } from '../../log.js';
 import { writeFileAtomicSynced } from '../../store/atomicJson.js';
+import { pagedBuffer, readFilePaged } from '../../pagedBytes.js';
 
 export const VECTOR_CACHE_FILE = 'search-vectors.bin';
 const MAGIC = Buffer.from('MWSVEC1\n', 'ascii');
@@ -28,7 +29,7 @@ export function* encodeSlices(model: string, dim: number, vectors: ReadonlyMap<s
   const header = Buffer.from(JSON.stringify({ model, dim, keys }), 'utf8');
   const bodyStart = MAGIC.length + 4 + header.length;
   const bytes = dim * 4;
-  const out = Buffer.allocUnsafe(bodyStart + keys.length * bytes + SHA_BYTES);
+  const out = pagedBuffer(bodyStart + keys.length * bytes + SHA_BYTES);
   MAGIC.copy(out, 0);
   out.writeUInt32LE(header.length, MAGIC.length);
   header.copy(out, MAGIC.length + 4);
@@ -86,9 +87,9 @@ export function decodeVectors(bytes: Buffer): CachedVectors | { damaged: string 
   const d = dim as number;
   const bodyStart = start + hlen;
   if (head.length - bodyStart !== keys.length * d * 4) return { damaged: 'its size does not match its header' };
-  // One aligned copy; each vector is a view into it.
-  const all = new Float32Array(keys.length * d);
-  Buffer.from(all.buffer).set(head.subarray(bodyStart));
+  // One aligned copy, paged (pagedBytes.ts: it is freed when the toolbox's vectors are replaced); each vector is a view into it.
+  const all = new Float32Array(pagedBuffer(keys.length * d * 4).buffer, 0, keys.length * d);
+  new Uint8Array(all.buffer, 0, all.byteLength).set(head.subarray(bodyStart));
   const vectors = new Map<string, Float32Array>();
   (keys as string[]).forEach((k, i) => vectors.set(k, all.subarray(i * d, (i + 1) * d)));
   return { model, dim: d, vectors };
@@ -98,7 +99,7 @@ export function decodeVectors(bytes: Buffer): CachedVectors | { damaged: string 
 export async function readVectorCache(path: string, log: Logger): Promise<CachedVectors | undefined> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readFilePaged(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     log.warn(`${path} could not be read (${(err as Error).message}); tool vectors will be computed again.`);

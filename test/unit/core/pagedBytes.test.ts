@@ -1,0 +1,93 @@
+// Large buffers from pages of their own, never from the C allocator's heap (src-main/core/pagedBytes.ts):
+// what each helper gives must be the same bytes or text as the ordinary way, paged once it is large.
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  PAGED_MIN_BYTES,
+  concatPaged,
+  encodePaged,
+  isPaged,
+  latin1InPieces,
+  pagedBuffer,
+  readFilePaged,
+  readFilePagedSync,
+  readTextPaged,
+} from '../../../src-main/core/pagedBytes.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mws-paged-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Text with characters of one to four UTF-8 bytes, so piece boundaries fall inside characters. */
+function mixedText(chars: number): string {
+  const alphabet = ['a', 'é', '☕', '😀', '\n', '"'];
+  let s = '';
+  for (let i = 0; s.length < chars; i++) s += alphabet[(i * 7) % alphabet.length];
+  return s;
+}
+
+describe('pagedBuffer', () => {
+  it('gives zeroed memory of the size asked, paged from PAGED_MIN_BYTES on, at offset 0 of its own ArrayBuffer', () => {
+    const small = pagedBuffer(1000);
+    expect(small.length).toBe(1000);
+    expect(isPaged(small)).toBe(false);
+    const large = pagedBuffer(PAGED_MIN_BYTES + 5);
+    expect(large.length).toBe(PAGED_MIN_BYTES + 5);
+    expect(isPaged(large)).toBe(true);
+    expect(large.byteOffset).toBe(0);
+    expect(large.every((b) => b === 0)).toBe(true);
+    // Views over it are what the vector cache keeps.
+    const floats = new Float32Array(large.buffer, 0, 8);
+    floats[7] = 1.5;
+    expect(large.readFloatLE(28)).toBe(1.5);
+  });
+});
+
+describe('encodePaged and concatPaged', () => {
+  it('encode as Buffer.from does, large text included, and concatenate as Buffer.concat does', () => {
+    for (const text of ['', 'short é', mixedText(300_000)]) {
+      const bytes = encodePaged(text);
+      expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
+      expect(isPaged(bytes)).toBe(text.length > 100_000);
+    }
+    const pieces = [Buffer.from('head '), encodePaged(mixedText(200_000)), new Uint8Array([1, 2, 3])];
+    const joined = concatPaged(pieces);
+    expect(joined.equals(Buffer.concat(pieces))).toBe(true);
+    expect(isPaged(joined)).toBe(true);
+  });
+});
+
+describe('reading files paged', () => {
+  it('reads what readFileSync reads, empty, small and large files alike', async () => {
+    const cases: Array<[string, Buffer]> = [
+      ['empty', Buffer.alloc(0)],
+      ['small', Buffer.from('{"a":1}')],
+      ['large', Buffer.from(mixedText(700_000), 'utf8')],
+    ];
+    for (const [name, content] of cases) {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      const sync = readFilePagedSync(path);
+      const async = await readFilePaged(path);
+      expect(sync.equals(readFileSync(path))).toBe(true);
+      expect(async.equals(readFileSync(path))).toBe(true);
+      expect(await readTextPaged(path)).toBe(readFileSync(path, 'utf8'));
+      expect(isPaged(async)).toBe(content.length >= PAGED_MIN_BYTES);
+    }
+  });
+
+  it('fails as readFile does for a missing file', async () => {
+    await expect(readFilePaged(join(dir, 'nope'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(() => readFilePagedSync(join(dir, 'nope'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+  });
+});
+
+describe('latin1InPieces', () => {
+  it("decodes as toString('latin1') does, bytes past ASCII at the pieces' edges included", () => {
+    const bytes = Buffer.alloc(3 * 512 * 1024 + 17);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + 7) % 256;
+    expect(latin1InPieces(bytes)).toBe(bytes.toString('latin1'));
+    expect(latin1InPieces(Buffer.from('small'))).toBe('small');
+  });
+});
