@@ -122,8 +122,31 @@ export function boundedFetch(inner: typeof fetch, opts: BoundedFetchOptions): ty
       },
       { highWaterMark: 0 },
     );
-    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    return new PiecewiseResponse(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
+}
+
+/**
+ * Reads its text piece by piece as it streams. fetch's own `text()` and `json()` first join the whole
+ * body with Buffer.concat: for a tools/list of megabytes a malloc'd block that size, which raised the
+ * C allocator's mmap threshold when freed (pagedBytes.ts). The SDK reads JSON answers with `json()`.
+ */
+class PiecewiseResponse extends Response {
+  override async text(): Promise<string> {
+    if (!this.body) return '';
+    const reader = this.body.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) return text + decoder.decode();
+      text += decoder.decode(next.value, { stream: true });
+    }
+  }
+
+  override async json(): Promise<unknown> {
+    return JSON.parse(await this.text()) as unknown;
+  }
 }
 
 /**

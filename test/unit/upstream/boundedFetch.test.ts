@@ -49,6 +49,22 @@ describe('a bounded fetch', () => {
     expect(breaches).toEqual([]);
   });
 
+  it("reads a large answer's text piece by piece, never joined as one block of bytes (pagedBytes.ts), a BOM and split characters as fetch reads them", async () => {
+    const text = '\uFEFF' + JSON.stringify({ tools: Array.from({ length: 20_000 }, (_, i) => ({ name: `t${i}`, d: 'é☕😀 x' })) });
+    const bytes = enc(text);
+    const pieces = Array.from({ length: Math.ceil(bytes.length / 65_531) }, (_, i) => bytes.subarray(i * 65_531, (i + 1) * 65_531));
+    const f = boundedFetch(twin(pieces), { serverUrl: SERVER, maxResultBytes: 1 << 30, onBreach: () => {} });
+    const asFetchReadsIt = await new Response(bytes).text();
+    const concat = vi.spyOn(Buffer, 'concat');
+    try {
+      expect(await (await f(SERVER)).text()).toBe(asFetchReadsIt);
+      expect(await (await f(SERVER)).json()).toEqual(JSON.parse(text.slice(1)));
+      expect(concat.mock.results.filter((r) => (r.value as Buffer).length > 64 * 1024)).toEqual([]);
+    } finally {
+      concat.mockRestore();
+    }
+  });
+
   it('stops a sign-in document past 1 MiB with a sentence, and tells the log', async () => {
     const breaches: string[] = [];
     const big = new Uint8Array(64 * 1024).fill(0x61);
