@@ -26,19 +26,35 @@ export function isPaged(bytes: ArrayBufferView): boolean {
   return paged.has(bytes.buffer);
 }
 
+/** After a memory could not be made, how long to use the allocator before trying again. */
+export const PAGES_RETRY_MS = 5 * 60_000;
+let pagesFailedAt: number | undefined;
+
 /** `bytes` of zeroed memory: whole pages of their own for large sizes, a Buffer for small ones. */
-export function pagedBuffer(bytes: number): Buffer<ArrayBuffer> {
-  if (bytes >= PAGED_MIN_BYTES && typeof WebAssembly === 'object') {
+export function pagedBuffer(bytes: number, now: () => number = Date.now): Buffer<ArrayBuffer> {
+  if (
+    bytes >= PAGED_MIN_BYTES &&
+    typeof WebAssembly === 'object' &&
+    (pagesFailedAt === undefined || now() - pagesFailedAt >= PAGES_RETRY_MS)
+  ) {
     const pages = Math.ceil(bytes / WASM_PAGE);
     try {
       const memory = new WebAssembly.Memory({ initial: pages, maximum: pages }).buffer;
+      pagesFailedAt = undefined;
       paged.add(memory);
       return Buffer.from(memory, 0, bytes);
     } catch {
-      // no address space for one more memory (a ulimit -v, or V8's own cap): the allocator's
+      // No address space for one more memory (each reserves ~10 GiB: a ulimit -v, or the V8 sandbox's
+      // cap in Electron). V8 ran full collections before giving up, so the next buffers do not ask again soon.
+      pagesFailedAt = now();
     }
   }
   return Buffer.alloc(bytes);
+}
+
+/** Whether large buffers are paged here now (tests: a ulimit -v or --jitless leaves them to the allocator). */
+export function pagesAvailable(): boolean {
+  return isPaged(pagedBuffer(PAGED_MIN_BYTES));
 }
 
 /** `text` as UTF-8 bytes, in paged memory when large (a string written to a file or socket is otherwise encoded into a malloc'd block). */
@@ -70,7 +86,7 @@ export async function readFilePaged(path: string): Promise<Buffer> {
     let at = 0;
     const more: Buffer[] = [];
     for (;;) {
-      const into = at < out.length ? out : Buffer.allocUnsafe(64 * 1024);
+      const into = at < out.length ? out : Buffer.allocUnsafe(16 * 1024);
       const { bytesRead } = await fh.read(into, into === out ? at : 0, into === out ? out.length - at : into.length, null);
       if (bytesRead === 0) return whole(out, at, more);
       if (into === out) at += bytesRead;
@@ -89,7 +105,7 @@ export function readFilePagedSync(path: string): Buffer {
     let at = 0;
     const more: Buffer[] = [];
     for (;;) {
-      const into = at < out.length ? out : Buffer.allocUnsafe(64 * 1024);
+      const into = at < out.length ? out : Buffer.allocUnsafe(16 * 1024);
       const n = readSync(fd, into, into === out ? at : 0, into === out ? out.length - at : into.length, null);
       if (n === 0) return whole(out, at, more);
       if (into === out) at += n;

@@ -145,10 +145,11 @@ export class StdioUpstreamTransport implements Transport {
       return;
     }
     if (this.size + part.length > this.params.maxMessageBytes) {
-      const head = Buffer.concat([...this.chunks, part]);
+      // Only the ends are kept, copied from the pieces: never the whole message joined (pagedBytes.ts).
+      const all = [...this.chunks, part];
       this.chunks = [];
       this.size = 0;
-      this.skipping = { head: head.subarray(0, KEEP_BYTES), tail: keepTail(Buffer.alloc(0), head) };
+      this.skipping = { head: firstBytes(all, KEEP_BYTES), tail: lastBytes(all, KEEP_BYTES) };
       return;
     }
     this.chunks.push(part);
@@ -202,6 +203,27 @@ export function joinText(chunks: readonly Buffer[]): string {
   let text = '';
   for (const c of chunks) text += decoder.write(c);
   return text + decoder.end();
+}
+
+/** A copy of the first `n` bytes of `pieces` together. */
+export function firstBytes(pieces: readonly Buffer[], n: number): Buffer {
+  const taken: Buffer[] = [];
+  for (let left = n, i = 0; left > 0 && i < pieces.length; i++) {
+    taken.push(pieces[i]!.subarray(0, left));
+    left -= taken[taken.length - 1]!.length;
+  }
+  return Buffer.concat(taken);
+}
+
+/** A copy of the last `n` bytes of `pieces` together. */
+export function lastBytes(pieces: readonly Buffer[], n: number): Buffer {
+  const taken: Buffer[] = [];
+  for (let left = n, i = pieces.length - 1; left > 0 && i >= 0; i--) {
+    const p = pieces[i]!;
+    taken.unshift(p.subarray(Math.max(0, p.length - left)));
+    left -= taken[0]!.length;
+  }
+  return Buffer.concat(taken);
 }
 
 function keepTail(prev: Buffer, part: Buffer): Buffer {

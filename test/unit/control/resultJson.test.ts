@@ -31,7 +31,10 @@ async function serve(api: Partial<ControlApi>, canned?: { status: number; text: 
             body: Buffer.concat(chunks),
           }),
         );
-        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
+        // As the listener writes it: every header (content-length, the envelope's mark), the body as it streams.
+        res.writeHead(answer.status, Object.fromEntries(answer.headers));
+        for await (const chunk of answer.body ?? []) res.write(chunk);
+        res.end();
       })();
     });
   });

@@ -1,22 +1,26 @@
 // Large buffers from pages of their own, never from the C allocator's heap (src-main/core/pagedBytes.ts):
 // what each helper gives must be the same bytes or text as the ordinary way, paged once it is large.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   PAGED_MIN_BYTES,
+  PAGES_RETRY_MS,
   concatPaged,
   encodePaged,
   isPaged,
   latin1InPieces,
   pagedBuffer,
+  pagesAvailable,
   readFilePaged,
   readFilePagedSync,
   readTextPaged,
 } from '../../../src-main/core/pagedBytes.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mws-paged-'));
+/** Where WebAssembly memories cannot be made (a ulimit -v, --jitless) every buffer is the allocator's, by design. */
+const PAGES = pagesAvailable();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Text with characters of one to four UTF-8 bytes, so piece boundaries fall inside characters. */
@@ -34,7 +38,7 @@ describe('pagedBuffer', () => {
     expect(isPaged(small)).toBe(false);
     const large = pagedBuffer(PAGED_MIN_BYTES + 5);
     expect(large.length).toBe(PAGED_MIN_BYTES + 5);
-    expect(isPaged(large)).toBe(true);
+    expect(isPaged(large)).toBe(PAGES);
     expect(large.byteOffset).toBe(0);
     expect(large.every((b) => b === 0)).toBe(true);
     // Views over it are what the vector cache keeps.
@@ -49,12 +53,12 @@ describe('encodePaged and concatPaged', () => {
     for (const text of ['', 'short é', mixedText(300_000)]) {
       const bytes = encodePaged(text);
       expect(bytes.equals(Buffer.from(text, 'utf8'))).toBe(true);
-      expect(isPaged(bytes)).toBe(text.length > 100_000);
+      expect(isPaged(bytes)).toBe(PAGES && text.length > 100_000);
     }
     const pieces = [Buffer.from('head '), encodePaged(mixedText(200_000)), new Uint8Array([1, 2, 3])];
     const joined = concatPaged(pieces);
     expect(joined.equals(Buffer.concat(pieces))).toBe(true);
-    expect(isPaged(joined)).toBe(true);
+    expect(isPaged(joined)).toBe(PAGES);
   });
 });
 
@@ -73,8 +77,22 @@ describe('reading files paged', () => {
       expect(sync.equals(readFileSync(path))).toBe(true);
       expect(async.equals(readFileSync(path))).toBe(true);
       expect(await readTextPaged(path)).toBe(readFileSync(path, 'utf8'));
-      expect(isPaged(async)).toBe(content.length >= PAGED_MIN_BYTES);
+      expect(isPaged(async)).toBe(PAGES && content.length >= PAGED_MIN_BYTES);
     }
+  });
+
+  it('reads a file longer than its stat says (/proc files say 0) whole', async () => {
+    const path = '/proc/self/maps';
+    if (process.platform !== 'linux') return;
+    // The maps of this process change as it allocates: compare the lines that cannot, the node binary's.
+    const binary = (text: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.endsWith(process.execPath))
+        .join('\n');
+    expect(binary(readFilePagedSync(path).toString())).toBe(binary(readFileSync(path, 'utf8')));
+    expect(binary((await readFilePaged(path)).toString())).toBe(binary(readFileSync(path, 'utf8')));
+    expect(readFilePagedSync(path).length).toBeGreaterThan(16 * 1024);
   });
 
   it('fails as readFile does for a missing file', async () => {
@@ -89,5 +107,30 @@ describe('latin1InPieces', () => {
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 31 + 7) % 256;
     expect(latin1InPieces(bytes)).toBe(bytes.toString('latin1'));
     expect(latin1InPieces(Buffer.from('small'))).toBe('small');
+  });
+});
+
+describe('when a memory cannot be made', () => {
+  it('uses the allocator, and does not ask V8 again for PAGES_RETRY_MS (V8 collects in full before each refusal)', () => {
+    const made = vi.spyOn(WebAssembly, 'Memory').mockImplementation(() => {
+      throw new RangeError('WebAssembly.Memory(): could not allocate memory');
+    });
+    try {
+      let t = 1_000_000;
+      const now = () => t;
+      expect(isPaged(pagedBuffer(PAGED_MIN_BYTES, now))).toBe(false);
+      expect(made).toHaveBeenCalledTimes(1);
+      t += PAGES_RETRY_MS - 1;
+      expect(pagedBuffer(PAGED_MIN_BYTES * 2, now).length).toBe(PAGED_MIN_BYTES * 2);
+      expect(made).toHaveBeenCalledTimes(1);
+      t += 1;
+      pagedBuffer(PAGED_MIN_BYTES, now);
+      expect(made).toHaveBeenCalledTimes(2);
+      made.mockRestore();
+      t += PAGES_RETRY_MS;
+      expect(isPaged(pagedBuffer(PAGED_MIN_BYTES, now))).toBe(PAGES);
+    } finally {
+      made.mockRestore();
+    }
   });
 });

@@ -1,6 +1,6 @@
 // The stdio transport's size limit: an oversize answer becomes an error for its request only.
 import { describe, expect, it, vi } from 'vitest';
-import { StdioUpstreamTransport, findResponseId, joinText } from '../../../src-main/core/upstream/stdioTransport.js';
+import { StdioUpstreamTransport, findResponseId, firstBytes, joinText, lastBytes } from '../../../src-main/core/upstream/stdioTransport.js';
 
 describe('findResponseId', () => {
   it('reads the top-level id at the end or the start of a response, else the only open request', () => {
@@ -93,4 +93,15 @@ describe('a large answer from a stdio upstream', () => {
       await t.close();
     }
   }, 30_000);
+});
+
+describe('the ends of an oversize message', () => {
+  it('are copied from its pieces as the joined bytes would give them', () => {
+    const pieces = [Buffer.from('abc'), Buffer.alloc(0), Buffer.from('defgh'), Buffer.from('ij')];
+    const joined = Buffer.concat(pieces);
+    for (const n of [0, 1, 3, 4, 9, 10, 50]) {
+      expect(firstBytes(pieces, n).toString()).toBe(joined.subarray(0, n).toString());
+      expect(lastBytes(pieces, n).toString()).toBe(joined.subarray(Math.max(0, joined.length - n)).toString());
+    }
+  });
 });

@@ -17,7 +17,7 @@ import { mayCall, type Role } from '../roles.js';
 const json = (status: number, body: unknown, extra: Record<string, string> = {}) => {
   const text = JSON.stringify(body);
   const headers = { 'content-type': 'application/json', ...extra };
-  if (text.length < PAGED_MIN_BYTES) return new Response(text, { status, headers });
+  if (text.length < PAGED_MIN_BYTES / 3) return new Response(text, { status, headers });
   // A report of 100 agents is ~5 MB. As text (or bytes: Response copies them) its encoding was a malloc'd
   // block of that size, which raised the C allocator's threshold when freed (pagedBytes.ts); a stream
   // of paged bytes is written as it is.

@@ -88,8 +88,9 @@ export function decodeVectors(bytes: Buffer): CachedVectors | { damaged: string 
   const bodyStart = start + hlen;
   if (head.length - bodyStart !== keys.length * d * 4) return { damaged: 'its size does not match its header' };
   // One aligned copy, paged (pagedBytes.ts: it is freed when the toolbox's vectors are replaced); each vector is a view into it.
-  const all = new Float32Array(pagedBuffer(keys.length * d * 4).buffer, 0, keys.length * d);
-  new Uint8Array(all.buffer, 0, all.byteLength).set(head.subarray(bodyStart));
+  const floats = pagedBuffer(keys.length * d * 4);
+  floats.set(head.subarray(bodyStart));
+  const all = new Float32Array(floats.buffer, floats.byteOffset, keys.length * d);
   const vectors = new Map<string, Float32Array>();
   (keys as string[]).forEach((k, i) => vectors.set(k, all.subarray(i * d, (i + 1) * d)));
   return { model, dim: d, vectors };
