@@ -141,7 +141,7 @@ export class StdioUpstreamTransport implements Transport {
   private append(part: Buffer): void {
     if (part.length === 0) return;
     if (this.skipping) {
-      this.skipping.tail = keepTail(this.skipping.tail, part);
+      this.skipping.tail = lastBytes([this.skipping.tail, part], KEEP_BYTES);
       return;
     }
     if (this.size + part.length > this.params.maxMessageBytes) {
@@ -215,7 +215,7 @@ export function firstBytes(pieces: readonly Buffer[], n: number): Buffer {
   return Buffer.concat(taken);
 }
 
-/** A copy of the last `n` bytes of `pieces` together. */
+/** A copy of the last `n` bytes of `pieces` together (a copy: a read's whole piece is not kept for them). */
 export function lastBytes(pieces: readonly Buffer[], n: number): Buffer {
   const taken: Buffer[] = [];
   for (let left = n, i = pieces.length - 1; left > 0 && i >= 0; i--) {
@@ -224,11 +224,6 @@ export function lastBytes(pieces: readonly Buffer[], n: number): Buffer {
     left -= taken[0]!.length;
   }
   return Buffer.concat(taken);
-}
-
-function keepTail(prev: Buffer, part: Buffer): Buffer {
-  const joined = prev.length ? Buffer.concat([prev, part]) : part;
-  return joined.length > KEEP_BYTES ? Buffer.from(joined.subarray(joined.length - KEEP_BYTES)) : Buffer.from(joined);
 }
 
 const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;

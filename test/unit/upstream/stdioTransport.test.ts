@@ -12,6 +12,15 @@ describe('findResponseId', () => {
   });
 });
 
+/** A transport to a node child running `script`. */
+function childTransport(script: string, maxMessageBytes: number): StdioUpstreamTransport {
+  return new StdioUpstreamTransport({ command: process.execPath, args: ['-e', script], env: {}, cwd: undefined, maxMessageBytes });
+}
+
+/** Blocks Buffer.concat made larger than a pipe's piece: a whole message joined (pagedBytes.ts). */
+const joinedWhole = (concat: { mock: { results: Array<{ value: unknown }> } }) =>
+  concat.mock.results.filter((r) => (r.value as Buffer).length > 64 * 1024);
+
 describe('StdioUpstreamTransport', () => {
   it('answers an oversize response with a sentence and keeps reading the next messages', async () => {
     // A child that answers request 1 with 3 MB (in many chunks, no newline until the end), then a small message.
@@ -24,13 +33,8 @@ describe('StdioUpstreamTransport', () => {
         process.stdout.write('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"still here"}}\\n');
       });
       setTimeout(() => {}, 10000);`;
-    const t = new StdioUpstreamTransport({
-      command: process.execPath,
-      args: ['-e', script],
-      env: {},
-      cwd: undefined,
-      maxMessageBytes: 1024 * 1024,
-    });
+    const t = childTransport(script, 1024 * 1024);
+    const concat = vi.spyOn(Buffer, 'concat');
     const got: unknown[] = [];
     const two = new Promise<void>((resolve) => {
       t.onmessage = (m) => {
@@ -38,10 +42,15 @@ describe('StdioUpstreamTransport', () => {
         if (got.length === 2) resolve();
       };
     });
-    await t.start();
-    await t.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'big' } });
-    await two;
-    await t.close();
+    try {
+      await t.start();
+      await t.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'big' } });
+      await two;
+      expect(joinedWhole(concat)).toEqual([]);
+    } finally {
+      concat.mockRestore();
+      await t.close();
+    }
     expect(got[0]).toMatchObject({
       jsonrpc: '2.0',
       id: 1,
@@ -72,13 +81,7 @@ describe('a large answer from a stdio upstream', () => {
         process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: 1, result: { text } }) + '\\n');
       });
       setTimeout(() => {}, 10000);`;
-    const t = new StdioUpstreamTransport({
-      command: process.execPath,
-      args: ['-e', script],
-      env: {},
-      cwd: undefined,
-      maxMessageBytes: 8 * 1024 * 1024,
-    });
+    const t = childTransport(script, 8 * 1024 * 1024);
     const concat = vi.spyOn(Buffer, 'concat');
     try {
       const got = new Promise<unknown>((resolve) => (t.onmessage = resolve));
@@ -86,8 +89,7 @@ describe('a large answer from a stdio upstream', () => {
       await t.send({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
       const message = (await got) as { result: { text: string } };
       expect(message.result.text).toBe('aé☕'.repeat(300000));
-      const large = concat.mock.results.filter((r) => (r.value as Buffer).length > 64 * 1024);
-      expect(large).toEqual([]);
+      expect(joinedWhole(concat)).toEqual([]);
     } finally {
       concat.mockRestore();
       await t.close();
