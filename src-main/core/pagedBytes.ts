@@ -26,7 +26,7 @@ export function isPaged(bytes: ArrayBufferView): boolean {
   return paged.has(bytes.buffer);
 }
 
-/** After a memory could not be made, how long to use the allocator before trying again. */
+/** After a memory could not be made, how long to use the allocator before trying again (a clock set back counts as time passed). */
 export const PAGES_RETRY_MS = 5 * 60_000;
 let pagesFailedAt: number | undefined;
 
@@ -35,7 +35,7 @@ export function pagedBuffer(bytes: number, now: () => number = Date.now): Buffer
   if (
     bytes >= PAGED_MIN_BYTES &&
     typeof WebAssembly === 'object' &&
-    (pagesFailedAt === undefined || now() - pagesFailedAt >= PAGES_RETRY_MS)
+    (pagesFailedAt === undefined || Math.abs(now() - pagesFailedAt) >= PAGES_RETRY_MS)
   ) {
     const pages = Math.ceil(bytes / WASM_PAGE);
     try {

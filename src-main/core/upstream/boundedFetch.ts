@@ -126,6 +126,9 @@ export function boundedFetch(inner: typeof fetch, opts: BoundedFetchOptions): ty
   };
 }
 
+/** What TextDecoder decodes at once: its working block (four times this) stays well under glibc's first mmap threshold. */
+const DECODE_SLICE_BYTES = 16 * 1024;
+
 /**
  * Reads its text piece by piece as it streams. fetch's own `text()` and `json()` first join the whole
  * body with Buffer.concat: for a tools/list of megabytes a malloc'd block that size, which raised the
@@ -133,6 +136,7 @@ export function boundedFetch(inner: typeof fetch, opts: BoundedFetchOptions): ty
  */
 class PiecewiseResponse extends Response {
   override async text(): Promise<string> {
+    if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
     if (!this.body) return '';
     const reader = this.body.getReader();
     const decoder = new TextDecoder();
@@ -140,7 +144,9 @@ class PiecewiseResponse extends Response {
     for (;;) {
       const next = await reader.read();
       if (next.done) return text + decoder.decode();
-      text += decoder.decode(next.value, { stream: true });
+      // In slices: the decoder asks malloc for four times its input, and a chunk is up to 64 KiB.
+      for (let at = 0; at < next.value.length; at += DECODE_SLICE_BYTES)
+        text += decoder.decode(next.value.subarray(at, at + DECODE_SLICE_BYTES), { stream: true });
     }
   }
 

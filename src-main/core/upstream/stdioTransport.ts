@@ -229,13 +229,15 @@ export function lastBytes(pieces: readonly Buffer[], n: number): Buffer {
 const ID = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
 const ID_AT_END = new RegExp(String.raw`"id"\s*:\s*${ID}\s*\}\s*$`);
 const ID_AT_START = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${ID}`);
+/** A message from the upstream with a method (a request or notification), its keys in the orders SDKs write them. */
+const METHOD_AT_START = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?(?:"id"\s*:\s*${ID}\s*,\s*)?"method"\s*:`);
 
 /**
  * The id of an oversize response: a top-level `id` as its last or first key (how SDKs serialize), else
  * the only request we have open. A request or notification from the upstream (it has a method) is none.
  */
 export function findResponseId(head: string, tail: string, pending: ReadonlySet<string | number>): string | number | undefined {
-  if (/^\s*\{\s*"method"\s*:/.test(head)) return undefined;
+  if (METHOD_AT_START.test(head)) return undefined;
   const m = ID_AT_END.exec(tail) ?? ID_AT_START.exec(head);
   if (m) {
     const id = JSON.parse(m[1]!) as string | number;

@@ -65,6 +65,16 @@ describe('a bounded fetch', () => {
     }
   });
 
+  it('refuses to read a body twice, as fetch does', async () => {
+    const f = boundedFetch(twin(['{"a":1}']), { serverUrl: SERVER, maxResultBytes: 1024, onBreach: () => {} });
+    const res = await f(SERVER);
+    expect(await res.json()).toEqual({ a: 1 });
+    await expect(res.text()).rejects.toBeInstanceOf(TypeError);
+    const cancelled = await f(SERVER);
+    await cancelled.body!.cancel();
+    await expect(cancelled.text()).rejects.toBeInstanceOf(TypeError);
+  });
+
   it('stops a sign-in document past 1 MiB with a sentence, and tells the log', async () => {
     const breaches: string[] = [];
     const big = new Uint8Array(64 * 1024).fill(0x61);

@@ -9,6 +9,11 @@ describe('findResponseId', () => {
     expect(findResponseId('{"result":{"id":3,"x":"', 'garbage', new Set([9]))).toBe(9);
     expect(findResponseId('{"result":{"id":3,"x":"', 'garbage', new Set([9, 10]))).toBeUndefined();
     expect(findResponseId('{"method":"notifications/message","params":{"data":"', '"}}', new Set([1]))).toBeUndefined();
+    // The same with "jsonrpc" first, or a request of the upstream's own whose id is one of ours: not an answer.
+    expect(findResponseId('{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"', '"}}', new Set([1]))).toBeUndefined();
+    expect(
+      findResponseId('{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"x":"', '"}}', new Set([1])),
+    ).toBeUndefined();
   });
 });
 
