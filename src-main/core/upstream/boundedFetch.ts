@@ -122,7 +122,7 @@ export function boundedFetch(inner: typeof fetch, opts: BoundedFetchOptions): ty
       },
       { highWaterMark: 0 },
     );
-    return new PiecewiseResponse(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    return piecewiseResponse(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
 }
 
@@ -130,30 +130,36 @@ export function boundedFetch(inner: typeof fetch, opts: BoundedFetchOptions): ty
 const DECODE_SLICE_BYTES = 16 * 1024;
 
 /**
- * Reads its text piece by piece as it streams. fetch's own `text()` and `json()` first join the whole
- * body with Buffer.concat: for a tools/list of megabytes a malloc'd block that size, which raised the
- * C allocator's mmap threshold when freed (pagedBytes.ts). The SDK reads JSON answers with `json()`.
+ * A Response that reads its text piece by piece as it streams. fetch's own `text()` and `json()` first
+ * join the whole body with Buffer.concat: for a tools/list of megabytes a malloc'd block that size, which
+ * raised the C allocator's mmap threshold when freed (pagedBytes.ts). The SDK reads JSON answers with
+ * `json()`. The class is made at the first answer: naming the global Response loads undici (whose start
+ * compiles its WebAssembly HTTP parser), which a CLI command that never fetches must not pay.
  */
-class PiecewiseResponse extends Response {
-  override async text(): Promise<string> {
-    if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
-    if (!this.body) return '';
-    const reader = this.body.getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    for (;;) {
-      const next = await reader.read();
-      if (next.done) return text + decoder.decode();
-      // In slices: the decoder asks malloc for four times its input, and a chunk is up to 64 KiB.
-      for (let at = 0; at < next.value.length; at += DECODE_SLICE_BYTES)
-        text += decoder.decode(next.value.subarray(at, at + DECODE_SLICE_BYTES), { stream: true });
+function piecewiseResponse(body: ReadableStream<Uint8Array>, init: ResponseInit): Response {
+  piecewise ??= class PiecewiseResponse extends Response {
+    override async text(): Promise<string> {
+      if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
+      if (!this.body) return '';
+      const reader = this.body.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      for (;;) {
+        const next = await reader.read();
+        if (next.done) return text + decoder.decode();
+        // In slices: the decoder asks malloc for four times its input, and a chunk is up to 64 KiB.
+        for (let at = 0; at < next.value.length; at += DECODE_SLICE_BYTES)
+          text += decoder.decode(next.value.subarray(at, at + DECODE_SLICE_BYTES), { stream: true });
+      }
     }
-  }
 
-  override async json(): Promise<unknown> {
-    return JSON.parse(await this.text()) as unknown;
-  }
+    override async json(): Promise<unknown> {
+      return JSON.parse(await this.text()) as unknown;
+    }
+  };
+  return new piecewise(body, init);
 }
+let piecewise: typeof Response | undefined;
 
 /**
  * Counts a body chunk by chunk: returns the sentence of the first bound it breaks. Nesting is counted
