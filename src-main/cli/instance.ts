@@ -5,9 +5,10 @@
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import type { Config } from '../core/config/schema.js';
-import type { ControlApi } from '../core/control/api.js';
+import type { ControlApi, StatusView } from '../core/control/api.js';
 import type { ControlMethod } from '../core/control/contract.js';
-import { httpControlClient, httpControlResultJson } from '../core/control/transport/http.js';
+import { httpControlClient, httpControlResultJson } from '../core/control/transport/httpClient.js';
+import type { InstanceWhere, LaterConfig } from './configLater.js';
 import { MwsError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import { describeHolder, lockHolder, LOCK_WAIT_MS, type InstanceRecord } from '../core/store/stateLock.js';
@@ -29,6 +30,11 @@ export type Control = {
 
 type Reached = { api: ControlApi; resultJson: NonNullable<Control['resultJson']> };
 
+/** A config validated, or one read only as far as finding its instance (configLater.ts). */
+export type AnyConfig = Config | LaterConfig;
+const isLater = (c: AnyConfig): c is LaterConfig => 'later' in c;
+const whereOf = (c: Config): InstanceWhere => ({ stateDir: c.stateDir, upstreams: Object.keys(c.upstreams).length });
+
 function reach(url: string, token: string | (() => Promise<string>)): Reached {
   return { api: httpControlClient(url, token, INSTANCE_PROBE_MS), resultJson: httpControlResultJson(url, token, INSTANCE_PROBE_MS) };
 }
@@ -37,12 +43,12 @@ function reach(url: string, token: string | (() => Promise<string>)): Reached {
  * MWS_REMOTE=URL: every command talks to the instance at URL as the operator `mws login --operator URL`
  * signed in (core/operators/logins.ts), never to a local one.
  */
-async function remoteInstance(config: Config, env: NodeJS.ProcessEnv = process.env): Promise<Reached | undefined> {
+async function remoteInstance(stateDir: string, env: NodeJS.ProcessEnv = process.env): Promise<Reached | undefined> {
   const raw = env.MWS_REMOTE?.trim();
   if (!raw) return undefined;
   const { instanceUrl, operatorToken } = await import('../core/operators/logins.js');
   const url = instanceUrl(raw);
-  return reach(url, await operatorToken(config.stateDir, url));
+  return reach(url, await operatorToken(stateDir, url));
 }
 
 /** The URL of the config's host and port (what the config asks for; a running instance's real URL is in its lock record). */
@@ -56,20 +62,22 @@ export function baseUrl(config: Config): string {
  * when the config has no upstream — or for `demoToo` (`mws ui`), since the demo is served whatever
  * the file names. A command about the file's upstreams must not reach the demo, which does not serve them.
  */
-export function candidateStateDirs(config: Config, demoToo = false): string[] {
-  const dirs = [config.stateDir];
-  if (demoToo || Object.keys(config.upstreams).length === 0) dirs.push(join(config.stateDir, 'demo'));
+export function candidateStateDirs(where: InstanceWhere, demoToo = false): string[] {
+  const dirs = [where.stateDir];
+  if (demoToo || where.upstreams === 0) dirs.push(join(where.stateDir, 'demo'));
   return dirs;
 }
 
 /** Whether an instance listens for one of the config's state folders (without starting anything), or MWS_REMOTE names one. */
-export async function isRunning(config: Config): Promise<boolean> {
+export async function isRunning(config: AnyConfig): Promise<boolean> {
   if (process.env.MWS_REMOTE?.trim()) return true;
-  for (const dir of candidateStateDirs(config)) if ((await lockHolder(dir))?.record?.url) return true;
+  const where = isLater(config) ? (config.where ?? whereOf((await config.load()).config)) : whereOf(config);
+  for (const dir of candidateStateDirs(where)) if ((await lockHolder(dir))?.record?.url) return true;
   return false;
 }
 
-async function connect(record: InstanceRecord, stateDir: string): Promise<Reached> {
+/** The instance reached, and its answer to the first call (none when it refused it). */
+async function connect(record: InstanceRecord, stateDir: string): Promise<Reached & { status?: StatusView }> {
   const tokenFile = record.tokenFile ?? join(stateDir, 'control-token');
   let token: string;
   try {
@@ -82,7 +90,7 @@ async function connect(record: InstanceRecord, stateDir: string): Promise<Reache
   }
   const reached = reach(record.url!, token);
   try {
-    await reached.api.status({});
+    return { ...reached, status: await reached.api.status({}) };
   } catch (err) {
     // A running instance that refused us (wrong token, bad request) is still the one to talk to; one
     // that does not answer is still the owner of the files, so the CLI must not work on them.
@@ -92,22 +100,21 @@ async function connect(record: InstanceRecord, stateDir: string): Promise<Reache
       `${describeHolder(record)} holds the state folder ${stateDir} but did not answer (${(err as Error).message}). Nothing was changed; try again, or stop that instance.`,
     );
   }
-  return reached;
 }
 
 /** The running instance that owns one of the config's state folders, waiting briefly for one that is still starting. */
 async function findRunning(
-  config: Config,
+  where: InstanceWhere,
   end: number,
   demoToo = false,
-): Promise<(Reached & { record: InstanceRecord }) | 'busy' | undefined> {
+): Promise<(Reached & { record: InstanceRecord; status?: StatusView }) | 'busy' | undefined> {
   let busy = false;
-  for (const dir of candidateStateDirs(config, demoToo)) {
+  for (const dir of candidateStateDirs(where, demoToo)) {
     const holder = await lockHolder(dir);
     if (!holder) continue;
     if (holder.record?.url) return { ...(await connect(holder.record, dir)), record: holder.record };
     // Held by something that does not listen (yet): an instance starting, or another command.
-    if (dir === config.stateDir) busy = true;
+    if (dir === where.stateDir) busy = true;
   }
   if (busy && Date.now() < end) return 'busy';
   return undefined;
@@ -118,15 +125,20 @@ async function findRunning(
  * needs its /oauth/callback), on the config's port.
  */
 export async function openControl(
-  config: Config,
+  given: AnyConfig,
   command = `mws ${process.argv[2] ?? ''}`.trim(),
   opts: { listen?: boolean; file?: ConfigFile; demoToo?: boolean } = {},
 ): Promise<Control> {
-  const remote = await remoteInstance(config);
+  if (isLater(given)) {
+    const vouched = await vouchedInstance(given, opts.demoToo);
+    if (vouched) return vouched;
+  }
+  const config = isLater(given) ? (await given.load()).config : given;
+  const remote = await remoteInstance(config.stateDir);
   if (remote) return { ...remote, source: 'running instance', close: async () => {} };
   const end = Date.now() + LOCK_WAIT_MS;
   for (;;) {
-    const live = await findRunning(config, end, opts.demoToo);
+    const live = await findRunning(whereOf(config), end, opts.demoToo);
     if (live && live !== 'busy')
       return { api: live.api, resultJson: live.resultJson, source: 'running instance', instance: live.record, close: async () => {} };
     if (live === 'busy') {
@@ -172,6 +184,19 @@ export async function openControl(
   }
 }
 
+/**
+ * The running instance of a config not validated yet, when it vouches for the file: it runs on exactly
+ * this text and has nothing against it (status: configVersion, configProblem), so the file is valid and
+ * the command needs no more of it. Anything else (no instance, one starting, another text, MWS_REMOTE)
+ * is left to the whole config's way.
+ */
+async function vouchedInstance(later: LaterConfig, demoToo = false): Promise<Control | undefined> {
+  if (!later.where || later.version === undefined || process.env.MWS_REMOTE?.trim()) return undefined;
+  const live = await findRunning(later.where, 0, demoToo);
+  if (!live || live === 'busy' || live.status?.configVersion !== later.version || live.status.configProblem !== undefined) return undefined;
+  return { api: live.api, resultJson: live.resultJson, source: 'running instance', instance: live.record, close: async () => {} };
+}
+
 /** The shared store and the config it holds, when this config names one (statestore/open.ts); never seeds it. */
 async function openTeamState(config: Config, log: Logger) {
   const { databaseUrl, openSharedState } = await import('../core/statestore/open.js');
@@ -188,11 +213,11 @@ async function openTeamState(config: Config, log: Logger) {
  * commands that work on a file or two of the state folder and need no upstream connected).
  */
 export async function runningInstance(config: Config): Promise<ControlApi | undefined> {
-  const remote = await remoteInstance(config);
+  const remote = await remoteInstance(config.stateDir);
   if (remote) return remote.api;
   const end = Date.now() + LOCK_WAIT_MS;
   for (;;) {
-    const live = await findRunning(config, end);
+    const live = await findRunning(whereOf(config), end);
     if (live !== 'busy') return live?.api;
     await new Promise((r) => setTimeout(r, RETRY_MS));
   }
@@ -200,7 +225,7 @@ export async function runningInstance(config: Config): Promise<ControlApi | unde
 
 /** `file`: the config file that edits made through the core started here are saved to (none: not editable). */
 export async function withControl<T>(
-  config: Config,
+  config: AnyConfig,
   fn: (c: Control) => Promise<T>,
   file?: ConfigFile,
   opts: { demoToo?: boolean } = {},

@@ -4,7 +4,7 @@
 // stream (eventsClient.ts), reconnecting by itself. With no sign-in kept for that URL (or one the
 // provider no longer renews), the device sign-in starts and the browser opens its link.
 import type { ControlApi, StatusView } from '../core/control/api.js';
-import { httpControlClient } from '../core/control/transport/http.js';
+import { httpControlClient } from '../core/control/transport/httpClient.js';
 import { followRemoteEvents } from '../core/control/transport/eventsClient.js';
 import { deviceSignIn } from '../core/operators/deviceSignIn.js';
 import { operatorToken } from '../core/operators/logins.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/httpClient.js';
 import { ROOT, deadPort, spawnTs, listeningBase } from '../helpers/processes.js';
 import { serveWithWindow, type WindowServe } from '../helpers/windowServe.js';
 import { tempDir } from '../helpers/app.js';

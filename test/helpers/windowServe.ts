@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { ControlApi } from '../../src-main/core/control/api.js';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/httpClient.js';
 import { tempDir } from './app.js';
 import { launchChromium } from './browser.js';
 import { listeningBase, ROOT, spawnMws, type Running } from './processes.js';

@@ -9,7 +9,7 @@ import { spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
 import { modelSettled } from '../helpers/model.js';
 import { tempDir, textOf } from '../helpers/app.js';
 import { until } from '../helpers/wait.js';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/httpClient.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
 
 const TOKEN = 'sec-token-0123456789abcdef';

@@ -45,8 +45,11 @@ describe('a typo in the live config file', () => {
     const dir = tempDir();
     const cfg = join(dir, 'config.json');
     writeFileSync(cfg, JSON.stringify({ stateDir: join(dir, 'state'), comand: 'x' }));
-    const r = await runMws(['report', '--config', cfg]);
-    expect(r.code).not.toBe(0);
-    expect(r.err).toMatch(/comand/);
+    // report and status read the file only as far as finding an instance first (cli/configLater.ts).
+    for (const args of [['report'], ['status'], ['status', '--json']]) {
+      const r = await runMws([...args, '--config', cfg]);
+      expect(r.code, args.join(' ')).not.toBe(0);
+      expect(r.err, args.join(' ')).toMatch(/comand/);
+    }
   });
 });

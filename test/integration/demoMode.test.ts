@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/httpClient.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
 import { exited, spawnMws, waitForOutput, type Running } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';

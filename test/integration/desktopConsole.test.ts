@@ -13,7 +13,7 @@ import { tempDir } from '../helpers/app.js';
 import { launchChromium } from '../helpers/browser.js';
 import { listeningBase, ROOT, spawnMws, type Running } from '../helpers/processes.js';
 import { until, WAIT_MS } from '../helpers/wait.js';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/httpClient.js';
 
 let oidc: OidcFixture;
 let browser: Browser;

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/httpClient.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
 import { HEADERS_TIMEOUT_MS, IDLE_SOCKET_MS, MAX_OPEN_CONNECTIONS } from '../../src-main/core/http/edgeLimits.js';
 import { built } from '../helpers/build.js';

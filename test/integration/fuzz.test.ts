@@ -7,7 +7,7 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/httpClient.js';
 import { deadPort, ROOT, spawnTs, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';
 

@@ -8,7 +8,7 @@ import { validateConfig } from '../../src-main/core/config/validate.js';
 import { createApp, type App } from '../../src-main/core/app.js';
 import { systemClock } from '../../src-main/core/clock.js';
 import { MemoryLogger } from '../../src-main/core/log.js';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/httpClient.js';
 import { connectClient, tempDir } from '../helpers/app.js';
 
 const apps: App[] = [];

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/httpClient.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
 import { MASK } from '../../src-main/core/control/upstreamConfig.js';
 import { deadPort, spawnMws, type Running, listeningBase } from '../helpers/processes.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { ROOT, spawnTs, waitForOutput, type Running } from '../helpers/processes.js';
 import { modelSettled } from '../helpers/model.js';
 import { connectClient, tempDir, textOf, type TestClient } from '../helpers/app.js';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/httpClient.js';
 
 const MWS = join(ROOT, 'src-main', 'cli', 'run.ts');
 function run(args: string[]): Promise<{ code: number | null; out: string; err: string }> {

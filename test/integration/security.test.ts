@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/httpClient.js';
 import type { ControlApi } from '../../src-main/core/control/api.js';
 import { deadPort, ROOT, spawnTs, waitForOutput, type Running, listeningBase } from '../helpers/processes.js';
 import { tempDir } from '../helpers/app.js';

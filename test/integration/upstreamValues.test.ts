@@ -11,7 +11,7 @@ import { built } from '../helpers/build.js';
 import { ROOT, exited, runMws, spawnMws, stdioFixture, waitForOutput, type Running } from '../helpers/processes.js';
 import { until } from '../helpers/wait.js';
 import { createHash } from 'node:crypto';
-import { httpControlClient } from '../../src-main/core/control/transport/http.js';
+import { httpControlClient } from '../../src-main/core/control/transport/httpClient.js';
 
 const running: Running[] = [];
 afterEach(async () => {

@@ -3,7 +3,8 @@
 import { DEFAULT_AGENT_ID } from '../../core/config/schema.js';
 import { MwsError } from '../../core/errors.js';
 import type { PendingView } from '../../core/approvals/types.js';
-import { cliConfig, type ConfigFlags } from '../config.js';
+import type { ConfigFlags } from '../config.js';
+import { cliConfigLater } from '../configLater.js';
 import { withControl } from '../instance.js';
 import { ago, brief, plural, table } from '../table.js';
 import type { Io } from '../output.js';
@@ -47,7 +48,7 @@ export async function runApprove(io: Io, f: Flags): Promise<number> {
       'usage',
       `--${f.once ? 'once' : f.deny ? 'deny' : 'revoke'} needs a tool: mws approve TOOL --agent ID --${f.once ? 'once' : f.deny ? 'deny' : 'revoke'}`,
     );
-  const { config } = await cliConfig(f);
+  const config = await cliConfigLater(f);
   return withControl(config, async ({ api, source }) => {
     if (!f.tool) {
       const pending = await api.pendingApprovals(f.agent ? { agent: f.agent } : {});

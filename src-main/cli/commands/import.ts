@@ -7,7 +7,7 @@ import { ConfigEditor } from '../../core/config/editor.js';
 import { FileSecretStore } from '../../core/secrets/store.js';
 import { silentLogger, stderrLogger } from '../../core/log.js';
 import { lockHolder, StateLock } from '../../core/store/stateLock.js';
-import { httpControlClient } from '../../core/control/transport/http.js';
+import { httpControlClient } from '../../core/control/transport/httpClient.js';
 import { readToken } from '../../core/store/controlToken.js';
 import type { ControlApi } from '../../core/control/api.js';
 import { applyImport, scanImports, type ApplyArgs, type ApplyParts } from '../../core/import/service.js';

@@ -1,7 +1,8 @@
 // `mws learned`: the words search learned for each tool from search→call pairs (a table; --json), and
 // `mws learned forget TOOL [WORD]` to drop them, through the running instance (or the state files when
 // none runs), as the window does.
-import { cliConfig, type ConfigFlags } from '../config.js';
+import type { ConfigFlags } from '../config.js';
+import { cliConfigLater } from '../configLater.js';
 import { withControl } from '../instance.js';
 import { MwsError } from '../../core/errors.js';
 import { plural, table } from '../table.js';
@@ -11,7 +12,7 @@ export type LearnedFlags = ConfigFlags & { agent: string | undefined; json: bool
 
 /** `mws learned [--tool NAME] [--agent ID]`: per tool, its learned words, heaviest first. */
 export async function runLearned(io: Io, f: LearnedFlags): Promise<number> {
-  const { config } = await cliConfig(f);
+  const config = await cliConfigLater(f);
   return withControl(config, async ({ api }) => {
     const r = await api.learnedWords({ ...(f.tool ? { tool: f.tool } : {}), ...(f.agent ? { agent: f.agent } : {}) });
     if (f.json) {
@@ -55,7 +56,7 @@ export async function runForgetLearned(io: Io, f: LearnedFlags & { word: string 
       'usage',
       'mws learned forget needs a tool name: `mws learned forget TOOL [WORD]` (`mws learned` lists the tools with learned words).',
     );
-  const { config } = await cliConfig(f);
+  const config = await cliConfigLater(f);
   return withControl(config, async ({ api }) => {
     const r = await api.forgetLearned({ tool: f.tool!, ...(f.word !== undefined ? { word: f.word } : {}) });
     if (f.json) {

@@ -1,11 +1,12 @@
 // `mws pause` / `mws resume`: the switch the tray and the window have, for the running instance.
 import { MwsError } from '../../core/errors.js';
-import { cliConfig, type ConfigFlags } from '../config.js';
+import type { ConfigFlags } from '../config.js';
+import { cliConfigLater } from '../configLater.js';
 import { withControl } from '../instance.js';
 import type { Io } from '../output.js';
 
 export async function runPause(io: Io, f: ConfigFlags & { demotion: boolean; paused: boolean }): Promise<number> {
-  const { config } = await cliConfig(f);
+  const config = await cliConfigLater(f);
   return withControl(config, async ({ api, source }) => {
     if (source !== 'running instance')
       throw new MwsError(

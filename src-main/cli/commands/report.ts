@@ -1,6 +1,7 @@
 // `mws report`: per agent, what is listed and what it costs against listing everything, calls and
 // searches by tool, and the history by cause.
-import { cliConfig, type ConfigFlags } from '../config.js';
+import type { ConfigFlags } from '../config.js';
+import { cliConfigLater } from '../configLater.js';
 import { withControl } from '../instance.js';
 import { ago, kindOf, plural, table } from '../table.js';
 import type { Io } from '../output.js';
@@ -18,8 +19,7 @@ const CAUSE: Record<string, string> = {
 };
 
 export async function runReport(io: Io, f: ConfigFlags & { agent: string | undefined; json: boolean }): Promise<number> {
-  const { config } = await cliConfig(f);
-  return withControl(config, async ({ api, resultJson }) => {
+  return withControl(await cliConfigLater(f), async ({ api, resultJson }) => {
     const args = f.agent ? { agent: f.agent } : {};
     if (f.json) {
       // As the instance wrote it: 100 agents' report is ~5 MB, not worth parsing only to print again.

@@ -1,7 +1,8 @@
 // `mws search "<query>"`: what search_tools answers a model, from the running instance, or from the
 // configured upstreams when none runs. A table for people; --json for the reply itself.
 import { DEFAULT_AGENT_ID } from '../../core/config/schema.js';
-import { cliConfig, type ConfigFlags } from '../config.js';
+import type { ConfigFlags } from '../config.js';
+import { cliConfigLater } from '../configLater.js';
 import { withControl } from '../instance.js';
 import type { ControlApi } from '../../core/control/api.js';
 import { brief, kindOf, plural, table } from '../table.js';
@@ -72,7 +73,7 @@ export function searchTable(reply: Reply): string {
 }
 
 export async function runSearch(io: Io, flags: SearchFlags): Promise<number> {
-  const { config } = await cliConfig(flags);
+  const config = await cliConfigLater(flags);
   const agent = flags.agent ?? DEFAULT_AGENT_ID;
   return withControl(config, async ({ api, source }) => {
     // Run here (no instance), the model reads the tools now (from the state folder's cache when a serve

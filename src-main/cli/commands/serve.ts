@@ -62,7 +62,8 @@ async function serve(io: Io, opts: ServeOptions): Promise<number> {
       path: loaded.path,
       raw,
       stateDirDefault: defaultStateDir(),
-      ...(shared ? { source: shared.source, version: shared.version } : {}),
+      // The file's version as read here: the CLI finds by it that the file has not changed since (cli/config.ts).
+      ...(shared ? { source: shared.source, version: shared.version } : loaded.version ? { version: loaded.version } : {}),
     },
     ...(shared ? { stateStore: shared.store } : {}),
     transform: flagsTransform(opts),

@@ -1,15 +1,18 @@
 // `mws status`: the running instance at a glance — where it listens, each agent with the size of its
 // list and its URL, and how many upstreams are up, down or waiting for the user.
 import { MwsError } from '../../core/errors.js';
-import { cliConfig, type ConfigFlags } from '../config.js';
+import type { ConfigFlags } from '../config.js';
+import { cliConfigLater } from '../configLater.js';
 import { isRunning, withControl } from '../instance.js';
 import type { Io } from '../output.js';
 import { plural, table } from '../table.js';
 import { statusCounts } from '../daily/nextStep.js';
 
 export async function runStatus(io: Io, f: ConfigFlags & { json: boolean }): Promise<number> {
-  const loaded = await cliConfig(f);
-  if (!(await isRunning(loaded.config))) {
+  const loaded = await cliConfigLater(f);
+  if (!(await isRunning(loaded))) {
+    // A file with an error says so, as it did before anything was found running.
+    await loaded.load();
     if (f.json) {
       io.out(JSON.stringify({ running: false, config: loaded.path }));
       return 1;
@@ -19,7 +22,7 @@ export async function runStatus(io: Io, f: ConfigFlags & { json: boolean }): Pro
       `Working Set is not running for ${loaded.path}. Start it with \`mws serve\` (or open the app); \`mws doctor\` checks what would stop it.`,
     );
   }
-  return withControl(loaded.config, async ({ api }) => {
+  return withControl(loaded, async ({ api }) => {
     const s = await api.status({});
     if (f.json) {
       io.out(JSON.stringify({ running: true, config: loaded.path, ...s }));

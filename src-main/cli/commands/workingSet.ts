@@ -2,7 +2,8 @@
 import { DEFAULT_AGENT_ID } from '../../core/config/schema.js';
 import { MwsError } from '../../core/errors.js';
 import type { Decision } from '../../core/workingset/types.js';
-import { cliConfig, type ConfigFlags } from '../config.js';
+import type { ConfigFlags } from '../config.js';
+import { cliConfigLater, cliConfigNow } from '../configLater.js';
 import { withControl } from '../instance.js';
 import { ago, plural, table } from '../table.js';
 import type { Io } from '../output.js';
@@ -28,7 +29,7 @@ function decisionsTable(decisions: Decision[]): string {
 
 /** `mws promote TOOL --agent A`. */
 export async function runPromote(io: Io, f: Common & { tool: string }): Promise<number> {
-  const { config } = await cliConfig(f);
+  const config = await cliConfigLater(f);
   const agent = f.agent ?? DEFAULT_AGENT_ID;
   return withControl(config, async ({ api }) => {
     const r = await api.promote({ agent, tool: f.tool });
@@ -45,7 +46,7 @@ export async function runPromote(io: Io, f: Common & { tool: string }): Promise<
 
 export async function runDemote(io: Io, f: Common & { tool: string | undefined }): Promise<number> {
   if (!f.tool) throw new MwsError('usage', 'mws demote needs a tool name: mws demote TOOL --agent ID');
-  const { config } = await cliConfig(f);
+  const config = await cliConfigLater(f);
   const agent = f.agent ?? DEFAULT_AGENT_ID;
   return withControl(config, async ({ api }) => {
     const r = await api.demote({ agent, tool: f.tool! });
@@ -62,7 +63,7 @@ export async function runDemote(io: Io, f: Common & { tool: string | undefined }
 
 /** `mws cycle [--dry-run]`: usage promotion and the sweep now, as a decision table. */
 export async function runCycle(io: Io, f: Common & { dryRun: boolean }): Promise<number> {
-  const { config } = await cliConfig(f);
+  const { config } = await cliConfigNow(f);
   return withControl(config, async ({ api }) => {
     const r = await api.cycle({ dryRun: f.dryRun, ...(f.agent ? { agents: [f.agent] } : {}) });
     if (f.json) {
@@ -92,7 +93,7 @@ export async function runCycle(io: Io, f: Common & { dryRun: boolean }): Promise
 
 /** `mws sweep --dry-run --now <ISO>`: what the sweep would decide at that time. Without --dry-run, runs the cycle now. */
 export async function runSweep(io: Io, f: Common & { dryRun: boolean; now: string | undefined }): Promise<number> {
-  const { config } = await cliConfig(f);
+  const config = await cliConfigLater(f);
   return withControl(config, async ({ api }) => {
     let decisions: Decision[];
     if (f.dryRun) {
@@ -122,7 +123,7 @@ export async function runSweep(io: Io, f: Common & { dryRun: boolean; now: strin
 export async function runPin(io: Io, f: Common & { tool: string | undefined; pinned: boolean }): Promise<number> {
   const verb = f.pinned ? 'pin' : 'unpin';
   if (!f.tool) throw new MwsError('usage', `mws ${verb} needs a tool name: \`mws ${verb} TOOL --agent ID\`.`);
-  const loaded = await cliConfig(f);
+  const loaded = await cliConfigNow(f);
   const { config } = loaded;
   const agent = f.agent ?? DEFAULT_AGENT_ID;
   return withControl(

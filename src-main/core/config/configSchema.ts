@@ -11,10 +11,9 @@ import { CONFIG_VERSION } from './migrate.js';
 import { VENDOR_MAX_LENGTH, VENDOR_PATTERN } from '../../shared/vendorName.js';
 import { isReservedName, RESERVED_NAME_WORDS } from '../../shared/reservedNames.js';
 
-export const DEFAULT_PORT = 4484;
-export const DEFAULT_AGENT_ID = 'default';
-/** The vendor key the seed-style single `upstream` is stored under. */
-export const SINGLE_UPSTREAM_KEY = 'upstream';
+import { DEFAULT_AGENT_ID, DEFAULT_PORT, SINGLE_UPSTREAM_KEY } from './names.js';
+
+export { DEFAULT_AGENT_ID, DEFAULT_PORT, SINGLE_UPSTREAM_KEY };
 
 /** Per-agent rule defaults: a cap of 20 keeps a list well under the size where selection accuracy drops. */
 export const DEFAULT_CAP = 20;

@@ -47,6 +47,10 @@ export class ConfigEditor {
   private readonly source: ConfigSource | undefined;
   /** The version last read or written by this editor: a change event at that version is our own write. */
   private seen: string | null | undefined;
+  /** The version whose settings run now (a hand edit that broke the file leaves the last good one). */
+  private inForce: string | null | undefined;
+  /** Why the document as it is now is not in force (the running settings are the last good ones); undefined when it is. */
+  private notInForce: string | undefined;
   private watching = false;
   private waiting = 0;
 
@@ -64,6 +68,7 @@ export class ConfigEditor {
     this.source = typeof where === 'string' ? new FileConfigSource(where) : where;
     this.raw = structuredClone(raw);
     this.seen = version;
+    this.inForce = version;
   }
 
   get editable(): boolean {
@@ -77,6 +82,11 @@ export class ConfigEditor {
   /** The version of the document the running config came from (null: none stored; undefined: not known yet). */
   get version(): string | null | undefined {
     return this.seen;
+  }
+
+  /** Why the document as it is now is not in force, when a hand edit broke it (status says so; the CLI then reads the file itself). */
+  get problem(): string | undefined {
+    return this.notInForce;
   }
 
   /**
@@ -126,6 +136,8 @@ export class ConfigEditor {
           throw err;
         }
         this.seen = version;
+        this.inForce = version;
+        this.notInForce = undefined;
         this.raw = next;
         await this.apply(config);
         return config;
@@ -145,7 +157,10 @@ export class ConfigEditor {
     this.watching = true;
     if (this.seen === undefined)
       void source.read().then(
-        (d) => (this.seen ??= d.version),
+        (d) => {
+          this.seen ??= d.version;
+          this.inForce ??= d.version;
+        },
         () => undefined,
       );
     const stop = source.watch(() => void this.queue.run(() => this.reload(source)).catch(() => {}));
@@ -166,20 +181,26 @@ export class ConfigEditor {
     try {
       disk = await source.read();
     } catch (err) {
+      this.notInForce = errorMessage(err);
       this.log?.warn(`${errorMessage(err)} The running settings are unchanged.`);
       return;
     }
+    // Back to the text in force (a broken edit undone): nothing to apply, and nothing wrong any more.
+    if (disk.version === this.inForce) this.notInForce = undefined;
     if (disk.version === null || disk.version === this.seen) return;
     this.seen = disk.version;
     let config: Config;
     try {
       config = validateConfig(disk.raw, this.stateDirDefault);
     } catch (err) {
+      this.notInForce = errorMessage(err);
       this.log?.warn(
         `${source.label} was edited but is not valid: ${errorMessage(err)} The running settings are unchanged until it is fixed.`,
       );
       return;
     }
+    this.inForce = disk.version;
+    this.notInForce = undefined;
     this.raw = disk.raw;
     this.log?.info(`${source.label} changed; the new settings are applied.`);
     await this.apply(config);

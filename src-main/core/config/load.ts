@@ -6,9 +6,11 @@ import { validateConfig } from './validate.js';
 import { migrateConfig } from './migrate.js';
 import { defaultStateDir } from './paths.js';
 import { jsonProblem } from './jsonText.js';
+import { textVersion } from './textVersion.js';
 
 /** `raw` is the file as parsed: edits change it and write it back, so the user's own fields stay as written. */
-export type LoadedConfig = { config: Config; path: string; exists: boolean; raw: Record<string, unknown> };
+/** `version`: the file's text version (textVersion.ts), which a running instance of it reports in its status. */
+export type LoadedConfig = { config: Config; path: string; exists: boolean; raw: Record<string, unknown>; version?: string };
 
 export async function loadConfig(path: string, stateDirDefault: string = defaultStateDir()): Promise<LoadedConfig> {
   let text: string;
@@ -31,7 +33,13 @@ export async function loadConfig(path: string, stateDirDefault: string = default
     );
   }
   try {
-    return { config: validateConfig(raw, stateDirDefault), path, exists: true, raw: migrateConfig(raw) as Record<string, unknown> };
+    return {
+      config: validateConfig(raw, stateDirDefault),
+      path,
+      exists: true,
+      raw: migrateConfig(raw) as Record<string, unknown>,
+      version: textVersion(text),
+    };
   } catch (err) {
     if (err instanceof MwsError) {
       throw new MwsError(err.code, `${path}: ${err.message} Nothing was changed; fix the file and start again.`, {

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { configFileSchema, configSchemaWith } from './configSchema.js';
 
-export { DEFAULT_AGENT_ID, DEFAULT_PORT, SINGLE_UPSTREAM_KEY } from './configSchema.js';
+export { DEFAULT_AGENT_ID, DEFAULT_PORT, SINGLE_UPSTREAM_KEY } from './names.js';
 
 /** The state folder's default depends on the machine, so validateConfig fills it in (configSchema.ts). */
 export type Config = Omit<z.output<ReturnType<typeof configSchemaWith>>, 'stateDir'> & { stateDir: string };

@@ -2,13 +2,13 @@
 // config file (a hash of its text, so a hand edit is a new version too), or a shared store
 // (statestore/: the database replicas share). A write names the version it was made from and is
 // refused as `conflict` when the document moved on meanwhile.
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { unwatchFile, watchFile } from 'node:fs';
 import { MwsError, errorMessage } from '../errors.js';
 import { writeJsonAtLinkTarget } from '../store/atomicJson.js';
 import { writeBackup } from './backups.js';
 import { jsonProblem } from './jsonText.js';
+import { textVersion } from './textVersion.js';
 
 export type Raw = Record<string, unknown>;
 
@@ -29,10 +29,6 @@ export interface ConfigSource {
 
 /** How often the config file's mtime is polled; polling survives editors that save by rename. */
 export const CONFIG_POLL_MS = 500;
-
-export function textVersion(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
-}
 
 export function configConflict(where: string, data: Record<string, unknown> = {}): MwsError {
   return new MwsError(

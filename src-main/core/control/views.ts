@@ -48,6 +48,8 @@ export type StatusView = {
    * refused (409) when someone else changed the config meanwhile. Null: no document stored yet.
    */
   configVersion?: string | null;
+  /** Why the config file as it is now is not in force: a hand edit broke it, and the last good settings still run. */
+  configProblem?: string;
   /** The built-in demo is being served (`npm run demo`, `mws serve --demo`): made-up tools, its own state folder. */
   demo?: { stateDir: string } | null;
   /** The sentence model beside BM25F: idle until search is first used; `warning` when it failed (search is lexical). */

@@ -4,7 +4,7 @@
 // code in any browser, and the tokens are checked with the instance itself, then kept (logins.ts).
 import { MwsError } from '../errors.js';
 import { CONTROL_METADATA_PATH } from './controlMetadata.js';
-import { httpControlClient } from '../control/transport/http.js';
+import { httpControlClient } from '../control/transport/httpClient.js';
 import { openableUrl } from '../../shared/openableUrl.js';
 import type * as oidc from 'openid-client';
 import { describe, discoverProvider, openidClient } from './provider.js';

@@ -3,7 +3,8 @@
 // shape is read the ordinary way.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { controlHandler, httpControlResultJson } from '../../../src-main/core/control/transport/http.js';
+import { controlHandler } from '../../../src-main/core/control/transport/http.js';
+import { httpControlResultJson } from '../../../src-main/core/control/transport/httpClient.js';
 import { MwsError } from '../../../src-main/core/errors.js';
 import type { ControlApi } from '../../../src-main/core/control/contract.js';
 import { isPaged } from '../../../src-main/core/pagedBytes.js';

@@ -1,14 +1,13 @@
-// ControlApi over HTTP: POST /control/<method> with the args as a JSON body and the per-install token
+// ControlApi over HTTP, the answering side (httpClient.ts calls): POST /control/<method> with the args as a JSON body and the per-install token
 // as a bearer token (or the window's session cookie plus its CSRF header); the answer is the envelope
 // of envelope.ts, {ok, result} or {ok: false, error: {code, message, data}}, with its HTTP status
 // (400 bad arguments, 404 unknown method/agent/tool, 409 conflicts, 500 bugs). Host and Origin are checked by the listener before this
 // runs. Only `application/json` bodies are read: a page on another origin cannot send that type
 // without a CORS preflight, which nothing here answers, so a form or no-cors fetch never gets in.
-import { MwsError } from '../../errors.js';
-import { CONTROL_METHODS, isControlMethod, type ControlApi, type ControlMethod } from '../contract.js';
-import { dispatch, statusOf, type ControlErrorBody } from '../envelope.js';
+import { isControlMethod, type ControlApi } from '../contract.js';
+import { dispatch, statusOf } from '../envelope.js';
 import { bearerToken, tokenMatches } from '../../store/controlToken.js';
-import { postJson } from './post.js';
+import { RESULT_LAST } from './httpClient.js';
 import { encodePaged, PAGED_MIN_BYTES } from '../../pagedBytes.js';
 import { editBase } from '../../config/editor.js';
 import { actors, type Actor } from '../../actor.js';
@@ -30,13 +29,6 @@ const json = (status: number, body: unknown, extra: Record<string, string> = {})
   });
   return new Response(stream, { status, headers: { ...headers, 'content-length': String(bytes.length) } });
 };
-
-/**
- * Said of an answer written as `{"ok":true,"result":…}` and nothing after the result, so a client may
- * print the result's text without parsing it (httpControlResultJson). Another version that writes the
- * envelope otherwise leaves it out.
- */
-const RESULT_LAST = 'x-mws-envelope';
 
 function isJson(contentType: string | null): boolean {
   return contentType !== null && /^application\/json\s*(?:;|$)/i.test(contentType.trim());
@@ -130,53 +122,5 @@ export function controlHandler(
       const answer = actor ? await actors.run(actor, run) : await run();
       return json(statusOf(answer), answer, answer.ok ? { [RESULT_LAST]: 'result-last' } : {});
     })();
-  };
-}
-
-type Token = string | (() => Promise<string>);
-
-/** One POST /control/<method>: the answer's status and text. */
-async function post(baseUrl: string, token: Token, timeoutMs: number, method: ControlMethod, args: unknown) {
-  const bearer = typeof token === 'string' ? token : await token();
-  return postJson(
-    `${baseUrl}/control/${method}`,
-    { 'content-type': 'application/json', authorization: `Bearer ${bearer}` },
-    JSON.stringify(args ?? {}),
-    timeoutMs,
-  );
-}
-
-function resultOf(method: ControlMethod, res: { status: number; text: string }): unknown {
-  const body = JSON.parse(res.text) as { ok: boolean; result?: unknown; error?: Partial<ControlErrorBody> };
-  if (!body.ok)
-    throw new MwsError(
-      (body.error?.code ?? 'usage') as never,
-      body.error?.message ?? `control ${method} failed (${res.status})`,
-      body.error?.data ?? {},
-    );
-  return body.result;
-}
-
-/** A ControlApi that calls a running instance over HTTP. */
-/** `token`: the bearer token, or a function that answers a current one for each call (an operator's, renewed when about to expire). */
-export function httpControlClient(baseUrl: string, token: Token, timeoutMs = 30_000): ControlApi {
-  const call = async (method: ControlMethod, args: unknown) => resultOf(method, await post(baseUrl, token, timeoutMs, method, args));
-  return Object.fromEntries(CONTROL_METHODS.map((m) => [m, (args: unknown) => call(m, args)])) as unknown as ControlApi;
-}
-
-const RESULT_HEAD = '{"ok":true,"result":';
-
-/**
- * A method's result as the JSON text the instance sent, for `--json` output of answers of megabytes
- * (a report of 100 agents is ~5 MB): parsing it only to print it again was half of `mws report --json`'s
- * own CPU. The envelope is cut off when the listener says it ends with the result (RESULT_LAST); any
- * other answer is read as by the client above.
- */
-export function httpControlResultJson(baseUrl: string, token: Token, timeoutMs = 30_000) {
-  return async (method: ControlMethod, args: unknown): Promise<string> => {
-    const res = await post(baseUrl, token, timeoutMs, method, args);
-    if (res.status === 200 && res.headers[RESULT_LAST] === 'result-last' && res.text.startsWith(RESULT_HEAD) && res.text.endsWith('}'))
-      return res.text.slice(RESULT_HEAD.length, -1);
-    return JSON.stringify(resultOf(method, res) ?? null);
   };
 }
