@@ -24,8 +24,8 @@ export type Control = {
   source: 'running instance' | 'config';
   close: () => Promise<void>;
   instance?: InstanceRecord;
-  /** A method's result as JSON text, as a running instance sent it (for `--json` output); absent for the core this command runs itself. */
-  resultJson?: (method: ControlMethod, args: unknown) => Promise<string>;
+  /** A method's result as JSON (UTF-8 bytes), as a running instance sent it (for `--json` output); absent for the core this command runs itself. */
+  resultJson?: (method: ControlMethod, args: unknown) => Promise<Buffer>;
 };
 
 type Reached = { api: ControlApi; resultJson: NonNullable<Control['resultJson']> };

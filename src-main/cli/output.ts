@@ -3,10 +3,15 @@ import { MwsError } from '../core/errors.js';
 import { printable } from '../core/printable.js';
 import { errorPath, isDiskFull, saveFailed } from '../core/store/writeFailure.js';
 
-export type Io = { out: (s: string) => void; err: (s: string) => void };
+/** `outBytes`: UTF-8 text written as it is (a result of megabytes, never decoded); without it, `out` gets the text. */
+export type Io = { out: (s: string) => void; err: (s: string) => void; outBytes?: (b: Uint8Array) => void };
 
 export const processIo: Io = {
   out: (s) => process.stdout.write(s.endsWith('\n') ? s : s + '\n'),
+  outBytes: (b) => {
+    process.stdout.write(b);
+    if (b[b.length - 1] !== 0x0a) process.stdout.write('\n');
+  },
   err: (s) => process.stderr.write(s.endsWith('\n') ? s : s + '\n'),
 };
 

@@ -7,6 +7,9 @@ import { BIDI_CONTROLS } from '../shared/plainText.js';
 /** C0 controls, DEL, C1 controls and the Unicode line/paragraph separators. */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
+/** Either kind, not global (no lastIndex to reset). */
+const ANY_UNSAFE = new RegExp(`${CONTROL.source}|${BIDI_CONTROLS.source}`);
+
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u001b': '\\e', '\u0007': '\\a' };
 
 export function hasControl(s: string): boolean {
@@ -20,6 +23,8 @@ export function hasControl(s: string): boolean {
  * bidi control (shared/plainText.ts) as `\u202e`: an override would show the rest of the line reversed.
  */
 export function printable(s: string): string {
+  // Most text has none: one test is four times quicker than two replaces (a report of 100 agents has ~130,000 cells).
+  if (!ANY_UNSAFE.test(s)) return s;
   return s
     .replace(CONTROL, (c) => NAMED[c] ?? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
     .replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -23,7 +23,9 @@ export async function runReport(io: Io, f: ConfigFlags & { agent: string | undef
     const args = f.agent ? { agent: f.agent } : {};
     if (f.json) {
       // As the instance wrote it: 100 agents' report is ~5 MB, not worth parsing only to print again.
-      io.out(resultJson ? await resultJson('report', args) : JSON.stringify(await api.report(args)));
+      if (!resultJson) io.out(JSON.stringify(await api.report(args)));
+      else if (io.outBytes) io.outBytes(await resultJson('report', args));
+      else io.out((await resultJson('report', args)).toString('utf8'));
       return 0;
     }
     const reports = await api.report(args);

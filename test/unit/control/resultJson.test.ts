@@ -47,7 +47,7 @@ describe('a control result as the instance wrote it', () => {
   it('is the text JSON.stringify gives for the result, quotes, escapes and words past ASCII included', async () => {
     const result = [{ agent: 'a "quoted" \\ one', name: 'Café — ☕', listed: [{ tool: 'x\ny', n: 1.5, ok: null }], history: {} }];
     const url = await serve({ report: async () => result as never });
-    const text = await httpControlResultJson(url, TOKEN)('report', {});
+    const text = (await httpControlResultJson(url, TOKEN)('report', {})).toString('utf8');
     expect(text).toBe(JSON.stringify(result));
     expect(JSON.parse(text)).toEqual(result);
   });
@@ -87,13 +87,13 @@ describe('a control result as the instance wrote it', () => {
     expect(await mark({ agent: 7 })).toBeNull();
     // A field after the result, unmarked: the result alone, not the text up to the last brace.
     let url = await serve({}, { status: 200, text: '{"ok":true,"result":[1],"version":"2.0"}' });
-    expect(await httpControlResultJson(url, TOKEN)('report', {})).toBe('[1]');
+    expect((await httpControlResultJson(url, TOKEN)('report', {})).toString('utf8')).toBe('[1]');
     await new Promise<void>((r) => server!.close(() => r()));
     url = await serve({}, { status: 200, text: '{"result":[1,{"a":2}],"ok":true}' });
-    expect(await httpControlResultJson(url, TOKEN)('report', {})).toBe('[1,{"a":2}]');
+    expect((await httpControlResultJson(url, TOKEN)('report', {})).toString('utf8')).toBe('[1,{"a":2}]');
     await new Promise<void>((r) => server!.close(() => r()));
     url = await serve({}, { status: 200, text: '{"ok":true}' });
-    expect(await httpControlResultJson(url, TOKEN)('report', {})).toBe('null');
+    expect((await httpControlResultJson(url, TOKEN)('report', {})).toString('utf8')).toBe('null');
   });
 });
 
@@ -118,6 +118,6 @@ describe('a large control answer', () => {
     expect(JSON.parse(bytes.toString('utf8'))).toEqual({ ok: true, result });
 
     const url = await serve({ report: async () => result as never });
-    expect(JSON.parse(await httpControlResultJson(url, TOKEN)('report', {}))).toEqual(result);
+    expect(JSON.parse((await httpControlResultJson(url, TOKEN)('report', {})).toString('utf8'))).toEqual(result);
   });
 });

@@ -8,7 +8,7 @@ export async function postJson(
   headers: Record<string, string>,
   body: string,
   timeoutMs: number,
-): Promise<{ status: number; text: string; headers: Record<string, string | string[] | undefined> }> {
+): Promise<{ status: number; bytes: Buffer; headers: Record<string, string | string[] | undefined> }> {
   // An instance serving TLS (listen.tls) is reached over https, its CA as Node trusts it (NODE_EXTRA_CA_CERTS);
   // node:https (and TLS) is loaded only then.
   const request = url.startsWith('https:') ? (await import('node:https')).request : httpRequest;
@@ -24,7 +24,7 @@ export async function postJson(
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes: Buffer.concat(chunks), headers: res.headers }));
         res.on('error', reject);
       },
     );
