@@ -47,6 +47,8 @@ function whereIn(text: string, flags: ConfigFlags): InstanceWhere | undefined {
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
   const o = raw as Record<string, unknown>;
+  // Team mode: the instance runs on the database's config, never vouching for this file (its version is the database's).
+  if (o.store !== undefined || process.env.MWS_DATABASE_URL) return undefined;
   let stateDir = defaultStateDir();
   if (o.stateDir !== undefined) {
     if (typeof o.stateDir !== 'string' || o.stateDir.trim() === '') return undefined;

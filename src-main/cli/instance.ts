@@ -185,15 +185,16 @@ export async function openControl(
 }
 
 /**
- * The running instance of a config not validated yet, when it vouches for the file: it runs on exactly
- * this text and has nothing against it (status: configVersion, configProblem), so the file is valid and
- * the command needs no more of it. Anything else (no instance, one starting, another text, MWS_REMOTE)
- * is left to the whole config's way.
+ * The running instance of a config not validated yet, when it vouches for the file: its settings in
+ * force came from exactly this text (status: configInForce), so the file is valid and the command needs
+ * no more of it. Anything else (no instance, one starting or not answering, another text, an older
+ * instance that does not say, MWS_REMOTE) goes the whole config's way, which says what is wrong with
+ * the file first, as it always did; an instance not vouching is then asked its status a second time.
  */
 async function vouchedInstance(later: LaterConfig, demoToo = false): Promise<Control | undefined> {
   if (!later.where || later.version === undefined || process.env.MWS_REMOTE?.trim()) return undefined;
-  const live = await findRunning(later.where, 0, demoToo);
-  if (!live || live === 'busy' || live.status?.configVersion !== later.version || live.status.configProblem !== undefined) return undefined;
+  const live = await findRunning(later.where, 0, demoToo).catch(() => undefined);
+  if (!live || live === 'busy' || live.status?.configInForce !== later.version) return undefined;
   return { api: live.api, resultJson: live.resultJson, source: 'running instance', instance: live.record, close: async () => {} };
 }
 

@@ -33,7 +33,7 @@ export async function startEmbeddedCore(
     config: loaded.config,
     clock: systemClock,
     log: stderrLogger,
-    configFile: { path, raw: loaded.raw },
+    configFile: { path, raw: loaded.raw, ...(loaded.version ? { version: loaded.version } : {}) },
     rendererDir,
     ...(modelDir ? { modelDir } : {}),
     lock: { command: 'the Working Set app', waitMs: 5_000 },

@@ -62,7 +62,7 @@ async function serve(io: Io, opts: ServeOptions): Promise<number> {
       path: loaded.path,
       raw,
       stateDirDefault: defaultStateDir(),
-      // The file's version as read here: the CLI finds by it that the file has not changed since (cli/config.ts).
+      // The file's version as read here: a CLI finding the file still at it knows it is valid (cli/configLater.ts).
       ...(shared ? { source: shared.source, version: shared.version } : loaded.version ? { version: loaded.version } : {}),
     },
     ...(shared ? { stateStore: shared.store } : {}),

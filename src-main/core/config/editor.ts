@@ -51,6 +51,8 @@ export class ConfigEditor {
   private inForce: string | null | undefined;
   /** Why the document as it is now is not in force (the running settings are the last good ones); undefined when it is. */
   private notInForce: string | undefined;
+  /** Why the version `seen` was refused, when it was (a read that fails meanwhile says something else until it reads again). */
+  private seenRefused: string | undefined;
   private watching = false;
   private waiting = 0;
 
@@ -84,7 +86,12 @@ export class ConfigEditor {
     return this.seen;
   }
 
-  /** Why the document as it is now is not in force, when a hand edit broke it (status says so; the CLI then reads the file itself). */
+  /** The version whose settings run now: the CLI trusts a file of this version without validating it again (cli/configLater.ts). */
+  get versionInForce(): string | null | undefined {
+    return this.inForce;
+  }
+
+  /** Why the document as it is now is not in force: an edit by hand broke it, or it cannot be read. */
   get problem(): string | undefined {
     return this.notInForce;
   }
@@ -137,7 +144,7 @@ export class ConfigEditor {
         }
         this.seen = version;
         this.inForce = version;
-        this.notInForce = undefined;
+        this.notInForce = this.seenRefused = undefined;
         this.raw = next;
         await this.apply(config);
         return config;
@@ -159,7 +166,14 @@ export class ConfigEditor {
       void source.read().then(
         (d) => {
           this.seen ??= d.version;
-          this.inForce ??= d.version;
+          // In force only if valid: the file may have changed since the settings running now were read.
+          if (this.inForce !== undefined || d.version === null) return;
+          try {
+            validateConfig(d.raw, this.stateDirDefault);
+            this.inForce = d.version;
+          } catch (err) {
+            this.notInForce = this.seenRefused = errorMessage(err);
+          }
         },
         () => undefined,
       );
@@ -185,22 +199,25 @@ export class ConfigEditor {
       this.log?.warn(`${errorMessage(err)} The running settings are unchanged.`);
       return;
     }
-    // Back to the text in force (a broken edit undone): nothing to apply, and nothing wrong any more.
-    if (disk.version === this.inForce) this.notInForce = undefined;
-    if (disk.version === null || disk.version === this.seen) return;
+    if (disk.version === null) return;
+    if (disk.version === this.seen) {
+      // Read again as it was (after a read that failed): what is wrong with it, if anything, is as before.
+      this.notInForce = this.seenRefused;
+      return;
+    }
     this.seen = disk.version;
     let config: Config;
     try {
       config = validateConfig(disk.raw, this.stateDirDefault);
     } catch (err) {
-      this.notInForce = errorMessage(err);
+      this.notInForce = this.seenRefused = errorMessage(err);
       this.log?.warn(
         `${source.label} was edited but is not valid: ${errorMessage(err)} The running settings are unchanged until it is fixed.`,
       );
       return;
     }
     this.inForce = disk.version;
-    this.notInForce = undefined;
+    this.notInForce = this.seenRefused = undefined;
     this.raw = disk.raw;
     this.log?.info(`${source.label} changed; the new settings are applied.`);
     await this.apply(config);

@@ -21,6 +21,7 @@ export function instanceControl(p: ControlParts, l: ControlLookups): Methods {
         restartNeeded: p.runtime.restartNeeded,
         editable: p.editor.editable,
         configVersion: p.editor.version ?? null,
+        ...(p.editor.versionInForce ? { configInForce: p.editor.versionInForce } : {}),
         ...(p.editor.problem ? { configProblem: p.editor.problem } : {}),
         demo: p.runtime.demo ?? null,
         ...(p.vectors ? { semanticSearch: p.vectors.status() } : {}),

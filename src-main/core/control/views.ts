@@ -48,7 +48,12 @@ export type StatusView = {
    * refused (409) when someone else changed the config meanwhile. Null: no document stored yet.
    */
   configVersion?: string | null;
-  /** Why the config file as it is now is not in force: a hand edit broke it, and the last good settings still run. */
+  /**
+   * The version of the config document whose settings run now (configVersion may be a later one that was
+   * refused); absent when not known. A CLI finding the file at this version knows it is valid.
+   */
+  configInForce?: string;
+  /** Why the config document as it is now is not in force (an edit by hand broke it, or it cannot be read): the last good settings still run. */
   configProblem?: string;
   /** The built-in demo is being served (`npm run demo`, `mws serve --demo`): made-up tools, its own state folder. */
   demo?: { stateDir: string } | null;

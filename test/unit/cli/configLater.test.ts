@@ -10,6 +10,11 @@ import { cliConfig } from '../../../src-main/cli/config.js';
 import { openControl } from '../../../src-main/cli/instance.js';
 import { startAppFromFile, tempDir, type FileApp } from '../../helpers/app.js';
 import { until } from '../../helpers/wait.js';
+import { createApp } from '../../../src-main/core/app.js';
+import { systemClock } from '../../../src-main/core/clock.js';
+import { MemoryLogger } from '../../../src-main/core/log.js';
+import { validateConfig } from '../../../src-main/core/config/validate.js';
+import { ConfigEditor } from '../../../src-main/core/config/editor.js';
 import { textVersion } from '../../../src-main/core/config/textVersion.js';
 
 let running: FileApp | undefined;
@@ -76,14 +81,14 @@ describe('the config of a command that talks to the running instance (cli/config
       return loads();
     };
     // The instance reads the file's version as it starts.
-    await until(async () => (await running!.app.control.status({})).configVersion ?? undefined, 'the instance knows its file version');
+    await until(async () => (await running!.app.control.status({})).configInForce, 'the instance knows the version in force');
     expect(await reach()).toBe(0);
 
     // Edited by hand since (a valid edit the instance has not read yet): validated again.
     const edited = original + '\n';
     writeFileSync(path, edited);
     expect(await reach()).toBe(1);
-    await until(async () => (await running!.app.control.status({})).configVersion === textVersion(edited), 'the instance applied the edit');
+    await until(async () => (await running!.app.control.status({})).configInForce === textVersion(edited), 'the instance applied the edit');
     expect(await reach()).toBe(0);
 
     // Broken by hand (not JSON, then a misspelt field): once the instance has seen it, status says why,
@@ -100,6 +105,58 @@ describe('the config of a command that talks to the running instance (cli/config
       writeFileSync(path, edited);
       await until(async () => (await running!.app.control.status({})).configProblem === undefined, 'the instance saw the file put back');
       expect(await reach()).toBe(0);
+    }
+  });
+
+  it('is not vouched for by what the instance read but did not validate, nor by an instance that does not say', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'config.json');
+    const raw = { stateDir: join(dir, 'state'), listen: { host: '127.0.0.1', port: 0 } };
+    writeFileSync(path, JSON.stringify(raw));
+    // Started from one text, the file broken before the editor's first look (no version handed over).
+    const app = createApp({ config: validateConfig(raw, dir), clock: systemClock, log: new MemoryLogger(), configFile: { path, raw } });
+    writeFileSync(path, JSON.stringify({ ...raw, comand: 'x' }));
+    await app.start();
+    try {
+      const status = await until(async () => {
+        const s = await app.control.status({});
+        return s.configProblem ? s : undefined;
+      }, 'the first look at the file');
+      expect(status.configInForce).toBeUndefined();
+      expect(status.configProblem).toMatch(/comand/);
+      const { later, loads } = await counted(path);
+      const c = await openControl(later);
+      await c.close();
+      expect(c.source).toBe('running instance');
+      expect(loads()).toBe(1);
+    } finally {
+      await app.stop();
+    }
+  });
+});
+
+describe("the config editor's account of the file (core/config/editor.ts)", () => {
+  it('says what is wrong with the text on disk now, read again after a read that failed', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'config.json');
+    const good = { stateDir: join(dir, 'state') };
+    writeFileSync(path, JSON.stringify(good));
+    const editor = new ConfigEditor(path, good, dir, async () => {}, undefined, textVersion(JSON.stringify(good)));
+    const misspelt = JSON.stringify({ ...good, comand: 'x' });
+    const steps: Array<[string, RegExp | undefined, string | undefined]> = [
+      [misspelt, /comand/, JSON.stringify(good)],
+      ['{ "stateDir": ', /not valid JSON/, JSON.stringify(good)],
+      [misspelt, /comand/, JSON.stringify(good)],
+      [JSON.stringify(good), undefined, JSON.stringify(good)],
+      ['{', /not valid JSON/, JSON.stringify(good)],
+      [JSON.stringify(good), undefined, JSON.stringify(good)],
+      [JSON.stringify({ ...good, compactDescriptions: true }), undefined, JSON.stringify({ ...good, compactDescriptions: true })],
+    ];
+    for (const [text, problem, inForce] of steps) {
+      writeFileSync(path, text);
+      await editor.refresh();
+      expect(editor.problem, text).toSatisfy((p: string | undefined) => (problem ? problem.test(p ?? '') : p === undefined));
+      expect(editor.versionInForce, text).toBe(inForce && textVersion(inForce));
     }
   });
 });

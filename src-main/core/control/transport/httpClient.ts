@@ -1,7 +1,7 @@
 // ControlApi over HTTP, the calling side (the CLI, the desktop app on a remote core): POST
 // /control/<method> with the args as JSON and a bearer token; http.ts answers. Kept apart from the
-// answering side so a command that talks to a running instance loads none of the core: not the
-// contract's argument schemas, not the config's.
+// answering side, which brings the config's schema (through the editor): a command that talks to a
+// running instance loads only the contract's method list (and its argument schemas with it).
 import { MwsError } from '../../errors.js';
 import { CONTROL_METHODS, type ControlApi, type ControlMethod } from '../contract.js';
 import type { ControlErrorBody } from '../envelope.js';
