@@ -212,8 +212,13 @@ async function main(): Promise<void> {
     JSON.stringify({ at: new Date().toISOString(), warmup: WARMUP, rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, results }, null, 2),
   );
   proxy.proc.kill('SIGTERM');
+  // Waited for: a profile (BENCH_NODE_ARGS=--cpu-prof) is written as mws serve exits.
+  const exited = (p: ChildProcess) =>
+    p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise((r) => p.once('exit', r));
+  const ends = [mws, ...(base ? [base] : [])].map((m) => exited(m.proc));
   mws.proc.kill('SIGTERM');
   base?.proc.kill('SIGTERM');
+  await Promise.race([Promise.all(ends), new Promise((r) => setTimeout(r, 15_000))]);
   await floor.kill();
 }
 

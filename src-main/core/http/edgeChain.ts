@@ -69,8 +69,15 @@ export function sendJsonRpcError(res: ServerResponse, status: number, code: numb
     .end(body);
 }
 
-function normalizedPath(target: string | undefined): string | undefined {
+/** A path of letters, digits, `-`, `_` and `/` only (before any query): what WHATWG URL parsing leaves as it is. */
+const PLAIN_PATH = /^\/[A-Za-z0-9_\-/]*(?=$|\?)/;
+
+/** The request target's path as the WHATWG URL parser makes it (dot segments, percent-encoding). */
+export function normalizedPath(target: string | undefined): string | undefined {
   if (!target?.startsWith('/')) return undefined;
+  // Every request's path; parsing a URL took ~15 µs of a call's ~450 µs of CPU (bench/callOverhead profile).
+  const plain = PLAIN_PATH.exec(target);
+  if (plain) return plain[0];
   try {
     return new URL(`http://127.0.0.1${target}`).pathname;
   } catch {
