@@ -4,6 +4,7 @@
 //   BENCH_SCALE_SIZES=500,5000,20000   toolbox sizes (default 500,5000; empty: the usage part only)
 //   BENCH_SCALE_PAGE=0                 tools/list page size of the upstream (0: one reply)
 //   BENCH_SCALE_CALLS=10000            calls to distinct tools before the memory figure
+//   BENCH_SCALE_LIST_WARMUP=20         tools/list calls per client before its 200 timed ones
 //   BENCH_SCALE_USAGE_LINES=1000000    calls.jsonl backlog read by one usage cycle
 //   BENCH_SCALE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p"   node flags for `mws serve` (profiles)
 //   BENCH_SCALE_HEAP_SNAPSHOTS=1       heap snapshots of `mws serve` at each RSS figure (in its cwd)
@@ -44,6 +45,8 @@ const SIZES = (process.env.BENCH_SCALE_SIZES ?? '500,5000')
   .filter((n) => n > 0); // empty: the usage part only
 const PAGE = Number(process.env.BENCH_SCALE_PAGE ?? 0);
 const CALLS = Number(process.env.BENCH_SCALE_CALLS ?? 10_000);
+/** Lists each client makes before its 200 timed ones (its own JIT warming up is not the instance's latency). */
+const LIST_WARMUP = Number(process.env.BENCH_SCALE_LIST_WARMUP ?? 20);
 const USAGE_LINES = Number(process.env.BENCH_SCALE_USAGE_LINES ?? 1_000_000);
 const NODE_ARGS = (process.env.BENCH_SCALE_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const SNAPSHOTS = process.env.BENCH_SCALE_HEAP_SNAPSHOTS === '1';
@@ -235,13 +238,16 @@ async function scale(n: number): Promise<Row[]> {
   for (const i of [0, Math.floor(AGENTS / 2), AGENTS - 1]) {
     const c = i === AGENTS - 1 ? big : await connect(`a${i}`);
     const lat: number[] = [];
+    // Warmed up first, as every figure here: a new client's first lists are its own JIT's (the SDK
+    // client parses and checks 500 tools in ~9 of the ~12 ms a list takes; the instance answers in ~2.5).
+    for (let k = 0; k < LIST_WARMUP; k++) await c.listTools();
     for (let k = 0; k < 200; k++) {
       const s = performance.now();
       await c.listTools();
       lat.push(performance.now() - s);
     }
     const r = summarize(lat);
-    rows.push([`tools/list, ${setSize(i, n)} tools`, `p50 ${ms(r.p50)} · p99 ${ms(r.p99)}`, '']);
+    rows.push([`tools/list, ${setSize(i, n)} tools`, `p50 ${ms(r.p50)} · p99 ${ms(r.p99)}`, i === AGENTS - 1 ? 'p99 < 20 ms' : '']);
     if (c !== big) await c.close();
   }
 
