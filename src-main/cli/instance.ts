@@ -26,6 +26,8 @@ export type Control = {
   instance?: InstanceRecord;
   /** A method's result as JSON (UTF-8 bytes), as a running instance sent it (for `--json` output); absent for the core this command runs itself. */
   resultJson?: (method: ControlMethod, args: unknown) => Promise<Buffer>;
+  /** The running instance's status as it answered the connection's first call (`mws status` needs no second one). */
+  status?: StatusView;
 };
 
 type Reached = { api: ControlApi; resultJson: NonNullable<Control['resultJson']> };
@@ -102,6 +104,16 @@ async function connect(record: InstanceRecord, stateDir: string): Promise<Reache
   }
 }
 
+function liveControl(live: Reached & { record: InstanceRecord; status?: StatusView }): Omit<Control, 'close'> {
+  return {
+    api: live.api,
+    resultJson: live.resultJson,
+    source: 'running instance',
+    instance: live.record,
+    ...(live.status ? { status: live.status } : {}),
+  };
+}
+
 /** The running instance that owns one of the config's state folders, waiting briefly for one that is still starting. */
 async function findRunning(
   where: InstanceWhere,
@@ -139,8 +151,7 @@ export async function openControl(
   const end = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     const live = await findRunning(whereOf(config), end, opts.demoToo);
-    if (live && live !== 'busy')
-      return { api: live.api, resultJson: live.resultJson, source: 'running instance', instance: live.record, close: async () => {} };
+    if (live && live !== 'busy') return { ...liveControl(live), close: async () => {} };
     if (live === 'busy') {
       await new Promise((r) => setTimeout(r, RETRY_MS));
       continue;
@@ -195,7 +206,7 @@ async function vouchedInstance(later: LaterConfig, demoToo = false): Promise<Con
   if (!later.where || later.version === undefined || process.env.MWS_REMOTE?.trim()) return undefined;
   const live = await findRunning(later.where, 0, demoToo).catch(() => undefined);
   if (!live || live === 'busy' || live.status?.configInForce !== later.version) return undefined;
-  return { api: live.api, resultJson: live.resultJson, source: 'running instance', instance: live.record, close: async () => {} };
+  return { ...liveControl(live), close: async () => {} };
 }
 
 /** The shared store and the config it holds, when this config names one (statestore/open.ts); never seeds it. */

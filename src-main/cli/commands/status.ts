@@ -22,8 +22,8 @@ export async function runStatus(io: Io, f: ConfigFlags & { json: boolean }): Pro
       `Working Set is not running for ${loaded.path}. Start it with \`mws serve\` (or open the app); \`mws doctor\` checks what would stop it.`,
     );
   }
-  return withControl(loaded, async ({ api }) => {
-    const s = await api.status({});
+  return withControl(loaded, async ({ api, status }) => {
+    const s = status ?? (await api.status({}));
     if (f.json) {
       io.out(JSON.stringify({ running: true, config: loaded.path, ...s }));
       return 0;

@@ -78,6 +78,8 @@ describe('the config of a command that talks to the running instance (cli/config
       const c = await openControl(later);
       await c.close();
       expect(c.source).toBe('running instance');
+      // The connection's first call answered, kept for `mws status` (no second call for the same answer).
+      expect(c.status?.url).toBe(running!.url.replace(/\/mcp$/, ''));
       return loads();
     };
     // The instance reads the file's version as it starts.
