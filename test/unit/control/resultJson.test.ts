@@ -14,7 +14,10 @@ let server: Server | undefined;
 afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));
 
 /** A loopback listener answering every POST with the real control handler, or with `canned` as it is. */
-async function serve(api: Partial<ControlApi>, canned?: { status: number; text: string }): Promise<string> {
+async function serve(
+  api: Partial<ControlApi>,
+  canned?: { status: number; text: string | Buffer; headers?: Record<string, string> },
+): Promise<string> {
   const handler = controlHandler(api as ControlApi, () => TOKEN);
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -22,7 +25,7 @@ async function serve(api: Partial<ControlApi>, canned?: { status: number; text: 
     req.on('end', () => {
       void (async () => {
         if (canned) {
-          res.writeHead(canned.status, { 'content-type': 'application/json' }).end(canned.text);
+          res.writeHead(canned.status, { 'content-type': 'application/json', ...canned.headers }).end(canned.text);
           return;
         }
         const answer = await handler(
@@ -94,6 +97,15 @@ describe('a control result as the instance wrote it', () => {
     await new Promise<void>((r) => server!.close(() => r()));
     url = await serve({}, { status: 200, text: '{"ok":true}' });
     expect((await httpControlResultJson(url, TOKEN)('report', {})).toString('utf8')).toBe('null');
+  });
+});
+
+describe('a control result that is not UTF-8', () => {
+  it('is decoded as text would be (U+FFFD), not passed on as the bytes came', async () => {
+    const body = Buffer.concat([Buffer.from('{"ok":true,"result":["a'), Buffer.from([0xff, 0x9b]), Buffer.from('"]}')]);
+    const url = await serve({}, { status: 200, text: body, headers: { 'x-mws-envelope': 'result-last' } });
+    const out = await httpControlResultJson(url, TOKEN)('report', {});
+    expect(out.toString('utf8')).toBe(JSON.stringify(['a\ufffd\ufffd']));
   });
 });
 

@@ -39,6 +39,55 @@ describe("a request target's path", () => {
     for (const t of targets) expect(normalizedPath(t), t).toBe(parsed(t));
   });
 
+  it('is what the URL parser makes of plain prefixes with any tail (seeded random targets)', () => {
+    const pieces = [
+      '\\',
+      '%',
+      '%2e',
+      '%2F',
+      '.',
+      '..',
+      ';',
+      '#',
+      '?',
+      '@',
+      ':',
+      '[',
+      ']',
+      '~',
+      '|',
+      '`',
+      '"',
+      "'",
+      '<',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\u0000',
+      '\u007f',
+      'ä',
+      '\u00a0',
+      '\ud800',
+      '\u2028',
+      '\ufeff',
+      '//',
+      '/',
+      'a',
+      'Z',
+      '9',
+      '-',
+      '_',
+    ];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 20_000; i++) {
+      let t = ['/', '/mcp', '/mcp/a1', '//', '/control'][Math.floor(next() * 5)]!;
+      for (let k = Math.floor(next() * 7); k > 0; k--) t += pieces[Math.floor(next() * pieces.length)];
+      expect(normalizedPath(t), JSON.stringify(t)).toBe(parsed(t));
+    }
+  });
+
   it('is none for a target that is not a path', () => {
     for (const t of [undefined, '', 'mcp', '*', 'http://127.0.0.1/mcp']) expect(normalizedPath(t)).toBeUndefined();
   });

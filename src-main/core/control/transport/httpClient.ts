@@ -2,6 +2,7 @@
 // /control/<method> with the args as JSON and a bearer token; http.ts answers. Kept apart from the
 // answering side, which brings the config's schema (through the editor): a command that talks to a
 // running instance loads only the contract's method list (and its argument schemas with it).
+import { isUtf8 } from 'node:buffer';
 import { MwsError } from '../../errors.js';
 import { CONTROL_METHODS, type ControlApi, type ControlMethod } from '../contract.js';
 import type { ControlErrorBody } from '../envelope.js';
@@ -62,7 +63,9 @@ export function httpControlResultJson(baseUrl: string, token: Token, timeoutMs =
       res.headers[RESULT_LAST] === 'result-last' &&
       b.length > RESULT_HEAD.length &&
       b.subarray(0, RESULT_HEAD.length).equals(RESULT_HEAD) &&
-      b[b.length - 1] === 0x7d // }
+      b[b.length - 1] === 0x7d && // }
+      // As the text would be read: bytes that are not UTF-8 (from no instance of ours) become U+FFFD.
+      isUtf8(b)
     )
       return b.subarray(RESULT_HEAD.length, b.length - 1);
     return Buffer.from(JSON.stringify(resultOf(method, res) ?? null));
