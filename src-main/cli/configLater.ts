@@ -2,7 +2,7 @@
 // where that instance is, read from the file without validating it. Validating a config of 100 agents
 // and their pins took ~40 ms, and building its schema ~20 ms more: most of such a command's own time.
 // The file is validated only when the instance does not vouch for it (instance.ts vouchedInstance):
-// one that runs on exactly this text, with nothing against it, has validated it already.
+// one whose settings in force came from exactly this text has validated it already.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { defaultStateDir, expandHome, resolveConfigPath } from '../core/config/paths.js';

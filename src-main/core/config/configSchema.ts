@@ -10,7 +10,6 @@ import { maskUrl } from '../redact.js';
 import { CONFIG_VERSION } from './migrate.js';
 import { VENDOR_MAX_LENGTH, VENDOR_PATTERN } from '../../shared/vendorName.js';
 import { isReservedName, RESERVED_NAME_WORDS } from '../../shared/reservedNames.js';
-
 import { DEFAULT_AGENT_ID, DEFAULT_PORT, SINGLE_UPSTREAM_KEY } from './names.js';
 
 export { DEFAULT_AGENT_ID, DEFAULT_PORT, SINGLE_UPSTREAM_KEY };

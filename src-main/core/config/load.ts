@@ -8,8 +8,10 @@ import { defaultStateDir } from './paths.js';
 import { jsonProblem } from './jsonText.js';
 import { textVersion } from './textVersion.js';
 
-/** `raw` is the file as parsed: edits change it and write it back, so the user's own fields stay as written. */
-/** `version`: the file's text version (textVersion.ts), which a running instance of it reports in its status. */
+/**
+ * `raw` is the file as parsed: edits change it and write it back, so the user's own fields stay as written.
+ * `version`: the file's text version (textVersion.ts), which a running instance of it reports in its status.
+ */
 export type LoadedConfig = { config: Config; path: string; exists: boolean; raw: Record<string, unknown>; version?: string };
 
 export async function loadConfig(path: string, stateDirDefault: string = defaultStateDir()): Promise<LoadedConfig> {

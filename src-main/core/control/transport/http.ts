@@ -1,9 +1,10 @@
-// ControlApi over HTTP, the answering side (httpClient.ts calls): POST /control/<method> with the args as a JSON body and the per-install token
-// as a bearer token (or the window's session cookie plus its CSRF header); the answer is the envelope
-// of envelope.ts, {ok, result} or {ok: false, error: {code, message, data}}, with its HTTP status
-// (400 bad arguments, 404 unknown method/agent/tool, 409 conflicts, 500 bugs). Host and Origin are checked by the listener before this
-// runs. Only `application/json` bodies are read: a page on another origin cannot send that type
-// without a CORS preflight, which nothing here answers, so a form or no-cors fetch never gets in.
+// ControlApi over HTTP, the answering side (httpClient.ts calls): POST /control/<method> with the args
+// as a JSON body and the per-install token as a bearer token (or the window's session cookie plus its
+// CSRF header); the answer is the envelope of envelope.ts, {ok, result} or {ok: false, error: {code,
+// message, data}}, with its HTTP status (400 bad arguments, 404 unknown method/agent/tool, 409
+// conflicts, 500 bugs). Host and Origin are checked by the listener before this runs. Only
+// `application/json` bodies are read: a page on another origin cannot send that type without a CORS
+// preflight, which nothing here answers, so a form or no-cors fetch never gets in.
 import { isControlMethod, type ControlApi } from '../contract.js';
 import { dispatch, statusOf } from '../envelope.js';
 import { bearerToken, tokenMatches } from '../../store/controlToken.js';
