@@ -15,6 +15,8 @@ import { open } from 'node:fs/promises';
 
 /** Under this, a Buffer as usual: glibc's own threshold at start, below which it uses its heap anyway. */
 export const PAGED_MIN_BYTES = 128 * 1024;
+/** Text shorter than this is under PAGED_MIN_BYTES as UTF-8 whatever it holds (at most 3 bytes a UTF-16 unit). */
+export const PAGED_MIN_CHARS = PAGED_MIN_BYTES / 3;
 const WASM_PAGE = 65536;
 /** Node's own limit for strings it makes from bytes as other heap strings (larger ones live in malloc'd memory). */
 const PIECE_CHARS = 512 * 1024;
@@ -59,7 +61,7 @@ export function pagesAvailable(): boolean {
 
 /** `text` as UTF-8 bytes, in paged memory when large (a string written to a file or socket is otherwise encoded into a malloc'd block). */
 export function encodePaged(text: string): Buffer<ArrayBuffer> {
-  if (text.length < PAGED_MIN_BYTES / 3) return Buffer.from(text, 'utf8');
+  if (text.length < PAGED_MIN_CHARS) return Buffer.from(text, 'utf8');
   const out = pagedBuffer(Buffer.byteLength(text, 'utf8'));
   out.write(text, 0, 'utf8');
   return out;

@@ -49,9 +49,9 @@ export class ConfigEditor {
   private seen: string | null | undefined;
   /** The version whose settings run now (a hand edit that broke the file leaves the last good one). */
   private inForce: string | null | undefined;
-  /** Why the document as it is now is not in force (the running settings are the last good ones); undefined when it is. */
-  private notInForce: string | undefined;
-  /** Why the version `seen` was refused, when it was (a read that fails meanwhile says something else until it reads again). */
+  /** Why the last read of the document failed (not JSON, unreadable); cleared by the next read that works. */
+  private readFailed: string | undefined;
+  /** Why the version `seen` was refused, when it was. */
   private seenRefused: string | undefined;
   private watching = false;
   private waiting = 0;
@@ -93,7 +93,7 @@ export class ConfigEditor {
 
   /** Why the document as it is now is not in force: an edit by hand broke it, or it cannot be read. */
   get problem(): string | undefined {
-    return this.notInForce;
+    return this.readFailed ?? this.seenRefused;
   }
 
   /**
@@ -144,7 +144,7 @@ export class ConfigEditor {
         }
         this.seen = version;
         this.inForce = version;
-        this.notInForce = this.seenRefused = undefined;
+        this.readFailed = this.seenRefused = undefined;
         this.raw = next;
         await this.apply(config);
         return config;
@@ -172,7 +172,7 @@ export class ConfigEditor {
             validateConfig(d.raw, this.stateDirDefault);
             this.inForce = d.version;
           } catch (err) {
-            this.notInForce = this.seenRefused = errorMessage(err);
+            this.seenRefused = errorMessage(err);
           }
         },
         () => undefined,
@@ -195,29 +195,27 @@ export class ConfigEditor {
     try {
       disk = await source.read();
     } catch (err) {
-      this.notInForce = errorMessage(err);
+      this.readFailed = errorMessage(err);
       this.log?.warn(`${errorMessage(err)} The running settings are unchanged.`);
       return;
     }
     if (disk.version === null) return;
-    if (disk.version === this.seen) {
-      // Read again as it was (after a read that failed): what is wrong with it, if anything, is as before.
-      this.notInForce = this.seenRefused;
-      return;
-    }
+    this.readFailed = undefined;
+    // Read again as it was (after a read that failed): what is wrong with it, if anything, is as before.
+    if (disk.version === this.seen) return;
     this.seen = disk.version;
     let config: Config;
     try {
       config = validateConfig(disk.raw, this.stateDirDefault);
     } catch (err) {
-      this.notInForce = this.seenRefused = errorMessage(err);
+      this.seenRefused = errorMessage(err);
       this.log?.warn(
         `${source.label} was edited but is not valid: ${errorMessage(err)} The running settings are unchanged until it is fixed.`,
       );
       return;
     }
     this.inForce = disk.version;
-    this.notInForce = this.seenRefused = undefined;
+    this.seenRefused = undefined;
     this.raw = disk.raw;
     this.log?.info(`${source.label} changed; the new settings are applied.`);
     await this.apply(config);

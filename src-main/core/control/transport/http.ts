@@ -9,7 +9,7 @@ import { isControlMethod, type ControlApi } from '../contract.js';
 import { dispatch, statusOf } from '../envelope.js';
 import { bearerToken, tokenMatches } from '../../store/controlToken.js';
 import { RESULT_LAST } from './httpClient.js';
-import { encodePaged, PAGED_MIN_BYTES } from '../../pagedBytes.js';
+import { encodePaged, PAGED_MIN_CHARS } from '../../pagedBytes.js';
 import { editBase } from '../../config/editor.js';
 import { actors, type Actor } from '../../actor.js';
 import { mayCall, type Role } from '../roles.js';
@@ -17,7 +17,7 @@ import { mayCall, type Role } from '../roles.js';
 const json = (status: number, body: unknown, extra: Record<string, string> = {}) => {
   const text = JSON.stringify(body);
   const headers = { 'content-type': 'application/json', ...extra };
-  if (text.length < PAGED_MIN_BYTES / 3) return new Response(text, { status, headers });
+  if (text.length < PAGED_MIN_CHARS) return new Response(text, { status, headers });
   // A report of 100 agents is ~5 MB. As text (or bytes: Response copies them) its encoding was a malloc'd
   // block of that size, which raised the C allocator's threshold when freed (pagedBytes.ts); a stream
   // of paged bytes is written as it is.
