@@ -95,8 +95,20 @@ function patchDefaultImports(code: string): string {
 }
 
 /**
+ * The bundle without its layout: V8 keeps the whole source in the heap for lazy compiling, and the
+ * positions of its line ends once a stack is formatted (4.1 MB of source with ~100,000 lines, against
+ * 2.9 MB on ~3,000). Names are kept: stacks and `.name` read as in the code. Lines stay short: Node
+ * prints the whole source line of an uncaught exception (one line of 344 KB without a limit).
+ * Licences stay, at the end.
+ */
+function withoutLayout(code: string): string {
+  return transformSync(code, { minifyWhitespace: true, lineLimit: 1000, legalComments: 'eof', charset: 'ascii', format: 'cjs' }).code;
+}
+
+/**
  * Fails the build when a character past ASCII is left in code (esbuild's ASCII output leaves regular
  * expressions as written): launch.ts reads the bundle as Latin-1, which would change what they match.
+ * Comments (licences) may hold any character: they are never matched against.
  */
 function assertAsciiCode(code: string, file: string): void {
   const bare = transformSync(code, { minifyWhitespace: true, legalComments: 'none', charset: 'ascii', format: 'cjs' }).code;
@@ -109,7 +121,7 @@ const LAUNCH: BuildOptions = { ...COMMON, entryPoints: [join(ROOT, 'src-main', '
 /** The CLI bundle of `entry` as `outfile`: CommonJS, patched and checked as above. */
 export function bundleCli(entry: string, outfile: string): string {
   const built = buildSync({ ...CLI, entryPoints: [entry], outfile, write: false });
-  const code = patchDefaultImports(built.outputFiles[0]!.text);
+  const code = withoutLayout(patchDefaultImports(built.outputFiles[0]!.text));
   assertAsciiCode(code, outfile);
   return code;
 }

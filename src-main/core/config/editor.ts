@@ -14,6 +14,7 @@ import { validateConfig } from './validate.js';
 import { migrateConfig } from './migrate.js';
 import { SerialQueue } from '../serial.js';
 import { FileConfigSource, configConflict, type ConfigRead, type ConfigSource, type Raw } from './source.js';
+import { cloneJson } from './sharedStrings.js';
 import { MwsError } from '../errors.js';
 
 export type { Raw } from './source.js';
@@ -68,7 +69,7 @@ export class ConfigEditor {
     version?: string | null,
   ) {
     this.source = typeof where === 'string' ? new FileConfigSource(where) : where;
-    this.raw = structuredClone(raw);
+    this.raw = cloneJson(raw);
     this.seen = version;
     this.inForce = version;
   }
@@ -78,7 +79,7 @@ export class ConfigEditor {
   }
 
   current(): Raw {
-    return structuredClone(this.raw);
+    return cloneJson(this.raw);
   }
 
   /** The version of the document the running config came from (null: none stored; undefined: not known yet). */
@@ -130,7 +131,7 @@ export class ConfigEditor {
           throw configConflict(source.label, { base, current: disk.version });
         }
         // An older document is written back migrated (with its version) by the first edit.
-        const next = migrateConfig(structuredClone(disk.raw)) as Raw;
+        const next = migrateConfig(cloneJson(disk.raw)) as Raw;
         mutate(next);
         const config = validateConfig(next, this.stateDirDefault); // throws config_invalid with the field
         if (opts.backup) opts.backup.path = await source.backup(disk, opts.backup.now);

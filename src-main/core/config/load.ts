@@ -7,6 +7,7 @@ import { migrateConfig } from './migrate.js';
 import { defaultStateDir } from './paths.js';
 import { jsonProblem } from './jsonText.js';
 import { textVersion } from './textVersion.js';
+import { parseSharingStrings } from './sharedStrings.js';
 
 /**
  * `raw` is the file as parsed: edits change it and write it back, so the user's own fields stay as written.
@@ -26,7 +27,7 @@ export async function loadConfig(path: string, stateDirDefault: string = default
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseSharingStrings(text);
   } catch (err) {
     throw new MwsError(
       'config_invalid',

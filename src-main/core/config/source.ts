@@ -9,6 +9,7 @@ import { writeJsonAtLinkTarget } from '../store/atomicJson.js';
 import { writeBackup } from './backups.js';
 import { jsonProblem } from './jsonText.js';
 import { textVersion } from './textVersion.js';
+import { parseSharingStrings } from './sharedStrings.js';
 
 export type Raw = Record<string, unknown>;
 
@@ -54,7 +55,7 @@ export class FileConfigSource implements ConfigSource {
     }
     let raw: unknown;
     try {
-      raw = JSON.parse(text);
+      raw = parseSharingStrings(text);
     } catch (err) {
       throw new MwsError('config_invalid', `The config file ${this.path} is not valid JSON now (${jsonProblem(text, err)}).`, {
         path: this.path,

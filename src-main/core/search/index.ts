@@ -11,6 +11,7 @@ import { MAX_QUERY_WORDS, MAX_SCORED_WORDS, MAX_TYPO_WORD_CHARS, MAX_TYPO_WORDS_
 import { isEnglishWord } from './englishWords.js';
 import { withoutArguments } from './queryArguments.js';
 import { toolFields } from './toolFields.js';
+import { IN_NAME, PostingsTable } from './postings.js';
 import {
   FIELDS,
   BUILD_SLICE_TOOLS,
@@ -34,12 +35,6 @@ import {
 
 export { DESCRIPTION_CHARS, FIELD_WEIGHTS, LEARNED_WEIGHT } from './rankingWeights.js';
 
-/**
- * A term's documents, each with its BM25F saturation tf/(k1+tf) over the weighted, length-normalised
- * fields — precomputed at build time, so a query only multiplies by idf — and whether the
- * term is in the tool's name (for name coverage).
- */
-type Postings = { docs: Int32Array; sat: Float32Array; inName: Uint8Array; fields: Uint8Array };
 /** A query word's alternative: the word itself (or its typo corrections), or a synonym (`syn`). */
 export type Alt = { term: string; weight: number; syn?: boolean };
 /** Extra evidence per query term from outside the index (learned words): tool index → weight ≥ 0. */
@@ -48,7 +43,11 @@ export type Hit = { entry: ToolEntry; score: number };
 
 export class SearchIndex {
   readonly entries: ToolEntry[];
-  private readonly postings = new Map<string, Postings>();
+  /**
+   * Per term, its tools, each with its BM25F saturation tf/(k1+tf) over the weighted, length-normalised
+   * fields (precomputed at build time, so a query only multiplies by idf) and the fields holding it.
+   */
+  private postings = new PostingsTable(0, 0);
   /** Per tool: each distinct name term's bit, so coverage counts distinct name words. */
   private readonly nameBits: Array<Map<string, number>> = [];
   private readonly typos = new TypoIndex();
@@ -136,35 +135,36 @@ export class SearchIndex {
     const n = Math.max(1, this.entries.length);
     const avg = new Float64Array(FIELDS);
     for (let f = 0; f < FIELDS; f++) avg[f] = totals[f]! / n || 1;
+    let count = 0;
+    for (const r of raw.values()) count += r.docs.length;
+    const table = new PostingsTable(raw.size, count);
+    const { docs, sat, fields } = table;
     let terms = 0;
     for (const [t, r] of raw) {
       if (++terms % BUILD_SLICE_TERMS === 0) yield;
-      const count = r.docs.length;
-      const sat = new Float32Array(count);
-      const inName = new Uint8Array(count);
-      const fields = new Uint8Array(count);
-      for (let p = 0; p < count; p++) {
+      const start = table.add(t, r.docs.length);
+      for (let p = 0; p < r.docs.length; p++) {
         const lens = lengths[r.docs[p]!]!;
         let tfw = 0;
+        let bits = 0;
         for (let f = 0; f < FIELDS; f++) {
           const c = r.tf[p * FIELDS + f]!;
           if (c === 0) continue;
           tfw += (FIELD_WEIGHTS[f]! * c) / (1 - FIELD_B[f]! + (FIELD_B[f]! * lens[f]!) / avg[f]!);
-          fields[p]! |= 1 << f;
+          bits |= 1 << f;
         }
-        sat[p] = tfw / (K1 + tfw);
-        inName[p] = r.tf[p * FIELDS]! > 0 ? 1 : 0;
+        docs[start + p] = r.docs[p]!;
+        sat[start + p] = tfw / (K1 + tfw);
+        fields[start + p] = bits;
       }
-      this.postings.set(t, { docs: Int32Array.from(r.docs), sat, inName, fields });
     }
+    this.postings = table;
   }
 
   /** The fields of tool `doc` that hold `term`, one bit per field in FIELD_NAMES' order (0: none). */
   fieldsOf(term: string, doc: number): number {
     this.finish();
-    const list = this.postings.get(term);
-    const at = list ? list.docs.indexOf(doc) : -1;
-    return at >= 0 ? list!.fields[at]! : 0;
+    return this.postings.fieldsOf(term, doc);
   }
 
   /** The index of a tool by its name (for learned words), or -1. */
@@ -242,7 +242,7 @@ export class SearchIndex {
       let own = Infinity;
       let found = false;
       for (const a of alts) {
-        const df = this.postings.get(a.term)?.docs.length;
+        const df = this.postings.df(a.term);
         if (!a.syn && learned?.(a.term)) own = 0;
         if (df === undefined) continue;
         found = true;
@@ -353,11 +353,12 @@ export class SearchIndex {
     const ownIdf = groups.map((alts) => {
       let best = 0;
       for (const a of alts) {
-        const list = !a.syn && a.weight === 1 ? this.postings.get(a.term) : undefined;
-        if (list) best = Math.max(best, this.idf(list.docs.length));
+        const df = !a.syn && a.weight === 1 ? this.postings.df(a.term) : undefined;
+        if (df !== undefined) best = Math.max(best, this.idf(df));
       }
       return best;
     });
+    const table = this.postings;
     groups.forEach((alts, g) => {
       // A synonym or typo correction adds evidence but never outranks a word the user wrote: its idf is
       // capped at the word's own, and at DERIVED_SHARE of the rarest other word found as written
@@ -367,19 +368,21 @@ export class SearchIndex {
       for (let h = 0; h < G; h++) if (h !== g) others = Math.max(others, ownIdf[h]!);
       const derivedCap = Math.min(headIdf > 0 ? headIdf : Infinity, others > 0 ? DERIVED_SHARE * others : Infinity);
       for (const { term, weight, syn } of alts) {
-        const list = this.postings.get(term);
-        if (list) {
-          const df = list.docs.length;
+        const id = table.id(term);
+        const from = id < 0 ? 0 : table.start(id);
+        const to = id < 0 ? 0 : table.end(id);
+        const df = to - from;
+        if (id >= 0) {
           const derived = syn || weight < 1;
           const idf = derived ? Math.min(derivedCap, this.idf(df)) : this.idf(df);
           const w = weight * idf;
-          for (let p = 0; p < df; p++) {
-            const doc = list.docs[p]!;
+          for (let p = from; p < to; p++) {
+            const doc = table.docs[p]!;
             const s = slot(doc);
             const cell = s * G + g;
-            add(cell, w * list.sat[p]!);
+            add(cell, w * table.sat[p]!);
             this.text[cell] = 1;
-            if (list.inName[p]) {
+            if (table.fields[p]! & IN_NAME) {
               this.cover[cell] = 1;
               this.nameMask[s]! |= 1 << (this.nameBits[doc]!.get(term) ?? 0);
             }
@@ -387,7 +390,7 @@ export class SearchIndex {
         }
         const learned = syn ? undefined : boost?.(term);
         if (learned)
-          this.addLearned(learned, weight, list?.docs.length ?? 0, (doc, sc) => {
+          this.addLearned(learned, weight, df, (doc, sc) => {
             // Learned words fill words a tool's own text lacks ("buy" for the browser); where its text
             // already has the word, they would only count it twice ("move" learned for drive_move_file
             // took "move my 3pm to thursday" from the calendar on the gold set's held-out half).

@@ -51,6 +51,37 @@ describe('schema slimming', () => {
     expect(slimSchema(schema)).toEqual(schema);
   });
 
+  it('shares what it leaves as it was with the upstream, copies only what changes, and never changes the upstream', () => {
+    const kept = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
+    expect(slimSchema(kept)).toBe(kept);
+    const before = {
+      type: 'object',
+      properties: { id: { type: 'string', title: 'Id' }, tags: { type: 'array', items: { type: 'string' } } },
+    };
+    const text = JSON.stringify(before);
+    const s = slimSchema(before) as { properties: Record<string, unknown> };
+    expect(s).not.toBe(before);
+    expect(s.properties.id).toEqual({ type: 'string' });
+    expect(s.properties.tags).toBe(before.properties.tags); // unchanged subtree: the upstream's object
+    expect(JSON.stringify(before)).toBe(text);
+    // A nullable collapsed on a copy leaves the upstream's anyOf as it was.
+    const nullable = { type: 'object', properties: { opt: { anyOf: [{ type: 'string' }, { type: 'null' }] } } };
+    const nText = JSON.stringify(nullable);
+    expect((slimSchema(nullable) as { properties: Record<string, unknown> }).properties.opt).toEqual({ type: 'string' });
+    expect(JSON.stringify(nullable)).toBe(nText);
+  });
+
+  it('keeps a parameter named "__proto__" as a parameter, and leaves the prototype alone', () => {
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string","title":"Proto"},"a":{"type":"string"}}}',
+    ) as object;
+    const s = slimSchema(schema) as { properties: object };
+    expect(Object.keys(s.properties)).toEqual(['__proto__', 'a']);
+    expect(Object.getPrototypeOf(s.properties)).toBe(Object.prototype);
+    // Its title repeats its key: dropped, as for any parameter.
+    expect(JSON.stringify(s)).toBe('{"type":"object","properties":{"__proto__":{"type":"string"},"a":{"type":"string"}}}');
+  });
+
   it('keeps the first paragraph for compact descriptions', () => {
     expect(firstParagraph('One line.\nStill first.\n\nSecond paragraph.')).toBe('One line.\nStill first.');
   });
