@@ -14,7 +14,7 @@ import { validateConfig } from './validate.js';
 import { migrateConfig } from './migrate.js';
 import { SerialQueue } from '../serial.js';
 import { FileConfigSource, configConflict, type ConfigRead, type ConfigSource, type Raw } from './source.js';
-import { cloneJson } from './sharedStrings.js';
+import { cloneJson } from './rawJson.js';
 import { MwsError } from '../errors.js';
 
 export type { Raw } from './source.js';

@@ -7,7 +7,7 @@ import { migrateConfig } from './migrate.js';
 import { defaultStateDir } from './paths.js';
 import { jsonProblem } from './jsonText.js';
 import { textVersion } from './textVersion.js';
-import { parseSharingStrings } from './sharedStrings.js';
+import { parseSharingStrings } from './rawJson.js';
 
 /**
  * `raw` is the file as parsed: edits change it and write it back, so the user's own fields stay as written.

@@ -9,7 +9,7 @@ import { writeJsonAtLinkTarget } from '../store/atomicJson.js';
 import { writeBackup } from './backups.js';
 import { jsonProblem } from './jsonText.js';
 import { textVersion } from './textVersion.js';
-import { parseSharingStrings } from './sharedStrings.js';
+import { parseSharingStrings } from './rawJson.js';
 
 export type Raw = Record<string, unknown>;
 

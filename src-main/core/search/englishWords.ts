@@ -11,36 +11,45 @@ let text = '';
 let outOfOrder = new Set<string>();
 let state: 'unloaded' | 'loaded' | 'failed' = 'unloaded';
 
-/** `lines` (words, one per line) without the lines out of order, and those lines. */
+/**
+ * `lines` (words, one per line) without its empty lines and the lines out of order, and those out of
+ * order (hasLine needs every line it meets to be a word in order).
+ */
 export function sortedLines(lines: string): { text: string; outOfOrder: Set<string> } {
   const out = new Set<string>();
   const keep: string[] = [];
   let from = 0;
   let prev = '';
+  let cut = false;
   for (let i = 0; i < lines.length;) {
     let end = lines.indexOf('\n', i);
     if (end < 0) end = lines.length;
     const w = lines.slice(i, end);
-    if (w.length > 0 && w < prev) {
+    if (w.length === 0 || w < prev) {
       // Cut out with its newline; the rest is kept as slices of the one string, joined once.
-      out.add(w);
+      if (w.length > 0) out.add(w);
       keep.push(lines.slice(from, i));
       from = end + 1;
-    } else if (w.length > 0) prev = w;
+      cut = true;
+    } else prev = w;
     i = end + 1;
   }
-  if (out.size === 0) return { text: lines, outOfOrder: out };
+  if (!cut) return { text: lines, outOfOrder: out };
   keep.push(lines.slice(from));
   return { text: keep.join(''), outOfOrder: out };
 }
 
-/** Whether `word` is a line of `lines` (sorted in code-unit order): a binary search over the string's offsets. */
+/**
+ * Whether `word` is a line of `lines` (non-empty lines in code-unit order): a binary search over the
+ * string's offsets, ~22 probes for the whole list (~2.5 µs a word, against ~0.75 with an offset index).
+ */
 export function hasLine(lines: string, word: string): boolean {
   let lo = 0;
   let hi = lines.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const start = lines.lastIndexOf('\n', mid - 1) + 1;
+    // The line holding `mid` (lastIndexOf reads a position of -1 as 0): lo <= start <= mid < hi.
+    const start = mid === 0 ? 0 : lines.lastIndexOf('\n', mid - 1) + 1;
     let end = lines.indexOf('\n', start);
     if (end < 0) end = lines.length;
     const w = lines.slice(start, end);

@@ -6,7 +6,7 @@ import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
 import { SerialQueue } from '../serial.js';
 import { TimeSlicer } from '../timeSlice.js';
 import { plainTool } from './toolList.js';
-import { shareStrings } from './sharedStrings.js';
+import { shareStrings } from '../sharedStrings.js';
 
 export const CATALOG_FILE = 'catalog.json';
 /** catalog.json is written this long after the change that needs it, off the request path; flush() writes it at once. */

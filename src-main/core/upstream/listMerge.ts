@@ -3,7 +3,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { TimeSlicer } from '../timeSlice.js';
 import { textDigest } from '../textDigest.js';
-import { shareStrings } from './sharedStrings.js';
+import { shareStrings } from '../sharedStrings.js';
 import { ACCEPT_CHECK_EVERY, ACCEPT_SLICE_MS } from './catalogFile.js';
 
 /** A tool's definition as listed, in 22 characters: equal JSON, equal digest. */

@@ -20,6 +20,17 @@ describe('the CLI bundle', () => {
     expect(r.stdout.trim(), r.stderr).toBe('string function');
   });
 
+  it('keeps its lines short, so an uncaught exception prints a line of code, not hundreds of KB', () => {
+    const out = join(ROOT, '.test-build', `uncaught-${process.pid}.cjs`);
+    const code = bundleCli(join(FIXTURES, 'uncaught.ts'), out);
+    writeFileSync(out, code);
+    expect(Math.max(...code.split('\n').map((l) => l.length))).toBeLessThan(4000);
+    const r = spawnSync(process.execPath, [out], { encoding: 'utf8', timeout: 60_000 });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toContain('uncaught, after checking 2 fields');
+    expect(r.stderr.length).toBeLessThan(8000);
+  });
+
   it('refuses a character past ASCII in code, naming where', () => {
     const out = join(tempDir(), 'nonAscii.cjs');
     expect(() => bundleCli(join(FIXTURES, 'nonAscii.ts'), out)).toThrow(/past ASCII in code, near: .*GUILLEMETS/);

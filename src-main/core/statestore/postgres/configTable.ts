@@ -4,6 +4,7 @@ import type { ConfigDocumentStore, Raw, StoredConfig } from '../port.js';
 import { configConflict } from '../../config/source.js';
 import { CHANNEL } from './notify.js';
 import type { PgDb } from './db.js';
+import { shareConfigStrings } from '../../config/rawJson.js';
 
 export function pgConfig({ q, origin, where }: PgDb): ConfigDocumentStore {
   return {
@@ -14,6 +15,8 @@ export function pgConfig({ q, origin, where }: PgDb): ConfigDocumentStore {
         'SELECT doc, version::text AS version FROM mws_config WHERE id = 1',
       );
       const row = r.rows[0];
+      // node-postgres parses the row anew at each read: its repeated strings (pins) held once, as a file's are.
+      if (row) shareConfigStrings(row.doc);
       return row && { raw: row.doc, version: row.version };
     },
     async write(raw: Raw, expected: string | null): Promise<string> {

@@ -1,7 +1,7 @@
-// Repeated texts of a tool list kept once (src-main/core/upstream/sharedStrings.ts): the values stay
+// Repeated texts of a tool list kept once (src-main/core/sharedStrings.ts): the values stay
 // equal, a repeated one becomes one string, and a hostile nesting is not walked to its end.
 import { describe, expect, it } from 'vitest';
-import { shareStrings } from '../../../src-main/core/upstream/sharedStrings.js';
+import { shareStrings } from '../../../src-main/core/sharedStrings.js';
 
 describe('shareStrings', () => {
   it('leaves every value equal and keeps a repeated description once', () => {

@@ -1,7 +1,25 @@
-// Parsed config JSON that shares its strings (src-main/core/config/sharedStrings.ts): the parse and the
-// config editor's copy hold what JSON.parse would, with "__proto__" kept as the key JSON.parse made it.
+// The config document as parsed JSON (src-main/core/config/rawJson.ts): read as JSON.parse would with
+// its repeated strings held once, copied without copying strings, "__proto__" kept as the key JSON.parse
+// made it, and any nesting JSON.parse takes parsed and copied.
 import { describe, expect, it } from 'vitest';
-import { cloneJson, parseSharingStrings } from '../../../src-main/core/config/sharedStrings.js';
+import { cloneJson, parseSharingStrings, shareConfigStrings } from '../../../src-main/core/config/rawJson.js';
+
+describe('shareConfigStrings', () => {
+  it('holds each repeated string of 11 characters or more once (V8 shares shorter ones itself)', () => {
+    const raw = JSON.parse(
+      JSON.stringify({
+        agents: {
+          a: { pins: ['mail__send_message', 'fs__read'] },
+          b: { pins: ['mail__send_message', 'fs__read'], profile: 'mail__send_message' },
+        },
+      }),
+    ) as unknown;
+    const text = JSON.stringify(raw);
+    // "mail__send_message" three times: two now point at the first; "fs__read" is too short to bother.
+    expect(shareConfigStrings(raw)).toBe(2);
+    expect(JSON.stringify(raw)).toBe(text);
+  });
+});
 
 describe('parseSharingStrings', () => {
   it('parses as JSON.parse does, nested arrays and objects included', () => {
@@ -50,12 +68,18 @@ describe('cloneJson', () => {
   });
 });
 
-describe('parseSharingStrings on deep nesting', () => {
-  it('takes what JSON.parse takes, however deep (the schema says what is wrong with it)', () => {
+describe('deep nesting', () => {
+  it('is parsed and copied as deep as JSON.parse takes it (the schema says what is wrong with it)', () => {
     const depth = 20_000;
-    const text = `${'['.repeat(depth)}"x"${']'.repeat(depth)}`;
-    let v = parseSharingStrings(text);
-    for (let i = 0; i < depth; i++) v = (v as unknown[])[0];
-    expect(v).toBe('x');
+    const text = `${'[{"a":'.repeat(depth)}"x"${'}]'.repeat(depth)}`;
+    const innermost = (v: unknown): unknown => {
+      for (let i = 0; i < depth; i++) v = (v as Array<{ a: unknown }>)[0]!.a;
+      return v;
+    };
+    const parsed = parseSharingStrings(text);
+    expect(innermost(parsed)).toBe('x');
+    const copy = cloneJson(parsed);
+    expect(copy === parsed).toBe(false);
+    expect(innermost(copy)).toBe('x');
   });
 });
