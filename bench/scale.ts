@@ -197,7 +197,10 @@ async function scale(n: number): Promise<Row[]> {
       const token = readFileSync(join(stateDir, 'control-token'), 'utf8').trim();
       const text = await (await fetch(url.replace(/\/mcp$/, '/metrics'), { headers: { authorization: `Bearer ${token}` } })).text();
       const g = (name: string) => Math.round(Number(new RegExp(`^mws_process_${name} (\\S+)$`, 'm').exec(text)?.[1]) / 1024 / 1024);
-      return `${r} (heap ${g('nodejs_heap_size_used_bytes')} of ${g('nodejs_heap_size_total_bytes')} MB, external ${g('nodejs_external_memory_bytes')} MB)`;
+      const young = Math.round(
+        Number(/^mws_process_nodejs_heap_space_size_total_bytes\{space="new"\} (\S+)$/m.exec(text)?.[1]) / 1024 / 1024,
+      );
+      return `${r} (heap ${g('nodejs_heap_size_used_bytes')} of ${g('nodejs_heap_size_total_bytes')} MB, young ${young} MB, external ${g('nodejs_external_memory_bytes')} MB)`;
     } catch {
       return r;
     }

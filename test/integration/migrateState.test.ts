@@ -66,9 +66,13 @@ async function stateFolder(): Promise<{ cfg: string; stateDir: string; raw: Reco
   writeFileSync(cfg, JSON.stringify(raw, null, 2));
   const files = filesStateStore({ stateDir, configPath: cfg, log: silentLogger, now: Date.now });
   await files.agents.save('ci', ciState);
-  files.agents.appendHistory('ci', { ts: '2026-11-01T10:00:00.000Z', tool: 'gh__list_issues', action: 'promote', cause: 'agent' }, 'gh');
-  files.agents.appendHistory('ci', { ts: '2026-11-02T10:00:00.000Z', tool: 'gh__old', action: 'demote', cause: 'idle' }, 'gh');
-  files.agents.appendHistory('default', { ts: '2026-11-03T10:00:00.000Z', tool: 'gh__x', action: 'promote', cause: 'usage' }, 'gh');
+  files.agents.appendHistory('ci', [
+    { ts: '2026-11-01T10:00:00.000Z', tool: 'gh__list_issues', action: 'promote', cause: 'agent', vendor: 'gh' },
+    { ts: '2026-11-02T10:00:00.000Z', tool: 'gh__old', action: 'demote', cause: 'idle', vendor: 'gh' },
+  ]);
+  files.agents.appendHistory('default', [
+    { ts: '2026-11-03T10:00:00.000Z', tool: 'gh__x', action: 'promote', cause: 'usage', vendor: 'gh' },
+  ]);
   await files.agents.save('default', {
     tools: { gh__x: { vendor: 'gh', promotedBy: 'usage', promotedAt: Date.parse('2026-11-03T10:00:00.000Z'), lastUsedAt: null } },
     demotedAt: {},

@@ -100,14 +100,12 @@ describe.each(Object.keys(adapters))('state port conformance: %s', (name) => {
     await s.agents.save('ci', st);
     expect(await s.agents.load('ci')).toEqual(st);
     expect(await s.agents.load('other')).toEqual(emptyAgentState());
-    s.agents.appendHistory('ci', { ts: '2026-01-01T00:00:00.000Z', tool: 'v__read', action: 'promote', cause: 'agent' }, 'v');
-    s.agents.appendHistory('ci', { ts: '2026-01-02T00:00:00.000Z', tool: 'v__read', action: 'demote', cause: 'idle' });
-    s.agents.appendHistory(
-      'ci',
-      { ts: '2026-01-02T01:00:00.000Z', tool: 'v__y', action: 'promote', cause: 'user', by: 'ana@example.com' },
-      'v',
-    );
-    s.agents.appendHistory('other', { ts: '2026-01-03T00:00:00.000Z', tool: 'v__x', action: 'promote', cause: 'user' });
+    s.agents.appendHistory('ci', [{ ts: '2026-01-01T00:00:00.000Z', tool: 'v__read', action: 'promote', cause: 'agent', vendor: 'v' }]);
+    s.agents.appendHistory('ci', [
+      { ts: '2026-01-02T00:00:00.000Z', tool: 'v__read', action: 'demote', cause: 'idle' },
+      { ts: '2026-01-02T01:00:00.000Z', tool: 'v__y', action: 'promote', cause: 'user', by: 'ana@example.com', vendor: 'v' },
+    ]);
+    s.agents.appendHistory('other', [{ ts: '2026-01-03T00:00:00.000Z', tool: 'v__x', action: 'promote', cause: 'user' }]);
     expect(await s.agents.readHistory('ci')).toEqual([
       { ts: '2026-01-01T00:00:00.000Z', tool: 'v__read', action: 'promote', cause: 'agent' },
       { ts: '2026-01-02T00:00:00.000Z', tool: 'v__read', action: 'demote', cause: 'idle' },

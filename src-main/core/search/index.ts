@@ -16,6 +16,7 @@ import {
   FIELDS,
   BUILD_SLICE_TOOLS,
   BUILD_SLICE_TERMS,
+  BUILD_SLICE_POSTINGS,
   FIELD_WEIGHTS,
   FIELD_B,
   K1,
@@ -97,66 +98,67 @@ export class SearchIndex {
   /** The build, one slice per `yield`: a few tools, or a few hundred terms. */
   private *build(): Generator<void, void, void> {
     const totals = new Float64Array(FIELDS);
-    const raw = new Map<string, { docs: number[]; tf: number[] }>();
-    const lengths: number[][] = [];
+    const termIds = new Map<string, number>();
+    const rows = new PostingRows(this.entries.length);
+    const lengths = new Int32Array(this.entries.length * FIELDS);
     for (let doc = 0; doc < this.entries.length; doc++) {
       const e = this.entries[doc]!;
       if (doc % BUILD_SLICE_TOOLS === BUILD_SLICE_TOOLS - 1) yield;
       this.docByName.set(e.name, doc);
       const fields = toolFields(e, this.backendPrefixes);
-      const lens = [0, 0, 0, 0, 0, 0];
-      const tfs = new Map<string, number[]>();
+      const tfs = new Map<number, number[]>();
       fields.forEach((words, f) => {
         for (const w of words) {
           if (isStopWord(w)) continue;
           this.typos.add(w);
           const t = stem(w);
-          let tf = tfs.get(t);
-          if (!tf) tfs.set(t, (tf = [0, 0, 0, 0, 0, 0]));
+          let id = termIds.get(t);
+          if (id === undefined) termIds.set(t, (id = termIds.size));
+          let tf = tfs.get(id);
+          if (!tf) tfs.set(id, (tf = [0, 0, 0, 0, 0, 0]));
           tf[f]! += 1;
-          lens[f]! += 1;
+          lengths[doc * FIELDS + f]! += 1;
         }
       });
-      for (const [t, tf] of tfs) {
-        let p = raw.get(t);
-        if (!p) raw.set(t, (p = { docs: [], tf: [] }));
-        p.docs.push(doc);
-        for (let f = 0; f < FIELDS; f++) p.tf.push(tf[f]!);
-      }
-      lengths.push(lens);
+      rows.add(doc, tfs);
       const bits = new Map<string, number>();
       for (const w of fields[0]) if (!isStopWord(w) && !bits.has(stem(w)) && bits.size < 31) bits.set(stem(w), bits.size);
       this.nameBits.push(bits);
       const bw = [...new Set(fields[5].map(stem))];
       this.backendWords.push(bw);
       for (const w of bw) this.allBackendWords.add(w);
-      for (let f = 0; f < FIELDS; f++) totals[f]! += lens[f]!;
+      for (let f = 0; f < FIELDS; f++) totals[f]! += lengths[doc * FIELDS + f]!;
     }
     const n = Math.max(1, this.entries.length);
     const avg = new Float64Array(FIELDS);
     for (let f = 0; f < FIELDS; f++) avg[f] = totals[f]! / n || 1;
-    let count = 0;
-    for (const r of raw.values()) count += r.docs.length;
-    const table = new PostingsTable(raw.size, count);
-    const { docs, sat, fields } = table;
+    const perTerm = new Int32Array(termIds.size);
+    for (let r = 0; r < rows.n; r++) perTerm[rows.term[r]!]! += 1;
+    const table = new PostingsTable(termIds.size, rows.n);
+    // Where each term's next posting goes: terms in the order they first came, and, as rows are in tool
+    // order, each term's tools in tool order.
+    const next = new Int32Array(termIds.size);
     let terms = 0;
-    for (const [t, r] of raw) {
+    for (const t of termIds.keys()) {
+      next[terms] = table.add(t, perTerm[terms]!);
       if (++terms % BUILD_SLICE_TERMS === 0) yield;
-      const start = table.add(t, r.docs.length);
-      for (let p = 0; p < r.docs.length; p++) {
-        const lens = lengths[r.docs[p]!]!;
-        let tfw = 0;
-        let bits = 0;
-        for (let f = 0; f < FIELDS; f++) {
-          const c = r.tf[p * FIELDS + f]!;
-          if (c === 0) continue;
-          tfw += (FIELD_WEIGHTS[f]! * c) / (1 - FIELD_B[f]! + (FIELD_B[f]! * lens[f]!) / avg[f]!);
-          bits |= 1 << f;
-        }
-        docs[start + p] = r.docs[p]!;
-        sat[start + p] = tfw / (K1 + tfw);
-        fields[start + p] = bits;
+    }
+    const { docs, sat, fields } = table;
+    for (let doc = 0, r = 0; r < rows.n; r++) {
+      if (r % BUILD_SLICE_POSTINGS === BUILD_SLICE_POSTINGS - 1) yield;
+      while (r >= rows.from[doc + 1]!) doc++;
+      let tfw = 0;
+      let bits = 0;
+      for (let f = 0; f < FIELDS; f++) {
+        const c = rows.tf[r * FIELDS + f]!;
+        if (c === 0) continue;
+        tfw += (FIELD_WEIGHTS[f]! * c) / (1 - FIELD_B[f]! + (FIELD_B[f]! * lengths[doc * FIELDS + f]!) / avg[f]!);
+        bits |= 1 << f;
       }
+      const at = next[rows.term[r]!]!++;
+      docs[at] = doc;
+      sat[at] = tfw / (K1 + tfw);
+      fields[at] = bits;
     }
     this.postings = table;
   }
@@ -443,4 +445,45 @@ function popcount(x: number): number {
   let n = 0;
   for (let v = x >>> 0; v; v &= v - 1) n++;
   return n;
+}
+
+/**
+ * The build's postings before they go into the table: one row per (term, tool), in tool order, with
+ * the term's number and its count in each field; each tool's rows start at `from[tool]`. A few flat
+ * arrays, not two lists per term: those lived through the whole build, done in slices, so V8 moved them
+ * to its old generation, where they were ~17 MB of garbage after it at 5,000 tools. The arrays grow to
+ * what the tools so far say all of them will need, so they are seldom copied (docs/research/measured.md).
+ */
+class PostingRows {
+  term = new Int32Array(0);
+  /** A count above what 16 bits hold is held as the most they do: its saturation is 1 all the same. */
+  tf = new Uint16Array(0);
+  readonly from: Int32Array;
+  n = 0;
+
+  constructor(private readonly tools: number) {
+    this.from = new Int32Array(tools + 1);
+  }
+
+  /** Tool `doc`'s rows, each term once, after those of the tools before it. */
+  add(doc: number, tfs: ReadonlyMap<number, readonly number[]>): void {
+    if (this.n + tfs.size > this.term.length) this.grow(doc, this.n + tfs.size);
+    for (const [term, tf] of tfs) {
+      this.term[this.n] = term;
+      for (let f = 0; f < FIELDS; f++) this.tf[this.n * FIELDS + f] = Math.min(tf[f]!, 0xffff);
+      this.n++;
+    }
+    this.from[doc + 1] = this.n;
+  }
+
+  private grow(doc: number, needed: number): void {
+    // The rows per tool so far, for every tool, and a little more; at least a quarter more than now.
+    const size = Math.max(needed, Math.ceil((needed / (doc + 1)) * this.tools * 1.1), Math.ceil(this.term.length * 1.25), 64);
+    const term = new Int32Array(size);
+    term.set(this.term);
+    this.term = term;
+    const tf = new Uint16Array(size * FIELDS);
+    tf.set(this.tf);
+    this.tf = tf;
+  }
 }

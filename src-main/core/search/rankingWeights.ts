@@ -7,6 +7,8 @@ export const FIELDS = 6;
 /** A slice of a deferred build (SearchIndex.buildFor): this many tools, or this many terms: a few ms each. */
 export const BUILD_SLICE_TOOLS = 16;
 export const BUILD_SLICE_TERMS = 512;
+/** And this many postings, once every tool's words are counted. */
+export const BUILD_SLICE_POSTINGS = 8192;
 /**
  * How much a match in each field counts. Names say most about what a tool does, but not so much that
  * one common name word ("what", "get") outweighs a description; the backend prefix (`calendar` in

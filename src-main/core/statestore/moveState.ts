@@ -8,7 +8,7 @@ import { MwsError } from '../errors.js';
 import { OAUTH_FILE } from '../upstream/oauth/store.js';
 import { CALL_LOG_FILE, type CallRecord, type SearchRecord } from '../usage/callLog.js';
 import { CALL_LOG_ROTATED_FILE } from '../usage/activity.js';
-import type { HistoryEntry } from '../workingset/types.js';
+import type { StoredHistoryEntry } from '../workingset/types.js';
 import type { Raw, StateStore } from './port.js';
 import { splitConfig } from './open.js';
 import { isLearnedPair } from '../search/learningFeed.js';
@@ -74,12 +74,21 @@ export async function moveState(o: {
     report.agents++;
     historyOf.set(id, 0);
     for (const line of await lines(join(o.stateDir, 'agents', `${id}.history.jsonl`))) {
-      const e = parsed(line) as (HistoryEntry & { vendor?: string }) | undefined;
+      const e = parsed(line) as StoredHistoryEntry | undefined;
       if (!e || typeof e.tool !== 'string' || typeof e.ts !== 'string') {
         report.skippedLines++;
         continue;
       }
-      o.to.agents.appendHistory(id, { ts: e.ts, tool: e.tool, action: e.action, cause: e.cause, ...(e.by ? { by: e.by } : {}) }, e.vendor);
+      o.to.agents.appendHistory(id, [
+        {
+          ts: e.ts,
+          tool: e.tool,
+          action: e.action,
+          cause: e.cause,
+          ...(e.by ? { by: e.by } : {}),
+          ...(e.vendor ? { vendor: e.vendor } : {}),
+        },
+      ]);
       historyOf.set(id, historyOf.get(id)! + 1);
       report.history++;
     }

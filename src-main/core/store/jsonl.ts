@@ -1,7 +1,8 @@
 // Append-only JSON Lines file. Each record is written to the file (the kernel's page cache) before
 // append() returns, so a record the caller goes on to acknowledge survives kill -9 of this process
-// (a record waiting for the next I/O turn would be lost with it). One small write(2) per record. A write that fails (a full disk) drops that record, counts
-// it and tells `onDrop`; the proxy goes on.
+// (a record waiting for the next I/O turn would be lost with it). One small write(2) per record, or per
+// batch (appendAll). A write that fails (a full disk) drops what it did not write whole, counts it and
+// tells `onDrop`; the proxy goes on.
 // With `rotate`, the size is decided at write time: a record that would take the file past the bound
 // first moves the file aside (replacing the one moved before), so the file never exceeds the bound and
 // the two together never exceed twice it, however fast records come. Before a record the path is
@@ -48,7 +49,25 @@ export class JsonlAppender {
 
   /** Writes the record now; answers whether it was written. */
   append(record: object): boolean {
-    const buf = Buffer.from(JSON.stringify(record) + '\n');
+    return this.writeLines([JSON.stringify(record) + '\n']) === 1;
+  }
+
+  /**
+   * Writes the records now, in order, in one write(2) when the file has no bound (a batch of 500
+   * records was 500 writes); answers how many were written whole.
+   */
+  appendAll(records: readonly object[]): number {
+    if (this.opts.rotate) {
+      let n = 0;
+      for (const r of records) if (this.append(r)) n++;
+      return n;
+    }
+    return records.length === 0 ? 0 : this.writeLines(records.map((r) => JSON.stringify(r) + '\n'));
+  }
+
+  private writeLines(lines: readonly string[]): number {
+    const buf = Buffer.from(lines.length === 1 ? lines[0]! : lines.join(''));
+    let off = 0;
     try {
       let fd = this.open();
       const rotate = this.opts.rotate;
@@ -68,18 +87,23 @@ export class JsonlAppender {
           fd = this.open();
         }
       }
-      let off = 0;
       // A regular file takes the whole buffer in one write but for a full disk; loop for the rest.
       while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
       this.size += buf.length;
-      return true;
+      return lines.length;
     } catch (err) {
-      this.droppedCount++;
+      // The lines written whole before the failure stay in the file; the rest are dropped.
+      let whole = 0;
+      for (let bytes = 0; whole < lines.length; whole++) {
+        bytes += Buffer.byteLength(lines[whole]!);
+        if (bytes > off) break;
+      }
+      this.droppedCount += lines.length - whole;
       this.lastError = err as Error;
-      // Part of the line may be in the file: open again next time, which cuts a torn tail off.
+      // Part of a line may be in the file: open again next time, which cuts a torn tail off.
       this.closeFd();
       this.opts.onDrop?.(err as Error, this.droppedCount);
-      return false;
+      return whole;
     }
   }
 

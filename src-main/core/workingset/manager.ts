@@ -353,7 +353,11 @@ export class WorkingSets {
   private async apply(decisions: Decision[], now = this.o.clock.now()): Promise<void> {
     if (decisions.length === 0) return;
     const byAgent = new Map<string, Decision[]>();
-    for (const d of decisions) byAgent.set(d.agent, [...(byAgent.get(d.agent) ?? []), d]);
+    for (const d of decisions) {
+      const list = byAgent.get(d.agent);
+      if (list) list.push(d);
+      else byAgent.set(d.agent, [d]);
+    }
     const touched: string[] = [];
     const demoted = new Map<string, string[]>();
     let failed: unknown;
@@ -372,16 +376,26 @@ export class WorkingSets {
       for (const d of applied) {
         if (d.action === 'demote' && d.cause !== 'agent' && d.cause !== 'user') {
           const k = `${d.agent}\u0000${d.cause}`;
-          demoted.set(k, [...(demoted.get(k) ?? []), d.tool]);
+          const tools = demoted.get(k);
+          if (tools) tools.push(d.tool);
+          else demoted.set(k, [d.tool]);
         }
-        // After the save: the history never tells of a change the set file does not hold.
-        const by = currentActor()?.name;
-        this.o.files.appendHistory(
-          d.agent,
-          { ts: new Date(now).toISOString(), tool: d.tool, action: d.action, cause: d.cause, ...(by ? { by } : {}) },
-          d.vendor,
-        );
       }
+      // After the save: the history never tells of a change the set file does not hold. One write
+      // for the agent's changes (a start that pins 500 tools wrote 500 lines one by one).
+      const by = currentActor()?.name;
+      const ts = new Date(now).toISOString();
+      this.o.files.appendHistory(
+        agent,
+        applied.map((d) => ({
+          ts,
+          tool: d.tool,
+          action: d.action,
+          cause: d.cause,
+          ...(by ? { by } : {}),
+          ...(d.vendor ? { vendor: d.vendor } : {}),
+        })),
+      );
     }
     if (touched.length) this.o.events.changed(touched);
     for (const [k, tools] of demoted) {

@@ -7,9 +7,14 @@ import type { Logger } from '../log.js';
 import { readJsonSafe, writeJsonAtomic } from '../store/atomicJson.js';
 import { JsonlAppender } from '../store/jsonl.js';
 import { agentStateSchema, fits } from '../store/shapes.js';
-import { agentStateFrom, emptyAgentState, type AgentState, type HistoryEntry, type PromoteCause } from './types.js';
-
-type StoredHistory = HistoryEntry & { vendor?: string };
+import {
+  agentStateFrom,
+  emptyAgentState,
+  type AgentState,
+  type HistoryEntry,
+  type PromoteCause,
+  type StoredHistoryEntry,
+} from './types.js';
 
 // Checked against its whole shape: a null tool or null approvals would otherwise break promotion and calls later.
 const isAgentState = fits(agentStateSchema) as (v: unknown) => v is AgentState;
@@ -21,7 +26,8 @@ const isAgentState = fits(agentStateSchema) as (v: unknown) => v is AgentState;
 export interface AgentStateStore {
   load(agent: string): Promise<AgentState>;
   save(agent: string, state: AgentState): Promise<void>;
-  appendHistory(agent: string, entry: HistoryEntry, vendor?: string): void;
+  /** Lines for one agent's history, in order (one write where the store allows it). */
+  appendHistory(agent: string, entries: readonly StoredHistoryEntry[]): void;
   readHistory(agent: string): Promise<HistoryEntry[]>;
   close(): Promise<void>;
 }
@@ -59,10 +65,10 @@ export class AgentStateFiles implements AgentStateStore {
     return writeJsonAtomic(this.statePath(agent), state);
   }
 
-  appendHistory(agent: string, entry: HistoryEntry, vendor?: string): void {
+  appendHistory(agent: string, entries: readonly StoredHistoryEntry[]): void {
     let out = this.history.get(agent);
     if (!out) this.history.set(agent, (out = new JsonlAppender(this.historyPath(agent))));
-    out.append(vendor ? { ...entry, vendor } : entry);
+    out.appendAll(entries);
   }
 
   async readHistory(agent: string): Promise<HistoryEntry[]> {
@@ -76,7 +82,7 @@ export class AgentStateFiles implements AgentStateStore {
     for (const line of text.split('\n')) {
       if (!line) continue;
       try {
-        const e = JSON.parse(line) as StoredHistory;
+        const e = JSON.parse(line) as StoredHistoryEntry;
         out.push({ ts: e.ts, tool: e.tool, action: e.action, cause: e.cause, ...(typeof e.by === 'string' ? { by: e.by } : {}) });
       } catch {
         // a torn last line is skipped
@@ -91,7 +97,7 @@ export class AgentStateFiles implements AgentStateStore {
    * brought in line (promoted back, or taken out), and the set saved again.
    */
   private async reconcile(agent: string, state: AgentState): Promise<AgentState> {
-    const last = new Map<string, StoredHistory>();
+    const last = new Map<string, StoredHistoryEntry>();
     for (const e of await this.readStoredHistory(agent)) last.set(e.tool, e);
     let changed = 0;
     for (const [tool, e] of last) {
@@ -116,18 +122,18 @@ export class AgentStateFiles implements AgentStateStore {
     return state;
   }
 
-  private async readStoredHistory(agent: string): Promise<StoredHistory[]> {
+  private async readStoredHistory(agent: string): Promise<StoredHistoryEntry[]> {
     let text: string;
     try {
       text = await readFile(this.historyPath(agent), 'utf8');
     } catch {
       return [];
     }
-    const out: StoredHistory[] = [];
+    const out: StoredHistoryEntry[] = [];
     for (const line of text.split('\n')) {
       if (!line) continue;
       try {
-        const e = JSON.parse(line) as StoredHistory;
+        const e = JSON.parse(line) as StoredHistoryEntry;
         if (typeof e.tool === 'string' && (e.action === 'promote' || e.action === 'demote') && typeof e.ts === 'string') out.push(e);
       } catch {
         // a torn line is skipped
@@ -146,9 +152,9 @@ export class AgentStateFiles implements AgentStateStore {
       return state;
     }
     for (const line of text.split('\n')) {
-      let e: StoredHistory;
+      let e: StoredHistoryEntry;
       try {
-        e = JSON.parse(line) as StoredHistory;
+        e = JSON.parse(line) as StoredHistoryEntry;
       } catch {
         continue;
       }

@@ -33,6 +33,8 @@ export type Decision = { agent: string; tool: string; action: 'promote' | 'demot
 
 /** `by`: the operator who made the change, when one signed in through the team's identity provider did. */
 export type HistoryEntry = { ts: string; tool: string; action: 'promote' | 'demote'; cause: Cause; by?: string };
+/** A history line as stored: the entry, and the vendor of its tool when known. */
+export type StoredHistoryEntry = HistoryEntry & { vendor?: string };
 
 export const emptyAgentState = (): AgentState => ({ tools: dict(), demotedAt: dict(), approvals: dict() });
 

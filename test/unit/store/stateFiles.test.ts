@@ -107,6 +107,41 @@ describe('a torn last line', () => {
   });
 });
 
+describe('a batch of records (appendAll)', () => {
+  it('is written in order after a torn tail, and a bounded file takes it record by record', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mws-batch-'));
+    const path = join(dir, 'x.history.jsonl');
+    writeFileSync(path, history(promoteLine('a')) + '{"ts":"2026-03-01T0');
+    const out = new JsonlAppender(path);
+    expect(out.appendAll([promoteLine('b'), promoteLine('c'), promoteLine('d')])).toBe(3);
+    expect(out.appendAll([])).toBe(0);
+    await out.close();
+    const tools = (p: string) =>
+      readFileSync(p, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { tool: string }).tool);
+    expect(tools(path)).toEqual(['a', 'b', 'c', 'd']);
+    // Bounded: each record checks the bound, so the batch moves the file aside where it must.
+    const line = JSON.stringify(promoteLine('e')).length + 1;
+    const bounded = new JsonlAppender(join(dir, 'calls.jsonl'), { rotate: { to: join(dir, 'calls.1.jsonl'), maxBytes: () => line * 2 } });
+    expect(bounded.appendAll(['e', 'f', 'g'].map((t) => promoteLine(t)))).toBe(3);
+    await bounded.close();
+    expect(tools(join(dir, 'calls.1.jsonl'))).toEqual(['e', 'f']);
+    expect(tools(join(dir, 'calls.jsonl'))).toEqual(['g']);
+  });
+
+  it('on a full disk is counted dropped, every record of it, and the next batch is tried again', () => {
+    const drops: number[] = [];
+    const out = new JsonlAppender('/dev/full', { onDrop: (_err, n) => drops.push(n) });
+    expect(out.appendAll([promoteLine('a'), promoteLine('b'), promoteLine('c')])).toBe(0);
+    expect(out.dropped).toBe(3);
+    expect(out.appendAll([promoteLine('d')])).toBe(0);
+    expect(drops).toEqual([3, 4]);
+    expect(out.lastError?.message).toMatch(/ENOSPC/);
+  });
+});
+
 describe('a restart after a crash between the history and the set file', () => {
   it('reconciles the set with the history: a recorded promotion is back, a recorded demotion stays out', async () => {
     const set = {

@@ -2,7 +2,7 @@
 // from an older read is a conflict, said in a sentence), and its history, appended in batches.
 import { MwsError } from '../../errors.js';
 import { agentStateSchema, fits } from '../../store/shapes.js';
-import { agentStateFrom, emptyAgentState, type AgentState, type HistoryEntry } from '../../workingset/types.js';
+import { agentStateFrom, emptyAgentState, type AgentState, type HistoryEntry, type StoredHistoryEntry } from '../../workingset/types.js';
 import type { AgentStateStore } from '../../workingset/stateFiles.js';
 import { BatchWriter } from './batches.js';
 import { CHANNEL } from './notify.js';
@@ -11,7 +11,7 @@ import type { PgDb } from './db.js';
 const isAgentState = fits(agentStateSchema) as (v: unknown) => v is AgentState;
 
 /** A history line as stored: the upstream of a promoted tool rides along (`vendor`, the key state files use too). */
-type HistoryRow = { agent: string; entry: HistoryEntry & { vendor?: string } };
+type HistoryRow = { agent: string; entry: StoredHistoryEntry };
 
 export function pgAgents({ pool, q, notice, log }: PgDb): AgentStateStore {
   const history = new BatchWriter<HistoryRow>({
@@ -78,8 +78,8 @@ export function pgAgents({ pool, q, notice, log }: PgDb): AgentStateStore {
       if (v === undefined) throw agentConflict(agent);
       versions.set(agent, v);
     },
-    appendHistory(agent, entry, vendor) {
-      history.push({ agent, entry: vendor ? { ...entry, vendor } : entry });
+    appendHistory(agent, entries) {
+      for (const entry of entries) history.push({ agent, entry });
     },
     async readHistory(agent) {
       await history.flush().catch(() => {});
