@@ -22,9 +22,12 @@
 //                                      (by default the user's cache: each command's first run saves it, later runs use it)
 //   BENCH_SCALE_FRESH_VECTORS=1        start without the tool vectors' cache (a first start ever: the model
 //                                      embeds the toolbox in the background during the whole run)
+//   BENCH_SCALE_FRESH_CATALOG=1        start without the last good catalog (a first start ever: every tool is
+//                                      listed, hashed, indexed and saved during the start)
 // The tool vectors a run builds are kept in the OS temp folder (mws-bench-scale-vectors/<N>.bin) and put in
 // the next run's state folder, as a restarted instance finds its own: embedding 5,000 tools takes ~80 s
-// of a core, which would otherwise run beside every figure after the first search.
+// of a core, which would otherwise run beside every figure after the first search. The catalog it saved
+// (<N>-catalog.json) likewise: a restart starts from its last good copy and finds the live list the same.
 // Targets at 5,000 tools × 100 agents are printed beside each figure.
 import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, existsSync, readdirSync, statSync, renameSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,6 +61,8 @@ const SMAPS = process.env.BENCH_SCALE_SMAPS === '1';
 const SERVE_LOG = process.env.BENCH_SCALE_SERVE_LOG;
 const LONG_REST_MS = Number(process.env.BENCH_SCALE_LONG_REST_MS ?? 60_000);
 const FRESH_VECTORS = process.env.BENCH_SCALE_FRESH_VECTORS === '1';
+const FRESH_CATALOG = process.env.BENCH_SCALE_FRESH_CATALOG === '1';
+const CATALOG_FILE = 'catalog.json';
 if (process.env.BENCH_SCALE_FRESH_CODE === '1') process.env.MWS_CODE_CACHE = mkdtempSync(join(tmpdir(), 'mws-bench-code-'));
 const VECTORS_DIR = join(tmpdir(), 'mws-bench-scale-vectors');
 const VECTORS_FILE = 'search-vectors.bin';
@@ -106,12 +111,17 @@ function timeCli(args: string[], env: NodeJS.ProcessEnv): number {
   return t;
 }
 
-/** The instance's vectors file (all of them once the run waited for the embedding), for the next run of this size. */
-function keepVectors(stateDir: string, kept: string): void {
-  if (!existsSync(join(stateDir, VECTORS_FILE))) return;
+/**
+ * The instance's vectors file (all of them once the run waited for the embedding) and its catalog, for
+ * the next run of this size.
+ */
+function keepCaches(stateDir: string, n: number): void {
   mkdirSync(VECTORS_DIR, { recursive: true });
-  copyFileSync(join(stateDir, VECTORS_FILE), kept);
+  if (existsSync(join(stateDir, VECTORS_FILE))) copyFileSync(join(stateDir, VECTORS_FILE), keptVectorsOf(n));
+  if (existsSync(join(stateDir, CATALOG_FILE))) copyFileSync(join(stateDir, CATALOG_FILE), keptCatalogOf(n));
 }
+const keptVectorsOf = (n: number) => join(VECTORS_DIR, `${n}.bin`);
+const keptCatalogOf = (n: number) => join(VECTORS_DIR, `${n}-catalog.json`);
 
 /** With BENCH_SCALE_HEAP_SNAPSHOTS=1: a heap snapshot of mws serve, written whole before the bench goes on. */
 async function snapshot(mws: ChildProcess, dir: string, label: string): Promise<void> {
@@ -162,9 +172,10 @@ async function scale(n: number): Promise<Row[]> {
     }),
   );
   const env = { MWS_CONFIG: cfg };
-  const keptVectors = join(VECTORS_DIR, `${n}.bin`);
-  const warmVectors = !FRESH_VECTORS && existsSync(keptVectors);
-  if (warmVectors) copyFileSync(keptVectors, join(stateDir, VECTORS_FILE));
+  const warmVectors = !FRESH_VECTORS && existsSync(keptVectorsOf(n));
+  if (warmVectors) copyFileSync(keptVectorsOf(n), join(stateDir, VECTORS_FILE));
+  const warmCatalog = !FRESH_CATALOG && existsSync(keptCatalogOf(n));
+  if (warmCatalog) copyFileSync(keptCatalogOf(n), join(stateDir, CATALOG_FILE));
 
   const t0 = performance.now();
   const nodeArgs = [...NODE_ARGS, ...(SNAPSHOTS ? ['--heapsnapshot-signal=SIGUSR1'] : [])];
@@ -214,6 +225,7 @@ async function scale(n: number): Promise<Row[]> {
     await new Promise((r) => setTimeout(r, LONG_REST_MS));
     return [`RSS after ${LONG_REST_MS / 1000} s without a request`, await memory(), target] as Row;
   };
+  rows.push(['start catalog', warmCatalog ? 'the last good copy (a restart)' : 'listed in this run (a first start)', '']);
   rows.push(['listening', ms(listening), 'target < 400 ms']);
 
   const connect = async (agent: string, era: 'auto' | 'legacy' = 'auto', onChanged?: () => void) => {
@@ -357,9 +369,10 @@ async function scale(n: number): Promise<Row[]> {
   rows.push(['sweep --dry-run (control)', ms((await control('sweepPreview', { now })).ms), '']);
   rows.push(['mws sweep --dry-run (CLI)', ms(timeCli(['sweep', '--dry-run', '--now', now, '--json'], env)), 'target < 500 ms']);
 
-  // The vectors of the toolbox as it started serve the next run: kept before the change below, whose
-  // vector would leave the next run one tool to embed at its start (and its rest figures unsettled).
-  keepVectors(stateDir, keptVectors);
+  // The vectors and catalog of the toolbox as it started serve the next run: kept before the change
+  // below, which would leave the next run one tool to embed and list anew at its start (and its rest
+  // figures unsettled).
+  keepCaches(stateDir, n);
 
   // list_changed: one tool in every set changes upstream; time until 100 clients (half of each era) hear it.
   const heard: number[] = [];

@@ -2,7 +2,7 @@
 // shows the tools it had) and written a little after each change, off the request path.
 import type { Tool } from '@modelcontextprotocol/client';
 import type { Logger } from '../log.js';
-import { readJsonSafe, writeTextAtomic } from '../store/atomicJson.js';
+import { readJsonSafe, writePiecesAtomic } from '../store/atomicJson.js';
 import { SerialQueue } from '../serial.js';
 import { TimeSlicer } from '../timeSlice.js';
 import { plainTool } from './toolList.js';
@@ -84,23 +84,28 @@ export class CatalogFile {
     this.stopped = true;
   }
 
-  /** Compact; serialized tool by tool in slices. */
+  /** Compact; serialized tool by tool in slices, each tool's JSON on its way to the file as it comes. */
   save(): Promise<void> {
     const lists = this.lists();
     const savedAt = new Date(this.now()).toISOString();
     return this.saving.run(async () => {
       const slicer = new TimeSlicer({ sliceMs: ACCEPT_SLICE_MS, checkEvery: ACCEPT_CHECK_EVERY });
-      const parts: string[] = [];
-      for (const [name, tools] of lists) {
-        const json: string[] = [];
-        for (const t of tools) {
-          await slicer.maybeYield();
-          json.push(JSON.stringify(t));
+      await writePiecesAtomic(this.path, async (write) => {
+        await write(`{"savedAt":${JSON.stringify(savedAt)},"upstreams":{`);
+        let upstream = '';
+        for (const [name, tools] of lists) {
+          await write(`${upstream}${JSON.stringify(name)}:{"tools":[`);
+          upstream = ',';
+          let tool = '';
+          for (const t of tools) {
+            await slicer.maybeYield();
+            await write(tool + JSON.stringify(t));
+            tool = ',';
+          }
+          await write(']}');
         }
-        parts.push(`${JSON.stringify(name)}:{"tools":[${json.join(',')}]}`);
-      }
-      const text = `{"savedAt":${JSON.stringify(savedAt)},"upstreams":{${parts.join(',')}}}\n`;
-      await writeTextAtomic(this.path, text, 0o600).catch((err: Error) => this.log.warn(`could not save ${this.path}: ${err.message}`));
+        await write('}}\n');
+      }).catch((err: Error) => this.log.warn(`could not save ${this.path}: ${err.message}`));
     });
   }
 }
