@@ -56,7 +56,7 @@ function heapPages(): HeapPages {
   return { young, old: getHeapStatistics().total_heap_size - young };
 }
 
-type Gc = () => void;
+type Gc = (options?: { type?: 'major' | 'minor' }) => void;
 
 let allowed = false;
 
@@ -107,26 +107,31 @@ function youngGenerationBytes(): number {
 /** A young generation bigger than this after a collection was kept, not given back (V8 starts it at 1 MB). */
 const YOUNG_GIVEN_BACK_BYTES = 4 * 1024 * 1024;
 
+/** V8's collection function, when the process has one or its owner allowed it (exposeGc). */
+function gcFunction(): Gc | undefined {
+  const g = globalThis as { gc?: Gc };
+  if (typeof g.gc === 'function') return g.gc;
+  if (!allowed) return undefined;
+  try {
+    setFlagsFromString('--expose-gc');
+    g.gc = runInNewContext('gc') as Gc;
+    // The function stays; the flag goes back, so V8's flags are again those the process started with:
+    // code cached by this process (cli/codeCache.ts) is refused by a process whose flags differ.
+    setFlagsFromString('--no-expose-gc');
+    return g.gc;
+  } catch {
+    // No collection then; V8 will collect later on its own.
+    return undefined;
+  }
+}
+
 /**
- * V8's full collection, when the process has one or its owner allowed it (exposeGc). False when the
- * young generation kept its size: V8 found allocation too quick over its last 5 s (background work
- * after a start allocates ~1.2 MB/s for a while, against V8's 1 MB/s), and a later try will give it back.
+ * V8's full collection. False when the young generation kept its size: V8 found allocation too quick
+ * since its last collection (see YoungGeneration), and a later try will give it back.
  */
 function collectGarbage(): boolean {
-  const g = globalThis as { gc?: Gc };
-  if (typeof g.gc !== 'function') {
-    if (!allowed) return true;
-    try {
-      setFlagsFromString('--expose-gc');
-      g.gc = runInNewContext('gc') as Gc;
-      // The function stays; the flag goes back, so V8's flags are again those the process started with:
-      // code cached by this process (cli/codeCache.ts) is refused by a process whose flags differ.
-      setFlagsFromString('--no-expose-gc');
-    } catch {
-      // No collection then; V8 will collect later on its own.
-      return true;
-    }
-  }
+  const gc = gcFunction();
+  if (!gc) return true;
   // Compacting: a plain full collection frees the burst's objects but keeps the pages they were spread
   // over (tens of MB committed for a few MB live); moving the survivors together gives the pages back.
   // Only this collection compacts every page: V8's own collections keep their usual choice.
@@ -135,7 +140,7 @@ function collectGarbage(): boolean {
   const compacting = !process.execArgv.includes('--compact-on-every-full-gc');
   if (compacting) setFlagsFromString('--compact-on-every-full-gc');
   try {
-    g.gc?.();
+    gc();
   } finally {
     if (compacting) setFlagsFromString('--no-compact-on-every-full-gc');
   }
@@ -143,6 +148,40 @@ function collectGarbage(): boolean {
 }
 
 type Later = (f: () => void, ms: number) => void;
+
+/**
+ * V8 gives its young generation back in a full collection only when the bytes allocated since its last
+ * collection, over the time since, are under 1 KB/ms (Heap::ReduceNewSpaceSize): at the end of a start
+ * at 5,000 tools ~10 MB were allocated after V8's last scavenge, so a collection 7 s later still found
+ * 1.5 KB/ms and kept all 32 MB (in half the runs). A minor collection when a burst is over makes "the
+ * last collection" then, with nothing allocated since; the full one follows once that is
+ * QUIET_SINCE_GC_MS old.
+ */
+export type YoungGeneration = {
+  /** Bytes allocated in the young generation since V8's last collection (what it holds now). */
+  allocated(): number;
+  /** A minor collection (a scavenge): a few ms. */
+  collect(): void;
+};
+
+/** What the young generation may hold before a burst's end is worth a minor collection. */
+export const YOUNG_MINOR_MIN_BYTES = 4 * 1024 * 1024;
+/** Allocation slower than this since V8's last collection lets a full one give the young generation back (V8's bound, 1,000 bytes/ms, with a margin). */
+export const SLOW_ALLOCATION_BYTES_PER_MS = 700;
+
+const noYoungGeneration: YoungGeneration = { allocated: () => 0, collect: () => {} };
+
+/** This process's young generation: a minor collection only where full ones are allowed (exposeGc). */
+export const v8YoungGeneration: YoungGeneration = {
+  allocated: () => getHeapSpaceStatistics().find((x) => x.space_name === 'new_space')?.space_used_size ?? 0,
+  collect: () => {
+    const gc = gcFunction();
+    if (!gc) return;
+    gc({ type: 'minor' });
+    // Now, not when the observer hears of it (a task later).
+    lastCollectionEnd = performance.now();
+  },
+};
 
 /** A collection due while requests come (or V8 collects) waits for them to stop, for SETTLE_MS (QUIET_SINCE_GC_MS), but no longer than this. */
 export const BUSY_WAIT_MAX_MS = 60_000;
@@ -170,7 +209,13 @@ export class FullCollector {
     private readonly quietFor: () => number = () => Infinity,
     /** How long since V8's last collection: one due sooner than QUIET_SINCE_GC_MS after it waits, for the same reason. */
     private readonly sinceLastGc: () => number = () => Infinity,
+    private readonly young: YoungGeneration = noYoungGeneration,
   ) {}
+
+  /** Allocation since V8's last collection too quick for a full one to give the young generation back. */
+  private youngTooQuick(): boolean {
+    return this.young.allocated() >= SLOW_ALLOCATION_BYTES_PER_MS * this.sinceLastGc();
+  }
 
   /**
    * A burst is over: collect once, now (after a settle) or when the gap since the last one is over;
@@ -186,13 +231,22 @@ export class FullCollector {
       return;
     }
     this.pending = true;
+    // The burst is over (or about to be): its garbage in the young generation goes now, at the cost of
+    // a scavenge, so that the full collection after the settle finds allocation slow since then.
+    if (this.young.allocated() >= YOUNG_MINOR_MIN_BYTES) this.young.collect();
     const wait = Math.max(SETTLE_MS, this.next - this.now());
     const due = this.now() + wait;
     const fire = () => {
       // Asked for by background work (a count ending) in the middle of a burst of requests: after it,
       // settled like any burst; and not sooner than QUIET_SINCE_GC_MS after V8's own last collection.
       // Unless requests or allocation never stop (a poller): then after a minute anyway.
-      const more = Math.max(SETTLE_MS - this.quietFor(), QUIET_SINCE_GC_MS - this.sinceLastGc());
+      let more = Math.max(SETTLE_MS - this.quietFor(), QUIET_SINCE_GC_MS - this.sinceLastGc());
+      if (more <= 0 && this.youngTooQuick()) {
+        // Allocated since the scavenge above (background work after a start): one more now, and the
+        // full collection once it is QUIET_SINCE_GC_MS old.
+        this.young.collect();
+        more = QUIET_SINCE_GC_MS;
+      }
       if (more > 0 && this.now() - due < BUSY_WAIT_MAX_MS) return this.later(fire, more);
       this.pending = false;
       const again = mayRetry || this.drainedWhilePending;
@@ -309,5 +363,6 @@ export const fullCollector: FullCollector = new FullCollector(
   undefined,
   (): number => idleCollector.quietFor(),
   sinceLastCollection,
+  v8YoungGeneration,
 );
 export const idleCollector: IdleCollector = new IdleCollector(fullCollector);

@@ -13,6 +13,8 @@ import {
   YOUNG_RETRY_MS,
   idleGrowthFor,
   SETTLE_MS,
+  SLOW_ALLOCATION_BYTES_PER_MS,
+  YOUNG_MINOR_MIN_BYTES,
   type HeapPages,
 } from '../../../src-main/core/http/garbage.js';
 import { spawnSync } from 'node:child_process';
@@ -387,6 +389,86 @@ describe('a collection due while requests come', () => {
   });
 });
 
+describe('the young generation at the end of a burst', () => {
+  /** A young generation holding `held` bytes, emptied by a minor collection (the fake time it ran at is kept). */
+  const setup = (held: number, lastGcAt = -Infinity) => {
+    const f = fakeTime();
+    const collected: number[] = [];
+    const minors: number[] = [];
+    const young = { held, lastGcAt };
+    const full = new FullCollector(
+      () => f.t.now,
+      5_000,
+      () => (collected.push(f.t.now), true),
+      f.later,
+      undefined,
+      () => Infinity,
+      () => f.t.now - young.lastGcAt,
+      {
+        allocated: () => young.held,
+        collect: () => {
+          minors.push(f.t.now);
+          young.held = 0;
+          young.lastGcAt = f.t.now;
+        },
+      },
+    );
+    return { f, collected, minors, young, full };
+  };
+
+  it('is emptied by a minor collection when the burst ends, so the full one after the settle gives it back', () => {
+    const { f, collected, minors, full } = setup(YOUNG_MINOR_MIN_BYTES);
+    full.drained();
+    expect(minors).toEqual([0]);
+    f.advance(100_000);
+    expect(collected).toEqual([SETTLE_MS]);
+    expect(f.live()).toBe(0);
+  });
+
+  it('is left alone when it holds little', () => {
+    const { f, collected, minors, full } = setup(YOUNG_MINOR_MIN_BYTES - 1);
+    full.drained();
+    f.advance(100_000);
+    expect(minors).toEqual([]);
+    expect(collected).toEqual([SETTLE_MS]);
+  });
+
+  it('filled again by work after the burst (faster than V8 gives it back at) gets one more minor collection, and the full one waits QUIET_SINCE_GC_MS after it', () => {
+    const { f, collected, minors, young, full } = setup(0, 0);
+    full.drained();
+    // Background work allocates 8 MB in the settle: ~1.3 KB/ms since V8's last collection.
+    f.advance(SETTLE_MS - 1);
+    young.held = 8 * 1024 * 1024;
+    f.advance(100_000);
+    expect(minors).toEqual([SETTLE_MS]);
+    expect(collected).toEqual([SETTLE_MS + QUIET_SINCE_GC_MS]);
+    expect(f.live()).toBe(0);
+  });
+
+  it('allocated slowly since V8 last collected: no minor collection before the full one', () => {
+    const { f, collected, minors, young, full } = setup(0, 0);
+    full.drained();
+    f.advance(SETTLE_MS - 1);
+    young.held = SLOW_ALLOCATION_BYTES_PER_MS * SETTLE_MS - 1;
+    f.advance(100_000);
+    expect(minors).toEqual([]);
+    expect(collected).toEqual([SETTLE_MS]);
+  });
+
+  it('always refilled (allocation never slows): minor collections a settle apart at most, and the full one after BUSY_WAIT_MAX_MS anyway', () => {
+    const { f, collected, minors, young, full } = setup(0, 0);
+    full.drained();
+    for (let at = 0; at < 200_000; at += 100) {
+      f.advance(at);
+      young.held += 1024 * 1024;
+    }
+    expect(collected).toHaveLength(1);
+    expect(collected[0]).toBeGreaterThanOrEqual(SETTLE_MS + BUSY_WAIT_MAX_MS);
+    expect(minors.length).toBeLessThanOrEqual(Math.ceil(BUSY_WAIT_MAX_MS / QUIET_SINCE_GC_MS) + 2);
+    for (let i = 1; i < minors.length; i++) expect(minors[i]! - minors[i - 1]!).toBeGreaterThanOrEqual(QUIET_SINCE_GC_MS);
+  });
+});
+
 describe('who turns on full collections', () => {
   it('is the process entry, never the module: collecting without exposeGc sets no V8 flag and defines no gc', () => {
     // A child process of its own, so this worker's flags and globals stay as they were.
@@ -403,6 +485,24 @@ describe('who turns on full collections', () => {
     // Allowed at start, made at the first collection.
     expect(exposed.stdout.trim().split('\n'), exposed.stderr).toEqual(['undefined', 'function']);
     expect(typeof exposeGc).toBe('function');
+  });
+
+  it('runs a minor collection of the real young generation once exposeGc is called, and none before', () => {
+    const run = (code: string) =>
+      spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 });
+    const module = JSON.stringify(new URL('../../../src-main/core/http/garbage.ts', import.meta.url).href);
+    // Garbage held by nothing (an array would hold it from the old generation through the minor collection).
+    const fill = 'let k = 0; for (let i = 0; i < 2e5; i++) k += (`x${i}y`).length + [i].length;';
+    const young = 'const y = g.v8YoungGeneration; const before = y.allocated();';
+    const off = run(
+      `const g = await import(${module}); ${fill} ${young} y.collect(); console.log(y.allocated() >= before, typeof globalThis.gc);`,
+    );
+    expect(off.stdout.trim(), off.stderr).toBe('true undefined');
+    // A minor collection just now leaves in the young generation only what survived it (well under 1 MB here).
+    const on = run(
+      `const g = await import(${module}); g.exposeGc(); ${fill} ${young} y.collect(); console.log(y.allocated() < 1e6, g.sinceLastCollection() < 1000);`,
+    );
+    expect(on.stdout.trim(), on.stderr).toBe('true true');
   });
 
   it("watches V8's collections once exposeGc is called, and only then", () => {
