@@ -24,13 +24,14 @@
 //                                      embeds the toolbox in the background during the whole run)
 //   BENCH_SCALE_FRESH_CATALOG=1        start without the last good catalog (a first start ever: every tool is
 //                                      listed, hashed, indexed and saved during the start)
-// The tool vectors a run builds are kept in the OS temp folder (mws-bench-scale-vectors/<N>.bin) and put in
+// The tool vectors a run builds are kept in the OS temp folder (mws-bench-scale-vectors/<N>-<fixture's hash>.bin) and put in
 // the next run's state folder, as a restarted instance finds its own: embedding 5,000 tools takes ~80 s
 // of a core, which would otherwise run beside every figure after the first search. The catalog it saved
-// (<N>-catalog.json) likewise: a restart starts from its last good copy and finds the live list the same.
+// (<N>-<fixture's hash>-catalog.json) likewise: a restart starts from its last good copy and finds the live list the same.
 // Targets at 5,000 tools × 100 agents are printed beside each figure.
 import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, existsSync, readdirSync, statSync, renameSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -117,11 +118,19 @@ function timeCli(args: string[], env: NodeJS.ProcessEnv): number {
  */
 function keepCaches(stateDir: string, n: number): void {
   mkdirSync(VECTORS_DIR, { recursive: true });
-  if (existsSync(join(stateDir, VECTORS_FILE))) copyFileSync(join(stateDir, VECTORS_FILE), keptVectorsOf(n));
-  if (existsSync(join(stateDir, CATALOG_FILE))) copyFileSync(join(stateDir, CATALOG_FILE), keptCatalogOf(n));
+  // Through a temp file: a bench running beside this one never starts from half a copy.
+  const keep = (from: string, to: string) => {
+    if (!existsSync(from)) return;
+    copyFileSync(from, `${to}.${process.pid}`);
+    renameSync(`${to}.${process.pid}`, to);
+  };
+  keep(join(stateDir, VECTORS_FILE), keptVectorsOf(n));
+  keep(join(stateDir, CATALOG_FILE), keptCatalogOf(n));
 }
-const keptVectorsOf = (n: number) => join(VECTORS_DIR, `${n}.bin`);
-const keptCatalogOf = (n: number) => join(VECTORS_DIR, `${n}-catalog.json`);
+/** The fixture's own bytes name what is kept: a changed fixture never starts from the old one's vectors or catalog. */
+const FIXTURE_KEY = createHash('sha256').update(readFileSync(MANY)).digest('hex').slice(0, 12);
+const keptVectorsOf = (n: number) => join(VECTORS_DIR, `${n}-${FIXTURE_KEY}.bin`);
+const keptCatalogOf = (n: number) => join(VECTORS_DIR, `${n}-${FIXTURE_KEY}-catalog.json`);
 
 /** With BENCH_SCALE_HEAP_SNAPSHOTS=1: a heap snapshot of mws serve, written whole before the bench goes on. */
 async function snapshot(mws: ChildProcess, dir: string, label: string): Promise<void> {

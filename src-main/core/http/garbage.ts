@@ -158,7 +158,11 @@ type Later = (f: () => void, ms: number) => void;
  * QUIET_SINCE_GC_MS old.
  */
 export type YoungGeneration = {
-  /** Bytes allocated in the young generation since V8's last collection (what it holds now). */
+  /**
+   * Bytes allocated in the young generation since V8's last collection: what it holds now, which
+   * counts what survived that collection too (a few MB at most; at worst a full collection waits one
+   * more QUIET_SINCE_GC_MS).
+   */
   allocated(): number;
   /** A minor collection (a scavenge): a few ms. */
   collect(): void;
@@ -231,9 +235,11 @@ export class FullCollector {
       return;
     }
     this.pending = true;
-    // The burst is over (or about to be): its garbage in the young generation goes now, at the cost of
-    // a scavenge, so that the full collection after the settle finds allocation slow since then.
-    if (this.young.allocated() >= YOUNG_MINOR_MIN_BYTES) this.young.collect();
+    // Requests stopped a check ago (IdleCollector): the burst's garbage in the young generation goes now,
+    // at the cost of a scavenge, so that the full collection after the settle finds allocation slow
+    // since then. Not when asked in the middle of requests (a flood's end, a count ending): a scavenge
+    // then would only move requests in flight to the old generation; fire() sees to it after the settle.
+    if (this.quietFor() >= IDLE_CHECK_MS && this.young.allocated() >= YOUNG_MINOR_MIN_BYTES) this.young.collect();
     const wait = Math.max(SETTLE_MS, this.next - this.now());
     const due = this.now() + wait;
     const fire = () => {
@@ -241,7 +247,7 @@ export class FullCollector {
       // settled like any burst; and not sooner than QUIET_SINCE_GC_MS after V8's own last collection.
       // Unless requests or allocation never stop (a poller): then after a minute anyway.
       let more = Math.max(SETTLE_MS - this.quietFor(), QUIET_SINCE_GC_MS - this.sinceLastGc());
-      if (more <= 0 && this.youngTooQuick()) {
+      if (more <= 0 && this.now() - due < BUSY_WAIT_MAX_MS && this.youngTooQuick()) {
         // Allocated since the scavenge above (background work after a start): one more now, and the
         // full collection once it is QUIET_SINCE_GC_MS old.
         this.young.collect();

@@ -2,6 +2,7 @@
 // ranking by how far they are remembered. Word-level learning needs a word to recur before trusting it
 // (a word seen once may be the task's argument); a whole request seen again is no such guess.
 import type { ToolEntry } from '../toolbox/toolbox.js';
+import { byCodeUnit } from '../../shared/codeUnitOrder.js';
 
 /**
  * A remembered tool gains this share of the best hit's score per unit of trust: one fresh own pair
@@ -21,5 +22,5 @@ export function withRecall(hits: readonly ScoredHit[], remembered: ReadonlyMap<T
   for (const [entry, trust] of remembered) scores.set(entry, (scores.get(entry) ?? 0) + RECALL_WEIGHT * top * trust);
   return [...scores]
     .map(([entry, score]) => ({ entry, score }))
-    .sort((a, b) => b.score - a.score || (a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0));
+    .sort((a, b) => b.score - a.score || byCodeUnit(a.entry.name, b.entry.name));
 }

@@ -3,7 +3,7 @@
 // fsync'd after the rename so the new name survives a power cut, and temp files left by kill -9 are
 // removed at the next start (removeLeftoverTemps, called once the state folder's lock is held).
 import { lstat, mkdir, open, readdir, realpath, rename, unlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { randomInt } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
 import type { Logger } from '../log.js';
@@ -106,19 +106,21 @@ const piecesWrites = new Map<string, Promise<unknown>>();
  * encoding holds the event loop for its whole length) nor as bytes, and the producer may yield; at
  * 5,000 tools catalog.json held whole left ~12 MB of old-generation garbage after each save
  * (docs/research/measured.md). A temp file beside the path, fsync'd, renamed over it, the folder
- * fsync'd; removed when the producer or a write fails. Writes of one path run one after the other.
+ * fsync'd; removed when the producer or a write fails (one a kill left is removed at the next start,
+ * removeLeftoverTemps, once the file itself exists). Writes of one path run one after the other.
  */
 export function writePiecesAtomic(
   path: string,
   produce: (write: (piece: string) => Promise<void>) => Promise<void>,
   mode = 0o600,
 ): Promise<void> {
-  const before = piecesWrites.get(path) ?? Promise.resolve();
+  const key = resolve(path);
+  const before = piecesWrites.get(key) ?? Promise.resolve();
   const mine = before.catch(() => {}).then(() => streamAtomic(path, produce, mode));
   const settled = mine.catch(() => {});
-  piecesWrites.set(path, settled);
+  piecesWrites.set(key, settled);
   void settled.then(() => {
-    if (piecesWrites.get(path) === settled) piecesWrites.delete(path);
+    if (piecesWrites.get(key) === settled) piecesWrites.delete(key);
   });
   return mine;
 }
@@ -130,13 +132,16 @@ async function streamAtomic(
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   // As writeFileAtomicSynced: a link planted at a state file is replaced, never written through.
-  if ((await lstat(path).catch(() => undefined))?.isSymbolicLink()) await unlink(path).catch(() => {});
+  const old = await lstat(path).catch(() => undefined);
+  if (old?.isSymbolicLink()) await unlink(path).catch(() => {});
   // Named as write-file-atomic names its temp files, so one left by kill -9 is removed at the next start.
   const tmp = `${path}.${randomInt(100_000_000, 2 ** 31)}`;
   const fh = await open(tmp, 'wx', mode);
   let written = false;
   try {
     await fh.chmod(mode); // the mode asked for, whatever the umask
+    // Root (sudo mws …) writing a user's state folder keeps the file theirs, as write-file-atomic does.
+    if (old?.isFile() && process.getuid?.() === 0) await fh.chown(old.uid, old.gid).catch(() => {});
     const block = Buffer.allocUnsafe(PIECES_BLOCK_BYTES);
     let at = 0;
     const writeAll = async (bytes: Buffer, length: number) => {

@@ -2,6 +2,7 @@
 // order. The router shows it (after the meta-tools); promote and demote answer its size.
 import type { Toolbox, ToolEntry } from '../toolbox/toolbox.js';
 import type { ToolState } from './types.js';
+import { byCodeUnit } from '../../shared/codeUnitOrder.js';
 
 /**
  * The names an agent lists before meeting the toolbox, in an order that only grows at the end: members
@@ -15,9 +16,8 @@ export function listingOrder(fixed: Iterable<string>, tools: Record<string, Tool
   const pinAt = new Map(pins.map((t, i) => [t, i]));
   const rank = (t: string) => pinAt.get(t) ?? Infinity;
   const members = Object.entries(tools)
-    // Pins that came in together keep the config's order; ties after that by code unit, not
-    // localeCompare: the order must not depend on the machine's locale.
-    .sort((a, b) => a[1].promotedAt - b[1].promotedAt || rank(a[0]) - rank(b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    // Pins that came in together keep the config's order; ties after that by code unit.
+    .sort((a, b) => a[1].promotedAt - b[1].promotedAt || rank(a[0]) - rank(b[0]) || byCodeUnit(a[0], b[0]))
     .map(([t]) => t);
   const listed = new Set(members);
   return [...members, ...pins.filter((t) => !listed.has(t))];

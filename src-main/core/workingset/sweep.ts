@@ -2,6 +2,7 @@
 // Hand-written: the rule is the product's own (docs/rules/sweep.md).
 import { DAY_MS } from '../clock.js';
 import type { AgentState, Decision } from './types.js';
+import { byCodeUnit } from '../../shared/codeUnitOrder.js';
 
 export type SweepSettings = {
   cap: number;
@@ -50,7 +51,7 @@ export function decideSweep(agent: string, state: AgentState, s: SweepSettings, 
           t.promotedAt >= windowStart &&
           (t.lastUsedAt === null || (t.lastUsedAt < t.promotedAt && t.lastUsedAt < windowStart)),
       )
-      .sort((a, b) => a[1].promotedAt - b[1].promotedAt || a[0].localeCompare(b[0]));
+      .sort((a, b) => a[1].promotedAt - b[1].promotedAt || byCodeUnit(a[0], b[0]));
     for (const [tool] of candidates) {
       if (excess <= 0) break;
       out.push({ agent, tool, action: 'demote', cause: 'cap' });

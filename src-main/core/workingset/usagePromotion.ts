@@ -6,6 +6,7 @@ import { DAY_MS } from '../clock.js';
 import type { AgentState, Decision } from './types.js';
 import type { AgentUsage, SessionUse } from '../usage/types.js';
 import { countWorkSessions, type Run } from '../usage/sessions.js';
+import { byCodeUnit } from '../../shared/codeUnitOrder.js';
 
 export type UsageCandidate = { tool: string; sessions: number; calls: number; lastUse: number; promote: boolean; reason: string };
 
@@ -52,7 +53,7 @@ export function scoreUsage(
     }
     out.push({ tool, sessions: n, calls, lastUse, promote, reason });
   }
-  return out.sort((a, b) => Number(b.promote) - Number(a.promote) || b.sessions - a.sessions || a.tool.localeCompare(b.tool));
+  return out.sort((a, b) => Number(b.promote) - Number(a.promote) || b.sessions - a.sessions || byCodeUnit(a.tool, b.tool));
 }
 
 /**

@@ -425,6 +425,37 @@ describe('the young generation at the end of a burst', () => {
     expect(f.live()).toBe(0);
   });
 
+  it('is left alone when asked in the middle of requests (a flood ends, a count ends); the settle sees to it', () => {
+    const f = fakeTime();
+    const collected: number[] = [];
+    const minors: number[] = [];
+    const young = { held: 8 * 1024 * 1024, lastGcAt: 0 };
+    const lastRequest = 0;
+    const full = new FullCollector(
+      () => f.t.now,
+      5_000,
+      () => (collected.push(f.t.now), true),
+      f.later,
+      undefined,
+      () => f.t.now - lastRequest,
+      () => f.t.now - young.lastGcAt,
+      {
+        allocated: () => young.held,
+        collect: () => {
+          minors.push(f.t.now);
+          young.held = 0;
+          young.lastGcAt = f.t.now;
+        },
+      },
+    );
+    full.drained();
+    expect(minors).toEqual([]);
+    f.advance(100_000);
+    // At the settle: 8 MB over 6 s is quick, so a minor collection then, and the full one after it.
+    expect(minors).toEqual([SETTLE_MS]);
+    expect(collected).toEqual([SETTLE_MS + QUIET_SINCE_GC_MS]);
+  });
+
   it('is left alone when it holds little', () => {
     const { f, collected, minors, full } = setup(YOUNG_MINOR_MIN_BYTES - 1);
     full.drained();

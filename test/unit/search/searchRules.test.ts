@@ -27,6 +27,18 @@ describe('ranking rules', () => {
     expect(names(ix, 'raed the fiel')[0]).toBe('read_file');
   });
 
+  it('counts a word however many times a field holds it (past 65,535: the build keeps its counts in 16 bits until one needs more)', () => {
+    // One tool a toolbox: its field is as long as the average, so only the count moves its score.
+    const score = (times: number) => {
+      const schema = { type: 'object', properties: { mode: { type: 'string', enum: Array<string>(times).fill('zeta') } } };
+      const ix = new SearchIndex([
+        ...new Toolbox(new Map([['up', [{ name: 'pick', description: 'Picks', inputSchema: schema } as Tool]]]), false).all(),
+      ]);
+      return ix.search('zeta', 1)[0]?.score ?? 0;
+    };
+    expect(score(70_000)).toBeGreaterThan(score(65_535));
+  });
+
   it('counts a repeated query word once', () => {
     const ix = indexOf([tool('read_file', 'Read a file'), tool('send_message', 'Send a message to a file share channel')]);
     const once = ix.search('file message', 2);

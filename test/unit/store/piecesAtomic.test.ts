@@ -2,7 +2,7 @@
 // old text or the whole new one, a failed producer leaves no temp file, a link planted at the path is
 // replaced and never written through, and two writes of one path land in the order they were asked.
 import { describe, expect, it } from 'vitest';
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PIECES_BLOCK_BYTES, removeLeftoverTemps, writePiecesAtomic } from '../../../src-main/core/store/atomicJson.js';
@@ -67,11 +67,26 @@ describe('writePiecesAtomic', () => {
       await write('first');
       await held;
     });
-    const second = writePiecesAtomic(path, piecesOf(['second']));
+    // The same file by another spelling of its path waits all the same.
+    const second = writePiecesAtomic(join(dir, '.', 'x.json'), piecesOf(['second']));
     release();
     await Promise.all([first, second]);
     expect(readFileSync(path, 'utf8')).toBe('second');
   });
+
+  // CI runs as root; elsewhere there is no other owner to keep.
+  it.runIf(process.getuid?.() === 0)(
+    'keeps the owner of the file it replaces when root writes it (sudo mws … on a user’s folder)',
+    async () => {
+      const dir = folder();
+      const path = join(dir, 'x.json');
+      writeFileSync(path, 'old');
+      chownSync(path, 4321, 4321);
+      await writePiecesAtomic(path, piecesOf(['new']));
+      expect(readFileSync(path, 'utf8')).toBe('new');
+      expect([statSync(path).uid, statSync(path).gid]).toEqual([4321, 4321]);
+    },
+  );
 
   it('names its temp file so that a next start removes one a killed writer left', async () => {
     const dir = folder();

@@ -47,6 +47,12 @@ describe('the cap', () => {
     expect(sweep(s, settings(3))).toEqual(['old:cap', 'mid:cap']);
   });
 
+  it('breaks a tie of promotion times by code unit, the same on every machine whatever its locale', () => {
+    // localeCompare put a, ä, b before B here (and differently under another locale).
+    const s = state({ b: t(1, null), a: t(1, null), ä: t(1, null), B: t(1, null), keep: t(0, null) });
+    expect(sweep(s, settings(1))).toEqual(['B:cap', 'a:cap', 'b:cap', 'ä:cap']);
+  });
+
   it('never demotes a tool used inside the window, so a busy set may sit above the cap', () => {
     const s = state({ a: t(10, 1), b: t(9, 2), c: t(8, 3), d: t(7, 0) });
     expect(sweep(s, settings(2))).toEqual([]);

@@ -6,6 +6,7 @@ import type { AgentReport, MemberRow } from '../api.js';
 import type { Tally } from '../../usage/usageStore.js';
 import { definitionKey, type Cost, type TokenCountFile } from './tokenCounts.js';
 import { countTokensOf, tokenizerProcessesStarted } from './tokenizer.js';
+import { byCodeUnit } from '../../../shared/codeUnitOrder.js';
 
 let tokenized = 0;
 
@@ -120,7 +121,7 @@ export async function buildReport(input: {
     calls: Object.entries(input.tallies)
       .map(([tool, t]) => ({ tool, ok: t.ok, failed: t.failed }))
       // Ties by code unit, not localeCompare: the same order on every machine, and 5,000 tools sort in a fraction of the time.
-      .sort((a, b) => b.ok + b.failed - (a.ok + a.failed) || (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0)),
+      .sort((a, b) => b.ok + b.failed - (a.ok + a.failed) || byCodeUnit(a.tool, b.tool)),
     searches: input.searches,
     history,
     daily: input.daily,
