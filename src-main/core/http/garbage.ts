@@ -154,15 +154,13 @@ type Later = (f: () => void, ms: number) => void;
  * collection, over the time since, are under 1 KB/ms (Heap::ReduceNewSpaceSize): at the end of a start
  * at 5,000 tools ~10 MB were allocated after V8's last scavenge, so a collection 7 s later still found
  * 1.5 KB/ms and kept all 32 MB (in half the runs). A minor collection when a burst is over makes "the
- * last collection" then, with nothing allocated since; the full one follows once that is
- * QUIET_SINCE_GC_MS old.
+ * last collection" then, with nothing allocated since; the full one follows after the settle. Work that
+ * goes on allocating after the burst (an ingest of 10,000 calls) still makes V8 keep it: the full
+ * collection is not put off for that (the old generation's garbage is most of what it gives back), and
+ * the try after it (FullCollector's retry, IdleCollector's) begins with a minor collection of its own.
  */
 export type YoungGeneration = {
-  /**
-   * Bytes allocated in the young generation since V8's last collection: what it holds now, which
-   * counts what survived that collection too (a few MB at most; at worst a full collection waits one
-   * more QUIET_SINCE_GC_MS).
-   */
+  /** Bytes allocated in the young generation since V8's last collection: what it holds now (with what survived that one). */
   allocated(): number;
   /** A minor collection (a scavenge): a few ms. */
   collect(): void;
@@ -170,8 +168,6 @@ export type YoungGeneration = {
 
 /** What the young generation may hold before a burst's end is worth a minor collection. */
 export const YOUNG_MINOR_MIN_BYTES = 4 * 1024 * 1024;
-/** Allocation slower than this since V8's last collection lets a full one give the young generation back (V8's bound, 1,000 bytes/ms, with a margin). */
-export const SLOW_ALLOCATION_BYTES_PER_MS = 700;
 
 const noYoungGeneration: YoungGeneration = { allocated: () => 0, collect: () => {} };
 
@@ -216,11 +212,6 @@ export class FullCollector {
     private readonly young: YoungGeneration = noYoungGeneration,
   ) {}
 
-  /** Allocation since V8's last collection too quick for a full one to give the young generation back. */
-  private youngTooQuick(): boolean {
-    return this.young.allocated() >= SLOW_ALLOCATION_BYTES_PER_MS * this.sinceLastGc();
-  }
-
   /**
    * A burst is over: collect once, now (after a settle) or when the gap since the last one is over;
    * `retry`: once more if V8 kept its young generation.
@@ -238,7 +229,7 @@ export class FullCollector {
     // Requests stopped a check ago (IdleCollector): the burst's garbage in the young generation goes now,
     // at the cost of a scavenge, so that the full collection after the settle finds allocation slow
     // since then. Not when asked in the middle of requests (a flood's end, a count ending): a scavenge
-    // then would only move requests in flight to the old generation; fire() sees to it after the settle.
+    // then would only move requests in flight to the old generation.
     if (this.quietFor() >= IDLE_CHECK_MS && this.young.allocated() >= YOUNG_MINOR_MIN_BYTES) this.young.collect();
     const wait = Math.max(SETTLE_MS, this.next - this.now());
     const due = this.now() + wait;
@@ -246,13 +237,7 @@ export class FullCollector {
       // Asked for by background work (a count ending) in the middle of a burst of requests: after it,
       // settled like any burst; and not sooner than QUIET_SINCE_GC_MS after V8's own last collection.
       // Unless requests or allocation never stop (a poller): then after a minute anyway.
-      let more = Math.max(SETTLE_MS - this.quietFor(), QUIET_SINCE_GC_MS - this.sinceLastGc());
-      if (more <= 0 && this.now() - due < BUSY_WAIT_MAX_MS && this.youngTooQuick()) {
-        // Allocated since the scavenge above (background work after a start): one more now, and the
-        // full collection once it is QUIET_SINCE_GC_MS old.
-        this.young.collect();
-        more = QUIET_SINCE_GC_MS;
-      }
+      const more = Math.max(SETTLE_MS - this.quietFor(), QUIET_SINCE_GC_MS - this.sinceLastGc());
       if (more > 0 && this.now() - due < BUSY_WAIT_MAX_MS) return this.later(fire, more);
       this.pending = false;
       const again = mayRetry || this.drainedWhilePending;
