@@ -10,6 +10,7 @@ import type { ToolKind } from '../approvals/types.js';
 import type { ToolEntry } from '../toolbox/toolbox.js';
 import type { ControlHandlers } from './contract.js';
 import type { CoreEvents } from './events.js';
+import { byCodeUnit } from '../../shared/codeUnitOrder.js';
 
 export type ApprovalParts = {
   config: Config;
@@ -91,7 +92,7 @@ export function approvalsControl(p: ApprovalParts): Methods {
               available: e !== undefined,
             };
           })
-          .sort((x, y) => x.tool.localeCompare(y.tool)),
+          .sort((x, y) => byCodeUnit(x.tool, y.tool)),
       );
     },
     async revokeGrant(a) {

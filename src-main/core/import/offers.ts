@@ -7,13 +7,14 @@ import { SAMPLE_UPSTREAMS } from '../config/defaults.js';
 import type { FoundWithValues } from './read.js';
 import { ownEntry, type SelfKnowledge } from './self.js';
 import type { FoundServer } from './types.js';
+import { byCodeUnit } from '../../shared/codeUnitOrder.js';
 
 type Blocked = NonNullable<FoundServer['blocked']>;
 type Ctx = { self?: SelfKnowledge; upstreams?: Record<string, unknown> };
 
 const sorted = (o: unknown) =>
   Object.fromEntries(
-    Object.entries((typeof o === 'object' && o !== null ? o : {}) as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
+    Object.entries((typeof o === 'object' && o !== null ? o : {}) as Record<string, unknown>).sort(([a], [b]) => byCodeUnit(a, b)),
   );
 
 /** What makes two servers the same server: the process started (command, args, env, env file, folder) or the URL. */

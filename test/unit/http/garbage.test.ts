@@ -401,7 +401,12 @@ describe('the young generation at the end of a burst', () => {
     const full = new FullCollector(
       () => f.t.now,
       5_000,
-      () => (collected.push(f.t.now), keeps.shift() ?? true),
+      () => {
+        collected.push(f.t.now);
+        young.held = 0; // a full collection empties the young generation, as V8's does
+        young.lastGcAt = f.t.now;
+        return keeps.shift() ?? true;
+      },
       f.later,
       undefined,
       () => f.t.now - lastRequest,
@@ -443,19 +448,52 @@ describe('the young generation at the end of a burst', () => {
     expect(collected).toEqual([SETTLE_MS]);
   });
 
-  it('filled again by work after the burst: the full collection is not put off, and the retry begins with a minor collection of its own', () => {
-    const { f, collected, minors, young, full } = setup(YOUNG_MINOR_MIN_BYTES, [false, true]);
+  it('filled again by work after the burst: the full collection is not put off, and a later try begins with a minor collection of its own', () => {
+    const { f, collected, minors, young, full } = setup(YOUNG_MINOR_MIN_BYTES, [false, false, true]);
     full.drained();
     // An ingest after the burst allocates 8 MB before the settle is over: V8 keeps the young generation.
     f.advance(SETTLE_MS - 1);
     young.held = 8 * 1024 * 1024;
     f.advance(SETTLE_MS);
     expect(collected).toEqual([SETTLE_MS]);
-    // The retry, after the gap: a minor collection first, then the full one a settle later.
-    f.advance(100_000);
-    expect(minors).toEqual([0, SETTLE_MS]);
+    // A full collection empties the young generation: the retry right after it has nothing for a minor one.
+    f.advance(2 * SETTLE_MS);
+    expect(minors).toEqual([0]);
     expect(collected).toEqual([SETTLE_MS, 2 * SETTLE_MS]);
+    // Filled again by the time IdleCollector tries later (YOUNG_RETRY_MS): a minor collection first.
+    young.held = 6 * 1024 * 1024;
+    f.advance(2 * SETTLE_MS + YOUNG_RETRY_MS);
+    full.drained(false);
+    f.advance(200_000);
+    expect(minors).toEqual([0, 2 * SETTLE_MS + YOUNG_RETRY_MS]);
+    expect(collected).toEqual([SETTLE_MS, 2 * SETTLE_MS, 3 * SETTLE_MS + YOUNG_RETRY_MS]);
     expect(f.live()).toBe(0);
+  });
+
+  it('a minor collection that throws leaves the full one to come all the same', () => {
+    const f = fakeTime();
+    const collected: number[] = [];
+    const full = new FullCollector(
+      () => f.t.now,
+      5_000,
+      () => (collected.push(f.t.now), true),
+      f.later,
+      undefined,
+      () => Infinity,
+      () => Infinity,
+      {
+        allocated: () => YOUNG_MINOR_MIN_BYTES,
+        collect: () => {
+          throw new Error('no minor collection here');
+        },
+      },
+    );
+    full.drained();
+    f.advance(100_000);
+    expect(collected).toEqual([SETTLE_MS]);
+    full.drained();
+    f.advance(200_000);
+    expect(collected).toHaveLength(2);
   });
 });
 
@@ -490,9 +528,9 @@ describe('who turns on full collections', () => {
     expect(off.stdout.trim(), off.stderr).toBe('true undefined');
     // A minor collection just now leaves in the young generation only what survived it (well under 1 MB here).
     const on = run(
-      `const g = await import(${module}); g.exposeGc(); ${fill} ${young} y.collect(); console.log(y.allocated() < 1e6, g.sinceLastCollection() < 1000);`,
+      `const g = await import(${module}); g.exposeGc(); ${fill} ${young} y.collect(); console.log(before > 2e6, y.allocated() < 1e6, g.sinceLastCollection() < 1000);`,
     );
-    expect(on.stdout.trim(), on.stderr).toBe('true true');
+    expect(on.stdout.trim(), on.stderr).toBe('true true true');
   });
 
   it("watches V8's collections once exposeGc is called, and only then", () => {
