@@ -23,7 +23,7 @@ import {
   PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY,
 } from '../protocol.js';
 import { directCall, passivePeer } from './caller.js';
-import { callResult, listResultAround } from './results.js';
+import { callResult, listResultText } from './results.js';
 import type { AgentRuntime } from './runtime.js';
 import type { DownstreamPeer } from '../upstream/types.js';
 
@@ -83,42 +83,29 @@ function eligible(req: IncomingMessage, body: unknown): Eligible | undefined {
 const LEGACY_PEER = passivePeer(false);
 
 /**
- * Each listed tool's JSON as UTF-8, kept once per tool object. Agents listing the same tool share the
- * object (Toolbox.listed) and so its bytes: a hundred agents' listings cost the toolbox's text once, not
- * a copy per agent. A listing's answer is these bytes copied into one buffer per request, never one
- * string: a string of 500 tools (~400 KB) is too large for V8's young generation, so each list left
- * its text and the text's flattened copy in the old one until a full collection (~17 MB sampled after
- * the lists and calls of bench/scale at 5,000 tools; docs/research/measured.md).
+ * Each listed tool's JSON, kept once per tool object. Agents listing the same tool share the object
+ * (Toolbox.listed) and so its text: a hundred agents' listings cost the toolbox's text once, not a
+ * copy per agent. A listing is joined from these pieces per request (a copy the answer needs anyway).
  */
-const toolBytes = new WeakMap<object, Buffer>();
-const COMMA = Buffer.from(',');
+const toolJson = new WeakMap<object, string>();
 
-/** A tools/list answer: the listing between `before` and `after`. */
-export function listingAnswer(tools: readonly object[], before: string, after: string): Buffer {
-  const parts = new Array<Buffer>(tools.length * 2 + 1);
-  parts[0] = Buffer.from(`${before}[`);
-  let n = 1;
+function listingText(tools: readonly object[]): string {
+  const parts = new Array<string>(tools.length);
   for (let i = 0; i < tools.length; i++) {
     const t = tools[i]!;
-    let b = toolBytes.get(t);
-    if (b === undefined) toolBytes.set(t, (b = Buffer.from(JSON.stringify(t))));
-    if (i > 0) parts[n++] = COMMA;
-    parts[n++] = b;
+    let j = toolJson.get(t);
+    if (j === undefined) toolJson.set(t, (j = JSON.stringify(t)));
+    parts[i] = j;
   }
-  parts[n++] = Buffer.from(`]${after}`);
-  parts.length = n;
-  return Buffer.concat(parts);
+  return `[${parts.join(',')}]`;
 }
 
 function send(res: ServerResponse, payload: unknown, session?: string): void {
   sendText(res, JSON.stringify(payload), session);
 }
 
-function sendText(res: ServerResponse, text: string | Buffer, session?: string): void {
-  const headers: Record<string, string | number> = {
-    'content-type': 'application/json',
-    'content-length': typeof text === 'string' ? Buffer.byteLength(text) : text.length,
-  };
+function sendText(res: ServerResponse, text: string, session?: string): void {
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
   if (session !== undefined) headers[MCP_HEADER.sessionId] = session;
   res.writeHead(200, headers);
   res.end(text);
@@ -151,9 +138,14 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
     await runtime.ready();
     try {
       if (rpc.method === 'tools/list') {
-        const [before, after] = listResultAround(session !== undefined ? 'session' : 'stateless');
+        const tools = runtime.listTools(agentId);
+        const json = listingText(tools);
         const id = JSON.stringify(rpc.id);
-        sendText(res, listingAnswer(runtime.listTools(agentId), `{"result":${before}`, `${after},"jsonrpc":"2.0","id":${id}}`), session);
+        sendText(
+          res,
+          `{"result":${listResultText(json, session !== undefined ? 'session' : 'stateless')},"jsonrpc":"2.0","id":${id}}`,
+          session,
+        );
         return true;
       }
       const abort = new AbortController();

@@ -14,17 +14,10 @@ const SERVER_META_JSON = JSON.stringify(SERVER_META);
 
 /** A tools/list answer's JSON text around the listing's JSON (`toolsJson`), as the fast path writes it. */
 export function listResultText(toolsJson: string, era: Era): string {
-  const [before, after] = listResultAround(era);
-  return `${before}${toolsJson}${after}`;
+  return era === 'session'
+    ? `{"tools":${toolsJson}}`
+    : `{"tools":${toolsJson},"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":${SERVER_META_JSON}}`;
 }
-
-/** The same answer's text before and after the listing's JSON. */
-export function listResultAround(era: Era): readonly [string, string] {
-  return era === 'session' ? SESSION_AROUND : STATELESS_AROUND;
-}
-
-const SESSION_AROUND = ['{"tools":', '}'] as const;
-const STATELESS_AROUND = ['{"tools":', `,"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":${SERVER_META_JSON}}`] as const;
 
 /**
  * A tools/call answer as the fast path sends it: to a 2025 session as the upstream gave it; to a
