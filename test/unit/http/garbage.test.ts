@@ -521,16 +521,18 @@ describe('who turns on full collections', () => {
     const module = JSON.stringify(new URL('../../../src-main/core/http/garbage.ts', import.meta.url).href);
     // Garbage held by nothing (an array would hold it from the old generation through the minor collection).
     const fill = 'let k = 0; for (let i = 0; i < 2e5; i++) k += (`x${i}y`).length + [i].length;';
-    const young = 'const y = g.v8YoungGeneration; const before = y.allocated();';
+    const young = 'const y = g.v8YoungGeneration;';
     const off = run(
-      `const g = await import(${module}); ${fill} ${young} y.collect(); console.log(y.allocated() >= before, typeof globalThis.gc);`,
+      `const g = await import(${module}); ${fill} ${young} y.collect(); console.log(g.sinceLastCollection(), typeof globalThis.gc);`,
     );
-    expect(off.stdout.trim(), off.stderr).toBe('true undefined');
+    // Nothing collected by it (and nothing watched: the process never called exposeGc).
+    expect(off.stdout.trim(), off.stderr).toBe('Infinity undefined');
     // A minor collection just now leaves in the young generation only what survived it (well under 1 MB here).
     const on = run(
-      `const g = await import(${module}); g.exposeGc(); ${fill} ${young} y.collect(); console.log(before > 2e6, y.allocated() < 1e6, g.sinceLastCollection() < 1000);`,
+      `const g = await import(${module}); g.exposeGc(); ${fill} ${young} y.collect(); console.log(y.allocated() < 1e6, g.sinceLastCollection() < 1000);`,
     );
-    expect(on.stdout.trim(), on.stderr).toBe('true true true');
+    // How much the young generation held before is V8's to decide (its first semispace is 1 MB): not asserted.
+    expect(on.stdout.trim(), on.stderr).toBe('true true');
   });
 
   it("watches V8's collections once exposeGc is called, and only then", () => {
