@@ -100,8 +100,11 @@ export function sinceLastCollection(): number {
   return performance.now() - lastCollectionEnd;
 }
 
+/** V8's young generation, as it reports it. */
+const newSpace = () => getHeapSpaceStatistics().find((x) => x.space_name === 'new_space');
+
 function youngGenerationBytes(): number {
-  return getHeapSpaceStatistics().find((x) => x.space_name === 'new_space')?.space_size ?? 0;
+  return newSpace()?.space_size ?? 0;
 }
 
 /** A young generation bigger than this after a collection was kept, not given back (V8 starts it at 1 MB). */
@@ -174,7 +177,7 @@ const noYoungGeneration: YoungGeneration = { allocated: () => 0, collect: () => 
 
 /** This process's young generation: a minor collection where full ones run (exposeGc, or a gc() the process was started with). */
 export const v8YoungGeneration: YoungGeneration = {
-  allocated: () => getHeapSpaceStatistics().find((x) => x.space_name === 'new_space')?.space_used_size ?? 0,
+  allocated: () => newSpace()?.space_used_size ?? 0,
   collect: () => {
     const gc = gcFunction();
     if (!gc) return;

@@ -1,8 +1,11 @@
 // Atomic files through write-file-atomic (temp file in the same folder, fsync, rename, the temp file
 // removed on error or exit, writes to one path one at a time), plus what it leaves out: the folder is
 // fsync'd after the rename so the new name survives a power cut, and temp files left by kill -9 are
-// removed at the next start (removeLeftoverTemps, called once the state folder's lock is held).
+// removed at the next start (removeLeftoverTemps, called once the state folder's lock is held). Text
+// made in pieces streams to a temp file of the same kind (writePiecesAtomic): write-file-atomic takes
+// only the whole content.
 import { lstat, mkdir, open, readdir, realpath, rename, unlink } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { randomInt } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
@@ -17,12 +20,21 @@ export async function writeFileAtomicSynced(
   opts: { fsync?: boolean } = {},
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  // write-file-atomic writes to the real path behind a symlink; a link planted at a state file must be
-  // replaced by our file, never written through (test/unit/secrets/secretsAttack.test.ts).
-  if ((await lstat(path).catch(() => undefined))?.isSymbolicLink()) await unlink(path).catch(() => {});
+  await removePlantedLink(path);
   // Text as paged bytes: a string is encoded for the write into a malloc'd block (pagedBytes.ts).
   await writeFileAtomic(path, typeof data === 'string' ? encodePaged(data) : data, { mode, fsync: opts.fsync !== false });
   if (opts.fsync !== false) await fsyncFolder(dirname(path));
+}
+
+/**
+ * write-file-atomic writes to the real path behind a symlink; a link planted at a state file must be
+ * replaced by our file, never written through (test/unit/secrets/secretsAttack.test.ts). Answers what
+ * the path held (undefined: nothing).
+ */
+async function removePlantedLink(path: string): Promise<Stats | undefined> {
+  const old = await lstat(path).catch(() => undefined);
+  if (old?.isSymbolicLink()) await unlink(path).catch(() => {});
+  return old;
 }
 
 /** The rename is durable only once the folder is; some systems (Windows) cannot open a folder for it. */
@@ -131,9 +143,7 @@ async function streamAtomic(
   mode: number,
 ): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  // As writeFileAtomicSynced: a link planted at a state file is replaced, never written through.
-  const old = await lstat(path).catch(() => undefined);
-  if (old?.isSymbolicLink()) await unlink(path).catch(() => {});
+  const old = await removePlantedLink(path);
   // Named as write-file-atomic names its temp files, so one left by kill -9 is removed at the next start.
   const tmp = `${path}.${randomInt(100_000_000, 2 ** 31)}`;
   const fh = await open(tmp, 'wx', mode);
