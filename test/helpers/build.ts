@@ -21,6 +21,9 @@ type Target = { entry: string; out: string };
 export const TARGETS = {
   http: { entry: 'test/fixtures/upstreams/http.ts', out: 'fixtures/http.mjs' },
   stdio: { entry: 'test/fixtures/upstreams/stdio.ts', out: 'fixtures/stdio.mjs' },
+  // V8's young generation in a process of its own (test/unit/http/youngGeneration.test.ts): plain JS, so
+  // nothing but the fixture grows it.
+  youngGrowth: { entry: 'test/fixtures/youngGrowth.ts', out: 'fixtures/youngGrowth.mjs' },
   // launch.mjs, with mws.cjs (from src-main/cli/run.ts) beside it: both made by scripts/cliBundle.ts.
   mws: { entry: 'src-main/cli/launch.ts', out: 'cli/launch.mjs' },
 } satisfies Record<string, Target>;

@@ -11,7 +11,8 @@ import type { Io } from '../output.js';
 import { shellLine } from '../../core/printable.js';
 import { openSharedState } from '../../core/statestore/open.js';
 import { validateConfig } from '../../core/config/validate.js';
-import { exposeGc } from '../../core/http/garbage.js';
+import { exposeGc, idleCollector } from '../../core/http/garbage.js';
+import { boundYoungGeneration } from '../../core/http/youngGeneration.js';
 import { untilStopSignal } from '../stopSignal.js';
 
 export type ServeOptions = { config: string | undefined; port: number | undefined; demo: boolean; logFormat?: 'text' | 'json' };
@@ -51,6 +52,8 @@ async function serve(io: Io, opts: ServeOptions): Promise<number> {
   process.on('unhandledRejection', onUnhandled);
   // A proxy that runs for months gives a burst's memory back with a full collection (http/garbage.ts).
   exposeGc();
+  // And keeps V8's young generation small while no requests come (held since the launch: cli/launch.ts).
+  boundYoungGeneration((f) => idleCollector.onRequests(f));
   // --demo serves the demo whatever the file names (cli/config.ts applyDemo).
   const demo = opts.demo;
   const app = createApp({

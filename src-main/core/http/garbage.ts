@@ -287,6 +287,7 @@ export class IdleCollector {
   /** How long after it the next try may come: doubles with each try in a row that keeps it. */
   private youngWait = YOUNG_RETRY_MS;
   private lastRequest = -Infinity;
+  private readonly requestListeners: Array<(busy: boolean) => void> = [];
   constructor(
     private readonly full: FullCollector,
     private readonly heap: () => HeapPages = heapPages,
@@ -334,7 +335,14 @@ export class IdleCollector {
   touch(): void {
     this.seen++;
     this.lastRequest = this.now();
-    this.stop ??= this.every(() => this.check(), IDLE_CHECK_MS);
+    if (this.stop) return;
+    this.stop = this.every(() => this.check(), IDLE_CHECK_MS);
+    for (const f of this.requestListeners) f(true);
+  }
+
+  /** `f(true)` when requests start coming after a quiet spell, `f(false)` when they stopped for a whole check. */
+  onRequests(f: (busy: boolean) => void): void {
+    this.requestListeners.push(f);
   }
 
   private check(): void {
@@ -344,6 +352,7 @@ export class IdleCollector {
     }
     this.stop?.();
     this.stop = undefined;
+    for (const f of this.requestListeners) f(false);
     const now = this.heap();
     // V8 gave it back on its own meanwhile: the next one kept waits the first wait again.
     if (now.young <= YOUNG_GIVEN_BACK_BYTES) this.youngKeptAt = undefined;
