@@ -170,7 +170,11 @@ export type YoungGeneration = {
   collect(): void;
 };
 
-/** What the young generation may hold before a burst's end is worth a minor collection. */
+/**
+ * What the young generation may hold before a burst's end is worth a minor collection. A young generation
+ * held to 4 MB a semispace (http/youngGeneration.ts) seldom holds that much: the full collection's wait
+ * for V8's own last one (QUIET_SINCE_GC_MS) then finds allocation slow enough by itself (4 MB in 5.5 s).
+ */
 export const YOUNG_MINOR_MIN_BYTES = 4 * 1024 * 1024;
 
 const noYoungGeneration: YoungGeneration = { allocated: () => 0, collect: () => {} };
@@ -337,7 +341,18 @@ export class IdleCollector {
     this.lastRequest = this.now();
     if (this.stop) return;
     this.stop = this.every(() => this.check(), IDLE_CHECK_MS);
-    for (const f of this.requestListeners) f(true);
+    this.tellRequests(true);
+  }
+
+  /** A listener that throws is not the request's business, nor the check's. */
+  private tellRequests(busy: boolean): void {
+    for (const f of this.requestListeners) {
+      try {
+        f(busy);
+      } catch {
+        // its own loss
+      }
+    }
   }
 
   /** `f(true)` when requests start coming after a quiet spell, `f(false)` when they stopped for a whole check. */
@@ -352,7 +367,7 @@ export class IdleCollector {
     }
     this.stop?.();
     this.stop = undefined;
-    for (const f of this.requestListeners) f(false);
+    this.tellRequests(false);
     const now = this.heap();
     // V8 gave it back on its own meanwhile: the next one kept waits the first wait again.
     if (now.young <= YOUNG_GIVEN_BACK_BYTES) this.youngKeptAt = undefined;

@@ -8,19 +8,27 @@
 // - from the launch of `mws serve` until requests come (cli/launch.ts): module loading and the start's
 //   survivors go to the old generation, where they stay anyway, instead of growing the young one;
 // - while requests come it may double again, up to YOUNG_CAP_BYTES a semispace (held at 1 MB, a burst
-//   of calls or a report promotes its short-lived objects: tools/list p99 17-28 ms instead of 12-15);
+//   of calls or a report promotes its short-lived objects: tools/list p99 17-28 ms instead of 10-18);
 // - when they stop, it is held again, and V8 gives it back in the next collection after a quiet spell
 //   (http/garbage.ts).
+// The cap is looked at after each collection, between tasks (a `gc` observer): one task that keeps more
+// than the cap alive (a report over every agent) can double it past the cap meanwhile. It is held there,
+// and given back with the rest.
 // V8's code cache (cli/codeCache.ts) is refused by a process whose flags differ from those of the one
 // that made it: the factor is 1 whenever this process compiles or saves its cache.
+// The flag is the process's: the import's JSON worker thread (import/jsonWorker.ts) is held or grows
+// with the main thread (not measured apart). Measured on Node 20's V8, which keeps a factor below 2 set
+// at run time; a V8 that raises it back to its minimum of 2 just grows as it always did, and the code
+// cache still matches (2 is the default).
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /**
- * The largest semispace requests may grow it to. At 5,000 tools × 100 agents (bench/scale, beside the
- * build without this in one run): 4 MB took RSS after the start from 156 to 114-119 MB and after 10,000
- * calls from 165-194 to 156-172 MB, with tools/list and the first report as quick; 8 MB kept 131 MB after
- * the start (the first requests come while the start's index is built, and its survivors grow it).
+ * The largest semispace requests may grow it to. At 5,000 tools × 100 agents (bench/scale, five runs
+ * beside the build without this): 4 MB took RSS after the start from 156-167 to 114-122 MB and after
+ * 10,000 calls from 165-198 to 153-172 MB, with tools/list and the first report as quick; 8 MB kept
+ * 131 MB after the start (the first requests come while the start's index is built, and its survivors
+ * grow it while they come).
  */
 export const YOUNG_CAP_BYTES = 4 * 1024 * 1024;
 
@@ -42,11 +50,14 @@ export const v8YoungSpace: YoungSpace = {
   setGrowth: (factor) => setFlagsFromString(`${GROWTH_FLAG}=${factor}`),
 };
 
-/** Someone chose the young generation's size on node's command line: theirs stands. */
+/**
+ * Someone chose the young generation's size on node's command line (V8 takes `-flag` and `--flag`, `_`
+ * or `-`; NODE_OPTIONS may quote a word): theirs stands.
+ */
 export function youngGenerationChosen(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
-  const chosen = /^--(max-semi-space-size|min-semi-space-size|semi-space-growth-factor|max-heap-size)(=|$)/;
+  const chosen = /^--?(max-semi-space-size|min-semi-space-size|semi-space-growth-factor|max-heap-size)(=|$)/;
   const given = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)];
-  return given.some((a) => chosen.test(a.replace(/_/g, '-')));
+  return given.some((a) => chosen.test(a.replace(/^["']/, '').replace(/_/g, '-')));
 }
 
 function chosenHere(): boolean {
@@ -58,12 +69,7 @@ function chosenHere(): boolean {
  * code cache is saved. Nothing when the size was chosen on the command line.
  */
 export function holdYoungGeneration(space: YoungSpace = v8YoungSpace, chosen: boolean = chosenHere()): void {
-  if (chosen) return;
-  try {
-    space.setGrowth(1);
-  } catch {
-    // A V8 without the flag: it grows as it always did.
-  }
+  if (!chosen) space.setGrowth(1);
 }
 
 /** Lets it grow while requests come, up to `cap` a semispace, and holds it otherwise. */
@@ -93,29 +99,18 @@ export class YoungGrowth {
 
 /**
  * Bounds this process's young generation from now on (`mws serve`): `onRequests` tells when requests start
- * and stop. Nothing when its size was chosen on node's command line, or without V8's flag.
+ * and stop. Nothing when its size was chosen on node's command line.
  */
 export function boundYoungGeneration(onRequests: (f: (busy: boolean) => void) => void): YoungGrowth | undefined {
   if (chosenHere()) return undefined;
   const growth = new YoungGrowth();
   try {
-    growth.requests(false);
-    new PerformanceObserver(() => {
-      try {
-        growth.collected();
-      } catch {
-        // as below
-      }
-    }).observe({ entryTypes: ['gc'] });
+    new PerformanceObserver(() => growth.collected()).observe({ entryTypes: ['gc'] });
   } catch {
+    // Without a look after each collection the cap could not be kept: V8 grows it as it always did.
+    v8YoungSpace.setGrowth(2);
     return undefined;
   }
-  onRequests((busy) => {
-    try {
-      growth.requests(busy);
-    } catch {
-      // A V8 without the flag: it grows as it always did.
-    }
-  });
+  onRequests((busy) => growth.requests(busy));
   return growth;
 }
