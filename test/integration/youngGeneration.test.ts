@@ -1,6 +1,6 @@
 // `mws serve` as a user runs it holds V8's young generation from its launch (src-main/cli/launch.ts,
-// core/http/youngGeneration.ts): module loading and the start alone grew it to 16 MB a semispace
-// (32 MB committed) before the first request; held, it is at V8's first size, 1 MB (2 committed).
+// core/http/youngGeneration.ts): module loading and the demo's start alone grew it to 8 MB a semispace
+// (16 MiB committed) before the first request; held, it is at V8's first size, 1 MB (2 committed).
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
