@@ -4,8 +4,9 @@
 // full collection once the burst is over gives most of it back (RSS keeps what the allocator holds
 // for reuse; figures in docs/research/measured.md and docs/rules/security.md).
 import { PerformanceObserver } from 'node:perf_hooks';
-import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { newSpace } from './youngGeneration.js';
 
 /** At least this long between two full collections, whatever asks. */
 export const FULL_GC_MIN_GAP_MS = 5_000;
@@ -99,9 +100,6 @@ function watchCollections(): void {
 export function sinceLastCollection(): number {
   return performance.now() - lastCollectionEnd;
 }
-
-/** V8's young generation, as it reports it. */
-const newSpace = () => getHeapSpaceStatistics().find((x) => x.space_name === 'new_space');
 
 function youngGenerationBytes(): number {
   return newSpace()?.space_size ?? 0;

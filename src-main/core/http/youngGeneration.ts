@@ -42,9 +42,12 @@ export type YoungSpace = {
 
 const GROWTH_FLAG = '--semi-space-growth-factor';
 
+/** V8's young generation, as it reports it (http/garbage.ts reads it here too). */
+export const newSpace = () => getHeapSpaceStatistics().find((x) => x.space_name === 'new_space');
+
 export const v8YoungSpace: YoungSpace = {
   capacity: () => {
-    const s = getHeapSpaceStatistics().find((x) => x.space_name === 'new_space');
+    const s = newSpace();
     return s ? s.space_used_size + s.space_available_size : 0;
   },
   setGrowth: (factor) => setFlagsFromString(`${GROWTH_FLAG}=${factor}`),
