@@ -7,12 +7,12 @@
 // Once per protocol era: every path's client negotiates the same era (auto → 2026-07-28 where the
 // server speaks it; legacy → the 2025 handshake), so no path is compared across eras.
 // Each server first gets BENCH_WARMUP (≥ 3,000) calls in each era, then each path BENCH_WARMUP more in
-// the era measured; then the measured rounds. Warm-ups and measurement alike run in rounds that rotate
+// the era measured; then the measured rounds. Warm-ups and measurement alike run in rounds that shuffle
 // the order of the paths, so every server sees the same traffic before and while it is measured.
 // CPU per call is the proxy process's user+system time (/proc) over its calls, beside its latency.
 // Target (issue 34): mws p50 ≤ 1.1 × (floor + direct) for both eras, and mws p99 below mcp-proxy's.
 // BENCH_BASE_CLI=out-base/main/launch.mjs (older builds: cli.js) adds a fifth path, `mws-base`: another build (the previous
-// commit's `out/`, copied to out-base/, which git and lint ignore) in the same rotated rounds, so a
+// commit's `out/`, copied to out-base/, which git and lint ignore) in the same shuffled rounds, so a
 // change to the serving path is measured against what it replaced in one run.
 import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,22 +82,41 @@ async function until(check: () => boolean, ms: number, what: string): Promise<vo
 
 const PARAMS = { name: 'get_issue_0', arguments: { id: 'i1' } };
 
+/** The paths in an order drawn from `seed` (xorshift32, Fisher-Yates): the same in every run. */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  let x = (seed + 1) * 2654435761 || 1;
+  const next = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
 /**
- * `rounds` rounds of CALLS_PER_ROUND sequential calls on each path, the order rotated each round. The
- * warm-ups run this way too: a server warmed by itself and then left idle while the others warm enters
- * the measurement with the young generation its quiet spell gave back (core/http/garbage.ts), and costs
- * up to a third more CPU per call until V8 grows it again: that was the "place" effect between two
- * identical builds (docs/research/measured.md).
+ * `rounds` rounds of CALLS_PER_ROUND sequential calls on each path, in a new order each round. The
+ * warm-ups run this way too, and the order is shuffled rather than rotated (docs/research/measured.md,
+ * seventeenth stop): two identical builds read apart by up to ×1.13 in the `mws` and `mws-base` places.
+ * - A server warmed by itself and then left idle while the others warmed entered the measurement with
+ *   the young generation its quiet spell gave back (core/http/garbage.ts), and cost up to a third more
+ *   CPU per call until V8 grew it again.
+ * - Rotated, a path always followed the same one: `mws-base` followed mcp-proxy, whose own work after
+ *   its turn slowed the next path's first calls.
  */
-async function rotatedRounds(
+async function rounds(
   paths: Record<string, Client>,
-  rounds: number,
+  count: number,
   on?: { sample(name: string, ms: number): void; before(name: string): void; after(name: string): void },
 ): Promise<void> {
   const order = Object.keys(paths);
-  for (let round = 0; round < rounds; round++) {
-    const rotated = [...order.slice(round % order.length), ...order.slice(0, round % order.length)];
-    for (const name of rotated) {
+  for (let round = 0; round < count; round++) {
+    for (const name of shuffled(order, round)) {
       const c = paths[name]!;
       on?.before(name);
       for (let i = 0; i < CALLS_PER_ROUND; i++) {
@@ -168,7 +187,7 @@ async function main(): Promise<void> {
       'mcp-proxy': await connect(http(`http://127.0.0.1:${proxyPort}/mcp`), era),
       ...(baseUrl ? { 'mws-base': await connect(http(baseUrl), era) } : {}),
     };
-    await rotatedRounds(warm, WARMUP_ROUNDS);
+    await rounds(warm, WARMUP_ROUNDS);
     await Promise.all(Object.values(warm).map((c) => c.close().catch(() => {})));
   }
 
@@ -186,11 +205,11 @@ async function main(): Promise<void> {
       floor: floor.proc.pid,
       ...(base ? { 'mws-base': base.proc.pid } : {}),
     };
-    await rotatedRounds(paths, WARMUP_ROUNDS);
+    await rounds(paths, WARMUP_ROUNDS);
 
     const samples: Record<string, number[]> = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
     const cpu: Record<string, number> = Object.fromEntries(Object.keys(paths).map((k) => [k, 0]));
-    await rotatedRounds(paths, ROUNDS, {
+    await rounds(paths, ROUNDS, {
       sample: (name, ms) => samples[name]!.push(ms),
       before: (name) => (cpu[name]! -= cpuMs(pids[name])),
       after: (name) => (cpu[name]! += cpuMs(pids[name])),
@@ -198,7 +217,7 @@ async function main(): Promise<void> {
     const s = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
     const negotiated = Object.fromEntries(Object.entries(paths).map(([k, c]) => [k, c.getNegotiatedProtocolVersion()]));
     const calls = ROUNDS * CALLS_PER_ROUND;
-    console.log(`\nera ${era}: ${WARMUP} warm-up calls per path, then ${ROUNDS} rotated rounds × ${CALLS_PER_ROUND} sequential calls\n`);
+    console.log(`\nera ${era}: ${WARMUP} warm-up calls per path, then ${ROUNDS} shuffled rounds × ${CALLS_PER_ROUND} sequential calls\n`);
     console.log('path        era          n      p50 ms   p99 ms   mean ms   proxy CPU ms/call');
     for (const [k, v] of Object.entries(s)) {
       const perCall = pids[k] && k !== 'floor' ? fmt(cpu[k]! / calls) : '';
