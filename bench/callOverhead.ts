@@ -7,12 +7,12 @@
 // Once per protocol era: every path's client negotiates the same era (auto → 2026-07-28 where the
 // server speaks it; legacy → the 2025 handshake), so no path is compared across eras.
 // Each server first gets BENCH_WARMUP (≥ 3,000) calls in each era, then each path BENCH_WARMUP more in
-// the era measured; then the measured rounds. Warm-ups and measurement alike run in rounds that shuffle
-// the order of the paths, so every server sees the same traffic before and while it is measured.
+// the era measured; then the measured rounds. Warm-ups and measurement alike run in rounds whose orders
+// follow a balanced design, so every server sees the same traffic before and while it is measured.
 // CPU per call is the proxy process's user+system time (/proc) over its calls, beside its latency.
 // Target (issue 34): mws p50 ≤ 1.1 × (floor + direct) for both eras, and mws p99 below mcp-proxy's.
 // BENCH_BASE_CLI=out-base/main/launch.mjs (older builds: cli.js) adds a fifth path, `mws-base`: another build (the previous
-// commit's `out/`, copied to out-base/, which git and lint ignore) in the same shuffled rounds, so a
+// commit's `out/`, copied to out-base/, which git and lint ignore) in the same rounds, so a
 // change to the serving path is measured against what it replaced in one run.
 import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,11 +24,20 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ROOT, spawnTs, waitForOutput, type Running, deadPort } from '../test/helpers/processes.js';
 import { fmt, summarize } from './stats.js';
+import { balancedOrders } from './orders.js';
 
-const CALLS_PER_ROUND = Number(process.env.BENCH_CALLS_PER_ROUND ?? 100);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 24);
-const WARMUP = Math.max(3000, Number(process.env.BENCH_WARMUP ?? 3000));
-const WARMUP_ROUNDS = Math.ceil(WARMUP / CALLS_PER_ROUND);
+/** A whole number of at least `min` from the environment, or the default. */
+function count(name: string, fallback: number, min: number): number {
+  const v = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be a whole number of at least ${min}; it is ${process.env[name]}.`);
+  return v;
+}
+const CALLS_PER_ROUND = count('BENCH_CALLS_PER_ROUND', 100, 1);
+/** A multiple of the design's rows balances it: 4 with four paths, 10 with mws-base (balancedOrders). */
+const ROUNDS = count('BENCH_ROUNDS', 24, 1);
+const WARMUP_ROUNDS = Math.ceil(Math.max(3000, count('BENCH_WARMUP', 3000, 0)) / CALLS_PER_ROUND);
+/** Warm-up calls per path and era: whole rounds of at least BENCH_WARMUP (≥ 3,000). */
+const WARMUP = WARMUP_ROUNDS * CALLS_PER_ROUND;
 const UPSTREAM = { command: process.execPath, args: [join(ROOT, 'bench', 'fixtures', 'manyTools.mjs'), '50'] };
 const CLI = join(ROOT, 'bin', 'mws.js');
 const BASE_CLI = process.env.BENCH_BASE_CLI ? join(ROOT, process.env.BENCH_BASE_CLI) : undefined;
@@ -82,41 +91,24 @@ async function until(check: () => boolean, ms: number, what: string): Promise<vo
 
 const PARAMS = { name: 'get_issue_0', arguments: { id: 'i1' } };
 
-/** The paths in an order drawn from `seed` (xorshift32, Fisher-Yates): the same in every run. */
-function shuffled<T>(items: readonly T[], seed: number): T[] {
-  let x = (seed + 1) * 2654435761 || 1;
-  const next = () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1));
-    [out[i], out[j]] = [out[j]!, out[i]!];
-  }
-  return out;
-}
-
 /**
- * `rounds` rounds of CALLS_PER_ROUND sequential calls on each path, in a new order each round. The
- * warm-ups run this way too, and the order is shuffled rather than rotated (docs/research/measured.md,
- * seventeenth stop): two identical builds read apart by up to ×1.13 in the `mws` and `mws-base` places.
+ * `count` rounds of CALLS_PER_ROUND sequential calls on each path, each round in the next order of a
+ * balanced design. The warm-ups run this way too (docs/research/measured.md, seventeenth stop): two
+ * identical builds read up to ×1.13 apart in the `mws` and `mws-base` places.
  * - A server warmed by itself and then left idle while the others warmed entered the measurement with
- *   the young generation its quiet spell gave back (core/http/garbage.ts), and cost up to a third more
- *   CPU per call until V8 grew it again.
- * - Rotated, a path always followed the same one: `mws-base` followed mcp-proxy, whose own work after
- *   its turn slowed the next path's first calls.
+ *   the young generation its quiet spell gave back (core/http/garbage.ts), and cost 20-56 % more CPU per
+ *   call until V8 grew it again.
+ * - Rotated, a path followed the same one in 4 rounds of 5: `mws-base` followed mcp-proxy and read up to
+ *   ×1.09 slower than an identical build in the `mws` place.
  */
 async function rounds(
   paths: Record<string, Client>,
   count: number,
   on?: { sample(name: string, ms: number): void; before(name: string): void; after(name: string): void },
 ): Promise<void> {
-  const order = Object.keys(paths);
+  const orders = balancedOrders(Object.keys(paths));
   for (let round = 0; round < count; round++) {
-    for (const name of shuffled(order, round)) {
+    for (const name of orders[round % orders.length]!) {
       const c = paths[name]!;
       on?.before(name);
       for (let i = 0; i < CALLS_PER_ROUND; i++) {
@@ -217,7 +209,7 @@ async function main(): Promise<void> {
     const s = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, summarize(v)]));
     const negotiated = Object.fromEntries(Object.entries(paths).map(([k, c]) => [k, c.getNegotiatedProtocolVersion()]));
     const calls = ROUNDS * CALLS_PER_ROUND;
-    console.log(`\nera ${era}: ${WARMUP} warm-up calls per path, then ${ROUNDS} shuffled rounds × ${CALLS_PER_ROUND} sequential calls\n`);
+    console.log(`\nera ${era}: ${WARMUP} warm-up calls per path, then ${ROUNDS} balanced rounds × ${CALLS_PER_ROUND} sequential calls\n`);
     console.log('path        era          n      p50 ms   p99 ms   mean ms   proxy CPU ms/call');
     for (const [k, v] of Object.entries(s)) {
       const perCall = pids[k] && k !== 'floor' ? fmt(cpu[k]! / calls) : '';
