@@ -92,7 +92,7 @@ async function until(check: () => boolean, ms: number, what: string): Promise<vo
 const PARAMS = { name: 'get_issue_0', arguments: { id: 'i1' } };
 
 /**
- * `count` rounds of CALLS_PER_ROUND sequential calls on each path, each round in the next order of a
+ * `total` rounds of CALLS_PER_ROUND sequential calls on each path, each round in the next order of a
  * balanced design. The warm-ups run this way too (docs/research/measured.md, seventeenth stop): two
  * identical builds read up to ×1.13 apart in the `mws` and `mws-base` places.
  * - A server warmed by itself and then left idle while the others warmed entered the measurement with
@@ -103,11 +103,11 @@ const PARAMS = { name: 'get_issue_0', arguments: { id: 'i1' } };
  */
 async function rounds(
   paths: Record<string, Client>,
-  count: number,
+  total: number,
   on?: { sample(name: string, ms: number): void; before(name: string): void; after(name: string): void },
 ): Promise<void> {
   const orders = balancedOrders(Object.keys(paths));
-  for (let round = 0; round < count; round++) {
+  for (let round = 0; round < total; round++) {
     for (const name of orders[round % orders.length]!) {
       const c = paths[name]!;
       on?.before(name);
