@@ -11,7 +11,7 @@ import type { Io } from '../output.js';
 import { shellLine } from '../../core/printable.js';
 import { openSharedState } from '../../core/statestore/open.js';
 import { validateConfig } from '../../core/config/validate.js';
-import { exposeGc, idleCollector } from '../../core/http/garbage.js';
+import { exposeGc, idleCollector, onCollections } from '../../core/http/garbage.js';
 import { boundYoungGeneration } from '../../core/http/youngGeneration.js';
 import { untilStopSignal } from '../stopSignal.js';
 
@@ -53,7 +53,7 @@ async function serve(io: Io, opts: ServeOptions): Promise<number> {
   // A proxy that runs for months gives a burst's memory back with a full collection (http/garbage.ts).
   exposeGc();
   // And keeps V8's young generation small while no requests come (held since the launch: cli/launch.ts).
-  boundYoungGeneration((f) => idleCollector.onRequests(f));
+  boundYoungGeneration((f) => idleCollector.onRequests(f), onCollections);
   // --demo serves the demo whatever the file names (cli/config.ts applyDemo).
   const demo = opts.demo;
   const app = createApp({

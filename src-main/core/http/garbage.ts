@@ -81,19 +81,40 @@ export function exposeGc(): void {
 export const QUIET_SINCE_GC_MS = 5_500;
 
 let lastCollectionEnd = -Infinity;
-let watching = false;
+/** Whether the collections are watched: undefined until tried, false when no observer could be made. */
+let watching: boolean | undefined;
+const collectionListeners: Array<() => void> = [];
 
 /** Notes when each of V8's collections (scavenges included) ends; started with exposeGc. */
-function watchCollections(): void {
-  if (watching) return;
-  watching = true;
+function watchCollections(): boolean {
+  if (watching !== undefined) return watching;
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) lastCollectionEnd = Math.max(lastCollectionEnd, e.startTime + e.duration);
+      for (const f of collectionListeners) {
+        try {
+          f();
+        } catch {
+          // its own loss: the others, and the next collection, still go on
+        }
+      }
     }).observe({ entryTypes: ['gc'] });
+    watching = true;
   } catch {
     // No observer: collections wait for the settle alone, as before.
+    watching = false;
   }
+  return watching;
+}
+
+/**
+ * `f` runs after V8's collections, as the one observer of them hears of them (a task later, a batch at a
+ * time). False when they cannot be watched: `f` will never run.
+ */
+export function onCollections(f: () => void): boolean {
+  if (!watchCollections()) return false;
+  collectionListeners.push(f);
+  return true;
 }
 
 /** Milliseconds since V8's last collection ended (Infinity when not watched). */

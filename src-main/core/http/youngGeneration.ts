@@ -11,16 +11,15 @@
 //   of calls or a report promotes its short-lived objects: tools/list p99 17-28 ms instead of 10-18);
 // - when they stop, it is held again, and V8 gives it back in the next collection after a quiet spell
 //   (http/garbage.ts).
-// The cap is looked at after each collection, between tasks (a `gc` observer): one task that keeps more
-// than the cap alive (a report over every agent) can double it past the cap meanwhile. It is held there,
-// and given back with the rest.
+// The cap is looked at after each collection, between tasks (http/garbage.ts's `gc` observer): one
+// task that keeps more than the cap alive (a report over every agent) can double it past the cap
+// meanwhile. It is held there, and given back with the rest.
 // V8's code cache (cli/codeCache.ts) is refused by a process whose flags differ from those of the one
 // that made it: the factor is 1 whenever this process compiles or saves its cache.
 // The flag is the process's: the import's JSON worker thread (import/jsonWorker.ts) is held or grows
 // with the main thread (not measured apart). Measured on Node 20's V8, which keeps a factor below 2 set
 // at run time; a V8 that raises it back to its minimum of 2 just grows as it always did, and the code
 // cache still matches (2 is the default).
-import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /**
@@ -102,14 +101,16 @@ export class YoungGrowth {
 
 /**
  * Bounds this process's young generation from now on (`mws serve`): `onRequests` tells when requests start
- * and stop. Nothing when its size was chosen on node's command line.
+ * and stop, `onCollections` after V8's collections (false when it cannot: http/garbage.ts). Nothing when
+ * its size was chosen on node's command line.
  */
-export function boundYoungGeneration(onRequests: (f: (busy: boolean) => void) => void): YoungGrowth | undefined {
+export function boundYoungGeneration(
+  onRequests: (f: (busy: boolean) => void) => void,
+  onCollections: (f: () => void) => boolean,
+): YoungGrowth | undefined {
   if (chosenHere()) return undefined;
   const growth = new YoungGrowth();
-  try {
-    new PerformanceObserver(() => growth.collected()).observe({ entryTypes: ['gc'] });
-  } catch {
+  if (!onCollections(() => growth.collected())) {
     // Without a look after each collection the cap could not be kept: V8 grows it as it always did.
     v8YoungSpace.setGrowth(2);
     return undefined;

@@ -546,6 +546,19 @@ describe('who turns on full collections', () => {
     expect(watched.stdout.trim(), watched.stderr).toBe('true');
   });
 
+  it("tells its listeners after V8's collections, through the one observer; a listener that throws is its own loss", () => {
+    const run = (code: string) =>
+      spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 });
+    const module = JSON.stringify(new URL('../../../src-main/core/http/garbage.ts', import.meta.url).href);
+    const churn = 'let a = []; for (let i = 0; i < 2e6; i++) a.push({ i }); a = null; await new Promise((r) => setTimeout(r, 50));';
+    const out = run(
+      `const g = await import(${module}); let told = 0; let after = 0;
+      console.log(g.onCollections(() => { told++; throw new Error('a listener that throws'); }), g.onCollections(() => after++));
+      ${churn} console.log(told > 0, after === told);`,
+    );
+    expect(out.stdout.trim().split('\n'), out.stderr).toEqual(['true true', 'true true']);
+  });
+
   it("leaves V8's flags as they were after a collection, so code it caches is accepted by a new process", () => {
     // V8 refuses code cached under other flags. `mws serve` saves the CLI's code cache seconds after
     // start, often after its first collection (src-main/cli/codeCache.ts): with --expose-gc left on, every
