@@ -4,6 +4,8 @@
 //   floor      — a bare loopback HTTP server answering JSON-RPC alone, in its own process
 //   mws        — through `mws serve` (the built CLI, bin/mws.js)
 //   mcp-proxy  — through the npm mcp-proxy package, a common TypeScript stdio→HTTP proxy
+//   bare-sdk, bare-raw — the thinnest proxy (bench/fixtures/bareProxy.mjs): forwarding only, over the
+//                SDK's client or by hand. What a proxy hop costs on this machine; mws's own part is above it.
 // Once per protocol era: every path's client negotiates the same era (auto → 2026-07-28 where the
 // server speaks it; legacy → the 2025 handshake), so no path is compared across eras.
 // Each server first gets BENCH_WARMUP (≥ 3,000) calls in each era, then each path BENCH_WARMUP more in
@@ -33,7 +35,7 @@ function count(name: string, fallback: number, min: number): number {
   return v;
 }
 const CALLS_PER_ROUND = count('BENCH_CALLS_PER_ROUND', 100, 1);
-/** A multiple of the design's rows balances it: 4 with four paths, 10 with mws-base (balancedOrders). */
+/** A multiple of the design's rows balances it: 6 with the six paths, 14 with mws-base (balancedOrders). */
 const ROUNDS = count('BENCH_ROUNDS', 24, 1);
 const WARMUP_ROUNDS = Math.ceil(Math.max(3000, count('BENCH_WARMUP', 3000, 0)) / CALLS_PER_ROUND);
 /** Warm-up calls per path and era: whole rounds of at least BENCH_WARMUP (≥ 3,000). */
@@ -138,6 +140,9 @@ async function main(): Promise<void> {
     base = startNode([BASE_CLI, 'serve', '--config', baseCfg, '--port', '0']);
   }
   const floor: Running = spawnTs(join(ROOT, 'bench', 'floorServer.ts'));
+  const bare = (['sdk', 'raw'] as const).map((how) =>
+    startNode([join(ROOT, 'bench', 'fixtures', 'bareProxy.mjs'), how, UPSTREAM.command, ...UPSTREAM.args]),
+  );
   const proxyPort = await deadPort();
   const proxyBin = createRequire(import.meta.url).resolve('mcp-proxy/dist/bin/mcp-proxy.mjs');
   const proxy = startNode([
@@ -157,6 +162,12 @@ async function main(): Promise<void> {
   if (base) await until(() => /listening on http/.test(base.out()), 30_000, 'the base build listening');
   const baseUrl = base ? /listening on (http:\/\/\S+\/mcp)/.exec(base.out())![1]! : undefined;
   const floorPort = (await waitForOutput(floor, /PORT=(\d+)/, 'floor'))[1]!;
+  const barePorts: string[] = [];
+  for (const b of bare) {
+    await until(() => /PORT=\d+/.test(b.out()), 30_000, `the bare proxy listening (${b.out()})`);
+    barePorts.push(/PORT=(\d+)/.exec(b.out())![1]!);
+  }
+  const bareUrls = { 'bare-sdk': `http://127.0.0.1:${barePorts[0]}/mcp`, 'bare-raw': `http://127.0.0.1:${barePorts[1]}/mcp` };
   // mcp-proxy says little: it is up when its port takes a connection.
   let proxyUp = false;
   const probe = () => {
@@ -177,6 +188,8 @@ async function main(): Promise<void> {
       mws: await connect(http(mwsUrl), era),
       floor: await connect(http(`http://127.0.0.1:${floorPort}/mcp`), era),
       'mcp-proxy': await connect(http(`http://127.0.0.1:${proxyPort}/mcp`), era),
+      'bare-sdk': await connect(http(bareUrls['bare-sdk']), era),
+      'bare-raw': await connect(http(bareUrls['bare-raw']), era),
       ...(baseUrl ? { 'mws-base': await connect(http(baseUrl), era) } : {}),
     };
     await rounds(warm, WARMUP_ROUNDS);
@@ -189,12 +202,16 @@ async function main(): Promise<void> {
       floor: await connect(http(`http://127.0.0.1:${floorPort}/mcp`), era),
       mws: await connect(http(mwsUrl), era),
       'mcp-proxy': await connect(http(`http://127.0.0.1:${proxyPort}/mcp`), era),
+      'bare-sdk': await connect(http(bareUrls['bare-sdk']), era),
+      'bare-raw': await connect(http(bareUrls['bare-raw']), era),
       ...(baseUrl ? { 'mws-base': await connect(http(baseUrl), era) } : {}),
     };
     const pids: Record<string, number | undefined> = {
       mws: mws.proc.pid,
       'mcp-proxy': proxy.proc.pid,
       floor: floor.proc.pid,
+      'bare-sdk': bare[0]!.proc.pid,
+      'bare-raw': bare[1]!.proc.pid,
       ...(base ? { 'mws-base': base.proc.pid } : {}),
     };
     await rounds(paths, WARMUP_ROUNDS);
@@ -210,9 +227,9 @@ async function main(): Promise<void> {
     const negotiated = Object.fromEntries(Object.entries(paths).map(([k, c]) => [k, c.getNegotiatedProtocolVersion()]));
     const calls = ROUNDS * CALLS_PER_ROUND;
     console.log(`\nera ${era}: ${WARMUP} warm-up calls per path, then ${ROUNDS} balanced rounds × ${CALLS_PER_ROUND} sequential calls\n`);
-    console.log('path        era          n      p50 ms   p99 ms   mean ms   proxy CPU ms/call');
+    console.log('path        era          n      p50 ms   p99 ms   mean ms   server CPU ms/call');
     for (const [k, v] of Object.entries(s)) {
-      const perCall = pids[k] && k !== 'floor' ? fmt(cpu[k]! / calls) : '';
+      const perCall = pids[k] ? fmt(cpu[k]! / calls) : '';
       console.log(
         `${k.padEnd(11)} ${String(negotiated[k]).padEnd(12)} ${String(v.n).padEnd(6)} ${fmt(v.p50).padStart(8)} ${fmt(v.p99).padStart(8)} ${fmt(v.mean).padStart(9)}   ${perCall}`,
       );
@@ -228,12 +245,15 @@ async function main(): Promise<void> {
       `mws p50 ${fmt(s.mws!.p50)} ms vs ${BUDGET} × (floor + direct) = ${fmt(budget)} ms: ${p50ok ? 'MET' : 'MISSED'} (ratio ${(s.mws!.p50 / (s.floor!.p50 + s.direct!.p50)).toFixed(2)})`,
     );
     console.log(
+      `what mws adds to the thinnest proxy: p50 ×${(s.mws!.p50 / s['bare-sdk']!.p50).toFixed(3)} of bare-sdk (${fmt(s['bare-sdk']!.p50)} ms, ratio ${(s['bare-sdk']!.p50 / (s.floor!.p50 + s.direct!.p50)).toFixed(2)}), ×${(s.mws!.p50 / s['bare-raw']!.p50).toFixed(3)} of bare-raw (${fmt(s['bare-raw']!.p50)} ms, ratio ${(s['bare-raw']!.p50 / (s.floor!.p50 + s.direct!.p50)).toFixed(2)})`,
+    );
+    console.log(
       `mws p99 ${fmt(s.mws!.p99)} ms vs mcp-proxy p99 ${fmt(s['mcp-proxy']!.p99)} ms: ${p99ok ? 'MET' : 'MISSED'}; mws RSS ${rssMb()} MB`,
     );
     results[era] = {
       negotiated,
       summary: s,
-      cpuMsPerCall: { mws: cpu.mws! / calls, 'mcp-proxy': cpu['mcp-proxy']! / calls },
+      cpuMsPerCall: Object.fromEntries(Object.keys(pids).map((k) => [k, cpu[k]! / calls])),
       budget,
       p50ok,
       p99ok,
@@ -247,6 +267,7 @@ async function main(): Promise<void> {
     JSON.stringify({ at: new Date().toISOString(), warmup: WARMUP, rounds: ROUNDS, callsPerRound: CALLS_PER_ROUND, results }, null, 2),
   );
   proxy.proc.kill('SIGTERM');
+  for (const b of bare) b.proc.kill('SIGTERM');
   // Waited for: a profile (BENCH_NODE_ARGS=--cpu-prof) is written as mws serve exits.
   const exited = (p: ChildProcess) =>
     p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise((r) => p.once('exit', r));

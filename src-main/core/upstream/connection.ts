@@ -16,6 +16,7 @@ import type { UpstreamJournal } from './journal.js';
 import { PeerRouter } from './peers.js';
 import { listAllTools } from './toolList.js';
 import { forwardRequest } from './forwardRequest.js';
+import { DirectLane } from './directLane.js';
 import { responsesAfterNotifications, upstreamClient } from './upstreamClient.js';
 import type { CallOptions, SignInResult, Upstream, UpstreamInfo, UpstreamStatus } from './types.js';
 import type { ResolveParts } from '../secrets/refs.js';
@@ -71,7 +72,7 @@ export type ConnectionOptions = {
   auth?: UpstreamAuth;
 };
 
-type Live = { client: Client; built: BuiltTransport; connectedAt: number };
+type Live = { client: Client; built: BuiltTransport; connectedAt: number; lane: DirectLane | undefined };
 
 export class UpstreamConnection implements Upstream {
   readonly vendor: string;
@@ -160,7 +161,7 @@ export class UpstreamConnection implements Upstream {
     const live = this.live ?? (await this.waitForStart(opts.timeoutMs));
     const release = opts.peer ? this.peers.enter(opts.peer) : undefined;
     try {
-      return await forwardRequest(live.client, method, params, opts);
+      return await forwardRequest(live.client, method, params, opts, live.lane);
     } catch (caught) {
       // Refused mid-connection (an expired grant, a step-up to more scopes): a sign-in link now waits.
       const err = await this.signIns.needed(caught, this.live?.built.finishesAuth);
@@ -313,7 +314,7 @@ export class UpstreamConnection implements Upstream {
   }
 
   private async connect(): Promise<Live> {
-    const { Client } = await clientSdk();
+    const sdk = await clientSdk();
     // References are read first, also for a transport given by a test: a value still missing stops here.
     const config = await this.values.resolve();
     // A sign-in saved by an earlier run counts as signed in until the server refuses it: then it was lost.
@@ -330,7 +331,7 @@ export class UpstreamConnection implements Upstream {
       // The log view shows what the server printed, with any value read from a reference masked.
       this.opts.journal?.stderr(this.values.maskChunk(chunk));
     });
-    const client = upstreamClient(Client, {
+    const client = upstreamClient(sdk.Client, {
       name: this.opts.clientName,
       // Builtin upstreams run in this process on the same SDK, and stdio servers speak the 2025
       // protocol or answer initialize with the versions they speak: neither needs a probe (for
@@ -375,7 +376,13 @@ export class UpstreamConnection implements Upstream {
     }
     this.startingWith = undefined;
     responsesAfterNotifications(built.transport);
-    const live: Live = { client, built, connectedAt: this.opts.now() };
+    const era = client.getNegotiatedProtocolVersion();
+    // A stdio upstream in the 2025 era is called past the SDK's request path (directLane.ts).
+    const lane =
+      this.opts.config.kind === 'stdio' && !(era !== undefined && era >= MODERN_REVISION)
+        ? new DirectLane(built.transport, sdk)
+        : undefined;
+    const live: Live = { client, built, connectedAt: this.opts.now(), lane };
     client.onclose = () => this.onClosed(live);
     this.live = live;
     this.journaled.clear();

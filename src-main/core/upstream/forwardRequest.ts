@@ -2,6 +2,7 @@
 // sent on under the caller's token, an input_required left to a caller that can fulfil it.
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallOptions } from './types.js';
+import type { DirectLane } from './directLane.js';
 
 /**
  * A proxy forwards the upstream's result as it is and leaves judging it to the client, so results
@@ -14,6 +15,8 @@ export async function forwardRequest(
   method: string,
   params: Record<string, unknown> | undefined,
   opts: CallOptions,
+  /** A 2025-era stdio upstream's lane (directLane.ts), taken by each call without a progress token. */
+  lane?: DirectLane,
 ): Promise<Record<string, unknown>> {
   const peer = opts.peer;
   // A 2026-07-28 caller (or the fast path, which serves only those) fulfils an upstream's
@@ -22,6 +25,9 @@ export async function forwardRequest(
   const passInputRequired = !peer || peer.modern;
   if (peer?.retry && params) params = { ...params, ...peer.retry };
   const token = peer?.progressToken;
+  // Calls only: the SDK's era check of other methods stays with the SDK.
+  if (lane && token === undefined && method === 'tools/call')
+    return lane.request(method, params, { timeoutMs: opts.timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) });
   // Progress sent on before the result: the result waits for them, or the last one could arrive
   // after the response stream closed.
   const forwarded: Array<Promise<void>> = [];

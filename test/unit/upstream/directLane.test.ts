@@ -1,0 +1,144 @@
+// The direct lane to a 2025-era stdio upstream: what the SDK client does for a request, done on the
+// transport — the request on the wire, the answer or its error, a timeout, an abort, a closed connection.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import * as sdk from '@modelcontextprotocol/client';
+import { InMemoryTransport, ProtocolError, SdkError, SdkErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/client';
+import { Server } from '@modelcontextprotocol/server';
+import { DirectLane } from '../../../src-main/core/upstream/directLane.js';
+import { withDeadline } from '../../helpers/wait.js';
+
+type Sent = JSONRPCMessage & { id?: unknown; method?: string; params?: Record<string, unknown> };
+
+/** A lane on one end of a linked pair; the test plays the upstream on the other, `passed` is what reached the SDK. */
+async function lane() {
+  const [near, far] = InMemoryTransport.createLinkedPair();
+  const got: Sent[] = [];
+  const passed: Sent[] = [];
+  let closedBefore = 0;
+  far.onmessage = (m) => void got.push(m as Sent);
+  near.onmessage = (m) => void passed.push(m as Sent);
+  near.onclose = () => void closedBefore++;
+  await far.start();
+  await near.start();
+  const l = new DirectLane(near, sdk);
+  const answer = (id: unknown, body: Record<string, unknown>) => far.send({ jsonrpc: '2.0', id, ...body } as JSONRPCMessage);
+  return { l, near, far, got, passed, answer, closedBefore: () => closedBefore };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('DirectLane', () => {
+  it('sends the request with an id of its own and answers with the result, without a resultType the upstream added', async () => {
+    const { l, got, answer, passed } = await lane();
+    const call = l.request('tools/call', { name: 'echo', arguments: { text: 'hi' } }, { timeoutMs: 60_000 });
+    expect(got).toEqual([{ jsonrpc: '2.0', id: 'mws-1', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }]);
+    await answer('mws-1', { result: { content: [{ type: 'text', text: 'hi' }], resultType: 'complete' } });
+    await expect(call).resolves.toEqual({ content: [{ type: 'text', text: 'hi' }] });
+    expect(passed).toEqual([]);
+    expect(l.inFlight).toBe(0);
+  });
+
+  it("passes on everything that is not one of its answers: the SDK's own (numbered) answers, notifications, requests", async () => {
+    const { l, got, answer, passed, far } = await lane();
+    const call = l.request('tools/call', { name: 'a' }, { timeoutMs: 60_000 });
+    await answer(0, { result: {} });
+    await answer('mws-77', { result: {} });
+    await far.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } });
+    await far.send({ jsonrpc: '2.0', id: 'mws-1', method: 'sampling/createMessage', params: {} } as JSONRPCMessage);
+    expect(passed.map((m) => m.id ?? m.method)).toEqual([0, 'mws-77', 'notifications/message', 'mws-1']);
+    await answer(got[0]!.id, { result: { ok: true } });
+    await expect(call).resolves.toEqual({ ok: true });
+  });
+
+  it("turns an error answer into the SDK's ProtocolError, with its code and data", async () => {
+    const { l, answer } = await lane();
+    const call = l.request('tools/call', { name: 'fail' }, { timeoutMs: 60_000 });
+    await answer('mws-1', { error: { code: -32050, message: 'the backend refused', data: { why: 'test' } } });
+    const err = await call.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProtocolError);
+    expect(err).toMatchObject({ code: -32050, message: 'the backend refused', data: { why: 'test' } });
+  });
+
+  it('times out as the SDK does: a RequestTimeout error, and the upstream told to cancel', async () => {
+    vi.useFakeTimers();
+    const { l, got, answer, passed } = await lane();
+    const call = l.request('tools/call', { name: 'slow' }, { timeoutMs: 5_000 });
+    const settled = call.catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(l.inFlight).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    const err = await settled;
+    expect(err).toBeInstanceOf(SdkError);
+    expect(err).toMatchObject({ code: SdkErrorCode.RequestTimeout, message: 'Request timed out', data: { timeout: 5_000 } });
+    expect(got[1]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 'mws-1' } });
+    // An answer after that is not the lane's any more: it goes on to the SDK, which ignores an unknown id.
+    await answer('mws-1', { result: {} });
+    expect(passed.map((m) => m.id)).toEqual(['mws-1']);
+  });
+
+  it('gives up on an aborted call at once and tells the upstream, with the reason', async () => {
+    const { l, got } = await lane();
+    const abort = new AbortController();
+    const call = l.request('tools/call', { name: 'slow' }, { timeoutMs: 60_000, signal: abort.signal });
+    abort.abort('the client went away');
+    const err = await call.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SdkError);
+    expect((err as Error).message).toMatch(/the client went away/);
+    expect(got[1]).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 'mws-1', reason: 'the client went away' },
+    });
+    expect(l.inFlight).toBe(0);
+  });
+
+  it('sends nothing for a call whose signal was aborted before it started', async () => {
+    const { l, got } = await lane();
+    const abort = new AbortController();
+    abort.abort(new SdkError(SdkErrorCode.RequestTimeout, 'too late'));
+    await expect(l.request('tools/call', { name: 'x' }, { timeoutMs: 60_000, signal: abort.signal })).rejects.toThrow('too late');
+    expect(got).toEqual([]);
+  });
+
+  it('fails every call in flight when the connection closes, after the handler that was there before', async () => {
+    const { l, near, closedBefore } = await lane();
+    const calls = [1, 2].map((i) => l.request('tools/call', { name: `t${i}` }, { timeoutMs: 60_000 }).catch((e: unknown) => e));
+    await near.close();
+    for (const err of await withDeadline(Promise.all(calls), 'the calls in flight to fail'))
+      expect(err).toMatchObject({ code: SdkErrorCode.ConnectionClosed, message: 'Connection closed' });
+    expect(closedBefore()).toBe(1);
+    expect(l.inFlight).toBe(0);
+  });
+
+  it('fails a call whose request could not be written', async () => {
+    const { l, near } = await lane();
+    near.send = () => Promise.reject(new Error('write EPIPE'));
+    await expect(l.request('tools/call', { name: 'x' }, { timeoutMs: 60_000 })).rejects.toThrow('write EPIPE');
+    expect(l.inFlight).toBe(0);
+  });
+
+  it("works beside a connected SDK client: the client's own requests are answered through it as before", async () => {
+    const [near, far] = InMemoryTransport.createLinkedPair();
+    const server = new Server({ name: 'up', version: '1' }, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/list', async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }));
+    server.setRequestHandler('tools/call', async (req) => ({ content: [{ type: 'text', text: `called ${req.params.name}` }] }));
+    await server.connect(far);
+    const client = new sdk.Client({ name: 'mws', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+    await client.connect(near);
+    const l = new DirectLane(near, sdk);
+    const [listed, viaLane, viaSdk] = await Promise.all([
+      client.listTools(),
+      l.request('tools/call', { name: 'echo' }, { timeoutMs: 60_000 }),
+      client.callTool({ name: 'echo' }),
+    ]);
+    expect(listed.tools.map((t) => t.name)).toEqual(['echo']);
+    expect(viaLane).toEqual({ content: [{ type: 'text', text: 'called echo' }] });
+    expect((viaSdk.content as Array<{ text: string }>)[0]!.text).toBe('called echo');
+    await client.close();
+    await tick();
+  });
+});
