@@ -1,11 +1,12 @@
 // Calls to a 2025-era stdio upstream take the direct lane (core/upstream/directLane.ts): seen from a
 // real upstream process that records every message it reads, through the app as clients reach it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectClient, startApp, tempDir, textOf, type TestApp, type TestClient } from '../helpers/app.js';
 import { FIXTURES } from '../helpers/processes.js';
 import { until, withDeadline } from '../helpers/wait.js';
+import { DirectLane } from '../../src-main/core/upstream/directLane.js';
 
 type Seen = { id?: unknown; method?: string; params?: Record<string, unknown> };
 
@@ -13,6 +14,8 @@ describe('calls to a 2025-era stdio upstream', () => {
   let t: TestApp;
   let modern: TestClient;
   let legacy: TestClient;
+  // The app runs in this process: the lane's calls are counted where they are made.
+  const laneCalls = vi.spyOn(DirectLane.prototype, 'request');
   const logFile = join(tempDir(), 'upstream.jsonl');
   const seen = (): Seen[] =>
     existsSync(logFile)
@@ -38,12 +41,15 @@ describe('calls to a 2025-era stdio upstream', () => {
     await modern?.close().catch(() => {});
     await legacy?.close().catch(() => {});
     await t?.stop();
+    laneCalls.mockRestore();
   });
 
-  it('reach it under ids of the lane, from clients of both eras, and come back', async () => {
+  it('go by the lane from clients of both eras, under the numbers the SDK client would have sent, and come back', async () => {
     for (const c of [modern, legacy]) {
+      const before = laneCalls.mock.calls.length;
       const id = JSON.parse(textOf(await c.client.callTool({ name: 'rec__id', arguments: {} }))) as unknown;
-      expect(id).toMatch(/^mws-\d+$/);
+      expect(laneCalls.mock.calls.length).toBe(before + 1);
+      expect(Number.isInteger(id)).toBe(true);
       expect(calls('id').find((m) => m.id === id)).toEqual({
         jsonrpc: '2.0',
         id,
@@ -72,23 +78,27 @@ describe('calls to a 2025-era stdio upstream', () => {
   });
 
   it('fail at once when the upstream exits in the middle, not at the call deadline', async () => {
+    const before = laneCalls.mock.calls.length;
     const call = legacy.client.callTool({ name: 'rec__quit', arguments: {} }, { timeout: 110_000 });
     await expect(withDeadline(call, 'the call to an upstream that exited to fail')).rejects.toThrow(/closed/i);
-    // It comes back, and the lane with it.
-    const id = await until(
-      async () =>
-        JSON.parse(
-          textOf(await legacy.client.callTool({ name: 'rec__id', arguments: {} }).catch(() => ({ content: [] }))) || 'null',
-        ) as unknown,
-      'the restarted upstream to answer',
-    );
-    expect(id).toMatch(/^mws-\d+$/);
+    expect(laneCalls.mock.calls.length).toBe(before + 1);
+    // It comes back (each try bounded by a deadline of its own), and the lane with it.
+    const id = await until(async () => {
+      const r = await withDeadline(legacy.client.callTool({ name: 'rec__id', arguments: {} }), 'one call to the restarting upstream').catch(
+        () => ({ content: [] }),
+      );
+      return JSON.parse(textOf(r) || 'null') as unknown;
+    }, 'the restarted upstream to answer');
+    expect(Number.isInteger(id)).toBe(true);
+    expect(laneCalls.mock.calls.length).toBeGreaterThan(before + 1);
   });
 
   it("with a progress token go the SDK's way, and the progress reaches the client", async () => {
+    const before = laneCalls.mock.calls.length;
     const progress: number[] = [];
     const r = await legacy.client.callTool({ name: 'rec__progress', arguments: {} }, { onprogress: (p) => void progress.push(p.progress) });
     expect(typeof JSON.parse(textOf(r))).toBe('number');
     expect(progress).toEqual([1]);
+    expect(laneCalls.mock.calls.length).toBe(before);
   });
 });

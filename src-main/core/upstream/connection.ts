@@ -16,7 +16,7 @@ import type { UpstreamJournal } from './journal.js';
 import { PeerRouter } from './peers.js';
 import { listAllTools } from './toolList.js';
 import { forwardRequest } from './forwardRequest.js';
-import { DirectLane } from './directLane.js';
+import { DirectLane, sharedRequestIds } from './directLane.js';
 import { responsesAfterNotifications, upstreamClient } from './upstreamClient.js';
 import type { CallOptions, SignInResult, Upstream, UpstreamInfo, UpstreamStatus } from './types.js';
 import type { ResolveParts } from '../secrets/refs.js';
@@ -378,9 +378,10 @@ export class UpstreamConnection implements Upstream {
     responsesAfterNotifications(built.transport);
     const era = client.getNegotiatedProtocolVersion();
     // A stdio upstream in the 2025 era is called past the SDK's request path (directLane.ts).
+    const ids = sharedRequestIds(client);
     const lane =
-      this.opts.config.kind === 'stdio' && !(era !== undefined && era >= MODERN_REVISION)
-        ? new DirectLane(built.transport, sdk)
+      ids && this.opts.config.kind === 'stdio' && !(era !== undefined && era >= MODERN_REVISION)
+        ? new DirectLane(built.transport, sdk, ids)
         : undefined;
     const live: Live = { client, built, connectedAt: this.opts.now(), lane };
     client.onclose = () => this.onClosed(live);

@@ -1,14 +1,17 @@
-// Requests to an upstream that speaks the 2025 protocol over stdio, sent and answered on its
-// transport without the SDK client's request machinery. What the SDK does for such a request is
-// done here the same way, with its own error classes: the request on the wire, the answer with a
-// `resultType` removed, an error answer as its ProtocolError, a timeout or an abort as its SdkError
-// with notifications/cancelled sent, a closed connection as ConnectionClosed.
+// Calls to an upstream that speaks the 2025 protocol over stdio, sent and answered on its transport
+// without the SDK client's request machinery. The wire stays what the SDK would write: its next
+// request id, the same request, notifications/cancelled on a timeout or an abort. What reaches the
+// caller stays what the SDK would give: the result of a well-formed answer with a `resultType`
+// removed, an error answer as its ProtocolError, a timeout or an abort as its SdkError, a closed
+// connection as ConnectionClosed. An answer the SDK would drop as malformed is left to it, so the
+// call ends at its deadline as before.
 // Why: the SDK's per-request path (a zod check of each message's kind, an era codec, a schema step
-// in a microtask of its own, a timer) was the largest part left of the proxy's own CPU per call
-// (docs/research/measured.md, "The thinnest proxy beside mws", eighteenth stop).
-// Not taken here: calls with a progress token (the SDK pairs progress with its request), and any
-// upstream in the 2026-07-28 era (its envelope and input_required flows are the SDK's).
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+// in a microtask of its own, the closures and bookkeeping around them) was the largest part left
+// of the proxy's own CPU per call (docs/research/measured.md, "The thinnest proxy beside mws",
+// eighteenth stop).
+// Not taken here: calls with a progress token (the SDK pairs progress with its request), other
+// methods, and any upstream in the 2026-07-28 era (its envelope and input_required are the SDK's).
+import type { Client, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { ClientSdk } from './clientSdk.js';
 
 type Waiter = {
@@ -19,34 +22,60 @@ type Waiter = {
   onAbort: (() => void) | undefined;
 };
 
-/** Ids of the lane's requests: strings, where the SDK client numbers its own, so neither takes the other's answer. */
-const ID_PREFIX = 'mws-';
+type Answer = { result?: unknown; error?: unknown };
 
 export type LaneOptions = { timeoutMs: number; signal?: AbortSignal };
 
+/**
+ * The SDK client's own request numbering, shared: the lane's requests take the ids the client's
+ * would have, so the upstream sees the numbers it always saw (a string id of our own would reach
+ * servers that only ever took numbers) and no id is used twice. Undefined when this SDK version
+ * keeps its counter elsewhere: then there is no lane and the SDK makes every request.
+ */
+export function sharedRequestIds(client: Client): (() => number) | undefined {
+  const c = client as unknown as { _requestMessageId?: unknown };
+  if (typeof c._requestMessageId !== 'number') return undefined;
+  return () => (c as { _requestMessageId: number })._requestMessageId++;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** An answer as the SDK's schemas accept one: a result object, or an error with an integer code and a message. */
+function wellFormed(m: Answer): boolean {
+  if ('result' in m) return !('error' in m) && isPlainObject(m.result);
+  const e = m.error;
+  return isPlainObject(e) && Number.isInteger(e.code) && typeof e.message === 'string';
+}
+
 export class DirectLane {
-  private next = 0;
-  private readonly waiting = new Map<string, Waiter>();
+  private readonly waiting = new Map<number, Waiter>();
+  private closed = false;
 
   /** Installed once the SDK client is connected, outside its handlers: it sees each message first. */
   constructor(
     private readonly transport: Transport,
     private readonly sdk: Pick<ClientSdk, 'ProtocolError' | 'SdkError' | 'SdkErrorCode'>,
+    private readonly nextId: () => number,
   ) {
     const deliver = transport.onmessage;
     transport.onmessage = (message, extra) => {
-      const m = message as { id?: unknown; method?: unknown };
-      if (typeof m.id === 'string' && m.method === undefined && this.waiting.has(m.id)) {
-        // A microtask later, as the SDK delivers answers: notifications that came before it are handled first.
-        queueMicrotask(() => this.answer(m.id as string, message));
+      const m = message as Answer & { id?: unknown; method?: unknown };
+      // Read as the SDK reads an answer's id (Number("7") is 7).
+      const id = m.method === undefined && (typeof m.id === 'number' || typeof m.id === 'string') ? Number(m.id) : NaN;
+      if (this.waiting.has(id) && wellFormed(m)) {
+        // A microtask later, as the SDK's answers reach it here (upstreamClient.ts, responsesAfterNotifications).
+        queueMicrotask(() => this.answer(id, m));
         return;
       }
       deliver?.(message, extra);
     };
-    const closed = transport.onclose;
+    const closedBefore = transport.onclose;
     transport.onclose = () => {
+      this.closed = true;
       try {
-        closed?.();
+        closedBefore?.();
       } finally {
         this.failAll(new sdk.SdkError(sdk.SdkErrorCode.ConnectionClosed, 'Connection closed'));
       }
@@ -60,8 +89,9 @@ export class DirectLane {
 
   request(method: string, params: Record<string, unknown> | undefined, opts: LaneOptions): Promise<Record<string, unknown>> {
     const { signal } = opts;
+    if (this.closed) return Promise.reject(new Error('Not connected'));
     if (signal?.aborted) return Promise.reject(this.asSdkError(signal.reason));
-    const id = `${ID_PREFIX}${++this.next}`;
+    const id = this.nextId();
     return new Promise((resolve, reject) => {
       const cancel = (reason: unknown) => {
         if (!this.forget(id)) return;
@@ -77,26 +107,30 @@ export class DirectLane {
       );
       this.waiting.set(id, { resolve, reject, timer, signal, onAbort });
       if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
-      const message = { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) } as JSONRPCMessage;
+      const message = { method, ...(params ? { params } : {}), jsonrpc: '2.0', id } as JSONRPCMessage;
       this.transport.send(message).catch((err: unknown) => {
         if (this.forget(id)) reject(err);
       });
     });
   }
 
-  private answer(id: string, message: JSONRPCMessage): void {
+  private answer(id: number, m: Answer): void {
     const w = this.waiting.get(id);
     if (!w || !this.forget(id)) return;
-    const m = message as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
-    if (m.error) {
-      w.reject(this.sdk.ProtocolError.fromError(m.error.code, m.error.message, m.error.data));
+    if ('error' in m) {
+      const e = m.error as { code: number; message: string; data?: unknown };
+      w.reject(this.sdk.ProtocolError.fromError(e.code, e.message, e.data));
       return;
     }
-    w.resolve(withoutResultType(m.result) as Record<string, unknown>);
+    // The 2025 codec's reading: a `resultType` an upstream sends anyway is not part of the result.
+    const r = m.result as Record<string, unknown>;
+    if (!('resultType' in r)) return w.resolve(r);
+    const { resultType: _dropped, ...rest } = r;
+    w.resolve(rest);
   }
 
   /** Drops a waiting request (its timer and abort listener); false when it was no longer waiting. */
-  private forget(id: string): boolean {
+  private forget(id: number): boolean {
     const w = this.waiting.get(id);
     if (!w) return false;
     this.waiting.delete(id);
@@ -115,11 +149,4 @@ export class DirectLane {
   private asSdkError(reason: unknown): Error {
     return reason instanceof this.sdk.SdkError ? reason : new this.sdk.SdkError(this.sdk.SdkErrorCode.RequestTimeout, String(reason));
   }
-}
-
-/** The 2025 era's reading of a result: a `resultType` an upstream sends anyway is not part of it. */
-function withoutResultType(raw: unknown): unknown {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !('resultType' in raw)) return raw;
-  const { resultType: _dropped, ...rest } = raw as Record<string, unknown>;
-  return rest;
 }

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as sdk from '@modelcontextprotocol/client';
 import { InMemoryTransport, ProtocolError, SdkError, SdkErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/server';
-import { DirectLane } from '../../../src-main/core/upstream/directLane.js';
+import { DirectLane, sharedRequestIds } from '../../../src-main/core/upstream/directLane.js';
 import { withDeadline } from '../../helpers/wait.js';
 
 type Sent = JSONRPCMessage & { id?: unknown; method?: string; params?: Record<string, unknown> };
@@ -14,15 +14,17 @@ async function lane() {
   const [near, far] = InMemoryTransport.createLinkedPair();
   const got: Sent[] = [];
   const passed: Sent[] = [];
-  let closedBefore = 0;
+  /** How many of the lane's calls were still in flight when the handler that was there before ran. */
+  const inFlightAtClose: number[] = [];
   far.onmessage = (m) => void got.push(m as Sent);
   near.onmessage = (m) => void passed.push(m as Sent);
-  near.onclose = () => void closedBefore++;
+  near.onclose = () => void inFlightAtClose.push(l.inFlight);
   await far.start();
   await near.start();
-  const l = new DirectLane(near, sdk);
+  let next = 0;
+  const l = new DirectLane(near, sdk, () => next++);
   const answer = (id: unknown, body: Record<string, unknown>) => far.send({ jsonrpc: '2.0', id, ...body } as JSONRPCMessage);
-  return { l, near, far, got, passed, answer, closedBefore: () => closedBefore };
+  return { l, near, far, got, passed, answer, inFlightAtClose };
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -32,32 +34,54 @@ afterEach(() => {
 });
 
 describe('DirectLane', () => {
-  it('sends the request with an id of its own and answers with the result, without a resultType the upstream added', async () => {
+  it("sends the request under the SDK client's next id and answers with the result, without a resultType the upstream added", async () => {
     const { l, got, answer, passed } = await lane();
     const call = l.request('tools/call', { name: 'echo', arguments: { text: 'hi' } }, { timeoutMs: 60_000 });
-    expect(got).toEqual([{ jsonrpc: '2.0', id: 'mws-1', method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }]);
-    await answer('mws-1', { result: { content: [{ type: 'text', text: 'hi' }], resultType: 'complete' } });
+    expect(got).toEqual([{ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }]);
+    await answer(0, { result: { content: [{ type: 'text', text: 'hi' }], resultType: 'complete' } });
     await expect(call).resolves.toEqual({ content: [{ type: 'text', text: 'hi' }] });
     expect(passed).toEqual([]);
     expect(l.inFlight).toBe(0);
   });
 
-  it("passes on everything that is not one of its answers: the SDK's own (numbered) answers, notifications, requests", async () => {
-    const { l, got, answer, passed, far } = await lane();
+  it("passes on everything that is not one of its answers: the SDK's own answers, notifications, the upstream's requests", async () => {
+    const { l, answer, passed, far } = await lane();
     const call = l.request('tools/call', { name: 'a' }, { timeoutMs: 60_000 });
-    await answer(0, { result: {} });
-    await answer('mws-77', { result: {} });
+    await answer(7, { result: {} });
     await far.send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } });
-    await far.send({ jsonrpc: '2.0', id: 'mws-1', method: 'sampling/createMessage', params: {} } as JSONRPCMessage);
-    expect(passed.map((m) => m.id ?? m.method)).toEqual([0, 'mws-77', 'notifications/message', 'mws-1']);
-    await answer(got[0]!.id, { result: { ok: true } });
+    await far.send({ jsonrpc: '2.0', id: 0, method: 'sampling/createMessage', params: {} } as JSONRPCMessage);
+    expect(passed.map((m) => m.id ?? m.method)).toEqual([7, 'notifications/message', 0]);
+    // Its id read as the SDK reads one: "0" is 0.
+    await answer('0', { result: { ok: true } });
     await expect(call).resolves.toEqual({ ok: true });
+  });
+
+  it('leaves an answer the SDK would drop as malformed to the SDK, and the call waits on', async () => {
+    const { l, answer, passed } = await lane();
+    const call = l.request('tools/call', { name: 'a' }, { timeoutMs: 60_000 });
+    const malformed = [
+      { result: 5 },
+      { result: 'ab' },
+      { result: null },
+      { result: [1] },
+      {},
+      { error: 'boom' },
+      { error: {} },
+      { error: { code: 1.5, message: 'x' } },
+      { result: {}, error: { code: 1, message: 'x' } },
+    ];
+    for (const body of malformed) await answer(0, body);
+    await tick();
+    expect(passed).toHaveLength(malformed.length);
+    expect(l.inFlight).toBe(1);
+    await answer(0, { result: { content: [] } });
+    await expect(call).resolves.toEqual({ content: [] });
   });
 
   it("turns an error answer into the SDK's ProtocolError, with its code and data", async () => {
     const { l, answer } = await lane();
     const call = l.request('tools/call', { name: 'fail' }, { timeoutMs: 60_000 });
-    await answer('mws-1', { error: { code: -32050, message: 'the backend refused', data: { why: 'test' } } });
+    await answer(0, { error: { code: -32050, message: 'the backend refused', data: { why: 'test' } } });
     const err = await call.catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProtocolError);
     expect(err).toMatchObject({ code: -32050, message: 'the backend refused', data: { why: 'test' } });
@@ -74,10 +98,10 @@ describe('DirectLane', () => {
     const err = await settled;
     expect(err).toBeInstanceOf(SdkError);
     expect(err).toMatchObject({ code: SdkErrorCode.RequestTimeout, message: 'Request timed out', data: { timeout: 5_000 } });
-    expect(got[1]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 'mws-1' } });
+    expect(got[1]).toMatchObject({ method: 'notifications/cancelled', params: { requestId: 0 } });
     // An answer after that is not the lane's any more: it goes on to the SDK, which ignores an unknown id.
-    await answer('mws-1', { result: {} });
-    expect(passed.map((m) => m.id)).toEqual(['mws-1']);
+    await answer(0, { result: {} });
+    expect(passed.map((m) => m.id)).toEqual([0]);
   });
 
   it('gives up on an aborted call at once and tells the upstream, with the reason', async () => {
@@ -91,7 +115,7 @@ describe('DirectLane', () => {
     expect(got[1]).toEqual({
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
-      params: { requestId: 'mws-1', reason: 'the client went away' },
+      params: { requestId: 0, reason: 'the client went away' },
     });
     expect(l.inFlight).toBe(0);
   });
@@ -104,14 +128,16 @@ describe('DirectLane', () => {
     expect(got).toEqual([]);
   });
 
-  it('fails every call in flight when the connection closes, after the handler that was there before', async () => {
-    const { l, near, closedBefore } = await lane();
+  it('fails every call in flight when the connection closes, after the handler that was there before, and takes no more', async () => {
+    const { l, near, got, inFlightAtClose } = await lane();
     const calls = [1, 2].map((i) => l.request('tools/call', { name: `t${i}` }, { timeoutMs: 60_000 }).catch((e: unknown) => e));
     await near.close();
     for (const err of await withDeadline(Promise.all(calls), 'the calls in flight to fail'))
       expect(err).toMatchObject({ code: SdkErrorCode.ConnectionClosed, message: 'Connection closed' });
-    expect(closedBefore()).toBe(1);
+    expect(inFlightAtClose).toEqual([2]);
     expect(l.inFlight).toBe(0);
+    await expect(l.request('tools/call', { name: 't3' }, { timeoutMs: 60_000 })).rejects.toThrow('Not connected');
+    expect(got).toHaveLength(2);
   });
 
   it('fails a call whose request could not be written', async () => {
@@ -125,19 +151,28 @@ describe('DirectLane', () => {
     const [near, far] = InMemoryTransport.createLinkedPair();
     const server = new Server({ name: 'up', version: '1' }, { capabilities: { tools: {} } });
     server.setRequestHandler('tools/list', async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }));
-    server.setRequestHandler('tools/call', async (req) => ({ content: [{ type: 'text', text: `called ${req.params.name}` }] }));
+    server.setRequestHandler('tools/call', async (req, ctx) => ({
+      content: [{ type: 'text', text: `called ${req.params.name} as ${String((ctx as { mcpReq?: { id?: unknown } }).mcpReq?.id)}` }],
+    }));
     await server.connect(far);
     const client = new sdk.Client({ name: 'mws', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
     await client.connect(near);
-    const l = new DirectLane(near, sdk);
+    const ids = sharedRequestIds(client);
+    // Undefined would mean this SDK keeps its request numbers elsewhere: no upstream would get a lane.
+    expect(ids).toBeTypeOf('function');
+    const l = new DirectLane(near, sdk, ids!);
     const [listed, viaLane, viaSdk] = await Promise.all([
       client.listTools(),
       l.request('tools/call', { name: 'echo' }, { timeoutMs: 60_000 }),
       client.callTool({ name: 'echo' }),
     ]);
     expect(listed.tools.map((t) => t.name)).toEqual(['echo']);
-    expect(viaLane).toEqual({ content: [{ type: 'text', text: 'called echo' }] });
-    expect((viaSdk.content as Array<{ text: string }>)[0]!.text).toBe('called echo');
+    // Numbered in one sequence: the client's later request got a later id than the lane's.
+    const laneId = Number(/^called echo as (\d+)$/.exec((viaLane.content as Array<{ text: string }>)[0]!.text)?.[1]);
+    expect(Number.isInteger(laneId)).toBe(true);
+    expect(viaLane).toEqual({ content: [{ type: 'text', text: `called echo as ${laneId}` }] });
+    const sdkId = Number(/^called echo as (\d+)$/.exec((viaSdk.content as Array<{ text: string }>)[0]!.text)?.[1]);
+    expect(sdkId).toBeGreaterThan(laneId);
     await client.close();
     await tick();
   });
