@@ -1,5 +1,5 @@
 // How much latency (and CPU) the proxy adds to a tool call, measured so that noise cannot bend it.
-// One SDK client calls the same stdio upstream (bench/fixtures/manyTools.mjs, plain JS) four ways:
+// One SDK client calls the same stdio upstream (bench/fixtures/manyTools.mjs, plain JS) six ways:
 //   direct     — the client spawns the upstream itself over stdio
 //   floor      — a bare loopback HTTP server answering JSON-RPC alone, in its own process
 //   mws        — through `mws serve` (the built CLI, bin/mws.js)
@@ -11,9 +11,9 @@
 // Each server first gets BENCH_WARMUP (≥ 3,000) calls in each era, then each path BENCH_WARMUP more in
 // the era measured; then the measured rounds. Warm-ups and measurement alike run in rounds whose orders
 // follow a balanced design, so every server sees the same traffic before and while it is measured.
-// CPU per call is the proxy process's user+system time (/proc) over its calls, beside its latency.
+// CPU per call is each server process's user+system time (/proc) over its calls, beside its latency.
 // Target (issue 34): mws p50 ≤ 1.1 × (floor + direct) for both eras, and mws p99 below mcp-proxy's.
-// BENCH_BASE_CLI=out-base/main/launch.mjs (older builds: cli.js) adds a fifth path, `mws-base`: another build (the previous
+// BENCH_BASE_CLI=out-base/main/launch.mjs (older builds: cli.js) adds another path, `mws-base`: another build (the previous
 // commit's `out/`, copied to out-base/, which git and lint ignore) in the same rounds, so a
 // change to the serving path is measured against what it replaced in one run.
 import { mkdtempSync, writeFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';

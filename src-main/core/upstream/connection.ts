@@ -377,7 +377,7 @@ export class UpstreamConnection implements Upstream {
     this.startingWith = undefined;
     responsesAfterNotifications(built.transport);
     const era = client.getNegotiatedProtocolVersion();
-    // A stdio upstream in the 2025 era is called past the SDK's request path (directLane.ts).
+    // A stdio upstream in the 2025 era takes its tools/call past the SDK's request path (directLane.ts).
     const ids = sharedRequestIds(client);
     const lane =
       ids && this.opts.config.kind === 'stdio' && !(era !== undefined && era >= MODERN_REVISION)

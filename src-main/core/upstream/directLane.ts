@@ -29,8 +29,9 @@ export type LaneOptions = { timeoutMs: number; signal?: AbortSignal };
 /**
  * The SDK client's own request numbering, shared: the lane's requests take the ids the client's
  * would have, so the upstream sees the numbers it always saw (a string id of our own would reach
- * servers that only ever took numbers) and no id is used twice. Undefined when this SDK version
- * keeps its counter elsewhere: then there is no lane and the SDK makes every request.
+ * servers that only ever took numbers) and no id is used twice. Undefined when this SDK version has
+ * no such counter: then there is no lane and the SDK makes every request. (A test checks that the
+ * SDK still numbers its requests from it.)
  */
 export function sharedRequestIds(client: Client): (() => number) | undefined {
   const c = client as unknown as { _requestMessageId?: unknown };
@@ -42,11 +43,24 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** An answer as the SDK's schemas accept one: a result object, or an error with an integer code and a message. */
-function wellFormed(m: Answer): boolean {
-  if ('result' in m) return !('error' in m) && isPlainObject(m.result);
+/**
+ * An answer as the SDK's JSON-RPC answer schemas accept one (strict: no other keys): a result object
+ * whose `_meta`, if any, is an object; or an error with a safe-integer code and a message.
+ */
+function wellFormed(m: Answer & { jsonrpc?: unknown }): boolean {
+  if (m.jsonrpc !== '2.0') return false;
+  let answers = 0;
+  for (const k in m) {
+    if (k === 'result' || k === 'error') answers++;
+    else if (k !== 'jsonrpc' && k !== 'id') return false;
+  }
+  if (answers !== 1) return false;
+  if ('result' in m) {
+    const r = m.result;
+    return isPlainObject(r) && (r._meta === undefined || isPlainObject(r._meta));
+  }
   const e = m.error;
-  return isPlainObject(e) && Number.isInteger(e.code) && typeof e.message === 'string';
+  return isPlainObject(e) && Number.isSafeInteger(e.code) && typeof e.message === 'string';
 }
 
 export class DirectLane {
@@ -89,6 +103,7 @@ export class DirectLane {
 
   request(method: string, params: Record<string, unknown> | undefined, opts: LaneOptions): Promise<Record<string, unknown>> {
     const { signal } = opts;
+    // The SDK's words for the same case, so callers and logs read alike either way.
     if (this.closed) return Promise.reject(new Error('Not connected'));
     if (signal?.aborted) return Promise.reject(this.asSdkError(signal.reason));
     const id = this.nextId();
@@ -106,7 +121,7 @@ export class DirectLane {
         opts.timeoutMs,
       );
       this.waiting.set(id, { resolve, reject, timer, signal, onAbort });
-      if (onAbort) signal!.addEventListener('abort', onAbort, { once: true });
+      signal?.addEventListener('abort', onAbort!, { once: true });
       const message = { method, ...(params ? { params } : {}), jsonrpc: '2.0', id } as JSONRPCMessage;
       this.transport.send(message).catch((err: unknown) => {
         if (this.forget(id)) reject(err);
@@ -124,9 +139,10 @@ export class DirectLane {
     }
     // The 2025 codec's reading: a `resultType` an upstream sends anyway is not part of the result.
     const r = m.result as Record<string, unknown>;
-    if (!('resultType' in r)) return w.resolve(r);
-    const { resultType: _dropped, ...rest } = r;
-    w.resolve(rest);
+    if ('resultType' in r) {
+      const { resultType: _dropped, ...rest } = r;
+      w.resolve(rest);
+    } else w.resolve(r);
   }
 
   /** Drops a waiting request (its timer and abort listener); false when it was no longer waiting. */

@@ -15,7 +15,7 @@ export async function forwardRequest(
   method: string,
   params: Record<string, unknown> | undefined,
   opts: CallOptions,
-  /** A 2025-era stdio upstream's lane (directLane.ts), taken by each call without a progress token. */
+  /** A 2025-era stdio upstream's lane (directLane.ts), taken by each tools/call without a progress token. */
   lane?: DirectLane,
 ): Promise<Record<string, unknown>> {
   const peer = opts.peer;
