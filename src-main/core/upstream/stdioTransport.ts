@@ -86,6 +86,11 @@ export class StdioUpstreamTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const m = message as { id?: string | number; method?: string };
     if (m.method !== undefined && m.id !== undefined) this.pending.add(m.id);
+    // A request given up on is answered no more: its id would stay open, and hide which one an oversize answer was for.
+    else if (m.method === 'notifications/cancelled') {
+      const id = (message as { params?: { requestId?: string | number } }).params?.requestId;
+      if (id !== undefined) this.pending.delete(id);
+    }
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
       if (!stdin) return reject(new Error('The upstream process is not running.'));

@@ -1,5 +1,6 @@
 // The stdio transport's size limit: an oversize answer becomes an error for its request only.
 import { describe, expect, it, vi } from 'vitest';
+import { withDeadline } from '../../helpers/wait.js';
 import { StdioUpstreamTransport, findResponseId, firstBytes, joinText, lastBytes } from '../../../src-main/core/upstream/stdioTransport.js';
 
 describe('findResponseId', () => {
@@ -62,6 +63,38 @@ describe('StdioUpstreamTransport', () => {
       error: { code: -32001, message: expect.stringMatching(/larger than the 1 MB limit.*maxResultBytes/) },
     });
     expect(got[1]).toMatchObject({ method: 'notifications/message', params: { data: 'still here' } });
+  }, 30_000);
+});
+
+describe('a request given up on', () => {
+  it('no longer counts as open: an oversize answer without a readable id goes to the one request still open', async () => {
+    // The child waits for three lines (a request, its cancellation, a second request), then answers 3 MB with no id in reach.
+    const script = `
+      let lines = 0;
+      process.stdin.on('data', (d) => {
+        lines += String(d).split('\\n').filter(Boolean).length;
+        if (lines < 3) return;
+        process.stdout.write('{"result":{"content":"' + 'x'.repeat(3 * 1024 * 1024) + '"}}\\n');
+      });
+      setTimeout(() => {}, 10000);`;
+    const t = childTransport(script, 1024 * 1024);
+    const got: unknown[] = [];
+    const errors: Error[] = [];
+    const settled = new Promise<void>((resolve) => {
+      t.onmessage = (m) => (got.push(m), resolve());
+      t.onerror = (e) => (errors.push(e), resolve());
+    });
+    try {
+      await t.start();
+      await t.send({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow' } });
+      await t.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'timed out' } });
+      await t.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'big' } });
+      await withDeadline(settled, 'the oversize answer to be read');
+    } finally {
+      await t.close();
+    }
+    expect(errors).toEqual([]);
+    expect(got).toEqual([{ jsonrpc: '2.0', id: 2, error: { code: -32001, message: expect.stringMatching(/larger than/) } }]);
   }, 30_000);
 });
 
