@@ -26,6 +26,7 @@ import { directCall, passivePeer } from './caller.js';
 import { callResult, listResultText } from './results.js';
 import type { AgentRuntime } from './runtime.js';
 import type { DownstreamPeer } from '../upstream/types.js';
+import { isPlainObject } from '../../shared/plainObject.js';
 
 const HOSTS = localhostAllowedHostnames();
 const ORIGINS = localhostAllowedOrigins();
@@ -53,10 +54,6 @@ type Eligible = { rpc: Rpc; session: string | undefined };
 
 /** A live 2025 session of an agent, as the endpoint holding it knows it; undefined when unknown. */
 export type LegacySessionLookup = (agentId: string, sessionId: string) => { client: string | undefined } | undefined;
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** The request, when it is one the fast path answers exactly as the SDK would; otherwise undefined. */
 function eligible(req: IncomingMessage, body: unknown): Eligible | undefined {

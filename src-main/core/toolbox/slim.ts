@@ -1,19 +1,16 @@
 // Lossless schema slimming for listed tools: drops what a model reads but learns nothing from.
 // Hand-written because the rules are the product's own (see docs/rules/listing.md).
+import { isPlainObject } from '../../shared/plainObject.js';
 
 type Json = unknown;
 type Schema = Record<string, Json>;
-
-function isObj(v: Json): v is Schema {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function normalizeKey(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
 function isNullSchema(v: Json): boolean {
-  return isObj(v) && v.type === 'null' && Object.keys(v).length === 1;
+  return isPlainObject(v) && v.type === 'null' && Object.keys(v).length === 1;
 }
 
 /** Sets `o[k]`; a key named "__proto__" (JSON.parse makes it an own key) stays a key, not the prototype. */
@@ -42,20 +39,20 @@ function slimNode(node: Json, key: string | undefined, optional: boolean): Json 
       node,
       node.map((n) => slimNode(n, undefined, false)),
     );
-  if (!isObj(node)) return node;
+  if (!isPlainObject(node)) return node;
   const out: Schema = {};
   for (const [k, v] of Object.entries(node)) {
     // `$schema` stays: it tells a validator which draft (2020-12 vs draft-07) the keywords follow.
     if (k === 'default' && v === null) continue;
     if (k === 'title' && key !== undefined && typeof v === 'string' && normalizeKey(v) === normalizeKey(key)) continue;
-    if (k === 'properties' && isObj(v)) {
+    if (k === 'properties' && isPlainObject(v)) {
       const required = new Set(Array.isArray(node.required) ? node.required.filter((r): r is string => typeof r === 'string') : []);
       const props: Schema = {};
       for (const [pk, pv] of Object.entries(v)) put(props, pk, slimNode(pv, pk, !required.has(pk)));
       put(out, k, sameOr(v, props));
       continue;
     }
-    if ((k === '$defs' || k === 'definitions' || k === 'patternProperties') && isObj(v)) {
+    if ((k === '$defs' || k === 'definitions' || k === 'patternProperties') && isPlainObject(v)) {
       const defs: Schema = {};
       for (const [dk, dv] of Object.entries(v)) put(defs, dk, slimNode(dv, undefined, false));
       put(out, k, sameOr(v, defs));
@@ -73,7 +70,7 @@ function collapseNullable(node: Schema): void {
     const alts = node[comb];
     if (!Array.isArray(alts) || alts.length !== 2) continue;
     const nonNull = alts.filter((a) => !isNullSchema(a));
-    if (nonNull.length !== 1 || !isObj(nonNull[0])) continue;
+    if (nonNull.length !== 1 || !isPlainObject(nonNull[0])) continue;
     const x = nonNull[0];
     if (Object.keys(x).some((k) => k in node && k !== comb)) continue;
     delete node[comb];

@@ -387,7 +387,7 @@ export class UpstreamConnection implements Upstream {
     client.onclose = () => this.onClosed(live);
     this.live = live;
     this.journaled.clear();
-    this.opts.journal?.event(`connected (${client.getNegotiatedProtocolVersion() ?? 'protocol unknown'})`);
+    this.opts.journal?.event(`connected (${era ?? 'protocol unknown'})`);
     // Connected is up: a call may come before the next list does.
     this.status = 'up';
     this.lastError = undefined;

@@ -13,6 +13,7 @@
 // methods, and any upstream in the 2026-07-28 era (its envelope and input_required are the SDK's).
 import type { Client, JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { ClientSdk } from './clientSdk.js';
+import { isPlainObject } from '../../shared/plainObject.js';
 
 type Waiter = {
   resolve(result: Record<string, unknown>): void;
@@ -37,10 +38,6 @@ export function sharedRequestIds(client: Client): (() => number) | undefined {
   const c = client as unknown as { _requestMessageId?: unknown };
   if (typeof c._requestMessageId !== 'number') return undefined;
   return () => (c as { _requestMessageId: number })._requestMessageId++;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

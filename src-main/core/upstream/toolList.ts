@@ -7,6 +7,7 @@
 import type { Client, Tool } from '@modelcontextprotocol/client';
 import { MwsError } from '../errors.js';
 import { hasUnsafeText, plainText } from '../../shared/plainText.js';
+import { isPlainObject } from '../../shared/plainObject.js';
 
 /** Pages of a paginated tools/list followed (the SDK stops at 64): 20,000 tools in pages of 10 fit. */
 export const LIST_MAX_PAGES = 10_000;
@@ -14,7 +15,6 @@ export const LIST_MAX_PAGES = 10_000;
 /** Hands the result on as it is: the shape is checked tool by tool below, not by the SDK. */
 const PASS_THROUGH = { '~standard': { version: 1 as const, vendor: 'mcp-working-set', validate: (value: unknown) => ({ value }) } };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const optional = (v: unknown, check: (x: unknown) => boolean) => v === undefined || check(v);
 const isString = (v: unknown) => typeof v === 'string';
 
@@ -35,14 +35,14 @@ export function shownName(name: string): string {
 
 /** The fields the toolbox, listings, search and calls read, with the types they read them as. */
 export function isWellFormedTool(t: unknown): t is Tool {
-  if (!isObject(t) || typeof t.name !== 'string' || t.name === '' || UNSAFE_NAME.test(t.name)) return false;
+  if (!isPlainObject(t) || typeof t.name !== 'string' || t.name === '' || UNSAFE_NAME.test(t.name)) return false;
   const input = t.inputSchema;
-  if (!isObject(input) || !optional(input.properties, isObject)) return false;
+  if (!isPlainObject(input) || !optional(input.properties, isPlainObject)) return false;
   return (
     optional(t.description, isString) &&
     optional(t.title, isString) &&
-    optional(t.outputSchema, isObject) &&
-    optional(t.annotations, isObject)
+    optional(t.outputSchema, isPlainObject) &&
+    optional(t.annotations, isPlainObject)
   );
 }
 
@@ -107,7 +107,9 @@ export async function listAllTools(client: Client, vendor: string, remaining: ()
           tools.push(plainTool(t));
         }
       } else
-        skipped.push(isObject(t) && typeof t.name === 'string' ? shownName(t.name.slice(0, 200)) : `#${tools.length + skipped.length}`);
+        skipped.push(
+          isPlainObject(t) && typeof t.name === 'string' ? shownName(t.name.slice(0, 200)) : `#${tools.length + skipped.length}`,
+        );
     }
     const next = r.nextCursor;
     if (typeof next !== 'string' || next === cursor) break;

@@ -1,6 +1,7 @@
 // Pins from Markdown front matter: files matching `pinFiles` globs (for example a skill's SKILL.md)
 // may carry `working-set-pins: [tool_a, tool_b]` (or a YAML list under that key), read by `yaml`.
 import { readFile } from 'node:fs/promises';
+import { isPlainObject } from '../../shared/plainObject.js';
 
 export const PIN_KEY = 'working-set-pins';
 
@@ -20,8 +21,8 @@ export async function pinsFromFrontMatter(text: string): Promise<string[]> {
   // The whole front matter when it is valid YAML; else (a skill's description with a bare colon is
   // common) only the pins entry: its key line and the indented or "- " lines under it.
   const value =
-    yamlValue(parseDocument, block, (doc) => (isRecord(doc) ? doc[PIN_KEY] : undefined)) ??
-    yamlValue(parseDocument, pinEntry(block), (doc) => (isRecord(doc) ? doc[PIN_KEY] : undefined));
+    yamlValue(parseDocument, block, (doc) => (isPlainObject(doc) ? doc[PIN_KEY] : undefined)) ??
+    yamlValue(parseDocument, pinEntry(block), (doc) => (isPlainObject(doc) ? doc[PIN_KEY] : undefined));
   const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
   return [
     ...new Set(
@@ -52,10 +53,6 @@ function pinEntry(block: string): string {
   let end = at + 1;
   while (end < lines.length && /^(\s|-)/.test(lines[end]!)) end++;
   return lines.slice(at, end).join('\n');
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** Every pin named in the files the globs match. */
