@@ -67,6 +67,39 @@ export function encodePaged(text: string): Buffer<ArrayBuffer> {
   return out;
 }
 
+/** The pages a PagedText fills before it starts others. */
+export const PAGED_TEXT_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Text appended as UTF-8 to paged chunks of a megabyte (or of one piece, when larger): a body of megabytes
+ * made in pieces is encoded as each piece comes, so neither the whole text nor its pieces are kept to the
+ * end, and nothing is copied again as it grows. A piece is never split: it starts a new chunk when the
+ * current one cannot hold it.
+ */
+export class PagedText {
+  private readonly done: Buffer[] = [];
+  private buf: Buffer<ArrayBuffer> | undefined;
+  private at = 0;
+
+  append(text: string): void {
+    // Three bytes a UTF-16 unit at most: the common case writes without measuring the text first.
+    if (!this.buf || text.length * 3 > this.buf.length - this.at) {
+      const need = Buffer.byteLength(text, 'utf8');
+      if (!this.buf || need > this.buf.length - this.at) {
+        if (this.buf && this.at > 0) this.done.push(this.buf.subarray(0, this.at));
+        this.buf = pagedBuffer(Math.max(need, PAGED_TEXT_CHUNK_BYTES));
+        this.at = 0;
+      }
+    }
+    this.at += this.buf.write(text, this.at, 'utf8');
+  }
+
+  /** What was appended, in order (views of the chunks, which nothing appends to after this). */
+  chunks(): Buffer[] {
+    return this.buf && this.at > 0 ? [...this.done, this.buf.subarray(0, this.at)] : [...this.done];
+  }
+}
+
 /** Concatenation of `pieces` in one buffer, paged when large (Buffer.concat's block is malloc'd). */
 export function concatPaged(pieces: readonly Uint8Array[]): Buffer {
   let total = 0;

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   PAGED_MIN_BYTES,
+  PAGED_TEXT_CHUNK_BYTES,
+  PagedText,
   PAGES_RETRY_MS,
   concatPaged,
   encodePaged,
@@ -98,6 +100,35 @@ describe('reading files paged', () => {
   it('fails as readFile does for a missing file', async () => {
     await expect(readFilePaged(join(dir, 'nope'))).rejects.toMatchObject({ code: 'ENOENT' });
     expect(() => readFilePagedSync(join(dir, 'nope'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+  });
+});
+
+describe('PagedText', () => {
+  it('holds the UTF-8 of what was appended, in chunks of a megabyte that never split a piece', () => {
+    const pieces = Array.from({ length: 60 }, (_, i) => mixedText(1 + ((i * 7919) % 90_000)));
+    const text = new PagedText();
+    for (const p of pieces) text.append(p);
+    const chunks = text.chunks();
+    expect(Buffer.concat(chunks).equals(Buffer.from(pieces.join(''), 'utf8'))).toBe(true);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) {
+      expect(c.length).toBeLessThanOrEqual(PAGED_TEXT_CHUNK_BYTES);
+      if (PAGES) expect(isPaged(c)).toBe(true);
+    }
+    // Each chunk ends where a piece ends: its text decodes whole.
+    for (const c of chunks) expect(Buffer.from(c.toString('utf8'), 'utf8').equals(c)).toBe(true);
+  });
+
+  it('gives a piece larger than a chunk a chunk of its own, and nothing for nothing appended', () => {
+    expect(new PagedText().chunks()).toEqual([]);
+    const text = new PagedText();
+    const big = mixedText(PAGED_TEXT_CHUNK_BYTES);
+    text.append('[');
+    text.append(big);
+    text.append(']');
+    const chunks = text.chunks();
+    expect(chunks.map((c) => c.length)).toEqual([1, Buffer.byteLength(big), 1]);
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(`[${big}]`);
   });
 });
 

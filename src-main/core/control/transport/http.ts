@@ -9,26 +9,26 @@ import { isControlMethod, type ControlApi } from '../contract.js';
 import { dispatch, statusOf } from '../envelope.js';
 import { bearerToken, tokenMatches } from '../../store/controlToken.js';
 import { RESULT_LAST } from './httpClient.js';
-import { encodePaged, PAGED_MIN_CHARS } from '../../pagedBytes.js';
+import { envelopeJson } from './envelopeJson.js';
 import { editBase } from '../../config/editor.js';
 import { actors, type Actor } from '../../actor.js';
 import { mayCall, type Role } from '../roles.js';
 
 const json = (status: number, body: unknown, extra: Record<string, string> = {}) => {
-  const text = JSON.stringify(body);
+  const answer = envelopeJson(body);
   const headers = { 'content-type': 'application/json', ...extra };
-  if (text.length < PAGED_MIN_CHARS) return new Response(text, { status, headers });
-  // A report of 100 agents is ~5 MB. As text (or bytes: Response copies them) its encoding was a malloc'd
-  // block of that size, which raised the C allocator's threshold when freed (pagedBytes.ts); a stream
-  // of paged bytes is written as it is.
-  const bytes = encodePaged(text);
+  if (typeof answer === 'string') return new Response(answer, { status, headers });
+  // As bytes, Response copies them (a malloc'd block of ~5 MB for a report, which raised the C
+  // allocator's threshold when freed: pagedBytes.ts); a stream of the paged chunks is written as they are.
+  let length = 0;
+  for (const chunk of answer) length += chunk.length;
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(bytes);
+      for (const chunk of answer) controller.enqueue(chunk);
       controller.close();
     },
   });
-  return new Response(stream, { status, headers: { ...headers, 'content-length': String(bytes.length) } });
+  return new Response(stream, { status, headers: { ...headers, 'content-length': String(length) } });
 };
 
 function isJson(contentType: string | null): boolean {

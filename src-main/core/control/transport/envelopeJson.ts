@@ -1,0 +1,43 @@
+// An answer's JSON as the listener sends it: the text JSON.stringify gives, as a string when short and as
+// paged UTF-8 bytes when long (pagedBytes.ts). A result that is an array is written an element at a time.
+// Made whole, a report of 100 agents (~5 MB) was one string built from hundreds of pieces, all alive until
+// the end: after a quiet spell, with the young generation back at 1 MB (http/youngGeneration.ts), each
+// collection inside the request copied them to the old generation, which then ran a full collection
+// before the answer went out (docs/research/measured.md). An element's text is encoded as soon as it is
+// made and can go at the next collection.
+import { encodePaged, PAGED_MIN_CHARS, PagedText } from '../../pagedBytes.js';
+
+/** `{ok: true, result: [...]}` as dispatch makes it (envelope.ts): its array, else undefined. */
+function successArray(body: unknown): readonly unknown[] | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const b = body as { ok?: unknown; result?: unknown };
+  if (b.ok !== true || !Array.isArray(b.result)) return undefined;
+  const keys = Object.keys(b);
+  return keys.length === 2 && keys[0] === 'ok' && keys[1] === 'result' ? b.result : undefined;
+}
+
+/**
+ * JSON.stringify(body), as a string under PAGED_MIN_CHARS and as UTF-8 bytes (in chunks) from there on. Results are
+ * plain data: an element's `toJSON`, if one had it, would be called with the key '' instead of its index.
+ */
+export function envelopeJson(body: unknown): string | Buffer[] {
+  const result = successArray(body);
+  if (!result) {
+    const text = JSON.stringify(body);
+    return text.length < PAGED_MIN_CHARS ? text : [encodePaged(text)];
+  }
+  let out: PagedText | undefined;
+  let pending = '{"ok":true,"result":[';
+  for (let i = 0; i < result.length; i++) {
+    // As JSON.stringify writes an array: what has no JSON (undefined, a function) is null.
+    pending += (i ? ',' : '') + (JSON.stringify(result[i]) ?? 'null');
+    if (pending.length >= PAGED_MIN_CHARS) {
+      (out ??= new PagedText()).append(pending);
+      pending = '';
+    }
+  }
+  pending += ']}';
+  if (!out) return pending;
+  out.append(pending);
+  return out.chunks();
+}

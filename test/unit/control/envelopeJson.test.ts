@@ -1,0 +1,53 @@
+// The listener's answer text (src-main/core/control/transport/envelopeJson.ts): what JSON.stringify gives
+// for the envelope, whatever its shape, a large result array written an element at a time.
+import { describe, expect, it } from 'vitest';
+import { envelopeJson } from '../../../src-main/core/control/transport/envelopeJson.js';
+import { PAGED_MIN_CHARS, PAGED_TEXT_CHUNK_BYTES } from '../../../src-main/core/pagedBytes.js';
+
+const text = (a: string | Buffer[]) => (typeof a === 'string' ? a : Buffer.concat(a).toString('utf8'));
+
+/** Rows like a report's, with characters of one to four UTF-8 bytes and ones JSON escapes. */
+const rows = (n: number, width = 40) =>
+  Array.from({ length: n }, (_, i) => ({
+    agent: `a${i}`,
+    name: `Café — ☕ 😀 "quoted" \\ ${'x'.repeat(i % width)}\n`,
+    listed: [{ tool: `t${i}`, since: null, pinned: i % 2 === 0, tokens: i * 1.5 }],
+  }));
+
+describe('envelopeJson', () => {
+  it('is the text JSON.stringify gives, for every shape of answer', () => {
+    const fn = () => 1;
+    const bodies: unknown[] = [
+      { ok: true, result: [] },
+      { ok: true, result: rows(3) },
+      { ok: true, result: rows(9000) },
+      { ok: true, result: [undefined, fn, Symbol('s'), null, 1, 'x', [undefined], { a: undefined }] },
+      { ok: true, result: { agents: rows(9000) } },
+      { ok: true, result: 'a lone surrogate \ud800 and a pair 😀' },
+      { ok: true, result: null },
+      { ok: false, error: { code: 'usage', message: 'No.', data: { list: rows(9000) } } },
+      // Not dispatch's shape: the keys in another order, or one more.
+      { result: rows(9000), ok: true },
+      { ok: true, result: rows(9000), version: '2' },
+      { ok: true, result: [`${'é'.repeat(PAGED_TEXT_CHUNK_BYTES)}`, 'after'] },
+    ];
+    for (const body of bodies) {
+      const answer = envelopeJson(body);
+      const expected = JSON.stringify(body);
+      expect(text(answer)).toBe(expected);
+      expect(typeof answer === 'string').toBe(expected.length < PAGED_MIN_CHARS);
+    }
+  });
+
+  it('writes a large result an element at a time: chunks of a megabyte, not one text of the whole', () => {
+    const result = rows(30_000);
+    const answer = envelopeJson({ ok: true, result });
+    expect(typeof answer).not.toBe('string');
+    const chunks = answer as Buffer[];
+    const total = chunks.reduce((n, c) => n + c.length, 0);
+    expect(total).toBeGreaterThan(3 * PAGED_TEXT_CHUNK_BYTES);
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const c of chunks) expect(c.length).toBeLessThanOrEqual(PAGED_TEXT_CHUNK_BYTES);
+    expect(JSON.parse(text(answer))).toEqual({ ok: true, result });
+  });
+});
