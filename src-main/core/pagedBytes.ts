@@ -74,7 +74,8 @@ export const PAGED_TEXT_CHUNK_BYTES = 1024 * 1024;
  * Text appended as UTF-8 to paged chunks of a megabyte (or of one piece, when larger): a body of megabytes
  * made in pieces is encoded as each piece comes, so neither the whole text nor its pieces are kept to the
  * end, and nothing is copied again as it grows. A piece is never split: it starts a new chunk when the
- * current one cannot hold it.
+ * current one cannot hold it (the rest of that one is left unused, address space but no RSS: its pages
+ * are never touched).
  */
 export class PagedText {
   private readonly done: Buffer[] = [];
@@ -82,6 +83,7 @@ export class PagedText {
   private at = 0;
 
   append(text: string): void {
+    if (text === '') return;
     // Three bytes a UTF-16 unit at most: the common case writes without measuring the text first.
     if (!this.buf || text.length * 3 > this.buf.length - this.at) {
       const need = Buffer.byteLength(text, 'utf8');

@@ -30,6 +30,13 @@ describe('envelopeJson', () => {
       { result: rows(9000), ok: true },
       { ok: true, result: rows(9000), version: '2' },
       { ok: true, result: [`${'é'.repeat(PAGED_TEXT_CHUNK_BYTES)}`, 'after'] },
+      // Long only once the closing brackets are counted.
+      { ok: true, result: ['x'.repeat(Math.ceil(PAGED_MIN_CHARS) - 25)] },
+      { ok: true, result: ['x'.repeat(Math.ceil(PAGED_MIN_CHARS) - 26)] },
+      // A toJSON (nothing has one today) is honoured as JSON.stringify honours it.
+      { ok: true, result: Object.assign(rows(9000), { toJSON: () => 'the array' }) },
+      { ok: true, result: [{ toJSON: (key: string) => `element ${key}` }, { toJSON: (key: string) => `element ${key}` }] },
+      Object.assign(Object.create({ toJSON: () => ({ ok: false }) }) as object, { ok: true, result: rows(9000) }),
     ];
     for (const body of bodies) {
       const answer = envelopeJson(body);

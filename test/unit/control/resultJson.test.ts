@@ -7,7 +7,7 @@ import { controlHandler } from '../../../src-main/core/control/transport/http.js
 import { httpControlResultJson } from '../../../src-main/core/control/transport/httpClient.js';
 import { MwsError } from '../../../src-main/core/errors.js';
 import type { ControlApi } from '../../../src-main/core/control/contract.js';
-import { isPaged } from '../../../src-main/core/pagedBytes.js';
+import { isPaged, pagesAvailable } from '../../../src-main/core/pagedBytes.js';
 
 const TOKEN = 'result-json-token';
 let server: Server | undefined;
@@ -124,7 +124,8 @@ describe('a large control answer', () => {
     const reader = answer.body!.getReader();
     const chunks: Uint8Array[] = [];
     for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
-    expect(chunks.every((c) => isPaged(c))).toBe(true);
+    // Where memories cannot be made (a ulimit -v, --jitless) the allocator's buffers stand in, by design.
+    if (pagesAvailable()) expect(chunks.every((c) => isPaged(c))).toBe(true);
     const bytes = Buffer.concat(chunks);
     expect(answer.headers.get('content-length')).toBe(String(bytes.length));
     expect(JSON.parse(bytes.toString('utf8'))).toEqual({ ok: true, result });

@@ -119,8 +119,20 @@ describe('PagedText', () => {
     for (const c of chunks) expect(Buffer.from(c.toString('utf8'), 'utf8').equals(c)).toBe(true);
   });
 
+  it('measures a piece that might not fit: characters of three bytes near the end of a chunk are all kept', () => {
+    const text = new PagedText();
+    text.append('a'.repeat(PAGED_TEXT_CHUNK_BYTES - 30));
+    text.append('☕'.repeat(15));
+    text.append('!');
+    expect(text.chunks().map((c) => c.length)).toEqual([PAGED_TEXT_CHUNK_BYTES - 30, 46]);
+    expect(Buffer.concat(text.chunks()).toString('utf8')).toBe(`${'a'.repeat(PAGED_TEXT_CHUNK_BYTES - 30)}${'☕'.repeat(15)}!`);
+  });
+
   it('gives a piece larger than a chunk a chunk of its own, and nothing for nothing appended', () => {
     expect(new PagedText().chunks()).toEqual([]);
+    const empty = new PagedText();
+    empty.append('');
+    expect(empty.chunks()).toEqual([]);
     const text = new PagedText();
     const big = mixedText(PAGED_TEXT_CHUNK_BYTES);
     text.append('[');

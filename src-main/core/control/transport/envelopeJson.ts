@@ -12,14 +12,15 @@ function successArray(body: unknown): readonly unknown[] | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const b = body as { ok?: unknown; result?: unknown };
   if (b.ok !== true || !Array.isArray(b.result)) return undefined;
+  // A toJSON (none today) changes what JSON.stringify writes, an element's by its index: such a body
+  // goes the whole way.
+  if ('toJSON' in b || 'toJSON' in b.result) return undefined;
+  if (b.result.some((e) => typeof e === 'object' && e !== null && 'toJSON' in e)) return undefined;
   const keys = Object.keys(b);
   return keys.length === 2 && keys[0] === 'ok' && keys[1] === 'result' ? b.result : undefined;
 }
 
-/**
- * JSON.stringify(body), as a string under PAGED_MIN_CHARS and as UTF-8 bytes (in chunks) from there on. Results are
- * plain data: an element's `toJSON`, if one had it, would be called with the key '' instead of its index.
- */
+/** JSON.stringify(body), as a string under PAGED_MIN_CHARS and as UTF-8 bytes (in chunks) from there on. */
 export function envelopeJson(body: unknown): string | Buffer[] {
   const result = successArray(body);
   if (!result) {
@@ -37,7 +38,7 @@ export function envelopeJson(body: unknown): string | Buffer[] {
     }
   }
   pending += ']}';
-  if (!out) return pending;
+  if (!out) return pending.length < PAGED_MIN_CHARS ? pending : [encodePaged(pending)];
   out.append(pending);
   return out.chunks();
 }
