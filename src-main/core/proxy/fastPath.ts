@@ -23,7 +23,7 @@ import {
   PROTOCOL_VERSION_META_KEY as PROTOCOL_VERSION_KEY,
 } from '../protocol.js';
 import { directCall, passivePeer } from './caller.js';
-import { callResult, listResultText } from './results.js';
+import { callResult, listResultAround } from './results.js';
 import type { AgentRuntime } from './runtime.js';
 import type { DownstreamPeer } from '../upstream/types.js';
 import { isPlainObject } from '../../shared/plainObject.js';
@@ -103,7 +103,8 @@ const LEGACY_PEER = passivePeer(false);
  */
 const toolJson = new WeakMap<object, string>();
 
-function listingText(tools: readonly object[]): string {
+/** The listed tools' JSON between the array's brackets, as one flat string (what join makes). */
+function listingJoined(tools: readonly object[]): string {
   const parts = new Array<string>(tools.length);
   for (let i = 0; i < tools.length; i++) {
     const t = tools[i]!;
@@ -111,7 +112,7 @@ function listingText(tools: readonly object[]): string {
     if (j === undefined) toolJson.set(t, (j = JSON.stringify(t)));
     parts[i] = j;
   }
-  return `[${parts.join(',')}]`;
+  return parts.join(',');
 }
 
 function send(res: ServerResponse, payload: unknown, session?: string): void {
@@ -119,10 +120,24 @@ function send(res: ServerResponse, payload: unknown, session?: string): void {
 }
 
 function sendText(res: ServerResponse, text: string, session?: string): void {
-  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+  sendPieces(res, [text], session);
+}
+
+/**
+ * An answer written as the pieces it is made of. A listing of 500 tools is ~200 KB: put together with
+ * its envelope it was a string of pieces that measuring its length copied into one, a second copy of
+ * the listing per request, made in the old generation (large strings are); written piece by piece,
+ * nothing is copied before the socket's encoding (the pieces go out in one write: node corks the
+ * socket until the next tick).
+ */
+function sendPieces(res: ServerResponse, pieces: readonly string[], session?: string): void {
+  let length = 0;
+  for (const p of pieces) length += Buffer.byteLength(p);
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': length };
   if (session !== undefined) headers[MCP_HEADER.sessionId] = session;
   res.writeHead(200, headers);
-  res.end(text);
+  for (let i = 0; i < pieces.length - 1; i++) res.write(pieces[i]!);
+  res.end(pieces[pieces.length - 1]);
 }
 
 export type FastPath = (req: IncomingMessage, res: ServerResponse, body: unknown, agentId: string) => Promise<boolean>;
@@ -153,11 +168,10 @@ export function createFastPath(runtime: AgentRuntime, accepting: () => boolean =
     try {
       if (rpc.method === 'tools/list') {
         const tools = runtime.listTools(agentId);
-        const json = listingText(tools);
-        const id = JSON.stringify(rpc.id);
-        sendText(
+        const [before, after] = listResultAround(session !== undefined ? 'session' : 'stateless');
+        sendPieces(
           res,
-          `{"result":${listResultText(json, session !== undefined ? 'session' : 'stateless')},"jsonrpc":"2.0","id":${id}}`,
+          [`{"result":${before}[`, listingJoined(tools), `]${after},"jsonrpc":"2.0","id":${JSON.stringify(rpc.id)}}`],
           session,
         );
         return true;

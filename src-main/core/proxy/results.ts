@@ -12,11 +12,20 @@ export type Era = 'session' | 'stateless';
 
 const SERVER_META_JSON = JSON.stringify(SERVER_META);
 
-/** A tools/list answer's JSON text around the listing's JSON (`toolsJson`), as the fast path writes it. */
+const AROUND: Record<Era, readonly [string, string]> = {
+  session: ['{"tools":', '}'],
+  stateless: ['{"tools":', `,"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":${SERVER_META_JSON}}`],
+};
+
+/** A tools/list answer's JSON text before and after the listing's JSON, as the fast path writes it. */
+export function listResultAround(era: Era): readonly [string, string] {
+  return AROUND[era];
+}
+
+/** A tools/list answer's JSON text around the listing's JSON (`toolsJson`). */
 export function listResultText(toolsJson: string, era: Era): string {
-  return era === 'session'
-    ? `{"tools":${toolsJson}}`
-    : `{"tools":${toolsJson},"resultType":"complete","ttlMs":0,"cacheScope":"private","_meta":${SERVER_META_JSON}}`;
+  const [before, after] = AROUND[era];
+  return before + toolsJson + after;
 }
 
 /**
