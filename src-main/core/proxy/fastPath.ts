@@ -124,11 +124,11 @@ function sendText(res: ServerResponse, text: string, session?: string): void {
 }
 
 /**
- * An answer written as the pieces it is made of. A listing of 500 tools is ~200 KB: put together with
+ * An answer written as the pieces it is made of. A listing of 500 tools is ~350 KB: put together with
  * its envelope it was a string of pieces that measuring its length copied into one, a second copy of
- * the listing per request, made in the old generation (large strings are); written piece by piece,
- * nothing is copied before the socket's encoding (the pieces go out in one write: node corks the
- * socket until the next tick).
+ * the listing per request (three times the collections, docs/research/measured.md); written piece by
+ * piece, nothing is copied before the socket's encoding (the pieces go out in one write: node corks
+ * the socket until the next tick).
  */
 function sendPieces(res: ServerResponse, pieces: readonly string[], session?: string): void {
   let length = 0;
