@@ -103,7 +103,7 @@ const LEGACY_PEER = passivePeer(false);
  */
 const toolJson = new WeakMap<object, string>();
 
-/** The listed tools' JSON between the array's brackets, as one flat string (what join makes). */
+/** The listed tools' JSON between the array's brackets, as one flat string (join's, or the one tool's own). */
 function listingJoined(tools: readonly object[]): string {
   const parts = new Array<string>(tools.length);
   for (let i = 0; i < tools.length; i++) {
@@ -127,8 +127,8 @@ function sendText(res: ServerResponse, text: string, session?: string): void {
  * An answer written as the pieces it is made of. A listing of 500 tools is ~350 KB: put together with
  * its envelope it was a string of pieces that measuring its length copied into one, a second copy of
  * the listing per request (three times the collections, docs/research/measured.md); written piece by
- * piece, nothing is copied before the socket's encoding (the pieces go out in one write: node corks
- * the socket until the next tick).
+ * piece, nothing is copied before the socket's encoding (the pieces go out in one writev: the first
+ * write corks the socket and end() uncorks it).
  */
 function sendPieces(res: ServerResponse, pieces: readonly string[], session?: string): void {
   let length = 0;

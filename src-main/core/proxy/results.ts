@@ -22,12 +22,6 @@ export function listResultAround(era: Era): readonly [string, string] {
   return AROUND[era];
 }
 
-/** A tools/list answer's JSON text around the listing's JSON (`toolsJson`). */
-export function listResultText(toolsJson: string, era: Era): string {
-  const [before, after] = AROUND[era];
-  return before + toolsJson + after;
-}
-
 /**
  * A tools/call answer as the fast path sends it: to a 2025 session as the upstream gave it; to a
  * stateless request stamped complete with the proxy's `_meta` beside the upstream's. An upstream's

@@ -1,14 +1,15 @@
 // What goes back to an agent, shaped in one place for both serving paths (proxy/results.ts).
 import { describe, expect, it } from 'vitest';
-import { callResult, listResultText, sdkResult } from '../../../src-main/core/proxy/results.js';
+import { callResult, listResultAround, sdkResult } from '../../../src-main/core/proxy/results.js';
 import { SERVER_META } from '../../../src-main/core/proxy/caller.js';
 
 const answer = { content: [{ type: 'text' as const, text: 'ok' }], _meta: { 'example.com/trace': 't1' } };
 
 describe('result shaping', () => {
   it('lists for a 2025 session bare, and for a stateless 2026-07-28 request complete, private and uncached, with the proxy named', () => {
-    expect(JSON.parse(listResultText('[{"name":"a"}]', 'session'))).toEqual({ tools: [{ name: 'a' }] });
-    expect(JSON.parse(listResultText('[]', 'stateless'))).toEqual({
+    const around = (json: string, era: 'session' | 'stateless') => listResultAround(era).join(json);
+    expect(JSON.parse(around('[{"name":"a"}]', 'session'))).toEqual({ tools: [{ name: 'a' }] });
+    expect(JSON.parse(around('[]', 'stateless'))).toEqual({
       tools: [],
       resultType: 'complete',
       ttlMs: 0,
