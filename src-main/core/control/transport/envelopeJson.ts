@@ -1,10 +1,9 @@
 // An answer's JSON as the listener sends it: the text JSON.stringify gives, as a string when short and as
-// paged UTF-8 bytes when long (pagedBytes.ts). A result that is an array is written an element at a time.
-// Made whole, a report of 100 agents (~5 MB) was one string built from hundreds of pieces, all alive until
-// the end: after a quiet spell, with the young generation back at 1 MB (http/youngGeneration.ts), each
-// collection inside the request copied them to the old generation, which then ran a full collection
-// before the answer went out (docs/research/measured.md). An element's text is encoded as soon as it is
-// made and can go at the next collection.
+// paged UTF-8 bytes when long (pagedBytes.ts). A result that is an array is written an element at a time,
+// each element's text encoded as soon as it is made. Made whole, a report of 100 agents was one string of
+// ~5 MB, left in the old generation by every report: with the report's rows, every second or third one
+// crossed V8's limit and paid a full collection (docs/research/measured.md, "A report written an element
+// at a time"). The rows themselves still go there: a report is built whole before it is written.
 import { encodePaged, PAGED_MIN_CHARS, PagedText } from '../../pagedBytes.js';
 
 /** `{ok: true, result: [...]}` as dispatch makes it (envelope.ts): its array, else undefined. */
