@@ -116,11 +116,7 @@ function listingJoined(tools: readonly object[]): string {
 }
 
 function send(res: ServerResponse, payload: unknown, session?: string): void {
-  sendText(res, JSON.stringify(payload), session);
-}
-
-function sendText(res: ServerResponse, text: string, session?: string): void {
-  sendPieces(res, [text], session);
+  sendPieces(res, [JSON.stringify(payload)], session);
 }
 
 /**
