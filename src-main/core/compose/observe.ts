@@ -29,7 +29,8 @@ export function watchParts(
 ): ReturnType<typeof healthHandlers> {
   metrics.observe({
     upstreams: () => catalog.statuses().map((u) => ({ vendor: u.vendor, status: u.status })),
-    setSizes: () => ctx.config.agents.flatMap((a) => (sets.states.loaded(a.id) ? [{ agent: a.id, size: sets.members(a.id).length }] : [])),
+    setSizes: () =>
+      ctx.config.agents.flatMap((a) => (sets.states.loaded(a.id) ? [{ agent: a.id, size: sets.states.memberCount(a.id) }] : [])),
     approvalsWaiting: () => pending.list().length,
     ...(shared?.stats ? { pool: shared.stats.pool } : {}),
   });

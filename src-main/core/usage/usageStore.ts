@@ -109,6 +109,14 @@ export class UsageStore {
    * back, and a fresh budget per step let their slices add up between two yields.
    */
   private readonly slice = new Slicer();
+  /**
+   * Per agent, a count moved on by every change to what a report reads of its usage (tallies, searches,
+   * days, last uses); `loaded` moves on when all of it is replaced. What is built from an agent's usage
+   * can be kept while its revision stays (the report, reportControl.ts).
+   */
+  private readonly changed = new Map<string, number>();
+  private changes = 0;
+  private loaded = 0;
 
   /** Sees each transcript line read, with its agent: search→call pairs for learning (search/transcriptPairs.ts). */
   onTranscriptLine: ((line: string, agent: string) => void) | undefined;
@@ -132,6 +140,17 @@ export class UsageStore {
     // Client-process sessions of files written before work sessions: no longer read, so not kept.
     delete (this.data as Partial<{ gapSessions: unknown }>).gapSessions;
     this.dirty = false;
+    this.changed.clear();
+    this.loaded = ++this.changes;
+  }
+
+  /** Differs from any answered before whenever what a report reads of the agent's usage may have changed. */
+  revision(agent: string): number {
+    return Math.max(this.changed.get(agent) ?? 0, this.loaded);
+  }
+
+  private touched(agent: string): void {
+    this.changed.set(agent, ++this.changes);
   }
 
   /** Writes usage.json (compact, atomic) when something changed since it was last written. */
@@ -386,7 +405,12 @@ export class UsageStore {
       }
     }
     const firstDay = new Date(now - DAILY_DAYS * DAY_MS).toISOString().slice(0, 10);
-    for (const days of Object.values(this.data.daily)) for (const d of Object.keys(days)) if (d < firstDay) drop(days, d);
+    for (const [agent, days] of Object.entries(this.data.daily))
+      for (const d of Object.keys(days))
+        if (d < firstDay) {
+          drop(days, d);
+          this.touched(agent);
+        }
   }
 
   /** Exact (not rolled-up) sessions per agent-and-tool map: counted once, then kept as sessions come. */
@@ -446,9 +470,14 @@ export class UsageStore {
     last[tool] = Math.max(last[tool] ?? 0, ts);
   }
 
-  /** Notes the agent active at `ts`; answers the work session that holds it. */
+  /**
+   * Notes the agent active at `ts`; answers the work session that holds it. Every record read for an
+   * agent (a call, a search, a transcript's result) comes here before it changes anything else of the
+   * agent's usage, so the agent's revision moves on here.
+   */
   private activity(agent: string, ts: number): Run {
     this.dirty = true;
+    this.touched(agent);
     return addToRuns((this.data.runs[agent] ??= []), ts);
   }
 }

@@ -145,6 +145,11 @@ export class WorkingSets {
     return this.states.members(agent);
   }
 
+  /** Moves on with every change to the agent's members, a last use included (AgentStates.memberRevision). */
+  memberRevision(agent: string): number {
+    return this.states.memberRevision(agent);
+  }
+
   /** The agent's members by name, as they are (read-only: change them only through the rules). */
   memberStates(agent: string): Readonly<Record<string, Readonly<ToolState>>> {
     return this.states.state(agent).tools;

@@ -17,6 +17,8 @@ export class AgentStates {
   private readonly states = new Map<string, AgentState>();
   /** Per agent, a count moved on by every change to its tools (what is computed from them is kept until then). */
   private readonly revisions = new Map<string, number>();
+  /** The same, moved on also by a use (markUsed): what shows each member's last use is kept until then. */
+  private readonly memberRevisions = new Map<string, number>();
 
   constructor(private readonly o: { config: Config; files: AgentStateStore; usage: UsageStore }) {}
 
@@ -29,6 +31,11 @@ export class AgentStates {
     return this.revisions.get(agent) ?? 0;
   }
 
+  /** Differs from any answered before whenever anything of the agent's members may have changed, last uses included. */
+  memberRevision(agent: string): number {
+    return this.memberRevisions.get(agent) ?? 0;
+  }
+
   private set(id: string, st: AgentState): void {
     this.states.set(id, st);
     this.touched(id);
@@ -36,6 +43,7 @@ export class AgentStates {
 
   private touched(id: string): void {
     this.revisions.set(id, this.revision(id) + 1);
+    this.memberRevisions.set(id, this.memberRevision(id) + 1);
   }
 
   /** Loads the state of an agent added while running. */
@@ -130,6 +138,11 @@ export class AgentStates {
     return Object.entries(this.state(agent).tools).map(([tool, t]) => ({ tool, ...t }));
   }
 
+  /** How many tools the agent's set holds, without a view of each (the metrics read it for 100 agents at every scrape). */
+  memberCount(agent: string): number {
+    return Object.keys(this.state(agent).tools).length;
+  }
+
   history(agent: string): Promise<HistoryEntry[]> {
     this.agent(agent);
     return this.o.files.readHistory(agent);
@@ -138,7 +151,10 @@ export class AgentStates {
   /** A successful call: the idle clock restarts now, without waiting for the next cycle. */
   markUsed(agent: string, tool: string, ts: number): void {
     const t = this.states.get(agent)?.tools[tool];
-    if (t && (t.lastUsedAt === null || ts > t.lastUsedAt)) t.lastUsedAt = ts;
+    if (t && (t.lastUsedAt === null || ts > t.lastUsedAt)) {
+      t.lastUsedAt = ts;
+      this.memberRevisions.set(agent, this.memberRevision(agent) + 1);
+    }
   }
 }
 

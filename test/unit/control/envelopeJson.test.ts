@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { envelopeJson } from '../../../src-main/core/control/transport/envelopeJson.js';
 import { PAGED_MIN_CHARS, PAGED_TEXT_CHUNK_BYTES } from '../../../src-main/core/pagedBytes.js';
+import { deepFreeze } from '../../../src-main/core/immutable.js';
 
 const text = (a: string | Buffer[]) => (typeof a === 'string' ? a : Buffer.concat(a).toString('utf8'));
 
@@ -56,5 +57,28 @@ describe('envelopeJson', () => {
     expect(chunks.length).toBeGreaterThan(3);
     for (const c of chunks) expect(c.length).toBeLessThanOrEqual(PAGED_TEXT_CHUNK_BYTES);
     expect(JSON.parse(text(answer))).toEqual({ ok: true, result });
+  });
+
+  it('writes an element frozen all the way down from the text made the first time, and any other element afresh', () => {
+    let reads = 0;
+    const counted = () => ({
+      get n() {
+        reads++;
+        return reads;
+      },
+      rows: rows(2),
+    });
+    const kept = deepFreeze(counted());
+    const shallow = Object.freeze(counted());
+    const before = reads;
+    const first = text(envelopeJson({ ok: true, result: [kept, shallow] }));
+    expect(reads - before).toBe(2);
+    const second = text(envelopeJson({ ok: true, result: [kept, shallow] }));
+    // The kept element's getter is not read again; the one frozen only at its top is (its rows could change).
+    expect(reads - before).toBe(3);
+    expect(JSON.parse(second)).toEqual({
+      ok: true,
+      result: [JSON.parse(first).result[0], { n: reads, rows: JSON.parse(first).result[1].rows }],
+    });
   });
 });

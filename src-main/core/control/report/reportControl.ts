@@ -1,7 +1,8 @@
 // The report control method: what each agent lists and what that costs in context, against listing
 // everything, with its calls, searches and history. The toolbox's cost and the token counts come
-// from ToolboxCosts (counted ahead by the app); each agent's history is counted once per change.
-import type { Clock } from '../../clock.js';
+// from ToolboxCosts (counted ahead by the app); each agent's history is counted once per change, and
+// each agent's report is built again only when something it shows may have changed.
+import { DAY_MS, type Clock } from '../../clock.js';
 import type { Config } from '../../config/schema.js';
 import type { ToolboxCatalog } from '../../toolbox/merge.js';
 import type { ToolRouter } from '../../proxy/toolRouter.js';
@@ -13,8 +14,9 @@ import type { AgentReport, MemberRow } from '../api.js';
 import type { ControlHandlers } from '../contract.js';
 import type { CoreEvents } from '../events.js';
 import { buildReport, countHistory, memoIso } from './report.js';
-import { ToolboxCosts } from './toolboxCosts.js';
+import { ToolboxCosts, type ToolboxCost } from './toolboxCosts.js';
 import { Rerun } from '../../serial.js';
+import { deepFreeze, objectId, sameItems } from '../../immutable.js';
 
 export type ReportParts = {
   readonly config: Config;
@@ -89,29 +91,68 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
   });
   p.sets.onIngested(() => readAhead.ask());
 
+  /**
+   * Per agent, its last report and what it was built from. With 100 agents a report is ~5 MB of JSON,
+   * and between two reports most agents did nothing: theirs is answered again, the same frozen object,
+   * whose JSON the listener also keeps (envelopeJson.ts). The key holds numbers only (objects by their
+   * objectId), so a replaced toolbox or config is not kept alive by it. Every input is read before the
+   * report is built, so a change during the build leaves a key older than the report, built again next time.
+   */
+  const kept = new Map<string, { inputs: readonly number[]; report: AgentReport }>();
+  const agentReport = async (id: string, whole: ToolboxCost, isoOf: (ms: number | null) => string | null): Promise<AgentReport> => {
+    const history = await historyCounts(id);
+    const now = p.clock.now();
+    const agent = p.sets.agent(id);
+    const listedTools = p.router.listedFor(id);
+    const droppedCallRecords = p.droppedCallRecords?.(id) ?? 0;
+    const inputs = [
+      objectId(p.config),
+      objectId(agent),
+      objectId(p.catalog.toolbox()),
+      objectId(p.sets.names(id)),
+      p.sets.memberRevision(id),
+      objectId(listedTools),
+      p.usage.revision(id),
+      objectId(history),
+      Math.floor(now / DAY_MS),
+      droppedCallRecords,
+      whole.bytes,
+      whole.tokens,
+      whole.tools,
+    ];
+    const hit = kept.get(id);
+    if (hit && sameItems(hit.inputs, inputs)) return hit.report;
+    const report = deepFreeze(
+      await buildReport({
+        counts: tokenCounts,
+        agent,
+        listed: p.members(id, isoOf),
+        listedTools,
+        toolboxCost: whole,
+        tallies: p.usage.tallies(id),
+        searches: p.usage.searches(id),
+        history,
+        daily: p.usage.daily(id, now),
+        droppedCallRecords,
+      }),
+    );
+    kept.set(id, { inputs, report });
+    return report;
+  };
+
   return {
     async report(a) {
       await p.sets.ingest(p.clock.now());
       const whole = await costs.whole();
       const ids = a.agent ? [p.agentId(a.agent)] : p.config.agents.map((x) => x.id);
+      // A removed agent's report goes with it.
+      if (!a.agent) {
+        const configured = new Set(ids);
+        for (const id of kept.keys()) if (!configured.has(id)) kept.delete(id);
+      }
       // Pins and promotions made together share their times: each is written out once per report.
       const isoOf = memoIso();
-      const reports = await Promise.all(
-        ids.map(async (id) =>
-          buildReport({
-            counts: tokenCounts,
-            agent: p.sets.agent(id),
-            listed: p.members(id, isoOf),
-            listedTools: p.router.listedFor(id),
-            toolboxCost: whole,
-            tallies: p.usage.tallies(id),
-            searches: p.usage.searches(id),
-            history: await historyCounts(id),
-            daily: p.usage.daily(id, p.clock.now()),
-            droppedCallRecords: p.droppedCallRecords?.(id) ?? 0,
-          }),
-        ),
-      );
+      const reports = await Promise.all(ids.map((id) => agentReport(id, whole, isoOf)));
       // Whatever was tokenized for the first time is kept for the next start (a write only then). A
       // cache: on a full disk the report is still the answer, and the next start counts again.
       await tokenCounts.save().catch((err: unknown) => {

@@ -3,8 +3,21 @@
 // each element's text encoded as soon as it is made. Made whole, a report of 100 agents was one string of
 // ~5 MB, left in the old generation by every report: with the report's rows, every second or third one
 // crossed V8's limit and paid a full collection (docs/research/measured.md, "A report written an element
-// at a time"). The rows themselves still go there: a report is built whole before it is written.
+// at a time"). An element frozen all the way down (an agent's report kept between reports,
+// reportControl.ts) cannot change, so its text is made once and kept with it.
+import { isDeeplyFrozen } from '../../immutable.js';
 import { encodePaged, PAGED_MIN_CHARS, PagedText } from '../../pagedBytes.js';
+
+/** Each deeply frozen element's JSON, for as long as the element lives. */
+const frozenJson = new WeakMap<object, string>();
+
+/** An array element's JSON as JSON.stringify writes it in an array: what has none (undefined, a function) is null. */
+function elementJson(e: unknown): string {
+  if (typeof e !== 'object' || e === null || !isDeeplyFrozen(e)) return JSON.stringify(e) ?? 'null';
+  let text = frozenJson.get(e);
+  if (text === undefined) frozenJson.set(e, (text = JSON.stringify(e)));
+  return text;
+}
 
 /** `{ok: true, result: [...]}` as dispatch makes it (envelope.ts): its array, else undefined. */
 function successArray(body: unknown): readonly unknown[] | undefined {
@@ -29,8 +42,7 @@ export function envelopeJson(body: unknown): string | Buffer[] {
   let out: PagedText | undefined;
   let pending = '{"ok":true,"result":[';
   for (let i = 0; i < result.length; i++) {
-    // As JSON.stringify writes an array: what has no JSON (undefined, a function) is null.
-    pending += (i ? ',' : '') + (JSON.stringify(result[i]) ?? 'null');
+    pending += (i ? ',' : '') + elementJson(result[i]);
     if (pending.length >= PAGED_MIN_CHARS) {
       (out ??= new PagedText()).append(pending);
       pending = '';

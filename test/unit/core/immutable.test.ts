@@ -1,0 +1,38 @@
+// Values shared between answers (src-main/core/immutable.ts).
+import { describe, expect, it } from 'vitest';
+import { deepFreeze, isDeeplyFrozen, objectId, sameItems } from '../../../src-main/core/immutable.js';
+
+describe('deepFreeze', () => {
+  it('freezes everything reachable, arrays and cycles included, and marks only the value given', () => {
+    const inner = { rows: [{ a: 1 }, { b: [2] }] };
+    const value: Record<string, unknown> = { inner, list: [inner], n: 1, s: 'x', none: null };
+    value.self = value;
+    expect(deepFreeze(value)).toBe(value);
+    for (const o of [value, inner, inner.rows, inner.rows[0], inner.rows[1], (inner.rows[1] as { b: number[] }).b, value.list])
+      expect(Object.isFrozen(o)).toBe(true);
+    expect(isDeeplyFrozen(value)).toBe(true);
+    expect(isDeeplyFrozen(inner)).toBe(false);
+    expect(isDeeplyFrozen(Object.freeze({ a: {} }))).toBe(false);
+    expect(deepFreeze(3)).toBe(3);
+  });
+});
+
+describe('sameItems', () => {
+  it('compares item by item with ===', () => {
+    const o = {};
+    expect(sameItems([o, 1, 'a', null], [o, 1, 'a', null])).toBe(true);
+    expect(sameItems([o], [{}])).toBe(false);
+    expect(sameItems([1], [1, 2])).toBe(false);
+    expect(sameItems([NaN], [NaN])).toBe(false);
+  });
+});
+
+describe('objectId', () => {
+  it('is the same number for one object and another for any other', () => {
+    const a = {};
+    const b: unknown[] = [];
+    expect(objectId(a)).toBe(objectId(a));
+    expect(objectId(b)).not.toBe(objectId(a));
+    expect(objectId({})).not.toBe(objectId({}));
+  });
+});
