@@ -7,24 +7,26 @@ const frozenRoots = new WeakSet<object>();
 /** Freezes `value` and everything reachable from it; answers `value`. */
 export function deepFreeze<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
-  freezeAll(value);
+  freezeAll(value, new Set());
   frozenRoots.add(value);
   return value;
 }
 
-// By index and for-in rather than Object.values: a report's 26,000 rows froze in a third of the time.
-function freezeAll(value: object): void {
-  if (Object.isFrozen(value)) return;
+// Every object is visited, frozen already or not (one frozen by someone else may hold what is not), once
+// (cycles). By index and for-in rather than Object.values: a report's 26,000 rows froze in a third of the time.
+function freezeAll(value: object, seen: Set<object>): void {
+  if (seen.has(value)) return;
+  seen.add(value);
   Object.freeze(value);
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) freezeItem(value[i]);
+    for (let i = 0; i < value.length; i++) freezeItem(value[i], seen);
   } else {
-    for (const k in value) freezeItem((value as Record<string, unknown>)[k]);
+    for (const k in value) freezeItem((value as Record<string, unknown>)[k], seen);
   }
 }
 
-function freezeItem(v: unknown): void {
-  if (typeof v === 'object' && v !== null) freezeAll(v);
+function freezeItem(v: unknown, seen: Set<object>): void {
+  if (typeof v === 'object' && v !== null) freezeAll(v, seen);
 }
 
 /** Whether `value` was frozen all the way down by deepFreeze: nothing in it can change. */

@@ -15,6 +15,16 @@ describe('deepFreeze', () => {
     expect(isDeeplyFrozen(Object.freeze({ a: {} }))).toBe(false);
     expect(deepFreeze(3)).toBe(3);
   });
+
+  it('freezes what an object frozen only at its top holds', () => {
+    const held = { n: 1 };
+    const shallow = Object.freeze({ held });
+    const value = deepFreeze({ shallow });
+    expect(Object.isFrozen(held)).toBe(true);
+    expect(() => {
+      (value.shallow.held as { n: number }).n = 2;
+    }).toThrow(TypeError);
+  });
 });
 
 describe('sameItems', () => {
