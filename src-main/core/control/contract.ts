@@ -141,6 +141,7 @@ export const CONTROL_CONTRACT = {
     args: args({ tool: id(), word: id().max(100).optional() }),
     result: answer<{ tool: string; word?: string; forgotten: number }>(),
   },
+  /** Each agent's report is frozen all the way down: it is kept and answered again to later callers (keptReports.ts). */
   report: { args: args({ agent: id().optional() }), result: answer<AgentReport[]>() },
   setDemotionPaused: { args: args({ paused: z.boolean() }), result: answer<{ paused: boolean }>() },
   setProxyPaused: { args: args({ paused: z.boolean() }), result: answer<{ paused: boolean }>() },

@@ -111,12 +111,12 @@ export class UsageStore {
   private readonly slice = new Slicer();
   /**
    * Per agent, a count moved on by every change to what a report reads of its usage (tallies, searches,
-   * days, last uses); `loaded` moves on when all of it is replaced. What is built from an agent's usage
-   * can be kept while its revision stays (the report, reportControl.ts).
+   * days, last uses); all of them move on when the whole is read again (load). What is built from an
+   * agent's usage can be kept while its revision stays (the report, reportControl.ts).
    */
-  private readonly changed = new Map<string, number>();
-  private changes = 0;
-  private loaded = 0;
+  private readonly revisions = new Map<string, number>();
+  private lastRevision = 0;
+  private loadRevision = 0;
 
   /** Sees each transcript line read, with its agent: search→call pairs for learning (search/transcriptPairs.ts). */
   onTranscriptLine: ((line: string, agent: string) => void) | undefined;
@@ -140,17 +140,17 @@ export class UsageStore {
     // Client-process sessions of files written before work sessions: no longer read, so not kept.
     delete (this.data as Partial<{ gapSessions: unknown }>).gapSessions;
     this.dirty = false;
-    this.changed.clear();
-    this.loaded = ++this.changes;
+    this.revisions.clear();
+    this.loadRevision = ++this.lastRevision;
   }
 
   /** Differs from any answered before whenever what a report reads of the agent's usage may have changed. */
   revision(agent: string): number {
-    return Math.max(this.changed.get(agent) ?? 0, this.loaded);
+    return this.revisions.get(agent) ?? this.loadRevision;
   }
 
   private touched(agent: string): void {
-    this.changed.set(agent, ++this.changes);
+    this.revisions.set(agent, ++this.lastRevision);
   }
 
   /** Writes usage.json (compact, atomic) when something changed since it was last written. */
@@ -472,8 +472,8 @@ export class UsageStore {
 
   /**
    * Notes the agent active at `ts`; answers the work session that holds it. Every record read for an
-   * agent (a call, a search, a transcript's result) comes here before it changes anything else of the
-   * agent's usage, so the agent's revision moves on here.
+   * agent (a call, a search, a transcript's result) comes here before it changes what a report reads of
+   * the agent's usage, so the agent's revision moves on here.
    */
   private activity(agent: string, ts: number): Run {
     this.dirty = true;

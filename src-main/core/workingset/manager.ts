@@ -63,6 +63,8 @@ export class WorkingSets {
   private readonly ingestion: UsageIngest;
   private readonly orders = new Map<string, { rev: number; inputs: readonly unknown[]; names: readonly string[] }>();
   private readonly listings = new Map<string, { names: readonly string[]; toolbox: object; entries: ToolEntry[] }>();
+  /** Per agent, a count moved on by every history line written here, or by a read of the agent from the shared store. */
+  private readonly historyRevisions = new Map<string, number>();
   /** When start() ran: an agent not seen since is not quiet before quietMinutes past it (quiet.ts). */
   private startedAt: number | undefined;
   /** Cycles run one after another: each decides from the state the one before left. */
@@ -101,13 +103,30 @@ export class WorkingSets {
   async reloadAgents(ids: string[]): Promise<void> {
     await this.cycles.run(async () => {
       const changed: string[] = [];
-      for (const id of ids) if (await this.states.reload(id)) changed.push(id);
+      for (const id of ids) {
+        if (await this.states.reload(id)) changed.push(id);
+        // Another replica may have written history without changing what the agent lists.
+        this.historyWritten(id);
+      }
       if (changed.length) this.o.events.changed(changed);
     });
   }
 
   agent(id: string): AgentConfig {
     return this.states.agent(id);
+  }
+
+  /**
+   * Differs from any answered before whenever the agent's history may have gained lines: what is counted
+   * from it is kept until then (the report's counts). A change to a tool no upstream lists writes history
+   * without changing the listing, so listing events cannot say it.
+   */
+  historyRevision(agent: string): number {
+    return this.historyRevisions.get(agent) ?? 0;
+  }
+
+  private historyWritten(agent: string): void {
+    this.historyRevisions.set(agent, this.historyRevision(agent) + 1);
   }
 
   /** The names an agent lists (before meeting the toolbox): by promotion time, pins not yet members last. */
@@ -401,6 +420,7 @@ export class WorkingSets {
           ...(d.vendor ? { vendor: d.vendor } : {}),
         })),
       );
+      this.historyWritten(agent);
     }
     if (touched.length) this.o.events.changed(touched);
     for (const [k, tools] of demoted) {

@@ -11,6 +11,7 @@ import { MemoryLogger } from '../../../src-main/core/log.js';
 import { validateConfig } from '../../../src-main/core/config/validate.js';
 import { envelopeJson } from '../../../src-main/core/control/transport/envelopeJson.js';
 import type { AgentReport } from '../../../src-main/core/control/api.js';
+import { REPORTS_KEPT_MS } from '../../../src-main/core/control/report/keptReports.js';
 import { TwinUpstream, twinTool } from '../../helpers/twins.js';
 
 let app: App | undefined;
@@ -110,6 +111,31 @@ describe("an agent's report, kept between reports", () => {
     expect(relisted.other!.listed.find((m) => m.tool === 'v__b')!.available).toBe(false);
     expect(relisted.default!.toolboxTools).toBe(first.default!.toolboxTools - 1);
     expect(relisted.default).not.toBe(capped.default);
+  });
+
+  it('counts history written for a tool no upstream lists now (a change the listing does not show)', async () => {
+    const { report, twin } = await twoAgents();
+    twin.tools = [twinTool('b'), twinTool('c', false)];
+    await app!.catalog.relist('v');
+    const before = await report();
+    await app!.control.demote({ agent: 'default', tool: 'v__a' });
+    const after = await report();
+    expect(after.default!.listed.map((m) => m.tool)).not.toContain('v__a');
+    expect(after.default!.history.user?.demote).toBe((before.default!.history.user?.demote ?? 0) + 1);
+  });
+
+  it('is let go when no report was asked for a while, and built again on the next', async () => {
+    const { report, clock } = await twoAgents();
+    const first = await report();
+    clock.advance(REPORTS_KEPT_MS - 1);
+    const kept = await report();
+    expect(kept.default).toBe(first.default);
+    clock.advance(REPORTS_KEPT_MS - 1); // each report keeps them longer
+    expect((await report()).default).toBe(first.default);
+    clock.advance(REPORTS_KEPT_MS);
+    const rebuilt = await report();
+    expect(rebuilt.default).not.toBe(first.default);
+    expect(rebuilt.default).toEqual({ ...first.default, daily: rebuilt.default!.daily });
   });
 
   it('counts its days again when the day changes', async () => {

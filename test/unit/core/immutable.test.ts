@@ -1,6 +1,6 @@
 // Values shared between answers (src-main/core/immutable.ts).
 import { describe, expect, it } from 'vitest';
-import { deepFreeze, isDeeplyFrozen, objectId, sameItems } from '../../../src-main/core/immutable.js';
+import { deepFreeze, isDeeplyFrozen } from '../../../src-main/core/immutable.js';
 
 describe('deepFreeze', () => {
   it('freezes everything reachable, arrays and cycles included, and marks only the value given', () => {
@@ -24,25 +24,5 @@ describe('deepFreeze', () => {
     expect(() => {
       (value.shallow.held as { n: number }).n = 2;
     }).toThrow(TypeError);
-  });
-});
-
-describe('sameItems', () => {
-  it('compares item by item with ===', () => {
-    const o = {};
-    expect(sameItems([o, 1, 'a', null], [o, 1, 'a', null])).toBe(true);
-    expect(sameItems([o], [{}])).toBe(false);
-    expect(sameItems([1], [1, 2])).toBe(false);
-    expect(sameItems([NaN], [NaN])).toBe(false);
-  });
-});
-
-describe('objectId', () => {
-  it('is the same number for one object and another for any other', () => {
-    const a = {};
-    const b: unknown[] = [];
-    expect(objectId(a)).toBe(objectId(a));
-    expect(objectId(b)).not.toBe(objectId(a));
-    expect(objectId({})).not.toBe(objectId({}));
   });
 });

@@ -16,7 +16,8 @@ import type { CoreEvents } from '../events.js';
 import { buildReport, countHistory, memoIso } from './report.js';
 import { ToolboxCosts, type ToolboxCost } from './toolboxCosts.js';
 import { Rerun } from '../../serial.js';
-import { deepFreeze, objectId, sameItems } from '../../immutable.js';
+import { objectId } from '../../identity.js';
+import { KeptReports } from './keptReports.js';
 
 export type ReportParts = {
   readonly config: Config;
@@ -45,24 +46,19 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
   const tokenCounts = costs.counts;
 
   /**
-   * Per agent, its history counted by cause, read again only after the agent's set changed: every
-   * history line is written by a change that emits setChanged for that agent. A change during a read
-   * makes that read's answer stale, so it is not kept.
+   * Per agent, its history counted by cause, read again only after it gained lines (the sets' history
+   * revision). A read during a change is kept under the revision before it, so the next report reads again.
    */
-  const historyGen = new Map<string, number>();
-  const historyCache = new Map<string, { gen: number; counts: Promise<AgentReport['history']> }>();
+  const historyCache = new Map<string, { rev: number; counts: Promise<AgentReport['history']> }>();
   p.events.on((e) => {
-    if (e.type !== 'setChanged' && e.type !== 'toolsDemoted') return;
-    historyGen.set(e.agent, (historyGen.get(e.agent) ?? 0) + 1);
-    historyCache.delete(e.agent);
-    setImmediate(() => readAhead.ask());
+    if (e.type === 'setChanged' || e.type === 'toolsDemoted') setImmediate(() => readAhead.ask());
   });
   const historyCounts = (agent: string): Promise<AgentReport['history']> => {
-    const gen = historyGen.get(agent) ?? 0;
+    const rev = p.sets.historyRevision(agent);
     const hit = historyCache.get(agent);
-    if (hit && hit.gen === gen) return hit.counts;
+    if (hit && hit.rev === rev) return hit.counts;
     const counts = p.sets.history(agent).then(countHistory);
-    historyCache.set(agent, { gen, counts });
+    historyCache.set(agent, { rev, counts });
     counts.catch(() => historyCache.delete(agent));
     return counts;
   };
@@ -77,7 +73,7 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
     // A removed agent's counts go with it (agents come and go in an app that runs for months).
     const configured = new Set(p.config.agents.map((a) => a.id));
     for (const id of historyCache.keys()) if (!configured.has(id)) historyCache.delete(id);
-    for (const id of historyGen.keys()) if (!configured.has(id)) historyGen.delete(id);
+    kept.retain(configured);
     for (const { id } of p.config.agents) {
       // Only ahead of a report: an agent removed meanwhile or a history that cannot be read now is
       // the report's to say, not an error here.
@@ -91,21 +87,17 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
   });
   p.sets.onIngested(() => readAhead.ask());
 
-  /**
-   * Per agent, its last report and what it was built from. With 100 agents a report is ~5 MB of JSON,
-   * and between two reports most agents did nothing: theirs is answered again, the same frozen object,
-   * whose JSON the listener also keeps (envelopeJson.ts). The key holds numbers only (objects by their
-   * objectId), so a replaced toolbox or config is not kept alive by it. Every input is read before the
-   * report is built, so a change during the build leaves a key older than the report, built again next time.
-   */
-  const kept = new Map<string, { inputs: readonly number[]; report: AgentReport }>();
+  const kept = new KeptReports(p.clock);
   const agentReport = async (id: string, whole: ToolboxCost, isoOf: (ms: number | null) => string | null): Promise<AgentReport> => {
     const history = await historyCounts(id);
     const now = p.clock.now();
     const agent = p.sets.agent(id);
     const listedTools = p.router.listedFor(id);
     const droppedCallRecords = p.droppedCallRecords?.(id) ?? 0;
-    const inputs = [
+    // Every input is read before the report is built: a change during the build leaves a key older
+    // than the report, which the next report builds again. The config and the toolbox as a whole: a
+    // setting or a tool a report shows through none of the others is not missed (both change rarely).
+    const key = [
       objectId(p.config),
       objectId(agent),
       objectId(p.catalog.toolbox()),
@@ -120,9 +112,11 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
       whole.tokens,
       whole.tools,
     ];
-    const hit = kept.get(id);
-    if (hit && sameItems(hit.inputs, inputs)) return hit.report;
-    const report = deepFreeze(
+    const hit = kept.get(id, key);
+    if (hit) return hit;
+    return kept.keep(
+      id,
+      key,
       await buildReport({
         counts: tokenCounts,
         agent,
@@ -136,8 +130,6 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
         droppedCallRecords,
       }),
     );
-    kept.set(id, { inputs, report });
-    return report;
   };
 
   return {
@@ -145,11 +137,7 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
       await p.sets.ingest(p.clock.now());
       const whole = await costs.whole();
       const ids = a.agent ? [p.agentId(a.agent)] : p.config.agents.map((x) => x.id);
-      // A removed agent's report goes with it.
-      if (!a.agent) {
-        const configured = new Set(ids);
-        for (const id of kept.keys()) if (!configured.has(id)) kept.delete(id);
-      }
+      if (!a.agent) kept.retain(new Set(ids));
       // Pins and promotions made together share their times: each is written out once per report.
       const isoOf = memoIso();
       const reports = await Promise.all(ids.map((id) => agentReport(id, whole, isoOf)));
