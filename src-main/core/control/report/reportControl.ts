@@ -44,6 +44,7 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
       clock: p.clock,
     });
   const tokenCounts = costs.counts;
+  const kept = new KeptReports(p.clock);
 
   /**
    * Per agent, its history counted by cause, read again only after it gained lines (the sets' history
@@ -87,7 +88,6 @@ export function reportControl(p: ReportParts): Pick<ControlHandlers, 'report'> {
   });
   p.sets.onIngested(() => readAhead.ask());
 
-  const kept = new KeptReports(p.clock);
   const agentReport = async (id: string, whole: ToolboxCost, isoOf: (ms: number | null) => string | null): Promise<AgentReport> => {
     const history = await historyCounts(id);
     const now = p.clock.now();
